@@ -1,0 +1,71 @@
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { compress } from "hono/compress";
+import { HTTPException } from "hono/http-exception";
+import type { AppDeps } from "./deps.ts";
+import { DomainError } from "./lib/errors.ts";
+import { staticFiles } from "./lib/static-files.ts";
+import { adminRoutes } from "./routes/admin.ts";
+import { bookingRoutes } from "./routes/booking.ts";
+import { eventsRoutes } from "./routes/events.ts";
+import { feedbackRoutes } from "./routes/feedback.ts";
+import { imagesRoutes } from "./routes/images.ts";
+import { paymentsRoutes } from "./routes/payments.ts";
+import { MAX_IMAGE_BYTES } from "./services/images.ts";
+
+export type { AppDeps } from "./deps.ts";
+
+// Room for the form's text fields and multipart framing around a 5 MB photo.
+const MULTIPART_LIMIT = MAX_IMAGE_BYTES + 64 * 1024;
+const JSON_LIMIT = 64 * 1024;
+
+export function createApp(deps: AppDeps) {
+  const api = new Hono()
+    .use(
+      bodyLimit({
+        // Counted while the body streams in, so an oversized upload is refused before it is buffered.
+        maxSize: MULTIPART_LIMIT,
+        onError: (c) => c.json({ success: false, error: "request body too large" }, 413),
+      }),
+    )
+    .use(async (c, next) => {
+      const type = c.req.header("content-type") ?? "";
+      if (!type.startsWith("multipart/form-data")) {
+        return bodyLimit({
+          maxSize: JSON_LIMIT,
+          onError: (cc) => cc.json({ success: false, error: "request body too large" }, 413),
+        })(c, next);
+      }
+      return next();
+    })
+    .use(compress())
+    .route("/", eventsRoutes(deps))
+    .route("/", imagesRoutes(deps))
+    .route("/", bookingRoutes(deps))
+    .route("/", paymentsRoutes(deps))
+    .route("/", adminRoutes(deps))
+    .route("/", feedbackRoutes(deps));
+
+  const app = new Hono();
+  app.onError((err, c) => {
+    if (err instanceof DomainError) {
+      return c.json({ success: false, error: err.message, ...err.extra }, err.status);
+    }
+    if (err instanceof HTTPException) {
+      // Hono's own parsers: malformed JSON, broken multipart and the like.
+      const status = err.status >= 500 ? 400 : err.status;
+      return c.json({ success: false, error: err.message || "invalid request" }, status);
+    }
+    deps.log("error", "unhandled error", { path: c.req.path, error: String(err), stack: (err as Error)?.stack });
+    return c.json({ success: false, error: "internal error" }, 500);
+  });
+  app.route("/api", api);
+  if (deps.staticDir) app.use("*", staticFiles(deps.staticDir));
+  // A sub-app's notFound is not consulted once mounted, so the one answer for unknown paths is here.
+  app.notFound((c) =>
+    c.json({ success: false, error: c.req.path.startsWith("/api/") ? "no such endpoint" : "not found" }, 404),
+  );
+  return app;
+}
+
+export type AppType = ReturnType<typeof createApp>;

@@ -1,0 +1,20 @@
+import type { Db } from "../db/client.ts";
+import type { Env } from "./env.ts";
+import type { Logger } from "./lib/log.ts";
+import type { PaymentsProvider } from "./providers/payments/types.ts";
+import type { DevOutbox, SmsProvider } from "./providers/sms/types.ts";
+
+/** Everything createApp needs; tests build their own with a temporary database. */
+export type AppDeps = {
+  db: Db;
+  env: Env;
+  sms: SmsProvider;
+  payments: PaymentsProvider;
+  /** Present only with the console SMS provider; exposes GET /api/dev/outbox. */
+  devOutbox?: DevOutbox;
+  log: Logger;
+  /** Epoch ms; tests move time forward to expire holds and codes. */
+  now: () => number;
+  /** The built PWA; when absent (API tests) only /api is served. */
+  staticDir?: string;
+};

@@ -1,0 +1,111 @@
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { z } from "zod";
+
+// The only module that reads process.env. Everything else receives an `Env`.
+
+const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+const optionalText = z
+  .string()
+  .trim()
+  .transform((v) => (v === "" ? undefined : v))
+  .optional();
+
+const schema = z
+  .object({
+    NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    DATABASE_PATH: z.string().min(1).default("data/app.db"),
+    UPLOADS_DIR: z.string().min(1).default("data/uploads"),
+    PUBLIC_BASE_URL: z.url().optional(),
+    ADMIN_PASSWORD: optionalText,
+    SESSION_SECRET: optionalText.pipe(z.string().min(32, "must be at least 32 characters").optional()),
+    SEED_DEMO: z.enum(["0", "1"]).default("1"),
+    SUPPORT_EMAIL: z.email().default("support@example.com"),
+    COMPANY_SITE_URL: z.url().default("https://example.com"),
+    NAVBAR_SCRIPT_URL: z.url().default("https://code.jquery.com/jquery-3.7.1.slim.min.js"),
+    STRIPE_SECRET_KEY: optionalText,
+    STRIPE_PUBLISHABLE_KEY: optionalText,
+    STRIPE_WEBHOOK_SECRET: optionalText,
+    // Tests point the real SDKs at a fake server on loopback with these; never set in production.
+    STRIPE_API_BASE: z.url().optional(),
+    TWILIO_API_BASE: z.url().optional(),
+    TWILIO_ACCOUNT_SID: optionalText,
+    TWILIO_AUTH_TOKEN: optionalText,
+    TWILIO_VERIFY_SERVICE_SID: optionalText,
+    TWILIO_FROM: optionalText,
+    OTP_MAX_PER_PHONE: positiveInt(3),
+    OTP_MAX_PER_ADDRESS: positiveInt(10),
+    ADMIN_LOGIN_MAX_FAILURES: positiveInt(5),
+    // Only the crash and load suites raise this; a hold is 30 minutes for everyone else.
+    HOLD_MINUTES: positiveInt(30),
+  })
+  .superRefine((v, ctx) => {
+    if (v.NODE_ENV === "production" && !v.ADMIN_PASSWORD) {
+      ctx.addIssue({ code: "custom", path: ["ADMIN_PASSWORD"], message: "is required when NODE_ENV=production" });
+    }
+    if (v.STRIPE_SECRET_KEY && !v.STRIPE_WEBHOOK_SECRET) {
+      ctx.addIssue({ code: "custom", path: ["STRIPE_WEBHOOK_SECRET"], message: "is required with STRIPE_SECRET_KEY" });
+    }
+    if (Boolean(v.TWILIO_ACCOUNT_SID) !== Boolean(v.TWILIO_AUTH_TOKEN)) {
+      ctx.addIssue({
+        code: "custom",
+        path: [v.TWILIO_ACCOUNT_SID ? "TWILIO_AUTH_TOKEN" : "TWILIO_ACCOUNT_SID"],
+        message: "TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN go together",
+      });
+    }
+    if (v.TWILIO_ACCOUNT_SID && (!v.TWILIO_VERIFY_SERVICE_SID || !v.TWILIO_FROM)) {
+      ctx.addIssue({
+        code: "custom",
+        path: [v.TWILIO_VERIFY_SERVICE_SID ? "TWILIO_FROM" : "TWILIO_VERIFY_SERVICE_SID"],
+        message: "is required with TWILIO_ACCOUNT_SID",
+      });
+    }
+  });
+
+export type Env = z.infer<typeof schema> & {
+  PUBLIC_BASE_URL: string;
+  ADMIN_PASSWORD: string;
+  SESSION_SECRET: string;
+  /** True when no admin password was configured and the development default is in use. */
+  adminPasswordIsDefault: boolean;
+};
+
+export class EnvError extends Error {
+  constructor(readonly problems: string[]) {
+    super(problems.join("\n"));
+  }
+}
+
+export const DEV_ADMIN_PASSWORD = "admin-dev-password";
+
+/** Validates a raw environment; every bad variable becomes one line naming it. */
+export function parseEnv(raw: Record<string, string | undefined>): Env {
+  const result = schema.safeParse(raw);
+  if (!result.success) {
+    throw new EnvError(result.error.issues.map((i) => `${String(i.path[0] ?? "environment")}: ${i.message}`));
+  }
+  const v = result.data;
+  return {
+    ...v,
+    PUBLIC_BASE_URL: (v.PUBLIC_BASE_URL ?? `http://localhost:${v.PORT}`).replace(/\/+$/, ""),
+    ADMIN_PASSWORD: v.ADMIN_PASSWORD ?? DEV_ADMIN_PASSWORD,
+    adminPasswordIsDefault: !v.ADMIN_PASSWORD,
+    SESSION_SECRET: v.SESSION_SECRET ?? loadOrCreateSecret(dirname(v.DATABASE_PATH)),
+  };
+}
+
+/** A secret generated once and kept beside the database, so cookies and links survive restarts. */
+function loadOrCreateSecret(dataDir: string): string {
+  const file = join(dataDir, "session-secret");
+  if (existsSync(file)) return readFileSync(file, "utf8").trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(32).toString("hex");
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}
+
+export function readEnv(): Env {
+  return parseEnv(process.env);
+}

@@ -1,0 +1,94 @@
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { extname, join, relative, sep } from "node:path";
+import { brotliCompressSync, constants, gzipSync } from "node:zlib";
+import type { MiddlewareHandler } from "hono";
+
+const TYPES: Record<string, string> = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".mjs": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".json": "application/json; charset=utf-8",
+  ".webmanifest": "application/manifest+json; charset=utf-8",
+  ".svg": "image/svg+xml",
+  ".txt": "text/plain; charset=utf-8",
+  ".png": "image/png",
+  ".jpg": "image/jpeg",
+  ".ico": "image/x-icon",
+  ".webp": "image/webp",
+  ".mp4": "video/mp4",
+  ".webm": "video/webm",
+  ".woff2": "font/woff2",
+};
+const COMPRESSIBLE = /^(text\/|application\/(json|manifest\+json)|image\/svg)/;
+
+type StaticFile = { body: Buffer; type: string; br?: Buffer; gzip?: Buffer; cacheControl: string };
+
+/**
+ * Serves the built PWA from memory. The build is small, so every file is read and compressed once
+ * at start-up: no per-request disk or CPU work, and only files that exist in the build can ever be
+ * served (a path with `..` simply is not in the map).
+ */
+export function staticFiles(dir: string): MiddlewareHandler {
+  const files = new Map<string, StaticFile>();
+  for (const path of walk(dir)) {
+    const url = `/${relative(dir, path).split(sep).join("/")}`;
+    const type = TYPES[extname(path)] ?? "application/octet-stream";
+    const body = readFileSync(path);
+    const file: StaticFile = { body, type, cacheControl: cacheControlFor(url) };
+    if (COMPRESSIBLE.test(type) && body.length > 512) {
+      file.br = brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } });
+      file.gzip = gzipSync(body, { level: 9 });
+    }
+    files.set(url, file);
+  }
+  const index = files.get("/index.html");
+
+  return async (c, next) => {
+    const method = c.req.method;
+    const path = c.req.path;
+    if ((method !== "GET" && method !== "HEAD") || path.startsWith("/api/") || path === "/api") return next();
+    let file = files.get(path);
+    // SPA fallback: any other navigation gets the app shell, whose router decides what to show.
+    if (!file && index && !extname(path) && (c.req.header("accept") ?? "").includes("text/html")) file = index;
+    if (!file) return next();
+    const accepted = c.req.header("accept-encoding") ?? "";
+    const headers: Record<string, string> = {
+      "content-type": file.type,
+      "cache-control": file.cacheControl,
+      vary: "accept-encoding",
+    };
+    let body = file.body;
+    if (file.br && /\bbr\b/.test(accepted)) {
+      body = file.br;
+      headers["content-encoding"] = "br";
+    } else if (file.gzip && /\bgzip\b/.test(accepted)) {
+      body = file.gzip;
+      headers["content-encoding"] = "gzip";
+    }
+    if (method === "HEAD") return c.body(null, 200, headers);
+    return c.body(new Uint8Array(body), 200, headers);
+  };
+}
+
+function cacheControlFor(url: string): string {
+  // Vite names everything under /assets/ by content hash, so it can be cached for good.
+  if (url.startsWith("/assets/")) return "public, max-age=31536000, immutable";
+  // The shell, the service worker and the manifest must be revalidated so a deployment shows up.
+  if (/\.(html|webmanifest)$/.test(url) || /^\/(sw|workbox-[\w-]+|registerSW)\.js$/.test(url)) return "no-cache";
+  return "public, max-age=86400";
+}
+
+function* walk(dir: string): Generator<string> {
+  let entries: string[];
+  try {
+    entries = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of entries) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) yield* walk(path);
+    else yield path;
+  }
+}

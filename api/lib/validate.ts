@@ -1,0 +1,24 @@
+import { zValidator } from "@hono/zod-validator";
+import type { ValidationTargets } from "hono";
+import type { z } from "zod";
+import { BadRequest } from "./errors.ts";
+
+/**
+ * zod validation for a request part; a failure becomes one 400 `{success:false, error}` naming the
+ * first bad field, through the app's single onError.
+ */
+export const validate = <T extends z.ZodType, Target extends keyof ValidationTargets>(target: Target, schema: T) =>
+  zValidator(target, schema, (result) => {
+    if (!result.success) {
+      const issue = result.error.issues[0];
+      const field = issue?.path.join(".");
+      throw BadRequest(field ? `${field}: ${issue?.message}` : (issue?.message ?? "invalid request"));
+    }
+  });
+
+/** Ids are positive integers; anything else in a path or query is a 400, never a lookup. */
+export const idParam = (z: typeof import("zod").z) =>
+  z
+    .string()
+    .regex(/^[1-9]\d{0,15}$/, "must be a positive integer")
+    .transform(Number);

@@ -1,0 +1,182 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bookings, events } from "../../db/schema.ts";
+import { startTestServer, type TestServer } from "../../test/api-harness.ts";
+import { insertEvent, insertPaidBookings } from "../../test/fixtures.ts";
+
+let server: TestServer;
+const DAY = 86_400_000;
+
+beforeAll(async () => {
+  const dist = mkdtempSync(join(tmpdir(), "sdt-dist-"));
+  mkdirSync(join(dist, "assets"));
+  writeFileSync(join(dist, "index.html"), `<!doctype html><title>shell</title>${"<!-- pad -->".repeat(100)}`);
+  writeFileSync(join(dist, "assets", "index-abc123.js"), `console.log("app");${" ".repeat(4000)}`);
+  server = await startTestServer({ deps: () => ({ staticDir: dist }) });
+});
+afterAll(async () => {
+  expect(server.errors).toEqual([]);
+  await server.close();
+});
+
+const get = (path: string, headers: Record<string, string> = {}) => fetch(server.url + path, { headers });
+
+describe("GET /api/get-events", () => {
+  it("lists every event soonest first with every field of SPEC.md section 3", async () => {
+    const { db, env } = server.deps;
+    const later = await insertEvent(db, env.UPLOADS_DIR, { name: "Later", startsAt: Date.UTC(2031, 0, 2, 19, 30) });
+    const sooner = await insertEvent(db, env.UPLOADS_DIR, {
+      name: "Sooner",
+      startsAt: Date.UTC(2031, 0, 1, 8, 15),
+      priceCents: 3950,
+      durationHours: 2.5,
+      fromAge: 28,
+      toAge: 40,
+      totalSeats: 20,
+    });
+    insertPaidBookings(db, sooner.id, 13);
+
+    const response = await get("/api/get-events");
+    expect(response.status).toBe(200);
+    const list = (await response.json()) as Record<string, unknown>[];
+    const names = list.map((e) => e.event_name);
+    expect(names.indexOf("Sooner")).toBeLessThan(names.indexOf("Later"));
+    expect(list.find((e) => e.id === sooner.id)).toEqual({
+      id: sooner.id,
+      event_name: "Sooner",
+      event_image: sooner.imageName,
+      EventDateTime: "2031-01-01T08:15:00.000Z",
+      event_address: "1 George St, Sydney NSW 2000",
+      booking_amount: 39.5,
+      SeatAvailabilityPer: 35,
+      event_status: "upcoming",
+      event_duration: 2.5,
+      from_age: 28,
+      to_age: 40,
+    });
+    expect(list.find((e) => e.id === later.id)?.SeatAvailabilityPer).toBe(100);
+  });
+
+  it("counts live holds but not expired or released ones", async () => {
+    const { db, env } = server.deps;
+    const event = await insertEvent(db, env.UPLOADS_DIR, { totalSeats: 4 });
+    const [a, b, c] = insertPaidBookings(db, event.id, 3);
+    db.update(bookings)
+      .set({ status: "held", holdExpiresAt: Date.now() + DAY })
+      .where(eq(bookings.id, a!.bookingId))
+      .run();
+    db.update(bookings)
+      .set({ status: "held", holdExpiresAt: Date.now() - 1 })
+      .where(eq(bookings.id, b!.bookingId))
+      .run();
+    db.update(bookings).set({ status: "released" }).where(eq(bookings.id, c!.bookingId)).run();
+    const detail = (await (await get(`/api/get-event/${event.id}`)).json()) as { SeatAvailabilityPer: number };
+    expect(detail.SeatAvailabilityPer).toBe(75);
+  });
+});
+
+describe("GET /api/get-event/{id}", () => {
+  it("adds the date, the time and the seats to the list's fields", async () => {
+    const { db, env } = server.deps;
+    const event = await insertEvent(db, env.UPLOADS_DIR, { startsAt: Date.UTC(2030, 5, 9, 7, 45), totalSeats: 30 });
+    db.update(events).set({ status: "started" }).where(eq(events.id, event.id)).run();
+    const response = await get(`/api/get-event/${event.id}`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({
+      id: event.id,
+      event_status: "started",
+      EventDateTime: "2030-06-09T07:45:00.000Z",
+      event_date: "2030-06-09",
+      event_time: "07:45",
+      total_seats: 30,
+    });
+  });
+
+  it("answers 404 for an unknown id", async () => {
+    const response = await get("/api/get-event/987654");
+    expect(response.status).toBe(404);
+    expect(await response.json()).toEqual({ success: false, error: "no such event" });
+  });
+
+  it.each(["abc", "-1", "0", "1.5", "1e3", "99999999999999999999", "%27%20or%201%3D1"])(
+    "answers 400 for the malformed id %s",
+    async (id) => {
+      const response = await get(`/api/get-event/${id}`);
+      expect(response.status).toBe(400);
+      expect(await response.json()).toMatchObject({ success: false });
+    },
+  );
+});
+
+describe("image paths", () => {
+  it("serve a stored image from both paths with a long cache lifetime", async () => {
+    const { db, env } = server.deps;
+    const event = await insertEvent(db, env.UPLOADS_DIR);
+    for (const prefix of ["/api/images/", "/api/uploads/images/"]) {
+      const response = await get(prefix + event.imageName);
+      expect(response.status).toBe(200);
+      expect(response.headers.get("content-type")).toBe("image/jpeg");
+      expect(response.headers.get("cache-control")).toContain("max-age=31536000");
+      const bytes = new Uint8Array(await response.arrayBuffer());
+      expect([bytes[0], bytes[1]]).toEqual([0xff, 0xd8]);
+    }
+  });
+
+  it.each(["..%2F..%2Fapp.db", "..%2Fapp.db", "%2E%2E%2F%2E%2E%2Fetc%2Fpasswd", "..%5C..%5Capp.db"])(
+    "refuse the traversal %s",
+    async (name) => {
+      for (const prefix of ["/api/images/", "/api/uploads/images/"]) {
+        const response = await get(prefix + name);
+        expect([400, 404]).toContain(response.status);
+        expect(await response.json()).toMatchObject({ success: false });
+      }
+    },
+  );
+
+  it("refuse names that were never stored", async () => {
+    for (const name of ["app.db", "session-secret", `${"a".repeat(32)}.jpg`, "index.html"]) {
+      const response = await get(`/api/images/${name}`);
+      expect(response.status).toBe(404);
+    }
+  });
+
+  it("do not resolve a raw ../ path to a file outside the uploads", async () => {
+    const response = await get("/api/images/../../package.json");
+    expect(response.status).not.toBe(200);
+  });
+});
+
+describe("serving the PWA", () => {
+  it("falls back to the app shell for the SPA's routes", async () => {
+    for (const route of ["/", "/otp-verification", "/ParticipantFeedback?par1=1&par2=2", "/admin"]) {
+      const response = await get(route, { accept: "text/html" });
+      expect(response.status).toBe(200);
+      expect(await response.text()).toContain("<title>shell</title>");
+      expect(response.headers.get("cache-control")).toBe("no-cache");
+    }
+  });
+
+  it("keeps unknown API paths as JSON 404s instead of the shell", async () => {
+    const response = await get("/api/nope", { accept: "text/html" });
+    expect(response.status).toBe(404);
+    expect(await response.json()).toEqual({ success: false, error: "no such endpoint" });
+  });
+
+  it("compresses text assets and caches hashed ones for a year", async () => {
+    const response = await get("/assets/index-abc123.js", { "accept-encoding": "gzip, br" });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-encoding")).toBe("br");
+    expect(response.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    expect(await response.text()).toContain('console.log("app")');
+  });
+
+  it("compresses JSON replies", async () => {
+    const { db, env } = server.deps;
+    for (let i = 0; i < 8; i++) await insertEvent(db, env.UPLOADS_DIR, { name: `Padding ${i}` });
+    const response = await get("/api/get-events", { "accept-encoding": "gzip" });
+    expect(response.headers.get("content-encoding")).toBe("gzip");
+  });
+});

@@ -1,0 +1,205 @@
+import { sql } from "drizzle-orm";
+import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+// Times are stored as integer milliseconds since the epoch (UTC) unless a column says otherwise;
+// the API turns them into the ISO strings CONTRACT.md asks for.
+const createdAt = () => integer("created_at").notNull().default(sql`(unixepoch('subsec') * 1000)`);
+
+export const events = sqliteTable(
+  "events",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    name: text("name").notNull(),
+    imageName: text("image_name").notNull(),
+    startsAt: integer("starts_at").notNull(),
+    address: text("address").notNull(),
+    // AUD cents, so sums and refunds never meet floating point.
+    priceCents: integer("price_cents").notNull(),
+    durationHours: real("duration_hours").notNull(),
+    fromAge: integer("from_age").notNull(),
+    toAge: integer("to_age").notNull(),
+    totalSeats: integer("total_seats").notNull(),
+    status: text("status", { enum: ["upcoming", "started", "ended"] })
+      .notNull()
+      .default("upcoming"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("events_starts_at").on(t.startsAt)],
+);
+
+/** An attendee as entered on the details form; one row per booking attempt. */
+export const users = sqliteTable(
+  "users",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    name: text("name").notNull(),
+    email: text("email").notNull(),
+    phone: text("phone").notNull(),
+    gender: text("gender", { enum: ["male", "female"] }).notNull(),
+    imageName: text("image_name").notNull(),
+    thumbName: text("thumb_name").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("users_phone").on(t.phone)],
+);
+
+export const bookingStatuses = ["held", "paid", "refunded", "released"] as const;
+export type BookingStatus = (typeof bookingStatuses)[number];
+
+/**
+ * A seat. `held` counts against the event's seats until `holdExpiresAt`; `paid` counts until it is
+ * refunded; `released` (expired or cancelled holds) and `refunded` before the start never count.
+ */
+export const bookings = sqliteTable(
+  "bookings",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
+    eventId: integer("event_id")
+      .notNull()
+      .references(() => events.id),
+    phone: text("phone").notNull(),
+    status: text("status", { enum: bookingStatuses }).notNull().default("held"),
+    holdExpiresAt: integer("hold_expires_at").notNull(),
+    amountCents: integer("amount_cents").notNull(),
+    // A refund after the event started keeps the seat (it was used); this records whether it counts.
+    seatReleased: integer("seat_released", { mode: "boolean" }).notNull().default(false),
+    paymentIntentId: text("payment_intent_id"),
+    uniqueCode: text("unique_code"),
+    confirmationSentAt: integer("confirmation_sent_at"),
+    checkedInAt: integer("checked_in_at"),
+    paidAt: integer("paid_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("bookings_event_status").on(t.eventId, t.status),
+    index("bookings_phone_event").on(t.phone, t.eventId),
+    uniqueIndex("bookings_payment_intent").on(t.paymentIntentId),
+    uniqueIndex("bookings_user").on(t.userId),
+  ],
+);
+
+/** One-time codes issued by the console SMS provider (Twilio Verify keeps its own). */
+export const phoneVerifications = sqliteTable(
+  "phone_verifications",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    phone: text("phone").notNull(),
+    codeHash: text("code_hash").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    consumedAt: integer("consumed_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("phone_verifications_phone").on(t.phone, t.createdAt)],
+);
+
+/** Hits counted by the rate limiter: OTP sends per phone and per address, admin login failures. */
+export const rateLimitHits = sqliteTable(
+  "rate_limit_hits",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    bucket: text("bucket").notNull(),
+    key: text("key").notNull(),
+    at: integer("at").notNull(),
+  },
+  (t) => [index("rate_limit_hits_bucket_key_at").on(t.bucket, t.key, t.at)],
+);
+
+export const checkoutSessions = sqliteTable(
+  "checkout_sessions",
+  {
+    id: text("id").primaryKey(),
+    bookingId: integer("booking_id")
+      .notNull()
+      .references(() => bookings.id),
+    provider: text("provider", { enum: ["stripe", "local"] }).notNull(),
+    amountCents: integer("amount_cents").notNull(),
+    currency: text("currency").notNull().default("aud"),
+    status: text("status", { enum: ["open", "paid", "expired", "cancelled"] })
+      .notNull()
+      .default("open"),
+    paymentIntentId: text("payment_intent_id"),
+    url: text("url").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("checkout_sessions_booking").on(t.bookingId)],
+);
+
+export const feedback = sqliteTable(
+  "feedback",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    fromUserId: integer("from_user_id")
+      .notNull()
+      .references(() => users.id),
+    toUserId: integer("to_user_id")
+      .notNull()
+      .references(() => users.id),
+    eventId: integer("event_id")
+      .notNull()
+      .references(() => events.id),
+    value: text("value", { enum: ["like", "dislike"] }).notNull(),
+    // The tap's time on the phone: the newest tap wins, however late or often it arrives.
+    clientTs: integer("client_ts").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [uniqueIndex("feedback_from_to_event").on(t.fromUserId, t.toUserId, t.eventId)],
+);
+
+export const refunds = sqliteTable(
+  "refunds",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    bookingId: integer("booking_id")
+      .notNull()
+      .references(() => bookings.id),
+    paymentIntentId: text("payment_intent_id").notNull(),
+    refundId: text("refund_id").notNull(),
+    amountCents: integer("amount_cents").notNull(),
+    reason: text("reason", { enum: ["admin", "no_seat"] }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("refunds_payment_intent").on(t.paymentIntentId)],
+);
+
+/** Webhook deliveries already handled, so replays change nothing. */
+export const processedWebhookEvents = sqliteTable("processed_webhook_events", {
+  id: text("id").primaryKey(),
+  type: text("type").notNull(),
+  processedAt: integer("processed_at").notNull(),
+});
+
+/**
+ * SMS waiting to go out. Writing the message here inside the transaction that caused it, then
+ * sending, means a crash or a provider failure loses nothing and `dedupeKey` stops a second copy.
+ */
+export const outboxMessages = sqliteTable(
+  "outbox_messages",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    dedupeKey: text("dedupe_key").notNull(),
+    to: text("to").notNull(),
+    body: text("body").notNull(),
+    status: text("status", { enum: ["pending", "sent", "failed"] })
+      .notNull()
+      .default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    lastError: text("last_error"),
+    providerId: text("provider_id"),
+    createdAt: createdAt(),
+    sentAt: integer("sent_at"),
+  },
+  (t) => [uniqueIndex("outbox_messages_dedupe").on(t.dedupeKey), index("outbox_messages_status").on(t.status)],
+);
+
+export type Event = typeof events.$inferSelect;
+export type NewEvent = typeof events.$inferInsert;
+export type User = typeof users.$inferSelect;
+export type Booking = typeof bookings.$inferSelect;
+export type CheckoutSession = typeof checkoutSessions.$inferSelect;
+export type Feedback = typeof feedback.$inferSelect;
+export type OutboxMessage = typeof outboxMessages.$inferSelect;

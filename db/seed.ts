@@ -1,0 +1,88 @@
+import { readFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { storeImage } from "../api/services/images.ts";
+import type { Db } from "./client.ts";
+import { events, type NewEvent } from "./schema.ts";
+
+const imagesDir = join(dirname(fileURLToPath(import.meta.url)), "seed-images");
+const DAY = 86_400_000;
+
+type DemoEvent = Omit<NewEvent, "imageName" | "startsAt"> & { image: string; inDays: number; utcHour: number };
+
+// Mixed prices, ages and sizes, so the home page shows its states on a fresh start.
+const demo: DemoEvent[] = [
+  {
+    name: "Sydney Harbour Mixer",
+    image: "sydney-harbour.jpg",
+    inDays: 7,
+    utcHour: 8,
+    address: "Level 2, 10 Circular Quay W, The Rocks NSW 2000",
+    priceCents: 4900,
+    durationHours: 2,
+    fromAge: 25,
+    toAge: 35,
+    totalSeats: 30,
+  },
+  {
+    name: "Melbourne Laneway Evening",
+    image: "melbourne-laneway.jpg",
+    inDays: 12,
+    utcHour: 9,
+    address: "5 Degraves St, Melbourne VIC 3000",
+    priceCents: 3900,
+    durationHours: 2.5,
+    fromAge: 28,
+    toAge: 40,
+    totalSeats: 24,
+  },
+  {
+    name: "Brisbane Riverside Brunch",
+    image: "brisbane-riverside.jpg",
+    inDays: 18,
+    utcHour: 0,
+    address: "1 Eagle St, Brisbane City QLD 4000",
+    priceCents: 3500,
+    durationHours: 2,
+    fromAge: 22,
+    toAge: 30,
+    totalSeats: 20,
+  },
+  {
+    name: "Perth Sunset Social",
+    image: "perth-sunset.jpg",
+    inDays: 25,
+    utcHour: 10,
+    address: "Elizabeth Quay, Perth WA 6000",
+    priceCents: 5500,
+    durationHours: 3,
+    fromAge: 30,
+    toAge: 45,
+    totalSeats: 16,
+  },
+  {
+    name: "Adelaide Garden Party",
+    image: "adelaide-garden.jpg",
+    inDays: 33,
+    utcHour: 5,
+    address: "North Terrace, Adelaide SA 5000",
+    priceCents: 2900,
+    durationHours: 2,
+    fromAge: 35,
+    toAge: 50,
+    totalSeats: 20,
+  },
+];
+
+/** Adds the demo events to an empty database; a database with any event is left alone. */
+export async function seedDemoEvents(db: Db, uploadsDir: string, now = Date.now()): Promise<number> {
+  if (db.select({ id: events.id }).from(events).limit(1).all().length > 0) return 0;
+  const today = Math.floor(now / DAY) * DAY;
+  const rows: NewEvent[] = [];
+  for (const { image, inDays, utcHour, ...event } of demo) {
+    const { imageName } = await storeImage(uploadsDir, await readFile(join(imagesDir, image)));
+    rows.push({ ...event, imageName, startsAt: today + inDays * DAY + utcHour * 3_600_000 });
+  }
+  db.insert(events).values(rows).run();
+  return rows.length;
+}

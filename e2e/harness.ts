@@ -1,0 +1,127 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+
+/** Debian's Chromium, or CHROME_PATH. Never a downloaded browser. */
+export function findChromium(): string | undefined {
+  const candidates = [process.env.CHROME_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser"];
+  return candidates.find((p): p is string => Boolean(p && existsSync(p)));
+}
+
+export const chromiumPath = findChromium();
+if (!chromiumPath) {
+  const line =
+    "BROWSER TESTS SKIPPED: no Chromium found. Install it with `apt-get install -y chromium` or set CHROME_PATH.";
+  if (process.env.REQUIRE_BROWSER === "1") throw new Error(`${line} (REQUIRE_BROWSER=1)`);
+  console.warn(`\n${"!".repeat(line.length)}\n${line}\n${"!".repeat(line.length)}\n`);
+}
+/** `describe.skipIf(noBrowser)` in every browser suite. */
+export const noBrowser = !chromiumPath;
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.unref();
+    s.on("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+export type AppServer = { url: string; dataDir: string; logs: string[]; stop(): Promise<void>; kill(): Promise<void> };
+
+/**
+ * Starts the server the way `npm start` does (after its build) on a free port with its own
+ * temporary database, and waits until it listens.
+ */
+export async function startAppServer(env: Record<string, string> = {}, dataDir?: string): Promise<AppServer> {
+  if (!existsSync(join(root, "dist", "index.html"))) throw new Error("dist/ is missing: run `npm run build` first");
+  const dir = dataDir ?? mkdtempSync(join(tmpdir(), "sdt-e2e-"));
+  const port = await freePort();
+  const url = `http://localhost:${port}`;
+  const logs: string[] = [];
+  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "api/server.ts"], {
+    cwd: root,
+    env: {
+      PATH: process.env.PATH ?? "",
+      HOME: process.env.HOME ?? "",
+      NODE_ENV: "development",
+      PORT: String(port),
+      PUBLIC_BASE_URL: url,
+      DATABASE_PATH: join(dir, "app.db"),
+      UPLOADS_DIR: join(dir, "uploads"),
+      ADMIN_PASSWORD: "e2e-admin-password",
+      SESSION_SECRET: "e2e-secret-e2e-secret-e2e-secret-012345",
+      ...env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${logs.join("")}`)), 30_000);
+    const onData = (chunk: Buffer) => {
+      logs.push(chunk.toString());
+      if (chunk.toString().includes("listening on")) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout?.on("data", onData);
+    child.stderr?.on("data", (chunk: Buffer) => logs.push(chunk.toString()));
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code}:\n${logs.join("")}`));
+    });
+  });
+  const finish = async (signal: NodeJS.Signals) => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    await exited;
+  };
+  return {
+    url,
+    dataDir: dir,
+    logs,
+    stop: async () => {
+      await finish("SIGTERM");
+      if (!dataDir) rmSync(dir, { recursive: true, force: true });
+    },
+    kill: () => finish("SIGKILL"),
+  };
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  if (!chromiumPath) throw new Error("no Chromium");
+  return chromium.launch({
+    executablePath: chromiumPath,
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+    ],
+  });
+}
+
+export const phone = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
+export const desktop = { viewport: { width: 1366, height: 900 } };
+
+/** A context whose page errors and console errors are collected, so a test can assert none happened. */
+export async function newContext(browser: Browser, baseURL: string, device = phone) {
+  const context: BrowserContext = await browser.newContext({ ...device, baseURL });
+  const pageErrors: string[] = [];
+  context.on("page", (page: Page) => {
+    page.on("pageerror", (e) => pageErrors.push(String(e)));
+  });
+  return { context, pageErrors };
+}

@@ -1,0 +1,88 @@
+import { eq } from "drizzle-orm";
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase } from "../db/client.ts";
+import { events } from "../db/schema.ts";
+import { insertEvent, insertPaidBookings } from "../test/fixtures.ts";
+import { type AppServer, launchBrowser, newContext, noBrowser, startAppServer } from "./harness.ts";
+
+describe.skipIf(noBrowser)("home page on a phone", () => {
+  let server: AppServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    server = await startAppServer({ SEED_DEMO: "0" });
+    // The running server and this test share the SQLite file (WAL lets both use it).
+    const db = openDatabase(`${server.dataDir}/app.db`);
+    const uploads = `${server.dataDir}/uploads`;
+    const low = await insertEvent(db, uploads, {
+      name: "Low Seats Night",
+      startsAt: Date.UTC(2031, 2, 7, 19, 30),
+      totalSeats: 10,
+    });
+    insertPaidBookings(db, low.id, 6);
+    const full = await insertEvent(db, uploads, { name: "Full House", startsAt: Date.UTC(2031, 2, 8, 9, 5), totalSeats: 4 });
+    insertPaidBookings(db, full.id, 4);
+    const started = await insertEvent(db, uploads, { name: "Already Going", startsAt: Date.UTC(2031, 2, 9, 0, 0) });
+    db.update(events).set({ status: "started" }).where(eq(events.id, started.id)).run();
+    const ended = await insertEvent(db, uploads, { name: "Long Gone", startsAt: Date.UTC(2031, 2, 10, 0, 0) });
+    db.update(events).set({ status: "ended" }).where(eq(events.id, ended.id)).run();
+    await insertEvent(db, uploads, { name: "Plenty Of Room", startsAt: Date.UTC(2031, 2, 11, 12, 0), totalSeats: 50 });
+    db.$client.close();
+    browser = await launchBrowser();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it("shows each card's date, seat label and booking state, and books from a card", async () => {
+    const { context, pageErrors } = await newContext(browser, server.url);
+    const page = await context.newPage();
+    await page.goto("/");
+    await expect.poll(() => page.getByRole("heading", { name: "Upcoming Events" }).isVisible()).toBe(true);
+    await page.locator(".event-card:not(.skeleton)").first().waitFor();
+
+    const card = (name: string) => page.locator("article.event-card", { hasText: name });
+
+    await expect.poll(() => card("Low Seats Night").locator(".event-datetime").textContent()).toBe("2031-03-07 07:30 PM");
+    expect(await card("Full House").locator(".event-datetime").textContent()).toBe("2031-03-08 09:05 AM");
+    expect(await card("Low Seats Night").getByText("Only 40% seats left!").isVisible()).toBe(true);
+    expect(await card("Low Seats Night").getByRole("button", { name: "Book Tickets" }).isEnabled()).toBe(true);
+
+    expect(await card("Full House").getByText("Sold Out").isVisible()).toBe(true);
+    expect(await card("Full House").getByRole("button", { name: "Book Tickets" }).isDisabled()).toBe(true);
+
+    expect(await card("Already Going").getByRole("heading").textContent()).toContain("started");
+    expect(await card("Already Going").getByRole("button", { name: "Book Tickets" }).isDisabled()).toBe(true);
+
+    expect(await card("Plenty Of Room").locator(".seats-label").count()).toBe(0);
+    expect(await card("Long Gone").count()).toBe(0);
+
+    expect(await page.getByRole("heading", { name: "Speed date to find your next Date!" }).isVisible()).toBe(true);
+    expect(await page.locator("footer").textContent()).toContain("2024");
+    expect(await page.locator("footer").textContent()).toContain("rights reserved");
+
+    // The layout fits a phone: nothing scrolls sideways.
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+
+    await card("Low Seats Night").getByRole("button", { name: "Book Tickets" }).click();
+    await page.waitForURL("**/otp-verification");
+    expect(await page.evaluate(() => (history.state?.usr?.event as { event_name?: string })?.event_name)).toBe(
+      "Low Seats Night",
+    );
+    expect(pageErrors).toEqual([]);
+    await context.close();
+  });
+
+  it("shows the router fallback for an unknown route", async () => {
+    const { context } = await newContext(browser, server.url);
+    const page = await context.newPage();
+    await page.goto("/no-such-page");
+    await page.getByRole("heading", { name: "Unexpected Application Error!" }).waitFor();
+    expect(await page.getByText("404 Not Found").isVisible()).toBe(true);
+    await context.close();
+  });
+});

@@ -1,0 +1,58 @@
+import { useNavigate } from "react-router-dom";
+import { paths } from "../../../app/paths.ts";
+import { imageUrl } from "../../../lib/api.ts";
+import { canBook, formatEventDateTime, formatHours, formatPrice, seatsLabel } from "../format.ts";
+import type { EventSummary } from "../types.ts";
+
+export function EventCard({ event }: { event: EventSummary }) {
+  const navigate = useNavigate();
+  const label = seatsLabel(event.SeatAvailabilityPer);
+  const bookable = canBook(event);
+  return (
+    <article className="event-card" aria-labelledby={`event-${event.id}-title`}>
+      <div className="event-card-media">
+        <img src={imageUrl(event.event_image)} alt="" loading="lazy" width="800" height="500" />
+        {label ? (
+          <span className={`seats-label ${event.SeatAvailabilityPer <= 0 ? "sold-out" : "low"}`}>{label}</span>
+        ) : null}
+      </div>
+      <div className="event-card-body">
+        <h3 id={`event-${event.id}-title`} className="event-title">
+          {event.event_name} <span className={`event-status status-${event.event_status}`}>{event.event_status}</span>
+        </h3>
+        <dl className="event-facts">
+          <div>
+            <dt>When (UTC)</dt>
+            <dd className="event-datetime">{formatEventDateTime(event.EventDateTime)}</dd>
+          </div>
+          <div>
+            <dt>Where</dt>
+            <dd>{event.event_address}</dd>
+          </div>
+          <div>
+            <dt>Ticket</dt>
+            <dd>{formatPrice(event.booking_amount)}</dd>
+          </div>
+          <div>
+            <dt>Duration</dt>
+            <dd>{formatHours(event.event_duration)}</dd>
+          </div>
+          <div>
+            <dt>Ages</dt>
+            <dd>
+              {event.from_age}–{event.to_age}
+            </dd>
+          </div>
+        </dl>
+        <button
+          type="button"
+          className="button primary"
+          disabled={!bookable}
+          onClick={() => navigate(paths.otpVerification, { state: { event } })}
+        >
+          Book Tickets
+        </button>
+      </div>
+    </article>
+  );
+}

@@ -1,0 +1,35 @@
+import { useUpcomingEvents } from "../get-events.ts";
+import { EventCard } from "./event-card.tsx";
+
+export function EventGrid() {
+  const { state, reload } = useUpcomingEvents();
+  if (state.status === "loading") {
+    return (
+      <div className="event-grid" role="status" aria-busy="true" aria-label="Loading events">
+        {[0, 1, 2].map((i) => (
+          <div key={i} className="event-card skeleton" />
+        ))}
+      </div>
+    );
+  }
+  if (state.status === "error") {
+    return (
+      <div className="notice" role="alert">
+        <p>{state.message}</p>
+        <button type="button" className="button" onClick={() => void reload()}>
+          Try again
+        </button>
+      </div>
+    );
+  }
+  if (state.events.length === 0) {
+    return <p className="empty">No events are scheduled right now. New dates are added often, so check back soon.</p>;
+  }
+  return (
+    <div className="event-grid">
+      {state.events.map((event) => (
+        <EventCard key={event.id} event={event} />
+      ))}
+    </div>
+  );
+}

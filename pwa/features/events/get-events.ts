@@ -1,0 +1,37 @@
+import { useCallback, useEffect, useState } from "react";
+import { apiGet, CallFailed } from "../../lib/api.ts";
+import type { EventDetail, EventSummary } from "./types.ts";
+
+export const getEvents = () => apiGet<EventSummary[]>("/api/get-events");
+export const getEvent = (id: number) => apiGet<EventDetail>(`/api/get-event/${id}`);
+
+type State = { status: "loading" } | { status: "error"; message: string } | { status: "ready"; events: EventSummary[] };
+
+/** The events the home page lists: all but ended ones, soonest first (the API sorts). */
+export function useUpcomingEvents() {
+  const [state, setState] = useState<State>({ status: "loading" });
+  const load = useCallback(async () => {
+    setState({ status: "loading" });
+    try {
+      const reply = await getEvents();
+      if (!reply.ok || !Array.isArray(reply.data)) {
+        setState({ status: "error", message: "We couldn't load the events. Please try again." });
+        return;
+      }
+      setState({ status: "ready", events: reply.data.filter((e) => e.event_status !== "ended") });
+    } catch (error) {
+      console.error(error);
+      setState({
+        status: "error",
+        message:
+          error instanceof CallFailed
+            ? "You seem to be offline, and the events haven't been saved on this device yet."
+            : "We couldn't load the events. Please try again.",
+      });
+    }
+  }, []);
+  useEffect(() => {
+    void load();
+  }, [load]);
+  return { state, reload: load };
+}

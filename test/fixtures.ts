@@ -1,0 +1,84 @@
+import sharp from "sharp";
+import { storeImage } from "../api/services/images.ts";
+import type { Db } from "../db/client.ts";
+import { bookings, events, type NewEvent, users } from "../db/schema.ts";
+
+const DAY = 86_400_000;
+
+/** A real image of the given format and size, made on the spot. */
+export async function makeImage(
+  format: "png" | "jpeg" | "webp" = "jpeg",
+  width = 640,
+  height = 480,
+  color = { r: 200, g: 60, b: 110 },
+): Promise<Buffer> {
+  return sharp({ create: { width, height, channels: 3, background: color } })
+    .toFormat(format)
+    .toBuffer();
+}
+
+/** Inserts an event straight into the database (the admin API has its own tests). */
+export async function insertEvent(db: Db, uploadsDir: string, overrides: Partial<NewEvent> = {}) {
+  const imageName = overrides.imageName ?? (await storeImage(uploadsDir, await makeImage())).imageName;
+  const row = db
+    .insert(events)
+    .values({
+      name: "Test Mixer",
+      address: "1 George St, Sydney NSW 2000",
+      startsAt: Date.now() + 7 * DAY,
+      priceCents: 4500,
+      durationHours: 2,
+      fromAge: 25,
+      toAge: 35,
+      totalSeats: 10,
+      ...overrides,
+      imageName,
+    })
+    .returning()
+    .get();
+  return row;
+}
+
+let phoneCounter = 0;
+
+/** Adds `count` paid bookings (each with its own attendee) to an event. */
+export function insertPaidBookings(
+  db: Db,
+  eventId: number,
+  count: number,
+  attendee: { gender?: "male" | "female"; name?: string } = {},
+) {
+  const ids: { userId: number; bookingId: number; phone: string }[] = [];
+  for (let i = 0; i < count; i++) {
+    phoneCounter++;
+    const phone = `+6140${String(phoneCounter + Math.floor(Math.random() * 1e6)).padStart(7, "0")}`;
+    const user = db
+      .insert(users)
+      .values({
+        name: attendee.name ?? `Attendee ${phoneCounter}`,
+        email: `a${phoneCounter}@example.com`,
+        phone,
+        gender: attendee.gender ?? (i % 2 ? "female" : "male"),
+        imageName: "0".repeat(32) + ".jpg",
+        thumbName: `${"0".repeat(32)}-thumb.jpg`,
+      })
+      .returning()
+      .get();
+    const booking = db
+      .insert(bookings)
+      .values({
+        userId: user.id,
+        eventId,
+        phone,
+        status: "paid",
+        holdExpiresAt: Date.now(),
+        amountCents: 4500,
+        paymentIntentId: `pi_fixture_${user.id}_${Math.random().toString(36).slice(2)}`,
+        paidAt: Date.now(),
+      })
+      .returning()
+      .get();
+    ids.push({ userId: user.id, bookingId: booking.id, phone });
+  }
+  return ids;
+}
