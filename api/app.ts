@@ -7,6 +7,7 @@ import { DomainError } from "./lib/errors.ts";
 import { staticFiles } from "./lib/static-files.ts";
 import { adminRoutes } from "./routes/admin.ts";
 import { bookingRoutes } from "./routes/booking.ts";
+import { configRoutes } from "./routes/config.ts";
 import { eventsRoutes } from "./routes/events.ts";
 import { feedbackRoutes } from "./routes/feedback.ts";
 import { imagesRoutes } from "./routes/images.ts";
@@ -39,6 +40,7 @@ export function createApp(deps: AppDeps) {
       return next();
     })
     .use(compress())
+    .route("/", configRoutes(deps))
     .route("/", eventsRoutes(deps))
     .route("/", imagesRoutes(deps))
     .route("/", bookingRoutes(deps))

@@ -9,6 +9,7 @@ import { EnvError, readEnv } from "./env.ts";
 import { jsonLogger } from "./lib/log.ts";
 import { createPaymentsProvider } from "./providers/payments/index.ts";
 import { createSmsProvider } from "./providers/sms/index.ts";
+import { deliverPending } from "./services/outbox.ts";
 
 // The only file that listens. Everything it wires up is built by createApp from these pieces.
 
@@ -50,7 +51,14 @@ const server = serve({ fetch: app.fetch, port: env.PORT }, (info) => {
   }
 });
 
+// Messages whose first send failed (or that a crash interrupted) are retried in the background.
+const retry = setInterval(() => {
+  deliverPending({ db, sms, log, now }).catch((error) => log("error", "outbox retry failed", { error: String(error) }));
+}, 30_000);
+retry.unref();
+
 const shutdown = () => {
+  clearInterval(retry);
   server.close();
   db.$client.close();
   process.exit(0);

@@ -21,7 +21,11 @@ describe.skipIf(noBrowser)("home page on a phone", () => {
       totalSeats: 10,
     });
     insertPaidBookings(db, low.id, 6);
-    const full = await insertEvent(db, uploads, { name: "Full House", startsAt: Date.UTC(2031, 2, 8, 9, 5), totalSeats: 4 });
+    const full = await insertEvent(db, uploads, {
+      name: "Full House",
+      startsAt: Date.UTC(2031, 2, 8, 9, 5),
+      totalSeats: 4,
+    });
     insertPaidBookings(db, full.id, 4);
     const started = await insertEvent(db, uploads, { name: "Already Going", startsAt: Date.UTC(2031, 2, 9, 0, 0) });
     db.update(events).set({ status: "started" }).where(eq(events.id, started.id)).run();
@@ -46,7 +50,9 @@ describe.skipIf(noBrowser)("home page on a phone", () => {
 
     const card = (name: string) => page.locator("article.event-card", { hasText: name });
 
-    await expect.poll(() => card("Low Seats Night").locator(".event-datetime").textContent()).toBe("2031-03-07 07:30 PM");
+    await expect
+      .poll(() => card("Low Seats Night").locator(".event-datetime").textContent())
+      .toBe("2031-03-07 07:30 PM");
     expect(await card("Full House").locator(".event-datetime").textContent()).toBe("2031-03-08 09:05 AM");
     expect(await card("Low Seats Night").getByText("Only 40% seats left!").isVisible()).toBe(true);
     expect(await card("Low Seats Night").getByRole("button", { name: "Book Tickets" }).isEnabled()).toBe(true);

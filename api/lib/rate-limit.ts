@@ -1,0 +1,41 @@
+import { and, count, eq, gt, lt } from "drizzle-orm";
+import type { Db } from "../../db/client.ts";
+import { rateLimitHits } from "../../db/schema.ts";
+import { TooManyRequests } from "./errors.ts";
+
+export type Limit = { bucket: string; max: number; windowMs: number };
+
+/** How many hits `key` has in the window. */
+export function hitsInWindow(db: Db, limit: Limit, key: string, now: number): number {
+  const row = db
+    .select({ n: count() })
+    .from(rateLimitHits)
+    .where(
+      and(
+        eq(rateLimitHits.bucket, limit.bucket),
+        eq(rateLimitHits.key, key),
+        gt(rateLimitHits.at, now - limit.windowMs),
+      ),
+    )
+    .get();
+  return row?.n ?? 0;
+}
+
+/** Throws 429 when `key` already used its `max` hits in the window. Counting is kept in SQLite, so a restart forgets nothing. */
+export function assertUnderLimit(db: Db, limit: Limit, key: string, now: number) {
+  if (hitsInWindow(db, limit, key, now) >= limit.max) throw TooManyRequests();
+}
+
+export function recordHit(db: Db, limit: Limit, key: string, now: number) {
+  db.insert(rateLimitHits).values({ bucket: limit.bucket, key, at: now }).run();
+  // Old hits are useless; trimming here keeps the table small without a scheduler.
+  db.delete(rateLimitHits)
+    .where(and(eq(rateLimitHits.bucket, limit.bucket), lt(rateLimitHits.at, now - limit.windowMs * 2)))
+    .run();
+}
+
+/** Check and count in one step, for limits where every attempt counts (sending a code). */
+export function takeHit(db: Db, limit: Limit, key: string, now: number) {
+  assertUnderLimit(db, limit, key, now);
+  recordHit(db, limit, key, now);
+}

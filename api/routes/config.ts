@@ -1,0 +1,17 @@
+import { Hono } from "hono";
+import type { AppDeps } from "../deps.ts";
+
+/** Public, non-secret settings the PWA needs (landing page links, the payment provider's publishable key). */
+export const configRoutes = (deps: AppDeps) =>
+  new Hono().get("/public-config", (c) =>
+    c.json(
+      {
+        supportEmail: deps.env.SUPPORT_EMAIL,
+        companySiteUrl: deps.env.COMPANY_SITE_URL,
+        navbarScriptUrl: deps.env.NAVBAR_SCRIPT_URL,
+        stripePublishableKey: deps.env.STRIPE_PUBLISHABLE_KEY ?? null,
+      },
+      200,
+      { "cache-control": "public, max-age=300" },
+    ),
+  );

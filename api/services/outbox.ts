@@ -1,0 +1,71 @@
+import { and, asc, eq, lt } from "drizzle-orm";
+import type { Db } from "../../db/client.ts";
+import { type OutboxMessage, outboxMessages } from "../../db/schema.ts";
+import type { Logger } from "../lib/log.ts";
+import type { SmsProvider } from "../providers/sms/types.ts";
+
+const MAX_ATTEMPTS = 5;
+
+/**
+ * Queues a text message. Call it inside the transaction that makes the message true (a payment
+ * confirmed, an event started), so the message exists exactly when the change does. The same
+ * `dedupeKey` twice queues one message: replays and double clicks send nothing more.
+ */
+export function enqueueSms(db: Pick<Db, "insert">, message: { dedupeKey: string; to: string; body: string }): void {
+  db.insert(outboxMessages).values(message).onConflictDoNothing({ target: outboxMessages.dedupeKey }).run();
+}
+
+/**
+ * Sends what is pending, one message at a time, and records each result on its own row: one
+ * failing number never stops the rest, and a failure is retried on the next delivery run.
+ * Returns the messages it handled, with their final state.
+ */
+export async function deliverPending(
+  deps: { db: Db; sms: SmsProvider; log: Logger; now: () => number },
+  filter: { dedupePrefix?: string } = {},
+): Promise<OutboxMessage[]> {
+  const { db, sms, log } = deps;
+  const pending = db
+    .select()
+    .from(outboxMessages)
+    .where(and(eq(outboxMessages.status, "pending"), lt(outboxMessages.attempts, MAX_ATTEMPTS)))
+    .orderBy(asc(outboxMessages.id))
+    .all()
+    .filter((m) => !filter.dedupePrefix || m.dedupeKey.startsWith(filter.dedupePrefix));
+  const handled: OutboxMessage[] = [];
+  for (const message of pending) {
+    // Claim the row first so two delivery runs never send the same message twice.
+    const claimed = db
+      .update(outboxMessages)
+      .set({ attempts: message.attempts + 1 })
+      .where(
+        and(
+          eq(outboxMessages.id, message.id),
+          eq(outboxMessages.attempts, message.attempts),
+          eq(outboxMessages.status, "pending"),
+        ),
+      )
+      .run();
+    if (claimed.changes !== 1) continue;
+    try {
+      const { id } = await sms.send(message.to, message.body);
+      db.update(outboxMessages)
+        .set({ status: "sent", sentAt: deps.now(), providerId: id, lastError: null })
+        .where(eq(outboxMessages.id, message.id))
+        .run();
+    } catch (error) {
+      const failedForGood = message.attempts + 1 >= MAX_ATTEMPTS;
+      db.update(outboxMessages)
+        .set({ status: failedForGood ? "failed" : "pending", lastError: String(error).slice(0, 500) })
+        .where(eq(outboxMessages.id, message.id))
+        .run();
+      log("warn", "sms not sent", {
+        outboxId: message.id,
+        attempt: message.attempts + 1,
+        error: String(error).slice(0, 200),
+      });
+    }
+    handled.push(db.select().from(outboxMessages).where(eq(outboxMessages.id, message.id)).get()!);
+  }
+  return handled;
+}
