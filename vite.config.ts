@@ -1,10 +1,48 @@
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
+import { VitePWA } from "vite-plugin-pwa";
 
 export default defineConfig({
   root: "pwa",
   publicDir: "../public",
-  plugins: [react()],
+  plugins: [
+    react(),
+    VitePWA({
+      // Our own service worker (pwa/sw.ts): precache + runtime caching + Background Sync for taps.
+      strategies: "injectManifest",
+      srcDir: ".",
+      filename: "sw.ts",
+      // A new deployment waits for the user's "Reload" (pwa/app/update-prompt.tsx).
+      registerType: "prompt",
+      injectRegister: false,
+      injectManifest: {
+        // The shell and its code; the landing video and the seed images are fetched on demand instead.
+        globPatterns: ["**/*.{js,css,html,svg,png,ico,webmanifest}"],
+        globIgnores: ["**/landing/**"],
+      },
+      includeAssets: ["favicon.svg", "logo.svg", "apple-touch-icon.png", "robots.txt"],
+      manifest: {
+        id: "/",
+        name: "Saathi Speed Dating",
+        short_name: "Saathi",
+        description: "Speed-dating events for South Asian singles across Australia: book, show your ticket, meet your match.",
+        lang: "en-AU",
+        start_url: "/",
+        scope: "/",
+        display: "standalone",
+        orientation: "portrait",
+        theme_color: "#c2366b",
+        background_color: "#faf7fb",
+        categories: ["lifestyle", "social"],
+        icons: [
+          { src: "/icon-192.png", sizes: "192x192", type: "image/png", purpose: "any" },
+          { src: "/icon-512.png", sizes: "512x512", type: "image/png", purpose: "any" },
+          { src: "/icon-maskable-512.png", sizes: "512x512", type: "image/png", purpose: "maskable" },
+        ],
+      },
+      devOptions: { enabled: false },
+    }),
+  ],
   build: {
     outDir: "../dist",
     emptyOutDir: true,

@@ -4,6 +4,7 @@ import { compress } from "hono/compress";
 import { HTTPException } from "hono/http-exception";
 import type { AppDeps } from "./deps.ts";
 import { DomainError } from "./lib/errors.ts";
+import { securityHeaders } from "./lib/security-headers.ts";
 import { staticFiles } from "./lib/static-files.ts";
 import { adminRoutes } from "./routes/admin.ts";
 import { bookingRoutes } from "./routes/booking.ts";
@@ -61,6 +62,7 @@ export function createApp(deps: AppDeps) {
     deps.log("error", "unhandled error", { path: c.req.path, error: String(err), stack: (err as Error)?.stack });
     return c.json({ success: false, error: "internal error" }, 500);
   });
+  app.use("*", securityHeaders(deps.env));
   app.route("/api", api);
   if (deps.staticDir) app.use("*", staticFiles(deps.staticDir));
   // A sub-app's notFound is not consulted once mounted, so the one answer for unknown paths is here.

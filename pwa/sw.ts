@@ -1,0 +1,77 @@
+/// <reference lib="webworker" />
+import { CacheableResponsePlugin } from "workbox-cacheable-response";
+import { clientsClaim } from "workbox-core";
+import { ExpirationPlugin } from "workbox-expiration";
+import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from "workbox-precaching";
+import { NavigationRoute, registerRoute } from "workbox-routing";
+import { CacheFirst, StaleWhileRevalidate } from "workbox-strategies";
+
+declare let self: ServiceWorkerGlobalScope;
+
+// The app shell: every built file, versioned by the build, so the app opens with no network.
+precacheAndRoute(self.__WB_MANIFEST);
+cleanupOutdatedCaches();
+
+// Any navigation (/, /tickets, /ParticipantFeedback?…) gets the shell; the router does the rest.
+// /api is excluded so a navigation to an API URL (the local checkout pages) always hits the server.
+registerRoute(new NavigationRoute(createHandlerBoundToURL("/index.html"), { denylist: [/^\/api\//] }));
+
+// The event list and event details: shown at once from the cache, refreshed in the background.
+// Only these public GETs are cached; POSTs and admin calls never match a route, so never cached.
+registerRoute(
+  ({ url, request }) =>
+    request.method === "GET" &&
+    url.origin === self.location.origin &&
+    (url.pathname === "/api/get-events" || /^\/api\/get-event\/\d+$/.test(url.pathname)),
+  new StaleWhileRevalidate({
+    cacheName: "events",
+    plugins: [new CacheableResponsePlugin({ statuses: [200] })],
+  }),
+);
+
+registerRoute(
+  ({ url }) => url.pathname === "/api/public-config",
+  new StaleWhileRevalidate({ cacheName: "config", plugins: [new CacheableResponsePlugin({ statuses: [200] })] }),
+);
+
+// Event pictures and partner photos never change under a name, so the cache answers first.
+registerRoute(
+  ({ url, request }) =>
+    request.method === "GET" &&
+    url.origin === self.location.origin &&
+    (url.pathname.startsWith("/api/images/") || url.pathname.startsWith("/api/uploads/images/")),
+  new CacheFirst({
+    cacheName: "images",
+    plugins: [
+      new CacheableResponsePlugin({ statuses: [200] }),
+      new ExpirationPlugin({ maxEntries: 300, maxAgeSeconds: 60 * 60 * 24 * 60, purgeOnQuotaError: true }),
+    ],
+  }),
+);
+
+// The landing page's video: cached once seen, but not part of the install download.
+registerRoute(
+  ({ url }) => url.origin === self.location.origin && url.pathname.startsWith("/landing/"),
+  new CacheFirst({
+    cacheName: "landing",
+    plugins: [new CacheableResponsePlugin({ statuses: [200] }), new ExpirationPlugin({ maxEntries: 6 })],
+  }),
+);
+
+self.addEventListener("message", (event) => {
+  if (event.data?.type === "SKIP_WAITING") void self.skipWaiting();
+});
+
+// Background Sync: the page registers "feedback-sync" when taps are waiting; the browser wakes us
+// when the network is back, even if the page was closed, and the open pages are asked to flush.
+self.addEventListener("sync", (event: Event) => {
+  const syncEvent = event as Event & { tag: string; waitUntil(p: Promise<unknown>): void };
+  if (syncEvent.tag !== "feedback-sync") return;
+  syncEvent.waitUntil(
+    self.clients.matchAll({ type: "window" }).then((clients) => {
+      for (const client of clients) client.postMessage({ type: "FLUSH_FEEDBACK" });
+    }),
+  );
+});
+
+clientsClaim();
