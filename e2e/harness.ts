@@ -97,20 +97,51 @@ export async function startAppServer(env: Record<string, string> = {}, dataDir?:
   };
 }
 
+const chromiumArgs = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
+
 export async function launchBrowser(): Promise<Browser> {
   if (!chromiumPath) throw new Error("no Chromium");
-  return chromium.launch({
+  return chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
+}
+
+/**
+ * A browser with a real profile on disk. Chrome never offers to install an app from an incognito
+ * context (which every `browser.newContext()` is), so the installability check needs this.
+ */
+export async function launchProfileContext(baseURL: string, device = phone) {
+  if (!chromiumPath) throw new Error("no Chromium");
+  const userDataDir = mkdtempSync(join(tmpdir(), "sdt-profile-"));
+  const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: chromiumPath,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--no-first-run",
-    ],
+    args: chromiumArgs,
+    baseURL,
+    ...device,
   });
+  return {
+    context,
+    close: async () => {
+      await context.close();
+      rmSync(userDataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Polls `check` until it returns true (for hooks, where expect.poll is not available). */
+export async function waitUntil(check: () => Promise<boolean>, what: string, timeoutMs = 15_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`timed out waiting for ${what}`);
 }
 
 export const phone = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };

@@ -58,6 +58,28 @@ registerRoute(
   }),
 );
 
+// The page that installed us fetched the event list before we controlled it, so that copy never
+// reached our cache. Fetch it once now, with its pictures, so "one online visit" is enough.
+self.addEventListener("activate", (event) => {
+  event.waitUntil(warmEventCaches().catch(() => undefined));
+});
+
+async function warmEventCaches() {
+  const response = await fetch("/api/get-events", { credentials: "same-origin" });
+  if (!response.ok) return;
+  await (await caches.open("events")).put("/api/get-events", response.clone());
+  const list = (await response.json()) as { event_image?: string; event_status?: string }[];
+  const images = await caches.open("images");
+  await Promise.all(
+    list
+      .filter((e) => e.event_status !== "ended" && typeof e.event_image === "string")
+      .map(async (e) => {
+        const url = `/api/images/${encodeURIComponent(e.event_image as string)}`;
+        if (!(await images.match(url))) await images.add(url).catch(() => undefined);
+      }),
+  );
+}
+
 self.addEventListener("message", (event) => {
   if (event.data?.type === "SKIP_WAITING") void self.skipWaiting();
 });

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from "react";
-import { apiGet, CallFailed } from "../../lib/api.ts";
+import { apiGet, CallFailed, imageUrl } from "../../lib/api.ts";
+import { keepForOffline } from "../../lib/offline-cache.ts";
 import type { EventDetail, EventSummary } from "./types.ts";
 
 export const getEvents = () => apiGet<EventSummary[]>("/api/get-events");
@@ -18,7 +19,13 @@ export function useUpcomingEvents() {
         setState({ status: "error", message: "We couldn't load the events. Please try again." });
         return;
       }
-      setState({ status: "ready", events: reply.data.filter((e) => e.event_status !== "ended") });
+      const events = reply.data.filter((e) => e.event_status !== "ended");
+      setState({ status: "ready", events });
+      // Lazy-loaded pictures further down the list may never have been fetched; keep them all.
+      void keepForOffline(
+        "images",
+        events.map((e) => imageUrl(e.event_image)),
+      );
     } catch (error) {
       console.error(error);
       setState({
