@@ -148,7 +148,11 @@ export const phone = { viewport: { width: 390, height: 844 }, isMobile: true, ha
 export const desktop = { viewport: { width: 1366, height: 900 } };
 
 /** A context whose page errors and console errors are collected, so a test can assert none happened. */
-export async function newContext(browser: Browser, baseURL: string, device = phone) {
+export async function newContext(
+  browser: Browser,
+  baseURL: string,
+  device: Parameters<Browser["newContext"]>[0] = phone,
+) {
   const context: BrowserContext = await browser.newContext({ ...device, baseURL });
   const pageErrors: string[] = [];
   context.on("page", (page: Page) => {

@@ -1,5 +1,162 @@
 import { Hono } from "hono";
+import { z } from "zod";
 import type { AppDeps } from "../deps.ts";
+import { requireAdmin } from "../lib/admin-session.ts";
+import { BadRequest, TooLarge } from "../lib/errors.ts";
+import { idParam, validate } from "../lib/validate.ts";
+import { createEvent, type EventTime, updateEvent } from "../services/admin-events.ts";
+import { endEvent, startEvent } from "../services/event-lifecycle.ts";
+import { getEvent, listEvents } from "../services/events.ts";
+import { MAX_IMAGE_BYTES, storeImage } from "../services/images.ts";
+import { listEventParticipants } from "../services/participants.ts";
+import { refundPayment } from "../services/refunds.ts";
+import { adminAuthRoutes } from "./admin-auth.ts";
 
-// Issue 5: admin-login, save-event, update-event, start-event, end-event, get-event-user, refund.
-export const adminRoutes = (_deps: AppDeps) => new Hono();
+// Multipart fields arrive as text and JSON clients may send either, so numbers accept both; only
+// plain decimals are read as numbers ("1e3", "0x10" and "" stay text and fail).
+const numeric = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((v) => (typeof v === "string" && /^\s*-?\d+(\.\d+)?\s*$/.test(v) ? Number(v) : v), schema);
+
+const text = (max: number) => z.string().trim().min(1, "is required").max(max);
+const id = numeric(z.number().int().positive().max(Number.MAX_SAFE_INTEGER));
+const seats = numeric(z.number().int().min(1).max(10_000));
+const age = numeric(z.number().int().min(18).max(99));
+const hours = numeric(z.number().gt(0).max(24));
+const amountCents = numeric(
+  z
+    .number()
+    .min(0)
+    .max(100_000)
+    .refine((v) => Math.abs(v * 100 - Math.round(v * 100)) < 1e-6, "at most 2 decimals"),
+).transform((v) => Math.round(v * 100));
+
+const date = z
+  .string()
+  .trim()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, "must be YYYY-MM-DD")
+  .refine((v) => {
+    const d = new Date(`${v}T00:00:00.000Z`);
+    return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(v);
+  }, "is not a real date");
+
+// SPEC.md sends "H:M" (so "9:0"); "09:00" is the same time. Minutes come in quarter hours.
+const time = z
+  .string()
+  .trim()
+  .regex(/^\d{1,2}:\d{1,2}$/, "must be H:M")
+  .transform((v): EventTime => {
+    const [hour, minute] = v.split(":").map(Number) as [number, number];
+    return { hour, minute };
+  })
+  .refine((t) => t.hour <= 23, "hours must be 0-23")
+  .refine((t) => [0, 15, 30, 45].includes(t.minute), "minutes must be 0, 15, 30 or 45");
+
+const saveEventForm = z.object({
+  eventName: text(120),
+  eventDate: date,
+  eventTime: time,
+  eventAddress: text(300),
+  totalSeats: seats,
+  bookingAmount: amountCents,
+  eventImage: z.instanceof(File, { message: "an image file is required" }),
+  eventduration: hours,
+  fromage: age,
+  toage: age,
+});
+
+const updateEventBody = z.object({
+  eventid: id,
+  eventName: text(120),
+  eventDate: date,
+  totalSeats: seats,
+  eventTime: time.optional(),
+  eventduration: hours.optional(),
+  fromage: age.optional(),
+  toage: age.optional(),
+});
+
+const eventIdBody = z.object({ eventId: id });
+
+export const adminRoutes = (deps: AppDeps) => {
+  const admin = requireAdmin(deps);
+  return (
+    new Hono()
+      .route("/", adminAuthRoutes(deps))
+      // The panel's own reads of the public event calls: never cached anywhere. The service worker
+      // answers /get-events and /get-event/{id} stale-while-revalidate for attendees, which would show
+      // an organiser the status and fields from before their own last change.
+      .get("/admin-events", admin, (c) => {
+        c.header("cache-control", "no-store");
+        return c.json(listEvents(deps.db, deps.now()));
+      })
+      .get("/admin-event/:id", admin, validate("param", z.object({ id: idParam(z) })), (c) => {
+        c.header("cache-control", "no-store");
+        return c.json(getEvent(deps.db, c.req.valid("param").id, deps.now()));
+      })
+      .post("/save-event", admin, validate("form", saveEventForm), async (c) => {
+        const form = c.req.valid("form");
+        if (form.eventImage.size === 0) throw BadRequest("eventImage: an image file is required");
+        if (form.eventImage.size > MAX_IMAGE_BYTES) throw TooLarge("eventImage: must be at most 5 MB");
+        const { imageName } = await storeImage(
+          deps.env.UPLOADS_DIR,
+          new Uint8Array(await form.eventImage.arrayBuffer()),
+        );
+        const { id } = createEvent(
+          deps.db,
+          {
+            name: form.eventName,
+            date: form.eventDate,
+            time: form.eventTime,
+            address: form.eventAddress,
+            totalSeats: form.totalSeats,
+            priceCents: form.bookingAmount,
+            durationHours: form.eventduration,
+            fromAge: form.fromage,
+            toAge: form.toage,
+            imageName,
+          },
+          deps.now(),
+        );
+        return c.json({ success: true as const, id });
+      })
+      .post("/update-event", admin, validate("json", updateEventBody), (c) => {
+        const body = c.req.valid("json");
+        updateEvent(
+          deps.db,
+          {
+            id: body.eventid,
+            name: body.eventName,
+            date: body.eventDate,
+            totalSeats: body.totalSeats,
+            time: body.eventTime,
+            durationHours: body.eventduration,
+            fromAge: body.fromage,
+            toAge: body.toage,
+          },
+          deps.now(),
+        );
+        return c.json({ success: true as const });
+      })
+      .post("/start-event", admin, validate("json", eventIdBody), async (c) => {
+        const result = await startEvent(deps, c.req.valid("json").eventId);
+        return c.json({ success: true as const, ...result });
+      })
+      .post("/end-event", admin, validate("json", eventIdBody), async (c) => {
+        const result = await endEvent(deps, c.req.valid("json").eventId);
+        return c.json({ success: true as const, ...result });
+      })
+      .get("/get-event-user/:id", admin, validate("param", z.object({ id: idParam(z) })), (c) => {
+        c.header("cache-control", "no-store");
+        return c.json(listEventParticipants(deps.db, c.req.valid("param").id));
+      })
+      .post(
+        "/refund",
+        admin,
+        validate("json", z.object({ paymentIntentId: z.string().trim().min(1).max(255) })),
+        async (c) => {
+          const { refundId } = await refundPayment(deps, c.req.valid("json").paymentIntentId);
+          return c.json({ success: true as const, refundId });
+        },
+      )
+  );
+};

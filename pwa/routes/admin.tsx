@@ -1,9 +1,10 @@
-// Placeholder until its issue lands; the route exists so links and the router are complete.
+import { AdminPanel } from "../features/admin/components/admin-panel.tsx";
+
 export function AdminPage() {
   return (
-    <main className="page">
-      <h1>Admin</h1>
-      <p>Coming soon.</p>
+    <main className="page admin-page">
+      <h1>Event admin</h1>
+      <AdminPanel />
     </main>
   );
 }

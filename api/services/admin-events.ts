@@ -1,0 +1,116 @@
+import { eq } from "drizzle-orm";
+import type { Db } from "../../db/client.ts";
+import { bookings, events } from "../../db/schema.ts";
+import { BadRequest, Conflict, NotFound } from "../lib/errors.ts";
+import { takenSeats } from "./seats.ts";
+
+const DAY = 86_400_000;
+
+export type EventTime = { hour: number; minute: number };
+
+export type NewEventInput = {
+  name: string;
+  date: string;
+  time: EventTime;
+  address: string;
+  totalSeats: number;
+  priceCents: number;
+  durationHours: number;
+  fromAge: number;
+  toAge: number;
+  imageName: string;
+};
+
+export type EventUpdateInput = {
+  id: number;
+  name: string;
+  date: string;
+  totalSeats: number;
+  time?: EventTime;
+  durationHours?: number;
+  fromAge?: number;
+  toAge?: number;
+};
+
+/** The first date (YYYY-MM-DD, UTC) an event may be put on: SPEC.md's "minimum is tomorrow". */
+export function tomorrowUtc(now: number): string {
+  return new Date(now + DAY).toISOString().slice(0, 10);
+}
+
+function startsAt(date: string, time: EventTime): number {
+  const [y, m, d] = date.split("-").map(Number) as [number, number, number];
+  return Date.UTC(y, m - 1, d, time.hour, time.minute);
+}
+
+function assertAges(fromAge: number, toAge: number) {
+  if (fromAge > toAge) throw BadRequest("fromage: must not be above toage");
+}
+
+export function createEvent(db: Db, input: NewEventInput, now: number): { id: number } {
+  if (input.date < tomorrowUtc(now)) throw BadRequest("eventDate: must be tomorrow or later");
+  assertAges(input.fromAge, input.toAge);
+  const row = db
+    .insert(events)
+    .values({
+      name: input.name,
+      imageName: input.imageName,
+      startsAt: startsAt(input.date, input.time),
+      address: input.address,
+      priceCents: input.priceCents,
+      durationHours: input.durationHours,
+      fromAge: input.fromAge,
+      toAge: input.toAge,
+      totalSeats: input.totalSeats,
+    })
+    .returning({ id: events.id })
+    .get();
+  return { id: row.id };
+}
+
+/**
+ * Edits an event. Fields the form leaves out keep their values. The seats are checked against
+ * those already taken inside the same transaction as the write, so a booking landing meanwhile
+ * cannot end up over the new total.
+ */
+export function updateEvent(db: Db, input: EventUpdateInput, now: number): void {
+  db.transaction(
+    (tx) => {
+      const event = tx.select().from(events).where(eq(events.id, input.id)).get();
+      if (!event) throw NotFound("no such event");
+      if (event.status === "ended") throw Conflict("the event has ended");
+
+      const current = new Date(event.startsAt).toISOString();
+      // Keeping an event's own date is always fine (a name fix on the day); moving it must be forward.
+      if (input.date !== current.slice(0, 10) && input.date < tomorrowUtc(now)) {
+        throw BadRequest("eventDate: must be tomorrow or later");
+      }
+      const time = input.time ?? { hour: Number(current.slice(11, 13)), minute: Number(current.slice(14, 16)) };
+      const fromAge = input.fromAge ?? event.fromAge;
+      const toAge = input.toAge ?? event.toAge;
+      assertAges(fromAge, toAge);
+
+      const taken =
+        tx
+          .select({ n: takenSeats(now) })
+          .from(bookings)
+          .where(eq(bookings.eventId, event.id))
+          .get()?.n ?? 0;
+      if (input.totalSeats < taken) {
+        throw Conflict(`totalSeats: ${taken} seats are already taken`, { takenSeats: taken });
+      }
+
+      tx.update(events)
+        .set({
+          name: input.name,
+          startsAt: startsAt(input.date, time),
+          totalSeats: input.totalSeats,
+          durationHours: input.durationHours ?? event.durationHours,
+          fromAge,
+          toAge,
+        })
+        .where(eq(events.id, event.id))
+        .run();
+    },
+    { behavior: "immediate" },
+  );
+}

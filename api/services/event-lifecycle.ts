@@ -1,0 +1,79 @@
+import { and, asc, eq } from "drizzle-orm";
+import type { Db } from "../../db/client.ts";
+import { bookings, type Event, events } from "../../db/schema.ts";
+import type { Env } from "../env.ts";
+import { eventFeedbackLink, participantFeedbackLink } from "../lib/capability.ts";
+import { Conflict, NotFound } from "../lib/errors.ts";
+import type { Logger } from "../lib/log.ts";
+import type { SmsProvider } from "../providers/sms/types.ts";
+import { deliverPending, enqueueSms } from "./outbox.ts";
+
+type Deps = { db: Db; env: Env; sms: SmsProvider; log: Logger; now: () => number };
+
+type Transition = {
+  from: Event["status"];
+  to: Event["status"];
+  key: "start" | "end";
+  message: (env: Env, event: Event, userId: number) => string;
+};
+
+const START: Transition = {
+  from: "upcoming",
+  to: "started",
+  key: "start",
+  message: (env, event, userId) =>
+    `${event.name} has started! Tap to like or pass on the people you meet tonight: ${participantFeedbackLink(env, userId, event.id)}`,
+};
+
+const END: Transition = {
+  from: "started",
+  to: "ended",
+  key: "end",
+  message: (env, event, userId) =>
+    `Thanks for coming to ${event.name}! See your matches and who liked you: ${eventFeedbackLink(env, userId, event.id)}`,
+};
+
+export type TransitionResult = { sent: number; failed: number };
+
+/**
+ * Moves the event one step along upcoming → started → ended and texts every paid participant.
+ * The status change and the queued messages commit together, so either everyone is due a text or
+ * nothing changed; sending happens after the commit, one message at a time, and a message that
+ * fails stays queued for the server's retry loop instead of taking the others down with it.
+ */
+async function transition(deps: Deps, eventId: number, step: Transition): Promise<TransitionResult> {
+  const prefix = `${step.key}:${eventId}:`;
+  deps.db.transaction(
+    (tx) => {
+      const event = tx.select().from(events).where(eq(events.id, eventId)).get();
+      if (!event) throw NotFound("no such event");
+      if (event.status !== step.from) {
+        throw Conflict(`the event is ${event.status}; it can only be ${step.key}ed when ${step.from}`);
+      }
+      tx.update(events)
+        .set({ status: step.to })
+        .where(and(eq(events.id, eventId), eq(events.status, step.from)))
+        .run();
+      const paid = tx
+        .select({ userId: bookings.userId, phone: bookings.phone })
+        .from(bookings)
+        .where(and(eq(bookings.eventId, eventId), eq(bookings.status, "paid")))
+        .orderBy(asc(bookings.id))
+        .all();
+      for (const p of paid) {
+        enqueueSms(tx, {
+          dedupeKey: `${prefix}${p.userId}`,
+          to: p.phone,
+          body: step.message(deps.env, event, p.userId),
+        });
+      }
+    },
+    { behavior: "immediate" },
+  );
+  const handled = await deliverPending(deps, { dedupePrefix: prefix });
+  const sent = handled.filter((m) => m.status === "sent").length;
+  return { sent, failed: handled.length - sent };
+}
+
+export const startEvent = (deps: Deps, eventId: number) => transition(deps, eventId, START);
+export const endEvent = (deps: Deps, eventId: number) => transition(deps, eventId, END);

@@ -1,0 +1,42 @@
+import { and, asc, eq, inArray } from "drizzle-orm";
+import type { Db } from "../../db/client.ts";
+import { bookings, events, users } from "../../db/schema.ts";
+import { NotFound } from "../lib/errors.ts";
+
+/** One row of the admin's participant table: SPEC.md section 3 plus `status` and `checkedInAt`. */
+export type EventParticipant = {
+  /** The attendee's user id (what the feedback links and SPEC.md call the participant's id). */
+  id: number;
+  username: string;
+  gender: "male" | "female";
+  booking_amount: number;
+  payment_intent_id: string | null;
+  image_name: string;
+  phone: string;
+  status: "paid" | "refunded";
+  checkedInAt: string | null;
+};
+
+/** The paid and refunded bookings of an event, oldest booking first. Holds never paid are not participants. */
+export function listEventParticipants(db: Db, eventId: number): EventParticipant[] {
+  const event = db.select({ id: events.id }).from(events).where(eq(events.id, eventId)).get();
+  if (!event) throw NotFound("no such event");
+  return db
+    .select({ booking: bookings, user: users })
+    .from(bookings)
+    .innerJoin(users, eq(users.id, bookings.userId))
+    .where(and(eq(bookings.eventId, eventId), inArray(bookings.status, ["paid", "refunded"])))
+    .orderBy(asc(bookings.id))
+    .all()
+    .map(({ booking, user }) => ({
+      id: user.id,
+      username: user.name,
+      gender: user.gender,
+      booking_amount: booking.amountCents / 100,
+      payment_intent_id: booking.paymentIntentId,
+      image_name: user.imageName,
+      phone: booking.phone,
+      status: booking.status as "paid" | "refunded",
+      checkedInAt: booking.checkedInAt === null ? null : new Date(booking.checkedInAt).toISOString(),
+    }));
+}

@@ -1,0 +1,226 @@
+import { eq, like } from "drizzle-orm";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase } from "../db/client.ts";
+import { bookings, events } from "../db/schema.ts";
+import { insertPaidBookings, makeImage } from "../test/fixtures.ts";
+import { type AppServer, desktop, launchBrowser, newContext, noBrowser, startAppServer } from "./harness.ts";
+
+const DAY = 86_400_000;
+const PASSWORD = "e2e-admin-password";
+
+describe.skipIf(noBrowser)("admin panel on a desktop", () => {
+  let server: AppServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    server = await startAppServer({ SEED_DEMO: "0" });
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  const db = () => openDatabase(`${server.dataDir}/app.db`);
+  const status = (page: Page) => page.getByRole("status").filter({ hasNotText: "Loading" });
+  const pickEvent = async (page: Page, name: string) => {
+    const picker = page.getByLabel("Event", { exact: true });
+    await picker.locator("option", { hasText: name }).first().waitFor({ state: "attached" });
+    const value = await picker.locator("option", { hasText: name }).first().getAttribute("value");
+    await picker.selectOption(value!);
+  };
+
+  it("logs in, adds, edits, starts and ends an event, and refunds two participants", async () => {
+    // newContext's parameter is typed after the phone profile, so the desktop one spells out its defaults.
+    const { context, pageErrors } = await newContext(browser, server.url, {
+      ...desktop,
+      isMobile: false,
+      hasTouch: false,
+      deviceScaleFactor: 1,
+    });
+    const page = await context.newPage();
+    const dialogs: string[] = [];
+    page.on("dialog", (d) => {
+      dialogs.push(d.message());
+      void d.accept();
+    });
+
+    // The close button leaves the locked panel.
+    await page.goto("/admin");
+    await page.getByRole("dialog").waitFor();
+    await page.getByRole("button", { name: "Close" }).click();
+    await page.waitForURL((url) => url.pathname === "/");
+
+    // Wrong password, then the right one.
+    await page.goto("/admin");
+    await page.getByLabel("Password", { exact: true }).fill("not the password");
+    await page.getByRole("button", { name: "Submit" }).click();
+    await expect.poll(() => page.getByRole("alert").textContent()).toContain("Invalid credentials. Please try again.");
+    expect(await page.getByRole("tablist").count()).toBe(0);
+    await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+    await page.getByRole("button", { name: "Submit" }).click();
+    await page.getByRole("tablist").waitFor();
+    expect(await page.getByRole("tab").allTextContents()).toEqual(["Add Event", "Edit Event", "User Details"]);
+    expect(await page.getByRole("tab", { name: "Add Event" }).getAttribute("aria-selected")).toBe("true");
+
+    // Add Event.
+    const tomorrow = new Date(Date.now() + DAY).toISOString().slice(0, 10);
+    const date = new Date(Date.now() + 10 * DAY).toISOString().slice(0, 10);
+    const panel = page.getByRole("tabpanel");
+    expect(await panel.getByLabel("Date (UTC)", { exact: true }).getAttribute("min")).toBe(tomorrow);
+    expect(await panel.getByLabel("Hour", { exact: true }).locator("option").count()).toBe(24);
+    expect(await panel.getByLabel("Minute", { exact: true }).locator("option").allTextContents()).toEqual([
+      "00",
+      "15",
+      "30",
+      "45",
+    ]);
+    await panel.getByLabel("Event name", { exact: true }).fill("E2E Launch Party");
+    await panel.getByLabel("Date (UTC)", { exact: true }).fill(date);
+    await panel.getByLabel("Hour", { exact: true }).selectOption("20");
+    await panel.getByLabel("Minute", { exact: true }).selectOption("30");
+    await panel.getByLabel("Address", { exact: true }).fill("200 George St, Sydney NSW 2000");
+    await panel.getByLabel("Total seats", { exact: true }).fill("20");
+    await panel.getByLabel("Ticket price (AUD)", { exact: true }).fill("39.50");
+    await panel.getByLabel("Duration (hours)", { exact: true }).fill("2.5");
+    await panel.getByLabel("From age", { exact: true }).fill("25");
+    await panel.getByLabel("To age", { exact: true }).fill("38");
+    await panel
+      .getByLabel("Event image")
+      .setInputFiles({ name: "party.png", mimeType: "image/png", buffer: await makeImage("png") });
+    await panel.getByRole("button", { name: "Save Event" }).click();
+    await expect.poll(() => status(page).textContent()).toBe("Event saved successfully!");
+
+    const added = db();
+    const event = added.select().from(events).where(eq(events.name, "E2E Launch Party")).get()!;
+    added.$client.close();
+    expect(new Date(event.startsAt).toISOString()).toBe(`${date}T20:30:00.000Z`);
+    expect(event).toMatchObject({ priceCents: 3950, totalSeats: 20, durationHours: 2.5, fromAge: 25, toAge: 38 });
+
+    // Edit Event: prefilled, then renamed with more seats.
+    await page.getByRole("tab", { name: "Edit Event" }).click();
+    await pickEvent(page, "E2E Launch Party");
+    await expect.poll(() => panel.getByLabel("Event name", { exact: true }).inputValue()).toBe("E2E Launch Party");
+    expect(await panel.getByLabel("Date (UTC)", { exact: true }).inputValue()).toBe(date);
+    expect(await panel.getByLabel("Hour", { exact: true }).inputValue()).toBe("20");
+    expect(await panel.getByLabel("Minute", { exact: true }).inputValue()).toBe("30");
+    expect(await panel.getByLabel("Minute", { exact: true }).locator("option").allTextContents()).toEqual([
+      "00",
+      "15",
+      "30",
+      "45",
+    ]);
+    expect(await panel.getByLabel("Total seats", { exact: true }).inputValue()).toBe("20");
+    await panel.getByLabel("Event name", { exact: true }).fill("E2E Launch Party Deluxe");
+    await panel.getByLabel("Total seats", { exact: true }).fill("24");
+    await panel.getByLabel("Minute", { exact: true }).selectOption("45");
+    await panel.getByRole("button", { name: "Update Event" }).click();
+    await expect.poll(() => status(page).textContent()).toBe("Event updated successfully!");
+    const detail = (await (await fetch(`${server.url}/api/get-event/${event.id}`)).json()) as Record<string, unknown>;
+    expect(detail).toMatchObject({ event_name: "E2E Launch Party Deluxe", total_seats: 24, event_time: "20:45" });
+
+    const start = panel.getByRole("button", { name: "Start Event" });
+    const end = panel.getByRole("button", { name: "End Event" });
+    expect(await start.isEnabled()).toBe(true);
+    expect(await end.isDisabled()).toBe(true);
+
+    // Three people booked and paid through the local checkout.
+    const writer = db();
+    const people = [
+      ...insertPaidBookings(writer, event.id, 1, { name: "Asha Rao", gender: "female" }),
+      ...insertPaidBookings(writer, event.id, 1, { name: "Vikram Shah", gender: "male" }),
+      ...insertPaidBookings(writer, event.id, 1, { name: "Priya Nair", gender: "female" }),
+    ];
+    for (const p of people) {
+      writer
+        .update(bookings)
+        .set({ paymentIntentId: `pi_local_e2e_${p.bookingId}` })
+        .where(eq(bookings.id, p.bookingId))
+        .run();
+    }
+    writer.$client.close();
+
+    // Start, with the texts going out.
+    await start.click();
+    await expect.poll(() => status(page).textContent()).toContain("Event has started! SMS sent to participants.");
+    await expect.poll(() => start.isDisabled()).toBe(true);
+    expect(await end.isEnabled()).toBe(true);
+
+    const outbox = await fetch(`${server.url}/api/dev/outbox`);
+    expect(outbox.status).toBe(200);
+    const messages = (await outbox.json()) as { to: string; body: string }[];
+    for (const p of people) {
+      const text = messages.find((m) => m.to === p.phone && m.body.includes("/ParticipantFeedback"));
+      expect(text?.body).toContain(`/ParticipantFeedback?par1=${p.userId}&par2=${event.id}&t=`);
+    }
+
+    // End.
+    await end.click();
+    await expect.poll(() => status(page).textContent()).toContain("Event has ended! SMS sent to participants.");
+    await expect.poll(() => end.isDisabled()).toBe(true);
+    expect(await start.isDisabled()).toBe(true);
+    expect(await panel.getByRole("button", { name: "Update Event" }).isDisabled()).toBe(true);
+    const after = (await (await fetch(`${server.url}/api/dev/outbox`)).json()) as { to: string; body: string }[];
+    expect(after.filter((m) => m.body.includes(`/EventFeedback?par1=${event.id}&par2=`))).toHaveLength(3);
+
+    // User Details: the participants, then a refund of two.
+    await page.getByRole("tab", { name: "User Details" }).click();
+    await pickEvent(page, "E2E Launch Party Deluxe");
+    const rows = panel.locator("tbody tr");
+    await expect.poll(() => rows.count()).toBe(3);
+    expect(await rows.first().textContent()).toContain("Asha Rao");
+    expect(await rows.first().textContent()).toContain(people[0]!.phone);
+    expect(await panel.getByRole("columnheader").allTextContents()).toEqual([
+      "",
+      "Photo",
+      "Name",
+      "Gender",
+      "Phone",
+      "Amount",
+      "Status",
+      "Checked in",
+    ]);
+
+    const refundButton = panel.getByRole("button", { name: "Refund" });
+    await refundButton.click();
+    await expect.poll(() => panel.getByRole("alert").textContent()).toBe("No participants selected for refund.");
+
+    // Slow the refunds down so the batch is visibly running, and count what reaches the server.
+    let refundCalls = 0;
+    await page.route("**/api/refund", async (route) => {
+      refundCalls++;
+      await new Promise((r) => setTimeout(r, 400));
+      await route.continue();
+    });
+    await panel.getByLabel("Select Asha Rao", { exact: true }).check();
+    await panel.getByLabel("Select Priya Nair", { exact: true }).check();
+    await refundButton.click();
+    const processing = panel.getByRole("button", { name: "Processing..." });
+    await processing.waitFor();
+    expect(await processing.isDisabled()).toBe(true);
+    await processing.click({ force: true });
+    await expect.poll(() => dialogs.length, { timeout: 10_000 }).toBe(2);
+    expect(dialogs).toEqual(["Refund initiated for 2 participant(s)", "Refund Successfull"]);
+    expect(refundCalls).toBe(2);
+
+    await expect.poll(() => rows.filter({ hasText: "refunded" }).count()).toBe(2);
+    expect(await rows.filter({ hasText: "Vikram Shah" }).textContent()).toContain("paid");
+    expect(await rows.filter({ hasText: "Asha Rao" }).textContent()).toContain("refunded");
+    expect(await refundButton.isEnabled()).toBe(true);
+    const check = db();
+    const refunded = check.select().from(bookings).where(like(bookings.paymentIntentId, "pi_local_e2e_%")).all();
+    check.$client.close();
+    expect(refunded.filter((b) => b.status === "refunded")).toHaveLength(2);
+
+    // A session that lapses brings the password modal back.
+    await context.clearCookies();
+    await page.getByRole("tab", { name: "Edit Event" }).click();
+    await page.getByRole("tab", { name: "User Details" }).click();
+    await pickEvent(page, "E2E Launch Party Deluxe");
+    await page.getByLabel("Password", { exact: true }).waitFor();
+
+    expect(pageErrors).toEqual([]);
+    await context.close();
+  });
+});

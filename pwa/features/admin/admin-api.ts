@@ -1,0 +1,79 @@
+import { type ApiReply, apiGet, apiPost } from "../../lib/api.ts";
+import { useAdminStore } from "./admin-store.ts";
+
+// Every admin call goes through here so a lapsed session (401) locks the panel wherever it happens.
+async function guarded<T>(call: Promise<ApiReply<T>>): Promise<ApiReply<T>> {
+  const reply = await call;
+  if (reply.status === 401) useAdminStore.getState().lock();
+  return reply;
+}
+
+export type AdminEventStatus = "upcoming" | "started" | "ended";
+
+export type AdminEventSummary = {
+  id: number;
+  event_name: string;
+  EventDateTime: string;
+  event_status: AdminEventStatus;
+  SeatAvailabilityPer: number;
+};
+
+export type AdminEventDetail = AdminEventSummary & {
+  event_address: string;
+  event_image: string;
+  booking_amount: number;
+  event_duration: number;
+  from_age: number;
+  to_age: number;
+  event_date: string;
+  event_time: string;
+  total_seats: number;
+};
+
+export type Participant = {
+  id: number;
+  username: string;
+  gender: "male" | "female";
+  booking_amount: number;
+  payment_intent_id: string | null;
+  image_name: string;
+  phone: string;
+  status: "paid" | "refunded";
+  checkedInAt: string | null;
+};
+
+export type Failure = { success: false; error?: string };
+export type LifecycleReply = { success: true; sent: number; failed: number } | Failure;
+
+export const adminSession = () => apiGet<{ admin: boolean }>("/api/admin-session");
+export const adminLogin = (password: string) => apiPost<{ success: boolean }>("/api/admin-login", { password });
+export const adminLogout = () => apiPost<{ success: boolean }>("/api/admin-logout", {});
+
+// The same data as /api/get-events and /api/get-event/{id}, from admin twins the service worker
+// does not cache: after Start Event the panel must see "started", not the cached "upcoming".
+export const listEvents = () => guarded(apiGet<AdminEventSummary[]>("/api/admin-events"));
+export const getEventDetail = (id: number) => guarded(apiGet<AdminEventDetail>(`/api/admin-event/${id}`));
+
+export const saveEvent = (form: FormData) =>
+  guarded(apiPost<{ success: true; id: number } | Failure>("/api/save-event", form));
+
+export type EventUpdate = {
+  eventid: number;
+  eventName: string;
+  eventDate: string;
+  totalSeats: number;
+  eventTime: string;
+  eventduration: number;
+  fromage: number;
+  toage: number;
+};
+export const updateEvent = (update: EventUpdate) =>
+  guarded(apiPost<{ success: true } | Failure>("/api/update-event", update));
+
+export const startEvent = (eventId: number) => guarded(apiPost<LifecycleReply>("/api/start-event", { eventId }));
+export const endEvent = (eventId: number) => guarded(apiPost<LifecycleReply>("/api/end-event", { eventId }));
+
+export const getEventUsers = (eventId: number) => guarded(apiGet<Participant[]>(`/api/get-event-user/${eventId}`));
+
+export const refund = (paymentIntentId: string) =>
+  guarded(apiPost<{ success: true; refundId: string } | Failure>("/api/refund", { paymentIntentId }));

@@ -1,0 +1,106 @@
+import { type FormEvent, useState } from "react";
+import { replyError } from "../../../lib/api.ts";
+import { saveEvent } from "../admin-api.ts";
+import { tomorrowUtc } from "../format.ts";
+import { FormMessage, type Message } from "./form-message.tsx";
+import { TimeFields } from "./time-fields.tsx";
+
+// The inputs are named as the API's fields, so the form's own FormData is the request.
+export function AddEventForm({ onSaved }: { onSaved(): void }) {
+  const [busy, setBusy] = useState(false);
+  const [message, setMessage] = useState<Message>(null);
+  const [preview, setPreview] = useState<string | null>(null);
+
+  const submit = async (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    if (busy) return;
+    const form = e.currentTarget;
+    const data = new FormData(form);
+    data.set("eventTime", `${data.get("hour")}:${data.get("minute")}`);
+    data.delete("hour");
+    data.delete("minute");
+    setBusy(true);
+    setMessage(null);
+    try {
+      const reply = await saveEvent(data);
+      if (reply.ok && reply.data.success) {
+        setMessage({ kind: "ok", text: "Event saved successfully!" });
+        form.reset();
+        setPreview(null);
+        onSaved();
+      } else if (reply.status !== 401) {
+        setMessage({ kind: "error", text: "Failed to save the event.", detail: replyError(reply.data) });
+      }
+    } catch (error) {
+      console.warn(error);
+      setMessage({ kind: "error", text: "Failed to save the event.", detail: "The server could not be reached." });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form className="admin-form" onSubmit={(e) => void submit(e)}>
+      <div className="field span-2">
+        <label htmlFor="add-name">Event name</label>
+        <input id="add-name" name="eventName" required maxLength={120} />
+      </div>
+      <div className="field">
+        <label htmlFor="add-date">Date (UTC)</label>
+        <input id="add-date" name="eventDate" type="date" required min={tomorrowUtc()} />
+      </div>
+      <TimeFields idPrefix="add" names={{ hour: "hour", minute: "minute" }} />
+      <div className="field span-2">
+        <label htmlFor="add-address">Address</label>
+        <input id="add-address" name="eventAddress" required maxLength={300} autoComplete="off" />
+      </div>
+      <div className="field">
+        <label htmlFor="add-seats">Total seats</label>
+        <input id="add-seats" name="totalSeats" type="number" required min={1} max={10000} step={1} />
+      </div>
+      <div className="field">
+        <label htmlFor="add-amount">Ticket price (AUD)</label>
+        <input id="add-amount" name="bookingAmount" type="number" required min={0} max={100000} step={0.01} />
+      </div>
+      <div className="field">
+        <label htmlFor="add-duration">Duration (hours)</label>
+        <input id="add-duration" name="eventduration" type="number" required min={0.25} max={24} step={0.25} />
+      </div>
+      <div className="field">
+        <label htmlFor="add-from-age">From age</label>
+        <input id="add-from-age" name="fromage" type="number" required min={18} max={99} step={1} />
+      </div>
+      <div className="field">
+        <label htmlFor="add-to-age">To age</label>
+        <input id="add-to-age" name="toage" type="number" required min={18} max={99} step={1} />
+      </div>
+      <div className="field span-2 admin-image-field">
+        <label htmlFor="add-image">Event image</label>
+        <input
+          id="add-image"
+          name="eventImage"
+          type="file"
+          required
+          accept="image/jpeg,image/png,image/webp"
+          onChange={(e) => {
+            const file = e.target.files?.[0];
+            setPreview((old) => {
+              if (old) URL.revokeObjectURL(old);
+              return file ? URL.createObjectURL(file) : null;
+            });
+          }}
+        />
+        {preview ? <img className="admin-preview" src={preview} alt="Preview of the chosen file" /> : null}
+        <p className="admin-hint">JPEG, PNG or WebP, up to 5 MB.</p>
+      </div>
+      <div className="span-2 admin-actions">
+        <button type="submit" className="button primary" disabled={busy}>
+          {busy ? "Saving..." : "Save Event"}
+        </button>
+      </div>
+      <div className="span-2">
+        <FormMessage message={message} />
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,49 @@
+import { formatUtc } from "../format.ts";
+import type { useAdminEvents } from "../use-admin-events.ts";
+
+type Props = {
+  id: string;
+  events: ReturnType<typeof useAdminEvents>;
+  value: number | null;
+  onChange(id: number | null): void;
+};
+
+export function EventPicker({ id, events, value, onChange }: Props) {
+  const { state, reload } = events;
+  return (
+    <div className="field admin-picker">
+      <label htmlFor={id}>Event</label>
+      {state.status === "error" ? (
+        <div className="notice error" role="alert">
+          <p>{state.message}</p>
+          <button type="button" className="button" onClick={() => void reload()}>
+            Try again
+          </button>
+        </div>
+      ) : (
+        <select
+          id={id}
+          value={value ?? ""}
+          disabled={state.status === "loading"}
+          aria-busy={state.status === "loading"}
+          onChange={(e) => onChange(e.target.value ? Number(e.target.value) : null)}
+        >
+          <option value="">
+            {state.status === "loading"
+              ? "Loading events..."
+              : state.events.length
+                ? "Choose an event"
+                : "No events yet: add one first"}
+          </option>
+          {state.status === "ready"
+            ? state.events.map((e) => (
+                <option key={e.id} value={e.id}>
+                  {e.event_name} · {formatUtc(e.EventDateTime)} · {e.event_status}
+                </option>
+              ))
+            : null}
+        </select>
+      )}
+    </div>
+  );
+}

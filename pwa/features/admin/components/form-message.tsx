@@ -1,0 +1,12 @@
+export type Message = { kind: "ok" | "error"; text: string; detail?: string } | null;
+
+/** Success is announced politely (status); failure interrupts (alert). */
+export function FormMessage({ message }: { message: Message }) {
+  if (!message) return null;
+  return (
+    <div className={`admin-message ${message.kind}`} role={message.kind === "ok" ? "status" : "alert"}>
+      <p className="message">{message.text}</p>
+      {message.detail ? <p className="admin-message-detail">{message.detail}</p> : null}
+    </div>
+  );
+}

@@ -1,0 +1,53 @@
+import { HOURS, MINUTES } from "../format.ts";
+
+type Props = {
+  idPrefix: string;
+  hour?: number;
+  minute?: number;
+  onHour?(h: number): void;
+  onMinute?(m: number): void;
+  /** Uncontrolled use (the add form reads its FormData): the select names. */
+  names?: { hour: string; minute: string };
+};
+
+const pad = (n: number) => String(n).padStart(2, "0");
+
+/** Hours 0-23 and quarter-hour minutes (SPEC.md section 9), in UTC. */
+export function TimeFields({ idPrefix, hour, minute, onHour, onMinute, names }: Props) {
+  const controlled = onHour !== undefined;
+  return (
+    <fieldset className="admin-time">
+      <legend>Start time (UTC)</legend>
+      <div className="field">
+        <label htmlFor={`${idPrefix}-hour`}>Hour</label>
+        <select
+          id={`${idPrefix}-hour`}
+          name={names?.hour}
+          {...(controlled ? { value: hour, onChange: (e) => onHour(Number(e.target.value)) } : { defaultValue: 19 })}
+        >
+          {HOURS.map((h) => (
+            <option key={h} value={h}>
+              {pad(h)}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="field">
+        <label htmlFor={`${idPrefix}-minute`}>Minute</label>
+        <select
+          id={`${idPrefix}-minute`}
+          name={names?.minute}
+          {...(controlled
+            ? { value: minute, onChange: (e) => onMinute?.(Number(e.target.value)) }
+            : { defaultValue: 0 })}
+        >
+          {MINUTES.map((m) => (
+            <option key={m} value={m}>
+              {pad(m)}
+            </option>
+          ))}
+        </select>
+      </div>
+    </fieldset>
+  );
+}

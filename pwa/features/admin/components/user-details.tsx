@@ -1,0 +1,198 @@
+import { useCallback, useEffect, useRef, useState } from "react";
+import { imageUrl } from "../../../lib/api.ts";
+import { getEventUsers, type Participant, refund } from "../admin-api.ts";
+import { formatAud, formatUtc, thumbnailOf } from "../format.ts";
+import { runRefundBatch } from "../refund-batch.ts";
+import type { useAdminEvents } from "../use-admin-events.ts";
+import { EventPicker } from "./event-picker.tsx";
+import { FormMessage, type Message } from "./form-message.tsx";
+
+type Rows = { status: "idle" } | { status: "loading" } | { status: "error" } | { status: "ready"; rows: Participant[] };
+
+const refundable = (p: Participant) => p.status === "paid" && Boolean(p.payment_intent_id);
+
+export function UserDetails({ events }: { events: ReturnType<typeof useAdminEvents> }) {
+  const [eventId, setEventId] = useState<number | null>(null);
+  const [rows, setRows] = useState<Rows>({ status: "idle" });
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [processing, setProcessing] = useState(false);
+  const [message, setMessage] = useState<Message>(null);
+  // State updates land a render late; the ref blocks a second batch from the very next click.
+  const running = useRef(false);
+
+  const load = useCallback(async (id: number, quiet = false) => {
+    if (!quiet) setRows({ status: "loading" });
+    try {
+      const reply = await getEventUsers(id);
+      if (!reply.ok || !Array.isArray(reply.data)) {
+        setRows({ status: "error" });
+        return;
+      }
+      setRows({ status: "ready", rows: reply.data });
+    } catch (error) {
+      console.warn(error);
+      setRows({ status: "error" });
+    }
+  }, []);
+
+  useEffect(() => {
+    setSelected(new Set());
+    setMessage(null);
+    if (eventId === null) setRows({ status: "idle" });
+    else void load(eventId);
+  }, [eventId, load]);
+
+  const list = rows.status === "ready" ? rows.rows : [];
+  const selectable = list.filter(refundable);
+  const allSelected = selectable.length > 0 && selectable.every((p) => selected.has(p.payment_intent_id!));
+
+  const toggle = (pi: string) =>
+    setSelected((s) => {
+      const next = new Set(s);
+      if (next.has(pi)) next.delete(pi);
+      else next.add(pi);
+      return next;
+    });
+
+  const runRefunds = async () => {
+    if (running.current) return;
+    setMessage(null);
+    const intents = selectable.map((p) => p.payment_intent_id!).filter((pi) => selected.has(pi));
+    if (intents.length === 0) {
+      setMessage({ kind: "error", text: "No participants selected for refund." });
+      return;
+    }
+    running.current = true;
+    setProcessing(true);
+    try {
+      await runRefundBatch(
+        intents,
+        async (pi) => {
+          const reply = await refund(pi);
+          return reply.ok && reply.data.success;
+        },
+        (m) => window.alert(m),
+      );
+      setSelected(new Set());
+      if (eventId !== null) await load(eventId, true);
+    } finally {
+      running.current = false;
+      setProcessing(false);
+    }
+  };
+
+  const paid = list.filter((p) => p.status === "paid").length;
+
+  return (
+    <div className="admin-users">
+      <EventPicker id="users-event" events={events} value={eventId} onChange={setEventId} />
+      {rows.status === "idle" ? <p className="empty">Choose an event to see who booked.</p> : null}
+      {rows.status === "loading" ? (
+        <p role="status" className="admin-loading">
+          Loading participants...
+        </p>
+      ) : null}
+      {rows.status === "error" ? (
+        <div className="notice error" role="alert">
+          <p>Couldn't load the participants.</p>
+          <button type="button" className="button" onClick={() => eventId !== null && void load(eventId)}>
+            Try again
+          </button>
+        </div>
+      ) : null}
+      {rows.status === "ready" && list.length === 0 ? <p className="empty">Nobody has booked this event yet.</p> : null}
+      {rows.status === "ready" && list.length > 0 ? (
+        <>
+          <div className="admin-toolbar">
+            <p className="admin-summary">
+              {list.length} participant{list.length === 1 ? "" : "s"} · {paid} paid · {list.length - paid} refunded
+              {selected.size ? ` · ${selected.size} selected` : ""}
+            </p>
+            <button
+              type="button"
+              className="button primary"
+              disabled={processing}
+              aria-busy={processing}
+              onClick={() => void runRefunds()}
+            >
+              {processing ? "Processing..." : "Refund"}
+            </button>
+          </div>
+          <FormMessage message={message} />
+          <div className="admin-table-wrap">
+            <table className="admin-table">
+              <thead>
+                <tr>
+                  <th scope="col">
+                    <input
+                      type="checkbox"
+                      aria-label="Select all paid participants"
+                      checked={allSelected}
+                      disabled={processing || selectable.length === 0}
+                      onChange={() =>
+                        setSelected(allSelected ? new Set() : new Set(selectable.map((p) => p.payment_intent_id!)))
+                      }
+                    />
+                  </th>
+                  <th scope="col">Photo</th>
+                  <th scope="col">Name</th>
+                  <th scope="col">Gender</th>
+                  <th scope="col">Phone</th>
+                  <th scope="col">Amount</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Checked in</th>
+                </tr>
+              </thead>
+              <tbody>
+                {list.map((p) => (
+                  <tr key={p.id} className={p.status === "refunded" ? "is-refunded" : undefined}>
+                    <td>
+                      <input
+                        type="checkbox"
+                        aria-label={`Select ${p.username}`}
+                        disabled={processing || !refundable(p)}
+                        checked={p.payment_intent_id !== null && selected.has(p.payment_intent_id)}
+                        onChange={() => p.payment_intent_id && toggle(p.payment_intent_id)}
+                      />
+                    </td>
+                    <td>
+                      <Thumb name={p.image_name} />
+                    </td>
+                    <td>{p.username}</td>
+                    <td className="capitalize">{p.gender}</td>
+                    <td>
+                      <a href={`tel:${p.phone}`}>{p.phone}</a>
+                    </td>
+                    <td>{formatAud(p.booking_amount)}</td>
+                    <td>
+                      <span className={`admin-badge status-${p.status}`}>{p.status}</span>
+                    </td>
+                    <td>{p.checkedInAt ? formatUtc(p.checkedInAt) : "—"}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </>
+      ) : null}
+    </div>
+  );
+}
+
+function Thumb({ name }: { name: string }) {
+  const [src, setSrc] = useState(imageUrl(thumbnailOf(name)));
+  const [broken, setBroken] = useState(false);
+  if (broken) return <span className="admin-thumb placeholder" aria-hidden="true" />;
+  return (
+    <img
+      className="admin-thumb"
+      src={src}
+      alt=""
+      width={48}
+      height={48}
+      loading="lazy"
+      // Older uploads may lack a thumbnail: fall back to the photo itself, then to a blank tile.
+      onError={() => (src.endsWith("-thumb.jpg") ? setSrc(imageUrl(name)) : setBroken(true))}
+    />
+  );
+}
