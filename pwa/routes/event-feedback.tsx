@@ -1,9 +1,16 @@
-// Placeholder until its issue lands; the route exists so links and the router are complete.
+import { useMemo } from "react";
+import { useSearchParams } from "react-router-dom";
+import { FeedbackReportView } from "../features/feedback/components/feedback-report.tsx";
+import { readFeedbackLink } from "../features/feedback/link.ts";
+
 export function EventFeedbackPage() {
+  const [params] = useSearchParams();
+  const query = params.toString();
+  const link = useMemo(() => readFeedbackLink(new URLSearchParams(query), "event"), [query]);
   return (
-    <main className="page">
-      <h1>Event feedback</h1>
-      <p>Coming soon.</p>
+    <main className="page feedback">
+      <h1>Your matches</h1>
+      <FeedbackReportView link={link} />
     </main>
   );
 }

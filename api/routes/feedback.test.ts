@@ -1,0 +1,314 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bookings, events, users } from "../../db/schema.ts";
+import { startTestServer, type TestServer } from "../../test/api-harness.ts";
+import { insertEvent, insertPaidBookings } from "../../test/fixtures.ts";
+import { feedbackToken } from "../lib/capability.ts";
+
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(async () => {
+  expect(server.errors).toEqual([]);
+  await server.close();
+});
+
+const post = async (path: string, body: unknown) => {
+  const response = await fetch(`${server.url}/api/${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+};
+const token = (userId: number, eventId: number) => feedbackToken(server.deps.env, userId, eventId);
+
+type Person = { userId: number; phone: string };
+
+/** A started event with two men (Arjun, Vikram) and two women (Priya, Anika), paid. */
+async function scriptedEvent(status: "upcoming" | "started" | "ended" = "started") {
+  const { db, env } = server.deps;
+  const event = await insertEvent(db, env.UPLOADS_DIR);
+  db.update(events).set({ status }).where(eq(events.id, event.id)).run();
+  const one = (name: string, gender: "male" | "female"): Person => {
+    const [p] = insertPaidBookings(db, event.id, 1, { name, gender });
+    db.update(users)
+      .set({ thumbName: `${name.toLowerCase().padEnd(32, "0").slice(0, 32)}-thumb.jpg` })
+      .where(eq(users.id, p!.userId))
+      .run();
+    return p!;
+  };
+  return {
+    eventId: event.id,
+    vikram: one("Vikram", "male"),
+    arjun: one("Arjun", "male"),
+    priya: one("Priya", "female"),
+    anika: one("Anika", "female"),
+  };
+}
+
+const save = (
+  e: { eventId: number },
+  from: Person,
+  to: Person,
+  feedback: "like" | "dislike",
+  clientTs?: number,
+  t = token(from.userId, e.eventId),
+) =>
+  post("save-feedback", {
+    fromUserID: from.userId,
+    toUserID: to.userId,
+    eventID: e.eventId,
+    feedback,
+    token: t,
+    ...(clientTs === undefined ? {} : { clientTs }),
+  });
+
+describe("capability tokens", () => {
+  it("refuses every call without the token that matches the user and the event", async () => {
+    const e = await scriptedEvent();
+    const other = await scriptedEvent();
+    const { vikram, priya } = e;
+    const tokens = {
+      missing: undefined,
+      "of another user": token(priya.userId, e.eventId),
+      "of another event": token(vikram.userId, other.eventId),
+      forged: "x".repeat(43),
+      "not a string": 12345,
+    };
+    for (const [label, t] of Object.entries(tokens)) {
+      const calls = [
+        post("get-participants", { userID: vikram.userId, eventID: e.eventId, token: t }),
+        post("get-feedback", { userID: vikram.userId, eventID: e.eventId, token: t }),
+        post("save-feedback", {
+          fromUserID: vikram.userId,
+          toUserID: priya.userId,
+          eventID: e.eventId,
+          feedback: "like",
+          token: t,
+        }),
+      ];
+      for (const reply of await Promise.all(calls)) {
+        expect(reply, `token ${label}`).toEqual({
+          status: 403,
+          body: { success: false, error: "this feedback link is not valid" },
+        });
+      }
+    }
+  });
+
+  it("answers 400 for malformed ids and bodies, before looking at anything", async () => {
+    for (const body of [
+      { userID: "abc", eventID: 1, token: "t" },
+      { userID: 0, eventID: 1, token: "t" },
+      { userID: 1.5, eventID: 1, token: "t" },
+      { eventID: 1, token: "t" },
+    ]) {
+      const reply = await post("get-participants", body);
+      expect(reply.status).toBe(400);
+      expect(reply.body.success).toBe(false);
+    }
+    const e = await scriptedEvent();
+    const reply = await post("save-feedback", {
+      fromUserID: e.vikram.userId,
+      toUserID: e.priya.userId,
+      eventID: e.eventId,
+      feedback: "love",
+      token: token(e.vikram.userId, e.eventId),
+    });
+    expect(reply.status).toBe(400);
+    expect(String(reply.body.error)).toContain("feedback");
+  });
+});
+
+describe("POST /api/get-participants", () => {
+  it("lists the paid participants of the other gender by name, with thumbnails", async () => {
+    const e = await scriptedEvent();
+    const reply = await post("get-participants", {
+      userID: e.vikram.userId,
+      eventID: e.eventId,
+      token: token(e.vikram.userId, e.eventId),
+    });
+    expect(reply.status).toBe(200);
+    expect(reply.body).toEqual({
+      participants: [
+        { id: e.anika.userId, username: "Anika", image_name: `anika${"0".repeat(27)}-thumb.jpg` },
+        { id: e.priya.userId, username: "Priya", image_name: `priya${"0".repeat(27)}-thumb.jpg` },
+      ],
+    });
+
+    // Ids as text, the way the link carries them, work too.
+    const women = await post("get-participants", {
+      userID: String(e.priya.userId),
+      eventID: String(e.eventId),
+      token: token(e.priya.userId, e.eventId),
+    });
+    expect((women.body.participants as { username: string }[]).map((p) => p.username)).toEqual(["Arjun", "Vikram"]);
+  });
+
+  it("leaves out refunded and unpaid attendees, and refuses a caller who was refunded", async () => {
+    const e = await scriptedEvent();
+    const { db } = server.deps;
+    db.update(bookings).set({ status: "refunded" }).where(eq(bookings.userId, e.anika.userId)).run();
+    const [held] = insertPaidBookings(db, e.eventId, 1, { gender: "female", name: "Zara" });
+    db.update(bookings).set({ status: "held" }).where(eq(bookings.userId, held!.userId)).run();
+
+    const reply = await post("get-participants", {
+      userID: e.vikram.userId,
+      eventID: e.eventId,
+      token: token(e.vikram.userId, e.eventId),
+    });
+    expect((reply.body.participants as { username: string }[]).map((p) => p.username)).toEqual(["Priya"]);
+
+    const refunded = await post("get-participants", {
+      userID: e.anika.userId,
+      eventID: e.eventId,
+      token: token(e.anika.userId, e.eventId),
+    });
+    expect(refunded).toEqual({
+      status: 403,
+      body: { success: false, error: "you are not a participant of this event" },
+    });
+  });
+
+  it("is closed until the event starts", async () => {
+    const e = await scriptedEvent("upcoming");
+    const reply = await post("get-participants", {
+      userID: e.vikram.userId,
+      eventID: e.eventId,
+      token: token(e.vikram.userId, e.eventId),
+    });
+    expect(reply).toEqual({ status: 409, body: { success: false, error: "feedback opens when the event starts" } });
+  });
+});
+
+describe("POST /api/save-feedback", () => {
+  it("saves a like and answers with what is stored", async () => {
+    const e = await scriptedEvent();
+    const reply = await save(e, e.vikram, e.priya, "like", 1_000);
+    expect(reply).toEqual({ status: 200, body: { success: true, feedback: "like", clientTs: 1_000 } });
+  });
+
+  it("takes the server's time when no clientTs is given", async () => {
+    const e = await scriptedEvent();
+    const before = Date.now();
+    const reply = await save(e, e.vikram, e.priya, "dislike");
+    expect(reply.body.feedback).toBe("dislike");
+    expect(reply.body.clientTs).toBeGreaterThanOrEqual(before);
+  });
+
+  it("refuses feedback about oneself", async () => {
+    const e = await scriptedEvent();
+    const reply = await save(e, e.vikram, e.vikram, "like");
+    expect(reply).toEqual({ status: 400, body: { success: false, error: "you cannot rate yourself" } });
+  });
+
+  it("refuses partners who are not participants of the other gender at this event", async () => {
+    const e = await scriptedEvent();
+    const elsewhere = await scriptedEvent();
+    server.deps.db.update(bookings).set({ status: "refunded" }).where(eq(bookings.userId, e.anika.userId)).run();
+    for (const to of [e.arjun, e.anika, elsewhere.priya, { userId: 987_654, phone: "" }]) {
+      const reply = await save(e, e.vikram, to, "like");
+      expect(reply).toEqual({ status: 404, body: { success: false, error: "no such partner at this event" } });
+    }
+  });
+
+  it("refuses a refunded rater and an event that has not started", async () => {
+    const e = await scriptedEvent();
+    server.deps.db.update(bookings).set({ status: "refunded" }).where(eq(bookings.userId, e.vikram.userId)).run();
+    expect((await save(e, e.vikram, e.priya, "like")).status).toBe(403);
+
+    const upcoming = await scriptedEvent("upcoming");
+    expect(await save(upcoming, upcoming.vikram, upcoming.priya, "like")).toEqual({
+      status: 409,
+      body: { success: false, error: "feedback opens when the event starts" },
+    });
+    const ended = await scriptedEvent("ended");
+    expect((await save(ended, ended.vikram, ended.priya, "like")).status).toBe(200);
+  });
+
+  it("lets the newest tap win, whatever order the taps arrive in, and ignores replays", async () => {
+    const e = await scriptedEvent();
+    expect((await save(e, e.vikram, e.priya, "like", 2_000)).body).toMatchObject({ feedback: "like", clientTs: 2_000 });
+    // The older tap arrives late: nothing changes, and the reply says what is kept.
+    expect((await save(e, e.vikram, e.priya, "dislike", 1_000)).body).toMatchObject({
+      feedback: "like",
+      clientTs: 2_000,
+    });
+    // The same tap replayed, even with another value, changes nothing either.
+    expect((await save(e, e.vikram, e.priya, "dislike", 2_000)).body).toMatchObject({
+      feedback: "like",
+      clientTs: 2_000,
+    });
+    expect((await save(e, e.vikram, e.priya, "dislike", 3_000)).body).toMatchObject({
+      feedback: "dislike",
+      clientTs: 3_000,
+    });
+    const replays = await Promise.all([1, 2, 3, 4, 5].map(() => save(e, e.vikram, e.priya, "dislike", 3_000)));
+    expect(replays.every((r) => r.status === 200)).toBe(true);
+
+    const report = await post("get-feedback", {
+      userID: e.priya.userId,
+      eventID: e.eventId,
+      token: token(e.priya.userId, e.eventId),
+    });
+    expect(report.body).toEqual({ mutual: [], likedme: [], iliked: [] });
+  });
+
+  it("refuses a clientTs far ahead of the server's clock", async () => {
+    const e = await scriptedEvent();
+    const reply = await save(e, e.vikram, e.priya, "like", Date.now() + 2 * 86_400_000);
+    expect(reply.status).toBe(400);
+  });
+});
+
+describe("POST /api/get-feedback", () => {
+  it("splits the partners into mutual, liked me and I liked, with phones only where they liked me", async () => {
+    const e = await scriptedEvent();
+    const { vikram, arjun, priya, anika } = e;
+    await save(e, vikram, priya, "like"); // mutual
+    await save(e, priya, vikram, "like");
+    await save(e, anika, vikram, "like"); // Anika likes Vikram, who said no
+    await save(e, vikram, anika, "dislike");
+    await save(e, arjun, priya, "like"); // Arjun likes Priya, who said nothing
+    await save(e, arjun, anika, "dislike");
+    await save(e, anika, arjun, "like"); // Anika likes Arjun, who said no
+
+    const report = async (p: Person) =>
+      (await post("get-feedback", { userID: p.userId, eventID: e.eventId, token: token(p.userId, e.eventId) })).body;
+    const entry = (p: Person, name: string, withPhone: boolean) => ({
+      id: p.userId,
+      username: name,
+      image_name: `${name.toLowerCase().padEnd(32, "0")}-thumb.jpg`,
+      ...(withPhone ? { phone: p.phone } : {}),
+    });
+
+    expect(await report(vikram)).toEqual({
+      mutual: [entry(priya, "Priya", true)],
+      likedme: [entry(anika, "Anika", true)],
+      iliked: [],
+    });
+    expect(await report(priya)).toEqual({
+      mutual: [entry(vikram, "Vikram", true)],
+      likedme: [entry(arjun, "Arjun", true)],
+      iliked: [],
+    });
+    expect(await report(anika)).toEqual({
+      mutual: [],
+      likedme: [],
+      iliked: [entry(arjun, "Arjun", false), entry(vikram, "Vikram", false)],
+    });
+    expect(await report(arjun)).toEqual({
+      mutual: [],
+      likedme: [entry(anika, "Anika", true)],
+      iliked: [entry(priya, "Priya", false)],
+    });
+
+    // Once Priya is refunded she leaves everyone's report.
+    server.deps.db.update(bookings).set({ status: "refunded" }).where(eq(bookings.userId, priya.userId)).run();
+    expect(await report(vikram)).toMatchObject({ mutual: [], likedme: [entry(anika, "Anika", true)] });
+    expect((await report(arjun)).iliked).toEqual([]);
+  });
+});

@@ -1,0 +1,198 @@
+import { and, asc, eq, ne, sql } from "drizzle-orm";
+import type { Db } from "../../db/client.ts";
+import { bookings, events, feedback, users } from "../../db/schema.ts";
+import type { Env } from "../env.ts";
+import { isValidFeedbackToken } from "../lib/capability.ts";
+import { BadRequest, Conflict, Forbidden, NotFound } from "../lib/errors.ts";
+
+/**
+ * Partner feedback after an event. Every call is made with a capability link (the `t` texted at
+ * start and end), so the token is checked before anything that could reveal who attended.
+ *
+ * Decisions (CONTRACT.md leaves them open):
+ * - Ratings are taken once the event has started and after it ended; before the start nobody has
+ *   met anyone, so saving (and listing partners) answers 409. The report is readable at any time.
+ * - The caller must hold a paid, unrefunded seat (403 otherwise); the rated partner must be a
+ *   participant of the same event of the other gender (404 otherwise: a refunded or unknown partner).
+ * - A `clientTs` more than a day ahead of the server's clock is refused (400): a phone with a clock
+ *   set far ahead would otherwise make one tap impossible to change.
+ */
+
+type Ctx = { db: Db; env: Pick<Env, "SESSION_SECRET"> };
+/** The database or a transaction on it: the checks run inside the save's transaction too. */
+type Q = Db | Parameters<Parameters<Db["transaction"]>[0]>[0];
+
+export type FeedbackValue = "like" | "dislike";
+export type Partner = { id: number; username: string; image_name: string };
+export type ReportEntry = Partner & { phone?: string };
+export type FeedbackReport = { mutual: ReportEntry[]; likedme: ReportEntry[]; iliked: ReportEntry[] };
+
+const MAX_CLOCK_AHEAD_MS = 24 * 60 * 60 * 1000;
+
+function assertLink(ctx: Ctx, userId: number, eventId: number, token: unknown) {
+  if (!isValidFeedbackToken(ctx.env, userId, eventId, token)) throw Forbidden("this feedback link is not valid");
+}
+
+type Seat = { gender: "male" | "female" };
+
+/** The caller's paid seat at the event, or 403. */
+function participantOf(db: Q, userId: number, eventId: number): Seat {
+  const row = db
+    .select({ gender: users.gender })
+    .from(bookings)
+    .innerJoin(users, eq(users.id, bookings.userId))
+    .where(and(eq(bookings.userId, userId), eq(bookings.eventId, eventId), eq(bookings.status, "paid")))
+    .get();
+  if (!row) throw Forbidden("you are not a participant of this event");
+  return row;
+}
+
+function eventStatus(db: Q, eventId: number) {
+  const event = db.select({ status: events.status }).from(events).where(eq(events.id, eventId)).get();
+  if (!event) throw NotFound("no such event");
+  return event.status;
+}
+
+function assertRatingOpen(db: Q, eventId: number) {
+  if (eventStatus(db, eventId) === "upcoming") throw Conflict("feedback opens when the event starts");
+}
+
+/** The other paid participants of the opposite gender, by name. */
+function partnersOf(db: Q, userId: number, eventId: number, seat: Seat) {
+  return db
+    .select({ id: users.id, username: users.name, image_name: users.thumbName, phone: users.phone })
+    .from(bookings)
+    .innerJoin(users, eq(users.id, bookings.userId))
+    .where(
+      and(
+        eq(bookings.eventId, eventId),
+        eq(bookings.status, "paid"),
+        ne(users.id, userId),
+        ne(users.gender, seat.gender),
+      ),
+    )
+    .orderBy(asc(sql`${users.name} collate nocase`), asc(users.id))
+    .all();
+}
+
+export function getParticipants(ctx: Ctx, input: { userId: number; eventId: number; token: unknown }): Partner[] {
+  assertLink(ctx, input.userId, input.eventId, input.token);
+  assertRatingOpen(ctx.db, input.eventId);
+  const seat = participantOf(ctx.db, input.userId, input.eventId);
+  return partnersOf(ctx.db, input.userId, input.eventId, seat).map(({ id, username, image_name }) => ({
+    id,
+    username,
+    image_name,
+  }));
+}
+
+export type SaveFeedbackInput = {
+  fromUserId: number;
+  toUserId: number;
+  eventId: number;
+  value: FeedbackValue;
+  token: unknown;
+  clientTs?: number;
+};
+
+/**
+ * Stores a tap. An upsert per (from, to, event) that only moves forward in the phone's time, so a
+ * replay or a tap that arrives after a newer one changes nothing. Returns what is stored now.
+ */
+export function saveFeedback(
+  ctx: Ctx,
+  input: SaveFeedbackInput,
+  now: number,
+): { feedback: FeedbackValue; clientTs: number } {
+  assertLink(ctx, input.fromUserId, input.eventId, input.token);
+  if (input.fromUserId === input.toUserId) throw BadRequest("you cannot rate yourself");
+  const clientTs = input.clientTs ?? now;
+  if (clientTs > now + MAX_CLOCK_AHEAD_MS) throw BadRequest("clientTs is too far in the future");
+
+  return ctx.db.transaction(
+    (db) => {
+      assertRatingOpen(db, input.eventId);
+      const seat = participantOf(db, input.fromUserId, input.eventId);
+      const partner = db
+        .select({ id: users.id })
+        .from(bookings)
+        .innerJoin(users, eq(users.id, bookings.userId))
+        .where(
+          and(
+            eq(bookings.userId, input.toUserId),
+            eq(bookings.eventId, input.eventId),
+            eq(bookings.status, "paid"),
+            ne(users.gender, seat.gender),
+          ),
+        )
+        .get();
+      if (!partner) throw NotFound("no such partner at this event");
+
+      db.insert(feedback)
+        .values({
+          fromUserId: input.fromUserId,
+          toUserId: input.toUserId,
+          eventId: input.eventId,
+          value: input.value,
+          clientTs,
+          updatedAt: now,
+        })
+        .onConflictDoUpdate({
+          target: [feedback.fromUserId, feedback.toUserId, feedback.eventId],
+          set: { value: sql`excluded.value`, clientTs: sql`excluded.client_ts`, updatedAt: sql`excluded.updated_at` },
+          // Strictly newer only: an equal clientTs is the same tap replayed.
+          setWhere: sql`excluded.client_ts > ${feedback.clientTs}`,
+        })
+        .run();
+      const stored = db
+        .select({ feedback: feedback.value, clientTs: feedback.clientTs })
+        .from(feedback)
+        .where(
+          and(
+            eq(feedback.fromUserId, input.fromUserId),
+            eq(feedback.toUserId, input.toUserId),
+            eq(feedback.eventId, input.eventId),
+          ),
+        )
+        .get();
+      if (!stored) throw new Error("feedback row vanished inside its transaction");
+      return stored;
+    },
+    { behavior: "immediate" },
+  );
+}
+
+/** The mutual-likes report: three disjoint lists; phone numbers only where the other person liked this user. */
+export function getFeedbackReport(
+  ctx: Ctx,
+  input: { userId: number; eventId: number; token: unknown },
+): FeedbackReport {
+  assertLink(ctx, input.userId, input.eventId, input.token);
+  eventStatus(ctx.db, input.eventId);
+  const seat = participantOf(ctx.db, input.userId, input.eventId);
+  const partners = partnersOf(ctx.db, input.userId, input.eventId, seat);
+
+  const likes = ctx.db
+    .select({ from: feedback.fromUserId, to: feedback.toUserId })
+    .from(feedback)
+    .where(
+      and(
+        eq(feedback.eventId, input.eventId),
+        eq(feedback.value, "like"),
+        sql`(${feedback.fromUserId} = ${input.userId} or ${feedback.toUserId} = ${input.userId})`,
+      ),
+    )
+    .all();
+  const iLike = new Set(likes.filter((l) => l.from === input.userId).map((l) => l.to));
+  const likesMe = new Set(likes.filter((l) => l.to === input.userId).map((l) => l.from));
+
+  const report: FeedbackReport = { mutual: [], likedme: [], iliked: [] };
+  for (const { phone, ...partner } of partners) {
+    const mine = iLike.has(partner.id);
+    const theirs = likesMe.has(partner.id);
+    if (mine && theirs) report.mutual.push({ ...partner, phone });
+    else if (theirs) report.likedme.push({ ...partner, phone });
+    else if (mine) report.iliked.push(partner);
+  }
+  return report;
+}

@@ -1,0 +1,188 @@
+import { eq } from "drizzle-orm";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { feedbackToken } from "../api/lib/capability.ts";
+import { storeImage } from "../api/services/images.ts";
+import { openDatabase } from "../db/client.ts";
+import { events, feedback, users } from "../db/schema.ts";
+import { insertEvent, insertPaidBookings, makeImage } from "../test/fixtures.ts";
+import { type AppServer, launchBrowser, newContext, noBrowser, startAppServer } from "./harness.ts";
+
+const env = { SESSION_SECRET: "e2e-secret-e2e-secret-e2e-secret-012345" };
+
+describe.skipIf(noBrowser)("partner feedback on a phone", () => {
+  let server: AppServer;
+  let browser: Browser;
+  let eventId: number;
+  const people: Record<string, { userId: number; phone: string }> = {};
+
+  beforeAll(async () => {
+    server = await startAppServer({ SEED_DEMO: "0" });
+    const db = openDatabase(`${server.dataDir}/app.db`);
+    const uploads = `${server.dataDir}/uploads`;
+    const event = await insertEvent(db, uploads, { name: "Harbour Mixer" });
+    db.update(events).set({ status: "started" }).where(eq(events.id, event.id)).run();
+    eventId = event.id;
+    const colours = [
+      { r: 30, g: 90, b: 200 },
+      { r: 20, g: 160, b: 90 },
+      { r: 220, g: 120, b: 40 },
+      { r: 160, g: 40, b: 160 },
+    ];
+    const roster = [
+      ["Vikram", "male"],
+      ["Arjun", "male"],
+      ["Priya", "female"],
+      ["Anika", "female"],
+    ] as const;
+    for (const [i, [name, gender]] of roster.entries()) {
+      const [p] = insertPaidBookings(db, event.id, 1, { name, gender });
+      const photo = await storeImage(uploads, await makeImage("jpeg", 800, 800, colours[i]));
+      db.update(users).set(photo).where(eq(users.id, p!.userId)).run();
+      people[name] = p!;
+    }
+    db.$client.close();
+    browser = await launchBrowser();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  const participantLink = (name: string, token?: string) => {
+    const userId = people[name]!.userId;
+    return `/ParticipantFeedback?par1=${userId}&par2=${eventId}&t=${token ?? feedbackToken(env, userId, eventId)}`;
+  };
+  const reportLink = (name: string) => {
+    const userId = people[name]!.userId;
+    return `/EventFeedback?par1=${eventId}&par2=${userId}&t=${feedbackToken(env, userId, eventId)}`;
+  };
+  const card = (page: Page, name: string) => page.locator("article.partner-card", { hasText: name });
+  const pressed = (page: Page, name: string, button: "Like" | "Dislike") =>
+    card(page, name).getByRole("button", { name: button, exact: true }).getAttribute("aria-pressed");
+  const stored = () => {
+    const db = openDatabase(`${server.dataDir}/app.db`);
+    try {
+      return db
+        .select({ from: feedback.fromUserId, to: feedback.toUserId, value: feedback.value })
+        .from(feedback)
+        .where(eq(feedback.eventId, eventId))
+        .all();
+    } finally {
+      db.$client.close();
+    }
+  };
+
+  it("rates partners from a link, and the report shows the mutual match with a number to call", async () => {
+    const { context, pageErrors } = await newContext(browser, server.url);
+    const page = await context.newPage();
+    await page.goto(participantLink("Vikram"));
+    await page.getByRole("heading", { name: "Your Partners" }).waitFor();
+    await card(page, "Priya").waitFor();
+    // Only the other gender, by name, each with a photo that actually loaded (the thumbnail).
+    expect(await page.locator("article.partner-card .partner-name").allTextContents()).toEqual(["Anika", "Priya"]);
+    await expect
+      .poll(() =>
+        page
+          .locator("article.partner-card img")
+          .evaluateAll((imgs) => imgs.map((img) => (img as HTMLImageElement).naturalWidth)),
+      )
+      .toEqual([320, 320]);
+    expect(await page.getByText("All choices saved").isVisible()).toBe(true);
+
+    await card(page, "Priya").getByRole("button", { name: "Like", exact: true }).click();
+    await card(page, "Anika").getByRole("button", { name: "Dislike", exact: true }).click();
+    await expect.poll(() => pressed(page, "Priya", "Like")).toBe("true");
+    expect(await pressed(page, "Priya", "Dislike")).toBe("false");
+    expect(await pressed(page, "Anika", "Dislike")).toBe("true");
+    await page.getByText("All choices saved").waitFor();
+
+    // A change of mind: the last choice is the one highlighted and kept.
+    await card(page, "Anika").getByRole("button", { name: "Like", exact: true }).click();
+    await expect.poll(() => pressed(page, "Anika", "Like")).toBe("true");
+    expect(await pressed(page, "Anika", "Dislike")).toBe("false");
+    await page.getByText("All choices saved").waitFor();
+    await expect
+      .poll(() => stored().filter((f) => f.from === people.Vikram!.userId))
+      .toEqual(
+        expect.arrayContaining([
+          { from: people.Vikram!.userId, to: people.Priya!.userId, value: "like" },
+          { from: people.Vikram!.userId, to: people.Anika!.userId, value: "like" },
+        ]),
+      );
+    expect(stored()).toHaveLength(2);
+
+    // Venue Wi-Fi drops: taps wait on the device, the last one wins, and they go when it is back.
+    await context.setOffline(true);
+    await card(page, "Anika").getByRole("button", { name: "Dislike", exact: true }).click();
+    await card(page, "Priya").getByRole("button", { name: "Dislike", exact: true }).click();
+    await card(page, "Priya").getByRole("button", { name: "Like", exact: true }).click();
+    await page.getByText("2 choices waiting to sync").waitFor();
+    expect(await pressed(page, "Anika", "Dislike")).toBe("true");
+    await context.setOffline(false);
+    await page.getByText("All choices saved").waitFor({ timeout: 15_000 });
+    await card(page, "Anika").getByRole("button", { name: "Like", exact: true }).click();
+    await page.getByText("All choices saved").waitFor();
+    await expect.poll(() => stored().find((f) => f.to === people.Anika!.userId)?.value).toBe("like");
+
+    // A reload shows the same choices, from the device.
+    await page.reload();
+    await card(page, "Anika").waitFor();
+    await expect.poll(() => pressed(page, "Anika", "Like")).toBe("true");
+    expect(await pressed(page, "Priya", "Like")).toBe("true");
+
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+
+    // Priya likes him back through her own link; Arjun likes Priya.
+    for (const [who, whom] of [
+      ["Priya", "Vikram"],
+      ["Arjun", "Priya"],
+    ] as const) {
+      const other = await context.newPage();
+      await other.goto(participantLink(who));
+      await card(other, whom).getByRole("button", { name: "Like", exact: true }).click();
+      await expect.poll(() => pressed(other, whom, "Like")).toBe("true");
+      await other.getByText("All choices saved").waitFor();
+      await other.close();
+    }
+
+    await page.goto(reportLink("Vikram"));
+    await page.getByRole("heading", { name: /Mutual matches/ }).waitFor();
+    const mutual = page.locator("section", { has: page.getByRole("heading", { name: /Mutual matches/ }) });
+    await mutual.getByText("Priya").waitFor();
+    const tel = mutual.getByRole("link", { name: /^04/ });
+    expect(await tel.getAttribute("href")).toBe(`tel:${people.Priya!.phone}`);
+    const iliked = page.locator("section", { has: page.getByRole("heading", { name: /You liked/ }) });
+    expect(await iliked.getByText("Anika").isVisible()).toBe(true);
+    // No number for someone who didn't like him back.
+    expect(await iliked.getByRole("link").count()).toBe(0);
+    const likedMe = page.locator("section", { has: page.getByRole("heading", { name: /They liked you/ }) });
+    expect(await likedMe.locator("li").count()).toBe(0);
+
+    // Priya's report: Vikram mutual, Arjun liked her (with his number).
+    await page.goto(reportLink("Priya"));
+    const hers = page.locator("section", { has: page.getByRole("heading", { name: /They liked you/ }) });
+    await hers.getByText("Arjun").waitFor();
+    expect(await hers.getByRole("link").getAttribute("href")).toBe(`tel:${people.Arjun!.phone}`);
+
+    expect(pageErrors).toEqual([]);
+    await context.close();
+  });
+
+  it("says clearly when the link is wrong or incomplete", async () => {
+    const { context } = await newContext(browser, server.url);
+    const page = await context.newPage();
+    await page.goto(participantLink("Vikram", "not-the-right-token"));
+    await page.getByRole("alert").getByText("This feedback link isn't valid.", { exact: false }).waitFor();
+    expect(await page.locator("article.partner-card").count()).toBe(0);
+
+    await page.goto("/ParticipantFeedback?par1=abc");
+    await page.getByRole("alert").getByText("This feedback link is incomplete.", { exact: false }).waitFor();
+
+    await page.goto(`/EventFeedback?par1=${eventId}&par2=${people.Vikram!.userId}&t=nope`);
+    await page.getByRole("alert").getByText("This feedback link isn't valid.", { exact: false }).waitFor();
+    await context.close();
+  });
+});

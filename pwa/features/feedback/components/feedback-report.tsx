@@ -1,0 +1,106 @@
+import { imageUrl } from "../../../lib/api.ts";
+import { useFeedbackReport } from "../get-feedback.ts";
+import { type FeedbackLink, INCOMPLETE_LINK } from "../link.ts";
+import type { ReportEntry } from "../types.ts";
+import "../feedback.css";
+
+/** Australian mobiles the way people read them (0412 345 678); anything else as stored. */
+function displayPhone(phone: string): string {
+  const d = /^\+61(4\d{8})$/.exec(phone)?.[1];
+  return d ? `0${d.slice(0, 3)} ${d.slice(3, 6)} ${d.slice(6)}` : phone;
+}
+
+function ReportGroup({
+  title,
+  intro,
+  empty,
+  people,
+}: {
+  title: string;
+  intro: string;
+  empty: string;
+  people: ReportEntry[];
+}) {
+  const id = `group-${title.replace(/\W+/g, "-").toLowerCase()}`;
+  return (
+    <section className="report-group" aria-labelledby={id}>
+      <h2 id={id}>
+        {title} <span className="report-count">{people.length}</span>
+      </h2>
+      {people.length === 0 ? (
+        <p className="empty">{empty}</p>
+      ) : (
+        <>
+          <p className="report-intro">{intro}</p>
+          <ul className="report-list">
+            {people.map((p) => (
+              <li key={p.id} className="report-person">
+                <img src={imageUrl(p.image_name)} alt="" width={64} height={64} loading="lazy" decoding="async" />
+                <div>
+                  <p className="report-name">{p.username}</p>
+                  {p.phone && (
+                    <a className="report-phone" href={`tel:${p.phone}`}>
+                      {displayPhone(p.phone)}
+                    </a>
+                  )}
+                </div>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </section>
+  );
+}
+
+/** The mutual-likes report of /EventFeedback. */
+export function FeedbackReportView({ link }: { link: FeedbackLink | null }) {
+  const { state, reload } = useFeedbackReport(link);
+  if (!link) {
+    return (
+      <p className="notice error" role="alert">
+        {INCOMPLETE_LINK}
+      </p>
+    );
+  }
+  if (state.status === "loading") {
+    return (
+      <p className="loading" role="status" aria-busy="true">
+        Loading your matches…
+      </p>
+    );
+  }
+  if (state.status === "error") {
+    return (
+      <div className="notice error" role="alert">
+        <p>{state.message}</p>
+        <button type="button" className="button" onClick={() => void reload()}>
+          Try again
+        </button>
+      </div>
+    );
+  }
+  const { mutual, likedme, iliked } = state.report;
+  return (
+    <div className="report">
+      <ReportGroup
+        title="Mutual matches"
+        intro="You liked each other. Say hello!"
+        empty="No mutual matches this time. Plenty more events to come."
+        people={mutual}
+      />
+      <ReportGroup
+        title="They liked you"
+        intro="They'd like to see you again. Their number is here if you change your mind."
+        empty="Nobody else to show here."
+        people={likedme}
+      />
+      <ReportGroup
+        title="You liked"
+        intro="You liked them; they didn't choose you back this time."
+        empty="Nobody to show here."
+        people={iliked}
+      />
+    </div>
+  );
+}

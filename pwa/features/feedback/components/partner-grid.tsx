@@ -1,0 +1,69 @@
+import { usePartnerFeedback } from "../feedback-store.ts";
+import { usePartners } from "../get-participants.ts";
+import { type FeedbackLink, INCOMPLETE_LINK } from "../link.ts";
+import "../feedback.css";
+import { PartnerCard } from "./partner-card.tsx";
+import { SyncStatus } from "./sync-status.tsx";
+
+/** The rating grid of /ParticipantFeedback: partners, their Like / Dislike, and how many taps wait. */
+export function PartnerGrid({ link }: { link: FeedbackLink | null }) {
+  const { state, reload } = usePartners(link);
+  const { choices, pending, notices, tap, dismiss } = usePartnerFeedback(link);
+
+  if (!link) {
+    return (
+      <p className="notice error" role="alert">
+        {INCOMPLETE_LINK}
+      </p>
+    );
+  }
+  if (state.status === "loading") {
+    return (
+      <div className="partner-grid" role="status" aria-busy="true" aria-label="Loading your partners">
+        {[0, 1, 2, 3].map((i) => (
+          <div key={i} className="partner-card skeleton" />
+        ))}
+      </div>
+    );
+  }
+  if (state.status === "error") {
+    return (
+      <div className="notice error" role="alert">
+        <p>{state.message}</p>
+        <button type="button" className="button" onClick={() => void reload()}>
+          Try again
+        </button>
+      </div>
+    );
+  }
+  return (
+    <>
+      <SyncStatus pending={pending} />
+      {state.offline && (
+        <p className="notice">You're offline: showing your partners saved on this device. Your taps will sync later.</p>
+      )}
+      {notices.map((n) => (
+        <div key={n.id} className="notice error feedback-notice" role="alert">
+          <p>{n.message}</p>
+          <button type="button" className="button" onClick={() => dismiss(n.id)}>
+            Dismiss
+          </button>
+        </div>
+      ))}
+      {state.partners.length === 0 ? (
+        <p className="empty">No partners to rate yet</p>
+      ) : (
+        <div className="partner-grid">
+          {state.partners.map((partner) => (
+            <PartnerCard
+              key={partner.id}
+              partner={partner}
+              choice={choices[partner.id]}
+              onChoose={(value) => void tap(partner.id, value)}
+            />
+          ))}
+        </div>
+      )}
+    </>
+  );
+}

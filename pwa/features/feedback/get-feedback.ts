@@ -1,0 +1,49 @@
+import { useCallback, useEffect, useState } from "react";
+import { apiPost, CallFailed, replyError } from "../../lib/api.ts";
+import { type FeedbackLink, INVALID_LINK } from "./link.ts";
+import type { FeedbackReport } from "./types.ts";
+
+export const getFeedback = (link: FeedbackLink) =>
+  apiPost<FeedbackReport & { error?: string }>("/api/get-feedback", {
+    eventID: link.eventID,
+    userID: link.userID,
+    token: link.token,
+  });
+
+export type ReportState =
+  | { status: "loading" }
+  | { status: "error"; message: string }
+  | { status: "ready"; report: FeedbackReport };
+
+const isReport = (data: unknown): data is FeedbackReport =>
+  Boolean(data) &&
+  typeof data === "object" &&
+  ["mutual", "likedme", "iliked"].every((k) => Array.isArray((data as Record<string, unknown>)[k]));
+
+export function useFeedbackReport(link: FeedbackLink | null) {
+  const [state, setState] = useState<ReportState>({ status: "loading" });
+  const load = useCallback(async () => {
+    if (!link) return;
+    setState({ status: "loading" });
+    try {
+      const reply = await getFeedback(link);
+      if (reply.ok && isReport(reply.data)) {
+        setState({ status: "ready", report: reply.data });
+      } else if (reply.status === 403) {
+        setState({ status: "error", message: INVALID_LINK });
+      } else {
+        setState({
+          status: "error",
+          message: `We couldn't load your matches: ${replyError(reply.data) ?? "please try again."}`,
+        });
+      }
+    } catch (error) {
+      if (!(error instanceof CallFailed)) throw error;
+      setState({ status: "error", message: "You seem to be offline. Your matches will show once you're connected." });
+    }
+  }, [link]);
+  useEffect(() => {
+    void load();
+  }, [load]);
+  return { state, reload: load };
+}

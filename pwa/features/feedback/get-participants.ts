@@ -1,0 +1,77 @@
+import { useCallback, useEffect, useState } from "react";
+import { apiPost, CallFailed, imageUrl, replyError } from "../../lib/api.ts";
+import { keepForOffline } from "../../lib/offline-cache.ts";
+import { offlineDb, ticketKey } from "../../lib/offline-db.ts";
+import { type FeedbackLink, INVALID_LINK } from "./link.ts";
+import type { Partner } from "./types.ts";
+
+export const getParticipants = (link: FeedbackLink) =>
+  apiPost<{ participants?: Partner[]; error?: string }>("/api/get-participants", {
+    userID: link.userID,
+    eventID: link.eventID,
+    token: link.token,
+  });
+
+export type PartnersState =
+  | { status: "loading" }
+  | { status: "error"; message: string }
+  | { status: "ready"; partners: Partner[]; offline: boolean };
+
+const partnersKey = (link: FeedbackLink) => ticketKey(link.eventID, link.userID);
+
+async function cachedPartners(link: FeedbackLink): Promise<Partner[] | undefined> {
+  try {
+    return (await (await offlineDb()).get("partners", partnersKey(link)))?.partners;
+  } catch {
+    return undefined;
+  }
+}
+
+function messageFor(status: number, data: unknown): string {
+  if (status === 403) return INVALID_LINK;
+  if (status === 409) return "Rating opens when the event starts. Please come back then.";
+  return `We couldn't load your partners: ${replyError(data) ?? "please try again."}`;
+}
+
+/**
+ * The partners of an opened feedback page. Every successful load is kept on the device, so on the
+ * venue's patchy Wi-Fi (or a reload with none) the page still shows them.
+ */
+export function usePartners(link: FeedbackLink | null) {
+  const [state, setState] = useState<PartnersState>({ status: "loading" });
+  const load = useCallback(async () => {
+    if (!link) return;
+    setState({ status: "loading" });
+    let failure: string;
+    try {
+      const reply = await getParticipants(link);
+      if (reply.ok && Array.isArray(reply.data?.participants)) {
+        const partners = reply.data.participants;
+        setState({ status: "ready", partners, offline: false });
+        // The thumbnails too, so a reload without a network still shows faces, not broken images.
+        void keepForOffline(
+          "images",
+          partners.map((p) => imageUrl(p.image_name)),
+        );
+        await (await offlineDb())
+          .put("partners", { key: partnersKey(link), partners, savedAt: Date.now() })
+          .catch(() => undefined);
+        return;
+      }
+      if (reply.status < 500) {
+        setState({ status: "error", message: messageFor(reply.status, reply.data) });
+        return;
+      }
+      failure = "The server is having trouble right now. Please try again in a moment.";
+    } catch (error) {
+      if (!(error instanceof CallFailed)) throw error;
+      failure = "You seem to be offline, and your partners haven't been saved on this device yet.";
+    }
+    const cached = await cachedPartners(link);
+    setState(cached ? { status: "ready", partners: cached, offline: true } : { status: "error", message: failure });
+  }, [link]);
+  useEffect(() => {
+    void load();
+  }, [load]);
+  return { state, reload: load };
+}
