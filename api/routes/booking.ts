@@ -1,5 +1,80 @@
 import { Hono } from "hono";
+import { z } from "zod";
 import type { AppDeps } from "../deps.ts";
+import { clientAddress } from "../lib/client-address.ts";
+import { BadRequest, Forbidden, NotFound } from "../lib/errors.ts";
+import { idParam, validate } from "../lib/validate.ts";
+import { assertBookable, findEvent, saveUserDetails } from "../services/holds.ts";
+import { sendOtp, verifyOtp } from "../services/otp.ts";
+import { auMobile, COUNTRY_CODE } from "../services/phone.ts";
+import { browserVerified, rememberVerifiedPhone } from "./booking-cookie.ts";
 
-// Issue 3: send-otp, verify-otp, save-user-details, GET /dev/outbox.
-export const bookingRoutes = (_deps: AppDeps) => new Hono();
+const sendOtpBody = z.object({
+  phone: auMobile,
+  countryCode: z.literal(COUNTRY_CODE, `must be ${COUNTRY_CODE}`),
+});
+
+const verifyOtpBody = z.object({
+  phone: auMobile,
+  otp: z.coerce
+    .string()
+    .trim()
+    .regex(/^\d{4,10}$/, "must be the digits of the code"),
+});
+
+const detailsForm = z.object({
+  name: z.string().trim().min(1, "is required").max(100, "must be at most 100 characters"),
+  email: z.string().trim().max(254, "must be at most 254 characters").pipe(z.email("must be an email address")),
+  phone: auMobile,
+  gender: z.enum(["male", "female"], "must be male or female"),
+  eventID: idParam(z),
+  // The event's name comes from the database; the form's copy is only accepted for compatibility.
+  eventName: z.string().max(500).optional(),
+  // Optional here so an unverified phone gets its 403 before any hint about the upload.
+  image: z.instanceof(File, { message: "must be a file" }).optional(),
+});
+
+export const bookingRoutes = (deps: AppDeps) =>
+  new Hono()
+    .post("/send-otp", validate("json", sendOtpBody), async (c) => {
+      const { phone } = c.req.valid("json");
+      const result = await sendOtp(deps, {
+        phone,
+        address: clientAddress(c),
+        alreadyVerified: browserVerified(c, deps, phone),
+        limits: { perPhone: deps.env.OTP_MAX_PER_PHONE, perAddress: deps.env.OTP_MAX_PER_ADDRESS },
+        now: deps.now(),
+      });
+      return c.json({ success: true as const, ...result });
+    })
+    .post("/verify-otp", validate("json", verifyOtpBody), async (c) => {
+      const { phone, otp } = c.req.valid("json");
+      await verifyOtp(deps, phone, otp);
+      rememberVerifiedPhone(c, deps, phone);
+      return c.json({ success: true as const });
+    })
+    .post("/save-user-details", validate("form", detailsForm), async (c) => {
+      const form = c.req.valid("form");
+      if (!browserVerified(c, deps, form.phone)) throw Forbidden("verify this phone number first");
+      // Checked before the photo is processed so a closed event costs no image work; holdSeat re-checks.
+      assertBookable(findEvent(deps.db, form.eventID), deps.now());
+      // A browser sends an empty, nameless file when none was chosen.
+      if (!form.image || form.image.size === 0) throw BadRequest("image: is required");
+      const { userId } = await saveUserDetails(
+        { db: deps.db, uploadsDir: deps.env.UPLOADS_DIR, holdMinutes: deps.env.HOLD_MINUTES, now: deps.now },
+        {
+          eventId: form.eventID,
+          name: form.name,
+          email: form.email,
+          phone: form.phone,
+          gender: form.gender,
+          image: form.image,
+        },
+      );
+      return c.json({ success: true as const, userID: userId });
+    })
+    .get("/dev/outbox", (c) => {
+      // Exists only with the console provider, and never in production (CONTRACT.md, Providers).
+      if (!deps.devOutbox || deps.env.NODE_ENV === "production") throw NotFound("no such endpoint");
+      return c.json(deps.devOutbox.list());
+    });

@@ -1,0 +1,131 @@
+import { randomInt } from "node:crypto";
+import { and, desc, eq, gt, isNull, lt } from "drizzle-orm";
+import type { Db } from "../../db/client.ts";
+import { phoneVerifications } from "../../db/schema.ts";
+import { hmac, safeEqual } from "../lib/crypto.ts";
+import { BadRequest, ProviderFailed } from "../lib/errors.ts";
+import type { Logger } from "../lib/log.ts";
+import { assertUnderLimit, type Limit, recordHit } from "../lib/rate-limit.ts";
+import type { SmsProvider } from "../providers/sms/types.ts";
+
+export const CODE_LIFETIME_MS = 10 * 60 * 1000;
+export const MAX_WRONG_TRIES = 5;
+const HOUR = 60 * 60 * 1000;
+
+// ---- The console provider's codes (Twilio Verify keeps its own) ----
+
+/**
+ * Issues a fresh 6-digit code for `phone` and returns it (for the SMS body only). Only a keyed hash is
+ * stored, so a copy of the database does not reveal live codes. Earlier codes for the phone are voided:
+ * the latest text is the one the person will type.
+ */
+export function issueCode(db: Db, secret: string, phone: string, now: number): string {
+  const code = String(randomInt(0, 1_000_000)).padStart(6, "0");
+  db.transaction(
+    (tx) => {
+      tx.update(phoneVerifications)
+        .set({ consumedAt: now })
+        .where(and(eq(phoneVerifications.phone, phone), isNull(phoneVerifications.consumedAt)))
+        .run();
+      tx.insert(phoneVerifications)
+        .values({ phone, codeHash: hashCode(secret, phone, code), expiresAt: now + CODE_LIFETIME_MS, createdAt: now })
+        .run();
+    },
+    { behavior: "immediate" },
+  );
+  // Old rows are never read again; trimming here keeps the table small without a scheduler.
+  db.delete(phoneVerifications)
+    .where(lt(phoneVerifications.expiresAt, now - 24 * HOUR))
+    .run();
+  return code;
+}
+
+/**
+ * `approved` consumes the code (single use); a wrong guess counts, and the fifth voids the code, so
+ * guessing a 6-digit code is hopeless. `expired` when no live code exists.
+ */
+export function checkCode(
+  db: Db,
+  secret: string,
+  phone: string,
+  code: string,
+  now: number,
+): "approved" | "wrong" | "expired" {
+  return db.transaction(
+    (tx) => {
+      const live = tx
+        .select()
+        .from(phoneVerifications)
+        .where(
+          and(
+            eq(phoneVerifications.phone, phone),
+            isNull(phoneVerifications.consumedAt),
+            gt(phoneVerifications.expiresAt, now),
+            lt(phoneVerifications.attempts, MAX_WRONG_TRIES),
+          ),
+        )
+        .orderBy(desc(phoneVerifications.id))
+        .get();
+      if (!live) return "expired";
+      if (safeEqual(live.codeHash, hashCode(secret, phone, code))) {
+        tx.update(phoneVerifications).set({ consumedAt: now }).where(eq(phoneVerifications.id, live.id)).run();
+        return "approved";
+      }
+      const attempts = live.attempts + 1;
+      tx.update(phoneVerifications)
+        .set({ attempts, consumedAt: attempts >= MAX_WRONG_TRIES ? now : null })
+        .where(eq(phoneVerifications.id, live.id))
+        .run();
+      return "wrong";
+    },
+    { behavior: "immediate" },
+  );
+}
+
+const hashCode = (secret: string, phone: string, code: string) => hmac(secret, "otp", `${phone}:${code}`);
+
+// ---- The calls ----
+
+export type OtpLimits = { perPhone: number; perAddress: number };
+
+const phoneLimit = (max: number): Limit => ({ bucket: "otp-phone", max, windowMs: 10 * 60 * 1000 });
+const addressLimit = (max: number): Limit => ({ bucket: "otp-address", max, windowMs: HOUR });
+
+/**
+ * Sends a code unless this browser already verified the phone. Both limits are checked before either
+ * is counted, so a refusal for one does not eat into the other. Every attempt that reaches the
+ * provider counts, even a failed one: a failing number must not become a way to spam.
+ */
+export async function sendOtp(
+  deps: { db: Db; sms: SmsProvider; log: Logger },
+  input: { phone: string; address: string; alreadyVerified: boolean; limits: OtpLimits; now: number },
+): Promise<{ PhoneVerification: boolean }> {
+  if (input.alreadyVerified) return { PhoneVerification: true };
+  const { db } = deps;
+  const byPhone = phoneLimit(input.limits.perPhone);
+  const byAddress = addressLimit(input.limits.perAddress);
+  assertUnderLimit(db, byPhone, input.phone, input.now);
+  assertUnderLimit(db, byAddress, input.address, input.now);
+  recordHit(db, byPhone, input.phone, input.now);
+  recordHit(db, byAddress, input.address, input.now);
+  try {
+    await deps.sms.startVerification(input.phone);
+  } catch (error) {
+    deps.log("warn", "verification code not sent", { provider: deps.sms.name, error: String(error).slice(0, 200) });
+    throw ProviderFailed("could not send the code");
+  }
+  return { PhoneVerification: false };
+}
+
+/** Resolves when the code is right; a wrong, used, voided or expired code is a 400. */
+export async function verifyOtp(deps: { sms: SmsProvider; log: Logger }, phone: string, code: string): Promise<void> {
+  let result: Awaited<ReturnType<SmsProvider["checkVerification"]>>;
+  try {
+    result = await deps.sms.checkVerification(phone, code);
+  } catch (error) {
+    deps.log("warn", "verification check failed", { provider: deps.sms.name, error: String(error).slice(0, 200) });
+    throw ProviderFailed("could not check the code");
+  }
+  if (result === "wrong") throw BadRequest("incorrect code");
+  if (result === "expired") throw BadRequest("code expired or already used; request a new one");
+}

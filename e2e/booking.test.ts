@@ -1,0 +1,171 @@
+import { eq } from "drizzle-orm";
+import type { Browser, Dialog, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase } from "../db/client.ts";
+import { bookings } from "../db/schema.ts";
+import { insertEvent, insertPaidBookings, makeImage } from "../test/fixtures.ts";
+import { type AppServer, launchBrowser, newContext, noBrowser, startAppServer } from "./harness.ts";
+
+const SOLD_OUT = "Sorry,no more seats are available for booking currently.Please try after some time.";
+
+describe.skipIf(noBrowser)("booking from the home page", () => {
+  let server: AppServer;
+  let browser: Browser;
+  let lastSeatId: number;
+  let photo: Buffer;
+
+  beforeAll(async () => {
+    server = await startAppServer({ SEED_DEMO: "0" });
+    const db = openDatabase(`${server.dataDir}/app.db`);
+    const uploads = `${server.dataDir}/uploads`;
+    await insertEvent(db, uploads, {
+      name: "Garden Party",
+      startsAt: Date.UTC(2031, 4, 3, 18, 0),
+      priceCents: 4500,
+      totalSeats: 10,
+    });
+    lastSeatId = (await insertEvent(db, uploads, { name: "Last Seat Soiree", totalSeats: 1 })).id;
+    db.$client.close();
+    photo = await makeImage("png", 400, 400);
+    browser = await launchBrowser();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  const outbox = async () =>
+    (await (await fetch(`${server.url}/api/dev/outbox`)).json()) as { to: string; body: string; createdAt: string }[];
+  const codeFor = async (e164: string) => {
+    const body = (await outbox()).filter((m) => m.to === e164).at(-1)?.body ?? "";
+    return body.match(/\b(\d{6})\b/)?.[1] ?? "";
+  };
+  const dialogs = (page: Page) => {
+    const seen: string[] = [];
+    page.on("dialog", (dialog: Dialog) => {
+      seen.push(dialog.message());
+      void dialog.accept();
+    });
+    return seen;
+  };
+  const bookFromHome = async (page: Page, eventName: string) => {
+    await page.goto("/");
+    await page
+      .locator("article.event-card", { hasText: eventName })
+      .getByRole("button", { name: "Book Tickets" })
+      .click();
+    await page.waitForURL("**/otp-verification");
+  };
+  const verify = async (page: Page, typed: string, e164: string) => {
+    await page.getByLabel("Mobile number").fill(typed);
+    await page.getByRole("button", { name: "Send OTP" }).click();
+    await page.getByLabel("OTP", { exact: true }).waitFor();
+    await page.getByLabel("OTP", { exact: true }).fill(await codeFor(e164));
+    await page.getByRole("button", { name: "Verify OTP" }).click();
+    await page.getByLabel("Name").waitFor();
+  };
+
+  it("verifies the phone, checks the details and lands on the confirmation", async () => {
+    const { context, pageErrors } = await newContext(browser, server.url);
+    const page = await context.newPage();
+    const alerts = dialogs(page);
+    await bookFromHome(page, "Garden Party");
+    expect(await page.getByText("Garden Party").first().isVisible()).toBe(true);
+
+    await page.getByLabel("Mobile number").fill("0412 345 678");
+    await page.getByRole("button", { name: "Send OTP" }).click();
+    const otp = page.getByLabel("OTP", { exact: true });
+    await otp.waitFor();
+    expect(await otp.getAttribute("inputmode")).toBe("numeric");
+    expect(await otp.getAttribute("autocomplete")).toBe("one-time-code");
+    const code = await codeFor("+61412345678");
+    expect(code).toMatch(/^\d{6}$/);
+
+    await otp.fill(code === "000000" ? "111111" : "000000");
+    await page.getByRole("button", { name: "Verify OTP" }).click();
+    await page.getByText("Incorrect OTP.").waitFor();
+
+    await otp.fill(code);
+    await page.getByRole("button", { name: "Verify OTP" }).click();
+    await page.getByLabel("Name").waitFor();
+    expect(await page.getByLabel("Verified mobile").inputValue()).toBe("+61 412 345 678");
+    expect(await page.getByLabel("Verified mobile").getAttribute("readonly")).not.toBeNull();
+    expect(await page.getByLabel("Email").getAttribute("type")).toBe("email");
+
+    await page.getByRole("button", { name: "Submit" }).click();
+    await page.getByText("All fields are required.").waitFor();
+
+    await page.getByLabel("Name").fill("Priya Sharma");
+    await page.getByLabel("Email").fill("priya@example.com");
+    await page.getByLabel("Gender").selectOption("female");
+    await page.getByRole("button", { name: "Submit" }).click();
+    await page.getByText("Image upload is required.").waitFor();
+
+    await page
+      .getByLabel("Photo")
+      .setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("hi") });
+    await page.getByRole("button", { name: "Submit" }).click();
+    await page.getByText("Please choose an image file (JPEG, PNG or WebP).").waitFor();
+
+    await page.getByLabel("Photo").setInputFiles({ name: "me.png", mimeType: "image/png", buffer: photo });
+    await page.getByRole("button", { name: "Submit" }).click();
+    await page.waitForURL("**/confirmation");
+    expect(alerts).toEqual(["Form submitted successfully!"]);
+    await page.getByRole("heading", { name: "Confirmation" }).waitFor();
+    expect(await page.getByText("Priya Sharma").isVisible()).toBe(true);
+    expect(await page.getByText("Garden Party").isVisible()).toBe(true);
+    expect(await page.getByText("2031-05-03 06:00 PM").isVisible()).toBe(true);
+    expect(await page.getByText("$45.00").isVisible()).toBe(true);
+    expect(await page.getByRole("button", { name: "Proceed to Payment" }).isEnabled()).toBe(true);
+
+    // The same browser booking again skips the code.
+    const sent = (await outbox()).length;
+    await bookFromHome(page, "Garden Party");
+    await page.getByLabel("Mobile number").fill("412345678");
+    await page.getByRole("button", { name: "Send OTP" }).click();
+    await page.getByLabel("Verified mobile").waitFor();
+    expect(await page.getByLabel("OTP", { exact: true }).count()).toBe(0);
+    expect((await outbox()).length).toBe(sent);
+    expect(pageErrors).toEqual([]);
+    await context.close();
+  });
+
+  it("alerts that the seats are gone when the last one was taken meanwhile", async () => {
+    const { context, pageErrors } = await newContext(browser, server.url);
+    const page = await context.newPage();
+    const alerts = dialogs(page);
+    await bookFromHome(page, "Last Seat Soiree");
+    // Someone else holds the only seat while this visitor is still typing.
+    const db = openDatabase(`${server.dataDir}/app.db`);
+    const [other] = insertPaidBookings(db, lastSeatId, 1);
+    db.update(bookings)
+      .set({ status: "held", holdExpiresAt: Date.now() + 30 * 60_000 })
+      .where(eq(bookings.id, other!.bookingId))
+      .run();
+    db.$client.close();
+
+    await verify(page, "0498 765 432", "+61498765432");
+    await page.getByLabel("Name").fill("Arjun Rao");
+    await page.getByLabel("Email").fill("arjun@example.com");
+    await page.getByLabel("Gender").selectOption("male");
+    await page.getByLabel("Photo").setInputFiles({ name: "me.png", mimeType: "image/png", buffer: photo });
+    await page.getByRole("button", { name: "Submit" }).click();
+    await expect.poll(() => alerts).toEqual([SOLD_OUT]);
+    expect(page.url()).toContain("/otp-verification");
+    expect(pageErrors).toEqual([]);
+    await context.close();
+  });
+
+  it("explains what is missing when the pages are opened directly", async () => {
+    const { context } = await newContext(browser, server.url);
+    const page = await context.newPage();
+    await page.goto("/confirmation");
+    await page.getByText("Error: No user or event data available.").waitFor();
+    expect(await page.getByRole("link", { name: "Back to upcoming events" }).isVisible()).toBe(true);
+    await page.goto("/otp-verification");
+    await page.getByRole("link", { name: "Back to upcoming events" }).waitFor();
+    expect(await page.getByLabel("Mobile number").count()).toBe(0);
+    await context.close();
+  });
+});

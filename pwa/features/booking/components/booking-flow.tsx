@@ -1,0 +1,57 @@
+import { useState } from "react";
+import { useNavigate } from "react-router-dom";
+import { paths } from "../../../app/paths.ts";
+import type { EventSummary } from "../../events/types.ts";
+import { toE164 } from "../phone.ts";
+import type { ConfirmationState } from "../types.ts";
+import { DetailsForm } from "./details-form.tsx";
+import { OtpStep } from "./otp-step.tsx";
+import { PhoneStep } from "./phone-step.tsx";
+import "../booking.css";
+
+type Step = { name: "phone" } | { name: "otp"; phone: string } | { name: "details"; phone: string };
+
+const STEP_TITLES = { phone: "Verify your mobile", otp: "Enter your code", details: "Your details" } as const;
+
+/** SPEC.md section 4's booking flow up to the seat hold: phone, code (skipped when already verified), details. */
+export function BookingFlow({ event }: { event: EventSummary }) {
+  const navigate = useNavigate();
+  const [step, setStep] = useState<Step>({ name: "phone" });
+  const [typedPhone, setTypedPhone] = useState("");
+  // The server accepted the number, so it is an Australian mobile; E.164 is what the details carry.
+  const details = (phone: string) => setStep({ name: "details", phone: toE164(phone) ?? phone });
+
+  return (
+    <section className="booking-step" aria-labelledby="booking-step-title">
+      <h2 id="booking-step-title">{STEP_TITLES[step.name]}</h2>
+      {step.name === "phone" ? (
+        <PhoneStep
+          initialPhone={typedPhone}
+          onSent={(phone) => {
+            setTypedPhone(phone);
+            setStep({ name: "otp", phone });
+          }}
+          onVerified={(phone) => {
+            setTypedPhone(phone);
+            details(phone);
+          }}
+        />
+      ) : step.name === "otp" ? (
+        <OtpStep
+          phone={step.phone}
+          onVerified={() => details(step.phone)}
+          onChangeNumber={() => setStep({ name: "phone" })}
+        />
+      ) : (
+        <DetailsForm
+          phone={step.phone}
+          event={event}
+          onSaved={(user) => {
+            const state: ConfirmationState = { user, event };
+            navigate(paths.confirmation, { state });
+          }}
+        />
+      )}
+    </section>
+  );
+}

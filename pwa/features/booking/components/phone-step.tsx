@@ -1,0 +1,60 @@
+import { type FormEvent, useState } from "react";
+import { sendOtp } from "../send-otp.ts";
+
+const MESSAGES = { refused: "Failed to send OTP.", failed: "Error sending OTP." } as const;
+
+/** Step 1: the mobile number. `onSent` when a code is on its way, `onVerified` when this browser already verified it. */
+export function PhoneStep(props: {
+  initialPhone: string;
+  onSent: (phone: string) => void;
+  onVerified: (phone: string) => void;
+}) {
+  const [phone, setPhone] = useState(props.initialPhone);
+  const [busy, setBusy] = useState(false);
+  const [message, setMessage] = useState<string | null>(null);
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    setMessage(null);
+    const outcome = await sendOtp(phone);
+    setBusy(false);
+    if (outcome.kind === "sent") props.onSent(phone);
+    else if (outcome.kind === "skip") props.onVerified(phone);
+    else setMessage(MESSAGES[outcome.kind]);
+  };
+
+  return (
+    <form className="form" onSubmit={submit} noValidate>
+      <div className="field">
+        <label htmlFor="booking-phone">Mobile number</label>
+        <div className="input-group">
+          <span className="prefix" aria-hidden="true">
+            +61
+          </span>
+          <input
+            id="booking-phone"
+            name="phone"
+            type="tel"
+            inputMode="tel"
+            autoComplete="tel-national"
+            placeholder="412 345 678"
+            aria-describedby="booking-phone-hint"
+            required
+            value={phone}
+            onChange={(e) => setPhone(e.target.value)}
+          />
+        </div>
+        <small id="booking-phone-hint" className="hint">
+          Australian mobile. We text you a 6-digit code.
+        </small>
+      </div>
+      <p className="message error" role="alert">
+        {message}
+      </p>
+      <button type="submit" className="button primary" disabled={busy || !phone.trim()} aria-busy={busy}>
+        {busy ? "Sending…" : "Send OTP"}
+      </button>
+    </form>
+  );
+}

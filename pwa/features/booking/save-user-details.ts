@@ -1,0 +1,47 @@
+import { apiPost, CallFailed, replyError } from "../../lib/api.ts";
+import type { Gender } from "./types.ts";
+
+export type UserDetails = {
+  name: string;
+  email: string;
+  phone: string;
+  gender: Gender;
+  eventID: number;
+  eventName: string;
+  image: File;
+};
+
+export type SaveOutcome =
+  | { kind: "saved"; userID: number }
+  | { kind: "sold-out" }
+  | { kind: "refused"; error: string }
+  | { kind: "failed" };
+
+export async function saveUserDetails(details: UserDetails): Promise<SaveOutcome> {
+  const form = new FormData();
+  form.append("name", details.name.trim());
+  form.append("email", details.email.trim());
+  form.append("phone", details.phone);
+  form.append("gender", details.gender);
+  form.append("eventID", String(details.eventID));
+  form.append("eventName", details.eventName);
+  form.append("image", details.image);
+  try {
+    const reply = await apiPost<{ success: boolean; userID?: number; error?: string; alreadyBooked?: boolean }>(
+      "/api/save-user-details",
+      form,
+    );
+    if (reply.ok && reply.data?.success && typeof reply.data.userID === "number") {
+      return { kind: "saved", userID: reply.data.userID };
+    }
+    if (reply.status === 409 && reply.data?.alreadyBooked) {
+      return { kind: "refused", error: "You already have a paid seat for this event." };
+    }
+    // SPEC.md: "success false" here means the seats ran out; the server answers 409 for it.
+    if (reply.status === 409) return { kind: "sold-out" };
+    return { kind: "refused", error: replyError(reply.data) ?? "Could not save your details." };
+  } catch (error) {
+    if (error instanceof CallFailed) return { kind: "failed" };
+    throw error;
+  }
+}

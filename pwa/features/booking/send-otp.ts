@@ -1,0 +1,16 @@
+import { apiPost, CallFailed } from "../../lib/api.ts";
+
+export type SendOtpReply = { success: boolean; PhoneVerification?: boolean; error?: string };
+export type SendOtpOutcome = { kind: "sent" } | { kind: "skip" } | { kind: "refused" } | { kind: "failed" };
+
+/** SPEC.md section 8: any reply that is not a success is "Failed to send OTP.", a call that fails "Error sending OTP.". */
+export async function sendOtp(phone: string): Promise<SendOtpOutcome> {
+  try {
+    const reply = await apiPost<SendOtpReply>("/api/send-otp", { phone, countryCode: "+61" });
+    if (!reply.ok || !reply.data?.success) return { kind: "refused" };
+    return reply.data.PhoneVerification ? { kind: "skip" } : { kind: "sent" };
+  } catch (error) {
+    if (error instanceof CallFailed) return { kind: "failed" };
+    throw error;
+  }
+}
