@@ -1,5 +1,11 @@
+import { eq } from "drizzle-orm";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { feedbackToken } from "../api/lib/capability.ts";
+import { storeImage } from "../api/services/images.ts";
+import { openDatabase } from "../db/client.ts";
+import { events, feedback, users } from "../db/schema.ts";
+import { insertEvent, insertPaidBookings, makeImage } from "../test/fixtures.ts";
 import {
   type AppServer,
   launchBrowser,
@@ -96,6 +102,101 @@ describe.skipIf(noBrowser)("installable and offline", () => {
       await page.locator("main").waitFor();
       expect(await page.locator("main h1").count()).toBeGreaterThan(0);
       expect(await page.getByText("Unexpected Application Error!").count()).toBe(0);
+    });
+  });
+
+  describe("a feedback page on patchy venue Wi-Fi", () => {
+    let context: BrowserContext;
+    let page: Page;
+    let eventId: number;
+    let me: number;
+    const partners: Record<string, number> = {};
+    const dbPath = () => `${server.dataDir}/app.db`;
+    const storedFeedback = () => {
+      const db = openDatabase(dbPath());
+      try {
+        return db.select().from(feedback).where(eq(feedback.eventId, eventId)).all();
+      } finally {
+        db.$client.close();
+      }
+    };
+
+    beforeAll(async () => {
+      const db = openDatabase(dbPath());
+      const uploads = `${server.dataDir}/uploads`;
+      const event = await insertEvent(db, uploads, { name: "Venue Night" });
+      db.update(events).set({ status: "started" }).where(eq(events.id, event.id)).run();
+      eventId = event.id;
+      me = insertPaidBookings(db, eventId, 1, { name: "Meera", gender: "female" })[0]!.userId;
+      for (const [i, name] of ["Rohan", "Kabir"].entries()) {
+        const [p] = insertPaidBookings(db, eventId, 1, { name, gender: "male" });
+        const photo = await storeImage(uploads, await makeImage("jpeg", 900, 900, { r: 40 + i * 90, g: 80, b: 160 }));
+        db.update(users).set(photo).where(eq(users.id, p!.userId)).run();
+        partners[name] = p!.userId;
+      }
+      db.$client.close();
+
+      ({ context } = await newContext(browser, server.url));
+      page = await context.newPage();
+      const token = feedbackToken({ SESSION_SECRET: "e2e-secret-e2e-secret-e2e-secret-012345" }, me, eventId);
+      await page.goto(`/ParticipantFeedback?par1=${me}&par2=${eventId}&t=${token}`);
+      await page.locator("article.partner-card").first().waitFor();
+      await waitForServiceWorker(page);
+      // The page keeps its partners' thumbnails for offline use; wait until both are stored.
+      await waitUntil(
+        () => page.evaluate(async () => (await (await caches.open("images")).keys()).length >= 2),
+        "the partner photos in the image cache",
+      );
+      await context.setOffline(true);
+    });
+    afterAll(async () => {
+      await context?.close();
+    });
+
+    const card = (name: string) => page.locator("article.partner-card", { hasText: name });
+
+    it("reloads offline with the partners and their photos", async () => {
+      await page.reload();
+      await page.getByRole("heading", { name: "Your Partners" }).waitFor();
+      await card("Kabir").waitFor();
+      expect(await page.locator("article.partner-card").count()).toBe(2);
+      const photosShown = await page.locator("article.partner-card img").evaluateAll((imgs) =>
+        Promise.all(
+          (imgs as HTMLImageElement[]).map((img) =>
+            img
+              .decode()
+              .then(() => img.naturalWidth > 0)
+              .catch(() => false),
+          ),
+        ),
+      );
+      expect(photosShown).toEqual([true, true]);
+    });
+
+    it("keeps offline taps waiting, then sends them once, the last tap winning", async () => {
+      await card("Rohan").getByRole("button", { name: "Like", exact: true }).click();
+      await card("Kabir").getByRole("button", { name: "Like", exact: true }).click();
+      await card("Kabir").getByRole("button", { name: "Dislike", exact: true }).click();
+      expect(
+        await card("Kabir").getByRole("button", { name: "Dislike", exact: true }).getAttribute("aria-pressed"),
+      ).toBe("true");
+      await page.getByText("2 choices waiting to sync").waitFor();
+      // A reload while still offline loses nothing: the taps are on the device.
+      await page.reload();
+      await page.getByText("2 choices waiting to sync").waitFor();
+      expect(storedFeedback()).toEqual([]);
+
+      await context.setOffline(false);
+      await page.getByText("All choices saved").waitFor({ timeout: 30_000 });
+      const rows = storedFeedback()
+        .map((r) => ({ from: r.fromUserId, to: r.toUserId, value: r.value }))
+        .sort((a, b) => a.to - b.to);
+      expect(rows).toEqual(
+        [
+          { from: me, to: partners.Rohan, value: "like" },
+          { from: me, to: partners.Kabir, value: "dislike" },
+        ].sort((a, b) => a.to! - b.to!),
+      );
     });
   });
 });

@@ -5,6 +5,7 @@ import { ExpirationPlugin } from "workbox-expiration";
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from "workbox-precaching";
 import { NavigationRoute, registerRoute } from "workbox-routing";
 import { CacheFirst, StaleWhileRevalidate } from "workbox-strategies";
+import { flushQueue } from "./features/feedback/tap-queue.ts";
 
 declare let self: ServiceWorkerGlobalScope;
 
@@ -85,12 +86,17 @@ self.addEventListener("message", (event) => {
 });
 
 // Background Sync: the page registers "feedback-sync" when taps are waiting; the browser wakes us
-// when the network is back, even if the page was closed, and the open pages are asked to flush.
+// when the network is back. An open feedback page is asked to flush (so its counter updates);
+// with every page closed, the worker sends the queued taps itself from IndexedDB.
 self.addEventListener("sync", (event: Event) => {
   const syncEvent = event as Event & { tag: string; waitUntil(p: Promise<unknown>): void };
   if (syncEvent.tag !== "feedback-sync") return;
   syncEvent.waitUntil(
-    self.clients.matchAll({ type: "window" }).then((clients) => {
+    self.clients.matchAll({ type: "window" }).then(async (clients) => {
+      if (clients.length === 0) {
+        await flushQueue();
+        return;
+      }
       for (const client of clients) client.postMessage({ type: "FLUSH_FEEDBACK" });
     }),
   );
