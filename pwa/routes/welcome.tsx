@@ -1,9 +1,13 @@
-// Placeholder until its issue lands; the route exists so links and the router are complete.
+import { LandingHero } from "../features/landing/components/landing-hero.tsx";
+import { LandingNav } from "../features/landing/components/landing-nav.tsx";
+
 export function WelcomePage() {
   return (
-    <main className="page">
-      <h1>Welcome</h1>
-      <p>Coming soon.</p>
-    </main>
+    <div className="landing">
+      <LandingNav />
+      <main>
+        <LandingHero />
+      </main>
+    </div>
   );
 }
