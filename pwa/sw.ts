@@ -3,6 +3,7 @@ import { CacheableResponsePlugin } from "workbox-cacheable-response";
 import { clientsClaim } from "workbox-core";
 import { ExpirationPlugin } from "workbox-expiration";
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from "workbox-precaching";
+import { RangeRequestsPlugin } from "workbox-range-requests";
 import { NavigationRoute, registerRoute } from "workbox-routing";
 import { CacheFirst, StaleWhileRevalidate } from "workbox-strategies";
 import { flushQueue } from "./features/feedback/tap-queue.ts";
@@ -55,7 +56,12 @@ registerRoute(
   ({ url }) => url.origin === self.location.origin && url.pathname.startsWith("/landing/"),
   new CacheFirst({
     cacheName: "landing",
-    plugins: [new CacheableResponsePlugin({ statuses: [200] }), new ExpirationPlugin({ maxEntries: 6 })],
+    plugins: [
+      new CacheableResponsePlugin({ statuses: [200] }),
+      new ExpirationPlugin({ maxEntries: 6 }),
+      // Safari asks for video in byte ranges; answer them from the cached whole file.
+      new RangeRequestsPlugin(),
+    ],
   }),
 );
 

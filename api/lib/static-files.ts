@@ -52,12 +52,30 @@ export function staticFiles(dir: string): MiddlewareHandler {
     // SPA fallback: any other navigation gets the app shell, whose router decides what to show.
     if (!file && index && !extname(path) && (c.req.header("accept") ?? "").includes("text/html")) file = index;
     if (!file) return next();
+    const range = c.req.header("range");
+    if (range && !file.gzip) {
+      // Safari fetches video in byte ranges and refuses to play without 206 answers.
+      const slice = byteRange(range, file.body.length);
+      if (!slice) {
+        return c.body(null, 416, { "content-range": `bytes */${file.body.length}` });
+      }
+      const [start, end] = slice;
+      const headers = {
+        "content-type": file.type,
+        "cache-control": file.cacheControl,
+        "accept-ranges": "bytes",
+        "content-range": `bytes ${start}-${end}/${file.body.length}`,
+      };
+      if (method === "HEAD") return c.body(null, 206, headers);
+      return c.body(new Uint8Array(file.body.subarray(start, end + 1)), 206, headers);
+    }
     const accepted = c.req.header("accept-encoding") ?? "";
     const headers: Record<string, string> = {
       "content-type": file.type,
       "cache-control": file.cacheControl,
       vary: "accept-encoding",
     };
+    if (!file.gzip) headers["accept-ranges"] = "bytes";
     let body = file.body;
     if (file.br && /\bbr\b/.test(accepted)) {
       body = file.br;
@@ -69,6 +87,22 @@ export function staticFiles(dir: string): MiddlewareHandler {
     if (method === "HEAD") return c.body(null, 200, headers);
     return c.body(new Uint8Array(body), 200, headers);
   };
+}
+
+/** The first range of a `bytes=` header, clamped to the file; null when it cannot be satisfied. */
+function byteRange(header: string, size: number): [number, number] | null {
+  const match = /^bytes=(\d*)-(\d*)/.exec(header.trim());
+  if (!match || (match[1] === "" && match[2] === "")) return null;
+  let start: number;
+  let end: number;
+  if (match[1] === "") {
+    start = Math.max(0, size - Number(match[2]));
+    end = size - 1;
+  } else {
+    start = Number(match[1]);
+    end = match[2] === "" ? size - 1 : Math.min(Number(match[2]), size - 1);
+  }
+  return start <= end && start < size ? [start, end] : null;
 }
 
 function cacheControlFor(url: string): string {

@@ -180,3 +180,25 @@ describe("serving the PWA", () => {
     expect(response.headers.get("content-encoding")).toBe("gzip");
   });
 });
+
+describe("byte ranges for media", () => {
+  it("answers a Range request for an uncompressed file with 206 and the slice", async () => {
+    const dist = mkdtempSync(join(tmpdir(), "sdt-dist-range-"));
+    mkdirSync(join(dist, "landing"));
+    const video = Buffer.from(Array.from({ length: 1000 }, (_, i) => i % 256));
+    writeFileSync(join(dist, "landing", "hero.mp4"), video);
+    const ranged = await startTestServer({ deps: () => ({ staticDir: dist }) });
+    try {
+      const part = await fetch(`${ranged.url}/landing/hero.mp4`, { headers: { range: "bytes=10-19" } });
+      expect(part.status).toBe(206);
+      expect(part.headers.get("content-range")).toBe("bytes 10-19/1000");
+      expect([...new Uint8Array(await part.arrayBuffer())]).toEqual([...video.subarray(10, 20)]);
+      const tail = await fetch(`${ranged.url}/landing/hero.mp4`, { headers: { range: "bytes=-5" } });
+      expect(tail.headers.get("content-range")).toBe("bytes 995-999/1000");
+      const beyond = await fetch(`${ranged.url}/landing/hero.mp4`, { headers: { range: "bytes=5000-" } });
+      expect(beyond.status).toBe(416);
+    } finally {
+      await ranged.close();
+    }
+  });
+});

@@ -2,11 +2,27 @@ import { Hono } from "hono";
 import { z } from "zod";
 import type { AppDeps } from "../deps.ts";
 import { idParam, validate } from "../lib/validate.ts";
-import { getEvent, listEvents } from "../services/events.ts";
+import { createEventListCache } from "../services/event-list-cache.ts";
+import { getEvent } from "../services/events.ts";
 
-export const eventsRoutes = (deps: AppDeps) =>
-  new Hono()
-    .get("/get-events", (c) => c.json(listEvents(deps.db, deps.now())))
+export const eventsRoutes = (deps: AppDeps) => {
+  const eventList = createEventListCache(deps.db);
+  return new Hono()
+    .get("/get-events", (c) => {
+      const list = eventList(deps.now());
+      const accepted = c.req.header("accept-encoding") ?? "";
+      const headers: Record<string, string> = {
+        "content-type": "application/json; charset=utf-8",
+        "cache-control": "no-cache",
+        vary: "accept-encoding",
+      };
+      if (/\bbr\b/.test(accepted)) return c.body(new Uint8Array(list.br), 200, { ...headers, "content-encoding": "br" });
+      if (/\bgzip\b/.test(accepted)) {
+        return c.body(new Uint8Array(list.gzip), 200, { ...headers, "content-encoding": "gzip" });
+      }
+      return c.body(new Uint8Array(list.json), 200, headers);
+    })
     .get("/get-event/:id", validate("param", z.object({ id: idParam(z) })), (c) =>
       c.json(getEvent(deps.db, c.req.valid("param").id, deps.now())),
     );
+};

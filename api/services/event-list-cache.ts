@@ -1,0 +1,46 @@
+import { brotliCompressSync, constants, gzipSync } from "node:zlib";
+import { and, eq, gt, min } from "drizzle-orm";
+import type { Db } from "../../db/client.ts";
+import { bookings } from "../../db/schema.ts";
+import { listEvents } from "./events.ts";
+
+export type EncodedList = { json: Buffer; gzip: Buffer; br: Buffer };
+
+/**
+ * GET /api/get-events is the hottest call (every phone opening the app), and its answer only
+ * changes when the database does or when a seat hold expires. So the serialised, compressed list is
+ * kept until one of those happens:
+ * - `PRAGMA data_version` moves when another connection (another process) commits;
+ * - `total_changes()` moves when this connection writes;
+ * - the soonest live hold's expiry passes (a seat comes back without any write).
+ */
+export function createEventListCache(db: Db) {
+  const dataVersion = db.$client.prepare("PRAGMA data_version").pluck();
+  const totalChanges = db.$client.prepare("SELECT total_changes()").pluck();
+  let cached: { version: number; changes: number; validUntil: number; list: EncodedList } | undefined;
+
+  return (now: number): EncodedList => {
+    const version = dataVersion.get() as number;
+    const changes = totalChanges.get() as number;
+    if (cached && cached.version === version && cached.changes === changes && now < cached.validUntil) {
+      return cached.list;
+    }
+    const json = Buffer.from(JSON.stringify(listEvents(db, now)));
+    const nextExpiry = db
+      .select({ at: min(bookings.holdExpiresAt) })
+      .from(bookings)
+      .where(and(eq(bookings.status, "held"), gt(bookings.holdExpiresAt, now)))
+      .get()?.at;
+    cached = {
+      version,
+      changes,
+      validUntil: nextExpiry ?? Number.POSITIVE_INFINITY,
+      list: {
+        json,
+        gzip: gzipSync(json, { level: 6 }),
+        br: brotliCompressSync(json, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } }),
+      },
+    };
+    return cached.list;
+  };
+}
