@@ -1,6 +1,98 @@
 import { Hono } from "hono";
+import { z } from "zod";
 import type { AppDeps } from "../deps.ts";
+import { isAdmin } from "../lib/admin-session.ts";
+import { clientAddress } from "../lib/client-address.ts";
+import { NotFound } from "../lib/errors.ts";
+import { idParam, validate } from "../lib/validate.ts";
+import { confirmBooking, getEventDetails } from "../services/check-in.ts";
+import { createCheckoutSession, getCheckoutStatus } from "../services/checkout.ts";
+import { sendConfirmation } from "../services/confirmation.ts";
+import { handlePaymentEvent } from "../services/payment-completion.ts";
+import { devCheckoutRoutes } from "./payments-dev.ts";
 
-// Issue 4: create-checkout-session, checkout-session, send-confirmation, stripe/webhook,
-// get-event-details, confirm-booking, dev/checkout.
-export const paymentsRoutes = (_deps: AppDeps) => new Hono();
+/** Ids in JSON bodies: the PWA sends numbers, but numeric strings from query parameters are fine too. */
+const id = z.union([
+  z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+  z
+    .string()
+    .regex(/^[1-9]\d{0,15}$/, "must be a positive integer")
+    .transform(Number),
+]);
+const optionalText = z.string().max(500).nullish();
+const sessionId = z.string().regex(/^cs_[A-Za-z0-9_]{1,250}$/, "must be a checkout session id");
+
+export const paymentsRoutes = (deps: AppDeps) =>
+  new Hono()
+    .post(
+      "/create-checkout-session",
+      validate(
+        "json",
+        z.object({
+          userID: id,
+          eventID: id,
+          // SPEC.md's client sends these; the price and the names come from the database instead.
+          amount: z.unknown().optional(),
+          userEmail: optionalText,
+          eventName: optionalText,
+        }),
+      ),
+      async (c) => {
+        const body = c.req.valid("json");
+        return c.json(await createCheckoutSession(deps, { userId: body.userID, eventId: body.eventID }));
+      },
+    )
+    .get("/checkout-session", validate("query", z.object({ session_id: sessionId })), async (c) =>
+      c.json(await getCheckoutStatus(deps, c.req.valid("query").session_id)),
+    )
+    .post(
+      "/send-confirmation",
+      validate(
+        "json",
+        z.object({
+          userID: id,
+          eventID: id,
+          paymentIntentId: z.string().min(1).max(255),
+          userEmail: optionalText,
+          eventName: optionalText,
+          userPhone: optionalText,
+        }),
+      ),
+      async (c) => {
+        const body = c.req.valid("json");
+        return c.json(
+          await sendConfirmation(deps, {
+            userId: body.userID,
+            eventId: body.eventID,
+            paymentIntentId: body.paymentIntentId,
+          }),
+        );
+      },
+    )
+    .post("/stripe/webhook", async (c) => {
+      if (!deps.payments.verifyWebhook) throw NotFound("no such endpoint");
+      // The signature covers the exact bytes, so the body is read raw, never parsed and re-serialised.
+      const event = await deps.payments.verifyWebhook(await c.req.text(), c.req.header("stripe-signature"));
+      return c.json(await handlePaymentEvent(deps, event));
+    })
+    .get("/get-event-details", validate("query", z.object({ eventID: idParam(z), userID: idParam(z) })), (c) => {
+      const q = c.req.valid("query");
+      return c.json(getEventDetails(deps.db, { userId: q.userID, eventId: q.eventID, admin: isAdmin(c, deps) }));
+    })
+    .post(
+      "/confirm-booking",
+      validate("json", z.object({ eventID: id, userID: id, uniqueCode: z.string().min(1).max(64) })),
+      (c) => {
+        const body = c.req.valid("json");
+        return c.json(
+          confirmBooking(deps.db, {
+            userId: body.userID,
+            eventId: body.eventID,
+            uniqueCode: body.uniqueCode,
+            address: clientAddress(c),
+            now: deps.now(),
+          }),
+        );
+      },
+    )
+    .route("/", devCheckoutRoutes(deps));

@@ -1,9 +1,13 @@
-// Placeholder until its issue lands; the route exists so links and the router are complete.
+import { useSearchParams } from "react-router-dom";
+import { PaymentSuccess } from "../features/payment/components/payment-success.tsx";
+import { readSuccessParams } from "../features/payment/confirm-payment.ts";
+
 export function SuccessPage() {
+  const [search] = useSearchParams();
   return (
     <main className="page">
-      <h1>Payment</h1>
-      <p>Coming soon.</p>
+      <h1>Your ticket</h1>
+      <PaymentSuccess params={readSuccessParams(search)} />
     </main>
   );
 }

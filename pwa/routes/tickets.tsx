@@ -1,9 +1,10 @@
-// Placeholder until its issue lands; the route exists so links and the router are complete.
+import { TicketList } from "../features/tickets/components/ticket-list.tsx";
+
 export function TicketsPage() {
   return (
     <main className="page">
       <h1>My tickets</h1>
-      <p>Coming soon.</p>
+      <TicketList />
     </main>
   );
 }

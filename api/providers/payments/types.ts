@@ -5,6 +5,11 @@ export interface PaymentsProvider {
   retrieveCheckout(sessionId: string): Promise<CheckoutInfo>;
   /** Refunds the whole payment. The same idempotency key always gives back the same refund. */
   refund(paymentIntentId: string, idempotencyKey: string): Promise<{ refundId: string }>;
+  /**
+   * Checks a webhook delivery's signature and reads it. Only providers that send webhooks have it;
+   * a bad signature throws BadRequest.
+   */
+  verifyWebhook?(payload: string, signature: string | undefined): Promise<PaymentEvent>;
 }
 
 export type CreateCheckoutInput = {
@@ -12,6 +17,7 @@ export type CreateCheckoutInput = {
   currency: "aud";
   productName: string;
   customerEmail: string;
+  /** May hold the literal `{CHECKOUT_SESSION_ID}`, which the provider replaces with the session's id. */
   successUrl: string;
   cancelUrl: string;
   /** Epoch ms; the session stops accepting payment then (matches the seat hold). */
@@ -28,4 +34,12 @@ export type CheckoutInfo = {
   paymentIntentId: string | null;
   amountCents: number;
   metadata: Record<string, string>;
+};
+
+/** A webhook delivery, reduced to what the app acts on. */
+export type PaymentEvent = {
+  id: string;
+  type: string;
+  /** Present for checkout.session.* events. */
+  checkout?: CheckoutInfo;
 };

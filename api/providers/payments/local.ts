@@ -1,0 +1,65 @@
+import { createHash } from "node:crypto";
+import { eq } from "drizzle-orm";
+import type { Db } from "../../../db/client.ts";
+import { type CheckoutSession, checkoutSessions } from "../../../db/schema.ts";
+import type { Env } from "../../env.ts";
+import { NotFound } from "../../lib/errors.ts";
+import type { CheckoutInfo, PaymentsProvider } from "./types.ts";
+
+const digest = (value: string) => createHash("sha256").update(value).digest("hex").slice(0, 24);
+
+/**
+ * The built-in checkout used when Stripe is not configured: sessions live in `checkout_sessions`
+ * and are paid on the "Test checkout" page (routes/payments-dev.ts). Ids are derived from the
+ * idempotency key, so a repeated create answers with the same session, as Stripe does.
+ */
+export function createLocalPayments(env: Pick<Env, "PUBLIC_BASE_URL">, db: Db, now: () => number): PaymentsProvider {
+  return {
+    name: "local",
+    async createCheckout(input) {
+      const id = `cs_local_${digest(input.idempotencyKey)}`;
+      const bookingId = Number(input.metadata.bookingId);
+      if (!Number.isInteger(bookingId) || bookingId <= 0) throw new Error("local checkout needs metadata.bookingId");
+      db.insert(checkoutSessions)
+        .values({
+          id,
+          bookingId,
+          provider: "local",
+          amountCents: input.amountCents,
+          currency: input.currency,
+          // PUBLIC_BASE_URL is read per call: the test harness only learns its port after start-up.
+          url: `${env.PUBLIC_BASE_URL}/api/dev/checkout/${id}`,
+          expiresAt: input.expiresAt,
+        })
+        .onConflictDoNothing()
+        .run();
+      return toInfo(
+        db.select().from(checkoutSessions).where(eq(checkoutSessions.id, id)).get()!,
+        now(),
+        input.metadata,
+      );
+    },
+    async retrieveCheckout(sessionId) {
+      const row = db.select().from(checkoutSessions).where(eq(checkoutSessions.id, sessionId)).get();
+      if (row?.provider !== "local") throw NotFound("no such checkout session");
+      return toInfo(row, now());
+    },
+    async refund(paymentIntentId, idempotencyKey) {
+      if (!paymentIntentId.startsWith("pi_local_")) throw new Error(`No such payment_intent: '${paymentIntentId}'`);
+      return { refundId: `re_local_${digest(idempotencyKey)}` };
+    },
+  };
+}
+
+function toInfo(row: CheckoutSession, now: number, metadata: Record<string, string> = {}): CheckoutInfo {
+  const status = row.status === "paid" ? "complete" : row.status === "open" && row.expiresAt > now ? "open" : "expired";
+  return {
+    id: row.id,
+    url: row.url,
+    status,
+    paid: row.status === "paid",
+    paymentIntentId: row.paymentIntentId,
+    amountCents: row.amountCents,
+    metadata: { bookingId: String(row.bookingId), ...metadata },
+  };
+}

@@ -1,0 +1,284 @@
+import { eq } from "drizzle-orm";
+import Stripe from "stripe";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bookings, checkoutSessions, outboxMessages, refunds } from "../../../db/schema.ts";
+import { startTestServer, type TestServer } from "../../../test/api-harness.ts";
+import { type FakeSession, type FakeStripe, startFakeStripe } from "../../../test/fakes/stripe.ts";
+import { insertEvent, insertPaidBookings } from "../../../test/fixtures.ts";
+import { insertHeldBooking } from "./test-helpers.ts";
+
+// The real `stripe` SDK against a fake Stripe on loopback: what the app sends to Stripe, and what
+// it does with Stripe's signed webhooks.
+
+const WEBHOOK_SECRET = "whsec_test";
+let fake: FakeStripe;
+let server: TestServer;
+
+beforeAll(async () => {
+  fake = await startFakeStripe();
+  server = await startTestServer({
+    env: { STRIPE_SECRET_KEY: "sk_test_x", STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_API_BASE: fake.url },
+  });
+});
+afterAll(async () => {
+  expect(server.errors).toEqual([]);
+  await server.close();
+  await fake.close();
+});
+
+const post = (path: string, body: unknown) =>
+  fetch(server.url + path, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+const booking = (id: number) => server.deps.db.select().from(bookings).where(eq(bookings.id, id)).get()!;
+
+/** Delivers a Stripe event to the webhook, signed the way Stripe signs it. */
+function deliver(event: { id: string; type: string; data: { object: FakeSession } }, secret = WEBHOOK_SECRET) {
+  const payload = JSON.stringify(event);
+  const signature = Stripe.webhooks.generateTestHeaderString({ payload, secret });
+  return fetch(`${server.url}/api/stripe/webhook`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "stripe-signature": signature },
+    body: payload,
+  });
+}
+
+async function heldWithCheckout(eventOverrides: Parameters<typeof insertEvent>[2] = {}) {
+  const { db, env } = server.deps;
+  const event = await insertEvent(db, env.UPLOADS_DIR, { priceCents: 5500, name: "Stripe Night", ...eventOverrides });
+  const held = insertHeldBooking(db, event.id, { now: server.deps.now(), email: `s${Math.random()}@example.com` });
+  const response = await post("/api/create-checkout-session", {
+    userID: held.userId,
+    eventID: event.id,
+    amount: 1,
+    userEmail: "someone-else@example.com",
+    eventName: "Free Night",
+  });
+  expect(response.status).toBe(200);
+  const reply = (await response.json()) as { sessionId: string; paymentIntentId: string | null; url: string };
+  return { event, held, reply };
+}
+
+describe("Stripe Checkout through the SDK", () => {
+  it("creates the session with the database's price in AUD, an expiry, the booking's metadata and an idempotency key", async () => {
+    const before = fake.requests.length;
+    const { event, held, reply } = await heldWithCheckout();
+    const created = fake.requests
+      .slice(before)
+      .filter((r) => r.method === "POST" && r.path === "/v1/checkout/sessions");
+    expect(created).toHaveLength(1);
+    const { form, headers } = created[0]!;
+    expect(headers.authorization).toBe("Bearer sk_test_x");
+    expect(headers["idempotency-key"]).toBe(`checkout-${held.bookingId}-${booking(held.bookingId).holdExpiresAt}`);
+    expect(form).toMatchObject({
+      mode: "payment",
+      "allowed_payment_method_types[0]": "card",
+      "line_items[0][quantity]": "1",
+      "line_items[0][price_data][currency]": "aud",
+      "line_items[0][price_data][unit_amount]": "5500",
+      "line_items[0][price_data][product_data][name]": "Stripe Night",
+      customer_email: held.email,
+      cancel_url: `${server.url}/`,
+      "metadata[bookingId]": String(held.bookingId),
+      "metadata[userId]": String(held.userId),
+      "metadata[eventId]": String(event.id),
+    });
+    expect(form.success_url).toBe(
+      `${server.url}/success?session_id={CHECKOUT_SESSION_ID}&userID=${held.userId}&eventID=${event.id}` +
+        `&eventName=Stripe%20Night&amount=55&userEmail=${encodeURIComponent(held.email)}&phone=${encodeURIComponent(held.phone)}`,
+    );
+    // Stripe wants at least 30 minutes; the hold was stretched to match the session.
+    const expiresAt = Number(form.expires_at) * 1000;
+    expect(expiresAt - server.deps.now()).toBeGreaterThan(30 * 60_000);
+    expect(Math.abs(expiresAt - booking(held.bookingId).holdExpiresAt)).toBeLessThan(1000);
+
+    expect(reply).toEqual({
+      sessionId: expect.stringMatching(/^cs_test_/),
+      paymentIntentId: null,
+      url: `https://checkout.stripe.test/c/pay/${reply.sessionId}`,
+    });
+
+    // Pressing "Proceed to Payment" again reuses the open session.
+    const again = await post("/api/create-checkout-session", { userID: held.userId, eventID: event.id, amount: 1 });
+    expect(((await again.json()) as { sessionId: string }).sessionId).toBe(reply.sessionId);
+    expect(fake.requests.filter((r) => r.path === "/v1/checkout/sessions").length).toBe(
+      fake.requests.slice(0, before).filter((r) => r.path === "/v1/checkout/sessions").length + 1,
+    );
+  });
+
+  it("retrieves the session from Stripe for the success page", async () => {
+    const { reply } = await heldWithCheckout();
+    const path = `/api/checkout-session?session_id=${reply.sessionId}`;
+    expect(await (await fetch(server.url + path)).json()).toEqual({ paymentIntentId: null, paid: false });
+    const paid = fake.complete(reply.sessionId);
+    expect(await (await fetch(server.url + path)).json()).toEqual({ paymentIntentId: paid.payment_intent, paid: true });
+    expect(fake.requests.at(-1)).toMatchObject({ method: "GET", path: `/v1/checkout/sessions/${reply.sessionId}` });
+    expect((await fetch(`${server.url}/api/checkout-session?session_id=cs_test_unknown`)).status).toBe(404);
+  });
+
+  it("send-confirmation asks Stripe when the webhook has not arrived yet", async () => {
+    const { event, held, reply } = await heldWithCheckout();
+    const early = await post("/api/send-confirmation", {
+      userID: held.userId,
+      eventID: event.id,
+      paymentIntentId: "pi_test_guess",
+    });
+    expect(early.status).toBe(409);
+    const paid = fake.complete(reply.sessionId);
+    const response = await post("/api/send-confirmation", {
+      userID: held.userId,
+      eventID: event.id,
+      paymentIntentId: paid.payment_intent,
+    });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ uniqueCode: booking(held.bookingId).uniqueCode });
+    expect(booking(held.bookingId)).toMatchObject({ status: "paid", paymentIntentId: paid.payment_intent });
+  });
+});
+
+describe("POST /api/stripe/webhook", () => {
+  it("confirms the booking on checkout.session.completed, and a replay changes nothing", async () => {
+    const { held, reply } = await heldWithCheckout();
+    const completed = fake.event("checkout.session.completed", fake.complete(reply.sessionId));
+    const response = await deliver(completed);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ received: true, outcome: "paid" });
+    const row = booking(held.bookingId);
+    expect(row).toMatchObject({ status: "paid", paymentIntentId: completed.data.object.payment_intent });
+    expect(row.uniqueCode).toMatch(/^[A-Z2-9]{10}$/);
+    const session = server.deps.db
+      .select()
+      .from(checkoutSessions)
+      .where(eq(checkoutSessions.id, reply.sessionId))
+      .get();
+    expect(session?.status).toBe("paid");
+
+    const replay = await deliver(completed);
+    expect(await replay.json()).toMatchObject({ received: true, duplicate: true });
+    expect(booking(held.bookingId)).toEqual(row);
+    const sms = server.deps.db
+      .select()
+      .from(outboxMessages)
+      .where(eq(outboxMessages.dedupeKey, `confirmation-${held.bookingId}`))
+      .all();
+    expect(sms).toHaveLength(1);
+
+    // Stripe may deliver "expired" after "completed": it must not release a paid seat.
+    const lateExpiry = await deliver(
+      fake.event("checkout.session.expired", { ...completed.data.object, status: "expired" }),
+    );
+    expect(lateExpiry.status).toBe(200);
+    expect(booking(held.bookingId).status).toBe("paid");
+  });
+
+  it("refuses a delivery with a bad signature (400) and changes nothing", async () => {
+    const { held, reply } = await heldWithCheckout();
+    const completed = fake.event("checkout.session.completed", fake.complete(reply.sessionId));
+    const forged = await deliver(completed, "whsec_wrong");
+    expect(forged.status).toBe(400);
+    expect(await forged.json()).toEqual({ success: false, error: "invalid webhook signature" });
+    const unsigned = await post("/api/stripe/webhook", completed);
+    expect(unsigned.status).toBe(400);
+    expect(booking(held.bookingId).status).toBe("held");
+  });
+
+  it("releases the hold when the session expires unpaid", async () => {
+    const { held, reply } = await heldWithCheckout();
+    const response = await deliver(fake.event("checkout.session.expired", fake.expire(reply.sessionId)));
+    expect(await response.json()).toMatchObject({ outcome: "released" });
+    expect(booking(held.bookingId).status).toBe("released");
+    const session = server.deps.db
+      .select()
+      .from(checkoutSessions)
+      .where(eq(checkoutSessions.id, reply.sessionId))
+      .get();
+    expect(session?.status).toBe("expired");
+  });
+
+  it("refunds a late payment when its seat has gone to someone else, once", async () => {
+    const { event, held, reply } = await heldWithCheckout({ totalSeats: 1 });
+    server.advance(32 * 60_000);
+    try {
+      await deliver(fake.event("checkout.session.expired", fake.expire(reply.sessionId)));
+      insertPaidBookings(server.deps.db, event.id, 1);
+      // The buyer's payment went through at the last second; Stripe reports it after the expiry.
+      const paid = fake.complete(reply.sessionId);
+      const completed = fake.event("checkout.session.completed", paid);
+      const response = await deliver(completed);
+      expect(response.status).toBe(200);
+      expect(await response.json()).toMatchObject({ outcome: "refunded" });
+
+      const refundCalls = fake.requests.filter((r) => r.path === "/v1/refunds");
+      expect(refundCalls).toHaveLength(1);
+      expect(refundCalls[0]?.form.payment_intent).toBe(paid.payment_intent);
+      expect(refundCalls[0]?.headers["idempotency-key"]).toBe(`refund-${held.bookingId}`);
+      expect(booking(held.bookingId)).toMatchObject({
+        status: "refunded",
+        seatReleased: true,
+        paymentIntentId: paid.payment_intent,
+        uniqueCode: null,
+      });
+      const recorded = server.deps.db.select().from(refunds).where(eq(refunds.bookingId, held.bookingId)).all();
+      expect(recorded).toEqual([
+        expect.objectContaining({ reason: "no_seat", refundId: fake.refunds[0]?.id, amountCents: 5500 }),
+      ]);
+
+      await deliver(completed);
+      await deliver({ ...completed, id: `${completed.id}_retry` });
+      expect(fake.requests.filter((r) => r.path === "/v1/refunds")).toHaveLength(1);
+      const confirm = await post("/api/send-confirmation", {
+        userID: held.userId,
+        eventID: event.id,
+        paymentIntentId: paid.payment_intent,
+      });
+      expect(confirm.status).toBe(409);
+    } finally {
+      server.advance(-32 * 60_000);
+    }
+  });
+
+  it("answers 502 when the automatic refund fails, and refunds when Stripe retries the delivery", async () => {
+    const { event, held, reply } = await heldWithCheckout({ totalSeats: 1 });
+    server.advance(32 * 60_000);
+    try {
+      await deliver(fake.event("checkout.session.expired", fake.expire(reply.sessionId)));
+      insertPaidBookings(server.deps.db, event.id, 1);
+      const completed = fake.event("checkout.session.completed", fake.complete(reply.sessionId));
+      const refundsBefore = fake.refunds.length;
+      fake.failNext("/v1/refunds");
+      const failed = await deliver(completed);
+      expect(failed.status).toBe(502);
+      expect(booking(held.bookingId).status).toBe("refunded");
+      expect(server.deps.db.select().from(refunds).where(eq(refunds.bookingId, held.bookingId)).all()).toEqual([]);
+
+      const retried = await deliver(completed);
+      expect(await retried.json()).toMatchObject({ outcome: "refunded" });
+      expect(fake.refunds.length).toBe(refundsBefore + 1);
+      expect(server.deps.db.select().from(refunds).where(eq(refunds.bookingId, held.bookingId)).all()).toHaveLength(1);
+    } finally {
+      server.advance(-32 * 60_000);
+    }
+  });
+
+  it("lets a late payment take a seat that is still free", async () => {
+    const { held, reply } = await heldWithCheckout({ totalSeats: 3 });
+    server.advance(32 * 60_000);
+    try {
+      await deliver(fake.event("checkout.session.expired", fake.expire(reply.sessionId)));
+      expect(booking(held.bookingId).status).toBe("released");
+      const response = await deliver(fake.event("checkout.session.completed", fake.complete(reply.sessionId)));
+      expect(await response.json()).toMatchObject({ outcome: "paid" });
+      expect(booking(held.bookingId).status).toBe("paid");
+    } finally {
+      server.advance(-32 * 60_000);
+    }
+  });
+
+  it("has no local checkout pages next to Stripe", async () => {
+    const { reply } = await heldWithCheckout();
+    expect((await fetch(`${server.url}/api/dev/checkout/cs_local_${"a".repeat(24)}`)).status).toBe(404);
+    expect((await fetch(`${server.url}/api/dev/checkout/${reply.sessionId}`)).status).not.toBe(200);
+  });
+});

@@ -1,0 +1,106 @@
+import Stripe from "stripe";
+import { BadRequest, NotFound, ProviderFailed } from "../../lib/errors.ts";
+import type { CheckoutInfo, PaymentEvent, PaymentsProvider } from "./types.ts";
+
+export type StripeOptions = {
+  secretKey: string;
+  webhookSecret: string;
+  /** Tests point the real SDK at a fake Stripe on loopback (STRIPE_API_BASE); unset in production. */
+  apiBase?: string;
+};
+
+/** Stripe Checkout (card, AUD) through the official SDK. */
+export function createStripePayments(options: StripeOptions): PaymentsProvider {
+  const base = options.apiBase ? new URL(options.apiBase) : undefined;
+  const stripe = new Stripe(options.secretKey, {
+    maxNetworkRetries: 2,
+    timeout: 20_000,
+    telemetry: false,
+    ...(base && {
+      host: base.hostname,
+      port: base.port || (base.protocol === "https:" ? 443 : 80),
+      protocol: base.protocol === "https:" ? "https" : "http",
+    }),
+  });
+
+  return {
+    name: "stripe",
+    async createCheckout(input) {
+      const session = await call(() =>
+        stripe.checkout.sessions.create(
+          {
+            mode: "payment",
+            // The SDK's API version (2026-10-28) removed `payment_method_types` from Checkout; this
+            // is its replacement and limits the session to cards.
+            allowed_payment_method_types: ["card"],
+            line_items: [
+              {
+                quantity: 1,
+                price_data: {
+                  currency: input.currency,
+                  unit_amount: input.amountCents,
+                  product_data: { name: input.productName },
+                },
+              },
+            ],
+            customer_email: input.customerEmail,
+            success_url: input.successUrl,
+            cancel_url: input.cancelUrl,
+            expires_at: Math.floor(input.expiresAt / 1000),
+            metadata: input.metadata,
+            // The payment intent carries the booking too, so a refund in the dashboard is traceable.
+            payment_intent_data: { metadata: input.metadata },
+          },
+          { idempotencyKey: input.idempotencyKey },
+        ),
+      );
+      return toInfo(session);
+    },
+    async retrieveCheckout(sessionId) {
+      return toInfo(await call(() => stripe.checkout.sessions.retrieve(sessionId)));
+    },
+    async refund(paymentIntentId, idempotencyKey) {
+      const refund = await call(() =>
+        stripe.refunds.create({ payment_intent: paymentIntentId, reason: "requested_by_customer" }, { idempotencyKey }),
+      );
+      return { refundId: refund.id };
+    },
+    async verifyWebhook(payload, signature) {
+      let event: Stripe.Event;
+      try {
+        event = await stripe.webhooks.constructEventAsync(payload, signature ?? "", options.webhookSecret);
+      } catch {
+        throw BadRequest("invalid webhook signature");
+      }
+      const result: PaymentEvent = { id: event.id, type: event.type };
+      if (event.type.startsWith("checkout.session.")) {
+        result.checkout = toInfo(event.data.object as Stripe.Checkout.Session);
+      }
+      return result;
+    },
+  };
+}
+
+function toInfo(session: Stripe.Checkout.Session): CheckoutInfo {
+  const intent = session.payment_intent;
+  return {
+    id: session.id,
+    url: session.url ?? "",
+    status: session.status === "complete" ? "complete" : session.status === "expired" ? "expired" : "open",
+    paid: session.payment_status === "paid",
+    paymentIntentId: typeof intent === "string" ? intent : (intent?.id ?? null),
+    amountCents: session.amount_total ?? 0,
+    metadata: { ...(session.metadata ?? {}) },
+  };
+}
+
+/** Stripe's "no such object" is the caller's 404; anything else is the provider failing (502). */
+async function call<T>(request: () => Promise<T>): Promise<T> {
+  try {
+    return await request();
+  } catch (error) {
+    const status = (error as { statusCode?: number }).statusCode;
+    if (status === 404) throw NotFound("no such checkout session");
+    throw ProviderFailed(`payment provider error: ${(error as Error).message ?? "unknown"}`.slice(0, 200));
+  }
+}

@@ -1,0 +1,199 @@
+import { and, desc, eq, gt } from "drizzle-orm";
+import type { Db } from "../../db/client.ts";
+import {
+  type Booking,
+  bookings,
+  type CheckoutSession,
+  checkoutSessions,
+  type Event,
+  events,
+  type User,
+  users,
+} from "../../db/schema.ts";
+import type { Env } from "../env.ts";
+import { Conflict, NotFound } from "../lib/errors.ts";
+import type { PaymentsProvider } from "../providers/payments/types.ts";
+
+type Deps = { db: Db; env: Env; payments: PaymentsProvider; now: () => number };
+type Reader = Pick<Db, "select">;
+
+export type BookingContext = { booking: Booking; user: User; event: Event };
+
+// Stripe refuses a Checkout Session whose expires_at is less than 30 minutes after its creation. A
+// hold has at most 30 minutes left when the buyer reaches "Proceed to Payment", so creating a checkout
+// stretches the hold to 31 minutes from now (the extra minute covers the call to Stripe) and the
+// session expires with it. The stretch happens once per session, and a session is reused while open,
+// so a hold cannot be extended forever.
+const MIN_CHECKOUT_MS = 31 * 60_000;
+
+/** The placeholder Stripe replaces with the session id in the success URL. */
+export const SESSION_ID_PLACEHOLDER = "{CHECKOUT_SESSION_ID}";
+
+export function loadBookingContext(db: Reader, userId: number, eventId: number): BookingContext {
+  const row = db
+    .select({ booking: bookings, user: users, event: events })
+    .from(bookings)
+    .innerJoin(users, eq(users.id, bookings.userId))
+    .innerJoin(events, eq(events.id, bookings.eventId))
+    .where(and(eq(bookings.userId, userId), eq(bookings.eventId, eventId)))
+    .get();
+  if (!row) throw NotFound("no such booking");
+  return row;
+}
+
+export function loadBookingContextById(db: Reader, bookingId: number): BookingContext | undefined {
+  return db
+    .select({ booking: bookings, user: users, event: events })
+    .from(bookings)
+    .innerJoin(users, eq(users.id, bookings.userId))
+    .innerJoin(events, eq(events.id, bookings.eventId))
+    .where(eq(bookings.id, bookingId))
+    .get();
+}
+
+/**
+ * SPEC.md's success URL. Every value comes from the database, not from the client, so the page the
+ * buyer returns to shows what was actually bought.
+ */
+export function successUrl(env: Pick<Env, "PUBLIC_BASE_URL">, sessionId: string, ctx: BookingContext): string {
+  const q = encodeURIComponent;
+  return (
+    `${env.PUBLIC_BASE_URL}/success?session_id=${sessionId === SESSION_ID_PLACEHOLDER ? sessionId : q(sessionId)}` +
+    `&userID=${ctx.user.id}&eventID=${ctx.event.id}&eventName=${q(ctx.event.name)}` +
+    `&amount=${q(String(ctx.event.priceCents / 100))}&userEmail=${q(ctx.user.email)}&phone=${q(ctx.user.phone)}`
+  );
+}
+
+export type CheckoutReply = { sessionId: string; paymentIntentId: string | null; url: string };
+
+// Checkouts being created in this process, per booking: a double click shares one provider call.
+const inFlight = new WeakMap<Db, Map<number, Promise<CheckoutReply>>>();
+
+/**
+ * Starts (or reuses) the card checkout for a user's live hold. The price is the event's, read from
+ * the database; whatever amount the client sent is ignored.
+ */
+export async function createCheckoutSession(deps: Deps, input: { userId: number; eventId: number }) {
+  const { db } = deps;
+  const bookingId = loadBookingContext(db, input.userId, input.eventId).booking.id;
+  let running = inFlight.get(db);
+  if (!running) {
+    running = new Map();
+    inFlight.set(db, running);
+  }
+  const existing = running.get(bookingId);
+  if (existing) return existing;
+  const map = running;
+  const promise = createOnce(deps, input).finally(() => map.delete(bookingId));
+  map.set(bookingId, promise);
+  return promise;
+}
+
+async function createOnce(deps: Deps, input: { userId: number; eventId: number }): Promise<CheckoutReply> {
+  const { db, payments } = deps;
+  const now = deps.now();
+  const plan = db.transaction(
+    (tx) => {
+      const ctx = loadBookingContext(tx, input.userId, input.eventId);
+      const { booking, event } = ctx;
+      if (booking.status === "paid") throw Conflict("this booking is already paid");
+      if (booking.status !== "held" || booking.holdExpiresAt <= now) {
+        throw Conflict("the seat hold has expired, please book again");
+      }
+      const open = tx
+        .select()
+        .from(checkoutSessions)
+        .where(
+          and(
+            eq(checkoutSessions.bookingId, booking.id),
+            eq(checkoutSessions.provider, payments.name),
+            eq(checkoutSessions.status, "open"),
+            gt(checkoutSessions.expiresAt, now),
+          ),
+        )
+        .orderBy(desc(checkoutSessions.createdAt))
+        .get();
+      if (open) return { kind: "reuse" as const, open };
+      const expiresAt = Math.max(booking.holdExpiresAt, now + MIN_CHECKOUT_MS);
+      tx.update(bookings)
+        .set({ holdExpiresAt: expiresAt, amountCents: event.priceCents })
+        .where(eq(bookings.id, booking.id))
+        .run();
+      return { kind: "create" as const, ctx, expiresAt };
+    },
+    { behavior: "immediate" },
+  );
+  if (plan.kind === "reuse")
+    return { sessionId: plan.open.id, paymentIntentId: plan.open.paymentIntentId, url: plan.open.url };
+
+  const { ctx, expiresAt } = plan;
+  const info = await payments.createCheckout({
+    amountCents: ctx.event.priceCents,
+    currency: "aud",
+    productName: ctx.event.name,
+    customerEmail: ctx.user.email,
+    successUrl: successUrl(deps.env, SESSION_ID_PLACEHOLDER, ctx),
+    cancelUrl: `${deps.env.PUBLIC_BASE_URL}/`,
+    expiresAt,
+    metadata: { bookingId: String(ctx.booking.id), userId: String(ctx.user.id), eventId: String(ctx.event.id) },
+    // One key per booking and hold window: a retry after a lost reply gets the same session back.
+    idempotencyKey: `checkout-${ctx.booking.id}-${expiresAt}`,
+  });
+  db.insert(checkoutSessions)
+    .values({
+      id: info.id,
+      bookingId: ctx.booking.id,
+      provider: payments.name,
+      amountCents: ctx.event.priceCents,
+      currency: "aud",
+      url: info.url,
+      expiresAt,
+    })
+    .onConflictDoNothing()
+    .run();
+  return { sessionId: info.id, paymentIntentId: info.paymentIntentId, url: info.url };
+}
+
+export function findCheckoutSession(db: Reader, sessionId: string): CheckoutSession | undefined {
+  return db.select().from(checkoutSessions).where(eq(checkoutSessions.id, sessionId)).get();
+}
+
+/** What the success page needs: has this checkout been paid, and with which payment intent. */
+export async function getCheckoutStatus(deps: Deps, sessionId: string) {
+  // Only sessions this app created are looked up, so the endpoint cannot probe the provider account.
+  if (!findCheckoutSession(deps.db, sessionId)) throw NotFound("no such checkout session");
+  const info = await deps.payments.retrieveCheckout(sessionId);
+  return { paymentIntentId: info.paid ? info.paymentIntentId : null, paid: info.paid };
+}
+
+/**
+ * Ends an unpaid checkout (cancelled by the buyer, or expired at the provider) and gives its seat
+ * back. A paid booking is never touched, so an "expired" arriving after "completed" changes nothing.
+ */
+export function releaseCheckout(db: Db, sessionId: string, reason: "cancelled" | "expired", now: number): boolean {
+  return db.transaction(
+    (tx) => {
+      const session = findCheckoutSession(tx, sessionId);
+      if (session?.status !== "open") return false;
+      tx.update(checkoutSessions).set({ status: reason }).where(eq(checkoutSessions.id, sessionId)).run();
+      const otherOpen = tx
+        .select({ id: checkoutSessions.id })
+        .from(checkoutSessions)
+        .where(
+          and(
+            eq(checkoutSessions.bookingId, session.bookingId),
+            eq(checkoutSessions.status, "open"),
+            gt(checkoutSessions.expiresAt, now),
+          ),
+        )
+        .get();
+      if (otherOpen) return true;
+      tx.update(bookings)
+        .set({ status: "released" })
+        .where(and(eq(bookings.id, session.bookingId), eq(bookings.status, "held")))
+        .run();
+      return true;
+    },
+    { behavior: "immediate" },
+  );
+}

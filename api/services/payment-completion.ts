@@ -1,0 +1,245 @@
+import { randomBytes, randomInt } from "node:crypto";
+import { and, count, desc, eq, ne } from "drizzle-orm";
+import type { Db } from "../../db/client.ts";
+import { bookings, checkoutSessions, processedWebhookEvents, refunds } from "../../db/schema.ts";
+import type { Env } from "../env.ts";
+import { ProviderFailed } from "../lib/errors.ts";
+import type { Logger } from "../lib/log.ts";
+import type { PaymentEvent, PaymentsProvider } from "../providers/payments/types.ts";
+import type { SmsProvider } from "../providers/sms/types.ts";
+import { type BookingContext, loadBookingContextById, releaseCheckout } from "./checkout.ts";
+import { deliverPending, enqueueSms } from "./outbox.ts";
+import { seatCounts } from "./seats.ts";
+
+export type CompletionDeps = {
+  db: Db;
+  env: Env;
+  payments: PaymentsProvider;
+  sms: SmsProvider;
+  log: Logger;
+  now: () => number;
+};
+
+// No 0/O, 1/I/L: the code is read aloud and typed at the door.
+const ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789";
+const CODE_LENGTH = 10;
+
+export const ticketLink = (env: Pick<Env, "PUBLIC_BASE_URL">, eventId: number, userId: number) =>
+  `${env.PUBLIC_BASE_URL}/confirm-booking?eventID=${eventId}&userID=${userId}`;
+
+export const confirmationDedupeKey = (bookingId: number) => `confirmation-${bookingId}`;
+
+function randomCode(): string {
+  let code = "";
+  for (let i = 0; i < CODE_LENGTH; i++) code += ALPHABET[randomInt(ALPHABET.length)];
+  return code;
+}
+
+/** YYYY-MM-DD hh:mm A in UTC, as the event cards show it. */
+function formatWhen(ms: number): string {
+  const iso = new Date(ms).toISOString();
+  const hours = Number(iso.slice(11, 13));
+  const h12 = String(hours % 12 === 0 ? 12 : hours % 12).padStart(2, "0");
+  return `${iso.slice(0, 10)} ${h12}:${iso.slice(14, 16)} ${hours < 12 ? "AM" : "PM"}`;
+}
+
+/**
+ * Gives a paid booking its door code and queues the confirmation SMS, once. Runs inside the
+ * transaction that marks the booking paid, so the code and the message exist exactly when the seat does.
+ */
+export function issueTicket(tx: Pick<Db, "select" | "update" | "insert">, env: Env, ctx: BookingContext, now: number) {
+  const { booking, user, event } = ctx;
+  if (booking.uniqueCode) return booking.uniqueCode;
+  let code = randomCode();
+  // 31^10 codes make a clash vanishingly rare, but the column has no unique index, so check.
+  while (tx.select({ id: bookings.id }).from(bookings).where(eq(bookings.uniqueCode, code)).get()) code = randomCode();
+  tx.update(bookings).set({ uniqueCode: code, confirmationSentAt: now }).where(eq(bookings.id, booking.id)).run();
+  enqueueSms(tx, {
+    dedupeKey: confirmationDedupeKey(booking.id),
+    to: user.phone,
+    body:
+      `You're booked for ${event.name} on ${formatWhen(event.startsAt)} (UTC) at ${event.address}. ` +
+      `Your ticket code is ${code}. Show it at the door: ${ticketLink(env, event.id, user.id)}`,
+  });
+  return code;
+}
+
+/** Sends the queued confirmation now; a failure stays queued for the background retry. */
+export async function sendQueuedConfirmation(deps: Omit<CompletionDeps, "env" | "payments">, bookingId: number) {
+  try {
+    await deliverPending(deps, { dedupePrefix: confirmationDedupeKey(bookingId) });
+  } catch (error) {
+    deps.log("warn", "confirmation sms not delivered yet", { bookingId, error: String(error).slice(0, 200) });
+  }
+}
+
+/**
+ * - `paid`: the booking now holds its seat (or already did with this payment).
+ * - `refunded`: the money arrived when no seat was left (or the seat was already paid by another
+ *   payment), so it was given back.
+ * - `not_payable`: only with `requireOpen`: the checkout was no longer open, nothing was charged.
+ * - `ignored`: the payment does not belong to a booking of this app.
+ */
+export type CompletionOutcome = "paid" | "refunded" | "not_payable" | "ignored";
+
+type Decision =
+  | { outcome: "paid" | "not_payable" | "ignored"; bookingId?: number }
+  | { outcome: "refunded"; bookingId: number; refund?: { key: string; amountCents: number } };
+
+export function latestCheckoutFor(db: Pick<Db, "select">, bookingId: number, provider: PaymentsProvider["name"]) {
+  return db
+    .select()
+    .from(checkoutSessions)
+    .where(and(eq(checkoutSessions.bookingId, bookingId), eq(checkoutSessions.provider, provider)))
+    .orderBy(desc(checkoutSessions.createdAt), desc(checkoutSessions.id))
+    .get();
+}
+
+/**
+ * The one place a payment becomes a seat, used by the Stripe webhook, the local checkout's Pay and
+ * send-confirmation alike. Everything is decided in one immediate transaction that re-reads the
+ * booking; a payment that arrives after its hold was released takes a free seat if there is one and
+ * is otherwise refunded, so nobody pays for a seat they do not get.
+ */
+export async function completeCheckout(
+  deps: CompletionDeps,
+  input: { sessionId: string; paymentIntentId: string; bookingId?: number; requireOpen?: boolean },
+): Promise<{ outcome: CompletionOutcome; bookingId?: number }> {
+  const { db, env } = deps;
+  const now = deps.now();
+  const pi = input.paymentIntentId;
+  const decision: Decision = db.transaction(
+    (tx) => {
+      const session = tx.select().from(checkoutSessions).where(eq(checkoutSessions.id, input.sessionId)).get();
+      if (input.requireOpen && (session?.status !== "open" || session.expiresAt <= now)) {
+        return { outcome: "not_payable" };
+      }
+      const bookingId = session?.bookingId ?? input.bookingId;
+      const ctx = bookingId ? loadBookingContextById(tx, bookingId) : undefined;
+      if (!ctx) return { outcome: "ignored" };
+      if (session && session.status !== "paid") {
+        tx.update(checkoutSessions)
+          .set({ status: "paid", paymentIntentId: pi })
+          .where(eq(checkoutSessions.id, session.id))
+          .run();
+      }
+      const { booking, event } = ctx;
+      const amountCents = session?.amountCents ?? booking.amountCents;
+
+      if (booking.paymentIntentId === pi) {
+        if (booking.status === "paid") return { outcome: "paid", bookingId: booking.id };
+        // Refunded earlier for want of a seat; if the refund call failed then, try it again.
+        const done = tx.select({ id: refunds.id }).from(refunds).where(eq(refunds.paymentIntentId, pi)).get();
+        return {
+          outcome: "refunded",
+          bookingId: booking.id,
+          refund: done ? undefined : { key: `refund-${booking.id}`, amountCents },
+        };
+      }
+      if (booking.status === "paid" || booking.status === "refunded") {
+        // A second payment for a booking that already has one: it buys nothing, so it goes back.
+        const done = tx.select({ id: refunds.id }).from(refunds).where(eq(refunds.paymentIntentId, pi)).get();
+        return {
+          outcome: "refunded",
+          bookingId: booking.id,
+          refund: done ? undefined : { key: `refund-${pi}`, amountCents },
+        };
+      }
+
+      const liveHold = booking.status === "held" && booking.holdExpiresAt > now;
+      const others =
+        tx
+          .select({ n: count() })
+          .from(bookings)
+          .where(and(eq(bookings.eventId, event.id), ne(bookings.id, booking.id), seatCounts(now)))
+          .get()?.n ?? 0;
+      const seatFree = event.status !== "ended" && others < event.totalSeats;
+      if (liveHold || seatFree) {
+        tx.update(bookings)
+          .set({ status: "paid", paymentIntentId: pi, paidAt: now, amountCents })
+          .where(eq(bookings.id, booking.id))
+          .run();
+        issueTicket(tx, env, { ...ctx, booking: { ...booking, status: "paid", paymentIntentId: pi } }, now);
+        return { outcome: "paid", bookingId: booking.id };
+      }
+      tx.update(bookings)
+        .set({ status: "refunded", seatReleased: true, paymentIntentId: pi, amountCents })
+        .where(eq(bookings.id, booking.id))
+        .run();
+      return { outcome: "refunded", bookingId: booking.id, refund: { key: `refund-${booking.id}`, amountCents } };
+    },
+    { behavior: "immediate" },
+  );
+
+  if (decision.outcome === "paid" && decision.bookingId) await sendQueuedConfirmation(deps, decision.bookingId);
+  if (decision.outcome === "refunded" && decision.refund) {
+    let refundId: string;
+    try {
+      ({ refundId } = await deps.payments.refund(pi, decision.refund.key));
+    } catch (error) {
+      deps.log("warn", "automatic refund failed", {
+        bookingId: decision.bookingId,
+        error: String(error).slice(0, 200),
+      });
+      throw ProviderFailed("the payment provider did not make the refund");
+    }
+    db.insert(refunds)
+      .values({
+        bookingId: decision.bookingId,
+        paymentIntentId: pi,
+        refundId,
+        amountCents: decision.refund.amountCents,
+        reason: "no_seat",
+      })
+      .onConflictDoNothing()
+      .run();
+    deps.log("info", "payment refunded: no seat left", { bookingId: decision.bookingId });
+  }
+  return { outcome: decision.outcome, bookingId: decision.bookingId };
+}
+
+/**
+ * A verified webhook delivery. Its id is recorded only after it was handled, so a delivery that
+ * failed half-way (the refund call, say) is handled again when the provider retries it; a replay of
+ * one that succeeded changes nothing.
+ */
+export async function handlePaymentEvent(deps: CompletionDeps, event: PaymentEvent) {
+  const { db } = deps;
+  const seen = db
+    .select({ id: processedWebhookEvents.id })
+    .from(processedWebhookEvents)
+    .where(eq(processedWebhookEvents.id, event.id))
+    .get();
+  if (seen) return { received: true, duplicate: true };
+  const checkout = event.checkout;
+  let outcome: string = "ignored";
+  if (
+    checkout &&
+    (event.type === "checkout.session.completed" || event.type === "checkout.session.async_payment_succeeded")
+  ) {
+    if (checkout.paid && checkout.paymentIntentId) {
+      const bookingId = Number(checkout.metadata.bookingId);
+      ({ outcome } = await completeCheckout(deps, {
+        sessionId: checkout.id,
+        paymentIntentId: checkout.paymentIntentId,
+        bookingId: Number.isInteger(bookingId) && bookingId > 0 ? bookingId : undefined,
+      }));
+    }
+  } else if (checkout && event.type === "checkout.session.expired") {
+    outcome = releaseCheckout(db, checkout.id, "expired", deps.now()) ? "released" : "ignored";
+  }
+  db.insert(processedWebhookEvents)
+    .values({ id: event.id, type: event.type, processedAt: deps.now() })
+    .onConflictDoNothing()
+    .run();
+  return { received: true, outcome };
+}
+
+/** The local checkout's "Pay": a fresh `pi_local_…` payment, through the same completion as Stripe's. */
+export function payLocalCheckout(deps: CompletionDeps, sessionId: string) {
+  return completeCheckout(deps, {
+    sessionId,
+    paymentIntentId: `pi_local_${randomBytes(12).toString("hex")}`,
+    requireOpen: true,
+  });
+}

@@ -1,0 +1,217 @@
+import { eq } from "drizzle-orm";
+import type { Browser, BrowserContext, Dialog, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { insertHeldBooking } from "../api/providers/payments/test-helpers.ts";
+import { openDatabase } from "../db/client.ts";
+import { bookings, users } from "../db/schema.ts";
+import { insertEvent, makeImage } from "../test/fixtures.ts";
+import { type AppServer, launchBrowser, newContext, noBrowser, startAppServer } from "./harness.ts";
+
+describe.skipIf(noBrowser)("paying through the local checkout and checking in at the door", () => {
+  let server: AppServer;
+  let browser: Browser;
+  let photo: Buffer;
+  let doorEventId: number;
+
+  beforeAll(async () => {
+    server = await startAppServer({ SEED_DEMO: "0" });
+    const db = openDatabase(`${server.dataDir}/app.db`);
+    const uploads = `${server.dataDir}/uploads`;
+    await insertEvent(db, uploads, {
+      name: "Rooftop Mixer",
+      startsAt: Date.UTC(2031, 5, 6, 9, 30),
+      address: "5 Rooftop Lane, Sydney NSW 2000",
+      priceCents: 4500,
+      totalSeats: 10,
+    });
+    doorEventId = (
+      await insertEvent(db, uploads, {
+        name: "Door Check Social",
+        startsAt: Date.UTC(2031, 6, 7, 19, 0),
+        address: "9 Lantern St, Melbourne VIC 3000",
+        priceCents: 3950,
+      })
+    ).id;
+    db.$client.close();
+    photo = await makeImage("png", 400, 400);
+    browser = await launchBrowser();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  const readBooking = (userId: number) => {
+    const db = openDatabase(`${server.dataDir}/app.db`);
+    try {
+      return db.select().from(bookings).where(eq(bookings.userId, userId)).get();
+    } finally {
+      db.$client.close();
+    }
+  };
+
+  /** From the "Test checkout" page to the ticket on /success; returns the code shown. */
+  async function payAndSeeTicket(page: Page, eventName: string, amount: string) {
+    await page.waitForURL("**/api/dev/checkout/**");
+    expect(await page.title()).toBe("Test checkout");
+    expect(await page.getByText(eventName).isVisible()).toBe(true);
+    expect(await page.getByText(amount).isVisible()).toBe(true);
+    expect(await page.getByRole("button", { name: "Cancel" }).isVisible()).toBe(true);
+    await page.getByRole("button", { name: "Pay" }).click();
+    await page.waitForURL("**/success?**");
+    const url = new URL(page.url());
+    expect([...url.searchParams.keys()]).toEqual([
+      "session_id",
+      "userID",
+      "eventID",
+      "eventName",
+      "amount",
+      "userEmail",
+      "phone",
+    ]);
+    const code = page.locator(".ticket-code");
+    await code.waitFor({ timeout: 20_000 });
+    const qr = page.getByRole("img", { name: /QR code/ });
+    expect(await qr.isVisible()).toBe(true);
+    expect(await qr.getAttribute("src")).toMatch(/^data:image\/png;base64,/);
+    expect(await qr.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(100);
+    expect(await page.getByRole("link", { name: "Download QR" }).getAttribute("download")).toMatch(/\.png$/);
+    await page.getByText("Your ticket is saved on this device").waitFor();
+    const uniqueCode = (await code.textContent()) ?? "";
+    expect(uniqueCode).toMatch(/^[A-Z2-9]{10}$/);
+    expect(await page.evaluate(() => localStorage.getItem("paymentIntentId"))).toMatch(/^pi_local_/);
+    return {
+      uniqueCode,
+      userID: Number(url.searchParams.get("userID")),
+      eventID: Number(url.searchParams.get("eventID")),
+    };
+  }
+
+  /** The saved ticket shows on /tickets, also with the network gone (it only reads IndexedDB). */
+  async function ticketIsSaved(context: BrowserContext, page: Page, eventName: string, uniqueCode: string) {
+    await context.setOffline(true);
+    await page.getByRole("link", { name: "My tickets" }).first().click();
+    await page.waitForURL("**/tickets");
+    const ticket = page.getByRole("article", { name: `Ticket for ${eventName}` });
+    await ticket.waitFor();
+    expect(await ticket.locator(".ticket-code").textContent()).toBe(uniqueCode);
+    expect(await ticket.getByRole("img", { name: /QR code/ }).isVisible()).toBe(true);
+    await context.setOffline(false);
+  }
+
+  async function checkInAtTheDoor(
+    page: Page,
+    ids: { eventID: number; userID: number },
+    expected: string[],
+    uniqueCode: string,
+  ) {
+    await page.goto(`/confirm-booking?eventID=${ids.eventID}&userID=${ids.userID}`);
+    await page.getByLabel("Unique code").waitFor();
+    for (const text of expected) expect(await page.getByText(text).isVisible()).toBe(true);
+    await page.getByLabel("Unique code").fill("WRONGCODE9");
+    await page.getByRole("button", { name: "Confirm" }).click();
+    await page.getByText("Invalid code. Please try again.").waitFor();
+    expect(await page.getByText("Booking confirmed! Thank you!").count()).toBe(0);
+    await page.getByLabel("Unique code").fill(uniqueCode);
+    await page.getByRole("button", { name: "Confirm" }).click();
+    await page.getByText("Booking confirmed! Thank you!").waitFor();
+    expect(readBooking(ids.userID)?.checkedInAt).toBeGreaterThan(0);
+  }
+
+  it("books from the home page, pays, gets a ticket and is checked in with the right code", async () => {
+    const { context, pageErrors } = await newContext(browser, server.url);
+    const page = await context.newPage();
+    page.on("dialog", (dialog: Dialog) => void dialog.accept());
+    await page.goto("/");
+    await page
+      .locator("article.event-card", { hasText: "Rooftop Mixer" })
+      .getByRole("button", { name: "Book Tickets" })
+      .click();
+    await page.waitForURL("**/otp-verification");
+    await page.getByLabel("Mobile number").fill("0433 222 111");
+    await page.getByRole("button", { name: "Send OTP" }).click();
+    await page.getByLabel("OTP", { exact: true }).waitFor();
+    const outbox = (await (await fetch(`${server.url}/api/dev/outbox`)).json()) as { to: string; body: string }[];
+    const otp =
+      outbox
+        .filter((m) => m.to === "+61433222111")
+        .at(-1)
+        ?.body.match(/\b(\d{6})\b/)?.[1] ?? "";
+    await page.getByLabel("OTP", { exact: true }).fill(otp);
+    await page.getByRole("button", { name: "Verify OTP" }).click();
+    await page.getByLabel("Name").fill("Meera Iyer");
+    await page.getByLabel("Email").fill("meera@example.com");
+    await page.getByLabel("Gender").selectOption("female");
+    await page.getByLabel("Photo").setInputFiles({ name: "me.png", mimeType: "image/png", buffer: photo });
+    await page.getByRole("button", { name: "Submit" }).click();
+    await page.waitForURL("**/confirmation");
+    await page.getByRole("button", { name: "Proceed to Payment" }).click();
+
+    const ticket = await payAndSeeTicket(page, "Rooftop Mixer", "$45.00");
+    expect(await page.getByText("Meera Iyer").isVisible()).toBe(true);
+    expect(await page.getByText("2031-06-06 09:30 AM").isVisible()).toBe(true);
+    expect(readBooking(ticket.userID)).toMatchObject({ status: "paid", uniqueCode: ticket.uniqueCode });
+    const sms = (await (await fetch(`${server.url}/api/dev/outbox`)).json()) as { to: string; body: string }[];
+    expect(sms.filter((m) => m.to === "+61433222111" && m.body.includes(ticket.uniqueCode))).toHaveLength(1);
+
+    await ticketIsSaved(context, page, "Rooftop Mixer", ticket.uniqueCode);
+    await checkInAtTheDoor(
+      page,
+      ticket,
+      ["Rooftop Mixer", "2031-06-06 09:30 AM", "5 Rooftop Lane, Sydney NSW 2000"],
+      ticket.uniqueCode,
+    );
+    expect(pageErrors).toEqual([]);
+    await context.close();
+  });
+
+  it("goes from a held seat through checkout to the door without the booking pages", async () => {
+    const db = openDatabase(`${server.dataDir}/app.db`);
+    const held = insertHeldBooking(db, doorEventId, { name: "Kabir Singh", email: "kabir@example.com" });
+    db.$client.close();
+
+    const { context, pageErrors } = await newContext(browser, server.url);
+    const page = await context.newPage();
+    await page.goto("/tickets");
+    await page.getByText("No tickets are saved on this device yet.", { exact: false }).waitFor();
+    expect(await page.getByRole("link", { name: "Browse events" }).isVisible()).toBe(true);
+
+    // What "Proceed to Payment" does (pwa/features/payment/start-checkout.ts), from the page itself.
+    await page.evaluate(
+      async ({ userID, eventID }) => {
+        const response = await fetch("/api/create-checkout-session", {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ userID, eventID, amount: 0.5, userEmail: "kabir@example.com", eventName: "x" }),
+        });
+        const { url } = (await response.json()) as { url: string };
+        window.location.assign(url);
+      },
+      { userID: held.userId, eventID: doorEventId },
+    );
+    const ticket = await payAndSeeTicket(page, "Door Check Social", "$39.50");
+    expect(ticket).toMatchObject({ userID: held.userId, eventID: doorEventId });
+    expect(await page.getByText("Kabir Singh").isVisible()).toBe(true);
+
+    // Reloading /success neither fails nor sends a second SMS.
+    await page.reload();
+    await page.locator(".ticket-code").waitFor();
+    expect(await page.locator(".ticket-code").textContent()).toBe(ticket.uniqueCode);
+    const sms = (await (await fetch(`${server.url}/api/dev/outbox`)).json()) as { to: string; body: string }[];
+    expect(sms.filter((m) => m.to === held.phone)).toHaveLength(1);
+
+    await ticketIsSaved(context, page, "Door Check Social", ticket.uniqueCode);
+    await checkInAtTheDoor(
+      page,
+      ticket,
+      ["Door Check Social", "2031-07-07 07:00 PM", "9 Lantern St, Melbourne VIC 3000"],
+      ticket.uniqueCode,
+    );
+    const db2 = openDatabase(`${server.dataDir}/app.db`);
+    expect(db2.select().from(users).where(eq(users.id, held.userId)).get()?.name).toBe("Kabir Singh");
+    db2.$client.close();
+    expect(pageErrors).toEqual([]);
+    await context.close();
+  });
+});

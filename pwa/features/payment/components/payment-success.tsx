@@ -1,0 +1,45 @@
+import { Link } from "react-router-dom";
+import "../payment.css";
+import { TicketCard } from "../../tickets/components/ticket-card.tsx";
+import { type SuccessParams, usePaymentConfirmation } from "../confirm-payment.ts";
+
+export function PaymentSuccess({ params }: { params: SuccessParams | null }) {
+  const { state, retry } = usePaymentConfirmation(params);
+  if (state.status === "loading") {
+    return (
+      <p className="empty" role="status" aria-busy="true">
+        Confirming your payment and preparing your ticket…
+      </p>
+    );
+  }
+  if (state.status === "error") {
+    return (
+      <div className="notice error" role="alert">
+        <p>{state.message}</p>
+        {state.canRetry ? (
+          <button type="button" className="button" onClick={() => void retry()}>
+            Try again
+          </button>
+        ) : (
+          <Link to="/">Back to events</Link>
+        )}
+      </div>
+    );
+  }
+  return (
+    <section className="payment-success" aria-labelledby="ticket-heading">
+      <p className="notice ok" id="ticket-heading">
+        Payment received. You're booked! We've also texted your code to {state.ticket.phone || "your phone"}.
+      </p>
+      <TicketCard ticket={state.ticket} />
+      <p className="message" role="status">
+        {state.saved
+          ? "Your ticket is saved on this device, so it shows at the door even without a connection."
+          : "This browser couldn't save the ticket: download the QR or keep the text message."}
+      </p>
+      <Link className="button primary" to="/tickets">
+        My tickets
+      </Link>
+    </section>
+  );
+}

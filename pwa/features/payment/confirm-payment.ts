@@ -1,0 +1,141 @@
+import { useCallback, useEffect, useRef, useState } from "react";
+import { apiGet, apiPost, CallFailed } from "../../lib/api.ts";
+import { getTicket, type SavedTicket, saveTicket } from "../tickets/ticket-store.ts";
+
+/** The query parameters of SPEC.md's success URL. */
+export type SuccessParams = {
+  sessionId: string;
+  userID: number;
+  eventID: number;
+  eventName: string;
+  amount: string;
+  userEmail: string;
+  phone: string;
+};
+
+export type ConfirmationReply = {
+  qrCodeImage: string;
+  uniqueCode: string;
+  eventName?: string;
+  eventDate?: string;
+  eventLocation?: string;
+  name?: string;
+  phone?: string;
+};
+
+export const PAYMENT_INTENT_KEY = "paymentIntentId";
+
+export function readSuccessParams(search: URLSearchParams): SuccessParams | null {
+  const userID = Number(search.get("userID"));
+  const eventID = Number(search.get("eventID"));
+  const sessionId = search.get("session_id") ?? "";
+  if (!sessionId || !Number.isInteger(userID) || userID <= 0 || !Number.isInteger(eventID) || eventID <= 0) return null;
+  return {
+    sessionId,
+    userID,
+    eventID,
+    eventName: search.get("eventName") ?? "",
+    amount: search.get("amount") ?? "",
+    userEmail: search.get("userEmail") ?? "",
+    phone: search.get("phone") ?? "",
+  };
+}
+
+export type ConfirmState =
+  | { status: "loading" }
+  | { status: "error"; message: string; canRetry: boolean }
+  | { status: "ready"; ticket: SavedTicket; saved: boolean };
+
+const NOT_PAID =
+  "Your payment hasn't been confirmed yet. If you just paid, give it a moment and try again; you won't be charged twice.";
+const FAILED = "We couldn't confirm your booking just now. Please try again.";
+
+/** Steps the success page through SPEC.md's flow: payment intent → local storage → confirmation → saved ticket. */
+export async function confirmPayment(params: SuccessParams): Promise<ConfirmState> {
+  try {
+    const session = await apiGet<{ paymentIntentId?: string | null; paid?: boolean }>(
+      `/api/checkout-session?session_id=${encodeURIComponent(params.sessionId)}`,
+    );
+    if (session.status === 404) {
+      return { status: "error", message: "We couldn't find this payment. Please check the link.", canRetry: false };
+    }
+    const paymentIntentId = session.data?.paymentIntentId;
+    if (!session.ok || !session.data?.paid || !paymentIntentId) {
+      return { status: "error", message: session.ok ? NOT_PAID : FAILED, canRetry: true };
+    }
+    localStorage.setItem(PAYMENT_INTENT_KEY, paymentIntentId);
+
+    const reply = await apiPost<ConfirmationReply>("/api/send-confirmation", {
+      userID: params.userID,
+      userEmail: params.userEmail,
+      eventID: params.eventID,
+      eventName: params.eventName,
+      userPhone: params.phone,
+      paymentIntentId,
+    });
+    if (!reply.ok || !reply.data?.uniqueCode || !reply.data.qrCodeImage) {
+      const refunded = reply.status === 409 && /refund/i.test(JSON.stringify(reply.data ?? ""));
+      return refunded
+        ? {
+            status: "error",
+            message:
+              "Sorry, the last seat went while you were paying, so your payment has been refunded in full. It can take a few days to appear.",
+            canRetry: false,
+          }
+        : { status: "error", message: reply.status === 409 ? NOT_PAID : FAILED, canRetry: true };
+    }
+    const data = reply.data;
+    const ticket = {
+      eventID: params.eventID,
+      userID: params.userID,
+      eventName: data.eventName ?? params.eventName,
+      eventDateTime: data.eventDate,
+      eventLocation: data.eventLocation,
+      name: data.name ?? "",
+      phone: data.phone ?? params.phone,
+      uniqueCode: data.uniqueCode,
+      qrCodeImage: data.qrCodeImage,
+    };
+    try {
+      return { status: "ready", ticket: await saveTicket(ticket), saved: true };
+    } catch (error) {
+      // Private browsing can refuse IndexedDB; the ticket still shows and the SMS has the code.
+      console.error(error);
+      return {
+        status: "ready",
+        ticket: { ...ticket, key: `${params.eventID}:${params.userID}`, savedAt: Date.now() },
+        saved: false,
+      };
+    }
+  } catch (error) {
+    console.error(error);
+    if (error instanceof CallFailed) {
+      const saved = await getTicket(params.eventID, params.userID).catch(() => undefined);
+      if (saved) return { status: "ready", ticket: saved, saved: true };
+      return { status: "error", message: "You seem to be offline. Reconnect and try again.", canRetry: true };
+    }
+    return { status: "error", message: FAILED, canRetry: true };
+  }
+}
+
+export function usePaymentConfirmation(params: SuccessParams | null) {
+  const [state, setState] = useState<ConfirmState>(
+    params
+      ? { status: "loading" }
+      : { status: "error", message: "This page needs the link from the payment page.", canRetry: false },
+  );
+  const run = useRef(0);
+  const key = params ? `${params.sessionId}:${params.userID}:${params.eventID}` : "";
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `key` stands for the params' contents.
+  const load = useCallback(async () => {
+    if (!params) return;
+    const mine = ++run.current;
+    setState({ status: "loading" });
+    const next = await confirmPayment(params);
+    if (mine === run.current) setState(next);
+  }, [key]);
+  useEffect(() => {
+    void load();
+  }, [load]);
+  return { state, retry: load };
+}

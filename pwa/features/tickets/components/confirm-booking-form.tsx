@@ -1,0 +1,76 @@
+import { type FormEvent, useId, useState } from "react";
+import { formatEventDateTime } from "../../events/format.ts";
+import { type CheckResult, confirmBookingCode, useEventDetails } from "../confirm-booking.ts";
+import "../tickets.css";
+
+export function ConfirmBookingForm({ eventID, userID }: { eventID: number | null; userID: number | null }) {
+  const { state, reload } = useEventDetails(eventID, userID);
+  const inputId = useId();
+  const [code, setCode] = useState("");
+  const [checking, setChecking] = useState(false);
+  const [result, setResult] = useState<CheckResult | null>(null);
+
+  if (state.status === "loading") {
+    return (
+      <p className="empty" role="status" aria-busy="true">
+        Loading event details...
+      </p>
+    );
+  }
+  if (state.status === "error") {
+    return (
+      <div className="notice error" role="alert">
+        <p>{state.message}</p>
+        {state.canRetry ? (
+          <button type="button" className="button" onClick={() => void reload()}>
+            Try again
+          </button>
+        ) : null}
+      </div>
+    );
+  }
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!eventID || !userID || code === "" || checking) return;
+    setChecking(true);
+    setResult(null);
+    setResult(await confirmBookingCode(eventID, userID, code));
+    setChecking(false);
+  };
+
+  return (
+    <div className="door-check">
+      <dl className="door-event">
+        <dt>Event</dt>
+        <dd>{state.event.eventName}</dd>
+        <dt>Date (UTC)</dt>
+        <dd>{formatEventDateTime(state.event.eventDate)}</dd>
+        <dt>Location</dt>
+        <dd>{state.event.eventLocation}</dd>
+      </dl>
+      <form className="form" onSubmit={submit} noValidate>
+        <div className="field">
+          <label htmlFor={inputId}>Unique code</label>
+          <input
+            id={inputId}
+            name="uniqueCode"
+            value={code}
+            onChange={(e) => setCode(e.target.value)}
+            required
+            autoComplete="off"
+            autoCapitalize="characters"
+            spellCheck={false}
+            maxLength={64}
+          />
+        </div>
+        <button type="submit" className="button primary" disabled={checking || code === ""} aria-busy={checking}>
+          Confirm
+        </button>
+        <p className={`message door-result ${result?.confirmed ? "ok" : "error"}`} role="status">
+          {result?.message}
+        </p>
+      </form>
+    </div>
+  );
+}

@@ -1,0 +1,191 @@
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+/**
+ * A fake Stripe API on 127.0.0.1 for contract tests: the real `stripe` SDK talks to it over HTTP
+ * (STRIPE_API_BASE), so the requests the app makes are checked exactly as Stripe would receive them.
+ * It answers checkout.sessions create/retrieve and refunds create, honours Idempotency-Key like
+ * Stripe (same key, same answer), and records every request.
+ */
+
+export type RecordedRequest = {
+  method: string;
+  path: string;
+  headers: Record<string, string | undefined>;
+  /** The form-encoded body as Stripe's bracket keys: `line_items[0][price_data][unit_amount]`. */
+  form: Record<string, string>;
+};
+
+export type FakeSession = {
+  id: string;
+  object: "checkout.session";
+  mode: string;
+  status: "open" | "complete" | "expired";
+  payment_status: "unpaid" | "paid";
+  payment_intent: string | null;
+  amount_total: number;
+  currency: string;
+  customer_email: string | null;
+  success_url: string;
+  cancel_url: string;
+  expires_at: number;
+  metadata: Record<string, string>;
+  url: string | null;
+};
+
+export type FakeStripe = {
+  url: string;
+  requests: RecordedRequest[];
+  sessions: Map<string, FakeSession>;
+  refunds: { id: string; payment_intent: string; idempotencyKey?: string }[];
+  /** The buyer pays: the session completes with a new payment intent. */
+  complete(sessionId: string): FakeSession;
+  /** The session runs out of time unpaid. */
+  expire(sessionId: string): FakeSession;
+  /** The next `times` requests to `path` get a Stripe error (400, so the SDK does not retry). */
+  failNext(path: string, times?: number): void;
+  /** A signed-off Stripe event around a session, ready for the webhook. */
+  event(
+    type: string,
+    session: FakeSession,
+  ): { id: string; object: "event"; type: string; data: { object: FakeSession } };
+  close(): Promise<void>;
+};
+
+let counter = 0;
+const nextId = (prefix: string) =>
+  `${prefix}_test_${Date.now().toString(36)}${(++counter).toString(36).padStart(4, "0")}`;
+
+export async function startFakeStripe(): Promise<FakeStripe> {
+  const requests: RecordedRequest[] = [];
+  const sessions = new Map<string, FakeSession>();
+  const refunds: FakeStripe["refunds"] = [];
+  const idempotent = new Map<string, { status: number; body: unknown }>();
+  const failures = new Map<string, number>();
+
+  const send = (res: ServerResponse, status: number, body: unknown) => {
+    res.writeHead(status, { "content-type": "application/json", "request-id": nextId("req") });
+    res.end(JSON.stringify(body));
+  };
+  const missing = (res: ServerResponse, what: string, id: string) =>
+    send(res, 404, {
+      error: { type: "invalid_request_error", code: "resource_missing", message: `No such ${what}: '${id}'` },
+    });
+
+  const handle = (req: IncomingMessage, body: string): { status: number; body: unknown } => {
+    const url = new URL(req.url ?? "/", "http://fake");
+    const form = Object.fromEntries(new URLSearchParams(body));
+    if (req.method === "POST" && url.pathname === "/v1/checkout/sessions") {
+      const metadata: Record<string, string> = {};
+      for (const [key, value] of Object.entries(form)) {
+        const m = /^metadata\[(.+)\]$/.exec(key);
+        if (m?.[1]) metadata[m[1]] = value;
+      }
+      const id = nextId("cs");
+      const session: FakeSession = {
+        id,
+        object: "checkout.session",
+        mode: form.mode ?? "payment",
+        status: "open",
+        payment_status: "unpaid",
+        payment_intent: null,
+        amount_total:
+          Number(form["line_items[0][price_data][unit_amount]"] ?? 0) * Number(form["line_items[0][quantity]"] ?? 1),
+        currency: form["line_items[0][price_data][currency]"] ?? "usd",
+        customer_email: form.customer_email ?? null,
+        success_url: form.success_url ?? "",
+        cancel_url: form.cancel_url ?? "",
+        expires_at: Number(form.expires_at ?? 0),
+        metadata,
+        url: `https://checkout.stripe.test/c/pay/${id}`,
+      };
+      sessions.set(id, session);
+      return { status: 200, body: session };
+    }
+    const retrieve = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(url.pathname);
+    if (req.method === "GET" && retrieve?.[1]) {
+      const session = sessions.get(decodeURIComponent(retrieve[1]));
+      if (!session) return { status: 404, body: null };
+      return { status: 200, body: session };
+    }
+    if (req.method === "POST" && url.pathname === "/v1/refunds") {
+      const pi = form.payment_intent ?? "";
+      if (![...sessions.values()].some((s) => s.payment_intent === pi)) return { status: 404, body: null };
+      const refund = { id: nextId("re"), payment_intent: pi, idempotencyKey: req.headers["idempotency-key"] as string };
+      refunds.push(refund);
+      return { status: 200, body: { id: refund.id, object: "refund", payment_intent: pi, status: "succeeded" } };
+    }
+    return { status: 404, body: null };
+  };
+
+  const server = createServer((req, res) => {
+    let body = "";
+    req.setEncoding("utf8");
+    req.on("data", (chunk: string) => {
+      body += chunk;
+    });
+    req.on("end", () => {
+      const url = new URL(req.url ?? "/", "http://fake");
+      requests.push({
+        method: req.method ?? "",
+        path: url.pathname,
+        headers: Object.fromEntries(
+          Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(",") : v]),
+        ),
+        form: Object.fromEntries(new URLSearchParams(body)),
+      });
+      const failing = failures.get(url.pathname) ?? 0;
+      if (failing > 0) {
+        failures.set(url.pathname, failing - 1);
+        return send(res, 400, { error: { type: "invalid_request_error", message: "fake stripe: told to fail" } });
+      }
+      const key = req.headers["idempotency-key"];
+      const cacheKey = typeof key === "string" && req.method === "POST" ? `${url.pathname} ${key}` : undefined;
+      const cached = cacheKey ? idempotent.get(cacheKey) : undefined;
+      const answer = cached ?? handle(req, body);
+      if (cacheKey && !cached) idempotent.set(cacheKey, answer);
+      if (answer.status === 404)
+        return missing(
+          res,
+          url.pathname.includes("refunds") ? "payment_intent" : "checkout.session",
+          url.pathname.split("/").pop() ?? "",
+        );
+      send(res, answer.status, answer.body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as AddressInfo).port;
+
+  const get = (id: string) => {
+    const session = sessions.get(id);
+    if (!session) throw new Error(`fake stripe: no session ${id}`);
+    return session;
+  };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    sessions,
+    refunds,
+    complete(id) {
+      const session = get(id);
+      Object.assign(session, { status: "complete", payment_status: "paid", payment_intent: nextId("pi"), url: null });
+      return structuredClone(session);
+    },
+    expire(id) {
+      const session = get(id);
+      Object.assign(session, { status: "expired", url: null });
+      return structuredClone(session);
+    },
+    failNext(path, times = 1) {
+      failures.set(path, times);
+    },
+    event(type, session) {
+      return { id: nextId("evt"), object: "event", type, data: { object: session } };
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
