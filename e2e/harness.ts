@@ -157,6 +157,12 @@ export async function newContext(
   const pageErrors: string[] = [];
   context.on("page", (page: Page) => {
     page.on("pageerror", (e) => pageErrors.push(String(e)));
+    // A Content-Security-Policy refusal is a broken feature even when nothing throws.
+    page.on("console", (message) => {
+      if (message.type() === "error" && message.text().includes("Content Security Policy")) {
+        pageErrors.push(message.text());
+      }
+    });
   });
   return { context, pageErrors };
 }
