@@ -57,19 +57,19 @@ describe.skipIf(noBrowser)("admin panel on a desktop", () => {
     await page.getByLabel("Password", { exact: true }).fill("not the password");
     await page.getByRole("button", { name: "Submit" }).click();
     await expect.poll(() => page.getByRole("alert").textContent()).toContain("Invalid credentials. Please try again.");
-    expect(await page.getByRole("tablist").count()).toBe(0);
+    await expect.poll(() => page.getByRole("tablist").count()).toBe(0);
     await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
     await page.getByRole("button", { name: "Submit" }).click();
     await page.getByRole("tablist").waitFor();
     expect(await page.getByRole("tab").allTextContents()).toEqual(["Add Event", "Edit Event", "User Details"]);
-    expect(await page.getByRole("tab", { name: "Add Event" }).getAttribute("aria-selected")).toBe("true");
+    await expect.poll(() => page.getByRole("tab", { name: "Add Event" }).getAttribute("aria-selected")).toBe("true");
 
     // Add Event.
     const tomorrow = new Date(Date.now() + DAY).toISOString().slice(0, 10);
     const date = new Date(Date.now() + 10 * DAY).toISOString().slice(0, 10);
     const panel = page.getByRole("tabpanel");
-    expect(await panel.getByLabel("Date (UTC)", { exact: true }).getAttribute("min")).toBe(tomorrow);
-    expect(await panel.getByLabel("Hour", { exact: true }).locator("option").count()).toBe(24);
+    await expect.poll(() => panel.getByLabel("Date (UTC)", { exact: true }).getAttribute("min")).toBe(tomorrow);
+    await expect.poll(() => panel.getByLabel("Hour", { exact: true }).locator("option").count()).toBe(24);
     expect(await panel.getByLabel("Minute", { exact: true }).locator("option").allTextContents()).toEqual([
       "00",
       "15",
@@ -102,16 +102,16 @@ describe.skipIf(noBrowser)("admin panel on a desktop", () => {
     await page.getByRole("tab", { name: "Edit Event" }).click();
     await pickEvent(page, "E2E Launch Party");
     await expect.poll(() => panel.getByLabel("Event name", { exact: true }).inputValue()).toBe("E2E Launch Party");
-    expect(await panel.getByLabel("Date (UTC)", { exact: true }).inputValue()).toBe(date);
-    expect(await panel.getByLabel("Hour", { exact: true }).inputValue()).toBe("20");
-    expect(await panel.getByLabel("Minute", { exact: true }).inputValue()).toBe("30");
+    await expect.poll(() => panel.getByLabel("Date (UTC)", { exact: true }).inputValue()).toBe(date);
+    await expect.poll(() => panel.getByLabel("Hour", { exact: true }).inputValue()).toBe("20");
+    await expect.poll(() => panel.getByLabel("Minute", { exact: true }).inputValue()).toBe("30");
     expect(await panel.getByLabel("Minute", { exact: true }).locator("option").allTextContents()).toEqual([
       "00",
       "15",
       "30",
       "45",
     ]);
-    expect(await panel.getByLabel("Total seats", { exact: true }).inputValue()).toBe("20");
+    await expect.poll(() => panel.getByLabel("Total seats", { exact: true }).inputValue()).toBe("20");
     await panel.getByLabel("Event name", { exact: true }).fill("E2E Launch Party Deluxe");
     await panel.getByLabel("Total seats", { exact: true }).fill("24");
     await panel.getByLabel("Minute", { exact: true }).selectOption("45");
@@ -122,8 +122,8 @@ describe.skipIf(noBrowser)("admin panel on a desktop", () => {
 
     const start = panel.getByRole("button", { name: "Start Event" });
     const end = panel.getByRole("button", { name: "End Event" });
-    expect(await start.isEnabled()).toBe(true);
-    expect(await end.isDisabled()).toBe(true);
+    await expect.poll(() => start.isEnabled()).toBe(true);
+    await expect.poll(() => end.isDisabled()).toBe(true);
 
     // Three people booked and paid through the local checkout.
     const writer = db();
@@ -145,7 +145,7 @@ describe.skipIf(noBrowser)("admin panel on a desktop", () => {
     await start.click();
     await expect.poll(() => status(page).textContent()).toContain("Event has started! SMS sent to participants.");
     await expect.poll(() => start.isDisabled()).toBe(true);
-    expect(await end.isEnabled()).toBe(true);
+    await expect.poll(() => end.isEnabled()).toBe(true);
 
     const outbox = await fetch(`${server.url}/api/dev/outbox`);
     expect(outbox.status).toBe(200);
@@ -159,8 +159,8 @@ describe.skipIf(noBrowser)("admin panel on a desktop", () => {
     await end.click();
     await expect.poll(() => status(page).textContent()).toContain("Event has ended! SMS sent to participants.");
     await expect.poll(() => end.isDisabled()).toBe(true);
-    expect(await start.isDisabled()).toBe(true);
-    expect(await panel.getByRole("button", { name: "Update Event" }).isDisabled()).toBe(true);
+    await expect.poll(() => start.isDisabled()).toBe(true);
+    await expect.poll(() => panel.getByRole("button", { name: "Update Event" }).isDisabled()).toBe(true);
     const after = (await (await fetch(`${server.url}/api/dev/outbox`)).json()) as { to: string; body: string }[];
     expect(after.filter((m) => m.body.includes(`/EventFeedback?par1=${event.id}&par2=`))).toHaveLength(3);
 
@@ -169,8 +169,8 @@ describe.skipIf(noBrowser)("admin panel on a desktop", () => {
     await pickEvent(page, "E2E Launch Party Deluxe");
     const rows = panel.locator("tbody tr");
     await expect.poll(() => rows.count()).toBe(3);
-    expect(await rows.first().textContent()).toContain("Asha Rao");
-    expect(await rows.first().textContent()).toContain(people[0]!.phone);
+    await expect.poll(() => rows.first().textContent()).toContain("Asha Rao");
+    await expect.poll(() => rows.first().textContent()).toContain(people[0]!.phone);
     expect(await panel.getByRole("columnheader").allTextContents()).toEqual([
       "",
       "Photo",
@@ -198,16 +198,16 @@ describe.skipIf(noBrowser)("admin panel on a desktop", () => {
     await refundButton.click();
     const processing = panel.getByRole("button", { name: "Processing..." });
     await processing.waitFor();
-    expect(await processing.isDisabled()).toBe(true);
+    await expect.poll(() => processing.isDisabled()).toBe(true);
     await processing.click({ force: true });
     await expect.poll(() => dialogs.length, { timeout: 10_000 }).toBe(2);
     expect(dialogs).toEqual(["Refund initiated for 2 participant(s)", "Refund Successfull"]);
     expect(refundCalls).toBe(2);
 
     await expect.poll(() => rows.filter({ hasText: "refunded" }).count()).toBe(2);
-    expect(await rows.filter({ hasText: "Vikram Shah" }).textContent()).toContain("paid");
-    expect(await rows.filter({ hasText: "Asha Rao" }).textContent()).toContain("refunded");
-    expect(await refundButton.isEnabled()).toBe(true);
+    await expect.poll(() => rows.filter({ hasText: "Vikram Shah" }).textContent()).toContain("paid");
+    await expect.poll(() => rows.filter({ hasText: "Asha Rao" }).textContent()).toContain("refunded");
+    await expect.poll(() => refundButton.isEnabled()).toBe(true);
     const check = db();
     const refunded = check.select().from(bookings).where(like(bookings.paymentIntentId, "pi_local_e2e_%")).all();
     check.$client.close();

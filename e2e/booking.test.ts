@@ -71,14 +71,14 @@ describe.skipIf(noBrowser)("booking from the home page", () => {
     const page = await context.newPage();
     const alerts = dialogs(page);
     await bookFromHome(page, "Garden Party");
-    expect(await page.getByText("Garden Party").first().isVisible()).toBe(true);
+    await expect.poll(() => page.getByText("Garden Party").first().isVisible()).toBe(true);
 
     await page.getByLabel("Mobile number").fill("0412 345 678");
     await page.getByRole("button", { name: "Send OTP" }).click();
     const otp = page.getByLabel("OTP", { exact: true });
     await otp.waitFor();
-    expect(await otp.getAttribute("inputmode")).toBe("numeric");
-    expect(await otp.getAttribute("autocomplete")).toBe("one-time-code");
+    await expect.poll(() => otp.getAttribute("inputmode")).toBe("numeric");
+    await expect.poll(() => otp.getAttribute("autocomplete")).toBe("one-time-code");
     const code = await codeFor("+61412345678");
     expect(code).toMatch(/^\d{6}$/);
 
@@ -89,9 +89,9 @@ describe.skipIf(noBrowser)("booking from the home page", () => {
     await otp.fill(code);
     await page.getByRole("button", { name: "Verify OTP" }).click();
     await page.getByLabel("Name").waitFor();
-    expect(await page.getByLabel("Verified mobile").inputValue()).toBe("+61 412 345 678");
+    await expect.poll(() => page.getByLabel("Verified mobile").inputValue()).toBe("+61 412 345 678");
     expect(await page.getByLabel("Verified mobile").getAttribute("readonly")).not.toBeNull();
-    expect(await page.getByLabel("Email").getAttribute("type")).toBe("email");
+    await expect.poll(() => page.getByLabel("Email").getAttribute("type")).toBe("email");
 
     await page.getByRole("button", { name: "Submit" }).click();
     await page.getByText("All fields are required.").waitFor();
@@ -113,11 +113,11 @@ describe.skipIf(noBrowser)("booking from the home page", () => {
     await page.waitForURL("**/confirmation");
     expect(alerts).toEqual(["Form submitted successfully!"]);
     await page.getByRole("heading", { name: "Confirmation" }).waitFor();
-    expect(await page.getByText("Priya Sharma").isVisible()).toBe(true);
-    expect(await page.getByText("Garden Party").isVisible()).toBe(true);
-    expect(await page.getByText("2031-05-03 06:00 PM").isVisible()).toBe(true);
-    expect(await page.getByText("$45.00").isVisible()).toBe(true);
-    expect(await page.getByRole("button", { name: "Proceed to Payment" }).isEnabled()).toBe(true);
+    await expect.poll(() => page.getByText("Priya Sharma").isVisible()).toBe(true);
+    await expect.poll(() => page.getByText("Garden Party").isVisible()).toBe(true);
+    await expect.poll(() => page.getByText("2031-05-03 06:00 PM").isVisible()).toBe(true);
+    await expect.poll(() => page.getByText("$45.00").isVisible()).toBe(true);
+    await expect.poll(() => page.getByRole("button", { name: "Proceed to Payment" }).isEnabled()).toBe(true);
 
     // The same browser booking again skips the code.
     const sent = (await outbox()).length;
@@ -125,7 +125,7 @@ describe.skipIf(noBrowser)("booking from the home page", () => {
     await page.getByLabel("Mobile number").fill("412345678");
     await page.getByRole("button", { name: "Send OTP" }).click();
     await page.getByLabel("Verified mobile").waitFor();
-    expect(await page.getByLabel("OTP", { exact: true }).count()).toBe(0);
+    await expect.poll(() => page.getByLabel("OTP", { exact: true }).count()).toBe(0);
     expect((await outbox()).length).toBe(sent);
     expect(pageErrors).toEqual([]);
     await context.close();
@@ -162,10 +162,10 @@ describe.skipIf(noBrowser)("booking from the home page", () => {
     const page = await context.newPage();
     await page.goto("/confirmation");
     await page.getByText("Error: No user or event data available.").waitFor();
-    expect(await page.getByRole("link", { name: "Back to upcoming events" }).isVisible()).toBe(true);
+    await expect.poll(() => page.getByRole("link", { name: "Back to upcoming events" }).isVisible()).toBe(true);
     await page.goto("/otp-verification");
     await page.getByRole("link", { name: "Back to upcoming events" }).waitFor();
-    expect(await page.getByLabel("Mobile number").count()).toBe(0);
+    await expect.poll(() => page.getByLabel("Mobile number").count()).toBe(0);
     await context.close();
   });
 });

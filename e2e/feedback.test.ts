@@ -89,19 +89,19 @@ describe.skipIf(noBrowser)("partner feedback on a phone", () => {
           .evaluateAll((imgs) => imgs.map((img) => (img as HTMLImageElement).naturalWidth)),
       )
       .toEqual([320, 320]);
-    expect(await page.getByText("All choices saved").isVisible()).toBe(true);
+    await expect.poll(() => page.getByText("All choices saved").isVisible()).toBe(true);
 
     await card(page, "Priya").getByRole("button", { name: "Like", exact: true }).click();
     await card(page, "Anika").getByRole("button", { name: "Dislike", exact: true }).click();
     await expect.poll(() => pressed(page, "Priya", "Like")).toBe("true");
-    expect(await pressed(page, "Priya", "Dislike")).toBe("false");
-    expect(await pressed(page, "Anika", "Dislike")).toBe("true");
+    await expect.poll(() => pressed(page, "Priya", "Dislike")).toBe("false");
+    await expect.poll(() => pressed(page, "Anika", "Dislike")).toBe("true");
     await page.getByText("All choices saved").waitFor();
 
     // A change of mind: the last choice is the one highlighted and kept.
     await card(page, "Anika").getByRole("button", { name: "Like", exact: true }).click();
     await expect.poll(() => pressed(page, "Anika", "Like")).toBe("true");
-    expect(await pressed(page, "Anika", "Dislike")).toBe("false");
+    await expect.poll(() => pressed(page, "Anika", "Dislike")).toBe("false");
     await page.getByText("All choices saved").waitFor();
     await expect
       .poll(() => stored().filter((f) => f.from === people.Vikram!.userId))
@@ -119,7 +119,7 @@ describe.skipIf(noBrowser)("partner feedback on a phone", () => {
     await card(page, "Priya").getByRole("button", { name: "Dislike", exact: true }).click();
     await card(page, "Priya").getByRole("button", { name: "Like", exact: true }).click();
     await page.getByText("2 choices waiting to sync").waitFor();
-    expect(await pressed(page, "Anika", "Dislike")).toBe("true");
+    await expect.poll(() => pressed(page, "Anika", "Dislike")).toBe("true");
     await context.setOffline(false);
     await page.getByText("All choices saved").waitFor({ timeout: 15_000 });
     await card(page, "Anika").getByRole("button", { name: "Like", exact: true }).click();
@@ -130,7 +130,7 @@ describe.skipIf(noBrowser)("partner feedback on a phone", () => {
     await page.reload();
     await card(page, "Anika").waitFor();
     await expect.poll(() => pressed(page, "Anika", "Like")).toBe("true");
-    expect(await pressed(page, "Priya", "Like")).toBe("true");
+    await expect.poll(() => pressed(page, "Priya", "Like")).toBe("true");
 
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);
@@ -153,19 +153,19 @@ describe.skipIf(noBrowser)("partner feedback on a phone", () => {
     const mutual = page.locator("section", { has: page.getByRole("heading", { name: /Mutual matches/ }) });
     await mutual.getByText("Priya").waitFor();
     const tel = mutual.getByRole("link", { name: /^04/ });
-    expect(await tel.getAttribute("href")).toBe(`tel:${people.Priya!.phone}`);
+    await expect.poll(() => tel.getAttribute("href")).toBe(`tel:${people.Priya!.phone}`);
     const iliked = page.locator("section", { has: page.getByRole("heading", { name: /You liked/ }) });
-    expect(await iliked.getByText("Anika").isVisible()).toBe(true);
+    await expect.poll(() => iliked.getByText("Anika").isVisible()).toBe(true);
     // No number for someone who didn't like him back.
-    expect(await iliked.getByRole("link").count()).toBe(0);
+    await expect.poll(() => iliked.getByRole("link").count()).toBe(0);
     const likedMe = page.locator("section", { has: page.getByRole("heading", { name: /They liked you/ }) });
-    expect(await likedMe.locator("li").count()).toBe(0);
+    await expect.poll(() => likedMe.locator("li").count()).toBe(0);
 
     // Priya's report: Vikram mutual, Arjun liked her (with his number).
     await page.goto(reportLink("Priya"));
     const hers = page.locator("section", { has: page.getByRole("heading", { name: /They liked you/ }) });
     await hers.getByText("Arjun").waitFor();
-    expect(await hers.getByRole("link").getAttribute("href")).toBe(`tel:${people.Arjun!.phone}`);
+    await expect.poll(() => hers.getByRole("link").getAttribute("href")).toBe(`tel:${people.Arjun!.phone}`);
 
     expect(pageErrors).toEqual([]);
     await context.close();
@@ -176,7 +176,7 @@ describe.skipIf(noBrowser)("partner feedback on a phone", () => {
     const page = await context.newPage();
     await page.goto(participantLink("Vikram", "not-the-right-token"));
     await page.getByRole("alert").getByText("This feedback link isn't valid.", { exact: false }).waitFor();
-    expect(await page.locator("article.partner-card").count()).toBe(0);
+    await expect.poll(() => page.locator("article.partner-card").count()).toBe(0);
 
     await page.goto("/ParticipantFeedback?par1=abc");
     await page.getByRole("alert").getByText("This feedback link is incomplete.", { exact: false }).waitFor();

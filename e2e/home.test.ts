@@ -53,22 +53,28 @@ describe.skipIf(noBrowser)("home page on a phone", () => {
     await expect
       .poll(() => card("Low Seats Night").locator(".event-datetime").textContent())
       .toBe("2031-03-07 07:30 PM");
-    expect(await card("Full House").locator(".event-datetime").textContent()).toBe("2031-03-08 09:05 AM");
-    expect(await card("Low Seats Night").getByText("Only 40% seats left!").isVisible()).toBe(true);
-    expect(await card("Low Seats Night").getByRole("button", { name: "Book Tickets" }).isEnabled()).toBe(true);
+    await expect.poll(() => card("Full House").locator(".event-datetime").textContent()).toBe("2031-03-08 09:05 AM");
+    await expect.poll(() => card("Low Seats Night").getByText("Only 40% seats left!").isVisible()).toBe(true);
+    await expect
+      .poll(() => card("Low Seats Night").getByRole("button", { name: "Book Tickets" }).isEnabled())
+      .toBe(true);
 
-    expect(await card("Full House").getByText("Sold Out").isVisible()).toBe(true);
-    expect(await card("Full House").getByRole("button", { name: "Book Tickets" }).isDisabled()).toBe(true);
+    await expect.poll(() => card("Full House").getByText("Sold Out").isVisible()).toBe(true);
+    await expect.poll(() => card("Full House").getByRole("button", { name: "Book Tickets" }).isDisabled()).toBe(true);
 
-    expect(await card("Already Going").getByRole("heading").textContent()).toContain("started");
-    expect(await card("Already Going").getByRole("button", { name: "Book Tickets" }).isDisabled()).toBe(true);
+    await expect.poll(() => card("Already Going").getByRole("heading").textContent()).toContain("started");
+    await expect
+      .poll(() => card("Already Going").getByRole("button", { name: "Book Tickets" }).isDisabled())
+      .toBe(true);
 
-    expect(await card("Plenty Of Room").locator(".seats-label").count()).toBe(0);
-    expect(await card("Long Gone").count()).toBe(0);
+    await expect.poll(() => card("Plenty Of Room").locator(".seats-label").count()).toBe(0);
+    await expect.poll(() => card("Long Gone").count()).toBe(0);
 
-    expect(await page.getByRole("heading", { name: "Speed date to find your next Date!" }).isVisible()).toBe(true);
-    expect(await page.locator("footer").textContent()).toContain("2024");
-    expect(await page.locator("footer").textContent()).toContain("rights reserved");
+    await expect
+      .poll(() => page.getByRole("heading", { name: "Speed date to find your next Date!" }).isVisible())
+      .toBe(true);
+    await expect.poll(() => page.locator("footer").textContent()).toContain("2024");
+    await expect.poll(() => page.locator("footer").textContent()).toContain("rights reserved");
 
     // The layout fits a phone: nothing scrolls sideways.
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
@@ -88,7 +94,7 @@ describe.skipIf(noBrowser)("home page on a phone", () => {
     const page = await context.newPage();
     await page.goto("/no-such-page");
     await page.getByRole("heading", { name: "Unexpected Application Error!" }).waitFor();
-    expect(await page.getByText("404 Not Found").isVisible()).toBe(true);
+    await expect.poll(() => page.getByText("404 Not Found").isVisible()).toBe(true);
     await context.close();
   });
 });

@@ -83,8 +83,8 @@ describe.skipIf(noBrowser)("installable and offline", () => {
       await page.reload();
       await page.getByRole("heading", { name: "Upcoming Events" }).waitFor();
       await page.locator("article.event-card").first().waitFor();
-      expect(await page.locator("article.event-card").count()).toBe(5);
-      expect(await page.getByText("You're offline.").isVisible()).toBe(true);
+      await expect.poll(() => page.locator("article.event-card").count()).toBe(5);
+      await expect.poll(() => page.getByText("You're offline.").isVisible()).toBe(true);
       const firstImageLoaded = await page
         .locator("article.event-card img")
         .first()
@@ -100,8 +100,8 @@ describe.skipIf(noBrowser)("installable and offline", () => {
     it("opens other pages from the cached shell", async () => {
       await page.goto("/tickets");
       await page.locator("main").waitFor();
-      expect(await page.locator("main h1").count()).toBeGreaterThan(0);
-      expect(await page.getByText("Unexpected Application Error!").count()).toBe(0);
+      await expect.poll(() => page.locator("main h1").count()).toBeGreaterThan(0);
+      await expect.poll(() => page.getByText("Unexpected Application Error!").count()).toBe(0);
     });
   });
 
@@ -159,7 +159,7 @@ describe.skipIf(noBrowser)("installable and offline", () => {
       await page.reload();
       await page.getByRole("heading", { name: "Your Partners" }).waitFor();
       await card("Kabir").waitFor();
-      expect(await page.locator("article.partner-card").count()).toBe(2);
+      await expect.poll(() => page.locator("article.partner-card").count()).toBe(2);
       const photosShown = await page.locator("article.partner-card img").evaluateAll((imgs) =>
         Promise.all(
           (imgs as HTMLImageElement[]).map((img) =>

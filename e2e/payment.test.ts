@@ -55,9 +55,9 @@ describe.skipIf(noBrowser)("paying through the local checkout and checking in at
   async function payAndSeeTicket(page: Page, eventName: string, amount: string) {
     await page.waitForURL("**/api/dev/checkout/**");
     expect(await page.title()).toBe("Test checkout");
-    expect(await page.getByText(eventName).isVisible()).toBe(true);
-    expect(await page.getByText(amount).isVisible()).toBe(true);
-    expect(await page.getByRole("button", { name: "Cancel" }).isVisible()).toBe(true);
+    await expect.poll(() => page.getByText(eventName).isVisible()).toBe(true);
+    await expect.poll(() => page.getByText(amount).isVisible()).toBe(true);
+    await expect.poll(() => page.getByRole("button", { name: "Cancel" }).isVisible()).toBe(true);
     await page.getByRole("button", { name: "Pay" }).click();
     await page.waitForURL("**/success?**");
     const url = new URL(page.url());
@@ -73,10 +73,10 @@ describe.skipIf(noBrowser)("paying through the local checkout and checking in at
     const code = page.locator(".ticket-code");
     await code.waitFor({ timeout: 20_000 });
     const qr = page.getByRole("img", { name: /QR code/ });
-    expect(await qr.isVisible()).toBe(true);
-    expect(await qr.getAttribute("src")).toMatch(/^data:image\/png;base64,/);
+    await expect.poll(() => qr.isVisible()).toBe(true);
+    await expect.poll(() => qr.getAttribute("src")).toMatch(/^data:image\/png;base64,/);
     expect(await qr.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(100);
-    expect(await page.getByRole("link", { name: "Download QR" }).getAttribute("download")).toMatch(/\.png$/);
+    await expect.poll(() => page.getByRole("link", { name: "Download QR" }).getAttribute("download")).toMatch(/\.png$/);
     await page.getByText("Your ticket is saved on this device").waitFor();
     const uniqueCode = (await code.textContent()) ?? "";
     expect(uniqueCode).toMatch(/^[A-Z2-9]{10}$/);
@@ -103,9 +103,9 @@ describe.skipIf(noBrowser)("paying through the local checkout and checking in at
       if (reload) await page.reload();
       const ticket = page.getByRole("article", { name: `Ticket for ${eventName}` });
       await ticket.waitFor();
-      expect(await ticket.locator(".ticket-code").textContent()).toBe(uniqueCode);
+      await expect.poll(() => ticket.locator(".ticket-code").textContent()).toBe(uniqueCode);
       const qr = ticket.getByRole("img", { name: /QR code/ });
-      expect(await qr.isVisible()).toBe(true);
+      await expect.poll(() => qr.isVisible()).toBe(true);
       expect(await qr.evaluate((img: HTMLImageElement) => img.src.startsWith("data:image/png;base64,"))).toBe(true);
     }
     await context.setOffline(false);
@@ -123,7 +123,7 @@ describe.skipIf(noBrowser)("paying through the local checkout and checking in at
     await page.getByLabel("Unique code").fill("WRONGCODE9");
     await page.getByRole("button", { name: "Confirm" }).click();
     await page.getByText("Invalid code. Please try again.").waitFor();
-    expect(await page.getByText("Booking confirmed! Thank you!").count()).toBe(0);
+    await expect.poll(() => page.getByText("Booking confirmed! Thank you!").count()).toBe(0);
     await page.getByLabel("Unique code").fill(uniqueCode);
     await page.getByRole("button", { name: "Confirm" }).click();
     await page.getByText("Booking confirmed! Thank you!").waitFor();
@@ -160,8 +160,8 @@ describe.skipIf(noBrowser)("paying through the local checkout and checking in at
     await page.getByRole("button", { name: "Proceed to Payment" }).click();
 
     const ticket = await payAndSeeTicket(page, "Rooftop Mixer", "$45.00");
-    expect(await page.getByText("Meera Iyer").isVisible()).toBe(true);
-    expect(await page.getByText("2031-06-06 09:30 AM").isVisible()).toBe(true);
+    await expect.poll(() => page.getByText("Meera Iyer").isVisible()).toBe(true);
+    await expect.poll(() => page.getByText("2031-06-06 09:30 AM").isVisible()).toBe(true);
     expect(readBooking(ticket.userID)).toMatchObject({ status: "paid", uniqueCode: ticket.uniqueCode });
     const sms = (await (await fetch(`${server.url}/api/dev/outbox`)).json()) as { to: string; body: string }[];
     expect(sms.filter((m) => m.to === "+61433222111" && m.body.includes(ticket.uniqueCode))).toHaveLength(1);
@@ -186,7 +186,7 @@ describe.skipIf(noBrowser)("paying through the local checkout and checking in at
     const page = await context.newPage();
     await page.goto("/tickets");
     await page.getByText("No tickets are saved on this device yet.", { exact: false }).waitFor();
-    expect(await page.getByRole("link", { name: "Browse events" }).isVisible()).toBe(true);
+    await expect.poll(() => page.getByRole("link", { name: "Browse events" }).isVisible()).toBe(true);
 
     // What "Proceed to Payment" does (pwa/features/payment/start-checkout.ts), from the page itself.
     await page.evaluate(
@@ -203,12 +203,12 @@ describe.skipIf(noBrowser)("paying through the local checkout and checking in at
     );
     const ticket = await payAndSeeTicket(page, "Door Check Social", "$39.50");
     expect(ticket).toMatchObject({ userID: held.userId, eventID: doorEventId });
-    expect(await page.getByText("Kabir Singh").isVisible()).toBe(true);
+    await expect.poll(() => page.getByText("Kabir Singh").isVisible()).toBe(true);
 
     // Reloading /success neither fails nor sends a second SMS.
     await page.reload();
     await page.locator(".ticket-code").waitFor();
-    expect(await page.locator(".ticket-code").textContent()).toBe(ticket.uniqueCode);
+    await expect.poll(() => page.locator(".ticket-code").textContent()).toBe(ticket.uniqueCode);
     const sms = (await (await fetch(`${server.url}/api/dev/outbox`)).json()) as { to: string; body: string }[];
     expect(sms.filter((m) => m.to === held.phone)).toHaveLength(1);
 

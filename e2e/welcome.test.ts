@@ -55,7 +55,7 @@ describe.skipIf(noBrowser)("landing page at /welcome", () => {
     const page = await context.newPage();
     await page.goto("/welcome");
 
-    expect(await page.getByRole("heading", { level: 1, name: "Date a step Deeper" }).isVisible()).toBe(true);
+    await expect.poll(() => page.getByRole("heading", { level: 1, name: "Date a step Deeper" }).isVisible()).toBe(true);
 
     const video = page.locator("video");
     const attrs = await video.evaluate((v: HTMLVideoElement) => ({
@@ -85,34 +85,38 @@ describe.skipIf(noBrowser)("landing page at /welcome", () => {
     );
 
     const logo = page.getByRole("link", { name: "Saathi Speed Dating company website" });
-    expect(await logo.getAttribute("href")).toBe("https://company.example/");
+    await expect.poll(() => logo.getAttribute("href")).toBe("https://company.example/");
 
     const mail = page.getByRole("link", { name: "help@company.example" });
-    expect(await mail.getAttribute("href")).toBe("mailto:help@company.example");
-    expect(await mail.isVisible()).toBe(true);
+    await expect.poll(() => mail.getAttribute("href")).toBe("mailto:help@company.example");
+    await expect.poll(() => mail.isVisible()).toBe(true);
 
     // The collapsible menu: closed at first, opened and closed again by its toggle.
     const toggle = page.getByRole("button", { name: "Menu" });
     const upcoming = page.getByRole("link", { name: "Upcoming events", exact: true });
     const controls = await toggle.getAttribute("aria-controls");
     expect(controls).toBeTruthy();
-    expect(await page.locator(`[id="${controls}"]`).getByRole("link", { includeHidden: true }).count()).toBe(3);
-    expect(await toggle.getAttribute("aria-expanded")).toBe("false");
-    expect(await upcoming.isVisible()).toBe(false);
+    await expect
+      .poll(() => page.locator(`[id="${controls}"]`).getByRole("link", { includeHidden: true }).count())
+      .toBe(3);
+    await expect.poll(() => toggle.getAttribute("aria-expanded")).toBe("false");
+    await expect.poll(() => upcoming.isVisible()).toBe(false);
     await toggle.click();
-    expect(await toggle.getAttribute("aria-expanded")).toBe("true");
-    expect(await upcoming.isVisible()).toBe(true);
-    expect(await page.getByRole("link", { name: "My tickets", exact: true }).getAttribute("href")).toBe("/tickets");
+    await expect.poll(() => toggle.getAttribute("aria-expanded")).toBe("true");
+    await expect.poll(() => upcoming.isVisible()).toBe(true);
+    await expect
+      .poll(() => page.getByRole("link", { name: "My tickets", exact: true }).getAttribute("href"))
+      .toBe("/tickets");
     expect(await page.getByRole("link", { name: "Our main site", exact: true }).getAttribute("href")).toBe(
       "https://company.example/",
     );
     await toggle.click();
-    expect(await toggle.getAttribute("aria-expanded")).toBe("false");
-    expect(await upcoming.isVisible()).toBe(false);
+    await expect.poll(() => toggle.getAttribute("aria-expanded")).toBe("false");
+    await expect.poll(() => upcoming.isVisible()).toBe(false);
     // Escape closes it too.
     await toggle.click();
     await page.keyboard.press("Escape");
-    expect(await toggle.getAttribute("aria-expanded")).toBe("false");
+    await expect.poll(() => toggle.getAttribute("aria-expanded")).toBe("false");
 
     // A 1075-wide video must not make a phone scroll sideways.
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
@@ -130,7 +134,7 @@ describe.skipIf(noBrowser)("landing page at /welcome", () => {
     await upcoming.click();
     await page.getByRole("heading", { name: "Upcoming Events" }).waitFor();
     expect(new URL(page.url()).pathname).toBe("/");
-    expect(await script.count()).toBe(0);
+    await expect.poll(() => script.count()).toBe(0);
 
     expect(pageErrors).toEqual([]);
     expect(outside).toEqual([]);
@@ -144,16 +148,16 @@ describe.skipIf(noBrowser)("landing page at /welcome", () => {
     await page.goto("/welcome");
     await page.getByRole("heading", { name: "Date a step Deeper" }).waitFor();
     const video = page.locator("video");
-    expect(await video.isVisible()).toBe(false);
+    await expect.poll(() => video.isVisible()).toBe(false);
     expect(await video.evaluate((v: HTMLVideoElement) => v.paused)).toBe(true);
-    expect(await page.getByRole("link", { name: "See upcoming events" }).getAttribute("href")).toBe("/");
+    await expect.poll(() => page.getByRole("link", { name: "See upcoming events" }).getAttribute("href")).toBe("/");
 
     // Turning the setting off while the page is open starts the clip.
     await page.emulateMedia({ reducedMotion: "no-preference" });
     await expect
       .poll(() => video.evaluate((v: HTMLVideoElement) => !v.paused && v.currentTime > 0), { timeout: 15_000 })
       .toBe(true);
-    expect(await video.isVisible()).toBe(true);
+    await expect.poll(() => video.isVisible()).toBe(true);
     expect(pageErrors).toEqual([]);
     await context.close();
   });
@@ -168,15 +172,15 @@ describe.skipIf(noBrowser)("landing page at /welcome", () => {
     const page = await context.newPage();
     await page.goto("/welcome");
     await page.getByRole("heading", { name: "Date a step Deeper" }).waitFor();
-    expect(await page.getByRole("button", { name: "Menu" }).isVisible()).toBe(false);
-    expect(await page.getByRole("link", { name: "Upcoming events", exact: true }).isVisible()).toBe(true);
+    await expect.poll(() => page.getByRole("button", { name: "Menu" }).isVisible()).toBe(false);
+    await expect.poll(() => page.getByRole("link", { name: "Upcoming events", exact: true }).isVisible()).toBe(true);
     await expect
       .poll(() => page.getByRole("link", { name: "Our main site", exact: true }).isVisible(), { timeout: 15_000 })
       .toBe(true);
 
     await page.getByRole("link", { name: "See upcoming events" }).click();
     await page.getByRole("heading", { name: "Upcoming Events" }).waitFor();
-    expect(await page.locator(`script[src="${scriptUrl}"]`).count()).toBe(0);
+    await expect.poll(() => page.locator(`script[src="${scriptUrl}"]`).count()).toBe(0);
     expect(pageErrors).toEqual([]);
     await context.close();
   });
