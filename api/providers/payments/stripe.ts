@@ -72,9 +72,19 @@ export function createStripePayments(options: StripeOptions): PaymentsProvider {
       } catch {
         throw BadRequest("invalid webhook signature");
       }
-      const result: PaymentEvent = { id: event.id, type: event.type };
-      if (event.type.startsWith("checkout.session.")) {
-        result.checkout = toInfo(event.data.object as Stripe.Checkout.Session);
+      // A correctly signed body is still only JSON: check the shape before trusting it.
+      const raw = event as unknown as { id?: unknown; type?: unknown; data?: { object?: unknown } } | null;
+      if (typeof raw?.id !== "string" || typeof raw.type !== "string") throw BadRequest("malformed webhook event");
+      const result: PaymentEvent = { id: raw.id, type: raw.type };
+      if (raw.type.startsWith("checkout.session.")) {
+        const session = raw.data?.object as { id?: unknown; metadata?: unknown } | null | undefined;
+        if (!session || typeof session !== "object" || typeof session.id !== "string") {
+          throw BadRequest("malformed checkout session in webhook event");
+        }
+        if (session.metadata != null && typeof session.metadata !== "object") {
+          throw BadRequest("malformed checkout session in webhook event");
+        }
+        result.checkout = toInfo(session as Stripe.Checkout.Session);
       }
       return result;
     },
