@@ -1,0 +1,530 @@
+import { existsSync } from "node:fs";
+import { eq } from "drizzle-orm";
+import Stripe from "stripe";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createApp } from "../api/app.ts";
+import { insertHeldBooking } from "../api/providers/payments/test-helpers.ts";
+import { bookings, events } from "../db/schema.ts";
+import { startTestServer, type TestServer } from "./api-harness.ts";
+import { startFakeStripe } from "./fakes/stripe.ts";
+import { insertEvent, insertPaidBookings, makeImage } from "./fixtures.ts";
+import { type Case, casesFor, type Endpoint } from "./suites/bad-input-cases.ts";
+import { createCheckout, newMobile, pay, verifiedBrowser } from "./suites/booking-flow.ts";
+import { dbState, folderState } from "./suites/db-state.ts";
+import { pool, type Reply, send, sendChunked } from "./suites/http.ts";
+
+// CONTRACT.md: "Bad input never causes a 5xx", error bodies are `{success:false, error}`, and a
+// refused request changes nothing. Every endpoint under /api gets the same barrage, generated from
+// the table below, with and without the admin session.
+
+const NONE = 987_654;
+const ADMIN_PASSWORD = "correct horse battery staple";
+// Failed admin logins and wrong door codes are counted on purpose: that table is the protection.
+const COUNTED_ON_PURPOSE = ["rate_limit_hits"];
+
+let server: TestServer;
+let jpeg: Uint8Array;
+let adminCookie: string;
+let eventId: number;
+
+/** Every endpoint under /api. Bases are well-formed but point at nothing, unless `baseSucceeds`. */
+function endpointTable(): Endpoint[] {
+  const id = (base: unknown = NONE) => ({ kind: "id" as const, base });
+  const text = (base: string, max: number, optional = false) => ({ kind: "text" as const, base, max, optional });
+  const any = { kind: "any" as const, base: "x", optional: true };
+  const eventFields = {
+    eventName: text("Harbour Mixer", 120),
+    eventDate: { kind: "date" as const, base: "2031-03-04" },
+    eventTime: { kind: "time" as const, base: "19:30" },
+    eventAddress: text("1 George St, Sydney NSW 2000", 300),
+    totalSeats: { kind: "seats" as const, base: "20" },
+    bookingAmount: { kind: "amount" as const, base: "45" },
+    eventImage: { kind: "file" as const, base: null },
+    eventduration: { kind: "hours" as const, base: "2" },
+    fromage: { kind: "age" as const, base: "25" },
+    toage: { kind: "age" as const, base: "35" },
+  };
+  return [
+    { method: "GET", path: "/api/public-config", baseSucceeds: "always" },
+    { method: "GET", path: "/api/get-events", baseSucceeds: "always" },
+    { method: "GET", path: "/api/get-event/:id", params: { id: id() } },
+    {
+      method: "GET",
+      path: "/api/uploads/images/:name",
+      params: { name: { kind: "imageName", base: `${"f".repeat(32)}.jpg` } },
+    },
+    {
+      method: "GET",
+      path: "/api/images/:name",
+      params: { name: { kind: "imageName", base: `${"f".repeat(32)}.jpg` } },
+    },
+    {
+      method: "POST",
+      path: "/api/send-otp",
+      baseSucceeds: "always",
+      body: {
+        type: "json",
+        fields: { phone: { kind: "phone", base: "0412 345 678" }, countryCode: { kind: "countryCode", base: "+61" } },
+      },
+    },
+    {
+      method: "POST",
+      path: "/api/verify-otp",
+      body: {
+        type: "json",
+        fields: { phone: { kind: "phone", base: "0499 999 999" }, otp: { kind: "otp", base: "123456" } },
+      },
+    },
+    {
+      // No browser here verified the phone: 403, even though the event is real and has seats.
+      method: "POST",
+      path: "/api/save-user-details",
+      body: {
+        type: "multipart",
+        fields: {
+          name: text("Asha Patel", 100),
+          email: { kind: "email", base: "asha@example.com" },
+          phone: { kind: "phone", base: "0498 765 432" },
+          gender: { kind: "gender", base: "female" },
+          eventID: id(eventId),
+          eventName: text("Test Mixer", 500, true),
+          image: { kind: "file", base: null },
+        },
+      },
+    },
+    { method: "GET", path: "/api/dev/outbox", baseSucceeds: "always" },
+    {
+      method: "POST",
+      path: "/api/create-checkout-session",
+      body: {
+        type: "json",
+        fields: {
+          userID: id(),
+          eventID: id(),
+          amount: any,
+          userEmail: text("a@example.com", 500, true),
+          eventName: text("Mixer", 500, true),
+        },
+      },
+    },
+    {
+      method: "GET",
+      path: "/api/checkout-session",
+      query: { session_id: { kind: "sessionId", base: `cs_local_${"f".repeat(24)}` } },
+    },
+    {
+      method: "POST",
+      path: "/api/send-confirmation",
+      body: {
+        type: "json",
+        fields: {
+          userID: id(),
+          eventID: id(),
+          paymentIntentId: text("pi_local_nothing", 255),
+          userEmail: text("a@example.com", 500, true),
+          eventName: text("Mixer", 500, true),
+          userPhone: text("0412345678", 500, true),
+        },
+      },
+    },
+    // Local payments: there is no webhook, so every delivery is a 404 (the Stripe one is below).
+    {
+      method: "POST",
+      path: "/api/stripe/webhook",
+      body: { type: "json", fields: { id: text("evt_1", 255), type: text("checkout.session.completed", 255) } },
+    },
+    { method: "GET", path: "/api/get-event-details", query: { eventID: id(), userID: id() } },
+    {
+      method: "POST",
+      path: "/api/confirm-booking",
+      body: {
+        type: "json",
+        fields: { eventID: id(), userID: id(), uniqueCode: { ...text("ABCDEFGHJK", 64), untrimmed: true } },
+      },
+      // A wrong code for nobody's booking is an ordinary "Invalid code", not an error.
+      goodAnswer: (status, body) => status === 200 && JSON.stringify(body) === '{"confirmed":false}',
+    },
+    {
+      method: "GET",
+      path: "/api/dev/checkout/:id",
+      params: { id: { kind: "checkoutId", base: `cs_local_${"f".repeat(24)}` } },
+    },
+    {
+      method: "POST",
+      path: "/api/dev/checkout/:id/pay",
+      params: { id: { kind: "checkoutId", base: `cs_local_${"f".repeat(24)}` } },
+    },
+    {
+      method: "POST",
+      path: "/api/dev/checkout/:id/cancel",
+      params: { id: { kind: "checkoutId", base: `cs_local_${"f".repeat(24)}` } },
+    },
+    {
+      method: "POST",
+      path: "/api/admin-login",
+      body: { type: "json", fields: { password: text("not the password", 1000) } },
+    },
+    { method: "POST", path: "/api/admin-logout", baseSucceeds: "always" },
+    { method: "GET", path: "/api/admin-session", baseSucceeds: "always" },
+    { method: "GET", path: "/api/admin-events", admin: true, baseSucceeds: "admin" },
+    { method: "GET", path: "/api/admin-event/:id", admin: true, params: { id: id() } },
+    {
+      method: "POST",
+      path: "/api/save-event",
+      admin: true,
+      baseSucceeds: "admin",
+      body: { type: "multipart", fields: eventFields },
+    },
+    {
+      method: "POST",
+      path: "/api/update-event",
+      admin: true,
+      body: {
+        type: "json",
+        fields: {
+          eventid: id(),
+          eventName: text("Harbour Mixer", 120),
+          eventDate: { kind: "date", base: "2031-03-04" },
+          totalSeats: { kind: "seats", base: 20 },
+          eventTime: { kind: "time", base: "19:30", optional: true },
+          eventduration: { kind: "hours", base: 2, optional: true },
+          fromage: { kind: "age", base: 25, optional: true },
+          toage: { kind: "age", base: 35, optional: true },
+        },
+      },
+    },
+    { method: "POST", path: "/api/start-event", admin: true, body: { type: "json", fields: { eventId: id() } } },
+    { method: "POST", path: "/api/end-event", admin: true, body: { type: "json", fields: { eventId: id() } } },
+    { method: "GET", path: "/api/get-event-user/:id", admin: true, params: { id: id() } },
+    {
+      method: "POST",
+      path: "/api/refund",
+      admin: true,
+      body: { type: "json", fields: { paymentIntentId: text("pi_local_nothing", 255) } },
+    },
+    {
+      method: "POST",
+      path: "/api/get-participants",
+      body: { type: "json", fields: { userID: id(), eventID: id(), token: any } },
+    },
+    {
+      method: "POST",
+      path: "/api/save-feedback",
+      body: {
+        type: "json",
+        fields: {
+          fromUserID: id(),
+          toUserID: id(NONE + 1),
+          eventID: id(),
+          feedback: { kind: "feedback", base: "like" },
+          token: any,
+          clientTs: { kind: "clientTs", base: Date.now(), optional: true },
+        },
+      },
+    },
+    {
+      method: "POST",
+      path: "/api/get-feedback",
+      body: { type: "json", fields: { eventID: id(), userID: id(), token: any } },
+    },
+  ];
+}
+
+/** Why a reply breaks the contract, or null when it keeps it. */
+function judge(ep: Endpoint, c: Case, reply: Reply, baseSucceeds: boolean): string | null {
+  if (reply.status >= 500) return `a ${reply.status}`;
+  let body: unknown;
+  try {
+    body = JSON.parse(reply.text);
+  } catch {
+    return `${reply.status} with a non-JSON body (${reply.contentType}): ${reply.text.slice(0, 80)}`;
+  }
+  if (reply.status < 400) {
+    if (c.expect === "maybe" && (baseSucceeds || ep.goodAnswer?.(reply.status, body))) return null;
+    return `${reply.status} (accepted): ${reply.text.slice(0, 120)}`;
+  }
+  if (!reply.contentType.includes("application/json")) return `${reply.status} without a JSON content type`;
+  const error = body as { success?: unknown; error?: unknown };
+  if (error.success !== false || typeof error.error !== "string" || error.error === "") {
+    return `${reply.status} without {success:false, error}: ${reply.text.slice(0, 120)}`;
+  }
+  return null;
+}
+
+type Session = { name: string; cookie?: string };
+
+async function barrage(ep: Endpoint, sessions: Session[], live: (s: Session) => boolean) {
+  const { db, env } = server.deps;
+  const before = dbState(db.$client, COUNTED_ON_PURPOSE);
+  const uploadsBefore = folderState(env.UPLOADS_DIR);
+  const failures: string[] = [];
+  let sent = 0;
+  for (const session of sessions) {
+    const isLive = live(session);
+    const cases = casesFor(ep, isLive, jpeg);
+    const baseSucceeds = ep.baseSucceeds === "always" || (ep.baseSucceeds === "admin" && Boolean(session.cookie));
+    await pool(cases, 12, async (c) => {
+      const reply = await send(server.url, c.req, session.cookie);
+      const problem = judge(ep, c, reply, baseSucceeds);
+      if (problem) failures.push(`[${session.name}] ${c.label}: ${problem}`);
+    });
+    sent += cases.length;
+    if (ep.method === "POST") {
+      // Streamed without a length, so the limit must count the bytes as they arrive.
+      const reply = await sendChunked(
+        server.url,
+        ep.path.replace(/:\w+/g, "x"),
+        { "content-type": "application/json" },
+        "x".repeat(64 * 1024),
+        32,
+        session.cookie,
+      );
+      if (reply.status !== 413)
+        failures.push(`[${session.name}] 2 MB chunked body: ${reply.status} ${reply.text.slice(0, 80)}`);
+      sent++;
+    }
+  }
+  return {
+    failures,
+    sent,
+    before,
+    after: dbState(db.$client, COUNTED_ON_PURPOSE),
+    uploadsBefore,
+    uploadsAfter: folderState(env.UPLOADS_DIR),
+  };
+}
+
+beforeAll(async () => {
+  server = await startTestServer({
+    env: { OTP_MAX_PER_ADDRESS: "100000", OTP_MAX_PER_PHONE: "1000", ADMIN_LOGIN_MAX_FAILURES: "100000" },
+  });
+  jpeg = new Uint8Array(await makeImage("jpeg", 120, 90));
+  const { db, env } = server.deps;
+  // Real data in every table, so "unchanged" is checked against something.
+  const open = await insertEvent(db, env.UPLOADS_DIR, { name: "Open Mixer", totalSeats: 10 });
+  eventId = open.id;
+  const started = await insertEvent(db, env.UPLOADS_DIR, { name: "Started Mixer", status: "started" });
+  insertPaidBookings(db, started.id, 4);
+  const held = insertHeldBooking(db, open.id, { now: server.deps.now() });
+  const paidHold = insertHeldBooking(db, open.id, { now: server.deps.now() });
+  await createCheckout(server.url, { userID: held.userId, eventID: open.id });
+  const session = await createCheckout(server.url, { userID: paidHold.userId, eventID: open.id });
+  expect(await pay(server.url, session.sessionId ?? "")).toBe(303);
+  const login = await fetch(`${server.url}/api/admin-login`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ password: ADMIN_PASSWORD }),
+  });
+  expect(login.status).toBe(200);
+  adminCookie = login.headers
+    .getSetCookie()
+    .map((line) => line.split(";")[0])
+    .join("; ");
+  expect(adminCookie).toMatch(/sdt_admin=/);
+});
+
+afterAll(async () => {
+  expect(server.errors).toEqual([]);
+  await server.close();
+});
+
+describe("every endpoint answers bad input with a 4xx {success:false, error} and changes nothing", () => {
+  // The table needs the seeded event's id, so it is read lazily inside each test.
+  const rows = () => endpointTable();
+  const labels = [
+    "GET /api/public-config",
+    "GET /api/get-events",
+    "GET /api/get-event/:id",
+    "GET /api/uploads/images/:name",
+    "GET /api/images/:name",
+    "POST /api/send-otp",
+    "POST /api/verify-otp",
+    "POST /api/save-user-details",
+    "GET /api/dev/outbox",
+    "POST /api/create-checkout-session",
+    "GET /api/checkout-session",
+    "POST /api/send-confirmation",
+    "POST /api/stripe/webhook",
+    "GET /api/get-event-details",
+    "POST /api/confirm-booking",
+    "GET /api/dev/checkout/:id",
+    "POST /api/dev/checkout/:id/pay",
+    "POST /api/dev/checkout/:id/cancel",
+    "POST /api/admin-login",
+    "POST /api/admin-logout",
+    "GET /api/admin-session",
+    "GET /api/admin-events",
+    "GET /api/admin-event/:id",
+    "POST /api/save-event",
+    "POST /api/update-event",
+    "POST /api/start-event",
+    "POST /api/end-event",
+    "GET /api/get-event-user/:id",
+    "POST /api/refund",
+    "POST /api/get-participants",
+    "POST /api/save-feedback",
+    "POST /api/get-feedback",
+  ];
+
+  it("the table lists every endpoint the app serves", () => {
+    expect(rows().map((e) => `${e.method} ${e.path}`)).toEqual(labels);
+    const served = createApp(server.deps)
+      .routes.filter((r) => r.path.startsWith("/api/") && (r.method === "GET" || r.method === "POST"))
+      .map((r) => `${r.method} ${r.path}`);
+    expect([...new Set(served)].sort()).toEqual([...labels].sort());
+  });
+
+  it.each(labels)("%s", { timeout: 60_000 }, async (label) => {
+    const ep = rows().find((e) => `${e.method} ${e.path}` === label);
+    if (!ep) throw new Error(`no row for ${label}`);
+    // Only a base request that writes (send-otp, save-event as admin) keeps maybe-legal cases away.
+    const result = await barrage(
+      ep,
+      [{ name: "anonymous" }, { name: "admin", cookie: adminCookie }],
+      (s) => Boolean(ep.body) && (ep.baseSucceeds === "always" || (ep.baseSucceeds === "admin" && Boolean(s.cookie))),
+    );
+    expect(result.sent).toBeGreaterThanOrEqual(16);
+    expect(
+      result.failures.slice(0, 25),
+      `${result.failures.length} of ${result.sent} replies broke the contract`,
+    ).toEqual([]);
+    expect(result.after).toEqual(result.before);
+    expect(result.uploadsAfter).toEqual(result.uploadsBefore);
+    expect(server.errors).toEqual([]);
+  });
+});
+
+describe("the two multipart calls, where the rest of the request would succeed", () => {
+  it("save-user-details from a verified browser refuses every broken upload and holds no seat", {
+    timeout: 60_000,
+  }, async () => {
+    const phone = newMobile();
+    const browser = await verifiedBrowser(server.url, phone);
+    const phoneCookie = [...browser.jar].map(([k, v]) => `${k}=${v}`).join("; ");
+    const ep = endpointTable().find((e) => e.path === "/api/save-user-details");
+    if (!ep?.body) throw new Error("no save-user-details row");
+    const live: Endpoint = {
+      ...ep,
+      baseSucceeds: "always",
+      body: { ...ep.body, fields: { ...ep.body.fields, phone: { kind: "phone", base: phone } } },
+    };
+    const result = await barrage(
+      live,
+      [
+        { name: "verified", cookie: phoneCookie },
+        { name: "verified+admin", cookie: `${phoneCookie}; ${adminCookie}` },
+      ],
+      () => true,
+    );
+    expect(
+      result.failures.slice(0, 25),
+      `${result.failures.length} of ${result.sent} replies broke the contract`,
+    ).toEqual([]);
+    expect(result.after).toEqual(result.before);
+    expect(result.uploadsAfter).toEqual(result.uploadsBefore);
+    expect(existsSync("/tmp/sdt-evil.jpg")).toBe(false);
+  });
+
+  it("legal text that looks like SQL or script is stored as plain text, nothing more", async () => {
+    const { db } = server.deps;
+    const name = "Robert'); DROP TABLE events; -- <script>alert(1)</script>";
+    const address = '" OR 1=1 -- <img src=x onerror=alert(1)> 💘';
+    const form = new FormData();
+    for (const [k, v] of Object.entries({
+      eventName: name,
+      eventDate: "2031-05-06",
+      eventTime: "18:45",
+      eventAddress: address,
+      totalSeats: "12",
+      bookingAmount: "39.5",
+      eventduration: "2",
+      fromage: "25",
+      toage: "35",
+    })) {
+      form.append(k, v);
+    }
+    form.append("eventImage", new Blob([new Uint8Array(jpeg)], { type: "image/jpeg" }), "e.jpg");
+    const before = db.select().from(events).all().length;
+    const reply = await send(server.url, { method: "POST", path: "/api/save-event", body: form }, adminCookie);
+    expect(reply.status).toBe(200);
+    const { id } = JSON.parse(reply.text) as { id: number };
+    expect(db.select().from(events).all().length).toBe(before + 1);
+    const detail = (await (await fetch(`${server.url}/api/get-event/${id}`)).json()) as Record<string, unknown>;
+    expect(detail).toMatchObject({ event_name: name, event_address: address });
+    expect(db.select().from(bookings).where(eq(bookings.eventId, id)).all()).toEqual([]);
+  });
+});
+
+describe("the Stripe webhook", () => {
+  it("refuses unsigned, forged and junk deliveries with a 400 and changes nothing", async () => {
+    const fake = await startFakeStripe();
+    const stripeServer = await startTestServer({
+      env: { STRIPE_SECRET_KEY: "sk_test_x", STRIPE_WEBHOOK_SECRET: "whsec_test", STRIPE_API_BASE: fake.url },
+    });
+    try {
+      const { db, env } = stripeServer.deps;
+      const event = await insertEvent(db, env.UPLOADS_DIR);
+      const held = insertHeldBooking(db, event.id, { now: stripeServer.deps.now() });
+      const checkout = await createCheckout(stripeServer.url, { userID: held.userId, eventID: event.id });
+      const completed = JSON.stringify(
+        fake.event("checkout.session.completed", fake.complete(checkout.sessionId ?? "")),
+      );
+      const sign = (payload: string, secret = "whsec_test") =>
+        Stripe.webhooks.generateTestHeaderString({ payload, secret });
+      const deliveries: { label: string; body: string | Uint8Array; signature?: string; type?: string }[] = [
+        { label: "unsigned", body: completed },
+        { label: "forged", body: completed, signature: sign(completed, "whsec_wrong") },
+        { label: "signature of other bytes", body: completed, signature: sign(`${completed} `) },
+        { label: "junk signature", body: completed, signature: "t=1,v1=zz" },
+        { label: "huge signature", body: completed, signature: `t=1,v1=${"a".repeat(8000)}` },
+        {
+          label: "old timestamp",
+          body: completed,
+          signature: Stripe.webhooks.generateTestHeaderString({
+            payload: completed,
+            secret: "whsec_test",
+            timestamp: 1,
+          }),
+        },
+        { label: "malformed JSON, signed", body: "{", signature: sign("{") },
+        { label: "JSON array, signed", body: "[]", signature: sign("[]") },
+        { label: "null, signed", body: "null", signature: sign("null") },
+        { label: "empty object, signed", body: "{}", signature: sign("{}") },
+        {
+          label: "event without its object, signed",
+          body: '{"id":"evt_x","type":"checkout.session.completed","data":{"object":null}}',
+          signature: sign('{"id":"evt_x","type":"checkout.session.completed","data":{"object":null}}'),
+        },
+        { label: "binary, signed", body: new Uint8Array([0xff, 0xfe, 0x00]), signature: sign("\ufffd\ufffd\u0000") },
+        { label: "no body", body: "", signature: sign("") },
+        { label: "form-encoded", body: "a=1", signature: sign("a=1"), type: "application/x-www-form-urlencoded" },
+      ];
+      const before = dbState(db.$client);
+      const failures: string[] = [];
+      for (const d of deliveries) {
+        const headers: Record<string, string> = { "content-type": d.type ?? "application/json" };
+        if (d.signature) headers["stripe-signature"] = d.signature;
+        const reply = await send(stripeServer.url, {
+          method: "POST",
+          path: "/api/stripe/webhook",
+          headers,
+          body: d.body,
+        });
+        const problem = judge(
+          { method: "POST", path: "/api/stripe/webhook" },
+          { label: d.label, req: { method: "POST", path: "" }, expect: "bad" },
+          reply,
+          false,
+        );
+        if (problem) failures.push(`${d.label}: ${problem}`);
+      }
+      expect(failures).toEqual([]);
+      expect(dbState(db.$client)).toEqual(before);
+      expect(db.select().from(bookings).where(eq(bookings.id, held.bookingId)).get()?.status).toBe("held");
+      expect(stripeServer.errors).toEqual([]);
+    } finally {
+      await stripeServer.close();
+      await fake.close();
+    }
+  });
+});

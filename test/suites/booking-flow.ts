@@ -1,0 +1,98 @@
+import { type BrowserClient, browserClient } from "../api-harness.ts";
+
+// The whole booking over HTTP, the way the PWA drives it, against any running server that uses the
+// console SMS provider and the local checkout (the test harness or a spawned `api/server.ts`).
+
+let seq = Math.floor(Math.random() * 1e7);
+
+/** A fresh Australian mobile in E.164, unique within this process. */
+export function newMobile(): string {
+  seq++;
+  return `+614${String(10_000_000 + (seq % 89_999_999)).padStart(8, "0")}`;
+}
+
+type OutboxItem = { to: string; body: string };
+
+/** The last code the console provider texted to `phone`, read from GET /api/dev/outbox. */
+export async function lastCode(baseUrl: string, phone: string): Promise<string> {
+  const response = await fetch(`${baseUrl}/api/dev/outbox`);
+  if (response.status !== 200) throw new Error(`GET /api/dev/outbox answered ${response.status}`);
+  const items = (await response.json()) as OutboxItem[];
+  const code = items
+    .filter((m) => m.to === phone)
+    .at(-1)
+    ?.body.match(/\b(\d{6})\b/)?.[1];
+  if (!code) throw new Error(`no code was texted to ${phone}`);
+  return code;
+}
+
+/** A browser that has proved it holds `phone` (send-otp, the code from the outbox, verify-otp). */
+export async function verifiedBrowser(baseUrl: string, phone: string): Promise<BrowserClient> {
+  const browser = browserClient(baseUrl);
+  const sent = await browser.postJson("/api/send-otp", { phone, countryCode: "+61" });
+  if (sent.status !== 200) throw new Error(`send-otp answered ${sent.status}: ${await sent.text()}`);
+  const verified = await browser.postJson("/api/verify-otp", { phone, otp: await lastCode(baseUrl, phone) });
+  if (verified.status !== 200) throw new Error(`verify-otp answered ${verified.status}: ${await verified.text()}`);
+  return browser;
+}
+
+export function detailsForm(input: { phone: string; eventId: number; image: Uint8Array; name?: string }): FormData {
+  const form = new FormData();
+  form.append("name", input.name ?? "Asha Patel");
+  form.append("email", "asha@example.com");
+  form.append("phone", input.phone);
+  form.append("gender", "female");
+  form.append("eventID", String(input.eventId));
+  form.append("eventName", "Test Mixer");
+  form.append("image", new Blob([new Uint8Array(input.image)], { type: "image/jpeg" }), "me.jpg");
+  return form;
+}
+
+/** save-user-details: the hold. Returns the status and, on success, the userID. */
+export async function holdSeat(
+  browser: BrowserClient,
+  input: { phone: string; eventId: number; image: Uint8Array },
+): Promise<{ status: number; userID?: number }> {
+  const response = await browser.postForm("/api/save-user-details", detailsForm(input));
+  const body = (await response.json()) as { userID?: number };
+  return { status: response.status, userID: body.userID };
+}
+
+export async function createCheckout(
+  baseUrl: string,
+  input: { userID: number; eventID: number },
+): Promise<{ status: number; sessionId?: string; url?: string }> {
+  const response = await fetch(`${baseUrl}/api/create-checkout-session`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ ...input, amount: 1, userEmail: "asha@example.com", eventName: "Test Mixer" }),
+  });
+  const body = (await response.json()) as { sessionId?: string; url?: string };
+  return { status: response.status, sessionId: body.sessionId, url: body.url };
+}
+
+/** The local checkout's "Pay" button: a form POST answered with 303 to /success. */
+export async function pay(baseUrl: string, sessionId: string): Promise<number> {
+  const response = await fetch(`${baseUrl}/api/dev/checkout/${sessionId}/pay`, { method: "POST", redirect: "manual" });
+  await response.body?.cancel();
+  return response.status;
+}
+
+export async function paymentIntentOf(baseUrl: string, sessionId: string): Promise<string | null> {
+  const response = await fetch(`${baseUrl}/api/checkout-session?session_id=${sessionId}`);
+  const body = (await response.json()) as { paymentIntentId?: string | null };
+  return body.paymentIntentId ?? null;
+}
+
+export async function sendConfirmation(
+  baseUrl: string,
+  input: { userID: number; eventID: number; paymentIntentId: string },
+): Promise<{ status: number; uniqueCode?: string; qrCodeImage?: string }> {
+  const response = await fetch(`${baseUrl}/api/send-confirmation`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ ...input, userEmail: "asha@example.com", eventName: "Test Mixer", userPhone: "" }),
+  });
+  const body = (await response.json()) as { uniqueCode?: string; qrCodeImage?: string };
+  return { status: response.status, uniqueCode: body.uniqueCode, qrCodeImage: body.qrCodeImage };
+}

@@ -1,0 +1,145 @@
+// The hostile values the bad-input suite puts into every field, and what each field accepts under
+// CONTRACT.md, so a value that happens to be legal for a field is never counted as bad input.
+
+export type Kind =
+  | "id"
+  | "phone"
+  | "countryCode"
+  | "otp"
+  | "email"
+  | "gender"
+  | "date"
+  | "time"
+  | "seats"
+  | "amount"
+  | "hours"
+  | "age"
+  | "feedback"
+  | "clientTs"
+  | "sessionId"
+  | "checkoutId"
+  | "imageName"
+  | "text"
+  | "any"
+  | "file";
+
+/** `untrimmed`: any string of 1..max characters is legal as it is (a door code is compared as typed). */
+export type Field = { kind: Kind; base: unknown; optional?: boolean; max?: number; untrimmed?: boolean };
+
+export const HUGE = "A".repeat(100 * 1024);
+
+export const HOSTILE: readonly (readonly [string, unknown])[] = [
+  ["zero", 0],
+  ["negative", -1],
+  ["fraction", 1.5],
+  ["huge number", 1e308],
+  ["beyond safe integer", 2 ** 53 + 2],
+  ["tiny float", 5e-324],
+  ["true", true],
+  ["false", false],
+  ["null", null],
+  ["empty object", {}],
+  ["operator object", { $gt: "" }],
+  ["empty array", []],
+  ["array", [1, 2]],
+  ["nested", { a: [{ b: {} }] }],
+  ["empty string", ""],
+  ["blank", "   "],
+  ["NaN text", "NaN"],
+  ["Infinity text", "-Infinity"],
+  ["hex text", "0x1F"],
+  ["exponent text", "1e3"],
+  ["negative text", "-5"],
+  ["decimal text", "2.75"],
+  ["40 digits", "9".repeat(40)],
+  ["arabic digits", "٤٢"],
+  ["full-width digits", "１２"],
+  ["SQL quote", "' OR '1'='1' --"],
+  ["SQL drop", "1; DROP TABLE events; --"],
+  ["SQL union", "0 UNION SELECT name, sql FROM sqlite_master"],
+  ["XSS tag", "<script>alert(1)</script>"],
+  ["XSS attribute", '"><img src=x onerror=alert(1)>'],
+  ["traversal", "../../../../etc/passwd"],
+  ["windows traversal", "..\\..\\..\\windows\\win.ini"],
+  ["encoded traversal", "%2e%2e%2f%2e%2e%2fetc%2fpasswd"],
+  ["NUL inside", "abc\u0000def"],
+  ["NUL", "\u0000"],
+  ["RTL override", "\u202Egpj.exe"],
+  ["emoji", "💘".repeat(40)],
+  ["lone surrogate", "\uD800"],
+  ["control characters", "\u0007\u001b[31m\b"],
+  ["header injection", "a\r\nSet-Cookie: sdt_admin=1"],
+  ["100 KB string", HUGE],
+];
+
+/** Path segments sent without encoding: traversal, broken percent-encoding, overlong UTF-8. */
+export const RAW_SEGMENTS: readonly string[] = [
+  "..%2F..%2Fdb%2Fapp.db",
+  "%2e%2e%2f%2e%2e%2fetc%2fpasswd",
+  "%2e%2e",
+  "....%2F%2F....%2F%2Fetc%2Fpasswd",
+  "%5C..%5C..%5Cwin.ini",
+  "%",
+  "%zz",
+  "%E0%A4%A",
+  "%C0%AE%C0%AE%C0%AF",
+  "%00",
+  "1%00.jpg",
+  "1;DROP%20TABLE%20events",
+  "%3Cscript%3Ealert(1)%3C%2Fscript%3E",
+  "%F0%9F%92%98",
+  "-1",
+  "0",
+  "1.5",
+  "1e3",
+  "0x10",
+  "99999999999999999999999",
+];
+
+/** Multipart and URLs carry text only: how a non-string hostile value travels there. */
+export const asText = (v: unknown): string =>
+  typeof v === "string" ? v : typeof v === "object" && v !== null ? JSON.stringify(v) : String(v);
+
+// Admin numbers accept numeric text ("12", " 12 ") as well as numbers; the superset is used here, so
+// anything a route might accept counts as maybe-valid.
+const looseNumber = (v: unknown) =>
+  typeof v === "number" ? v : typeof v === "string" && /^\s*-?\d+(\.\d+)?\s*$/.test(v) ? Number(v) : Number.NaN;
+const inRange = (v: unknown, min: number, max: number, integer: boolean) => {
+  const n = looseNumber(v);
+  return Number.isFinite(n) && n >= min && n <= max && (!integer || Number.isInteger(n));
+};
+
+const accepts: Record<Kind, (v: unknown) => boolean> = {
+  id: (v) => inRange(v, 1, Number.MAX_SAFE_INTEGER, true),
+  phone: (v) => typeof v === "string" && /^(\+?61|0)?4\d{8}$/.test(v.replace(/[\s-]/g, "")),
+  countryCode: (v) => v === "+61",
+  otp: (v) => /^\d{4,10}$/.test(asText(v).trim()),
+  email: (v) => typeof v === "string" && /^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(v.trim()),
+  gender: (v) => v === "male" || v === "female",
+  date: (v) => typeof v === "string" && /^\s*\d{4}-\d{2}-\d{2}\s*$/.test(v),
+  time: (v) => typeof v === "string" && /^\s*\d{1,2}:\d{1,2}\s*$/.test(v),
+  seats: (v) => inRange(v, 1, 10_000, true),
+  amount: (v) => inRange(v, 0, 100_000, false),
+  hours: (v) => inRange(v, Number.MIN_VALUE, 24, false),
+  age: (v) => inRange(v, 18, 99, true),
+  feedback: (v) => v === "like" || v === "dislike",
+  clientTs: (v) => typeof v === "number" && Number.isSafeInteger(v) && v > 0,
+  sessionId: (v) => typeof v === "string" && /^cs_[A-Za-z0-9_]{1,250}$/.test(v),
+  checkoutId: (v) => typeof v === "string" && /^cs_local_[a-f0-9]{24}$/.test(v),
+  imageName: (v) => typeof v === "string" && /^[a-f0-9]{32}(-thumb)?\.jpg$/.test(v),
+  text: (v) => typeof v === "string" && v.trim().length > 0,
+  any: () => true,
+  file: () => false,
+};
+
+/** Whether `value` could be a legal value of the field (then a 2xx would not be a bug). */
+export function maybeValid(field: Field, value: unknown): boolean {
+  if (value === undefined || (value === null && field.optional && field.kind === "text"))
+    return Boolean(field.optional);
+  if (field.kind === "text" && typeof value === "string") {
+    if (field.max !== undefined && value.trim().length > field.max) return false;
+    // Optional text has no minimum: an empty name of the event is as good as none.
+    if (field.optional || field.untrimmed) return field.untrimmed ? value.length > 0 : true;
+  }
+  return accepts[field.kind](value);
+}
