@@ -1,0 +1,153 @@
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { request } from "node:http";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Worker } from "node:worker_threads";
+import { brotliCompressSync, gzipSync } from "node:zlib";
+import { openDatabase } from "../db/client.ts";
+import { insertEvent } from "../test/fixtures.ts";
+import { load } from "./load.ts";
+import { measurePartnersPage } from "./partners.ts";
+
+// `npm run bench`: measures, never asserts. Prints a table and writes bench/results.md.
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const dist = join(root, "dist");
+const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
+const rows: [string, string, string][] = [];
+const add = (what: string, value: string, target = "") => {
+  rows.push([what, value, target]);
+  console.log(`${what.padEnd(58)} ${value.padEnd(26)} ${target}`);
+};
+
+if (!existsSync(join(dist, "index.html"))) {
+  console.log("building the PWA first…");
+  execFileSync("npx", ["vite", "build"], { cwd: root, stdio: "inherit" });
+}
+
+// 1. The home page's JavaScript: the entry script and what it preloads.
+const html = readFileSync(join(dist, "index.html"), "utf8");
+const homeScripts = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+\.js)"/g)].map((m) => m[1] as string);
+const jsBytes = homeScripts.map((s) => readFileSync(join(dist, s)));
+const jsRaw = jsBytes.reduce((n, b) => n + b.length, 0);
+const jsGzip = jsBytes.reduce((n, b) => n + gzipSync(b, { level: 9 }).length, 0);
+const jsBrotli = jsBytes.reduce((n, b) => n + brotliCompressSync(b).length, 0);
+add("Home page JavaScript, gzipped", kb(jsGzip), "≤ 110 KB");
+add("Home page JavaScript, brotli (what Chrome gets)", kb(jsBrotli));
+add("Home page JavaScript, uncompressed", kb(jsRaw));
+
+// 2. The app and a bare node:http server with the same get-events bytes, in a child process.
+const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", join(root, "bench", "servers.ts")], {
+  cwd: root,
+  stdio: ["ignore", "pipe", "inherit"],
+});
+const ports = await new Promise<{ appPort: number; barePort: number; bytes: number; dir: string }>(
+  (resolve, reject) => {
+    let buffer = "";
+    child.stdout?.on("data", (chunk: Buffer) => {
+      buffer += chunk.toString();
+      const line = buffer.split("\n").find((l) => l.startsWith("{"));
+      if (line) resolve(JSON.parse(line));
+    });
+    child.once("exit", (code) => reject(new Error(`bench servers exited with ${code}`)));
+  },
+);
+const app = `http://127.0.0.1:${ports.appPort}`;
+
+try {
+  // What a phone downloads to show the home page: the shell, its assets, the list and the pictures,
+  // as encoded on the wire (brotli/gzip where the server compresses).
+  const wire = (path: string) =>
+    new Promise<number>((resolve, reject) => {
+      request(`${app}${path}`, { headers: { "accept-encoding": "br, gzip", accept: "text/html,*/*" } }, (res) => {
+        let n = 0;
+        res.on("data", (c: Buffer) => {
+          n += c.length;
+        });
+        res.on("end", () => resolve(n));
+      })
+        .on("error", reject)
+        .end();
+    });
+  const shellAssets = [
+    "/",
+    ...new Set([...html.matchAll(/(?:src|href)="(\/[^"]+)"/g)].map((m) => m[1] as string)),
+    "/api/get-events",
+  ];
+  let shellBytes = 0;
+  for (const path of shellAssets) shellBytes += await wire(path);
+  const events = (await (await fetch(`${app}/api/get-events`)).json()) as { event_image: string }[];
+  let imageBytes = 0;
+  for (const e of events) imageBytes += await wire(`/api/images/${e.event_image}`);
+  add("Home page download on a phone: shell, code, styles, list", kb(shellBytes));
+  add(`Home page download: ${events.length} event pictures`, kb(imageBytes));
+  add("Home page download in all", kb(shellBytes + imageBytes));
+  const sw = readFileSync(join(dist, "sw.js"), "utf8");
+  const precached = [...sw.matchAll(/"url":"([^"]+)"/g)].map((m) => m[1] as string);
+  let precacheBytes = 0;
+  for (const path of precached) precacheBytes += await wire(`/${path}`);
+  add("Service worker precache (once, in the background)", kb(precacheBytes));
+
+  // 3. get-events throughput and latency, next to bare node:http serving the same bytes.
+  const seconds = Number(process.env.BENCH_SECONDS ?? 5);
+  await load(`${app}/api/get-events`, { seconds: 1 });
+  const ours = await load(`${app}/api/get-events`, { seconds });
+  await load(`http://127.0.0.1:${ports.barePort}/`, { seconds: 1 });
+  const bare = await load(`http://127.0.0.1:${ports.barePort}/`, { seconds });
+  add("get-events throughput (32 connections)", `${ours.rps.toFixed(0)} req/s`, "≥ 50% of bare");
+  add("bare node:http, same bytes", `${bare.rps.toFixed(0)} req/s`);
+  add("get-events throughput relative to bare node:http", `${((100 * ours.rps) / bare.rps).toFixed(0)}%`, "≥ 50%");
+  add("get-events p99 latency / bare p99", `${ours.p99.toFixed(2)} ms / ${bare.p99.toFixed(2)} ms`);
+
+  // 4. Partner photos on the feedback page, from camera-sized uploads.
+  const partners = await measurePartnersPage(app, ports.dir);
+  add(`Partners page: ${partners.count} partners, JSON + photos`, kb(partners.totalBytes));
+  add("Largest partner photo on that page", kb(partners.largestPhoto), "≤ 60 KB");
+  add("Camera photo uploaded (for scale)", kb(partners.uploadBytes));
+} finally {
+  child.kill("SIGTERM");
+}
+
+// 5. Seat holds per second with four threads racing for one event's seats in one SQLite file.
+{
+  const dir = mkdtempSync(join(tmpdir(), "sdt-bench-holds-"));
+  const dbPath = join(dir, "app.db");
+  const db = openDatabase(dbPath);
+  const big = await insertEvent(db, join(dir, "uploads"), { totalSeats: 10_000_000 });
+  const small = await insertEvent(db, join(dir, "uploads"), { totalSeats: 100 });
+  db.$client.close();
+  const race = (eventId: number, seconds: number) =>
+    Promise.all(
+      Array.from(
+        { length: 4 },
+        (_, worker) =>
+          new Promise<{ held: number; refused: number }>((resolve, reject) => {
+            const w = new Worker(new URL("./hold-worker.mjs", import.meta.url), {
+              workerData: { dbPath, eventId, seconds, worker },
+            });
+            w.once("message", resolve);
+            w.once("error", reject);
+          }),
+      ),
+    );
+  const seconds = Number(process.env.BENCH_SECONDS ?? 5);
+  const open = await race(big.id, seconds);
+  const held = open.reduce((n, r) => n + r.held, 0);
+  add("Seat holds per second, 4 threads, one event", `${(held / seconds).toFixed(0)} holds/s`);
+  const last = await race(small.id, 2);
+  const sold = last.reduce((n, r) => n + r.held, 0);
+  add("Last 100 seats, 4 threads racing: seats held", `${sold} of 100`, "exactly 100");
+  rmSync(dir, { recursive: true, force: true });
+}
+
+const table = ["| Measure | Result | Target |", "| --- | --- | --- |", ...rows.map((r) => `| ${r.join(" | ")} |`)].join(
+  "\n",
+);
+const out = join(root, "bench", "results.md");
+writeFileSync(
+  out,
+  `# Benchmark results\n\nMeasured by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)} (Node ${process.version}, ${(await import("node:os")).cpus().length} cores). Shared machines are noisy: compare figures from one run, not across runs.\n\n${table}\n`,
+);
+console.log(`\nwritten to ${out}`);
