@@ -1,13 +1,9 @@
 import QRCode from "qrcode";
-import type { Db } from "../../db/client.ts";
-import type { Env } from "../env.ts";
 import { safeEqual } from "../lib/crypto.ts";
 import { Conflict } from "../lib/errors.ts";
-import type { Logger } from "../lib/log.ts";
-import type { PaymentsProvider } from "../providers/payments/types.ts";
-import type { SmsProvider } from "../providers/sms/types.ts";
 import { loadBookingContext } from "./checkout.ts";
 import {
+  type CompletionDeps,
   completeCheckout,
   issueTicket,
   latestCheckoutFor,
@@ -15,14 +11,7 @@ import {
   ticketLink,
 } from "./payment-completion.ts";
 
-export type ConfirmationDeps = {
-  db: Db;
-  env: Env;
-  payments: PaymentsProvider;
-  sms: SmsProvider;
-  log: Logger;
-  now: () => number;
-};
+export type ConfirmationDeps = CompletionDeps;
 
 /**
  * SPEC.md's send-confirmation: only for a booking whose payment the provider reports paid. Calling it

@@ -1,3 +1,5 @@
+import type { EventDetail as AdminEventDetail } from "../../../api/services/events.ts";
+import type { EventParticipant as Participant } from "../../../api/services/participants.ts";
 import { type ApiReply, apiGet, apiPost } from "../../lib/api.ts";
 import { useAdminStore } from "./admin-store.ts";
 
@@ -8,39 +10,13 @@ async function guarded<T>(call: Promise<ApiReply<T>>): Promise<ApiReply<T>> {
   return reply;
 }
 
-export type AdminEventStatus = "upcoming" | "started" | "ended";
-
-export type AdminEventSummary = {
-  id: number;
-  event_name: string;
-  EventDateTime: string;
-  event_status: AdminEventStatus;
-  SeatAvailabilityPer: number;
-};
-
-export type AdminEventDetail = AdminEventSummary & {
-  event_address: string;
-  event_image: string;
-  booking_amount: number;
-  event_duration: number;
-  from_age: number;
-  to_age: number;
-  event_date: string;
-  event_time: string;
-  total_seats: number;
-};
-
-export type Participant = {
-  id: number;
-  username: string;
-  gender: "male" | "female";
-  booking_amount: number;
-  payment_intent_id: string | null;
-  image_name: string;
-  phone: string;
-  status: "paid" | "refunded";
-  checkedInAt: string | null;
-};
+// The API's own types (types only: nothing of the server is bundled).
+export type AdminEventStatus = AdminEventDetail["event_status"];
+export type AdminEventSummary = Pick<
+  AdminEventDetail,
+  "id" | "event_name" | "EventDateTime" | "event_status" | "SeatAvailabilityPer"
+>;
+export type { AdminEventDetail, Participant };
 
 export type Failure = { success: false; error?: string };
 export type LifecycleReply = { success: true; sent: number; failed: number } | Failure;
