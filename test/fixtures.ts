@@ -59,7 +59,7 @@ export function insertPaidBookings(
         email: `a${phoneCounter}@example.com`,
         phone,
         gender: attendee.gender ?? (i % 2 ? "female" : "male"),
-        imageName: "0".repeat(32) + ".jpg",
+        imageName: `${"0".repeat(32)}.jpg`,
         thumbName: `${"0".repeat(32)}-thumb.jpg`,
       })
       .returning()
