@@ -25,7 +25,8 @@ export default defineConfig({
         id: "/",
         name: "Saathi Speed Dating",
         short_name: "Saathi",
-        description: "Speed-dating events for South Asian singles across Australia: book, show your ticket, meet your match.",
+        description:
+          "Speed-dating events for South Asian singles across Australia: book, show your ticket, meet your match.",
         lang: "en-AU",
         start_url: "/",
         scope: "/",

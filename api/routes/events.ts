@@ -16,7 +16,8 @@ export const eventsRoutes = (deps: AppDeps) => {
         "cache-control": "no-cache",
         vary: "accept-encoding",
       };
-      if (/\bbr\b/.test(accepted)) return c.body(new Uint8Array(list.br), 200, { ...headers, "content-encoding": "br" });
+      if (/\bbr\b/.test(accepted))
+        return c.body(new Uint8Array(list.br), 200, { ...headers, "content-encoding": "br" });
       if (/\bgzip\b/.test(accepted)) {
         return c.body(new Uint8Array(list.gzip), 200, { ...headers, "content-encoding": "gzip" });
       }
