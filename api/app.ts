@@ -1,4 +1,4 @@
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { compress } from "hono/compress";
 import { HTTPException } from "hono/http-exception";
@@ -22,28 +22,23 @@ const MULTIPART_LIMIT = MAX_IMAGE_BYTES + 64 * 1024;
 const JSON_LIMIT = 64 * 1024;
 
 export function createApp(deps: AppDeps) {
+  // Counted while the body streams in, so an oversized upload is refused before it is buffered.
+  const tooLarge = (c: Context) => c.json({ success: false, error: "request body too large" }, 413);
+  const multipartLimit = bodyLimit({ maxSize: MULTIPART_LIMIT, onError: tooLarge });
+  const jsonLimit = bodyLimit({ maxSize: JSON_LIMIT, onError: tooLarge });
+
   const api = new Hono()
-    .use(
-      bodyLimit({
-        // Counted while the body streams in, so an oversized upload is refused before it is buffered.
-        maxSize: MULTIPART_LIMIT,
-        onError: (c) => c.json({ success: false, error: "request body too large" }, 413),
-      }),
-    )
-    .use(async (c, next) => {
-      const type = c.req.header("content-type") ?? "";
-      if (!type.startsWith("multipart/form-data")) {
-        return bodyLimit({
-          maxSize: JSON_LIMIT,
-          onError: (cc) => cc.json({ success: false, error: "request body too large" }, 413),
-        })(c, next);
-      }
-      return next();
-    })
-    .use(compress())
-    .route("/", configRoutes(deps))
+    // The public reads come first: they take no body and encode their own answers, so the body
+    // limits and the compressor below never run for the calls every phone makes.
     .route("/", eventsRoutes(deps))
     .route("/", imagesRoutes(deps))
+    .use((c, next) =>
+      (c.req.header("content-type") ?? "").startsWith("multipart/form-data")
+        ? multipartLimit(c, next)
+        : jsonLimit(c, next),
+    )
+    .use(compress())
+    .route("/", configRoutes(deps))
     .route("/", bookingRoutes(deps))
     .route("/", paymentsRoutes(deps))
     .route("/", adminRoutes(deps))
