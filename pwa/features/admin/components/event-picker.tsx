@@ -1,3 +1,4 @@
+import { ErrorNotice } from "../../../lib/error-notice.tsx";
 import { formatUtc } from "../format.ts";
 import type { useAdminEvents } from "../use-admin-events.ts";
 
@@ -14,12 +15,7 @@ export function EventPicker({ id, events, value, onChange }: Props) {
     <div className="field admin-picker">
       <label htmlFor={id}>Event</label>
       {state.status === "error" ? (
-        <div className="notice error" role="alert">
-          <p>{state.message}</p>
-          <button type="button" className="button" onClick={() => void reload()}>
-            Try again
-          </button>
-        </div>
+        <ErrorNotice message={state.message} onRetry={reload} />
       ) : (
         <select
           id={id}

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { imageUrl } from "../../../lib/api.ts";
+import { ErrorNotice } from "../../../lib/error-notice.tsx";
 import { getEventUsers, type Participant, refund } from "../admin-api.ts";
 import { formatAud, formatUtc, thumbnailOf } from "../format.ts";
 import { runRefundBatch } from "../refund-batch.ts";
@@ -93,12 +94,10 @@ export function UserDetails({ events }: { events: ReturnType<typeof useAdminEven
         </p>
       ) : null}
       {rows.status === "error" ? (
-        <div className="notice error" role="alert">
-          <p>Couldn't load the participants.</p>
-          <button type="button" className="button" onClick={() => eventId !== null && void load(eventId)}>
-            Try again
-          </button>
-        </div>
+        <ErrorNotice
+          message="Couldn't load the participants."
+          onRetry={() => (eventId === null ? undefined : load(eventId))}
+        />
       ) : null}
       {rows.status === "ready" && list.length === 0 ? <p className="empty">Nobody has booked this event yet.</p> : null}
       {rows.status === "ready" && list.length > 0 ? (

@@ -1,3 +1,4 @@
+import { ErrorNotice } from "../../../lib/error-notice.tsx";
 import { useUpcomingEvents } from "../get-events.ts";
 import { EventCard } from "./event-card.tsx";
 
@@ -13,14 +14,7 @@ export function EventGrid() {
     );
   }
   if (state.status === "error") {
-    return (
-      <div className="notice" role="alert">
-        <p>{state.message}</p>
-        <button type="button" className="button" onClick={() => void reload()}>
-          Try again
-        </button>
-      </div>
-    );
+    return <ErrorNotice message={state.message} onRetry={reload} />;
   }
   if (state.events.length === 0) {
     return <p className="empty">No events are scheduled right now. New dates are added often, so check back soon.</p>;

@@ -3,6 +3,7 @@ import { useFeedbackReport } from "../get-feedback.ts";
 import { type FeedbackLink, INCOMPLETE_LINK } from "../link.ts";
 import type { ReportEntry } from "../types.ts";
 import "../feedback.css";
+import { ErrorNotice } from "../../../lib/error-notice.tsx";
 
 /** Australian mobiles the way people read them (0412 345 678); anything else as stored. */
 function displayPhone(phone: string): string {
@@ -71,14 +72,7 @@ export function FeedbackReportView({ link }: { link: FeedbackLink | null }) {
     );
   }
   if (state.status === "error") {
-    return (
-      <div className="notice error" role="alert">
-        <p>{state.message}</p>
-        <button type="button" className="button" onClick={() => void reload()}>
-          Try again
-        </button>
-      </div>
-    );
+    return <ErrorNotice message={state.message} onRetry={reload} />;
   }
   const { mutual, likedme, iliked } = state.report;
   return (

@@ -2,6 +2,7 @@ import { usePartnerFeedback } from "../feedback-store.ts";
 import { usePartners } from "../get-participants.ts";
 import { type FeedbackLink, INCOMPLETE_LINK } from "../link.ts";
 import "../feedback.css";
+import { ErrorNotice } from "../../../lib/error-notice.tsx";
 import { PartnerCard } from "./partner-card.tsx";
 import { SyncStatus } from "./sync-status.tsx";
 
@@ -27,14 +28,7 @@ export function PartnerGrid({ link }: { link: FeedbackLink | null }) {
     );
   }
   if (state.status === "error") {
-    return (
-      <div className="notice error" role="alert">
-        <p>{state.message}</p>
-        <button type="button" className="button" onClick={() => void reload()}>
-          Try again
-        </button>
-      </div>
-    );
+    return <ErrorNotice message={state.message} onRetry={reload} />;
   }
   return (
     <>

@@ -1,5 +1,6 @@
 import { Link } from "react-router-dom";
 import "../payment.css";
+import { ErrorNotice } from "../../../lib/error-notice.tsx";
 import { TicketCard } from "../../tickets/components/ticket-card.tsx";
 import { type SuccessParams, usePaymentConfirmation } from "../confirm-payment.ts";
 
@@ -14,16 +15,9 @@ export function PaymentSuccess({ params }: { params: SuccessParams | null }) {
   }
   if (state.status === "error") {
     return (
-      <div className="notice error" role="alert">
-        <p>{state.message}</p>
-        {state.canRetry ? (
-          <button type="button" className="button" onClick={() => void retry()}>
-            Try again
-          </button>
-        ) : (
-          <Link to="/">Back to events</Link>
-        )}
-      </div>
+      <ErrorNotice message={state.message} onRetry={state.canRetry ? retry : undefined}>
+        {state.canRetry ? null : <Link to="/">Back to events</Link>}
+      </ErrorNotice>
     );
   }
   return (

@@ -2,6 +2,7 @@ import { type FormEvent, useId, useState } from "react";
 import { formatEventDateTime } from "../../events/format.ts";
 import { type CheckResult, confirmBookingCode, useEventDetails } from "../confirm-booking.ts";
 import "../tickets.css";
+import { ErrorNotice } from "../../../lib/error-notice.tsx";
 
 export function ConfirmBookingForm({ eventID, userID }: { eventID: number | null; userID: number | null }) {
   const { state, reload } = useEventDetails(eventID, userID);
@@ -18,16 +19,7 @@ export function ConfirmBookingForm({ eventID, userID }: { eventID: number | null
     );
   }
   if (state.status === "error") {
-    return (
-      <div className="notice error" role="alert">
-        <p>{state.message}</p>
-        {state.canRetry ? (
-          <button type="button" className="button" onClick={() => void reload()}>
-            Try again
-          </button>
-        ) : null}
-      </div>
-    );
+    return <ErrorNotice message={state.message} onRetry={state.canRetry ? reload : undefined} />;
   }
 
   const submit = async (e: FormEvent) => {

@@ -1,4 +1,5 @@
 import { Link } from "react-router-dom";
+import { ErrorNotice } from "../../../lib/error-notice.tsx";
 import { useSavedTickets } from "../use-saved-tickets.ts";
 import { TicketCard } from "./ticket-card.tsx";
 
@@ -12,14 +13,7 @@ export function TicketList() {
     );
   }
   if (state.status === "error") {
-    return (
-      <div className="notice error" role="alert">
-        <p>This browser couldn't open the tickets saved on this device.</p>
-        <button type="button" className="button" onClick={() => void reload()}>
-          Try again
-        </button>
-      </div>
-    );
+    return <ErrorNotice message="This browser couldn't open the tickets saved on this device." onRetry={reload} />;
   }
   if (state.tickets.length === 0) {
     return (
