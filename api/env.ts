@@ -18,6 +18,8 @@ const schema = z
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
     DATABASE_PATH: z.string().min(1).default("data/app.db"),
     UPLOADS_DIR: z.string().min(1).default("data/uploads"),
+    // The built PWA; only the update-prompt test serves a second build from elsewhere.
+    STATIC_DIR: z.string().min(1).optional(),
     PUBLIC_BASE_URL: z.url().optional(),
     ADMIN_PASSWORD: optionalText,
     SESSION_SECRET: optionalText.pipe(z.string().min(32, "must be at least 32 characters").optional()),

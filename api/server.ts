@@ -34,7 +34,7 @@ if (env.SEED_DEMO === "1") {
 const { sms, devOutbox } = createSmsProvider(env, db, log, now);
 const payments = createPaymentsProvider(env, db, now);
 
-const staticDir = join(dirname(fileURLToPath(import.meta.url)), "..", "dist");
+const staticDir = env.STATIC_DIR ?? join(dirname(fileURLToPath(import.meta.url)), "..", "dist");
 if (!existsSync(join(staticDir, "index.html"))) {
   log("warn", "no built PWA in dist/: run `npm run build` (npm start does) to serve the app");
 }
