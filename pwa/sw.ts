@@ -5,7 +5,7 @@ import { ExpirationPlugin } from "workbox-expiration";
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from "workbox-precaching";
 import { RangeRequestsPlugin } from "workbox-range-requests";
 import { NavigationRoute, registerRoute } from "workbox-routing";
-import { CacheFirst, StaleWhileRevalidate } from "workbox-strategies";
+import { CacheFirst, NetworkFirst, StaleWhileRevalidate } from "workbox-strategies";
 import { flushQueue } from "./features/feedback/tap-queue.ts";
 
 declare let self: ServiceWorkerGlobalScope;
@@ -18,15 +18,17 @@ cleanupOutdatedCaches();
 // /api is excluded so a navigation to an API URL (the local checkout pages) always hits the server.
 registerRoute(new NavigationRoute(createHandlerBoundToURL("/index.html"), { denylist: [/^\/api\//] }));
 
-// The event list and event details: shown at once from the cache, refreshed in the background.
-// Only these public GETs are cached; POSTs and admin calls never match a route, so never cached.
+// The event list and event details: fresh from the network when it answers within 3 seconds (a
+// stale "Book Tickets" on a started or sold-out event would waste a whole booking attempt), from
+// the cache otherwise. Only these public GETs are cached; POSTs and admin calls never match a route.
 registerRoute(
   ({ url, request }) =>
     request.method === "GET" &&
     url.origin === self.location.origin &&
     (url.pathname === "/api/get-events" || /^\/api\/get-event\/\d+$/.test(url.pathname)),
-  new StaleWhileRevalidate({
+  new NetworkFirst({
     cacheName: "events",
+    networkTimeoutSeconds: 3,
     plugins: [new CacheableResponsePlugin({ statuses: [200] })],
   }),
 );

@@ -1,8 +1,8 @@
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { bookings, type Event, events, users } from "../../db/schema.ts";
+import { bookings, checkoutSessions, type Event, events, users } from "../../db/schema.ts";
 import { Conflict, NotFound, TooLarge } from "../lib/errors.ts";
 import { MAX_IMAGE_BYTES, storeImage } from "./images.ts";
 import { takenSeats } from "./seats.ts";
@@ -40,10 +40,27 @@ export function holdSeat(
       const event = tx.select().from(events).where(eq(events.id, eventId)).get();
       assertBookable(event, now);
       // A retry (back button, a second tab) replaces this phone's earlier hold instead of taking a second seat.
-      tx.update(bookings)
+      const replaced = tx
+        .update(bookings)
         .set({ status: "released" })
         .where(and(eq(bookings.phone, attendee.phone), eq(bookings.eventId, eventId), eq(bookings.status, "held")))
-        .run();
+        .returning({ id: bookings.id })
+        .all();
+      // Their checkouts close too: an old payment page left open must not buy a second seat.
+      if (replaced.length > 0) {
+        tx.update(checkoutSessions)
+          .set({ status: "cancelled" })
+          .where(
+            and(
+              inArray(
+                checkoutSessions.bookingId,
+                replaced.map((r) => r.id),
+              ),
+              eq(checkoutSessions.status, "open"),
+            ),
+          )
+          .run();
+      }
       const paid = tx
         .select({ id: bookings.id })
         .from(bookings)

@@ -146,6 +146,28 @@ export async function completeCheckout(
         };
       }
 
+      // One paid seat per phone per event: an older checkout paid after the same phone booked again
+      // (and paid) buys nothing, so it goes back.
+      const paidBefore = tx
+        .select({ id: bookings.id })
+        .from(bookings)
+        .where(
+          and(
+            eq(bookings.phone, booking.phone),
+            eq(bookings.eventId, event.id),
+            eq(bookings.status, "paid"),
+            ne(bookings.id, booking.id),
+          ),
+        )
+        .get();
+      if (paidBefore) {
+        tx.update(bookings)
+          .set({ status: "refunded", seatReleased: true, paymentIntentId: pi, amountCents })
+          .where(eq(bookings.id, booking.id))
+          .run();
+        return { outcome: "refunded", bookingId: booking.id, refund: { key: `refund-${booking.id}`, amountCents } };
+      }
+
       const liveHold = booking.status === "held" && booking.holdExpiresAt > now;
       const others =
         tx

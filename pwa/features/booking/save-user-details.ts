@@ -15,6 +15,8 @@ export type SaveOutcome =
   | { kind: "saved"; userID: number }
   | { kind: "sold-out" }
   | { kind: "refused"; error: string }
+  /** The verified-phone cookie is gone (expired, cleared): the phone must be verified again. */
+  | { kind: "unverified" }
   | { kind: "failed" };
 
 export async function saveUserDetails(details: UserDetails): Promise<SaveOutcome> {
@@ -39,6 +41,8 @@ export async function saveUserDetails(details: UserDetails): Promise<SaveOutcome
     }
     // SPEC.md: "success false" here means the seats ran out; the server answers 409 for it.
     if (reply.status === 409) return { kind: "sold-out" };
+    if (reply.status === 403) return { kind: "unverified" };
+    if (reply.status >= 500) return { kind: "failed" };
     return { kind: "refused", error: replyError(reply.data) ?? "Could not save your details." };
   } catch (error) {
     if (error instanceof CallFailed) return { kind: "failed" };

@@ -5,7 +5,10 @@ export type VerifyOtpOutcome = "verified" | "incorrect" | "failed";
 export async function verifyOtp(phone: string, otp: string): Promise<VerifyOtpOutcome> {
   try {
     const reply = await apiPost<{ success: boolean }>("/api/verify-otp", { phone, otp });
-    return reply.ok && reply.data?.success ? "verified" : "incorrect";
+    if (reply.ok && reply.data?.success) return "verified";
+    // Only a refused code is "incorrect"; a server or SMS-provider fault must not make the attendee
+    // retype a right code and burn their tries.
+    return reply.status >= 500 ? "failed" : "incorrect";
   } catch (error) {
     if (error instanceof CallFailed) return "failed";
     throw error;

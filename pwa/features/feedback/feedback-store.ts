@@ -43,13 +43,27 @@ export const useFeedbackStore = create<FeedbackState>()((set, get) => ({
     const link = get().link;
     if (!link) return;
     // recordTap resolves once the tap is on the device; the highlight follows from what was stored.
-    const choice = await recordTap({
-      eventID: link.eventID,
-      fromUserID: link.userID,
-      toUserID: partnerId,
-      feedback,
-      token: link.token,
-    });
+    let choice: Awaited<ReturnType<typeof recordTap>>;
+    try {
+      choice = await recordTap({
+        eventID: link.eventID,
+        fromUserID: link.userID,
+        toUserID: partnerId,
+        feedback,
+        token: link.token,
+      });
+    } catch (error) {
+      // Storage refused (private mode, a full disk): say so rather than pretend the tap was kept.
+      console.warn(error);
+      if (get().link !== link) return;
+      set((s) => ({
+        notices: [
+          ...s.notices,
+          { id: nextNoticeId++, message: "Couldn't save your choice on this device. Please try again." },
+        ],
+      }));
+      return;
+    }
     if (get().link !== link) return;
     set((s) => ({ choices: { ...s.choices, [partnerId]: choice.feedback } }));
   },

@@ -8,7 +8,8 @@ export async function saveTicket(ticket: Omit<SavedTicket, "key" | "savedAt">): 
   const db = await offlineDb();
   await db.put("tickets", saved);
   // Ask the browser not to evict tickets under storage pressure; it may say no, which is fine.
-  await navigator.storage?.persist?.().catch(() => false);
+  // Not awaited: Firefox answers with a permission prompt, and the ticket must show meanwhile.
+  void navigator.storage?.persist?.().catch(() => false);
   return saved;
 }
 

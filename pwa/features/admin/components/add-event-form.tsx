@@ -94,8 +94,8 @@ export function AddEventForm({ onSaved }: { onSaved(): void }) {
         <p className="admin-hint">JPEG, PNG or WebP, up to 5 MB.</p>
       </div>
       <div className="span-2 admin-actions">
-        <button type="submit" className="button primary" disabled={busy}>
-          {busy ? "Saving..." : "Save Event"}
+        <button type="submit" className="button primary" disabled={busy} aria-busy={busy}>
+          Save Event
         </button>
       </div>
       <div className="span-2">

@@ -1,4 +1,4 @@
-import { type FormEvent, useCallback, useEffect, useState } from "react";
+import { type FormEvent, useCallback, useEffect, useRef, useState } from "react";
 import { replyError } from "../../../lib/api.ts";
 import {
   type AdminEventDetail,
@@ -44,30 +44,34 @@ export function EditEventForm({ events }: { events: ReturnType<typeof useAdminEv
   const [busy, setBusy] = useState<"update" | "start" | "end" | null>(null);
   const [message, setMessage] = useState<Message>(null);
 
+  // The event the picker names now. A reply for an event picked before is dropped, so the form and
+  // its Start/End buttons can never act on an event other than the one shown as picked.
+  const current = useRef<number | null>(null);
   const load = useCallback(async (id: number, keepMessage = false) => {
     setLoading(true);
     if (!keepMessage) setMessage(null);
     try {
       const reply = await getEventDetail(id);
+      if (current.current !== id) return;
       if (!reply.ok) throw new Error(replyError(reply.data) ?? `HTTP ${reply.status}`);
       setEvent(reply.data);
       setDraft(draftOf(reply.data));
     } catch (error) {
+      if (current.current !== id) return;
       console.warn(error);
       setEvent(null);
       setDraft(null);
       setMessage({ kind: "error", text: "Couldn't load that event." });
     } finally {
-      setLoading(false);
+      if (current.current === id) setLoading(false);
     }
   }, []);
 
   useEffect(() => {
-    if (eventId === null) {
-      setEvent(null);
-      setDraft(null);
-      return;
-    }
+    current.current = eventId;
+    setEvent(null);
+    setDraft(null);
+    if (eventId === null) return;
     void load(eventId);
   }, [eventId, load]);
 

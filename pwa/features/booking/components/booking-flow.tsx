@@ -46,6 +46,7 @@ export function BookingFlow({ event }: { event: EventSummary }) {
         <DetailsForm
           phone={step.phone}
           event={event}
+          onUnverified={() => setStep({ name: "phone" })}
           onSaved={(user) => {
             const state: ConfirmationState = { user, event };
             navigate(paths.confirmation, { state });

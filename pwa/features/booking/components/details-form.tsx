@@ -8,13 +8,20 @@ import { PHOTO_TYPES, validateDetails } from "../validate-details.ts";
 export const SOLD_OUT_ALERT = "Sorry,no more seats are available for booking currently.Please try after some time.";
 
 /** Step 3: who is coming. `onSaved` once a seat is held for them. */
-export function DetailsForm(props: { phone: string; event: EventSummary; onSaved: (user: BookingUser) => void }) {
+export function DetailsForm(props: {
+  phone: string;
+  event: EventSummary;
+  onSaved: (user: BookingUser) => void;
+  /** The server no longer accepts this browser's verification (expired or cleared): verify again. */
+  onUnverified: () => void;
+}) {
   const [name, setName] = useState("");
   const [email, setEmail] = useState("");
   const [gender, setGender] = useState<Gender | "">("");
   const [photo, setPhoto] = useState<File | null>(null);
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<string | null>(null);
+  const [unverified, setUnverified] = useState(false);
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -42,6 +49,9 @@ export function DetailsForm(props: { phone: string; event: EventSummary; onSaved
       window.alert(SOLD_OUT_ALERT);
     } else if (outcome.kind === "failed") {
       setMessage("Failed to submit details");
+    } else if (outcome.kind === "unverified") {
+      setUnverified(true);
+      setMessage("Your mobile number needs to be verified again before we can hold your seat.");
     } else {
       setMessage(outcome.error);
     }
@@ -110,8 +120,13 @@ export function DetailsForm(props: { phone: string; event: EventSummary; onSaved
       <p className="message error" role="alert">
         {message}
       </p>
+      {unverified ? (
+        <button type="button" className="button" onClick={props.onUnverified}>
+          Verify my number again
+        </button>
+      ) : null}
       <button type="submit" className="button primary" disabled={busy} aria-busy={busy}>
-        {busy ? "Submitting…" : "Submit"}
+        Submit
       </button>
     </form>
   );

@@ -44,7 +44,7 @@ export function OtpStep(props: { phone: string; onVerified: () => void; onChange
         {message}
       </p>
       <button type="submit" className="button primary" disabled={busy || !otp} aria-busy={busy}>
-        {busy ? "Verifying…" : "Verify OTP"}
+        Verify OTP
       </button>
       <button type="button" className="button link-button" onClick={props.onChangeNumber} disabled={busy}>
         Use a different number

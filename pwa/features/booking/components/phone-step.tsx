@@ -53,7 +53,7 @@ export function PhoneStep(props: {
         {message}
       </p>
       <button type="submit" className="button primary" disabled={busy || !phone.trim()} aria-busy={busy}>
-        {busy ? "Sending…" : "Send OTP"}
+        Send OTP
       </button>
     </form>
   );

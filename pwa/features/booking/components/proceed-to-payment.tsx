@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import type { EventSummary } from "../../events/types.ts";
 import { startCheckout } from "../../payment/start-checkout.ts";
 import type { BookingUser } from "../types.ts";
@@ -6,6 +6,15 @@ import type { BookingUser } from "../types.ts";
 export function ProceedToPayment({ user, event }: { user: BookingUser; event: EventSummary }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  // Back from the payment page may restore this page as it was left (back/forward cache):
+  // the button must work again, not stay busy forever.
+  useEffect(() => {
+    const onPageShow = (event: PageTransitionEvent) => {
+      if (event.persisted) setBusy(false);
+    };
+    window.addEventListener("pageshow", onPageShow);
+    return () => window.removeEventListener("pageshow", onPageShow);
+  }, []);
   const proceed = async () => {
     setBusy(true);
     setError(null);

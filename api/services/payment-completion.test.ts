@@ -1,0 +1,53 @@
+import { and, eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bookings, checkoutSessions, refunds } from "../../db/schema.ts";
+import { startTestServer, type TestServer } from "../../test/api-harness.ts";
+import { insertEvent, makeImage } from "../../test/fixtures.ts";
+import { createCheckout, holdSeat, newMobile, pay, verifiedBrowser } from "../../test/suites/booking-flow.ts";
+import { completeCheckout } from "./payment-completion.ts";
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(async () => {
+  expect(server.errors).toEqual([]);
+  await server.close();
+});
+
+describe("one paid seat per phone per event", () => {
+  it("closes the old checkout when the phone books again, and refunds an old payment that still arrives", async () => {
+    const { db, env } = server.deps;
+    const event = await insertEvent(db, env.UPLOADS_DIR, { totalSeats: 10 });
+    const phone = newMobile();
+    const browser = await verifiedBrowser(server.url, phone);
+    const image = new Uint8Array(await makeImage());
+
+    // The buyer holds a seat and opens the payment page, goes back, books again and pays.
+    const first = await holdSeat(browser, { phone, eventId: event.id, image });
+    const firstCheckout = await createCheckout(server.url, { userID: first.userID!, eventID: event.id });
+    const second = await holdSeat(browser, { phone, eventId: event.id, image });
+    const secondCheckout = await createCheckout(server.url, { userID: second.userID!, eventID: event.id });
+    expect(await pay(server.url, secondCheckout.sessionId!)).toBe(303);
+
+    // The first payment page was left open; it can no longer take money.
+    const closed = db.select().from(checkoutSessions).where(eq(checkoutSessions.id, firstCheckout.sessionId!)).get();
+    expect(closed?.status).toBe("cancelled");
+    expect(await pay(server.url, firstCheckout.sessionId!)).not.toBe(303);
+
+    // With a card provider the old page may still be paid (Stripe's session outlives our hold):
+    // that payment is refunded, and the phone keeps exactly one paid seat.
+    const late = await completeCheckout(server.deps, {
+      sessionId: firstCheckout.sessionId!,
+      paymentIntentId: "pi_local_late",
+    });
+    expect(late.outcome).toBe("refunded");
+    const paid = db
+      .select()
+      .from(bookings)
+      .where(and(eq(bookings.phone, phone), eq(bookings.eventId, event.id), eq(bookings.status, "paid")))
+      .all();
+    expect(paid.map((b) => b.userId)).toEqual([second.userID]);
+    expect(db.select().from(refunds).where(eq(refunds.paymentIntentId, "pi_local_late")).all()).toHaveLength(1);
+  });
+});
