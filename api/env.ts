@@ -47,6 +47,14 @@ const schema = z
     if (v.NODE_ENV === "production" && !v.ADMIN_PASSWORD) {
       ctx.addIssue({ code: "custom", path: ["ADMIN_PASSWORD"], message: "is required when NODE_ENV=production" });
     }
+    // The local checkout and the console SMS provider exist for development only (their /api/dev
+    // pages are off in production), so production without real providers could take no payment.
+    if (v.NODE_ENV === "production" && !v.STRIPE_SECRET_KEY) {
+      ctx.addIssue({ code: "custom", path: ["STRIPE_SECRET_KEY"], message: "is required when NODE_ENV=production" });
+    }
+    if (v.NODE_ENV === "production" && !v.TWILIO_ACCOUNT_SID) {
+      ctx.addIssue({ code: "custom", path: ["TWILIO_ACCOUNT_SID"], message: "is required when NODE_ENV=production" });
+    }
     if (v.STRIPE_SECRET_KEY && !v.STRIPE_WEBHOOK_SECRET) {
       ctx.addIssue({ code: "custom", path: ["STRIPE_WEBHOOK_SECRET"], message: "is required with STRIPE_SECRET_KEY" });
     }

@@ -1,3 +1,4 @@
+import { existsSync, readdirSync } from "node:fs";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { bookings, events, outboxMessages, refunds } from "../../db/schema.ts";
@@ -261,13 +262,13 @@ describe("POST /api/save-event", () => {
     expect((await eventDetail((await body(response)).id as number)).event_time).toBe(stored);
   });
 
-  it("trims text and accepts tomorrow, a free event and the edges of the ranges", async () => {
+  it("trims text and accepts tomorrow, the lowest price a card can pay and the edges of the ranges", async () => {
     const response = await admin.postForm(
       "/api/save-event",
       await eventForm({
         eventName: "  Free Trial Night  ",
         eventDate: inDays(1),
-        bookingAmount: "0",
+        bookingAmount: "0.50",
         totalSeats: "10000",
         eventduration: "24",
         fromage: "18",
@@ -276,7 +277,7 @@ describe("POST /api/save-event", () => {
     );
     expect(response.status).toBe(200);
     const detail = await eventDetail((await body(response)).id as number);
-    expect(detail).toMatchObject({ event_name: "Free Trial Night", booking_amount: 0, total_seats: 10000 });
+    expect(detail).toMatchObject({ event_name: "Free Trial Night", booking_amount: 0.5, total_seats: 10000 });
   });
 
   it.each<[string, Record<string, string | null>]>([
@@ -299,6 +300,8 @@ describe("POST /api/save-event", () => {
     ["fractional seats", { totalSeats: "2.5" }],
     ["seats as words", { totalSeats: "twelve" }],
     ["a negative amount", { bookingAmount: "-1" }],
+    ["a free event (a card checkout cannot charge 0)", { bookingAmount: "0" }],
+    ["an amount below the card minimum of 0.50", { bookingAmount: "0.49" }],
     ["an amount above 100000", { bookingAmount: "100000.01" }],
     ["an amount with 3 decimals", { bookingAmount: "12.345" }],
     ["an empty amount", { bookingAmount: "" }],
@@ -317,6 +320,17 @@ describe("POST /api/save-event", () => {
     expect(response.status).toBe(400);
     expect(await body(response)).toEqual({ success: false, error: expect.any(String) });
     expect(server.deps.db.select().from(events).all().length).toBe(before);
+  });
+
+  it("leaves no picture behind when the date or the ages are refused after the upload was read", async () => {
+    const files = () => (existsSync(server.deps.env.UPLOADS_DIR) ? readdirSync(server.deps.env.UPLOADS_DIR).length : 0);
+    const before = files();
+    const refused: Record<string, string>[] = [{ eventDate: inDays(0) }, { fromage: "40", toage: "30" }];
+    for (const overrides of refused) {
+      const response = await admin.postForm("/api/save-event", await eventForm(overrides));
+      expect(response.status).toBe(400);
+    }
+    expect(files()).toBe(before);
   });
 
   it("answers 415 for a file that is not an image, whatever its type says", async () => {

@@ -7,7 +7,7 @@ import { idParam, validate } from "../lib/validate.ts";
 import { createEvent, type EventTime, updateEvent } from "../services/admin-events.ts";
 import { endEvent, startEvent } from "../services/event-lifecycle.ts";
 import { getEvent, listEvents } from "../services/events.ts";
-import { MAX_IMAGE_BYTES, storeImage } from "../services/images.ts";
+import { MAX_IMAGE_BYTES, removeStoredImage, storeImage } from "../services/images.ts";
 import { listEventParticipants } from "../services/participants.ts";
 import { refundPayment } from "../services/refunds.ts";
 import { adminAuthRoutes } from "./admin-auth.ts";
@@ -25,7 +25,8 @@ const hours = numeric(z.number().gt(0).max(24));
 const amountCents = numeric(
   z
     .number()
-    .min(0)
+    // Card payments have a floor (Stripe's is 0.50 AUD): a cheaper price could never be paid.
+    .min(0.5)
     .max(100_000)
     .refine((v) => Math.abs(v * 100 - Math.round(v * 100)) < 1e-6, "at most 2 decimals"),
 ).transform((v) => Math.round(v * 100));
@@ -97,26 +98,30 @@ export const adminRoutes = (deps: AppDeps) => {
         const form = c.req.valid("form");
         if (form.eventImage.size === 0) throw BadRequest("eventImage: an image file is required");
         if (form.eventImage.size > MAX_IMAGE_BYTES) throw TooLarge("eventImage: must be at most 5 MB");
-        const { imageName } = await storeImage(
-          deps.env.UPLOADS_DIR,
-          new Uint8Array(await form.eventImage.arrayBuffer()),
-        );
-        const { id } = createEvent(
-          deps.db,
-          {
-            name: form.eventName,
-            date: form.eventDate,
-            time: form.eventTime,
-            address: form.eventAddress,
-            totalSeats: form.totalSeats,
-            priceCents: form.bookingAmount,
-            durationHours: form.eventduration,
-            fromAge: form.fromage,
-            toAge: form.toage,
-            imageName,
-          },
-          deps.now(),
-        );
+        const stored = await storeImage(deps.env.UPLOADS_DIR, new Uint8Array(await form.eventImage.arrayBuffer()));
+        let id: number;
+        try {
+          ({ id } = createEvent(
+            deps.db,
+            {
+              name: form.eventName,
+              date: form.eventDate,
+              time: form.eventTime,
+              address: form.eventAddress,
+              totalSeats: form.totalSeats,
+              priceCents: form.bookingAmount,
+              durationHours: form.eventduration,
+              fromAge: form.fromage,
+              toAge: form.toage,
+              imageName: stored.imageName,
+            },
+            deps.now(),
+          ));
+        } catch (error) {
+          // createEvent refuses a past date or crossed ages: the picture must not stay behind.
+          await removeStoredImage(deps.env.UPLOADS_DIR, stored);
+          throw error;
+        }
         return c.json({ success: true as const, id });
       })
       .post("/update-event", admin, validate("json", updateEventBody), (c) => {

@@ -531,7 +531,10 @@ describe("when the SMS provider fails", () => {
 
 describe("GET /api/dev/outbox", () => {
   it("does not exist in production", async () => {
-    const server = await startTestServer({ env: { NODE_ENV: "production" } });
+    // Production refuses to start without real providers (env.ts); this checks the route's own
+    // guard too, with the console provider forced under a production environment.
+    const server = await startTestServer({ deps: (base) => ({ env: { ...base.env, NODE_ENV: "production" } }) });
+    expect(server.deps.devOutbox).toBeDefined();
     const response = await fetch(`${server.url}/api/dev/outbox`);
     expect(response.status).toBe(404);
     await server.close();

@@ -1,10 +1,8 @@
-import { rm } from "node:fs/promises";
-import { join } from "node:path";
 import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { bookings, checkoutSessions, type Event, events, users } from "../../db/schema.ts";
 import { Conflict, NotFound, TooLarge } from "../lib/errors.ts";
-import { MAX_IMAGE_BYTES, storeImage } from "./images.ts";
+import { MAX_IMAGE_BYTES, removeStoredImage, storeImage } from "./images.ts";
 import { takenSeats } from "./seats.ts";
 
 export type Attendee = {
@@ -112,9 +110,7 @@ export async function saveUserDetails(
       now: deps.now(),
     });
   } catch (error) {
-    await Promise.all(
-      [stored.imageName, stored.thumbName].map((name) => rm(join(deps.uploadsDir, name), { force: true })),
-    );
+    await removeStoredImage(deps.uploadsDir, stored);
     throw error;
   }
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { mkdir, readFile, rename, stat, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import sharp from "sharp";
 import { NotAnImage, NotFound } from "../lib/errors.ts";
@@ -62,6 +62,11 @@ async function writeAtomically(path: string, data: Buffer) {
   const tmp = `${path}.${process.pid}.tmp`;
   await writeFile(tmp, data);
   await rename(tmp, path);
+}
+
+/** Deletes a stored image and its thumbnail: for a request refused after its photo was stored. */
+export async function removeStoredImage(uploadsDir: string, stored: StoredImage): Promise<void> {
+  await Promise.all([stored.imageName, stored.thumbName].map((name) => rm(join(uploadsDir, name), { force: true })));
 }
 
 export async function readStoredImage(uploadsDir: string, name: string): Promise<Buffer> {
