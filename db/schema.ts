@@ -188,6 +188,9 @@ export const outboxMessages = sqliteTable(
       .notNull()
       .default("pending"),
     attempts: integer("attempts").notNull().default(0),
+    // After a failed send the next try waits (exponential backoff), so an SMS outage of hours
+    // delays messages instead of using up their tries in minutes.
+    nextAttemptAt: integer("next_attempt_at").notNull().default(0),
     lastError: text("last_error"),
     providerId: text("provider_id"),
     createdAt: createdAt(),

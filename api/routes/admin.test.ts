@@ -562,9 +562,13 @@ describe("starting and ending an event", () => {
     expect(failedRow).toMatchObject({ status: "pending", attempts: 1, lastError: expect.stringContaining("rejected") });
     expect(rows.filter((m) => m.status === "sent")).toHaveLength(2);
 
-    // The server's retry loop picks it up once the number works again; nobody else is texted twice.
+    // The server's retry loop picks it up once the number works again and its backoff (30 s after
+    // the first failure) has passed; nobody else is texted twice.
     failingNumbers.clear();
     sent.length = 0;
+    await deliverPending(server.deps, { dedupePrefix: `start:${event.id}:` });
+    expect(sent).toEqual([]);
+    server.advance(31_000);
     await deliverPending(server.deps, { dedupePrefix: `start:${event.id}:` });
     expect(sent.map((m) => m.to)).toEqual([paid[1]!.phone]);
     expect(db.select().from(outboxMessages).where(eq(outboxMessages.id, failedRow.id)).get()?.status).toBe("sent");

@@ -1,10 +1,15 @@
-import { and, asc, eq, lt } from "drizzle-orm";
+import { and, asc, eq, lt, lte } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { type OutboxMessage, outboxMessages } from "../../db/schema.ts";
 import type { Logger } from "../lib/log.ts";
 import type { SmsProvider } from "../providers/sms/types.ts";
 
-const MAX_ATTEMPTS = 5;
+// 30 s, 1, 2, 4 … minutes, then hourly: 20 tries cover about half a day of provider outage.
+const MAX_ATTEMPTS = 20;
+const FIRST_RETRY_MS = 30_000;
+const MAX_RETRY_MS = 60 * 60_000;
+
+export const retryDelay = (attempts: number) => Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 2 ** Math.max(0, attempts - 1));
 
 /**
  * Queues a text message. Call it inside the transaction that makes the message true (a payment
@@ -28,7 +33,13 @@ export async function deliverPending(
   const pending = db
     .select()
     .from(outboxMessages)
-    .where(and(eq(outboxMessages.status, "pending"), lt(outboxMessages.attempts, MAX_ATTEMPTS)))
+    .where(
+      and(
+        eq(outboxMessages.status, "pending"),
+        lt(outboxMessages.attempts, MAX_ATTEMPTS),
+        lte(outboxMessages.nextAttemptAt, deps.now()),
+      ),
+    )
     .orderBy(asc(outboxMessages.id))
     .all()
     .filter((m) => !filter.dedupePrefix || m.dedupeKey.startsWith(filter.dedupePrefix));
@@ -56,7 +67,11 @@ export async function deliverPending(
     } catch (error) {
       const failedForGood = message.attempts + 1 >= MAX_ATTEMPTS;
       db.update(outboxMessages)
-        .set({ status: failedForGood ? "failed" : "pending", lastError: String(error).slice(0, 500) })
+        .set({
+          status: failedForGood ? "failed" : "pending",
+          lastError: String(error).slice(0, 500),
+          nextAttemptAt: deps.now() + retryDelay(message.attempts + 1),
+        })
         .where(eq(outboxMessages.id, message.id))
         .run();
       log("warn", "sms not sent", {
