@@ -47,7 +47,7 @@ async function buyer(
     const browser = await verifiedBrowser(baseUrl, phone);
     const held = await holdSeat(browser, { phone, eventId, image: photo });
     if (held.status !== 200 || !held.userID) return "refused";
-    const session = await createCheckout(baseUrl, { userID: held.userID, eventID: eventId });
+    const session = await createCheckout(baseUrl, { userID: held.userID, eventID: eventId }, browser);
     if (!session.sessionId || (await pay(baseUrl, session.sessionId)) !== 303) return "refused";
     const paymentIntentId = await paymentIntentOf(baseUrl, session.sessionId);
     if (!paymentIntentId) return "refused";

@@ -4,8 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insertHeldBooking } from "../api/providers/payments/test-helpers.ts";
 import { openDatabase } from "../db/client.ts";
 import { bookings, users } from "../db/schema.ts";
+import { verifiedPhoneCookie } from "../test/api-harness.ts";
 import { insertEvent, makeImage } from "../test/fixtures.ts";
 import { type AppServer, launchBrowser, newContext, noBrowser, startAppServer } from "./harness.ts";
+
+// Set here, not left to the harness, so a test can sign the cookie of a browser that verified its phone.
+const SESSION_SECRET = "e2e-payment-secret-e2e-payment-secret-0123";
 
 describe.skipIf(noBrowser)("paying through the local checkout and checking in at the door", () => {
   let server: AppServer;
@@ -14,7 +18,7 @@ describe.skipIf(noBrowser)("paying through the local checkout and checking in at
   let doorEventId: number;
 
   beforeAll(async () => {
-    server = await startAppServer({ SEED_DEMO: "0" });
+    server = await startAppServer({ SEED_DEMO: "0", SESSION_SECRET });
     const db = openDatabase(`${server.dataDir}/app.db`);
     const uploads = `${server.dataDir}/uploads`;
     await insertEvent(db, uploads, {
@@ -183,6 +187,9 @@ describe.skipIf(noBrowser)("paying through the local checkout and checking in at
     db.$client.close();
 
     const { context, pageErrors } = await newContext(browser, server.url);
+    // The browser that held the seat proved the phone first; only that browser may start its checkout.
+    const [name, value] = verifiedPhoneCookie({ SESSION_SECRET }, held.phone).split("=") as [string, string];
+    await context.addCookies([{ name, value, url: server.url }]);
     const page = await context.newPage();
     await page.goto("/tickets");
     await page.getByText("No tickets are saved on this device yet.", { exact: false }).waitFor();

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../api/app.ts";
 import { insertHeldBooking } from "../api/providers/payments/test-helpers.ts";
 import { bookings, events } from "../db/schema.ts";
-import { startTestServer, type TestServer } from "./api-harness.ts";
+import { startTestServer, type TestServer, verifiedPhoneCookie } from "./api-harness.ts";
 import { startFakeStripe } from "./fakes/stripe.ts";
 import { insertEvent, insertPaidBookings, makeImage } from "./fixtures.ts";
 import { type Case, casesFor, type Endpoint } from "./suites/bad-input-cases.ts";
@@ -307,8 +307,16 @@ beforeAll(async () => {
   insertPaidBookings(db, started.id, 4);
   const held = insertHeldBooking(db, open.id, { now: server.deps.now() });
   const paidHold = insertHeldBooking(db, open.id, { now: server.deps.now() });
-  await createCheckout(server.url, { userID: held.userId, eventID: open.id });
-  const session = await createCheckout(server.url, { userID: paidHold.userId, eventID: open.id });
+  await createCheckout(
+    server.url,
+    { userID: held.userId, eventID: open.id },
+    verifiedPhoneCookie(env, held.phone, server.deps.now()),
+  );
+  const session = await createCheckout(
+    server.url,
+    { userID: paidHold.userId, eventID: open.id },
+    verifiedPhoneCookie(env, paidHold.phone, server.deps.now()),
+  );
   expect(await pay(server.url, session.sessionId ?? "")).toBe(303);
   const login = await fetch(`${server.url}/api/admin-login`, {
     method: "POST",
@@ -465,7 +473,11 @@ describe("the Stripe webhook", () => {
       const { db, env } = stripeServer.deps;
       const event = await insertEvent(db, env.UPLOADS_DIR);
       const held = insertHeldBooking(db, event.id, { now: stripeServer.deps.now() });
-      const checkout = await createCheckout(stripeServer.url, { userID: held.userId, eventID: event.id });
+      const checkout = await createCheckout(
+        stripeServer.url,
+        { userID: held.userId, eventID: event.id },
+        verifiedPhoneCookie(env, held.phone, stripeServer.deps.now()),
+      );
       const completed = JSON.stringify(
         fake.event("checkout.session.completed", fake.complete(checkout.sessionId ?? "")),
       );

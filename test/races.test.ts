@@ -6,7 +6,7 @@ import { insertHeldBooking } from "../api/providers/payments/test-helpers.ts";
 import type { PaymentsProvider } from "../api/providers/payments/types.ts";
 import type { SmsProvider } from "../api/providers/sms/types.ts";
 import { bookings, checkoutSessions, events, outboxMessages, processedWebhookEvents, refunds } from "../db/schema.ts";
-import { startTestServer, type TestServer } from "./api-harness.ts";
+import { startTestServer, type TestServer, verifiedPhoneCookie } from "./api-harness.ts";
 import { startFakeStripe } from "./fakes/stripe.ts";
 import { insertEvent, insertPaidBookings, makeImage } from "./fixtures.ts";
 import {
@@ -85,6 +85,9 @@ const postJson = (server: TestServer, path: string, body: unknown, cookie?: stri
     body: JSON.stringify(body),
   });
 
+/** The verified-phone cookie of the browser that held a seat inserted straight into the database. */
+const cookieFor = (server: TestServer, phone: string) => verifiedPhoneCookie(server.deps.env, phone, server.deps.now());
+
 async function adminCookie(server: TestServer): Promise<string> {
   const login = await postJson(server, "/api/admin-login", { password: ADMIN_PASSWORD });
   expect(login.status).toBe(200);
@@ -125,7 +128,7 @@ describe("with the local providers", () => {
     const held = await holdSeat(browser, { phone, eventId, image: photo });
     expect(held.status).toBe(200);
     const userID = held.userID ?? 0;
-    const session = await createCheckout(server.url, { userID, eventID: eventId });
+    const session = await createCheckout(server.url, { userID, eventID: eventId }, browser);
     expect(await pay(server.url, session.sessionId ?? "")).toBe(303);
     const paymentIntentId = (await paymentIntentOf(server.url, session.sessionId ?? "")) ?? "";
     expect(paymentIntentId).toMatch(/^pi_local_/);
@@ -167,7 +170,11 @@ describe("with the local providers", () => {
     // The three winners all pay at once, and still nothing is oversold.
     const paid = await Promise.all(
       held.map(async (b) => {
-        const session = await createCheckout(server.url, { userID: b.userId, eventID: event.id });
+        const session = await createCheckout(
+          server.url,
+          { userID: b.userId, eventID: event.id },
+          cookieFor(server, b.phone),
+        );
         return pay(server.url, session.sessionId ?? "");
       }),
     );
@@ -196,7 +203,9 @@ describe("with the local providers", () => {
     const event = await insertEvent(db, env.UPLOADS_DIR);
     const held = insertHeldBooking(db, event.id, { now: server.deps.now() });
     const replies = await Promise.all(
-      Array.from({ length: 10 }, () => createCheckout(server.url, { userID: held.userId, eventID: event.id })),
+      Array.from({ length: 10 }, () =>
+        createCheckout(server.url, { userID: held.userId, eventID: event.id }, cookieFor(server, held.phone)),
+      ),
     );
     expect(replies.map((r) => r.status)).toEqual(Array(10).fill(200));
     expect(new Set(replies.map((r) => r.sessionId)).size).toBe(1);
@@ -209,7 +218,11 @@ describe("with the local providers", () => {
     const { db, env } = server.deps;
     const event = await insertEvent(db, env.UPLOADS_DIR);
     const held = insertHeldBooking(db, event.id, { now: server.deps.now() });
-    const session = await createCheckout(server.url, { userID: held.userId, eventID: event.id });
+    const session = await createCheckout(
+      server.url,
+      { userID: held.userId, eventID: event.id },
+      cookieFor(server, held.phone),
+    );
     const refundsBefore = payCalls.refund.length;
     const statuses = await Promise.all(Array.from({ length: 10 }, () => pay(server.url, session.sessionId ?? "")));
     expect(statuses).toEqual(Array(10).fill(303));
@@ -285,7 +298,11 @@ describe("with the local providers", () => {
     const { db, env } = server.deps;
     const event = await insertEvent(db, env.UPLOADS_DIR);
     const held = insertHeldBooking(db, event.id, { now: server.deps.now() });
-    const session = await createCheckout(server.url, { userID: held.userId, eventID: event.id });
+    const session = await createCheckout(
+      server.url,
+      { userID: held.userId, eventID: event.id },
+      cookieFor(server, held.phone),
+    );
     const id = session.sessionId ?? "";
     const refundsBefore = payCalls.refund.length;
     const cancel = () =>
@@ -382,7 +399,11 @@ describe("with Stripe (the real SDK against a fake Stripe)", () => {
     const { db, env } = server.deps;
     const event = await insertEvent(db, env.UPLOADS_DIR);
     const held = insertHeldBooking(db, event.id, { now: server.deps.now() });
-    const session = await createCheckout(server.url, { userID: held.userId, eventID: event.id });
+    const session = await createCheckout(
+      server.url,
+      { userID: held.userId, eventID: event.id },
+      cookieFor(server, held.phone),
+    );
     const completed = fake.event("checkout.session.completed", fake.complete(session.sessionId ?? ""));
     const pi = completed.data.object.payment_intent ?? "";
     const [deliveries, confirmations] = await Promise.all([
@@ -415,7 +436,11 @@ describe("with Stripe (the real SDK against a fake Stripe)", () => {
     const { db, env } = server.deps;
     const event = await insertEvent(db, env.UPLOADS_DIR, { totalSeats: 1 });
     const held = insertHeldBooking(db, event.id, { now: server.deps.now() });
-    const session = await createCheckout(server.url, { userID: held.userId, eventID: event.id });
+    const session = await createCheckout(
+      server.url,
+      { userID: held.userId, eventID: event.id },
+      cookieFor(server, held.phone),
+    );
     server.advance(32 * 60_000);
     try {
       await deliver(fake.event("checkout.session.expired", fake.expire(session.sessionId ?? "")));

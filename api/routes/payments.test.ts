@@ -1,8 +1,9 @@
 import { and, eq, like } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bookings, checkoutSessions, outboxMessages } from "../../db/schema.ts";
-import { browserClient, startTestServer, type TestServer } from "../../test/api-harness.ts";
+import { browserClient, startTestServer, type TestServer, verifiedPhoneCookie } from "../../test/api-harness.ts";
 import { insertEvent, insertPaidBookings } from "../../test/fixtures.ts";
+import { newMobile, verifiedBrowser } from "../../test/suites/booking-flow.ts";
 import { insertHeldBooking } from "../providers/payments/test-helpers.ts";
 
 let server: TestServer;
@@ -15,16 +16,20 @@ afterAll(async () => {
   await server.close();
 });
 
-const post = (path: string, body: unknown) =>
+const post = (path: string, body: unknown, cookie?: string) =>
   fetch(server.url + path, {
     method: "POST",
-    headers: { "content-type": "application/json" },
+    headers: { "content-type": "application/json", ...(cookie ? { cookie } : {}) },
     body: JSON.stringify(body),
     redirect: "manual",
   });
 const get = (path: string) => fetch(server.url + path, { redirect: "manual" });
 const json = async <T = Record<string, unknown>>(response: Response) => (await response.json()) as T;
 const booking = (id: number) => server.deps.db.select().from(bookings).where(eq(bookings.id, id)).get()!;
+/** The cookie of the browser that proved `phone`, as the one that held the seat has. */
+const verified = (phone: string) => verifiedPhoneCookie(server.deps.env, phone, server.deps.now());
+const sessionsOf = (bookingId: number) =>
+  server.deps.db.select().from(checkoutSessions).where(eq(checkoutSessions.bookingId, bookingId)).all();
 
 async function heldBooking(eventOverrides: Parameters<typeof insertEvent>[2] = {}) {
   const { db, env } = server.deps;
@@ -33,14 +38,16 @@ async function heldBooking(eventOverrides: Parameters<typeof insertEvent>[2] = {
   return { event, ...held };
 }
 
-async function checkout(held: { userId: number; email: string }, event: { id: number; name: string }, amount = 1) {
-  const response = await post("/api/create-checkout-session", {
-    userID: held.userId,
-    eventID: event.id,
-    amount,
-    userEmail: held.email,
-    eventName: event.name,
-  });
+async function checkout(
+  held: { userId: number; email: string; phone: string },
+  event: { id: number; name: string },
+  amount = 1,
+) {
+  const response = await post(
+    "/api/create-checkout-session",
+    { userID: held.userId, eventID: event.id, amount, userEmail: held.email, eventName: event.name },
+    verified(held.phone),
+  );
   expect(response.status).toBe(200);
   return json<{ sessionId: string; paymentIntentId: string | null; url: string }>(response);
 }
@@ -98,12 +105,54 @@ describe("POST /api/create-checkout-session with the local checkout", () => {
     const [a, b] = await Promise.all([checkout(held, held.event), checkout(held, held.event)]);
     const c = await checkout(held, held.event);
     expect(new Set([a.sessionId, b.sessionId, c.sessionId]).size).toBe(1);
-    const rows = server.deps.db
-      .select()
-      .from(checkoutSessions)
-      .where(eq(checkoutSessions.bookingId, held.bookingId))
-      .all();
-    expect(rows).toHaveLength(1);
+    expect(sessionsOf(held.bookingId)).toHaveLength(1);
+  });
+
+  it("refuses (403) a browser that has not verified the booking's phone, and changes nothing", async () => {
+    const { db, env } = server.deps;
+    const event = await insertEvent(db, env.UPLOADS_DIR);
+    // A short hold, so a checkout would visibly stretch it.
+    const held = insertHeldBooking(db, event.id, { now: server.deps.now(), holdMs: 2 * 60_000 });
+    const holdBefore = booking(held.bookingId).holdExpiresAt;
+    const body = { userID: held.userId, eventID: event.id, amount: 45, userEmail: held.email, eventName: "x" };
+
+    const anonymous = await post("/api/create-checkout-session", body);
+    expect(anonymous.status).toBe(403);
+    expect(await anonymous.json()).toEqual({ success: false, error: "verify this phone number first" });
+
+    // A proof that has run out, or one not signed by this server, is no proof.
+    const day = 24 * 60 * 60_000;
+    const stale = verifiedPhoneCookie(env, held.phone, server.deps.now() - 31 * day);
+    expect((await post("/api/create-checkout-session", body, stale)).status).toBe(403);
+    const forged = verifiedPhoneCookie({ SESSION_SECRET: "not-the-server-secret-not-the-server" }, held.phone);
+    expect((await post("/api/create-checkout-session", body, forged)).status).toBe(403);
+
+    expect(sessionsOf(held.bookingId)).toEqual([]);
+    expect(booking(held.bookingId)).toMatchObject({ status: "held", holdExpiresAt: holdBefore });
+  });
+
+  it("refuses (403) a browser verified for a different phone, and lets the buyer's own browser through", async () => {
+    const { db, env } = server.deps;
+    const event = await insertEvent(db, env.UPLOADS_DIR, { name: "Harbour Mixer" });
+    const held = insertHeldBooking(db, event.id, { now: server.deps.now(), holdMs: 2 * 60_000 });
+    const holdBefore = booking(held.bookingId).holdExpiresAt;
+    const body = { userID: held.userId, eventID: event.id, amount: 45, userEmail: held.email, eventName: "x" };
+
+    // Both browsers prove their phone the real way: send-otp, the texted code, verify-otp.
+    const stranger = await verifiedBrowser(server.url, newMobile());
+    const refused = await stranger.postJson("/api/create-checkout-session", body);
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toEqual({ success: false, error: "verify this phone number first" });
+    expect(sessionsOf(held.bookingId)).toEqual([]);
+    expect(booking(held.bookingId).holdExpiresAt).toBe(holdBefore);
+
+    const buyer = await verifiedBrowser(server.url, held.phone);
+    const accepted = await buyer.postJson("/api/create-checkout-session", body);
+    expect(accepted.status).toBe(200);
+    const reply = await json<{ sessionId: string; url: string }>(accepted);
+    expect(reply.url).toBe(`${server.url}/api/dev/checkout/${reply.sessionId}`);
+    expect(sessionsOf(held.bookingId).map((r) => r.id)).toEqual([reply.sessionId]);
+    expect(booking(held.bookingId).holdExpiresAt).toBeGreaterThan(holdBefore);
   });
 
   it("stretches a short hold to cover the whole checkout", async () => {
@@ -118,22 +167,30 @@ describe("POST /api/create-checkout-session with the local checkout", () => {
     const { db, env } = server.deps;
     const event = await insertEvent(db, env.UPLOADS_DIR);
     const expired = insertHeldBooking(db, event.id, { now: server.deps.now(), holdMs: -1 });
-    const response = await post("/api/create-checkout-session", {
-      userID: expired.userId,
-      eventID: event.id,
-      amount: 45,
-    });
+    const response = await post(
+      "/api/create-checkout-session",
+      { userID: expired.userId, eventID: event.id, amount: 45 },
+      verified(expired.phone),
+    );
     expect(response.status).toBe(409);
     expect(await response.json()).toMatchObject({ success: false });
 
     const released = insertHeldBooking(db, event.id, { now: server.deps.now() });
     db.update(bookings).set({ status: "released" }).where(eq(bookings.id, released.bookingId)).run();
-    expect((await post("/api/create-checkout-session", { userID: released.userId, eventID: event.id })).status).toBe(
-      409,
+    const releasedReply = await post(
+      "/api/create-checkout-session",
+      { userID: released.userId, eventID: event.id },
+      verified(released.phone),
     );
+    expect(releasedReply.status).toBe(409);
 
     const [paid] = insertPaidBookings(db, event.id, 1);
-    expect((await post("/api/create-checkout-session", { userID: paid!.userId, eventID: event.id })).status).toBe(409);
+    const paidReply = await post(
+      "/api/create-checkout-session",
+      { userID: paid!.userId, eventID: event.id },
+      verified(paid!.phone),
+    );
+    expect(paidReply.status).toBe(409);
 
     const unknown = await post("/api/create-checkout-session", { userID: 999999, eventID: event.id });
     expect(unknown.status).toBe(404);

@@ -3,12 +3,13 @@ import { z } from "zod";
 import type { AppDeps } from "../deps.ts";
 import { isAdmin } from "../lib/admin-session.ts";
 import { clientAddress } from "../lib/client-address.ts";
-import { NotFound } from "../lib/errors.ts";
+import { Forbidden, NotFound } from "../lib/errors.ts";
 import { idParam, validate } from "../lib/validate.ts";
 import { confirmBooking, getEventDetails } from "../services/check-in.ts";
-import { createCheckoutSession, getCheckoutStatus } from "../services/checkout.ts";
+import { createCheckoutSession, getCheckoutStatus, loadBookingContext } from "../services/checkout.ts";
 import { sendConfirmation } from "../services/confirmation.ts";
 import { handlePaymentEvent } from "../services/payment-completion.ts";
+import { browserVerified } from "./booking-cookie.ts";
 import { devCheckoutRoutes } from "./payments-dev.ts";
 
 /** Ids in JSON bodies: the PWA sends numbers, but numeric strings from query parameters are fine too. */
@@ -39,6 +40,10 @@ export const paymentsRoutes = (deps: AppDeps) =>
       ),
       async (c) => {
         const body = c.req.valid("json");
+        // Ids are sequential, so only the browser that proved the booking's phone may start its checkout:
+        // the checkout pre-fills the buyer's email, its success URL names their phone, and it stretches the hold.
+        const { booking } = loadBookingContext(deps.db, body.userID, body.eventID);
+        if (!browserVerified(c, deps, booking.phone)) throw Forbidden("verify this phone number first");
         return c.json(await createCheckoutSession(deps, { userId: body.userID, eventId: body.eventID }));
       },
     )

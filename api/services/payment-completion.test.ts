@@ -25,9 +25,9 @@ describe("one paid seat per phone per event", () => {
 
     // The buyer holds a seat and opens the payment page, goes back, books again and pays.
     const first = await holdSeat(browser, { phone, eventId: event.id, image });
-    const firstCheckout = await createCheckout(server.url, { userID: first.userID!, eventID: event.id });
+    const firstCheckout = await createCheckout(server.url, { userID: first.userID!, eventID: event.id }, browser);
     const second = await holdSeat(browser, { phone, eventId: event.id, image });
-    const secondCheckout = await createCheckout(server.url, { userID: second.userID!, eventID: event.id });
+    const secondCheckout = await createCheckout(server.url, { userID: second.userID!, eventID: event.id }, browser);
     expect(await pay(server.url, secondCheckout.sessionId!)).toBe(303);
 
     // The first payment page was left open; it can no longer take money.

@@ -58,15 +58,22 @@ export async function holdSeat(
   return { status: response.status, userID: body.userID };
 }
 
+/**
+ * "Proceed to Payment" from `browser`: the verified BrowserClient that held the seat, or the Cookie
+ * header of one (verifiedPhoneCookie), since only that browser may start the booking's checkout.
+ */
 export async function createCheckout(
   baseUrl: string,
   input: { userID: number; eventID: number },
+  browser: BrowserClient | string,
 ): Promise<{ status: number; sessionId?: string; url?: string }> {
-  const response = await fetch(`${baseUrl}/api/create-checkout-session`, {
+  const path = "/api/create-checkout-session";
+  const init: RequestInit = {
     method: "POST",
-    headers: { "content-type": "application/json" },
+    headers: { "content-type": "application/json", ...(typeof browser === "string" ? { cookie: browser } : {}) },
     body: JSON.stringify({ ...input, amount: 1, userEmail: "asha@example.com", eventName: "Test Mixer" }),
-  });
+  };
+  const response = typeof browser === "string" ? await fetch(baseUrl + path, init) : await browser.request(path, init);
   const body = (await response.json()) as { sessionId?: string; url?: string };
   return { status: response.status, sessionId: body.sessionId, url: body.url };
 }

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bookings, checkoutSessions, outboxMessages, refunds } from "../../../db/schema.ts";
-import { startTestServer, type TestServer } from "../../../test/api-harness.ts";
+import { startTestServer, type TestServer, verifiedPhoneCookie } from "../../../test/api-harness.ts";
 import { type FakeSession, type FakeStripe, startFakeStripe } from "../../../test/fakes/stripe.ts";
 import { insertEvent, insertPaidBookings } from "../../../test/fixtures.ts";
 import { insertHeldBooking } from "./test-helpers.ts";
@@ -26,10 +26,10 @@ afterAll(async () => {
   await fake.close();
 });
 
-const post = (path: string, body: unknown) =>
+const post = (path: string, body: unknown, cookie?: string) =>
   fetch(server.url + path, {
     method: "POST",
-    headers: { "content-type": "application/json" },
+    headers: { "content-type": "application/json", ...(cookie ? { cookie } : {}) },
     body: JSON.stringify(body),
   });
 const booking = (id: number) => server.deps.db.select().from(bookings).where(eq(bookings.id, id)).get()!;
@@ -49,13 +49,17 @@ async function heldWithCheckout(eventOverrides: Parameters<typeof insertEvent>[2
   const { db, env } = server.deps;
   const event = await insertEvent(db, env.UPLOADS_DIR, { priceCents: 5500, name: "Stripe Night", ...eventOverrides });
   const held = insertHeldBooking(db, event.id, { now: server.deps.now(), email: `s${Math.random()}@example.com` });
-  const response = await post("/api/create-checkout-session", {
-    userID: held.userId,
-    eventID: event.id,
-    amount: 1,
-    userEmail: "someone-else@example.com",
-    eventName: "Free Night",
-  });
+  const response = await post(
+    "/api/create-checkout-session",
+    {
+      userID: held.userId,
+      eventID: event.id,
+      amount: 1,
+      userEmail: "someone-else@example.com",
+      eventName: "Free Night",
+    },
+    verifiedPhoneCookie(env, held.phone, server.deps.now()),
+  );
   expect(response.status).toBe(200);
   const reply = (await response.json()) as { sessionId: string; paymentIntentId: string | null; url: string };
   return { event, held, reply };
@@ -101,7 +105,11 @@ describe("Stripe Checkout through the SDK", () => {
     });
 
     // Pressing "Proceed to Payment" again reuses the open session.
-    const again = await post("/api/create-checkout-session", { userID: held.userId, eventID: event.id, amount: 1 });
+    const again = await post(
+      "/api/create-checkout-session",
+      { userID: held.userId, eventID: event.id, amount: 1 },
+      verifiedPhoneCookie(server.deps.env, held.phone, server.deps.now()),
+    );
     expect(((await again.json()) as { sessionId: string }).sessionId).toBe(reply.sessionId);
     expect(fake.requests.filter((r) => r.path === "/v1/checkout/sessions").length).toBe(
       fake.requests.slice(0, before).filter((r) => r.path === "/v1/checkout/sessions").length + 1,
