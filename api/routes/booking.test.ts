@@ -243,6 +243,12 @@ describe("booking with the console provider", () => {
     const refused = await stranger.postForm("/api/save-user-details", detailsForm(attendee(phone.e164, event.id)));
     expect(refused.status).toBe(403);
     expect(await refused.json()).toMatchObject({ success: false });
+    // The 403 comes before any judgement of the other fields or the photo.
+    const sloppy = await stranger.postForm(
+      "/api/save-user-details",
+      detailsForm({ ...attendee(phone.e164, event.id), email: "not-an-email", gender: "other" }, null),
+    );
+    expect(sloppy.status).toBe(403);
 
     // Verified for one number, it cannot book another.
     const browser = await verifiedBrowser(server, phone.e164);

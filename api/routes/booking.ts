@@ -1,4 +1,4 @@
-import { Hono } from "hono";
+import { Hono, type MiddlewareHandler } from "hono";
 import { z } from "zod";
 import type { AppDeps } from "../deps.ts";
 import { clientAddress } from "../lib/client-address.ts";
@@ -34,8 +34,21 @@ const detailsForm = z.object({
   image: z.instanceof(File, { message: "must be a file" }).optional(),
 });
 
-export const bookingRoutes = (deps: AppDeps) =>
-  new Hono()
+export const bookingRoutes = (deps: AppDeps) => {
+  // CONTRACT.md: 403 unless this browser verified `phone`, decided before the other fields are
+  // judged, so a browser that proved nothing learns nothing about the form either.
+  const verifiedPhoneFirst: MiddlewareHandler = async (c, next) => {
+    let phone: unknown;
+    try {
+      phone = (await c.req.parseBody()).phone;
+    } catch {
+      throw BadRequest("the form could not be read");
+    }
+    const parsed = auMobile.safeParse(phone);
+    if (parsed.success && !browserVerified(c, deps, parsed.data)) throw Forbidden("verify this phone number first");
+    return next();
+  };
+  return new Hono()
     .post("/send-otp", validate("json", sendOtpBody), async (c) => {
       const { phone } = c.req.valid("json");
       const result = await sendOtp(deps, {
@@ -53,7 +66,7 @@ export const bookingRoutes = (deps: AppDeps) =>
       rememberVerifiedPhone(c, deps, phone);
       return c.json({ success: true as const });
     })
-    .post("/save-user-details", validate("form", detailsForm), async (c) => {
+    .post("/save-user-details", verifiedPhoneFirst, validate("form", detailsForm), async (c) => {
       const form = c.req.valid("form");
       if (!browserVerified(c, deps, form.phone)) throw Forbidden("verify this phone number first");
       // Checked before the photo is processed so a closed event costs no image work; holdSeat re-checks.
@@ -78,3 +91,4 @@ export const bookingRoutes = (deps: AppDeps) =>
       if (!deps.devOutbox || deps.env.NODE_ENV === "production") throw NotFound("no such endpoint");
       return c.json(deps.devOutbox.list());
     });
+};
