@@ -119,6 +119,14 @@ describe.skipIf(noBrowser)("booking from the home page", () => {
     await expect.poll(() => page.getByText("$45.00").isVisible()).toBe(true);
     await expect.poll(() => page.getByRole("button", { name: "Proceed to Payment" }).isEnabled()).toBe(true);
 
+    // Back from the confirmation returns to the details as typed (only the photo is chosen again).
+    await page.goBack();
+    await page.waitForURL("**/otp-verification");
+    await page.getByLabel("Verified mobile").waitFor();
+    await expect.poll(() => page.getByLabel("Name").inputValue()).toBe("Priya Sharma");
+    await expect.poll(() => page.getByLabel("Email").inputValue()).toBe("priya@example.com");
+    await expect.poll(() => page.getByLabel("Gender").inputValue()).toBe("female");
+
     // The same browser booking again skips the code.
     const sent = (await outbox()).length;
     await bookFromHome(page, "Garden Party");

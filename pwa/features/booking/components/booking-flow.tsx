@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { useNavigate } from "react-router-dom";
+import { useLocation, useNavigate } from "react-router-dom";
 import { paths } from "../../../app/paths.ts";
 import type { EventSummary } from "../../events/types.ts";
 import { toE164 } from "../phone.ts";
@@ -16,10 +16,21 @@ const STEP_TITLES = { phone: "Verify your mobile", otp: "Enter your code", detai
 /** SPEC.md section 4's booking flow up to the seat hold: phone, code (skipped when already verified), details. */
 export function BookingFlow({ event }: { event: EventSummary }) {
   const navigate = useNavigate();
-  const [step, setStep] = useState<Step>({ name: "phone" });
+  const location = useLocation();
+  // Back from /confirmation returns to the details, not to the start: the verified number is kept
+  // in this history entry (the server's cookie still decides whether it is verified).
+  const verifiedPhone = (location.state as { verifiedPhone?: string } | null)?.verifiedPhone;
+  const [step, setStep] = useState<Step>(verifiedPhone ? { name: "details", phone: verifiedPhone } : { name: "phone" });
   const [typedPhone, setTypedPhone] = useState("");
   // The server accepted the number, so it is an Australian mobile; E.164 is what the details carry.
-  const details = (phone: string) => setStep({ name: "details", phone: toE164(phone) ?? phone });
+  const details = (phone: string) => {
+    const e164 = toE164(phone) ?? phone;
+    setStep({ name: "details", phone: e164 });
+    navigate(`${location.pathname}${location.search}`, {
+      replace: true,
+      state: { ...(location.state as object | null), verifiedPhone: e164 },
+    });
+  };
 
   return (
     <section className="booking-step" aria-labelledby="booking-step-title">

@@ -1,4 +1,4 @@
-import { type FormEvent, useState } from "react";
+import { type FormEvent, useEffect, useState } from "react";
 import type { EventSummary } from "../../events/types.ts";
 import { formatPhone } from "../phone.ts";
 import { saveUserDetails } from "../save-user-details.ts";
@@ -15,9 +15,20 @@ export function DetailsForm(props: {
   /** The server no longer accepts this browser's verification (expired or cleared): verify again. */
   onUnverified: () => void;
 }) {
-  const [name, setName] = useState("");
-  const [email, setEmail] = useState("");
-  const [gender, setGender] = useState<Gender | "">("");
+  // What was typed survives Back from /confirmation and a reload, for this tab only (sessionStorage);
+  // the photo has to be chosen again, since a file cannot be kept.
+  const draftKey = `saathi-booking-draft:${props.event.id}`;
+  const [draft] = useState(() => readDraft(draftKey));
+  const [name, setName] = useState(draft.name);
+  const [email, setEmail] = useState(draft.email);
+  const [gender, setGender] = useState<Gender | "">(draft.gender);
+  useEffect(() => {
+    try {
+      sessionStorage.setItem(draftKey, JSON.stringify({ name, email, gender }));
+    } catch {
+      // Storage refused (private mode): the form still works, it just won't be remembered.
+    }
+  }, [draftKey, name, email, gender]);
   const [photo, setPhoto] = useState<File | null>(null);
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<string | null>(null);
@@ -130,4 +141,17 @@ export function DetailsForm(props: {
       </button>
     </form>
   );
+}
+
+function readDraft(key: string): { name: string; email: string; gender: Gender | "" } {
+  try {
+    const saved = JSON.parse(sessionStorage.getItem(key) ?? "{}") as Record<string, unknown>;
+    return {
+      name: typeof saved.name === "string" ? saved.name : "",
+      email: typeof saved.email === "string" ? saved.email : "",
+      gender: saved.gender === "male" || saved.gender === "female" ? saved.gender : "",
+    };
+  } catch {
+    return { name: "", email: "", gender: "" };
+  }
 }
