@@ -1,11 +1,10 @@
 import { eq } from "drizzle-orm";
 import type { Browser, BrowserContext, Dialog, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { insertHeldBooking } from "../api/providers/payments/test-helpers.ts";
 import { openDatabase } from "../db/client.ts";
 import { bookings, users } from "../db/schema.ts";
 import { verifiedPhoneCookie } from "../test/api-harness.ts";
-import { insertEvent, makeImage } from "../test/fixtures.ts";
+import { insertEvent, insertHeldBooking, makeImage } from "../test/fixtures.ts";
 import { type AppServer, launchBrowser, newContext, noBrowser, startAppServer } from "./harness.ts";
 
 // Set here, not left to the harness, so a test can sign the cookie of a browser that verified its phone.

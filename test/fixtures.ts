@@ -39,7 +39,27 @@ export async function insertEvent(db: Db, uploadsDir: string, overrides: Partial
   return row;
 }
 
-let phoneCounter = 0;
+// One sequence for every fixture attendee, from a random start per test process, so held and paid
+// fixtures never share a phone (one paid seat per phone per event is a rule the app enforces).
+let attendeeCounter = Math.floor(Math.random() * 50_000_000);
+
+/** An attendee row with a unique Australian mobile, as the details form would leave it. */
+export function insertAttendee(db: Db, attendee: { name?: string; email?: string; gender?: "male" | "female" } = {}) {
+  attendeeCounter++;
+  const phone = `+614${String(attendeeCounter % 100_000_000).padStart(8, "0")}`;
+  return db
+    .insert(users)
+    .values({
+      name: attendee.name ?? `Attendee ${attendeeCounter}`,
+      email: attendee.email ?? `a${attendeeCounter}@example.com`,
+      phone,
+      gender: attendee.gender ?? (attendeeCounter % 2 ? "female" : "male"),
+      imageName: `${"0".repeat(32)}.jpg`,
+      thumbName: `${"0".repeat(32)}-thumb.jpg`,
+    })
+    .returning()
+    .get();
+}
 
 /** Adds `count` paid bookings (each with its own attendee) to an event. */
 export function insertPaidBookings(
@@ -50,26 +70,13 @@ export function insertPaidBookings(
 ) {
   const ids: { userId: number; bookingId: number; phone: string }[] = [];
   for (let i = 0; i < count; i++) {
-    phoneCounter++;
-    const phone = `+6140${String(phoneCounter + Math.floor(Math.random() * 1e6)).padStart(7, "0")}`;
-    const user = db
-      .insert(users)
-      .values({
-        name: attendee.name ?? `Attendee ${phoneCounter}`,
-        email: `a${phoneCounter}@example.com`,
-        phone,
-        gender: attendee.gender ?? (i % 2 ? "female" : "male"),
-        imageName: `${"0".repeat(32)}.jpg`,
-        thumbName: `${"0".repeat(32)}-thumb.jpg`,
-      })
-      .returning()
-      .get();
+    const user = insertAttendee(db, { name: attendee.name, gender: attendee.gender ?? (i % 2 ? "female" : "male") });
     const booking = db
       .insert(bookings)
       .values({
         userId: user.id,
         eventId,
-        phone,
+        phone: user.phone,
         status: "paid",
         holdExpiresAt: Date.now(),
         amountCents: 4500,
@@ -78,7 +85,33 @@ export function insertPaidBookings(
       })
       .returning()
       .get();
-    ids.push({ userId: user.id, bookingId: booking.id, phone });
+    ids.push({ userId: user.id, bookingId: booking.id, phone: user.phone });
   }
   return ids;
+}
+
+/**
+ * A seat held the way save-user-details leaves it, so payment suites can start from "Proceed to
+ * Payment" without the OTP steps.
+ */
+export function insertHeldBooking(
+  db: Db,
+  eventId: number,
+  options: { holdMs?: number; now?: number; name?: string; email?: string; amountCents?: number } = {},
+) {
+  const now = options.now ?? Date.now();
+  const user = insertAttendee(db, { name: options.name, email: options.email });
+  const booking = db
+    .insert(bookings)
+    .values({
+      userId: user.id,
+      eventId,
+      phone: user.phone,
+      status: "held",
+      holdExpiresAt: now + (options.holdMs ?? 30 * 60_000),
+      amountCents: options.amountCents ?? 4500,
+    })
+    .returning()
+    .get();
+  return { userId: user.id, bookingId: booking.id, phone: user.phone, email: user.email, name: user.name };
 }

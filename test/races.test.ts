@@ -2,13 +2,12 @@ import { and, eq, sql } from "drizzle-orm";
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AppDeps } from "../api/deps.ts";
-import { insertHeldBooking } from "../api/providers/payments/test-helpers.ts";
 import type { PaymentsProvider } from "../api/providers/payments/types.ts";
 import type { SmsProvider } from "../api/providers/sms/types.ts";
 import { bookings, checkoutSessions, events, outboxMessages, processedWebhookEvents, refunds } from "../db/schema.ts";
 import { startTestServer, type TestServer, verifiedPhoneCookie } from "./api-harness.ts";
 import { startFakeStripe } from "./fakes/stripe.ts";
-import { insertEvent, insertPaidBookings, makeImage } from "./fixtures.ts";
+import { insertEvent, insertHeldBooking, insertPaidBookings, makeImage } from "./fixtures.ts";
 import {
   createCheckout,
   holdSeat,

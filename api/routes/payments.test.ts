@@ -2,9 +2,8 @@ import { and, eq, like } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bookings, checkoutSessions, outboxMessages } from "../../db/schema.ts";
 import { browserClient, startTestServer, type TestServer, verifiedPhoneCookie } from "../../test/api-harness.ts";
-import { insertEvent, insertPaidBookings } from "../../test/fixtures.ts";
+import { insertEvent, insertHeldBooking, insertPaidBookings } from "../../test/fixtures.ts";
 import { newMobile, verifiedBrowser } from "../../test/suites/booking-flow.ts";
-import { insertHeldBooking } from "../providers/payments/test-helpers.ts";
 
 let server: TestServer;
 

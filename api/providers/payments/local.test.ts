@@ -3,9 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../../../db/client.ts";
-import { insertEvent } from "../../../test/fixtures.ts";
+import { insertEvent, insertHeldBooking } from "../../../test/fixtures.ts";
 import { createLocalPayments } from "./local.ts";
-import { insertHeldBooking } from "./test-helpers.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "sdt-local-pay-"));
 const db = openDatabase(join(dir, "app.db"));

@@ -4,8 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bookings, checkoutSessions, outboxMessages, refunds } from "../../../db/schema.ts";
 import { startTestServer, type TestServer, verifiedPhoneCookie } from "../../../test/api-harness.ts";
 import { type FakeSession, type FakeStripe, startFakeStripe } from "../../../test/fakes/stripe.ts";
-import { insertEvent, insertPaidBookings } from "../../../test/fixtures.ts";
-import { insertHeldBooking } from "./test-helpers.ts";
+import { insertEvent, insertHeldBooking, insertPaidBookings } from "../../../test/fixtures.ts";
 
 // The real `stripe` SDK against a fake Stripe on loopback: what the app sends to Stripe, and what
 // it does with Stripe's signed webhooks.
