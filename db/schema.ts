@@ -12,6 +12,8 @@ export const events = sqliteTable(
     name: text("name").notNull(),
     imageName: text("image_name").notNull(),
     startsAt: integer("starts_at").notNull(),
+    // The venue's IANA zone: `startsAt` is UTC, and people read it on this clock.
+    timeZone: text("time_zone").notNull(),
     address: text("address").notNull(),
     // AUD cents, so sums and refunds never meet floating point.
     priceCents: integer("price_cents").notNull(),

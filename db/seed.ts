@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { utcToWallClock, wallClockToUtc } from "../api/lib/time-zone.ts";
 import { storeImage } from "../api/services/images.ts";
 import type { Db } from "./client.ts";
 import { events, type NewEvent } from "./schema.ts";
@@ -8,7 +9,12 @@ import { events, type NewEvent } from "./schema.ts";
 const imagesDir = join(dirname(fileURLToPath(import.meta.url)), "seed-images");
 const DAY = 86_400_000;
 
-type DemoEvent = Omit<NewEvent, "imageName" | "startsAt"> & { image: string; inDays: number; utcHour: number };
+type DemoEvent = Omit<NewEvent, "imageName" | "startsAt"> & {
+  image: string;
+  inDays: number;
+  /** On the venue's clock: evenings in their own cities, whatever the season. */
+  localTime: { hour: number; minute: number };
+};
 
 // Mixed prices, ages and sizes, so the home page shows its states on a fresh start.
 const demo: DemoEvent[] = [
@@ -16,7 +22,8 @@ const demo: DemoEvent[] = [
     name: "Sydney Harbour Mixer",
     image: "sydney-harbour.jpg",
     inDays: 7,
-    utcHour: 8,
+    timeZone: "Australia/Sydney",
+    localTime: { hour: 19, minute: 0 },
     address: "Level 2, 10 Circular Quay W, The Rocks NSW 2000",
     priceCents: 4900,
     durationHours: 2,
@@ -28,7 +35,8 @@ const demo: DemoEvent[] = [
     name: "Melbourne Laneway Evening",
     image: "melbourne-laneway.jpg",
     inDays: 12,
-    utcHour: 9,
+    timeZone: "Australia/Melbourne",
+    localTime: { hour: 19, minute: 30 },
     address: "5 Degraves St, Melbourne VIC 3000",
     priceCents: 3900,
     durationHours: 2.5,
@@ -40,7 +48,8 @@ const demo: DemoEvent[] = [
     name: "Brisbane Riverside Brunch",
     image: "brisbane-riverside.jpg",
     inDays: 18,
-    utcHour: 0,
+    timeZone: "Australia/Brisbane",
+    localTime: { hour: 11, minute: 0 },
     address: "1 Eagle St, Brisbane City QLD 4000",
     priceCents: 3500,
     durationHours: 2,
@@ -52,7 +61,8 @@ const demo: DemoEvent[] = [
     name: "Perth Sunset Social",
     image: "perth-sunset.jpg",
     inDays: 25,
-    utcHour: 10,
+    timeZone: "Australia/Perth",
+    localTime: { hour: 18, minute: 0 },
     address: "Elizabeth Quay, Perth WA 6000",
     priceCents: 5500,
     durationHours: 3,
@@ -64,7 +74,8 @@ const demo: DemoEvent[] = [
     name: "Adelaide Garden Party",
     image: "adelaide-garden.jpg",
     inDays: 33,
-    utcHour: 5,
+    timeZone: "Australia/Adelaide",
+    localTime: { hour: 17, minute: 30 },
     address: "North Terrace, Adelaide SA 5000",
     priceCents: 2900,
     durationHours: 2,
@@ -77,11 +88,11 @@ const demo: DemoEvent[] = [
 /** Adds the demo events to an empty database; a database with any event is left alone. */
 export async function seedDemoEvents(db: Db, uploadsDir: string, now = Date.now()): Promise<number> {
   if (db.select({ id: events.id }).from(events).limit(1).all().length > 0) return 0;
-  const today = Math.floor(now / DAY) * DAY;
   const rows: NewEvent[] = [];
-  for (const { image, inDays, utcHour, ...event } of demo) {
+  for (const { image, inDays, localTime, ...event } of demo) {
     const { imageName } = await storeImage(uploadsDir, await readFile(join(imagesDir, image)));
-    rows.push({ ...event, imageName, startsAt: today + inDays * DAY + utcHour * 3_600_000 });
+    const date = utcToWallClock(now + inDays * DAY, event.timeZone).date;
+    rows.push({ ...event, imageName, startsAt: wallClockToUtc({ date, ...localTime }, event.timeZone) });
   }
   db.insert(events).values(rows).run();
   return rows.length;

@@ -1,6 +1,7 @@
 import { eq, like } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { tomorrowIn, utcToWallClock, wallClockToUtc } from "../api/lib/time-zone.ts";
 import { openDatabase } from "../db/client.ts";
 import { bookings, events } from "../db/schema.ts";
 import { insertPaidBookings, makeImage } from "../test/fixtures.ts";
@@ -65,10 +66,11 @@ describe.skipIf(noBrowser)("admin panel on a desktop", () => {
     await expect.poll(() => page.getByRole("tab", { name: "Add Event" }).getAttribute("aria-selected")).toBe("true");
 
     // Add Event.
-    const tomorrow = new Date(Date.now() + DAY).toISOString().slice(0, 10);
-    const date = new Date(Date.now() + 10 * DAY).toISOString().slice(0, 10);
+    // The form speaks the venue's clock; the server default zone (EVENT_TIME_ZONE) is Sydney's.
+    const tomorrow = tomorrowIn("Australia/Sydney", Date.now());
+    const date = utcToWallClock(Date.now() + 10 * DAY, "Australia/Sydney").date;
     const panel = page.getByRole("tabpanel");
-    await expect.poll(() => panel.getByLabel("Date (UTC)", { exact: true }).getAttribute("min")).toBe(tomorrow);
+    await expect.poll(() => panel.getByLabel("Date", { exact: true }).getAttribute("min")).toBe(tomorrow);
     await expect.poll(() => panel.getByLabel("Hour", { exact: true }).locator("option").count()).toBe(24);
     expect(await panel.getByLabel("Minute", { exact: true }).locator("option").allTextContents()).toEqual([
       "00",
@@ -77,7 +79,7 @@ describe.skipIf(noBrowser)("admin panel on a desktop", () => {
       "45",
     ]);
     await panel.getByLabel("Event name", { exact: true }).fill("E2E Launch Party");
-    await panel.getByLabel("Date (UTC)", { exact: true }).fill(date);
+    await panel.getByLabel("Date", { exact: true }).fill(date);
     await panel.getByLabel("Hour", { exact: true }).selectOption("20");
     await panel.getByLabel("Minute", { exact: true }).selectOption("30");
     await panel.getByLabel("Address", { exact: true }).fill("200 George St, Sydney NSW 2000");
@@ -95,14 +97,15 @@ describe.skipIf(noBrowser)("admin panel on a desktop", () => {
     const added = db();
     const event = added.select().from(events).where(eq(events.name, "E2E Launch Party")).get()!;
     added.$client.close();
-    expect(new Date(event.startsAt).toISOString()).toBe(`${date}T20:30:00.000Z`);
+    expect(event.startsAt).toBe(wallClockToUtc({ date, hour: 20, minute: 30 }, "Australia/Sydney"));
+    expect(event.timeZone).toBe("Australia/Sydney");
     expect(event).toMatchObject({ priceCents: 3950, totalSeats: 20, durationHours: 2.5, fromAge: 25, toAge: 38 });
 
     // Edit Event: prefilled, then renamed with more seats.
     await page.getByRole("tab", { name: "Edit Event" }).click();
     await pickEvent(page, "E2E Launch Party");
     await expect.poll(() => panel.getByLabel("Event name", { exact: true }).inputValue()).toBe("E2E Launch Party");
-    await expect.poll(() => panel.getByLabel("Date (UTC)", { exact: true }).inputValue()).toBe(date);
+    await expect.poll(() => panel.getByLabel("Date", { exact: true }).inputValue()).toBe(date);
     await expect.poll(() => panel.getByLabel("Hour", { exact: true }).inputValue()).toBe("20");
     await expect.poll(() => panel.getByLabel("Minute", { exact: true }).inputValue()).toBe("30");
     expect(await panel.getByLabel("Minute", { exact: true }).locator("option").allTextContents()).toEqual([
@@ -118,7 +121,11 @@ describe.skipIf(noBrowser)("admin panel on a desktop", () => {
     await panel.getByRole("button", { name: "Update Event" }).click();
     await expect.poll(() => status(page).textContent()).toBe("Event updated successfully!");
     const detail = (await (await fetch(`${server.url}/api/get-event/${event.id}`)).json()) as Record<string, unknown>;
-    expect(detail).toMatchObject({ event_name: "E2E Launch Party Deluxe", total_seats: 24, event_time: "20:45" });
+    expect(detail).toMatchObject({
+      event_name: "E2E Launch Party Deluxe",
+      total_seats: 24,
+      EventDateTime: new Date(wallClockToUtc({ date, hour: 20, minute: 45 }, "Australia/Sydney")).toISOString(),
+    });
 
     const start = panel.getByRole("button", { name: "Start Event" });
     const end = panel.getByRole("button", { name: "End Event" });

@@ -32,6 +32,15 @@ describe.skipIf(noBrowser)("home page on a phone", () => {
     const ended = await insertEvent(db, uploads, { name: "Long Gone", startsAt: Date.UTC(2031, 2, 10, 0, 0) });
     db.update(events).set({ status: "ended" }).where(eq(events.id, ended.id)).run();
     await insertEvent(db, uploads, { name: "Plenty Of Room", startsAt: Date.UTC(2031, 2, 11, 12, 0), totalSeats: 50 });
+    await insertEvent(db, uploads, {
+      name: "Perth Evening",
+      startsAt: Date.UTC(2031, 2, 12, 11, 0),
+      timeZone: "Australia/Perth",
+    });
+    // Its time has come but nobody pressed Start: still listed, no longer on sale.
+    await insertEvent(db, uploads, { name: "Doors Open Now", startsAt: Date.now() - 10 * 60_000 });
+    // Nobody pressed End either: 20 hours after a 2-hour night it leaves the home page by itself.
+    await insertEvent(db, uploads, { name: "Forgotten Night", startsAt: Date.now() - 20 * 3_600_000 });
     db.$client.close();
     browser = await launchBrowser();
   });
@@ -50,10 +59,13 @@ describe.skipIf(noBrowser)("home page on a phone", () => {
 
     const card = (name: string) => page.locator("article.event-card", { hasText: name });
 
-    await expect
-      .poll(() => card("Low Seats Night").locator(".event-datetime").textContent())
-      .toBe("2031-03-07 07:30 PM");
-    await expect.poll(() => card("Full House").locator(".event-datetime").textContent()).toBe("2031-03-08 09:05 AM");
+    // The venue's clock with its zone first, SPEC.md's UTC form beneath.
+    const when = (name: string, part: "local" | "utc") => card(name).locator(`.event-${part}-time`).textContent();
+    await expect.poll(() => when("Low Seats Night", "local")).toBe("2031-03-08 06:30 AM AEDT");
+    await expect.poll(() => when("Low Seats Night", "utc")).toBe("2031-03-07 07:30 PM UTC");
+    await expect.poll(() => when("Full House", "utc")).toBe("2031-03-08 09:05 AM UTC");
+    await expect.poll(() => when("Perth Evening", "local")).toBe("2031-03-12 07:00 PM AWST");
+    await expect.poll(() => when("Perth Evening", "utc")).toBe("2031-03-12 11:00 AM UTC");
     await expect.poll(() => card("Low Seats Night").getByText("Only 40% seats left!").isVisible()).toBe(true);
     await expect
       .poll(() => card("Low Seats Night").getByRole("button", { name: "Book Tickets" }).isEnabled())
@@ -69,6 +81,12 @@ describe.skipIf(noBrowser)("home page on a phone", () => {
 
     await expect.poll(() => card("Plenty Of Room").locator(".seats-label").count()).toBe(0);
     await expect.poll(() => card("Long Gone").count()).toBe(0);
+
+    await expect.poll(() => card("Doors Open Now").getByText("Booking closed").isVisible()).toBe(true);
+    await expect
+      .poll(() => card("Doors Open Now").getByRole("button", { name: "Book Tickets" }).isDisabled())
+      .toBe(true);
+    await expect.poll(() => card("Forgotten Night").count()).toBe(0);
 
     await expect
       .poll(() => page.getByRole("heading", { name: "Speed date to find your next Date!" }).isVisible())

@@ -47,7 +47,7 @@ export async function startTestServer(
     SEED_DEMO: "0",
     ...options.env,
   });
-  const db = openDatabase(env.DATABASE_PATH);
+  const db = openDatabase(env.DATABASE_PATH, { timeZone: env.EVENT_TIME_ZONE });
   const { sms, devOutbox } = createSmsProvider(env, db, log, now);
   const payments = createPaymentsProvider(env, db, now);
   const base: AppDeps = { db, env, sms, devOutbox, payments, log, now };

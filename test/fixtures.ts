@@ -31,6 +31,7 @@ export async function insertEvent(db: Db, uploadsDir: string, overrides: Partial
       fromAge: 25,
       toAge: 35,
       totalSeats: 10,
+      timeZone: "Australia/Sydney",
       ...overrides,
       imageName,
     })

@@ -22,3 +22,7 @@ export const idParam = (z: typeof import("zod").z) =>
     .string()
     .regex(/^[1-9]\d{0,15}$/, "must be a positive integer")
     .transform(Number);
+
+/** Ids in JSON bodies: the PWA sends numbers, but links and query parameters carry numeric text. */
+export const jsonId = (z: typeof import("zod").z) =>
+  z.union([z.number().int().positive().max(Number.MAX_SAFE_INTEGER), idParam(z)]);

@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { AppDeps } from "../deps.ts";
 import { requireAdmin } from "../lib/admin-session.ts";
 import { BadRequest, TooLarge } from "../lib/errors.ts";
+import { canonicalTimeZone } from "../lib/time-zone.ts";
 import { idParam, validate } from "../lib/validate.ts";
 import { createEvent, type EventTime, updateEvent } from "../services/admin-events.ts";
 import { endEvent, startEvent } from "../services/event-lifecycle.ts";
@@ -52,6 +53,17 @@ const time = z
   .refine((t) => t.hour <= 23, "hours must be 0-23")
   .refine((t) => [0, 15, 30, 45].includes(t.minute), "minutes must be 0, 15, 30 or 45");
 
+// An IANA zone name, stored in its canonical spelling; "Mars/Olympus" and "" are 400.
+const timeZone = z
+  .string()
+  .trim()
+  .max(64)
+  .transform((v, ctx) => {
+    const zone = canonicalTimeZone(v);
+    if (!zone) ctx.addIssue({ code: "custom", message: "is not an IANA time zone such as Australia/Sydney" });
+    return zone ?? z.NEVER;
+  });
+
 const saveEventForm = z.object({
   eventName: text(120),
   eventDate: date,
@@ -63,6 +75,7 @@ const saveEventForm = z.object({
   eventduration: hours,
   fromage: age,
   toage: age,
+  timeZone: timeZone.optional(),
 });
 
 const updateEventBody = z.object({
@@ -74,6 +87,7 @@ const updateEventBody = z.object({
   eventduration: hours.optional(),
   fromage: age.optional(),
   toage: age.optional(),
+  timeZone: timeZone.optional(),
 });
 
 const eventIdBody = z.object({ eventId: id });
@@ -114,6 +128,7 @@ export const adminRoutes = (deps: AppDeps) => {
               fromAge: form.fromage,
               toAge: form.toage,
               imageName: stored.imageName,
+              timeZone: form.timeZone ?? deps.env.EVENT_TIME_ZONE,
             },
             deps.now(),
           ));
@@ -137,6 +152,7 @@ export const adminRoutes = (deps: AppDeps) => {
             durationHours: body.eventduration,
             fromAge: body.fromage,
             toAge: body.toage,
+            timeZone: body.timeZone,
           },
           deps.now(),
         );

@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { AppDeps } from "../deps.ts";
 import { clientAddress } from "../lib/client-address.ts";
 import { BadRequest, Forbidden, NotFound } from "../lib/errors.ts";
-import { idParam, validate } from "../lib/validate.ts";
+import { idParam, jsonId, validate } from "../lib/validate.ts";
 import { assertBookable, findEvent, saveUserDetails } from "../services/holds.ts";
 import { sendOtp, verifyOtp } from "../services/otp.ts";
 import { auMobile, COUNTRY_CODE } from "../services/phone.ts";
@@ -12,6 +12,8 @@ import { browserVerified, rememberVerifiedPhone } from "./booking-cookie.ts";
 const sendOtpBody = z.object({
   phone: auMobile,
   countryCode: z.literal(COUNTRY_CODE, `must be ${COUNTRY_CODE}`),
+  // The event being booked (beyond SPEC.md): no code is sent for one whose sales have closed.
+  eventID: jsonId(z).optional(),
 });
 
 const verifyOtpBody = z.object({
@@ -50,7 +52,8 @@ export const bookingRoutes = (deps: AppDeps) => {
   };
   return new Hono()
     .post("/send-otp", validate("json", sendOtpBody), async (c) => {
-      const { phone } = c.req.valid("json");
+      const { phone, eventID } = c.req.valid("json");
+      if (eventID !== undefined) assertBookable(findEvent(deps.db, eventID), deps.now());
       const result = await sendOtp(deps, {
         phone,
         address: clientAddress(c),

@@ -10,6 +10,8 @@ export const configRoutes = (deps: AppDeps) =>
         companySiteUrl: deps.env.COMPANY_SITE_URL,
         navbarScriptUrl: deps.env.NAVBAR_SCRIPT_URL,
         stripePublishableKey: deps.env.STRIPE_PUBLISHABLE_KEY ?? null,
+        // The admin form's default zone for a new event.
+        eventTimeZone: deps.env.EVENT_TIME_ZONE,
       },
       200,
       { "cache-control": "public, max-age=300" },

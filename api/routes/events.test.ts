@@ -36,6 +36,7 @@ describe("GET /api/get-events", () => {
       fromAge: 28,
       toAge: 40,
       totalSeats: 20,
+      timeZone: "Australia/Perth",
     });
     insertPaidBookings(db, sooner.id, 13);
 
@@ -56,6 +57,7 @@ describe("GET /api/get-events", () => {
       event_duration: 2.5,
       from_age: 28,
       to_age: 40,
+      time_zone: "Australia/Perth",
     });
     expect(list.find((e) => e.id === later.id)?.SeatAvailabilityPer).toBe(100);
   });

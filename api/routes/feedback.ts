@@ -1,17 +1,11 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import type { AppDeps } from "../deps.ts";
-import { validate } from "../lib/validate.ts";
+import { jsonId, validate } from "../lib/validate.ts";
 import { getFeedbackReport, getParticipants, saveFeedback } from "../services/feedback.ts";
 
 // Ids arrive as numbers from the PWA, but the links carry them as text, so "12" is accepted too.
-const id = z.union([
-  z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
-  z
-    .string()
-    .regex(/^[1-9]\d{0,15}$/, "must be a positive integer")
-    .transform(Number),
-]);
+const id = jsonId(z);
 // Left loose on purpose: a missing or mistyped token is a 403 from the link check, not a 400.
 const token = z.unknown().optional();
 

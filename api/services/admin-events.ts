@@ -2,9 +2,8 @@ import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { bookings, events } from "../../db/schema.ts";
 import { BadRequest, Conflict, NotFound } from "../lib/errors.ts";
+import { tomorrowIn, utcToWallClock } from "../lib/time-zone.ts";
 import { takenSeats } from "./seats.ts";
-
-const DAY = 86_400_000;
 
 export type EventTime = { hour: number; minute: number };
 
@@ -19,6 +18,7 @@ export type NewEventInput = {
   fromAge: number;
   toAge: number;
   imageName: string;
+  timeZone: string;
 };
 
 export type EventUpdateInput = {
@@ -30,11 +30,17 @@ export type EventUpdateInput = {
   durationHours?: number;
   fromAge?: number;
   toAge?: number;
+  timeZone?: string;
 };
 
-/** The first date (YYYY-MM-DD, UTC) an event may be put on: SPEC.md's "minimum is tomorrow". */
-export function tomorrowUtc(now: number): string {
-  return new Date(now + DAY).toISOString().slice(0, 10);
+/**
+ * SPEC.md's "date minimum is tomorrow", on the venue's clock: a Sydney event for tomorrow at 9 am is
+ * today in UTC, and must still be accepted.
+ */
+function assertFromTomorrow(startsAt: number, zone: string, now: number) {
+  if (utcToWallClock(startsAt, zone).date < tomorrowIn(zone, now)) {
+    throw BadRequest("eventDate: must be tomorrow or later at the venue");
+  }
 }
 
 function startsAt(date: string, time: EventTime): number {
@@ -47,14 +53,16 @@ function assertAges(fromAge: number, toAge: number) {
 }
 
 export function createEvent(db: Db, input: NewEventInput, now: number): { id: number } {
-  if (input.date < tomorrowUtc(now)) throw BadRequest("eventDate: must be tomorrow or later");
+  const at = startsAt(input.date, input.time);
+  assertFromTomorrow(at, input.timeZone, now);
   assertAges(input.fromAge, input.toAge);
   const row = db
     .insert(events)
     .values({
       name: input.name,
       imageName: input.imageName,
-      startsAt: startsAt(input.date, input.time),
+      startsAt: at,
+      timeZone: input.timeZone,
       address: input.address,
       priceCents: input.priceCents,
       durationHours: input.durationHours,
@@ -80,11 +88,13 @@ export function updateEvent(db: Db, input: EventUpdateInput, now: number): void 
       if (event.status === "ended") throw Conflict("the event has ended");
 
       const current = new Date(event.startsAt).toISOString();
-      // Keeping an event's own date is always fine (a name fix on the day); moving it must be forward.
-      if (input.date !== current.slice(0, 10) && input.date < tomorrowUtc(now)) {
-        throw BadRequest("eventDate: must be tomorrow or later");
-      }
       const time = input.time ?? { hour: Number(current.slice(11, 13)), minute: Number(current.slice(14, 16)) };
+      const zone = input.timeZone ?? event.timeZone;
+      const at = startsAt(input.date, time);
+      // Keeping an event's own day is always fine (a name fix on the night); moving it must be forward.
+      if (utcToWallClock(at, zone).date !== utcToWallClock(event.startsAt, zone).date) {
+        assertFromTomorrow(at, zone, now);
+      }
       const fromAge = input.fromAge ?? event.fromAge;
       const toAge = input.toAge ?? event.toAge;
       assertAges(fromAge, toAge);
@@ -102,7 +112,8 @@ export function updateEvent(db: Db, input: EventUpdateInput, now: number): void 
       tx.update(events)
         .set({
           name: input.name,
-          startsAt: startsAt(input.date, time),
+          startsAt: at,
+          timeZone: zone,
           totalSeats: input.totalSeats,
           durationHours: input.durationHours ?? event.durationHours,
           fromAge,

@@ -13,6 +13,7 @@ import {
 import type { Env } from "../env.ts";
 import { Conflict, NotFound } from "../lib/errors.ts";
 import type { PaymentsProvider } from "../providers/payments/types.ts";
+import { assertSalesOpen } from "./holds.ts";
 
 type Deps = { db: Db; env: Env; payments: PaymentsProvider; now: () => number };
 type Reader = Pick<Db, "select">;
@@ -97,6 +98,7 @@ async function createOnce(deps: Deps, input: { userId: number; eventId: number }
       const ctx = loadBookingContext(tx, input.userId, input.eventId);
       const { booking, event } = ctx;
       if (booking.status === "paid") throw Conflict("this booking is already paid");
+      assertSalesOpen(event, now);
       if (booking.status !== "held" || booking.holdExpiresAt <= now) {
         throw Conflict("the seat hold has expired, please book again");
       }

@@ -60,6 +60,8 @@ export async function sendConfirmation(
     eventName: ctx.event.name,
     eventDate: new Date(ctx.event.startsAt).toISOString(),
     eventLocation: ctx.event.address,
+    time_zone: ctx.event.timeZone,
+    event_duration: ctx.event.durationHours,
     name: ctx.user.name,
     phone: ctx.user.phone,
   };

@@ -16,6 +16,8 @@ export type EventSummary = {
   event_duration: number;
   from_age: number;
   to_age: number;
+  /** The venue's IANA zone; `EventDateTime` stays UTC (CONTRACT.md, "Beyond SPEC.md: running the night"). */
+  time_zone: string;
 };
 
 export type EventDetail = EventSummary & { event_date: string; event_time: string; total_seats: number };
@@ -46,6 +48,7 @@ export function toSummary(event: Event, taken: number): EventSummary {
     event_duration: event.durationHours,
     from_age: event.fromAge,
     to_age: event.toAge,
+    time_zone: event.timeZone,
   };
 }
 

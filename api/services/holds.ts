@@ -14,10 +14,18 @@ export type Attendee = {
   thumbName: string;
 };
 
-/** 404 for an unknown event, 409 once it has started (by status or by clock): no more bookings. */
+/** Sales close at the start, whatever the status: nobody should pay for a night already under way. */
+export function assertSalesOpen(event: Event, now: number) {
+  if (event.startsAt <= now) throw Conflict(BOOKING_CLOSED);
+}
+
+export const BOOKING_CLOSED = "booking has closed";
+
+/** 404 for an unknown event, 409 once it has started (by clock or by the organiser): no more bookings. */
 export function assertBookable(event: Event | undefined, now: number): asserts event is Event {
   if (!event) throw NotFound("no such event");
-  if (event.status !== "upcoming" || event.startsAt <= now) throw Conflict("this event is no longer taking bookings");
+  assertSalesOpen(event, now);
+  if (event.status !== "upcoming") throw Conflict("this event is no longer taking bookings");
 }
 
 export function findEvent(db: Db, eventId: number): Event | undefined {

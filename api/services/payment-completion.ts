@@ -5,6 +5,7 @@ import { bookings, checkoutSessions, processedWebhookEvents, refunds } from "../
 import type { Env } from "../env.ts";
 import { ProviderFailed } from "../lib/errors.ts";
 import type { Logger } from "../lib/log.ts";
+import { formatVenueTime } from "../lib/time-zone.ts";
 import type { PaymentEvent, PaymentsProvider } from "../providers/payments/types.ts";
 import type { SmsProvider } from "../providers/sms/types.ts";
 import { type BookingContext, loadBookingContextById, releaseCheckout } from "./checkout.ts";
@@ -35,14 +36,6 @@ function randomCode(): string {
   return code;
 }
 
-/** YYYY-MM-DD hh:mm A in UTC, as the event cards show it. */
-function formatWhen(ms: number): string {
-  const iso = new Date(ms).toISOString();
-  const hours = Number(iso.slice(11, 13));
-  const h12 = String(hours % 12 === 0 ? 12 : hours % 12).padStart(2, "0");
-  return `${iso.slice(0, 10)} ${h12}:${iso.slice(14, 16)} ${hours < 12 ? "AM" : "PM"}`;
-}
-
 /**
  * Gives a paid booking its door code and queues the confirmation SMS, once. Runs inside the
  * transaction that marks the booking paid, so the code and the message exist exactly when the seat does.
@@ -58,7 +51,7 @@ export function issueTicket(tx: Pick<Db, "select" | "update" | "insert">, env: E
     dedupeKey: confirmationDedupeKey(booking.id),
     to: user.phone,
     body:
-      `You're booked for ${event.name} on ${formatWhen(event.startsAt)} (UTC) at ${event.address}. ` +
+      `You're booked for ${event.name} on ${formatVenueTime(event.startsAt, event.timeZone)} at ${event.address}. ` +
       `Your ticket code is ${code}. Show it at the door: ${ticketLink(env, event.id, user.id)}`,
   });
   return code;
@@ -168,14 +161,16 @@ export async function completeCheckout(
         return { outcome: "refunded", bookingId: booking.id, refund: { key: `refund-${booking.id}`, amountCents } };
       }
 
-      const liveHold = booking.status === "held" && booking.holdExpiresAt > now;
+      // Sales close at the start: a checkout left open past it is paid back, seat or no seat.
+      const salesOpen = event.startsAt > now;
+      const liveHold = salesOpen && booking.status === "held" && booking.holdExpiresAt > now;
       const others =
         tx
           .select({ n: count() })
           .from(bookings)
           .where(and(eq(bookings.eventId, event.id), ne(bookings.id, booking.id), seatCounts(now)))
           .get()?.n ?? 0;
-      const seatFree = event.status !== "ended" && others < event.totalSeats;
+      const seatFree = salesOpen && event.status !== "ended" && others < event.totalSeats;
       if (liveHold || seatFree) {
         tx.update(bookings)
           .set({ status: "paid", paymentIntentId: pi, paidAt: now, amountCents })

@@ -1,3 +1,5 @@
+import { canonicalTimeZone } from "../../api/lib/time-zone.ts";
+
 // The hostile values the bad-input suite puts into every field, and what each field accepts under
 // CONTRACT.md, so a value that happens to be legal for a field is never counted as bad input.
 
@@ -21,7 +23,8 @@ export type Kind =
   | "imageName"
   | "text"
   | "any"
-  | "file";
+  | "file"
+  | "timeZone";
 
 /** `untrimmed`: any string of 1..max characters is legal as it is (a door code is compared as typed). */
 export type Field = { kind: Kind; base: unknown; optional?: boolean; max?: number; untrimmed?: boolean };
@@ -130,6 +133,7 @@ const accepts: Record<Kind, (v: unknown) => boolean> = {
   text: (v) => typeof v === "string" && v.trim().length > 0,
   any: () => true,
   file: () => false,
+  timeZone: (v) => typeof v === "string" && canonicalTimeZone(v.trim()) !== null,
 };
 
 /** Whether `value` could be a legal value of the field (then a 2xx would not be a bug). */

@@ -14,12 +14,15 @@ async function guarded<T>(call: Promise<ApiReply<T>>): Promise<ApiReply<T>> {
 export type AdminEventStatus = AdminEventDetail["event_status"];
 export type AdminEventSummary = Pick<
   AdminEventDetail,
-  "id" | "event_name" | "EventDateTime" | "event_status" | "SeatAvailabilityPer"
+  "id" | "event_name" | "EventDateTime" | "event_status" | "SeatAvailabilityPer" | "time_zone"
 >;
 export type { AdminEventDetail, Participant };
 
 export type Failure = { success: false; error?: string };
 export type LifecycleReply = { success: true; sent: number; failed: number } | Failure;
+
+/** The configured default zone for new events (EVENT_TIME_ZONE), from the public settings. */
+export const eventDefaults = () => apiGet<{ eventTimeZone?: string }>("/api/public-config");
 
 export const adminSession = () => apiGet<{ admin: boolean }>("/api/admin-session");
 export const adminLogin = (password: string) => apiPost<{ success: boolean }>("/api/admin-login", { password });
@@ -42,6 +45,7 @@ export type EventUpdate = {
   eventduration: number;
   fromage: number;
   toage: number;
+  timeZone: string;
 };
 export const updateEvent = (update: EventUpdate) =>
   guarded(apiPost<{ success: true } | Failure>("/api/update-event", update));

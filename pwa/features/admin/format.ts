@@ -1,7 +1,31 @@
-const DAY = 86_400_000;
+import {
+  formatVenueTime,
+  tomorrowIn,
+  utcToWallClock,
+  type WallClock,
+  wallClockToUtc,
+} from "../../../api/lib/time-zone.ts";
 
-/** The earliest date the server accepts for a new event: tomorrow, in UTC like every event time. */
-export const tomorrowUtc = (now = Date.now()) => new Date(now + DAY).toISOString().slice(0, 10);
+/** The earliest date the server accepts for a new event: tomorrow on the venue's calendar. */
+export const tomorrowAt = (zone: string, now = Date.now()) => tomorrowIn(zone, now);
+
+/**
+ * The organiser types the venue's wall clock; SPEC.md's calls carry UTC (`eventDate`, `eventTime` as
+ * H:M), so the form converts here, with the zone's daylight saving applied.
+ */
+export function wallClockToApi(clock: WallClock, zone: string): { eventDate: string; eventTime: string } {
+  const utc = utcToWallClock(wallClockToUtc(clock, zone), "UTC");
+  return { eventDate: utc.date, eventTime: `${utc.hour}:${utc.minute}` };
+}
+
+/** A stored event's start back on the venue's clock, for the edit form. */
+export const apiToWallClock = (iso: string, zone: string): WallClock => utcToWallClock(Date.parse(iso), zone);
+
+/** `2026-11-29 07:00 PM AEDT`, or "" for a missing or broken time. */
+export function formatAtVenue(iso: string | null, zone: string): string {
+  const ms = iso ? Date.parse(iso) : Number.NaN;
+  return Number.isNaN(ms) ? "" : formatVenueTime(ms, zone);
+}
 
 export const HOURS = Array.from({ length: 24 }, (_, h) => h);
 // SPEC.md lists 0, 14, 30, 45 for the edit form; 14 is a slip, and the server only takes quarter hours.

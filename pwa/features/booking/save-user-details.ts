@@ -1,4 +1,5 @@
 import { apiPost, CallFailed, replyError } from "../../lib/api.ts";
+import { BOOKING_CLOSED, BOOKING_CLOSED_MESSAGE } from "../events/format.ts";
 import type { Gender } from "./types.ts";
 
 export type UserDetails = {
@@ -38,6 +39,9 @@ export async function saveUserDetails(details: UserDetails): Promise<SaveOutcome
     }
     if (reply.status === 409 && reply.data?.alreadyBooked) {
       return { kind: "refused", error: "You already have a paid seat for this event." };
+    }
+    if (reply.status === 409 && replyError(reply.data) === BOOKING_CLOSED) {
+      return { kind: "refused", error: BOOKING_CLOSED_MESSAGE };
     }
     // SPEC.md: "success false" here means the seats ran out; the server answers 409 for it.
     if (reply.status === 409) return { kind: "sold-out" };

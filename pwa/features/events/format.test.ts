@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { canBook, formatEventDateTime, seatsLabel } from "./format.ts";
+import { canBook, formatEventDateTime, isListed, seatsLabel, venueDateTime } from "./format.ts";
 
 describe("formatEventDateTime", () => {
   it.each([
@@ -25,11 +25,52 @@ describe("seatsLabel", () => {
   });
 });
 
+const now = Date.parse("2026-11-29T07:00:00.000Z");
+const HOUR = 3_600_000;
+const at = (ms: number) => new Date(ms).toISOString();
+
 describe("canBook", () => {
+  const future = at(now + HOUR);
   it("allows only upcoming events with seats left", () => {
-    expect(canBook({ event_status: "upcoming", SeatAvailabilityPer: 5 })).toBe(true);
-    expect(canBook({ event_status: "upcoming", SeatAvailabilityPer: 0 })).toBe(false);
-    expect(canBook({ event_status: "started", SeatAvailabilityPer: 50 })).toBe(false);
-    expect(canBook({ event_status: "ended", SeatAvailabilityPer: 50 })).toBe(false);
+    expect(canBook({ event_status: "upcoming", SeatAvailabilityPer: 5, EventDateTime: future }, now)).toBe(true);
+    expect(canBook({ event_status: "upcoming", SeatAvailabilityPer: 0, EventDateTime: future }, now)).toBe(false);
+    expect(canBook({ event_status: "started", SeatAvailabilityPer: 50, EventDateTime: future }, now)).toBe(false);
+    expect(canBook({ event_status: "ended", SeatAvailabilityPer: 50, EventDateTime: future }, now)).toBe(false);
+  });
+
+  it("closes booking at the start time even when nobody pressed Start", () => {
+    expect(canBook({ event_status: "upcoming", SeatAvailabilityPer: 50, EventDateTime: at(now) }, now)).toBe(false);
+    expect(canBook({ event_status: "upcoming", SeatAvailabilityPer: 50, EventDateTime: at(now + 1) }, now)).toBe(true);
+  });
+});
+
+describe("venueDateTime", () => {
+  it("shows the venue's clock with its zone first and SPEC.md's UTC form second", () => {
+    expect(venueDateTime("2026-11-29T08:00:00.000Z", "Australia/Sydney")).toEqual({
+      local: "2026-11-29 07:00 PM AEDT",
+      utc: "2026-11-29 08:00 AM UTC",
+    });
+    expect(venueDateTime("2026-11-29T08:00:00.000Z", "Australia/Perth")?.local).toBe("2026-11-29 04:00 PM AWST");
+  });
+});
+
+describe("isListed", () => {
+  const event = (status: "upcoming" | "started" | "ended", startsIn: number, hours = 2) => ({
+    event_status: status,
+    EventDateTime: at(now + startsIn),
+    event_duration: hours,
+  });
+
+  it("lists upcoming and started events and never ended ones", () => {
+    expect(isListed(event("upcoming", HOUR), now)).toBe(true);
+    expect(isListed(event("started", -HOUR), now)).toBe(true);
+    expect(isListed(event("ended", HOUR), now)).toBe(false);
+  });
+
+  it("drops an event 12 hours after its planned end, even if nobody pressed End", () => {
+    // Started 14 hours ago and ran 2 hours: its end was exactly 12 hours ago.
+    expect(isListed(event("started", -14 * HOUR + 1), now)).toBe(true);
+    expect(isListed(event("started", -14 * HOUR), now)).toBe(false);
+    expect(isListed(event("upcoming", -20 * HOUR), now)).toBe(false);
   });
 });

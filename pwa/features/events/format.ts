@@ -1,3 +1,4 @@
+import { DEFAULT_TIME_ZONE, formatUtcTime, formatVenueTime } from "../../../api/lib/time-zone.ts";
 import type { EventSummary } from "./types.ts";
 
 const pad = (n: number) => String(n).padStart(2, "0");
@@ -18,9 +19,41 @@ export function seatsLabel(seatsLeftPercent: number): string | null {
   return null;
 }
 
-/** Book Tickets is disabled once the event has started (or ended) or when no seat is left. */
-export function canBook(event: Pick<EventSummary, "event_status" | "SeatAvailabilityPer">): boolean {
-  return event.event_status === "upcoming" && event.SeatAvailabilityPer > 0;
+/** The venue's local time with its zone, and SPEC.md's UTC form as the secondary line. */
+export function venueDateTime(iso: string, zone: string | undefined): { local: string; utc: string } | null {
+  const ms = Date.parse(iso);
+  if (Number.isNaN(ms)) return null;
+  return { local: formatVenueTime(ms, zone ?? DEFAULT_TIME_ZONE), utc: formatUtcTime(ms) };
+}
+
+/** The server's error when sales have closed, and what the attendee reads instead. */
+export const BOOKING_CLOSED = "booking has closed";
+export const BOOKING_CLOSED_MESSAGE = "Booking has closed: this event has already started.";
+
+/** Sales close at the start, whatever the status (the server refuses with "booking has closed"). */
+export const salesClosed = (event: Pick<EventSummary, "EventDateTime">, now = Date.now()) =>
+  Date.parse(event.EventDateTime) <= now;
+
+/** Book Tickets is disabled once the event has started (or ended), at its start time, or when no seat is left. */
+export function canBook(
+  event: Pick<EventSummary, "event_status" | "SeatAvailabilityPer" | "EventDateTime">,
+  now = Date.now(),
+): boolean {
+  return event.event_status === "upcoming" && event.SeatAvailabilityPer > 0 && !salesClosed(event, now);
+}
+
+const HOUR = 3_600_000;
+// An event nobody pressed End for still leaves the home page, half a day after it should be over.
+const LISTED_AFTER_END_MS = 12 * HOUR;
+
+/** The home page lists upcoming and started events, until 12 hours after their planned end. */
+export function isListed(
+  event: Pick<EventSummary, "event_status" | "EventDateTime" | "event_duration">,
+  now = Date.now(),
+): boolean {
+  if (event.event_status !== "upcoming" && event.event_status !== "started") return false;
+  const start = Date.parse(event.EventDateTime);
+  return Number.isNaN(start) || start + event.event_duration * HOUR + LISTED_AFTER_END_MS > now;
 }
 
 export const formatPrice = (aud: number) =>

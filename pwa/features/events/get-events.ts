@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from "react";
 import { apiGet, CallFailed, imageUrl } from "../../lib/api.ts";
 import { keepForOffline } from "../../lib/offline-cache.ts";
+import { isListed } from "./format.ts";
 import type { EventDetail, EventSummary } from "./types.ts";
 
 export const getEvents = () => apiGet<EventSummary[]>("/api/get-events");
@@ -8,7 +9,7 @@ export const getEvent = (id: number) => apiGet<EventDetail>(`/api/get-event/${id
 
 type State = { status: "loading" } | { status: "error"; message: string } | { status: "ready"; events: EventSummary[] };
 
-/** The events the home page lists: all but ended ones, soonest first (the API sorts). */
+/** The events the home page lists (see isListed), soonest first (the API sorts). */
 export function useUpcomingEvents() {
   const [state, setState] = useState<State>({ status: "loading" });
   const load = useCallback(async () => {
@@ -19,7 +20,8 @@ export function useUpcomingEvents() {
         setState({ status: "error", message: "We couldn't load the events. Please try again." });
         return;
       }
-      const events = reply.data.filter((e) => e.event_status !== "ended");
+      const now = Date.now();
+      const events = reply.data.filter((e) => isListed(e, now));
       setState({ status: "ready", events });
       // Lazy-loaded pictures further down the list may never have been fetched; keep them all.
       void keepForOffline(

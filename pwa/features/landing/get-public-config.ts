@@ -7,6 +7,7 @@ export type PublicConfig = {
   companySiteUrl: string;
   navbarScriptUrl: string;
   stripePublishableKey: string | null;
+  eventTimeZone: string;
 };
 
 export const getPublicConfig = (signal?: AbortSignal) => apiGet<PublicConfig>("/api/public-config", signal);

@@ -19,6 +19,8 @@ export type ConfirmationReply = {
   eventName?: string;
   eventDate?: string;
   eventLocation?: string;
+  time_zone?: string;
+  event_duration?: number;
   name?: string;
   phone?: string;
 };
@@ -91,6 +93,8 @@ export async function confirmPayment(params: SuccessParams): Promise<ConfirmStat
       eventName: data.eventName ?? params.eventName,
       eventDateTime: data.eventDate,
       eventLocation: data.eventLocation,
+      timeZone: data.time_zone,
+      durationHours: data.event_duration,
       name: data.name ?? "",
       phone: data.phone ?? params.phone,
       uniqueCode: data.uniqueCode,

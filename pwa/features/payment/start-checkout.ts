@@ -1,4 +1,5 @@
 import { apiPost, CallFailed, replyError } from "../../lib/api.ts";
+import { BOOKING_CLOSED, BOOKING_CLOSED_MESSAGE } from "../events/format.ts";
 
 // The confirmation page (issue 3) calls this from "Proceed to Payment".
 export type CheckoutUser = { userID: number; name: string; email: string; phone: string };
@@ -33,6 +34,7 @@ export async function startCheckout(user: CheckoutUser, event: CheckoutEvent): P
   if (!sessionId || !url) {
     // SPEC.md section 8: a reply without a session id is only logged.
     console.log("No session id in the checkout response", replyError(reply.data) ?? reply.status);
+    if (replyError(reply.data) === BOOKING_CLOSED) throw new Error(BOOKING_CLOSED_MESSAGE);
     throw new Error(
       reply.status === 409
         ? "Your seat hold has expired. Please book again from the events page."

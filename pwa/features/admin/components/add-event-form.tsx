@@ -1,24 +1,55 @@
-import { type FormEvent, useState } from "react";
+import { type FormEvent, useEffect, useRef, useState } from "react";
+import { DEFAULT_TIME_ZONE } from "../../../../api/lib/time-zone.ts";
 import { replyError } from "../../../lib/api.ts";
-import { saveEvent } from "../admin-api.ts";
-import { tomorrowUtc } from "../format.ts";
+import { eventDefaults, saveEvent } from "../admin-api.ts";
+import { tomorrowAt, wallClockToApi } from "../format.ts";
 import { FormMessage, type Message } from "./form-message.tsx";
-import { TimeFields } from "./time-fields.tsx";
+import { TimeFields, ZoneField } from "./time-fields.tsx";
+
+/** The zone new events start with: EVENT_TIME_ZONE from the server, until the organiser picks another. */
+function useDefaultZone() {
+  const [zone, setZone] = useState(DEFAULT_TIME_ZONE);
+  const picked = useRef(false);
+  useEffect(() => {
+    let live = true;
+    eventDefaults()
+      .then((reply) => {
+        const configured = reply.ok ? reply.data?.eventTimeZone : undefined;
+        if (live && configured && !picked.current) setZone(configured);
+      })
+      .catch((error: unknown) => console.warn(error));
+    return () => {
+      live = false;
+    };
+  }, []);
+  const pick = (next: string) => {
+    picked.current = true;
+    setZone(next);
+  };
+  return [zone, pick] as const;
+}
 
 // The inputs are named as the API's fields, so the form's own FormData is the request.
 export function AddEventForm({ onSaved }: { onSaved(): void }) {
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<Message>(null);
   const [preview, setPreview] = useState<string | null>(null);
+  const [zone, setZone] = useDefaultZone();
 
   const submit = async (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     if (busy) return;
     const form = e.currentTarget;
     const data = new FormData(form);
-    data.set("eventTime", `${data.get("hour")}:${data.get("minute")}`);
-    data.delete("hour");
-    data.delete("minute");
+    // Typed as the venue's wall clock, sent as SPEC.md's UTC date and H:M time.
+    const utc = wallClockToApi(
+      { date: String(data.get("localDate")), hour: Number(data.get("hour")), minute: Number(data.get("minute")) },
+      zone,
+    );
+    data.set("eventDate", utc.eventDate);
+    data.set("eventTime", utc.eventTime);
+    data.set("timeZone", zone);
+    for (const local of ["localDate", "hour", "minute"]) data.delete(local);
     setBusy(true);
     setMessage(null);
     try {
@@ -45,9 +76,10 @@ export function AddEventForm({ onSaved }: { onSaved(): void }) {
         <label htmlFor="add-name">Event name</label>
         <input id="add-name" name="eventName" required maxLength={120} />
       </div>
+      <ZoneField id="add-zone" value={zone} onChange={setZone} />
       <div className="field">
-        <label htmlFor="add-date">Date (UTC)</label>
-        <input id="add-date" name="eventDate" type="date" required min={tomorrowUtc()} />
+        <label htmlFor="add-date">Date</label>
+        <input id="add-date" name="localDate" type="date" required min={tomorrowAt(zone)} />
       </div>
       <TimeFields idPrefix="add" names={{ hour: "hour", minute: "minute" }} />
       <div className="field span-2">

@@ -8,14 +8,16 @@ import {
   startEvent,
   updateEvent,
 } from "../admin-api.ts";
-import { formatUtc, tomorrowUtc } from "../format.ts";
+import { apiToWallClock, formatAtVenue, tomorrowAt, wallClockToApi } from "../format.ts";
 import type { useAdminEvents } from "../use-admin-events.ts";
 import { EventPicker } from "./event-picker.tsx";
 import { FormMessage, type Message } from "./form-message.tsx";
-import { TimeFields } from "./time-fields.tsx";
+import { TimeFields, ZoneField } from "./time-fields.tsx";
 
+/** The form's fields; the date and time are the venue's wall clock in `zone`. */
 type Draft = {
   name: string;
+  zone: string;
   date: string;
   hour: number;
   minute: number;
@@ -27,9 +29,8 @@ type Draft = {
 
 const draftOf = (e: AdminEventDetail): Draft => ({
   name: e.event_name,
-  date: e.event_date,
-  hour: Number(e.event_time.slice(0, 2)),
-  minute: Number(e.event_time.slice(3, 5)),
+  zone: e.time_zone,
+  ...apiToWallClock(e.EventDateTime, e.time_zone),
   seats: String(e.total_seats),
   duration: String(e.event_duration),
   fromAge: String(e.from_age),
@@ -86,9 +87,9 @@ export function EditEventForm({ events }: { events: ReturnType<typeof useAdminEv
       const reply = await updateEvent({
         eventid: event.id,
         eventName: draft.name,
-        eventDate: draft.date,
+        ...wallClockToApi({ date: draft.date, hour: draft.hour, minute: draft.minute }, draft.zone),
+        timeZone: draft.zone,
         totalSeats: Number(draft.seats),
-        eventTime: `${draft.hour}:${draft.minute}`,
         eventduration: Number(draft.duration),
         fromage: Number(draft.fromAge),
         toage: Number(draft.toAge),
@@ -134,8 +135,10 @@ export function EditEventForm({ events }: { events: ReturnType<typeof useAdminEv
   };
 
   const ended = event?.event_status === "ended";
-  // Keeping a date that is already today or past is allowed; a new date must be from tomorrow.
-  const minDate = event && event.event_date < tomorrowUtc() ? event.event_date : tomorrowUtc();
+  // Keeping a date that is already today or past is allowed; a new date must be from tomorrow at the venue.
+  const tomorrow = tomorrowAt(draft?.zone ?? event?.time_zone ?? "UTC");
+  const storedDate = event && draft ? apiToWallClock(event.EventDateTime, draft.zone).date : null;
+  const minDate = storedDate && storedDate < tomorrow ? storedDate : tomorrow;
 
   return (
     <div className="admin-edit">
@@ -150,7 +153,7 @@ export function EditEventForm({ events }: { events: ReturnType<typeof useAdminEv
         <>
           <div className="admin-event-head">
             <span className={`admin-badge status-${event.event_status}`}>{event.event_status}</span>
-            <span>{formatUtc(event.EventDateTime)}</span>
+            <span>{formatAtVenue(event.EventDateTime, event.time_zone)}</span>
             <span>{event.event_address}</span>
             <span>{event.SeatAvailabilityPer}% seats left</span>
           </div>
@@ -167,8 +170,9 @@ export function EditEventForm({ events }: { events: ReturnType<typeof useAdminEv
                     onChange={(e) => set("name", e.target.value)}
                   />
                 </div>
+                <ZoneField id="edit-zone" value={draft.zone} onChange={(zone) => set("zone", zone)} />
                 <div className="field">
-                  <label htmlFor="edit-date">Date (UTC)</label>
+                  <label htmlFor="edit-date">Date</label>
                   <input
                     id="edit-date"
                     type="date"

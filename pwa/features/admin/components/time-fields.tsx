@@ -1,3 +1,4 @@
+import { AUSTRALIAN_TIME_ZONES } from "../../../../api/lib/time-zone.ts";
 import { HOURS, MINUTES } from "../format.ts";
 
 type Props = {
@@ -12,12 +13,12 @@ type Props = {
 
 const pad = (n: number) => String(n).padStart(2, "0");
 
-/** Hours 0-23 and quarter-hour minutes (SPEC.md section 9), in UTC. */
+/** Hours 0-23 and quarter-hour minutes (SPEC.md section 9), on the venue's clock. */
 export function TimeFields({ idPrefix, hour, minute, onHour, onMinute, names }: Props) {
   const controlled = onHour !== undefined;
   return (
     <fieldset className="admin-time">
-      <legend>Start time (UTC)</legend>
+      <legend>Start time (venue's local time)</legend>
       <div className="field">
         <label htmlFor={`${idPrefix}-hour`}>Hour</label>
         <select
@@ -49,5 +50,23 @@ export function TimeFields({ idPrefix, hour, minute, onHour, onMinute, names }: 
         </select>
       </div>
     </fieldset>
+  );
+}
+
+/** The venue's time zone: the Australian zones, plus the event's own if it is another. */
+export function ZoneField(props: { id: string; value: string; onChange(zone: string): void }) {
+  const known = AUSTRALIAN_TIME_ZONES.some((z) => z.zone === props.value);
+  return (
+    <div className="field">
+      <label htmlFor={props.id}>Time zone</label>
+      <select id={props.id} name="timeZone" value={props.value} onChange={(e) => props.onChange(e.target.value)}>
+        {known ? null : <option value={props.value}>{props.value}</option>}
+        {AUSTRALIAN_TIME_ZONES.map((z) => (
+          <option key={z.zone} value={z.zone}>
+            {z.label}
+          </option>
+        ))}
+      </select>
+    </div>
   );
 }

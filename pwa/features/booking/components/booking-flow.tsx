@@ -38,6 +38,7 @@ export function BookingFlow({ event }: { event: EventSummary }) {
       {step.name === "phone" ? (
         <PhoneStep
           initialPhone={typedPhone}
+          eventID={event.id}
           onSent={(phone) => {
             setTypedPhone(phone);
             setStep({ name: "otp", phone });

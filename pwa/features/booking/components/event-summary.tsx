@@ -1,4 +1,5 @@
-import { formatEventDateTime, formatPrice } from "../../events/format.ts";
+import { EventTime } from "../../events/components/event-time.tsx";
+import { formatPrice } from "../../events/format.ts";
 import type { EventSummary } from "../../events/types.ts";
 
 /** The event being booked, so nobody loses track of what they are paying for. */
@@ -10,8 +11,10 @@ export function EventSummaryCard({ event }: { event: EventSummary }) {
         <dd className="booking-event-name">{event.event_name}</dd>
       </div>
       <div>
-        <dt>When (UTC)</dt>
-        <dd>{formatEventDateTime(event.EventDateTime)}</dd>
+        <dt>When</dt>
+        <dd>
+          <EventTime iso={event.EventDateTime} zone={event.time_zone} />
+        </dd>
       </div>
       <div>
         <dt>Where</dt>

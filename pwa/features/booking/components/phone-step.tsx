@@ -1,11 +1,17 @@
 import { type FormEvent, useState } from "react";
+import { BOOKING_CLOSED_MESSAGE } from "../../events/format.ts";
 import { sendOtp } from "../send-otp.ts";
 
-const MESSAGES = { refused: "Failed to send OTP.", failed: "Error sending OTP." } as const;
+const MESSAGES = {
+  refused: "Failed to send OTP.",
+  failed: "Error sending OTP.",
+  closed: BOOKING_CLOSED_MESSAGE,
+} as const;
 
 /** Step 1: the mobile number. `onSent` when a code is on its way, `onVerified` when this browser already verified it. */
 export function PhoneStep(props: {
   initialPhone: string;
+  eventID: number;
   onSent: (phone: string) => void;
   onVerified: (phone: string) => void;
 }) {
@@ -17,7 +23,7 @@ export function PhoneStep(props: {
     e.preventDefault();
     setBusy(true);
     setMessage(null);
-    const outcome = await sendOtp(phone);
+    const outcome = await sendOtp(phone, props.eventID);
     setBusy(false);
     if (outcome.kind === "sent") props.onSent(phone);
     else if (outcome.kind === "skip") props.onVerified(phone);

@@ -1,20 +1,21 @@
 import { useNavigate } from "react-router-dom";
 import { paths } from "../../../app/paths.ts";
 import { imageUrl } from "../../../lib/api.ts";
-import { canBook, formatEventDateTime, formatHours, formatPrice, seatsLabel } from "../format.ts";
+import { canBook, formatHours, formatPrice, salesClosed, seatsLabel } from "../format.ts";
 import type { EventSummary } from "../types.ts";
+import { EventTime } from "./event-time.tsx";
 
-export function EventCard({ event }: { event: EventSummary }) {
+export function EventCard({ event, now = Date.now() }: { event: EventSummary; now?: number }) {
   const navigate = useNavigate();
-  const label = seatsLabel(event.SeatAvailabilityPer);
-  const bookable = canBook(event);
+  const closed = salesClosed(event, now);
+  const label = closed ? "Booking closed" : seatsLabel(event.SeatAvailabilityPer);
+  const labelKind = closed ? "closed" : event.SeatAvailabilityPer <= 0 ? "sold-out" : "low";
+  const bookable = canBook(event, now);
   return (
     <article className="event-card" aria-labelledby={`event-${event.id}-title`}>
       <div className="event-card-media">
         <img src={imageUrl(event.event_image)} alt="" loading="lazy" width="800" height="500" />
-        {label ? (
-          <span className={`seats-label ${event.SeatAvailabilityPer <= 0 ? "sold-out" : "low"}`}>{label}</span>
-        ) : null}
+        {label ? <span className={`seats-label ${labelKind}`}>{label}</span> : null}
       </div>
       <div className="event-card-body">
         <h3 id={`event-${event.id}-title`} className="event-title">
@@ -22,8 +23,10 @@ export function EventCard({ event }: { event: EventSummary }) {
         </h3>
         <dl className="event-facts">
           <div>
-            <dt>When (UTC)</dt>
-            <dd className="event-datetime">{formatEventDateTime(event.EventDateTime)}</dd>
+            <dt>When</dt>
+            <dd className="event-datetime">
+              <EventTime iso={event.EventDateTime} zone={event.time_zone} />
+            </dd>
           </div>
           <div>
             <dt>Where</dt>

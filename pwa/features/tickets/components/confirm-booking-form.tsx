@@ -1,5 +1,5 @@
 import { type FormEvent, useId, useState } from "react";
-import { formatEventDateTime } from "../../events/format.ts";
+import { EventTime } from "../../events/components/event-time.tsx";
 import { type CheckResult, confirmBookingCode, useEventDetails } from "../confirm-booking.ts";
 import "../tickets.css";
 import { ErrorNotice } from "../../../lib/error-notice.tsx";
@@ -36,8 +36,10 @@ export function ConfirmBookingForm({ eventID, userID }: { eventID: number | null
       <dl className="door-event">
         <dt>Event</dt>
         <dd>{state.event.eventName}</dd>
-        <dt>Date (UTC)</dt>
-        <dd>{formatEventDateTime(state.event.eventDate)}</dd>
+        <dt>When</dt>
+        <dd>
+          <EventTime iso={state.event.eventDate} zone={state.event.time_zone} />
+        </dd>
         <dt>Location</dt>
         <dd>{state.event.eventLocation}</dd>
       </dl>

@@ -1,10 +1,20 @@
-import { formatEventDateTime } from "../../events/format.ts";
+import { EventTime } from "../../events/components/event-time.tsx";
 import type { SavedTicket } from "../ticket-store.ts";
+import { AddToCalendar } from "./add-to-calendar.tsx";
 import "../tickets.css";
 
 export type TicketView = Pick<
   SavedTicket,
-  "eventName" | "eventDateTime" | "eventLocation" | "name" | "uniqueCode" | "qrCodeImage"
+  | "eventID"
+  | "userID"
+  | "eventName"
+  | "eventDateTime"
+  | "eventLocation"
+  | "timeZone"
+  | "durationHours"
+  | "name"
+  | "uniqueCode"
+  | "qrCodeImage"
 >;
 
 /** One ticket as shown at the door: the QR big enough to scan, the code readable aloud. */
@@ -31,8 +41,10 @@ export function TicketCard({ ticket, headingLevel = 2 }: { ticket: TicketView; h
         </div>
         {ticket.eventDateTime ? (
           <div>
-            <dt>Date (UTC)</dt>
-            <dd>{formatEventDateTime(ticket.eventDateTime)}</dd>
+            <dt>When</dt>
+            <dd>
+              <EventTime iso={ticket.eventDateTime} zone={ticket.timeZone} />
+            </dd>
           </div>
         ) : null}
         {ticket.eventLocation ? (
@@ -45,6 +57,7 @@ export function TicketCard({ ticket, headingLevel = 2 }: { ticket: TicketView; h
       <a className="button ticket-download" href={ticket.qrCodeImage} download={`ticket-${ticket.uniqueCode}.png`}>
         Download QR
       </a>
+      <AddToCalendar ticket={ticket} />
     </article>
   );
 }

@@ -1,0 +1,78 @@
+import { TZDate } from "@date-fns/tz";
+
+// Pure time arithmetic shared by the API and the PWA (no Node imports): events are stored in UTC and
+// read in their venue's zone. Daylight saving comes from the platform's time zone database through
+// Intl and @date-fns/tz; nothing here knows a rule of its own (docs/decisions/005-venue-time.md).
+
+export const DEFAULT_TIME_ZONE = "Australia/Sydney";
+
+/** The zones the admin form offers: every Australian state and territory capital's. */
+export const AUSTRALIAN_TIME_ZONES = [
+  { zone: "Australia/Sydney", label: "Sydney, Canberra (NSW, ACT)" },
+  { zone: "Australia/Melbourne", label: "Melbourne (VIC)" },
+  { zone: "Australia/Brisbane", label: "Brisbane (QLD, no daylight saving)" },
+  { zone: "Australia/Adelaide", label: "Adelaide (SA)" },
+  { zone: "Australia/Perth", label: "Perth (WA, no daylight saving)" },
+  { zone: "Australia/Hobart", label: "Hobart (TAS)" },
+  { zone: "Australia/Darwin", label: "Darwin (NT, no daylight saving)" },
+] as const;
+
+export type WallClock = { date: string; hour: number; minute: number };
+
+const pad = (n: number) => String(n).padStart(2, "0");
+
+/** The canonical IANA name of `name` (Intl accepts any letter case), or null when it is no real zone. */
+export function canonicalTimeZone(name: string): string | null {
+  if (!/^[A-Za-z][A-Za-z0-9_+\-/]*$/.test(name)) return null;
+  try {
+    return new Intl.DateTimeFormat("en-US", { timeZone: name }).resolvedOptions().timeZone;
+  } catch {
+    return null;
+  }
+}
+
+export const isTimeZone = (name: string) => canonicalTimeZone(name) !== null;
+
+/** The instant (epoch ms) at which the venue's clock in `zone` shows `date` `hour`:`minute`. */
+export function wallClockToUtc(clock: WallClock, zone: string): number {
+  const [y, m, d] = clock.date.split("-").map(Number) as [number, number, number];
+  // A time skipped by the spring change (02:30 on the first Sunday of October in Sydney) moves
+  // forward an hour; one repeated in autumn is read as the later of the two.
+  return new TZDate(y, m - 1, d, clock.hour, clock.minute, zone).getTime();
+}
+
+/** What the venue's clock in `zone` shows at instant `ms`. */
+export function utcToWallClock(ms: number, zone: string): WallClock {
+  const t = new TZDate(ms, zone);
+  return {
+    date: `${t.getFullYear()}-${pad(t.getMonth() + 1)}-${pad(t.getDate())}`,
+    hour: t.getHours(),
+    minute: t.getMinutes(),
+  };
+}
+
+/** The zone's abbreviation at that instant: AEDT in a Sydney summer, AEST in winter, AWST in Perth. */
+export function zoneAbbreviation(ms: number, zone: string): string {
+  const parts = new Intl.DateTimeFormat("en-AU", { timeZone: zone, timeZoneName: "short" }).formatToParts(ms);
+  return parts.find((p) => p.type === "timeZoneName")?.value ?? zone;
+}
+
+const clock12 = ({ date, hour, minute }: WallClock) =>
+  `${date} ${pad(hour % 12 === 0 ? 12 : hour % 12)}:${pad(minute)} ${hour < 12 ? "AM" : "PM"}`;
+
+/** `2026-11-29 07:00 PM AEDT`: SPEC.md's `YYYY-MM-DD hh:mm A` on the venue's clock, with its zone. */
+export function formatVenueTime(ms: number, zone: string): string {
+  return `${clock12(utcToWallClock(ms, zone))} ${zoneAbbreviation(ms, zone)}`;
+}
+
+/** `2026-11-29 08:00 AM UTC`: SPEC.md's own form, kept as the secondary line. */
+export function formatUtcTime(ms: number): string {
+  return `${clock12(utcToWallClock(ms, "UTC"))} UTC`;
+}
+
+/** Tomorrow's date (YYYY-MM-DD) on the venue's clock: the earliest day an event may be put on. */
+export function tomorrowIn(zone: string, now: number): string {
+  const today = utcToWallClock(now, zone).date;
+  const [y, m, d] = today.split("-").map(Number) as [number, number, number];
+  return new Date(Date.UTC(y, m - 1, d + 1)).toISOString().slice(0, 10);
+}

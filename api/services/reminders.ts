@@ -1,0 +1,78 @@
+import { and, eq, gt, inArray, lte } from "drizzle-orm";
+import type { Db } from "../../db/client.ts";
+import { bookings, events } from "../../db/schema.ts";
+import type { Env } from "../env.ts";
+import { formatVenueTime, utcToWallClock } from "../lib/time-zone.ts";
+import { enqueueSms } from "./outbox.ts";
+
+const HOUR = 3_600_000;
+
+/** "today", "tomorrow" or "in 3 days", counted in calendar days at the venue. */
+function daysAway(now: number, startsAt: number, zone: string): string {
+  const day = (ms: number) => Date.parse(`${utcToWallClock(ms, zone).date}T00:00:00Z`);
+  const days = Math.round((day(startsAt) - day(now)) / (24 * HOUR));
+  return days <= 0 ? "today" : days === 1 ? "tomorrow" : `in ${days} days`;
+}
+
+export const reminderDedupeKey = (hours: number, bookingId: number) => `reminder-${hours}h:${bookingId}`;
+
+/**
+ * Which reminder a paid booking is due now, if any. Only the latest moment passed counts (after a
+ * long outage an attendee gets the 2-hour reminder, not both), and a moment that passed before the
+ * booking was paid is skipped, except the first reminder: someone who pays under 24 hours ahead gets
+ * it once, right away, while the next reminder is still to come.
+ */
+export function dueReminder(
+  booking: { paidAt: number | null },
+  startsAt: number,
+  hours: number[],
+  now: number,
+): number | null {
+  if (now >= startsAt || hours.length === 0) return null;
+  // `hours` is sorted from the earliest reminder (most hours before) to the last.
+  const due = hours.filter((h) => now >= startsAt - h * HOUR);
+  const latest = due.at(-1);
+  if (latest === undefined) return null;
+  const paidAt = booking.paidAt ?? 0;
+  if (paidAt <= startsAt - latest * HOUR) return latest;
+  const isFirst = latest === hours[0];
+  return isFirst && hours.length > 1 ? latest : null;
+}
+
+/**
+ * Queues the reminders due at `now` for every paid, unrefunded attendee of an event that has not
+ * begun. The outbox's unique key per (reminder, booking) makes each go once, however often this runs
+ * and on however many servers.
+ */
+export function queueDueReminders(db: Db, env: Pick<Env, "PUBLIC_BASE_URL" | "REMINDER_HOURS">, now: number): number {
+  const hours = env.REMINDER_HOURS;
+  if (hours.length === 0) return 0;
+  const horizon = now + Math.max(...hours) * HOUR;
+  const rows = db
+    .select({ booking: bookings, event: events })
+    .from(bookings)
+    .innerJoin(events, eq(events.id, bookings.eventId))
+    .where(
+      and(
+        eq(bookings.status, "paid"),
+        inArray(events.status, ["upcoming", "started"]),
+        gt(events.startsAt, now),
+        lte(events.startsAt, horizon),
+      ),
+    )
+    .all();
+  let queued = 0;
+  for (const { booking, event } of rows) {
+    const h = dueReminder(booking, event.startsAt, hours, now);
+    if (h === null) continue;
+    enqueueSms(db, {
+      dedupeKey: reminderDedupeKey(h, booking.id),
+      to: booking.phone,
+      body:
+        `Reminder: ${event.name} is ${daysAway(now, event.startsAt, event.timeZone)}, ${formatVenueTime(event.startsAt, event.timeZone)}, at ${event.address}. ` +
+        `Your ticket: ${env.PUBLIC_BASE_URL}/tickets`,
+    });
+    queued++;
+  }
+  return queued;
+}
