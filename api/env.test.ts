@@ -58,3 +58,37 @@ describe("configuration", () => {
     expect(problems({ TWILIO_ACCOUNT_SID: "ACx" })).toContainEqual(expect.stringMatching(/^TWILIO_AUTH_TOKEN: /));
   });
 });
+
+describe("operations settings", () => {
+  it("trusts no proxy and backs nothing up unless told to", () => {
+    const env = parseEnv({ DATABASE_PATH: join(dataDir(), "app.db") });
+    expect(env).toMatchObject({
+      TRUST_PROXY: { mode: "off" },
+      SHUTDOWN_GRACE_SECONDS: 10,
+      BACKUP_EVERY_HOURS: 24,
+      BACKUP_KEEP: 14,
+    });
+    expect(env.BACKUP_DIR).toBeUndefined();
+  });
+
+  it("reads TRUST_PROXY as loopback, addresses and ranges, or a hop count", () => {
+    const trust = (value: string) =>
+      parseEnv({ DATABASE_PATH: join(dataDir(), "app.db"), TRUST_PROXY: value }).TRUST_PROXY;
+    expect(trust("loopback")).toEqual({ mode: "ranges", ranges: ["127.0.0.0/8", "::1/128"] });
+    expect(trust("10.0.0.1, 192.168.0.0/16, fd00::/8")).toEqual({
+      mode: "ranges",
+      ranges: ["10.0.0.1", "192.168.0.0/16", "fd00::/8"],
+    });
+    expect(trust("2")).toEqual({ mode: "hops", hops: 2 });
+  });
+
+  it("names TRUST_PROXY and the backup settings when they are wrong", () => {
+    expect(problems({ TRUST_PROXY: "10.0.0.0/40" })).toEqual([expect.stringMatching(/^TRUST_PROXY: .*prefix/)]);
+    expect(problems({ TRUST_PROXY: "my-proxy" })).toEqual([expect.stringMatching(/^TRUST_PROXY: "my-proxy"/)]);
+    expect(problems({ SHUTDOWN_GRACE_SECONDS: "-1", BACKUP_EVERY_HOURS: "0", BACKUP_KEEP: "lots" })).toEqual([
+      expect.stringMatching(/^SHUTDOWN_GRACE_SECONDS: /),
+      expect.stringMatching(/^BACKUP_EVERY_HOURS: /),
+      expect.stringMatching(/^BACKUP_KEEP: /),
+    ]);
+  });
+});

@@ -1,0 +1,45 @@
+import { randomBytes } from "node:crypto";
+import { mkdir, rm, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { Hono } from "hono";
+import type { AppDeps } from "../deps.ts";
+
+/**
+ * GET /healthz, for the proxy, the container's HEALTHCHECK and an uptime check. Healthy means the
+ * two things every booking needs: the database answers a query, and the data folder and the uploads
+ * folder take a write (a full disk or a read-only mount fails here first). Outside /api, so no rate
+ * limit or body limit applies, and the answer says nothing but ok: the cause goes to the log.
+ */
+export const healthRoutes = (deps: Pick<AppDeps, "db" | "env" | "log">) =>
+  new Hono().get("/healthz", async (c) => {
+    c.header("cache-control", "no-store");
+    const problems: string[] = [];
+    try {
+      deps.db.$client.prepare("select count(*) from sqlite_master").pluck().get();
+    } catch (error) {
+      problems.push(`database: ${String(error)}`);
+    }
+    for (const dir of new Set([dirname(deps.env.DATABASE_PATH), deps.env.UPLOADS_DIR])) {
+      try {
+        await probeWrite(dir);
+      } catch (error) {
+        problems.push(`folder ${dir}: ${String(error)}`);
+      }
+    }
+    if (problems.length > 0) {
+      deps.log("error", "health check failed", { problems });
+      return c.json({ ok: false as const }, 503);
+    }
+    return c.json({ ok: true as const });
+  });
+
+/** Creates the folder if it is missing (as the app would), then writes and removes a small file. */
+async function probeWrite(dir: string) {
+  await mkdir(dir, { recursive: true });
+  const probe = join(dir, `.healthz-${process.pid}-${randomBytes(6).toString("hex")}`);
+  try {
+    await writeFile(probe, "ok");
+  } finally {
+    await rm(probe, { force: true });
+  }
+}

@@ -1,0 +1,121 @@
+import { spawn } from "node:child_process";
+import { chownSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { listBackups } from "../api/services/backup.ts";
+import { type FakeStripe, startFakeStripe } from "../test/fakes/stripe.ts";
+import { type FakeTwilio, startFakeTwilio } from "../test/fakes/twilio.ts";
+import { type AppServer, startAppServer, waitUntil } from "./harness.ts";
+
+// No container engine runs here, so the image is never built in CI. This suite runs what the
+// container would: the Dockerfile's runtime ENV (with /data moved to a temporary folder), its CMD,
+// as a user other than root when the tests run as root, with production settings, and then its
+// HEALTHCHECK command. The build steps (`npm ci`, `npm run build`) are the ones CI itself runs.
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const NOBODY = 65_534;
+
+function readDockerfile() {
+  const text = readFileSync(join(root, "Dockerfile"), "utf8").replace(/\\\n\s*/g, " ");
+  const runtime = text.slice(text.lastIndexOf("\nFROM "));
+  const env = Object.fromEntries(
+    [...runtime.matchAll(/^ENV (\w+)=(\S*)$/gm)].map((m) => [m[1] as string, m[2] as string]),
+  );
+  const json = (pattern: RegExp) => JSON.parse(runtime.match(pattern)?.[1] ?? "null") as string[] | null;
+  return {
+    env,
+    cmd: json(/^CMD (\[.*\])$/m),
+    healthcheck: json(/^HEALTHCHECK .*?CMD (\[.*\])$/m),
+    user: runtime.match(/^USER (\S+)$/m)?.[1],
+    volume: json(/^VOLUME (\[.*\])$/m),
+  };
+}
+
+/** Runs a Dockerfile exec-form command (["node", ...]) with this Node, and gives its exit code. */
+function run(command: string[], env: Record<string, string>) {
+  const [program, ...args] = command;
+  expect(program).toBe("node");
+  const child = spawn(process.execPath, args, { env: { PATH: process.env.PATH ?? "", ...env }, stdio: "ignore" });
+  return new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+}
+
+describe("the production start, as the container runs it", () => {
+  const dockerfile = readDockerfile();
+  let dataDir: string;
+  let stripe: FakeStripe;
+  let twilio: FakeTwilio;
+  let server: AppServer | undefined;
+
+  beforeAll(async () => {
+    [stripe, twilio] = await Promise.all([startFakeStripe(), startFakeTwilio()]);
+    dataDir = mkdtempSync(join(tmpdir(), "sdt-production-"));
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await Promise.all([stripe.close(), twilio.close()]);
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("runs `npm run serve`'s command with the data under one volume, as a non-root user", () => {
+    const serve = (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { scripts: Record<string, string> })
+      .scripts.serve;
+    expect(dockerfile.cmd?.join(" ")).toBe(serve);
+    expect(dockerfile.env).toMatchObject({ NODE_ENV: "production", SEED_DEMO: "0" });
+    for (const name of ["DATABASE_PATH", "UPLOADS_DIR", "BACKUP_DIR"]) {
+      expect(dockerfile.env[name], name).toMatch(/^\/data\//);
+    }
+    expect(dockerfile.volume).toEqual(["/data"]);
+    expect(dockerfile.user).toBeDefined();
+    expect(["root", "0"]).not.toContain(dockerfile.user);
+  });
+
+  it("starts in production, answers /healthz and the HEALTHCHECK, backs up, and stops cleanly", async () => {
+    const env: Record<string, string> = {};
+    for (const [name, value] of Object.entries(dockerfile.env)) {
+      // The harness picks a free port; everything under /data goes to the temporary folder instead.
+      if (name !== "PORT") env[name] = value.replace(/^\/data(?=\/|$)/, dataDir);
+    }
+    Object.assign(env, {
+      ADMIN_PASSWORD: "a long production password",
+      SESSION_SECRET: "production-secret-production-secret-0123",
+      STRIPE_SECRET_KEY: "sk_test_fake",
+      STRIPE_PUBLISHABLE_KEY: "pk_test_fake",
+      STRIPE_WEBHOOK_SECRET: "whsec_fake",
+      STRIPE_API_BASE: stripe.url,
+      TWILIO_ACCOUNT_SID: `AC${"1a".repeat(16)}`,
+      TWILIO_AUTH_TOKEN: "fake-auth-token-0123456789",
+      TWILIO_VERIFY_SERVICE_SID: `VA${"2b".repeat(16)}`,
+      TWILIO_FROM: "+61400000000",
+      TWILIO_API_BASE: twilio.url,
+    });
+    // As root here, run as nobody: the app must need no write outside its data folder.
+    const asRoot = process.getuid?.() === 0;
+    if (asRoot) chownSync(dataDir, NOBODY, NOBODY);
+    server = await startAppServer(env, dataDir, asRoot ? { uid: NOBODY, gid: NOBODY } : {});
+
+    const health = await fetch(`${server.url}/healthz`);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toEqual({ ok: true });
+    const port = new URL(server.url).port;
+    expect(await run(dockerfile.healthcheck ?? [], { PORT: port })).toBe(0);
+
+    // The built PWA is served, and nothing of the development providers exists.
+    const home = await fetch(`${server.url}/`, { headers: { accept: "text/html" } });
+    expect(home.status).toBe(200);
+    expect(await home.text()).toContain('<div id="root">');
+    expect((await fetch(`${server.url}/api/dev/outbox`)).status).toBe(404);
+    expect(server.logs.join("")).toMatch(/"payments":"stripe","sms":"twilio"/);
+
+    // BACKUP_DIR is set in the image: the scheduler's first run writes one.
+    const backups = join(dataDir, "backups");
+    await waitUntil(async () => (await listBackups(backups)).length === 1, "the first scheduled backup");
+
+    server.signal("SIGTERM");
+    expect(await server.exited).toEqual({ code: 0, signal: null });
+    expect(existsSync(join(dataDir, "app.db-wal"))).toBe(false);
+    // With the server gone, the same HEALTHCHECK reports it.
+    expect(await run(dockerfile.healthcheck ?? [], { PORT: port })).toBe(1);
+  });
+});

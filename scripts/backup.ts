@@ -1,0 +1,43 @@
+import { existsSync } from "node:fs";
+import Database from "better-sqlite3";
+import { type Env, EnvError, readEnv } from "../api/env.ts";
+import { createBackup } from "../api/services/backup.ts";
+
+// `npm run backup -- DIR`: one backup of DATABASE_PATH and UPLOADS_DIR into a new folder under DIR
+// (BACKUP_DIR when DIR is left out). Safe while the server runs: SQLite's online backup API reads a
+// consistent snapshot without stopping the server's writes.
+
+const args = process.argv.slice(2);
+let env: Env;
+try {
+  env = readEnv();
+} catch (error) {
+  if (!(error instanceof EnvError)) throw error;
+  for (const line of error.problems) console.error(`Configuration error: ${line}`);
+  process.exit(1);
+}
+const root = args[0] ?? env.BACKUP_DIR;
+if (!root || args.length > 1 || root.startsWith("-")) {
+  console.error("usage: npm run backup -- DIR   (or set BACKUP_DIR)");
+  process.exit(2);
+}
+if (!existsSync(env.DATABASE_PATH)) {
+  console.error(`backup failed: there is no database at ${env.DATABASE_PATH} (DATABASE_PATH)`);
+  process.exit(1);
+}
+
+const sqlite = new Database(env.DATABASE_PATH, { fileMustExist: true });
+// The server may be mid-write; wait for it rather than fail.
+sqlite.pragma("busy_timeout = 5000");
+try {
+  const { folder, manifest } = await createBackup({ sqlite, uploadsDir: env.UPLOADS_DIR, root, now: Date.now() });
+  console.log(
+    `backup written to ${folder}: ${manifest.counts.events} events, ${manifest.counts.paidBookings} paid bookings, ` +
+      `${manifest.uploads.count} uploaded files; database sha256 ${manifest.database.sha256}`,
+  );
+} catch (error) {
+  console.error(`backup failed: ${error instanceof Error ? error.message : String(error)}`);
+  process.exitCode = 1;
+} finally {
+  sqlite.close();
+}

@@ -1,0 +1,42 @@
+import { type Env, EnvError, readEnv } from "../api/env.ts";
+import { BackupError, restoreBackup } from "../api/services/backup.ts";
+
+// `npm run restore -- BACKUP_FOLDER [--force]`: puts a backup back into DATABASE_PATH and
+// UPLOADS_DIR. Stop the server first. A target that already holds data is refused without --force,
+// and nothing is called done until the checksum, PRAGMA integrity_check and the manifest's counts
+// agree, both for the backup before it is copied and for the result.
+
+const args = process.argv.slice(2);
+const force = args.includes("--force");
+const rest = args.filter((a) => a !== "--force");
+const folder = rest[0];
+if (!folder || rest.length > 1 || folder.startsWith("-")) {
+  console.error("usage: npm run restore -- BACKUP_FOLDER [--force]");
+  process.exit(2);
+}
+let env: Env;
+try {
+  env = readEnv();
+} catch (error) {
+  if (!(error instanceof EnvError)) throw error;
+  for (const line of error.problems) console.error(`Configuration error: ${line}`);
+  process.exit(1);
+}
+
+try {
+  const manifest = await restoreBackup({
+    folder,
+    databasePath: env.DATABASE_PATH,
+    uploadsDir: env.UPLOADS_DIR,
+    force,
+  });
+  console.log(
+    `restored the backup of ${manifest.createdAt} into ${env.DATABASE_PATH} and ${env.UPLOADS_DIR}: ` +
+      `${manifest.counts.events} events, ${manifest.counts.paidBookings} paid bookings, ` +
+      `${manifest.uploads.count} uploaded files; sha256, integrity_check and counts verified. Done.`,
+  );
+} catch (error) {
+  const message = error instanceof Error ? error.message : String(error);
+  console.error(error instanceof BackupError ? `restore refused: ${message}` : `restore failed: ${message}`);
+  process.exit(1);
+}
