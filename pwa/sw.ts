@@ -6,7 +6,9 @@ import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from
 import { RangeRequestsPlugin } from "workbox-range-requests";
 import { NavigationRoute, registerRoute } from "workbox-routing";
 import { CacheFirst, NetworkFirst, StaleWhileRevalidate } from "workbox-strategies";
-import { flushQueue } from "./features/feedback/tap-queue.ts";
+import { CHECK_IN_SYNC_TAG, flushCheckIns } from "./features/door/check-in-queue.ts";
+import { FEEDBACK_SYNC_TAG, flushQueue as flushFeedback } from "./features/feedback/tap-queue.ts";
+import type { FlushQueueMessage } from "./lib/offline-queue.ts";
 
 declare let self: ServiceWorkerGlobalScope;
 
@@ -93,19 +95,27 @@ self.addEventListener("message", (event) => {
   if (event.data?.type === "SKIP_WAITING") void self.skipWaiting();
 });
 
-// Background Sync: the page registers "feedback-sync" when taps are waiting; the browser wakes us
-// when the network is back. An open feedback page is asked to flush (so its counter updates);
-// with every page closed, the worker sends the queued taps itself from IndexedDB.
+// Background Sync, one tag per offline queue (pwa/lib/offline-queue.ts): a page registers its tag
+// when entries are waiting; the browser wakes us when the network is back. Open pages are asked to
+// flush (so their counters update); with every page closed, the worker sends the queue itself from
+// IndexedDB (feedback taps carry their link token, check-ins ride on the admin session cookie).
+const queues: Record<string, () => Promise<void>> = {
+  [FEEDBACK_SYNC_TAG]: () => flushFeedback(),
+  [CHECK_IN_SYNC_TAG]: () => flushCheckIns(),
+};
+
 self.addEventListener("sync", (event: Event) => {
   const syncEvent = event as Event & { tag: string; waitUntil(p: Promise<unknown>): void };
-  if (syncEvent.tag !== "feedback-sync") return;
+  const flush = queues[syncEvent.tag];
+  if (!flush) return;
   syncEvent.waitUntil(
     self.clients.matchAll({ type: "window" }).then(async (clients) => {
       if (clients.length === 0) {
-        await flushQueue();
+        await flush();
         return;
       }
-      for (const client of clients) client.postMessage({ type: "FLUSH_FEEDBACK" });
+      const message: FlushQueueMessage = { type: "FLUSH_QUEUE", tag: syncEvent.tag };
+      for (const client of clients) client.postMessage(message);
     }),
   );
 });

@@ -39,6 +39,7 @@ export function securityHeaders(env: Pick<Env, "NAVBAR_SCRIPT_URL">): Middleware
     h.set("X-Frame-Options", "DENY");
     h.set("Referrer-Policy", "no-referrer");
     h.set("Cross-Origin-Opener-Policy", "same-origin");
-    h.set("Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=()");
+    // The camera for this origin only: the door view scans tickets (pwa/features/door).
+    h.set("Permissions-Policy", "camera=(self), microphone=(), geolocation=(), payment=()");
   };
 }

@@ -390,7 +390,8 @@ describe("the door check", () => {
     const wrong = await attempt("WRONG12345");
     expect(wrong.status).toBe(200);
     expect(await wrong.json()).toEqual({ confirmed: false });
-    expect(await json(await attempt(code.toLowerCase()))).toEqual({ confirmed: false });
+    // Letter case and surrounding spaces no longer matter (api/routes/door.test.ts); a missing letter does.
+    expect(await json(await attempt(code.slice(0, -1)))).toEqual({ confirmed: false });
     expect(booking(paid.bookingId).checkedInAt).toBeNull();
 
     const right = await json<{ confirmed: boolean; checkedInAt: string }>(await attempt(code));

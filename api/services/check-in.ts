@@ -1,12 +1,25 @@
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, gt, isNull, or } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { bookings } from "../../db/schema.ts";
+import { type Booking, bookings } from "../../db/schema.ts";
 import { safeEqual } from "../lib/crypto.ts";
+import { BadRequest, Conflict } from "../lib/errors.ts";
 import { assertUnderLimit, type Limit, recordHit } from "../lib/rate-limit.ts";
 import { loadBookingContext } from "./checkout.ts";
 
-/** Wrong door codes per address: enough for typos at a busy door, far too few to guess a code. */
-export const CHECK_IN_LIMIT: Limit = { bucket: "confirm-booking", max: 20, windowMs: 10 * 60_000 };
+const MINUTE = 60_000;
+const DAY = 24 * 60 * MINUTE;
+
+/**
+ * Wrong door codes per booking: a code of 10 characters from 31 cannot be guessed 5 at a time, and
+ * one attendee's typos never block anyone else. The address ceiling only stops a script walking
+ * through bookings; it is generous because a whole crowd shares the venue's Wi-Fi address.
+ */
+export const CONFIRM_PER_BOOKING_LIMIT: Limit = { bucket: "confirm-booking-booking", max: 5, windowMs: 10 * MINUTE };
+export const CONFIRM_PER_ADDRESS_LIMIT: Limit = { bucket: "confirm-booking", max: 200, windowMs: 10 * MINUTE };
+
+/** How far ahead of the server a door phone's clock may run, and how late a queued check-in may arrive. */
+export const CHECK_IN_CLOCK_SKEW_MS = 5 * MINUTE;
+export const CHECK_IN_MAX_AGE_MS = 7 * DAY;
 
 /** The confirm-booking page's header. The code itself is only for the admin (door staff). */
 export function getEventDetails(db: Db, input: { userId: number; eventId: number; admin: boolean }) {
@@ -16,20 +29,27 @@ export function getEventDetails(db: Db, input: { userId: number; eventId: number
       eventName: event.name,
       eventDate: new Date(event.startsAt).toISOString(),
       eventLocation: event.address,
+      time_zone: event.timeZone,
     },
     uniqueCode: input.admin ? booking.uniqueCode : null,
   };
 }
 
+// Codes are printed in capitals, but people type what they see on a phone keyboard: "abcd efgh2 " is fine.
+const normaliseCode = (code: string) => code.trim().toUpperCase();
+
 /**
  * Checks a door code on the server, in constant time, for a paid booking only, and records the first
- * check-in. Wrong guesses count against the caller's address; at the limit every guess is refused.
+ * check-in. Wrong guesses count against the booking (5 per 10 minutes) and the caller's address (200);
+ * at either limit every guess is refused, the right one too, so guessing stays pointless.
  */
 export function confirmBooking(
   db: Db,
   input: { userId: number; eventId: number; uniqueCode: string; address: string; now: number },
 ): { confirmed: boolean; checkedInAt?: string } {
-  assertUnderLimit(db, CHECK_IN_LIMIT, input.address, input.now);
+  const bookingKey = `${input.eventId}:${input.userId}`;
+  assertUnderLimit(db, CONFIRM_PER_ADDRESS_LIMIT, input.address, input.now);
+  assertUnderLimit(db, CONFIRM_PER_BOOKING_LIMIT, bookingKey, input.now);
   let stored: string | null = null;
   let paid = false;
   try {
@@ -39,22 +59,69 @@ export function confirmBooking(
   } catch {
     // An unknown booking is just a wrong answer: the page shows "Invalid code".
   }
-  // SPEC.md: the code is compared as-is.
-  const matches = safeEqual(input.uniqueCode, stored ?? "\u0000");
+  const matches = safeEqual(normaliseCode(input.uniqueCode), stored ? normaliseCode(stored) : "\u0000");
   if (!paid || !stored || !matches) {
-    recordHit(db, CHECK_IN_LIMIT, input.address, input.now);
+    recordHit(db, CONFIRM_PER_ADDRESS_LIMIT, input.address, input.now);
+    recordHit(db, CONFIRM_PER_BOOKING_LIMIT, bookingKey, input.now);
     return { confirmed: false };
   }
   return db.transaction(
     (tx) => {
-      tx.update(bookings)
-        .set({ checkedInAt: input.now })
-        .where(
-          and(eq(bookings.userId, input.userId), eq(bookings.eventId, input.eventId), isNull(bookings.checkedInAt)),
-        )
-        .run();
       const { booking } = loadBookingContext(tx, input.userId, input.eventId);
-      return { confirmed: true, checkedInAt: new Date(booking.checkedInAt ?? input.now).toISOString() };
+      return { confirmed: true, checkedInAt: recordCheckIn(tx, booking, input.now) };
+    },
+    { behavior: "immediate" },
+  );
+}
+
+type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+
+/** The first arrival wins: a later time never replaces an earlier one, an earlier one always does. */
+function recordCheckIn(tx: Tx, booking: Booking, at: number): string {
+  tx.update(bookings)
+    .set({ checkedInAt: at })
+    .where(and(eq(bookings.id, booking.id), or(isNull(bookings.checkedInAt), gt(bookings.checkedInAt, at))))
+    .run();
+  const row = tx.select({ checkedInAt: bookings.checkedInAt }).from(bookings).where(eq(bookings.id, booking.id)).get();
+  return new Date(row?.checkedInAt ?? at).toISOString();
+}
+
+function assertAdmissible(booking: Booking) {
+  if (booking.status === "refunded") throw Conflict("this booking was refunded");
+  if (booking.status !== "paid") throw Conflict("this booking is not paid");
+}
+
+/**
+ * Door staff check an attendee in. `clientTs` is when the tap happened on the phone (it may reach us
+ * much later, from an offline queue); the earliest check-in of a booking is the one kept, so replays
+ * and late syncs never move it forward.
+ */
+export function checkIn(
+  db: Db,
+  input: { userId: number; eventId: number; clientTs: number; now: number },
+): { checkedInAt: string } {
+  if (input.clientTs > input.now + CHECK_IN_CLOCK_SKEW_MS) {
+    throw BadRequest("clientTs: is in the future; check the phone's clock");
+  }
+  if (input.clientTs < input.now - CHECK_IN_MAX_AGE_MS) throw BadRequest("clientTs: is more than a week old");
+  return db.transaction(
+    (tx) => {
+      const { booking } = loadBookingContext(tx, input.userId, input.eventId);
+      assertAdmissible(booking);
+      return { checkedInAt: recordCheckIn(tx, booking, input.clientTs) };
+    },
+    { behavior: "immediate" },
+  );
+}
+
+/** Takes a check-in back (the wrong row was tapped). Idempotent like checking in. */
+export function undoCheckIn(db: Db, input: { userId: number; eventId: number }): { checkedInAt: null } {
+  return db.transaction(
+    (tx) => {
+      const { booking } = loadBookingContext(tx, input.userId, input.eventId);
+      assertAdmissible(booking);
+      tx.update(bookings).set({ checkedInAt: null }).where(eq(bookings.id, booking.id)).run();
+      return { checkedInAt: null };
     },
     { behavior: "immediate" },
   );

@@ -3,6 +3,7 @@ export const paths = {
   home: "/",
   welcome: "/welcome",
   admin: "/admin",
+  adminDoor: "/admin/door",
   otpVerification: "/otp-verification",
   confirmation: "/confirmation",
   success: "/success",

@@ -38,6 +38,10 @@ export const routes = [
       },
       { path: paths.tickets, lazy: async () => ({ Component: (await import("../routes/tickets.tsx")).TicketsPage }) },
       { path: paths.admin, lazy: async () => ({ Component: (await import("../routes/admin.tsx")).AdminPage }) },
+      {
+        path: paths.adminDoor,
+        lazy: async () => ({ Component: (await import("../routes/admin-door.tsx")).AdminDoorPage }),
+      },
       { path: "*", loader: notFound },
     ],
   },

@@ -1,4 +1,6 @@
 import { type DBSchema, type IDBPDatabase, openDB } from "idb";
+import type { Roster, RosterEvent } from "../../api/services/roster.ts";
+import type { QueueEntry } from "./offline-queue.ts";
 
 /**
  * The device's own storage: what must survive a lost connection or a closed tab. One database,
@@ -14,6 +16,9 @@ export type SavedTicket = {
   /** ISO 8601, UTC, when known. */
   eventDateTime?: string;
   eventLocation?: string;
+  /** The venue's IANA zone and the night's length, for the local time and "Add to calendar". */
+  timeZone?: string;
+  durationHours?: number;
   name: string;
   phone?: string;
   uniqueCode: string;
@@ -25,16 +30,12 @@ export type SavedTicket = {
 export type FeedbackValue = "like" | "dislike";
 
 /** A tap waiting to reach the server. One per (from, to, event): a newer tap replaces an older one. */
-export type QueuedTap = {
-  key: string;
+export type QueuedTap = QueueEntry & {
   fromUserID: number;
   toUserID: number;
   eventID: number;
   feedback: FeedbackValue;
   token: string;
-  clientTs: number;
-  attempts: number;
-  nextAttemptAt: number;
 };
 
 /** The last choice shown for each partner, whether or not it has been sent yet. */
@@ -54,22 +55,41 @@ export type CachedPartners = {
   savedAt: number;
 };
 
-interface OfflineSchema extends DBSchema {
+/**
+ * A door check-in (or its undo) waiting to reach the server. One per booking: the latest action on
+ * this phone replaces one still waiting. `clientTs` of a check-in is the time the server records.
+ */
+export type QueuedCheckIn = QueueEntry & {
+  eventID: number;
+  userID: number;
+  action: "check-in" | "undo";
+};
+
+/** An event's door roster as last received, kept so the door view opens with no network. */
+export type KeptRoster = Roster & { eventID: number; savedAt: number };
+
+/** An event the door's picker offers, as last listed online. */
+export type KeptDoorEvent = RosterEvent;
+
+export interface OfflineSchema extends DBSchema {
   tickets: { key: string; value: SavedTicket; indexes: { bySavedAt: number } };
   feedbackQueue: { key: string; value: QueuedTap; indexes: { byNextAttempt: number } };
   feedbackChoices: { key: string; value: FeedbackChoice; indexes: { byEventUser: [number, number] } };
   partners: { key: string; value: CachedPartners };
+  checkInQueue: { key: string; value: QueuedCheckIn; indexes: { byNextAttempt: number; byEvent: number } };
+  doorRosters: { key: number; value: KeptRoster };
+  doorEvents: { key: number; value: KeptDoorEvent };
 }
 
 export const OFFLINE_DB_NAME = "saathi-offline";
-export const OFFLINE_DB_VERSION = 1;
+export const OFFLINE_DB_VERSION = 2;
 
 let opening: Promise<IDBPDatabase<OfflineSchema>> | undefined;
 
 export function offlineDb(): Promise<IDBPDatabase<OfflineSchema>> {
   opening ??= openDB<OfflineSchema>(OFFLINE_DB_NAME, OFFLINE_DB_VERSION, {
     upgrade(db, oldVersion) {
-      // Each step moves the database up one version; a new shape adds `if (oldVersion < 2) {…}`.
+      // Each step moves the database up one version; a new shape adds the next `if (oldVersion < n) {…}`.
       if (oldVersion < 1) {
         db.createObjectStore("tickets", { keyPath: "key" }).createIndex("bySavedAt", "savedAt");
         db.createObjectStore("feedbackQueue", { keyPath: "key" }).createIndex("byNextAttempt", "nextAttemptAt");
@@ -78,6 +98,14 @@ export function offlineDb(): Promise<IDBPDatabase<OfflineSchema>> {
           "fromUserID",
         ]);
         db.createObjectStore("partners", { keyPath: "key" });
+      }
+      // Version 2: the door view (staff check-in). New stores only; tickets and taps are untouched.
+      if (oldVersion < 2) {
+        const checkIns = db.createObjectStore("checkInQueue", { keyPath: "key" });
+        checkIns.createIndex("byNextAttempt", "nextAttemptAt");
+        checkIns.createIndex("byEvent", "eventID");
+        db.createObjectStore("doorRosters", { keyPath: "eventID" });
+        db.createObjectStore("doorEvents", { keyPath: "id" });
       }
     },
     blocking() {
@@ -96,3 +124,4 @@ export function resetOfflineDbForTests() {
 
 export const ticketKey = (eventID: number, userID: number) => `${eventID}:${userID}`;
 export const tapKey = (eventID: number, fromUserID: number, toUserID: number) => `${eventID}:${fromUserID}:${toUserID}`;
+export const checkInKey = (eventID: number, userID: number) => `${eventID}:${userID}`;

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from "react";
 import { apiGet, apiPost, CallFailed } from "../../lib/api.ts";
 
-export type EventDetails = { eventName: string; eventDate: string; eventLocation: string };
+export type EventDetails = { eventName: string; eventDate: string; eventLocation: string; time_zone?: string };
 type DetailsReply = { event?: EventDetails; uniqueCode?: string | null };
 
 export const CONFIRMED = "Booking confirmed! Thank you!";
@@ -54,7 +54,10 @@ export async function confirmBookingCode(eventID: number, userID: number, unique
     if (reply.ok)
       return reply.data?.confirmed ? { confirmed: true, message: CONFIRMED } : { confirmed: false, message: INVALID };
     if (reply.status === 429) {
-      return { confirmed: false, message: "Too many wrong codes from this device. Please wait a few minutes." };
+      return {
+        confirmed: false,
+        message: "Too many wrong codes for this ticket. Please wait a few minutes and try again.",
+      };
     }
     return { confirmed: false, message: INVALID };
   } catch (error) {

@@ -1,4 +1,5 @@
 import { type KeyboardEvent, useEffect, useRef, useState } from "react";
+import { Link } from "react-router-dom";
 import { adminLogout, adminSession } from "../admin-api.ts";
 import { useAdminStore } from "../admin-store.ts";
 import { useAdminEvents } from "../use-admin-events.ts";
@@ -83,6 +84,10 @@ function UnlockedPanel() {
             </button>
           ))}
         </div>
+        {/* The fourth tab is a page of its own (a phone at the door), so it is a link, not a tab. */}
+        <Link to="/admin/door" className="admin-tab" style={{ marginRight: "auto", textDecoration: "none" }}>
+          Door
+        </Link>
         <button
           type="button"
           className="button admin-logout"

@@ -1,0 +1,48 @@
+import { Hono } from "hono";
+import { z } from "zod";
+import type { AppDeps } from "../deps.ts";
+import { requireAdmin } from "../lib/admin-session.ts";
+import { idParam, validate } from "../lib/validate.ts";
+import { checkIn, undoCheckIn } from "../services/check-in.ts";
+import { getRoster } from "../services/roster.ts";
+
+// The PWA sends numbers; numeric text (a scanned ticket's query string) is accepted too.
+const id = z.union([z.number().int().positive().max(Number.MAX_SAFE_INTEGER), idParam(z)]);
+const checkInBody = z.object({
+  eventID: id,
+  userID: id,
+  // When the door phone's tap happened (epoch ms); the service judges it against the server's clock.
+  clientTs: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+});
+const undoBody = z.object({ eventID: id, userID: id });
+
+/**
+ * The door (CONTRACT.md, "Beyond SPEC.md: running the night"): staff phones read the roster and
+ * check attendees in, possibly long after the tap, from an offline queue. Every answer is personal
+ * and changes minute to minute, so nothing here may be cached.
+ */
+export const doorRoutes = (deps: AppDeps) => {
+  const admin = requireAdmin(deps);
+  return new Hono()
+    .get("/admin-event/:id/roster", admin, validate("param", z.object({ id: idParam(z) })), (c) => {
+      c.header("cache-control", "no-store");
+      return c.json(getRoster(deps.db, c.req.valid("param").id));
+    })
+    .post("/check-in", admin, validate("json", checkInBody), (c) => {
+      const body = c.req.valid("json");
+      const { checkedInAt } = checkIn(deps.db, {
+        userId: body.userID,
+        eventId: body.eventID,
+        clientTs: body.clientTs,
+        now: deps.now(),
+      });
+      c.header("cache-control", "no-store");
+      return c.json({ success: true as const, checkedInAt });
+    })
+    .post("/undo-check-in", admin, validate("json", undoBody), (c) => {
+      const body = c.req.valid("json");
+      const { checkedInAt } = undoCheckIn(deps.db, { userId: body.userID, eventId: body.eventID });
+      c.header("cache-control", "no-store");
+      return c.json({ success: true as const, checkedInAt });
+    });
+};

@@ -1,0 +1,73 @@
+import { and, eq, inArray } from "drizzle-orm";
+import type { Db } from "../../db/client.ts";
+import { bookings, events, users } from "../../db/schema.ts";
+import { NotFound } from "../lib/errors.ts";
+
+/** One paid, unrefunded attendee as the door view shows them. */
+export type RosterAttendee = {
+  userID: number;
+  name: string;
+  gender: "male" | "female";
+  /** The 320 px thumbnail's stored name, served from /api/images/{name}. */
+  thumbName: string;
+  /**
+   * The last four digits of the phone, for "what are the last digits of your number?" at the door.
+   * The door view is kept on a phone for offline use, so it carries no more of the number than that.
+   */
+  phoneLast4: string;
+  /** ISO 8601 UTC, or null while the attendee has not arrived. */
+  checkedInAt: string | null;
+};
+
+export type RosterEvent = {
+  id: number;
+  event_name: string;
+  EventDateTime: string;
+  event_status: string;
+  time_zone: string;
+};
+
+export type Roster = {
+  event: RosterEvent;
+  attendees: RosterAttendee[];
+  /** Refunded bookings, so a scanned ticket of one says "refunded" rather than "unknown". */
+  refunded: { userID: number; name: string }[];
+};
+
+/** The door's list for one event: paid attendees by name, plus who was refunded. 404 for no such event. */
+export function getRoster(db: Db, eventId: number): Roster {
+  const event = db.select().from(events).where(eq(events.id, eventId)).get();
+  if (!event) throw NotFound("no such event");
+  const rows = db
+    .select({ booking: bookings, user: users })
+    .from(bookings)
+    .innerJoin(users, eq(users.id, bookings.userId))
+    .where(and(eq(bookings.eventId, eventId), inArray(bookings.status, ["paid", "refunded"])))
+    .all();
+  const byName = (a: { name: string }, b: { name: string }) =>
+    a.name.localeCompare(b.name, "en", { sensitivity: "base" });
+  return {
+    event: {
+      id: event.id,
+      event_name: event.name,
+      EventDateTime: new Date(event.startsAt).toISOString(),
+      event_status: event.status,
+      time_zone: event.timeZone,
+    },
+    attendees: rows
+      .filter((r) => r.booking.status === "paid")
+      .map(({ booking, user }) => ({
+        userID: user.id,
+        name: user.name,
+        gender: user.gender,
+        thumbName: user.thumbName,
+        phoneLast4: booking.phone.replace(/\D/g, "").slice(-4),
+        checkedInAt: booking.checkedInAt === null ? null : new Date(booking.checkedInAt).toISOString(),
+      }))
+      .sort(byName),
+    refunded: rows
+      .filter((r) => r.booking.status === "refunded")
+      .map(({ user }) => ({ userID: user.id, name: user.name }))
+      .sort(byName),
+  };
+}

@@ -1,0 +1,221 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { ErrorNotice } from "../../../lib/error-notice.tsx";
+import { useOnline } from "../../../lib/use-online.ts";
+import { UNDO_WINDOW_MS, useDoorStore } from "../door-store.ts";
+import { cameraUsable, parseTicket } from "../qr-decoder.ts";
+import { countArrivals, type DoorAttendee, matchesQuery, withPending, zoneOf } from "../roster-view.ts";
+import { useDoorSync } from "../use-door-sync.ts";
+import { ArrivalsSummary } from "./arrivals-summary.tsx";
+import { AttendeeRow } from "./attendee-row.tsx";
+import { DoorEventPicker } from "./door-event-picker.tsx";
+import { ScanDialog } from "./scan-dialog.tsx";
+import "../door.css";
+
+/** Re-renders when the earliest Undo offer runs out, so it disappears on time. */
+function useUndoClock(recent: Record<number, number>): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const expiries = Object.values(recent)
+      .map((t) => t + UNDO_WINDOW_MS)
+      .filter((t) => t > now);
+    if (expiries.length === 0) return;
+    const timer = setTimeout(() => setNow(Date.now()), Math.min(...expiries) - Date.now() + 50);
+    return () => clearTimeout(timer);
+  }, [recent, now]);
+  return now;
+}
+
+type Scanned = { kind: "found"; userID: number } | { kind: "problem"; message: string };
+
+/** The door: pick the night, see who is in, find or scan an attendee, check them in with one tap. */
+export function DoorView() {
+  useDoorSync();
+  const { events, eventID, roster, pending, recent, notices, select, checkIn, undo, dismiss } = useDoorStore();
+  const online = useOnline();
+  const now = useUndoClock(recent);
+  const [query, setQuery] = useState("");
+  const [notArrivedOnly, setNotArrivedOnly] = useState(false);
+  const [scanning, setScanning] = useState(false);
+  const [scanned, setScanned] = useState<Scanned | null>(null);
+  const [camera] = useState(cameraUsable);
+  const scanButton = useRef<HTMLButtonElement>(null);
+
+  const ready = roster.status === "ready" ? roster : null;
+  const attendees = useMemo(() => (ready ? withPending(ready.roster.attendees, pending) : []), [ready, pending]);
+  const zone = ready ? zoneOf(ready.roster.event) : zoneOf({});
+  const counts = countArrivals(attendees);
+  const shown = attendees.filter((a) => matchesQuery(a, query) && (!notArrivedOnly || a.checkedInAt === null));
+  const canUndo = (a: DoorAttendee) => {
+    const at = recent[a.userID];
+    return at !== undefined && now - at < UNDO_WINDOW_MS;
+  };
+
+  const onScanned = useCallback((text: string) => {
+    setScanning(false);
+    const ticket = parseTicket(text);
+    const current = useDoorStore.getState();
+    const kept = current.roster.status === "ready" ? current.roster.roster : null;
+    if (!ticket) {
+      setScanned({ kind: "problem", message: "This QR code is not a ticket for our events." });
+    } else if (ticket.eventID !== current.eventID) {
+      const other =
+        current.events.status === "ready" ? current.events.events.find((e) => e.id === ticket.eventID) : undefined;
+      setScanned({
+        kind: "problem",
+        message: other
+          ? `This ticket is for another event: ${other.event_name}. Do not check it in here.`
+          : "This ticket is for another event. Do not check it in here.",
+      });
+    } else if (kept?.attendees.some((a) => a.userID === ticket.userID)) {
+      setQuery("");
+      setScanned({ kind: "found", userID: ticket.userID });
+    } else {
+      const refunded = kept?.refunded.find((a) => a.userID === ticket.userID);
+      setScanned({
+        kind: "problem",
+        message: refunded
+          ? `This booking was refunded (${refunded.name}). Do not check it in.`
+          : "No paid booking matches this ticket. Do not check it in.",
+      });
+    }
+  }, []);
+  const closeScanner = useCallback(() => {
+    setScanning(false);
+    scanButton.current?.focus();
+  }, []);
+
+  const found = scanned?.kind === "found" ? attendees.find((a) => a.userID === scanned.userID) : undefined;
+  const row = (a: DoorAttendee, idPrefix: string, autoFocus = false) => (
+    <AttendeeRow
+      key={a.userID}
+      attendee={a}
+      zone={zone}
+      canUndo={canUndo(a)}
+      idPrefix={idPrefix}
+      autoFocus={autoFocus}
+      onCheckIn={(id) => void checkIn(id)}
+      onUndo={(id) => void undo(id)}
+    />
+  );
+
+  return (
+    <div className="door">
+      {events.status === "loading" ? (
+        <p role="status" className="door-loading">
+          Loading events...
+        </p>
+      ) : null}
+      {events.status === "error" ? <ErrorNotice message={events.message} /> : null}
+      {events.status === "ready" ? (
+        <DoorEventPicker
+          events={events.events}
+          value={eventID}
+          onChange={(id) => {
+            setScanned(null);
+            setQuery("");
+            void select(id);
+          }}
+        />
+      ) : null}
+
+      {notices.length ? (
+        <div className="door-notices" role="alert">
+          {notices.map((n) => (
+            <div key={n.id} className="notice error door-notice">
+              <p>{n.message}</p>
+              <button type="button" className="button" onClick={() => dismiss(n.id)}>
+                Dismiss
+              </button>
+            </div>
+          ))}
+        </div>
+      ) : null}
+
+      {eventID === null && events.status === "ready" ? (
+        <p className="empty">Choose an event to see who is coming.</p>
+      ) : null}
+      {roster.status === "loading" ? (
+        <p role="status" className="door-loading">
+          Loading attendees...
+        </p>
+      ) : null}
+      {roster.status === "error" ? (
+        <ErrorNotice message={roster.message} onRetry={() => useDoorStore.getState().refresh()} />
+      ) : null}
+
+      {ready ? (
+        <>
+          <ArrivalsSummary counts={counts} waiting={pending.length} kept={ready.kept} online={online} />
+
+          <div className="door-scan-result" aria-live="polite">
+            {scanned?.kind === "problem" ? (
+              <div className="notice error door-notice" role="alert">
+                <p>{scanned.message}</p>
+                <button type="button" className="button" onClick={() => setScanned(null)}>
+                  Dismiss
+                </button>
+              </div>
+            ) : null}
+            {found ? (
+              <section className="door-scanned" aria-labelledby="door-scanned-title">
+                <div className="door-scanned-head">
+                  <h2 id="door-scanned-title">Scanned ticket</h2>
+                  <button type="button" className="button" onClick={() => setScanned(null)}>
+                    Done
+                  </button>
+                </div>
+                <ul className="door-list">{row(found, "scan", true)}</ul>
+              </section>
+            ) : null}
+          </div>
+
+          <div className="door-search">
+            <div className="field">
+              <label htmlFor="door-find">Find attendee</label>
+              <input
+                id="door-find"
+                type="search"
+                inputMode="search"
+                autoComplete="off"
+                placeholder="Name or last digits of phone"
+                value={query}
+                onChange={(e) => setQuery(e.target.value)}
+              />
+            </div>
+            <button
+              type="button"
+              className="button door-filter"
+              aria-pressed={notArrivedOnly}
+              onClick={() => setNotArrivedOnly((v) => !v)}
+            >
+              Not arrived only
+            </button>
+          </div>
+
+          {attendees.length === 0 ? <p className="empty">Nobody has a paid ticket for this event yet.</p> : null}
+          {attendees.length > 0 && shown.length === 0 ? <p className="empty">No attendee matches.</p> : null}
+          <ul className="door-list" aria-label="Attendees">
+            {shown.map((a) => row(a, "row"))}
+          </ul>
+
+          {camera ? (
+            <div className="door-actions">
+              <button
+                ref={scanButton}
+                type="button"
+                className="button primary door-scan"
+                onClick={() => {
+                  setScanned(null);
+                  setScanning(true);
+                }}
+              >
+                Scan ticket
+              </button>
+            </div>
+          ) : null}
+          {scanning ? <ScanDialog onResult={onScanned} onClose={closeScanner} /> : null}
+        </>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,111 @@
+import type { Roster } from "../../../api/services/roster.ts";
+import { apiGet, CallFailed, imageUrl } from "../../lib/api.ts";
+import { keepForOffline } from "../../lib/offline-cache.ts";
+import { type KeptDoorEvent, type KeptRoster, offlineDb } from "../../lib/offline-db.ts";
+import { useAdminStore } from "../admin/admin-store.ts";
+import { zoneOf } from "./roster-view.ts";
+
+/**
+ * The door's two reads. Each answer is kept on the phone as it arrives, and read back from there when
+ * the network is gone, so the door view opens at a venue with no Wi-Fi after one visit with it.
+ */
+
+export type Loaded<T> =
+  | { status: "ready"; data: T; kept: boolean; savedAt: number }
+  /** 401: the admin session lapsed; the password modal takes over. */
+  | { status: "locked" }
+  | { status: "error"; message: string };
+
+const OFFLINE_NO_COPY = "You're offline, and this isn't kept on this phone yet. Open the door view once online.";
+
+/** Fields read one by one: an event answer from an older or newer server never breaks the picker. */
+function toDoorEvent(raw: unknown): KeptDoorEvent | null {
+  if (!raw || typeof raw !== "object") return null;
+  const e = raw as Record<string, unknown>;
+  if (typeof e.id !== "number" || typeof e.event_name !== "string" || typeof e.EventDateTime !== "string") return null;
+  return {
+    id: e.id,
+    event_name: e.event_name,
+    EventDateTime: e.EventDateTime,
+    event_status: typeof e.event_status === "string" ? e.event_status : "upcoming",
+    time_zone: zoneOf(e),
+  };
+}
+
+async function keptEvents(): Promise<KeptDoorEvent[] | null> {
+  try {
+    const all = await (await offlineDb()).getAll("doorEvents");
+    return all.length ? all.sort((a, b) => Date.parse(a.EventDateTime) - Date.parse(b.EventDateTime)) : null;
+  } catch {
+    return null;
+  }
+}
+
+export async function loadDoorEvents(): Promise<Loaded<KeptDoorEvent[]>> {
+  let failure = OFFLINE_NO_COPY;
+  try {
+    const reply = await apiGet<unknown>("/api/admin-events");
+    if (reply.status === 401) {
+      useAdminStore.getState().lock();
+      return { status: "locked" };
+    }
+    if (reply.ok && Array.isArray(reply.data)) {
+      const events = reply.data.map(toDoorEvent).filter((e): e is KeptDoorEvent => e !== null);
+      try {
+        const tx = (await offlineDb()).transaction("doorEvents", "readwrite");
+        await Promise.all([tx.store.clear(), ...events.map((e) => tx.store.put(e)), tx.done]);
+      } catch {
+        // Storage refused (private mode): the list still shows, it just won't open offline.
+      }
+      return { status: "ready", data: events, kept: false, savedAt: Date.now() };
+    }
+    failure = "Couldn't load the events.";
+  } catch (error) {
+    if (!(error instanceof CallFailed)) throw error;
+  }
+  const kept = await keptEvents();
+  return kept ? { status: "ready", data: kept, kept: true, savedAt: 0 } : { status: "error", message: failure };
+}
+
+/** The roster as this phone last kept it (after a sync, with the server's check-in times). */
+export async function keptRoster(eventID: number): Promise<KeptRoster | undefined> {
+  try {
+    return await (await offlineDb()).get("doorRosters", eventID);
+  } catch {
+    return undefined;
+  }
+}
+
+export async function loadRoster(eventID: number): Promise<Loaded<KeptRoster>> {
+  let failure = OFFLINE_NO_COPY;
+  try {
+    const reply = await apiGet<Roster>(`/api/admin-event/${eventID}/roster`);
+    if (reply.status === 401) {
+      useAdminStore.getState().lock();
+      return { status: "locked" };
+    }
+    if (reply.status === 404) return { status: "error", message: "This event no longer exists." };
+    if (reply.ok && reply.data && Array.isArray(reply.data.attendees)) {
+      const roster: KeptRoster = { ...reply.data, eventID, savedAt: Date.now() };
+      try {
+        await (await offlineDb()).put("doorRosters", roster);
+      } catch {
+        // Storage refused: the roster still shows, it just won't open offline.
+      }
+      // The photos too, so a reload without a network still shows faces (the service worker serves
+      // /api/images/ from this cache).
+      void keepForOffline(
+        "images",
+        roster.attendees.map((a) => imageUrl(a.thumbName)),
+      );
+      return { status: "ready", data: roster, kept: false, savedAt: roster.savedAt };
+    }
+    failure = "Couldn't load the attendees.";
+  } catch (error) {
+    if (!(error instanceof CallFailed)) throw error;
+  }
+  const kept = await keptRoster(eventID);
+  return kept
+    ? { status: "ready", data: kept, kept: true, savedAt: kept.savedAt }
+    : { status: "error", message: failure };
+}

@@ -1,0 +1,66 @@
+import "fake-indexeddb/auto";
+import { IDBFactory } from "fake-indexeddb";
+import { openDB } from "idb";
+import { beforeEach, describe, expect, it } from "vitest";
+import { OFFLINE_DB_NAME, OFFLINE_DB_VERSION, offlineDb, resetOfflineDbForTests } from "./offline-db.ts";
+
+beforeEach(() => {
+  globalThis.indexedDB = new IDBFactory();
+  resetOfflineDbForTests();
+});
+
+describe("the device's database", () => {
+  it("upgrades a version 1 database (tickets and taps already on the phone) without losing anything", async () => {
+    // Exactly what version 1 created, with a saved ticket and a tap still waiting.
+    const v1 = await openDB(OFFLINE_DB_NAME, 1, {
+      upgrade(db) {
+        db.createObjectStore("tickets", { keyPath: "key" }).createIndex("bySavedAt", "savedAt");
+        db.createObjectStore("feedbackQueue", { keyPath: "key" }).createIndex("byNextAttempt", "nextAttemptAt");
+        db.createObjectStore("feedbackChoices", { keyPath: "key" }).createIndex("byEventUser", [
+          "eventID",
+          "fromUserID",
+        ]);
+        db.createObjectStore("partners", { keyPath: "key" });
+      },
+    });
+    const ticket = {
+      key: "3:9",
+      eventID: 3,
+      userID: 9,
+      eventName: "Harbour Mixer",
+      name: "Asha",
+      uniqueCode: "ABCDEFGHJK",
+      qrCodeImage: "data:image/png;base64,AAAA",
+      savedAt: 1,
+    };
+    const tap = {
+      key: "3:9:10",
+      fromUserID: 9,
+      toUserID: 10,
+      eventID: 3,
+      feedback: "like",
+      token: "t",
+      clientTs: 5,
+      attempts: 2,
+      nextAttemptAt: 9,
+    };
+    await v1.put("tickets", ticket);
+    await v1.put("feedbackQueue", tap);
+    v1.close();
+
+    const db = await offlineDb();
+    expect(db.version).toBe(OFFLINE_DB_VERSION);
+    expect(await db.get("tickets", "3:9")).toEqual(ticket);
+    expect(await db.getAllFromIndex("feedbackQueue", "byNextAttempt")).toEqual([tap]);
+    expect([...db.objectStoreNames].sort()).toEqual([
+      "checkInQueue",
+      "doorEvents",
+      "doorRosters",
+      "feedbackChoices",
+      "feedbackQueue",
+      "partners",
+      "tickets",
+    ]);
+    expect([...db.transaction("checkInQueue").store.indexNames].sort()).toEqual(["byEvent", "byNextAttempt"]);
+  });
+});
