@@ -3,14 +3,17 @@ import { bodyLimit } from "hono/body-limit";
 import { compress } from "hono/compress";
 import { HTTPException } from "hono/http-exception";
 import type { AppDeps } from "./deps.ts";
+import { trustProxy } from "./lib/client-address.ts";
 import { DomainError } from "./lib/errors.ts";
 import { securityHeaders } from "./lib/security-headers.ts";
 import { staticFiles } from "./lib/static-files.ts";
 import { adminRoutes } from "./routes/admin.ts";
 import { bookingRoutes } from "./routes/booking.ts";
 import { configRoutes } from "./routes/config.ts";
+import { doorRoutes } from "./routes/door.ts";
 import { eventsRoutes } from "./routes/events.ts";
 import { feedbackRoutes } from "./routes/feedback.ts";
+import { healthRoutes } from "./routes/health.ts";
 import { imagesRoutes } from "./routes/images.ts";
 import { paymentsRoutes } from "./routes/payments.ts";
 import { MAX_IMAGE_BYTES } from "./services/images.ts";
@@ -42,7 +45,8 @@ export function createApp(deps: AppDeps) {
     .route("/", bookingRoutes(deps))
     .route("/", paymentsRoutes(deps))
     .route("/", adminRoutes(deps))
-    .route("/", feedbackRoutes(deps));
+    .route("/", feedbackRoutes(deps))
+    .route("/", doorRoutes(deps));
 
   const app = new Hono();
   app.onError((err, c) => {
@@ -58,6 +62,10 @@ export function createApp(deps: AppDeps) {
     return c.json({ success: false, error: "internal error" }, 500);
   });
   app.use("*", securityHeaders(deps.env));
+  // Who the client is (TRUST_PROXY), decided before any route keys a rate limit on it.
+  app.use("*", trustProxy(deps.env));
+  // Outside /api and before the static files: no limits, no body, nothing cached.
+  app.route("/", healthRoutes(deps));
   app.route("/api", api);
   if (deps.staticDir) app.use("*", staticFiles(deps.staticDir));
   // A sub-app's notFound is not consulted once mounted, so the one answer for unknown paths is here.

@@ -2,6 +2,8 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { z } from "zod";
+import { isTimeZone } from "./lib/time-zone.ts";
+import { parseTrustProxy, TrustProxyError } from "./lib/trust-proxy.ts";
 
 // The only module that reads process.env. Everything else receives an `Env`.
 
@@ -42,6 +44,39 @@ const schema = z
     ADMIN_LOGIN_MAX_FAILURES: positiveInt(5),
     // Only the crash and load suites raise this; a hold is 30 minutes for everyone else.
     HOLD_MINUTES: positiveInt(30),
+    // The zone of new events, and of events saved before events had one (docs/decisions/005).
+    EVENT_TIME_ZONE: z
+      .string()
+      .trim()
+      .default("Australia/Sydney")
+      .refine(isTimeZone, "must be an IANA time zone such as Australia/Sydney"),
+    // Hours before the start at which every paid attendee is texted a reminder; empty turns them off.
+    REMINDER_HOURS: z
+      .string()
+      .trim()
+      .default("24,2")
+      .transform((v) => (v === "" ? [] : v.split(",").map((h) => Number(h.trim()))))
+      .refine((hours) => hours.every((h) => Number.isInteger(h) && h > 0 && h <= 24 * 14), {
+        message: "must be whole hours before the start, comma-separated (e.g. 24,2), or empty",
+      })
+      .transform((hours) => [...new Set(hours)].sort((a, b) => b - a)),
+    // Operations (docs/decisions/006-operations.md). Unset TRUST_PROXY trusts no proxy's headers.
+    TRUST_PROXY: z
+      .string()
+      .optional()
+      .transform((v, ctx) => {
+        try {
+          return parseTrustProxy(v);
+        } catch (error) {
+          if (!(error instanceof TrustProxyError)) throw error;
+          ctx.issues.push({ code: "custom", message: error.message, input: v });
+          return z.NEVER;
+        }
+      }),
+    SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(0).max(3600).default(10),
+    BACKUP_DIR: optionalText,
+    BACKUP_EVERY_HOURS: positiveInt(24),
+    BACKUP_KEEP: positiveInt(14),
   })
   .superRefine((v, ctx) => {
     if (v.NODE_ENV === "production" && !v.ADMIN_PASSWORD) {

@@ -1,4 +1,5 @@
 import { existsSync } from "node:fs";
+import type { Server, ServerResponse } from "node:http";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { serve } from "@hono/node-server";
@@ -9,7 +10,8 @@ import { EnvError, readEnv } from "./env.ts";
 import { jsonLogger } from "./lib/log.ts";
 import { createPaymentsProvider } from "./providers/payments/index.ts";
 import { createSmsProvider } from "./providers/sms/index.ts";
-import { deliverPending } from "./services/outbox.ts";
+import { backgroundJobs } from "./services/jobs.ts";
+import { createScheduler } from "./services/scheduler.ts";
 
 // The only file that listens. Everything it wires up is built by createApp from these pieces.
 
@@ -26,7 +28,7 @@ try {
 
 const log = jsonLogger;
 const now = () => Date.now();
-const db = openDatabase(env.DATABASE_PATH);
+const db = openDatabase(env.DATABASE_PATH, { timeZone: env.EVENT_TIME_ZONE });
 if (env.SEED_DEMO === "1") {
   const added = await seedDemoEvents(db, env.UPLOADS_DIR);
   if (added > 0) log("info", `seeded ${added} demo events`);
@@ -51,17 +53,50 @@ const server = serve({ fetch: app.fetch, port: env.PORT }, (info) => {
   }
 });
 
-// Messages whose first send failed (or that a crash interrupted) are retried in the background.
-const retry = setInterval(() => {
-  deliverPending({ db, sms, log, now }).catch((error) => log("error", "outbox retry failed", { error: String(error) }));
-}, 30_000);
-retry.unref();
+// Reminders, SMS retries and the rest: one loop, stopped before the database closes.
+const scheduler = createScheduler({ log, now }, backgroundJobs({ db, env, sms, log, now }));
+scheduler.start();
 
-const shutdown = () => {
-  clearInterval(retry);
-  server.close();
-  db.$client.close();
-  process.exit(0);
+// Graceful shutdown (docs/decisions/006-operations.md). Responses still being worked on are tracked
+// so that, once closing, each is sent with `Connection: close` and its keep-alive socket ends with
+// it; otherwise an idle browser connection would hold the process for the keep-alive timeout.
+const http1 = server as Server;
+const inFlight = new Set<ServerResponse>();
+let closing = false;
+http1.on("request", (_request, response: ServerResponse) => {
+  if (closing && !response.headersSent) response.setHeader("connection", "close");
+  inFlight.add(response);
+  response.once("close", () => inFlight.delete(response));
+});
+
+const shutdown = async (signal: NodeJS.Signals) => {
+  if (closing) return;
+  closing = true;
+  const started = Date.now();
+  for (const response of inFlight) if (!response.headersSent) response.setHeader("connection", "close");
+  // No new connections from here on; idle keep-alive sockets close now, busy ones after their answer.
+  const drained = new Promise<boolean>((resolve) => http1.close(() => resolve(true)));
+  http1.closeIdleConnections();
+  let graceTimer: NodeJS.Timeout | undefined;
+  const graceOver = new Promise<boolean>((resolve) => {
+    graceTimer = setTimeout(() => resolve(false), env.SHUTDOWN_GRACE_SECONDS * 1000);
+  });
+  // The scheduler's current run (a backup, an SMS send) finishes meanwhile; no new one starts.
+  const [finished] = await Promise.all([Promise.race([drained, graceOver]), scheduler.stop()]);
+  clearTimeout(graceTimer);
+  const cut = finished ? 0 : inFlight.size;
+  if (!finished) http1.closeAllConnections();
+  let exitCode = 0;
+  try {
+    // Folds the WAL into the database file, so what is left on disk is one complete file.
+    db.$client.pragma("wal_checkpoint(TRUNCATE)");
+    db.$client.close();
+  } catch (error) {
+    exitCode = 1;
+    log("error", "closing the database failed", { error: String(error) });
+  }
+  log("info", `shut down on ${signal}`, { ms: Date.now() - started, requestsCut: cut });
+  process.exit(exitCode);
 };
-process.on("SIGINT", shutdown);
-process.on("SIGTERM", shutdown);
+process.on("SIGINT", () => void shutdown("SIGINT"));
+process.on("SIGTERM", () => void shutdown("SIGTERM"));

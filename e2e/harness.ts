@@ -36,13 +36,30 @@ export async function freePort(): Promise<number> {
   });
 }
 
-export type AppServer = { url: string; dataDir: string; logs: string[]; stop(): Promise<void>; kill(): Promise<void> };
+export type AppServer = {
+  url: string;
+  dataDir: string;
+  logs: string[];
+  stop(): Promise<void>;
+  kill(): Promise<void>;
+  /** Sends a signal and returns at once (stop() waits for the exit and cleans up). */
+  signal(signal: NodeJS.Signals): void;
+  /** How the process ended. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+};
+
+/** Options beyond the environment: `uid`/`gid` run the server as another user, as a container would. */
+export type AppServerOptions = { uid?: number; gid?: number };
 
 /**
  * Starts the server the way `npm start` does (after its build) on a free port with its own
  * temporary database, and waits until it listens.
  */
-export async function startAppServer(env: Record<string, string> = {}, dataDir?: string): Promise<AppServer> {
+export async function startAppServer(
+  env: Record<string, string> = {},
+  dataDir?: string,
+  options: AppServerOptions = {},
+): Promise<AppServer> {
   if (!existsSync(join(root, "dist", "index.html"))) throw new Error("dist/ is missing: run `npm run build` first");
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), "sdt-e2e-"));
   const port = await freePort();
@@ -63,8 +80,13 @@ export async function startAppServer(env: Record<string, string> = {}, dataDir?:
       ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],
+    ...(options.uid === undefined ? {} : { uid: options.uid }),
+    ...(options.gid === undefined ? {} : { gid: options.gid }),
   });
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const exitStatus = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once("exit", (code, signal) => resolve({ code, signal })),
+  );
+  const exited = exitStatus.then(() => undefined);
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${logs.join("")}`)), 30_000);
     const onData = (chunk: Buffer) => {
@@ -94,6 +116,10 @@ export async function startAppServer(env: Record<string, string> = {}, dataDir?:
       if (!dataDir) rmSync(dir, { recursive: true, force: true });
     },
     kill: () => finish("SIGKILL"),
+    signal: (signal) => {
+      child.kill(signal);
+    },
+    exited: exitStatus,
   };
 }
 
@@ -107,9 +133,10 @@ const chromiumArgs = [
   "--no-first-run",
 ];
 
-export async function launchBrowser(): Promise<Browser> {
+/** `extraArgs` add to the flags above (the door suite's fake camera, for one). */
+export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
   if (!chromiumPath) throw new Error("no Chromium");
-  return chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
+  return chromium.launch({ executablePath: chromiumPath, args: [...chromiumArgs, ...extraArgs] });
 }
 
 /**

@@ -42,6 +42,7 @@ function endpointTable(): Endpoint[] {
     eventduration: { kind: "hours" as const, base: "2" },
     fromage: { kind: "age" as const, base: "25" },
     toage: { kind: "age" as const, base: "35" },
+    timeZone: { kind: "timeZone" as const, base: "Australia/Perth", optional: true },
   };
   return [
     { method: "GET", path: "/api/public-config", baseSucceeds: "always" },
@@ -63,7 +64,11 @@ function endpointTable(): Endpoint[] {
       baseSucceeds: "always",
       body: {
         type: "json",
-        fields: { phone: { kind: "phone", base: "0412 345 678" }, countryCode: { kind: "countryCode", base: "+61" } },
+        fields: {
+          phone: { kind: "phone", base: "0412 345 678" },
+          countryCode: { kind: "countryCode", base: "+61" },
+          eventID: { ...id(eventId), optional: true },
+        },
       },
     },
     {
@@ -189,6 +194,7 @@ function endpointTable(): Endpoint[] {
           eventduration: { kind: "hours", base: 2, optional: true },
           fromage: { kind: "age", base: 25, optional: true },
           toage: { kind: "age", base: 35, optional: true },
+          timeZone: { kind: "timeZone", base: "Australia/Adelaide", optional: true },
         },
       },
     },
@@ -225,6 +231,22 @@ function endpointTable(): Endpoint[] {
       method: "POST",
       path: "/api/get-feedback",
       body: { type: "json", fields: { eventID: id(), userID: id(), token: any } },
+    },
+    { method: "GET", path: "/api/admin-event/:id/roster", admin: true, params: { id: id() } },
+    {
+      method: "POST",
+      path: "/api/check-in",
+      admin: true,
+      body: {
+        type: "json",
+        fields: { eventID: id(), userID: id(), clientTs: { kind: "clientTs", base: Date.now() } },
+      },
+    },
+    {
+      method: "POST",
+      path: "/api/undo-check-in",
+      admin: true,
+      body: { type: "json", fields: { eventID: id(), userID: id() } },
     },
   ];
 }
@@ -371,6 +393,9 @@ describe("every endpoint answers bad input with a 4xx {success:false, error} and
     "POST /api/get-participants",
     "POST /api/save-feedback",
     "POST /api/get-feedback",
+    "GET /api/admin-event/:id/roster",
+    "POST /api/check-in",
+    "POST /api/undo-check-in",
   ];
 
   it("the table lists every endpoint the app serves", () => {
