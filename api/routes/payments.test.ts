@@ -370,6 +370,7 @@ describe("the door check", () => {
         eventName: "Harbour Mixer",
         eventDate: new Date(paid.event.startsAt).toISOString(),
         eventLocation: paid.event.address,
+        time_zone: "Australia/Sydney",
       },
       uniqueCode: null,
     });
