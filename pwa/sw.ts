@@ -9,6 +9,7 @@ import { CacheFirst, NetworkFirst, StaleWhileRevalidate } from "workbox-strategi
 import { CHECK_IN_SYNC_TAG, flushCheckIns } from "./features/door/check-in-queue.ts";
 import { FEEDBACK_SYNC_TAG, flushQueue as flushFeedback } from "./features/feedback/tap-queue.ts";
 import type { FlushQueueMessage } from "./lib/offline-queue.ts";
+import { SERVED_OFFLINE_HEADER } from "./lib/served-offline.ts";
 
 declare let self: ServiceWorkerGlobalScope;
 
@@ -19,6 +20,21 @@ cleanupOutdatedCaches();
 // Any navigation (/, /tickets, /ParticipantFeedback?…) gets the shell; the router does the rest.
 // /api is excluded so a navigation to an API URL (the local checkout pages) always hits the server.
 registerRoute(new NavigationRoute(createHandlerBoundToURL("/index.html"), { denylist: [/^\/api\//] }));
+
+// NetworkFirst reads its cache only when the network failed or was too slow: such answers are marked,
+// so the page can say it is showing saved data even where navigator.onLine still says "online".
+const markServedOffline = {
+  cachedResponseWillBeUsed: async ({ cachedResponse }: { cachedResponse?: Response }) => {
+    if (!cachedResponse) return cachedResponse;
+    const headers = new Headers(cachedResponse.headers);
+    headers.set(SERVED_OFFLINE_HEADER, "1");
+    return new Response(cachedResponse.body, {
+      status: cachedResponse.status,
+      statusText: cachedResponse.statusText,
+      headers,
+    });
+  },
+};
 
 // The event list and event details: fresh from the network when it answers within 3 seconds (a
 // stale "Book Tickets" on a started or sold-out event would waste a whole booking attempt), from
@@ -31,7 +47,7 @@ registerRoute(
   new NetworkFirst({
     cacheName: "events",
     networkTimeoutSeconds: 3,
-    plugins: [new CacheableResponsePlugin({ statuses: [200] })],
+    plugins: [new CacheableResponsePlugin({ statuses: [200] }), markServedOffline],
   }),
 );
 

@@ -1,8 +1,8 @@
-import { useOnline } from "../lib/use-online.ts";
+import { useOnline, useServedOffline } from "../lib/use-online.ts";
 
 /** A visible, announced banner while offline, so nobody wonders why nothing refreshes. */
 export function OfflineIndicator() {
-  const online = useOnline();
+  const online = useOnline() && !useServedOffline();
   if (online) return null;
   return (
     <div className="offline-indicator" role="status">

@@ -1,3 +1,6 @@
+import { SERVED_OFFLINE_HEADER } from "./served-offline.ts";
+import { noteAnswerSource } from "./use-online.ts";
+
 /**
  * The PWA's one way to call the API. A reply the server sent (any status) comes back as `ApiReply`
  * so pages can show SPEC.md's "success false" message; only a call that could not be made at all
@@ -26,6 +29,7 @@ async function call<T>(method: "GET" | "POST", url: string, body?: Body, signal?
   } catch (error) {
     throw new CallFailed(error);
   }
+  noteAnswerSource(response.headers.get(SERVED_OFFLINE_HEADER) === "1");
   let data: unknown = null;
   try {
     data = await response.json();

@@ -17,3 +17,25 @@ export function useOnline(): boolean {
     () => true,
   );
 }
+
+let servedOffline = false;
+const listeners = new Set<() => void>();
+
+/** api.ts reports where each answer came from: the network (false) or the offline cache (true). */
+export function noteAnswerSource(fromOfflineCache: boolean) {
+  if (fromOfflineCache === servedOffline) return;
+  servedOffline = fromOfflineCache;
+  for (const listener of listeners) listener();
+}
+
+/** Whether the latest API answer came from the offline cache instead of the server. */
+export function useServedOffline(): boolean {
+  return useSyncExternalStore(
+    (onChange) => {
+      listeners.add(onChange);
+      return () => listeners.delete(onChange);
+    },
+    () => servedOffline,
+    () => false,
+  );
+}
