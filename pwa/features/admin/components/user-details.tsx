@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { imageUrl } from "../../../lib/api.ts";
 import { ErrorNotice } from "../../../lib/error-notice.tsx";
 import { getEventUsers, type Participant, refund } from "../admin-api.ts";
-import { formatAud, formatUtc, thumbnailOf } from "../format.ts";
+import { formatAtVenue, formatAud, thumbnailOf } from "../format.ts";
 import { runRefundBatch } from "../refund-batch.ts";
 import type { useAdminEvents } from "../use-admin-events.ts";
 import { EventPicker } from "./event-picker.tsx";
@@ -14,6 +14,10 @@ const refundable = (p: Participant) => p.status === "paid" && Boolean(p.payment_
 
 export function UserDetails({ events }: { events: ReturnType<typeof useAdminEvents> }) {
   const [eventId, setEventId] = useState<number | null>(null);
+  // Check-in times read on the venue's clock, like every other time in the panel.
+  const zone =
+    (events.state.status === "ready" ? events.state.events.find((e) => e.id === eventId)?.time_zone : undefined) ??
+    "UTC";
   const [rows, setRows] = useState<Rows>({ status: "idle" });
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [processing, setProcessing] = useState(false);
@@ -166,7 +170,7 @@ export function UserDetails({ events }: { events: ReturnType<typeof useAdminEven
                     <td>
                       <span className={`admin-badge status-${p.status}`}>{p.status}</span>
                     </td>
-                    <td>{p.checkedInAt ? formatUtc(p.checkedInAt) : "—"}</td>
+                    <td>{p.checkedInAt ? formatAtVenue(p.checkedInAt, zone) : "—"}</td>
                   </tr>
                 ))}
               </tbody>
