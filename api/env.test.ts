@@ -2,7 +2,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { EnvError, parseEnv } from "./env.ts";
+import { EnvError, isPrivateOrigin, parseEnv } from "./env.ts";
 
 const dataDir = () => mkdtempSync(join(tmpdir(), "sdt-env-"));
 const problems = (raw: Record<string, string>) => {
@@ -42,6 +42,7 @@ describe("configuration", () => {
       problems({
         NODE_ENV: "production",
         ADMIN_PASSWORD: "a long production password",
+        PUBLIC_BASE_URL: "https://tickets.example.com",
         SESSION_SECRET: "s".repeat(40),
         STRIPE_SECRET_KEY: "sk_live_x",
         STRIPE_WEBHOOK_SECRET: "whsec_x",
@@ -89,6 +90,97 @@ describe("operations settings", () => {
       expect.stringMatching(/^SHUTDOWN_GRACE_SECONDS: /),
       expect.stringMatching(/^BACKUP_EVERY_HOURS: /),
       expect.stringMatching(/^BACKUP_KEEP: /),
+    ]);
+  });
+
+  const production = {
+    NODE_ENV: "production",
+    ADMIN_PASSWORD: "a long production password",
+    PUBLIC_BASE_URL: "https://tickets.example.com",
+    SESSION_SECRET: "s".repeat(40),
+    STRIPE_SECRET_KEY: "sk_live_x",
+    STRIPE_WEBHOOK_SECRET: "whsec_x",
+    TWILIO_ACCOUNT_SID: "ACx",
+    TWILIO_AUTH_TOKEN: "token",
+    TWILIO_VERIFY_SERVICE_SID: "VAx",
+    TWILIO_FROM: "+61400000000",
+  };
+
+  it("refuses a short admin password, a guessed public origin or a generated secret in production", () => {
+    expect(problems({ ...production, ADMIN_PASSWORD: "elevenchars" })).toEqual([
+      "ADMIN_PASSWORD: must be at least 12 characters when NODE_ENV=production",
+    ]);
+    expect(problems({ ...production, ADMIN_PASSWORD: "twelve chars" })).toEqual([]);
+    const { PUBLIC_BASE_URL: _url, SESSION_SECRET: _secret, ...withoutBoth } = production;
+    expect(problems(withoutBoth)).toEqual([
+      "PUBLIC_BASE_URL: is required when NODE_ENV=production",
+      "SESSION_SECRET: is required when NODE_ENV=production",
+    ]);
+    // Outside production a short password is the developer's business.
+    expect(problems({ ADMIN_PASSWORD: "short" })).toEqual([]);
+  });
+
+  it("runs the local providers only on a developer's machine unless ALLOW_LOCAL_PROVIDERS=1", () => {
+    expect(problems({ PUBLIC_BASE_URL: "https://tickets.example.com" })).toEqual([
+      "ALLOW_LOCAL_PROVIDERS: PUBLIC_BASE_URL is public, so set STRIPE_SECRET_KEY and TWILIO_ACCOUNT_SID (real providers) or ALLOW_LOCAL_PROVIDERS=1",
+    ]);
+    expect(
+      problems({
+        PUBLIC_BASE_URL: "https://tickets.example.com",
+        STRIPE_SECRET_KEY: "sk_x",
+        STRIPE_WEBHOOK_SECRET: "w",
+      }),
+    ).toEqual([expect.stringMatching(/^ALLOW_LOCAL_PROVIDERS: .*set TWILIO_ACCOUNT_SID \(real/)]);
+    expect(problems({ PUBLIC_BASE_URL: "https://tickets.example.com", ALLOW_LOCAL_PROVIDERS: "1" })).toEqual([]);
+    for (const origin of [
+      "http://localhost:3000",
+      "http://127.0.0.1:8080",
+      "http://[::1]:3000",
+      "http://192.168.1.20:3000",
+    ]) {
+      expect(problems({ PUBLIC_BASE_URL: origin }), origin).toEqual([]);
+    }
+  });
+
+  it("tells private origins from public ones", () => {
+    for (const origin of [
+      "http://10.0.0.5",
+      "http://172.16.0.1",
+      "http://172.31.255.1",
+      "http://[fd12::1]",
+      "http://pi.local",
+    ]) {
+      expect(isPrivateOrigin(origin), origin).toBe(true);
+    }
+    for (const origin of [
+      "https://example.com",
+      "http://172.32.0.1",
+      "http://8.8.8.8",
+      "http://[2001:db8::1]",
+      "http://11.0.0.1",
+    ]) {
+      expect(isPrivateOrigin(origin), origin).toBe(false);
+    }
+  });
+
+  it("pins the navbar script: the default URL's hash built in, a URL of one's own needs its hash", () => {
+    expect(parseEnv({ DATABASE_PATH: join(dataDir(), "app.db") }).NAVBAR_SCRIPT_INTEGRITY).toBe(
+      "sha256-kmHvs0B+OpCW5GVHUNjv9rOmY0IvSIRcf7zGUDTDQM8=",
+    );
+    expect(problems({ NAVBAR_SCRIPT_URL: "https://cdn.example.com/nav.js" })).toEqual([
+      "NAVBAR_SCRIPT_INTEGRITY: is required with a NAVBAR_SCRIPT_URL of your own (the script's SRI hash)",
+    ]);
+    expect(problems({ NAVBAR_SCRIPT_URL: "https://cdn.example.com/nav.js", NAVBAR_SCRIPT_INTEGRITY: "md5-x" })).toEqual(
+      [expect.stringMatching(/^NAVBAR_SCRIPT_INTEGRITY: must be an SRI hash/)],
+    );
+  });
+
+  it("reads the retention and waitlist windows", () => {
+    const env = parseEnv({ DATABASE_PATH: join(dataDir(), "app.db") });
+    expect(env).toMatchObject({ RETENTION_DAYS: 90, WAITLIST_OFFER_MINUTES: 60 });
+    expect(problems({ RETENTION_DAYS: "0", WAITLIST_OFFER_MINUTES: "soon" })).toEqual([
+      expect.stringMatching(/^RETENTION_DAYS: /),
+      expect.stringMatching(/^WAITLIST_OFFER_MINUTES: /),
     ]);
   });
 });

@@ -7,6 +7,21 @@ import { parseTrustProxy, TrustProxyError } from "./lib/trust-proxy.ts";
 
 // The only module that reads process.env. Everything else receives an `Env`.
 
+export const DEFAULT_NAVBAR_SCRIPT_URL = "https://code.jquery.com/jquery-3.7.1.slim.min.js";
+const DEFAULT_NAVBAR_SCRIPT_INTEGRITY = "sha256-kmHvs0B+OpCW5GVHUNjv9rOmY0IvSIRcf7zGUDTDQM8=";
+const MIN_PRODUCTION_PASSWORD = 12;
+
+/** Loopback, private-network (RFC 1918, unique-local IPv6) and `.local`/`localhost` hosts: a developer's machine or LAN. */
+export function isPrivateOrigin(origin: string): boolean {
+  const host = new URL(origin).hostname.replace(/^\[|\]$/g, "").toLowerCase();
+  if (host === "localhost" || host.endsWith(".localhost") || host.endsWith(".local")) return true;
+  if (host === "::1" || /^f[cd][0-9a-f]{2}:/.test(host) || host.startsWith("fe80:")) return true;
+  const v4 = host.match(/^(\d+)\.(\d+)\.\d+\.\d+$/);
+  if (!v4) return false;
+  const [a, b] = [Number(v4[1]), Number(v4[2])];
+  return a === 127 || a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168);
+}
+
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 const optionalText = z
   .string()
@@ -28,7 +43,16 @@ const schema = z
     SEED_DEMO: z.enum(["0", "1"]).default("1"),
     SUPPORT_EMAIL: z.email().default("support@example.com"),
     COMPANY_SITE_URL: z.url().default("https://example.com"),
-    NAVBAR_SCRIPT_URL: z.url().default("https://code.jquery.com/jquery-3.7.1.slim.min.js"),
+    NAVBAR_SCRIPT_URL: z.url().default(DEFAULT_NAVBAR_SCRIPT_URL),
+    // Subresource Integrity of that script (docs/decisions/013); the default URL's hash is built in.
+    NAVBAR_SCRIPT_INTEGRITY: optionalText.pipe(
+      z
+        .string()
+        .regex(/^sha(256|384|512)-[A-Za-z0-9+/]+={0,2}$/, "must be an SRI hash such as sha384-…")
+        .optional(),
+    ),
+    // With no real keys the local checkout and console SMS run; off a developer's machine only when asked.
+    ALLOW_LOCAL_PROVIDERS: z.enum(["0", "1"]).default("0"),
     STRIPE_SECRET_KEY: optionalText,
     STRIPE_PUBLISHABLE_KEY: optionalText,
     STRIPE_WEBHOOK_SECRET: optionalText,
@@ -77,10 +101,52 @@ const schema = z
     BACKUP_DIR: optionalText,
     BACKUP_EVERY_HOURS: positiveInt(24),
     BACKUP_KEEP: positiveInt(14),
+    // Days after an event ends before its attendees' photos and contact details are erased (decision 012).
+    RETENTION_DAYS: positiveInt(90),
+    // How long a freed seat is kept for the first person on the waitlist (never past the start).
+    WAITLIST_OFFER_MINUTES: positiveInt(60),
   })
   .superRefine((v, ctx) => {
-    if (v.NODE_ENV === "production" && !v.ADMIN_PASSWORD) {
-      ctx.addIssue({ code: "custom", path: ["ADMIN_PASSWORD"], message: "is required when NODE_ENV=production" });
+    if (v.NODE_ENV === "production") {
+      if (!v.ADMIN_PASSWORD) {
+        ctx.addIssue({ code: "custom", path: ["ADMIN_PASSWORD"], message: "is required when NODE_ENV=production" });
+      } else if (v.ADMIN_PASSWORD.length < MIN_PRODUCTION_PASSWORD) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["ADMIN_PASSWORD"],
+          message: `must be at least ${MIN_PRODUCTION_PASSWORD} characters when NODE_ENV=production`,
+        });
+      }
+      // Links, QR codes and checkout returns name the public origin; a guess would send people elsewhere.
+      if (!v.PUBLIC_BASE_URL) {
+        ctx.addIssue({ code: "custom", path: ["PUBLIC_BASE_URL"], message: "is required when NODE_ENV=production" });
+      }
+      // A secret generated into the data folder means a copy of that folder can forge admin cookies.
+      if (!v.SESSION_SECRET) {
+        ctx.addIssue({ code: "custom", path: ["SESSION_SECRET"], message: "is required when NODE_ENV=production" });
+      }
+    }
+    // A public origin with local providers would take "payments" nobody made (decision 013).
+    const localProviders = [!v.STRIPE_SECRET_KEY && "STRIPE_SECRET_KEY", !v.TWILIO_ACCOUNT_SID && "TWILIO_ACCOUNT_SID"];
+    const missing = localProviders.filter((name): name is string => Boolean(name));
+    if (
+      missing.length > 0 &&
+      v.PUBLIC_BASE_URL &&
+      !isPrivateOrigin(v.PUBLIC_BASE_URL) &&
+      v.ALLOW_LOCAL_PROVIDERS !== "1"
+    ) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["ALLOW_LOCAL_PROVIDERS"],
+        message: `PUBLIC_BASE_URL is public, so set ${missing.join(" and ")} (real providers) or ALLOW_LOCAL_PROVIDERS=1`,
+      });
+    }
+    if (v.NAVBAR_SCRIPT_URL !== DEFAULT_NAVBAR_SCRIPT_URL && !v.NAVBAR_SCRIPT_INTEGRITY) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["NAVBAR_SCRIPT_INTEGRITY"],
+        message: "is required with a NAVBAR_SCRIPT_URL of your own (the script's SRI hash)",
+      });
     }
     // The local checkout and the console SMS provider exist for development only (their /api/dev
     // pages are off in production), so production without real providers could take no payment.
@@ -113,6 +179,8 @@ export type Env = z.infer<typeof schema> & {
   PUBLIC_BASE_URL: string;
   ADMIN_PASSWORD: string;
   SESSION_SECRET: string;
+  /** The navbar script's SRI hash: NAVBAR_SCRIPT_INTEGRITY, or the built-in one for the default URL. */
+  NAVBAR_SCRIPT_INTEGRITY: string;
   /** True when no admin password was configured and the development default is in use. */
   adminPasswordIsDefault: boolean;
 };
@@ -137,6 +205,7 @@ export function parseEnv(raw: Record<string, string | undefined>): Env {
     PUBLIC_BASE_URL: (v.PUBLIC_BASE_URL ?? `http://localhost:${v.PORT}`).replace(/\/+$/, ""),
     ADMIN_PASSWORD: v.ADMIN_PASSWORD ?? DEV_ADMIN_PASSWORD,
     adminPasswordIsDefault: !v.ADMIN_PASSWORD,
+    NAVBAR_SCRIPT_INTEGRITY: v.NAVBAR_SCRIPT_INTEGRITY ?? DEFAULT_NAVBAR_SCRIPT_INTEGRITY,
     SESSION_SECRET: v.SESSION_SECRET ?? loadOrCreateSecret(dirname(v.DATABASE_PATH)),
   };
 }

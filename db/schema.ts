@@ -5,6 +5,9 @@ import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-or
 // the API turns them into the ISO strings CONTRACT.md asks for.
 const createdAt = () => integer("created_at").notNull().default(sql`(unixepoch('subsec') * 1000)`);
 
+export const eventStatuses = ["upcoming", "started", "ended", "cancelled"] as const;
+export type EventStatus = (typeof eventStatuses)[number];
+
 export const events = sqliteTable(
   "events",
   {
@@ -21,9 +24,9 @@ export const events = sqliteTable(
     fromAge: integer("from_age").notNull(),
     toAge: integer("to_age").notNull(),
     totalSeats: integer("total_seats").notNull(),
-    status: text("status", { enum: ["upcoming", "started", "ended"] })
-      .notNull()
-      .default("upcoming"),
+    status: text("status", { enum: eventStatuses }).notNull().default("upcoming"),
+    // Set once RETENTION_DAYS after the end, when the attendees' photos and contact details are erased.
+    personalDataErasedAt: integer("personal_data_erased_at"),
     createdAt: createdAt(),
   },
   (t) => [index("events_starts_at").on(t.startsAt)],
@@ -200,6 +203,19 @@ export const outboxMessages = sqliteTable(
   },
   (t) => [uniqueIndex("outbox_messages_dedupe").on(t.dedupeKey), index("outbox_messages_status").on(t.status)],
 );
+
+/**
+ * Admin sessions, so that logout ends one on the server and a copied cookie stops working. The cookie
+ * names the row; `passwordFingerprint` ties it to the ADMIN_PASSWORD it was opened with, so changing
+ * the password ends every session.
+ */
+export const adminSessions = sqliteTable("admin_sessions", {
+  id: text("id").primaryKey(),
+  passwordFingerprint: text("password_fingerprint").notNull(),
+  expiresAt: integer("expires_at").notNull(),
+  revokedAt: integer("revoked_at"),
+  createdAt: createdAt(),
+});
 
 export type Event = typeof events.$inferSelect;
 export type NewEvent = typeof events.$inferInsert;

@@ -144,7 +144,7 @@ describe("cookies", () => {
 
   it("are Secure when the public origin is https, even though the proxy speaks http to the app", async () => {
     const server = await startTestServer({
-      env: { PUBLIC_BASE_URL: "https://tickets.example.com", TRUST_PROXY: "loopback" },
+      env: { PUBLIC_BASE_URL: "https://tickets.example.com", ALLOW_LOCAL_PROVIDERS: "1", TRUST_PROXY: "loopback" },
     });
     try {
       const cookies = await cookiesOf(server);

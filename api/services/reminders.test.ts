@@ -57,6 +57,7 @@ beforeEach(() => {
     UPLOADS_DIR: join(dir, "uploads"),
     SESSION_SECRET: "test-secret-test-secret-test-secret-0123",
     PUBLIC_BASE_URL: "https://tickets.example.com",
+    ALLOW_LOCAL_PROVIDERS: "1",
   });
   db = openDatabase(env.DATABASE_PATH);
   texts = [];
