@@ -24,6 +24,9 @@ export const events = sqliteTable(
     fromAge: integer("from_age").notNull(),
     toAge: integer("to_age").notNull(),
     totalSeats: integer("total_seats").notNull(),
+    // Balanced rooms: both set (summing to totalSeats) or both null for one pool of seats.
+    seatsMale: integer("seats_male"),
+    seatsFemale: integer("seats_female"),
     status: text("status", { enum: eventStatuses }).notNull().default("upcoming"),
     // Set once RETENTION_DAYS after the end, when the attendees' photos and contact details are erased.
     personalDataErasedAt: integer("personal_data_erased_at"),
@@ -204,6 +207,68 @@ export const outboxMessages = sqliteTable(
   (t) => [uniqueIndex("outbox_messages_dedupe").on(t.dedupeKey), index("outbox_messages_status").on(t.status)],
 );
 
+export const genders = ["male", "female"] as const;
+export type Gender = (typeof genders)[number];
+
+export const waitlistStatuses = ["waiting", "offered", "booked", "left", "lapsed", "ended"] as const;
+
+/**
+ * People waiting for a seat of their gender (or any seat of an unbalanced event). Their place is the
+ * order of `id`. `offered` while an offer is out; `lapsed` when an offer ran out unused; `ended` when
+ * the event started or was cancelled. A phone waits at most once per event at a time.
+ */
+export const waitlistEntries = sqliteTable(
+  "waitlist_entries",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    eventId: integer("event_id")
+      .notNull()
+      .references(() => events.id),
+    phone: text("phone").notNull(),
+    gender: text("gender", { enum: genders }).notNull(),
+    name: text("name").notNull(),
+    status: text("status", { enum: waitlistStatuses }).notNull().default("waiting"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("waitlist_entries_event_status").on(t.eventId, t.status),
+    uniqueIndex("waitlist_entries_one_per_phone")
+      .on(t.eventId, t.phone)
+      .where(sql`${t.status} in ('waiting', 'offered')`),
+  ],
+);
+
+export const waitlistOfferStatuses = ["open", "claimed", "booked", "expired", "withdrawn"] as const;
+
+/**
+ * A freed seat kept for the first person waiting, until `expiresAt`. `open` and `claimed` offers
+ * count against the seats of their gender (nobody else can take the seat); `booked` hands the seat
+ * to the booking it became, which then counts as any hold does.
+ */
+export const waitlistOffers = sqliteTable(
+  "waitlist_offers",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    entryId: integer("entry_id")
+      .notNull()
+      .references(() => waitlistEntries.id),
+    eventId: integer("event_id")
+      .notNull()
+      .references(() => events.id),
+    phone: text("phone").notNull(),
+    gender: text("gender", { enum: genders }).notNull(),
+    status: text("status", { enum: waitlistOfferStatuses }).notNull().default("open"),
+    expiresAt: integer("expires_at").notNull(),
+    bookingId: integer("booking_id").references(() => bookings.id),
+    claimedAt: integer("claimed_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("waitlist_offers_event_status").on(t.eventId, t.status),
+    uniqueIndex("waitlist_offers_one_per_entry").on(t.entryId),
+  ],
+);
+
 /**
  * Admin sessions, so that logout ends one on the server and a copied cookie stops working. The cookie
  * names the row; `passwordFingerprint` ties it to the ADMIN_PASSWORD it was opened with, so changing
@@ -224,3 +289,5 @@ export type Booking = typeof bookings.$inferSelect;
 export type CheckoutSession = typeof checkoutSessions.$inferSelect;
 export type Feedback = typeof feedback.$inferSelect;
 export type OutboxMessage = typeof outboxMessages.$inferSelect;
+export type WaitlistEntry = typeof waitlistEntries.$inferSelect;
+export type WaitlistOffer = typeof waitlistOffers.$inferSelect;
