@@ -69,7 +69,7 @@ export async function measurePartnersPage(appUrl: string, dataDir: string) {
   }
   db.$client.close();
 
-  const token = feedbackToken({ SESSION_SECRET }, viewer!.userId, event.id);
+  const token = feedbackToken({ SESSION_SECRET }, "start", viewer!.userId, event.id);
   const response = await fetch(`${appUrl}/api/get-participants`, {
     method: "POST",
     headers: { "content-type": "application/json", "accept-encoding": "gzip" },

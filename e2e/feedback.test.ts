@@ -52,11 +52,19 @@ describe.skipIf(noBrowser)("partner feedback on a phone", () => {
 
   const participantLink = (name: string, token?: string) => {
     const userId = people[name]!.userId;
-    return `/ParticipantFeedback?par1=${userId}&par2=${eventId}&t=${token ?? feedbackToken(env, userId, eventId)}`;
+    return `/ParticipantFeedback?par1=${userId}&par2=${eventId}&t=${token ?? feedbackToken(env, "start", userId, eventId)}`;
   };
-  const reportLink = (name: string) => {
+  const reportLink = (name: string, page: "start" | "report" = "report", event = eventId) => {
     const userId = people[name]!.userId;
-    return `/EventFeedback?par1=${eventId}&par2=${userId}&t=${feedbackToken(env, userId, eventId)}`;
+    return `/EventFeedback?par1=${event}&par2=${userId}&t=${feedbackToken(env, page, userId, event)}`;
+  };
+  const setStatus = (id: number, status: "started" | "ended") => {
+    const db = openDatabase(`${server.dataDir}/app.db`);
+    try {
+      db.update(events).set({ status }).where(eq(events.id, id)).run();
+    } finally {
+      db.$client.close();
+    }
   };
   const card = (page: Page, name: string) => page.locator("article.partner-card", { hasText: name });
   const pressed = (page: Page, name: string, button: "Like" | "Dislike") =>
@@ -148,6 +156,8 @@ describe.skipIf(noBrowser)("partner feedback on a phone", () => {
       await other.close();
     }
 
+    // The report opens when the organiser ends the event.
+    setStatus(eventId, "ended");
     await page.goto(reportLink("Vikram"));
     await page.getByRole("heading", { name: /Mutual matches/ }).waitFor();
     const mutual = page.locator("section", { has: page.getByRole("heading", { name: /Mutual matches/ }) });
@@ -183,6 +193,33 @@ describe.skipIf(noBrowser)("partner feedback on a phone", () => {
 
     await page.goto(`/EventFeedback?par1=${eventId}&par2=${people.Vikram!.userId}&t=nope`);
     await page.getByRole("alert").getByText("This feedback link isn't valid.", { exact: false }).waitFor();
+
+    // The partners link's token does not open the report, whatever the ids say.
+    await page.goto(reportLink("Vikram", "start"));
+    await page.getByRole("alert").getByText("This feedback link isn't valid.", { exact: false }).waitFor();
+    await expect.poll(() => page.getByRole("heading", { name: /Mutual matches/ }).count()).toBe(0);
+    await context.close();
+  });
+
+  it("tells someone who opens the report during the event that it opens at the end", async () => {
+    const db = openDatabase(`${server.dataDir}/app.db`);
+    const early = await insertEvent(db, `${server.dataDir}/uploads`, { name: "Late Mixer" });
+    db.update(events).set({ status: "started" }).where(eq(events.id, early.id)).run();
+    people.Meera = insertPaidBookings(db, early.id, 1, { name: "Meera", gender: "female" })[0]!;
+    insertPaidBookings(db, early.id, 1, { name: "Rohan", gender: "male" });
+    db.$client.close();
+
+    const { context, pageErrors } = await newContext(browser, server.url);
+    const page = await context.newPage();
+    await page.goto(reportLink("Meera", "report", early.id));
+    const notice = page.getByRole("status").filter({ hasText: "Your matches appear here when the event ends." });
+    await notice.waitFor();
+    expect(await page.getByRole("alert").count()).toBe(0);
+
+    setStatus(early.id, "ended");
+    await notice.getByRole("button", { name: "Check again" }).click();
+    await page.getByRole("heading", { name: /Mutual matches/ }).waitFor();
+    expect(pageErrors).toEqual([]);
     await context.close();
   });
 });

@@ -138,7 +138,7 @@ describe.skipIf(noBrowser)("installable and offline", () => {
 
       ({ context } = await newContext(browser, server.url));
       page = await context.newPage();
-      const token = feedbackToken({ SESSION_SECRET: "e2e-secret-e2e-secret-e2e-secret-012345" }, me, eventId);
+      const token = feedbackToken({ SESSION_SECRET: "e2e-secret-e2e-secret-e2e-secret-012345" }, "start", me, eventId);
       await page.goto(`/ParticipantFeedback?par1=${me}&par2=${eventId}&t=${token}`);
       await page.locator("article.partner-card").first().waitFor();
       await waitForServiceWorker(page);

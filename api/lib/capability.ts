@@ -2,24 +2,45 @@ import type { Env } from "../env.ts";
 import { hmac, safeEqual } from "./crypto.ts";
 
 /**
- * The `t` of the feedback links texted at start and end: an HMAC of user and event with
- * SESSION_SECRET. Holding the link is what lets someone act as that participant of that event.
+ * Links texted to people are capabilities: `t` is an HMAC with SESSION_SECRET over what the link
+ * names AND what it is for, so a token opens one page and nothing else (docs/decisions/011). Holding
+ * the link is what lets someone act as that person for that purpose.
  */
-export function feedbackToken(env: Pick<Env, "SESSION_SECRET">, userId: number, eventId: number): string {
-  return hmac(env.SESSION_SECRET, "feedback-link", `${userId}:${eventId}`);
+export type LinkPurpose =
+  /** The start link: the partners page and saving taps. */
+  | "feedback-start"
+  /** The end link: the report (matches, who liked you, phones of mutual likes). */
+  | "feedback-report"
+  /** The confirmation SMS's link that shows and saves the ticket on whatever phone opens it. */
+  | "ticket"
+  /** A waitlist offer: proves the phone it was texted to. */
+  | "waitlist-offer";
+
+type Secret = Pick<Env, "SESSION_SECRET">;
+
+export function linkToken(env: Secret, purpose: LinkPurpose, ...ids: number[]): string {
+  return hmac(env.SESSION_SECRET, `link:${purpose}`, ids.join(":"));
 }
 
-export function isValidFeedbackToken(
-  env: Pick<Env, "SESSION_SECRET">,
-  userId: number,
-  eventId: number,
-  token: unknown,
-): boolean {
-  return typeof token === "string" && token.length < 200 && safeEqual(token, feedbackToken(env, userId, eventId));
+export function isValidLinkToken(env: Secret, purpose: LinkPurpose, ids: number[], token: unknown): boolean {
+  return typeof token === "string" && token.length < 200 && safeEqual(token, linkToken(env, purpose, ...ids));
 }
+
+export type FeedbackPage = "start" | "report";
+
+/** The `t` of the feedback links texted at start (partners page) and end (report). */
+export const feedbackToken = (env: Secret, page: FeedbackPage, userId: number, eventId: number) =>
+  linkToken(env, `feedback-${page}`, userId, eventId);
+
+export const isValidFeedbackToken = (env: Secret, page: FeedbackPage, userId: number, eventId: number, token: unknown) =>
+  isValidLinkToken(env, `feedback-${page}`, [userId, eventId], token);
 
 export const participantFeedbackLink = (env: Env, userId: number, eventId: number) =>
-  `${env.PUBLIC_BASE_URL}/ParticipantFeedback?par1=${userId}&par2=${eventId}&t=${feedbackToken(env, userId, eventId)}`;
+  `${env.PUBLIC_BASE_URL}/ParticipantFeedback?par1=${userId}&par2=${eventId}&t=${feedbackToken(env, "start", userId, eventId)}`;
 
 export const eventFeedbackLink = (env: Env, userId: number, eventId: number) =>
-  `${env.PUBLIC_BASE_URL}/EventFeedback?par1=${eventId}&par2=${userId}&t=${feedbackToken(env, userId, eventId)}`;
+  `${env.PUBLIC_BASE_URL}/EventFeedback?par1=${eventId}&par2=${userId}&t=${feedbackToken(env, "report", userId, eventId)}`;
+
+/** The confirmation SMS's ticket link: shows the ticket and saves it on the phone that opens it. */
+export const savedTicketLink = (env: Env, bookingId: number) =>
+  `${env.PUBLIC_BASE_URL}/tickets?add=${bookingId}&t=${linkToken(env, "ticket", bookingId)}`;

@@ -525,7 +525,7 @@ describe("starting and ending an event", () => {
       expect(link.pathname).toBe("/ParticipantFeedback");
       expect(link.searchParams.get("par1")).toBe(String(p.userId));
       expect(link.searchParams.get("par2")).toBe(String(event.id));
-      expect(isValidFeedbackToken(env, p.userId, event.id, link.searchParams.get("t"))).toBe(true);
+      expect(isValidFeedbackToken(env, "start", p.userId, event.id, link.searchParams.get("t"))).toBe(true);
     }
 
     sent.length = 0;
@@ -535,7 +535,7 @@ describe("starting and ending an event", () => {
       expect(link.pathname).toBe("/EventFeedback");
       expect(link.searchParams.get("par1")).toBe(String(event.id));
       expect(link.searchParams.get("par2")).toBe(String(p.userId));
-      expect(isValidFeedbackToken(env, p.userId, event.id, link.searchParams.get("t"))).toBe(true);
+      expect(isValidFeedbackToken(env, "report", p.userId, event.id, link.searchParams.get("t"))).toBe(true);
     }
   });
 

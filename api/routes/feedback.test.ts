@@ -15,15 +15,22 @@ afterAll(async () => {
   await server.close();
 });
 
-const post = async (path: string, body: unknown) => {
-  const response = await fetch(`${server.url}/api/${path}`, {
+const request = (path: string, body: unknown) =>
+  fetch(`${server.url}/api/${path}`, {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify(body),
   });
+const post = async (path: string, body: unknown) => {
+  const response = await request(path, body);
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 };
-const token = (userId: number, eventId: number) => feedbackToken(server.deps.env, userId, eventId);
+/** The start link's token (partners page and saving). */
+const token = (userId: number, eventId: number) => feedbackToken(server.deps.env, "start", userId, eventId);
+/** The end link's token (the report). */
+const reportToken = (userId: number, eventId: number) => feedbackToken(server.deps.env, "report", userId, eventId);
+const setStatus = (e: { eventId: number }, status: "upcoming" | "started" | "ended") =>
+  server.deps.db.update(events).set({ status }).where(eq(events.id, e.eventId)).run();
 
 type Person = { userId: number; phone: string };
 
@@ -71,17 +78,19 @@ describe("capability tokens", () => {
     const e = await scriptedEvent();
     const other = await scriptedEvent();
     const { vikram, priya } = e;
-    const tokens = {
+    const tokensFor = (page: typeof token) => ({
       missing: undefined,
-      "of another user": token(priya.userId, e.eventId),
-      "of another event": token(vikram.userId, other.eventId),
+      "of another user": page(priya.userId, e.eventId),
+      "of another event": page(vikram.userId, other.eventId),
       forged: "x".repeat(43),
       "not a string": 12345,
-    };
-    for (const [label, t] of Object.entries(tokens)) {
+    });
+    const start = Object.entries(tokensFor(token));
+    const report = Object.values(tokensFor(reportToken));
+    for (const [i, [label, t]] of start.entries()) {
       const calls = [
         post("get-participants", { userID: vikram.userId, eventID: e.eventId, token: t }),
-        post("get-feedback", { userID: vikram.userId, eventID: e.eventId, token: t }),
+        post("get-feedback", { userID: vikram.userId, eventID: e.eventId, token: report[i] }),
         post("save-feedback", {
           fromUserID: vikram.userId,
           toUserID: priya.userId,
@@ -96,6 +105,57 @@ describe("capability tokens", () => {
           body: { success: false, error: "this feedback link is not valid" },
         });
       }
+    }
+  });
+
+  it("opens the report only with the end link's token, not the start link's, even after the end", async () => {
+    const e = await scriptedEvent("ended");
+    const refused = await post("get-feedback", {
+      userID: e.vikram.userId,
+      eventID: e.eventId,
+      token: token(e.vikram.userId, e.eventId),
+    });
+    expect(refused).toEqual({ status: 403, body: { success: false, error: "this feedback link is not valid" } });
+    const opened = await post("get-feedback", {
+      userID: e.vikram.userId,
+      eventID: e.eventId,
+      token: reportToken(e.vikram.userId, e.eventId),
+    });
+    expect(opened.status).toBe(200);
+  });
+
+  it("does not let the end link's token list partners or save a tap", async () => {
+    const e = await scriptedEvent("ended");
+    const t = reportToken(e.vikram.userId, e.eventId);
+    const refused = { status: 403, body: { success: false, error: "this feedback link is not valid" } };
+    expect(await post("get-participants", { userID: e.vikram.userId, eventID: e.eventId, token: t })).toEqual(refused);
+    expect(await save(e, e.vikram, e.priya, "like", 1_000, t)).toEqual(refused);
+    // Nothing was stored: Priya's report shows no like from Vikram.
+    const hers = await post("get-feedback", {
+      userID: e.priya.userId,
+      eventID: e.eventId,
+      token: reportToken(e.priya.userId, e.eventId),
+    });
+    expect(hers.body).toEqual({ mutual: [], likedme: [], iliked: [] });
+  });
+
+  it("refuses the start link with par1 and par2 swapped, as the report page would send it", async () => {
+    const e = await scriptedEvent("started");
+    await save(e, e.priya, e.vikram, "like");
+    const startLink = new URLSearchParams({
+      par1: String(e.vikram.userId),
+      par2: String(e.eventId),
+      t: token(e.vikram.userId, e.eventId),
+    });
+    // /EventFeedback reads par1 as the event and par2 as the user.
+    const swapped = { eventID: startLink.get("par1"), userID: startLink.get("par2"), token: startLink.get("t") };
+    // …and a hand-edited link that puts them back in the report's order.
+    const reordered = { eventID: startLink.get("par2"), userID: startLink.get("par1"), token: startLink.get("t") };
+    for (const body of [swapped, reordered]) {
+      expect(await post("get-feedback", body)).toEqual({
+        status: 403,
+        body: { success: false, error: "this feedback link is not valid" },
+      });
     }
   });
 
@@ -249,10 +309,11 @@ describe("POST /api/save-feedback", () => {
     const replays = await Promise.all([1, 2, 3, 4, 5].map(() => save(e, e.vikram, e.priya, "dislike", 3_000)));
     expect(replays.every((r) => r.status === 200)).toBe(true);
 
+    setStatus(e, "ended");
     const report = await post("get-feedback", {
       userID: e.priya.userId,
       eventID: e.eventId,
-      token: token(e.priya.userId, e.eventId),
+      token: reportToken(e.priya.userId, e.eventId),
     });
     expect(report.body).toEqual({ mutual: [], likedme: [], iliked: [] });
   });
@@ -265,8 +326,31 @@ describe("POST /api/save-feedback", () => {
 });
 
 describe("POST /api/get-feedback", () => {
+  it("answers 409 until the event has ended, then the report", async () => {
+    const e = await scriptedEvent("upcoming");
+    await save(e, e.vikram, e.priya, "like");
+    const ask = () =>
+      post("get-feedback", {
+        userID: e.priya.userId,
+        eventID: e.eventId,
+        token: reportToken(e.priya.userId, e.eventId),
+      });
+    const notYet = { status: 409, body: { success: false, error: "the report opens when the event ends" } };
+    expect(await ask()).toEqual(notYet);
+
+    setStatus(e, "started");
+    expect((await save(e, e.vikram, e.priya, "like")).status).toBe(200);
+    // Mid-event the likes already given stay hidden, phone numbers included.
+    expect(await ask()).toEqual(notYet);
+
+    setStatus(e, "ended");
+    const report = await ask();
+    expect(report.status).toBe(200);
+    expect(report.body).toMatchObject({ likedme: [{ id: e.vikram.userId, phone: e.vikram.phone }] });
+  });
+
   it("splits the partners into mutual, liked me and I liked, with phones only where they liked me", async () => {
-    const e = await scriptedEvent();
+    const e = await scriptedEvent("ended");
     const { vikram, arjun, priya, anika } = e;
     await save(e, vikram, priya, "like"); // mutual
     await save(e, priya, vikram, "like");
@@ -277,7 +361,8 @@ describe("POST /api/get-feedback", () => {
     await save(e, anika, arjun, "like"); // Anika likes Arjun, who said no
 
     const report = async (p: Person) =>
-      (await post("get-feedback", { userID: p.userId, eventID: e.eventId, token: token(p.userId, e.eventId) })).body;
+      (await post("get-feedback", { userID: p.userId, eventID: e.eventId, token: reportToken(p.userId, e.eventId) }))
+        .body;
     const entry = (p: Person, name: string, withPhone: boolean) => ({
       id: p.userId,
       username: name,
@@ -310,5 +395,37 @@ describe("POST /api/get-feedback", () => {
     server.deps.db.update(bookings).set({ status: "refunded" }).where(eq(bookings.userId, priya.userId)).run();
     expect(await report(vikram)).toMatchObject({ mutual: [], likedme: [entry(anika, "Anika", true)] });
     expect((await report(arjun)).iliked).toEqual([]);
+  });
+});
+
+describe("caching", () => {
+  it("marks every feedback answer no-store, refusals included", async () => {
+    const e = await scriptedEvent("ended");
+    const { vikram, priya } = e;
+    const replies = [
+      await request("get-participants", {
+        userID: vikram.userId,
+        eventID: e.eventId,
+        token: token(vikram.userId, e.eventId),
+      }),
+      await request("save-feedback", {
+        fromUserID: vikram.userId,
+        toUserID: priya.userId,
+        eventID: e.eventId,
+        feedback: "like",
+        token: token(vikram.userId, e.eventId),
+      }),
+      await request("get-feedback", {
+        userID: vikram.userId,
+        eventID: e.eventId,
+        token: reportToken(vikram.userId, e.eventId),
+      }),
+      await request("get-feedback", { userID: vikram.userId, eventID: e.eventId, token: "wrong" }),
+    ];
+    expect(replies.map((r) => r.status)).toEqual([200, 200, 200, 403]);
+    for (const reply of replies) {
+      await reply.body?.cancel();
+      expect(reply.headers.get("cache-control")).toBe("no-store");
+    }
   });
 });

@@ -2,16 +2,19 @@ import { and, asc, eq, ne, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { bookings, events, feedback, users } from "../../db/schema.ts";
 import type { Env } from "../env.ts";
-import { isValidFeedbackToken } from "../lib/capability.ts";
+import { type FeedbackPage, isValidFeedbackToken } from "../lib/capability.ts";
 import { BadRequest, Conflict, Forbidden, NotFound } from "../lib/errors.ts";
 
 /**
  * Partner feedback after an event. Every call is made with a capability link (the `t` texted at
- * start and end), so the token is checked before anything that could reveal who attended.
+ * start and end), so the token is checked before anything that could reveal who attended. Each
+ * token opens its own page only (docs/decisions/011): the start link's lists partners and saves
+ * taps, the end link's reads the report, which holds phone numbers.
  *
  * Decisions (CONTRACT.md leaves them open):
  * - Ratings are taken once the event has started and after it ended; before the start nobody has
- *   met anyone, so saving (and listing partners) answers 409. The report is readable at any time.
+ *   met anyone, so saving (and listing partners) answers 409. The report answers 409 until the
+ *   event has ended: before then it would show likes as they happen, mid-conversation.
  * - The caller must hold a paid, unrefunded seat (403 otherwise); the rated partner must be a
  *   participant of the same event of the other gender (404 otherwise: a refunded or unknown partner).
  * - A `clientTs` more than a day ahead of the server's clock is refused (400): a phone with a clock
@@ -28,9 +31,13 @@ export type ReportEntry = Partner & { phone?: string };
 export type FeedbackReport = { mutual: ReportEntry[]; likedme: ReportEntry[]; iliked: ReportEntry[] };
 
 const MAX_CLOCK_AHEAD_MS = 24 * 60 * 60 * 1000;
+/** The 409 of get-feedback before the end; the PWA's report page recognises it by its status. */
+const REPORT_NOT_YET = "the report opens when the event ends";
 
-function assertLink(ctx: Ctx, userId: number, eventId: number, token: unknown) {
-  if (!isValidFeedbackToken(ctx.env, userId, eventId, token)) throw Forbidden("this feedback link is not valid");
+function assertLink(ctx: Ctx, page: FeedbackPage, userId: number, eventId: number, token: unknown) {
+  if (!isValidFeedbackToken(ctx.env, page, userId, eventId, token)) {
+    throw Forbidden("this feedback link is not valid");
+  }
 }
 
 type Seat = { gender: "male" | "female" };
@@ -76,7 +83,7 @@ function partnersOf(db: Q, userId: number, eventId: number, seat: Seat) {
 }
 
 export function getParticipants(ctx: Ctx, input: { userId: number; eventId: number; token: unknown }): Partner[] {
-  assertLink(ctx, input.userId, input.eventId, input.token);
+  assertLink(ctx, "start", input.userId, input.eventId, input.token);
   assertRatingOpen(ctx.db, input.eventId);
   const seat = participantOf(ctx.db, input.userId, input.eventId);
   return partnersOf(ctx.db, input.userId, input.eventId, seat).map(({ id, username, image_name }) => ({
@@ -104,7 +111,7 @@ export function saveFeedback(
   input: SaveFeedbackInput,
   now: number,
 ): { feedback: FeedbackValue; clientTs: number } {
-  assertLink(ctx, input.fromUserId, input.eventId, input.token);
+  assertLink(ctx, "start", input.fromUserId, input.eventId, input.token);
   if (input.fromUserId === input.toUserId) throw BadRequest("you cannot rate yourself");
   const clientTs = input.clientTs ?? now;
   if (clientTs > now + MAX_CLOCK_AHEAD_MS) throw BadRequest("clientTs is too far in the future");
@@ -167,8 +174,8 @@ export function getFeedbackReport(
   ctx: Ctx,
   input: { userId: number; eventId: number; token: unknown },
 ): FeedbackReport {
-  assertLink(ctx, input.userId, input.eventId, input.token);
-  eventStatus(ctx.db, input.eventId);
+  assertLink(ctx, "report", input.userId, input.eventId, input.token);
+  if (eventStatus(ctx.db, input.eventId) !== "ended") throw Conflict(REPORT_NOT_YET);
   const seat = participantOf(ctx.db, input.userId, input.eventId);
   const partners = partnersOf(ctx.db, input.userId, input.eventId, seat);
 

@@ -1,16 +1,25 @@
 import { randomInt } from "node:crypto";
 import { and, desc, eq, gt, isNull, lt } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { phoneVerifications } from "../../db/schema.ts";
+import { phoneVerifications, rateLimitHits } from "../../db/schema.ts";
 import { hmac, safeEqual } from "../lib/crypto.ts";
-import { BadRequest, ProviderFailed } from "../lib/errors.ts";
+import { BadRequest, ProviderFailed, TooManyRequests } from "../lib/errors.ts";
 import type { Logger } from "../lib/log.ts";
-import { assertUnderLimit, type Limit, recordHit } from "../lib/rate-limit.ts";
+import { assertUnderLimit, hitsInWindow, type Limit, recordHit } from "../lib/rate-limit.ts";
 import type { SmsProvider } from "../providers/sms/types.ts";
 
 export const CODE_LIFETIME_MS = 10 * 60 * 1000;
 export const MAX_WRONG_TRIES = 5;
 const HOUR = 60 * 60 * 1000;
+const DAY = 24 * HOUR;
+
+/**
+ * Per phone, whatever the provider (docs/decisions/011): at most 10 wrong codes an hour across all
+ * its codes, so "5 tries per code" times "3 codes per 10 minutes" cannot be chained into hundreds of
+ * guesses; and at most 10 codes a day, so a phone cannot be bombed with texts 3 at a time.
+ */
+const WRONG_CODES: Limit = { bucket: "otp-wrong", max: 10, windowMs: HOUR };
+const CODES_PER_DAY: Limit = { bucket: "otp-phone-day", max: 10, windowMs: DAY };
 
 // ---- The console provider's codes (Twilio Verify keeps its own) ----
 
@@ -35,7 +44,7 @@ export function issueCode(db: Db, secret: string, phone: string, now: number): s
   );
   // Old rows are never read again; trimming here keeps the table small without a scheduler.
   db.delete(phoneVerifications)
-    .where(lt(phoneVerifications.expiresAt, now - 24 * HOUR))
+    .where(lt(phoneVerifications.expiresAt, now - DAY))
     .run();
   return code;
 }
@@ -92,8 +101,8 @@ const phoneLimit = (max: number): Limit => ({ bucket: "otp-phone", max, windowMs
 const addressLimit = (max: number): Limit => ({ bucket: "otp-address", max, windowMs: HOUR });
 
 /**
- * Sends a code unless this browser already verified the phone. Both limits are checked before either
- * is counted, so a refusal for one does not eat into the other. Every attempt that reaches the
+ * Sends a code unless this browser already verified the phone. All limits are checked before any is
+ * counted, so a refusal for one does not eat into the others. Every attempt that reaches the
  * provider counts, even a failed one: a failing number must not become a way to spam.
  */
 export async function sendOtp(
@@ -105,8 +114,12 @@ export async function sendOtp(
   const byPhone = phoneLimit(input.limits.perPhone);
   const byAddress = addressLimit(input.limits.perAddress);
   assertUnderLimit(db, byPhone, input.phone, input.now);
+  if (hitsInWindow(db, CODES_PER_DAY, input.phone, input.now) >= CODES_PER_DAY.max) {
+    throw TooManyRequests("too many codes for this phone today, try again tomorrow");
+  }
   assertUnderLimit(db, byAddress, input.address, input.now);
   recordHit(db, byPhone, input.phone, input.now);
+  recordHit(db, CODES_PER_DAY, input.phone, input.now);
   recordHit(db, byAddress, input.address, input.now);
   try {
     await deps.sms.startVerification(input.phone);
@@ -117,15 +130,48 @@ export async function sendOtp(
   return { PhoneVerification: false };
 }
 
-/** Resolves when the code is right; a wrong, used, voided or expired code is a 400. */
-export async function verifyOtp(deps: { sms: SmsProvider; log: Logger }, phone: string, code: string): Promise<void> {
+/**
+ * Counts a guess as wrong before the provider sees it, in one synchronous step, so guesses sent in
+ * parallel cannot all pass the check before any is counted.
+ */
+function reserveGuess(db: Db, phone: string, now: number): void {
+  if (hitsInWindow(db, WRONG_CODES, phone, now) >= WRONG_CODES.max) {
+    throw TooManyRequests("too many wrong codes for this phone, try again in an hour");
+  }
+  recordHit(db, WRONG_CODES, phone, now);
+}
+
+/** A reserved guess that turned out right (or found no live code) is not a wrong code: drop one hit. */
+function releaseGuess(db: Db, phone: string, at: number) {
+  const keyed = and(
+    eq(rateLimitHits.bucket, WRONG_CODES.bucket),
+    eq(rateLimitHits.key, phone),
+    eq(rateLimitHits.at, at),
+  );
+  const hit = db.select({ id: rateLimitHits.id }).from(rateLimitHits).where(keyed).limit(1).get();
+  if (hit) db.delete(rateLimitHits).where(eq(rateLimitHits.id, hit.id)).run();
+}
+
+/**
+ * Resolves when the code is right; a wrong, used, voided or expired code is a 400. Past the phone's
+ * wrong codes for the hour every try is a 429, even the right code, and the provider is not asked.
+ */
+export async function verifyOtp(
+  deps: { db: Db; sms: SmsProvider; log: Logger; now: () => number },
+  phone: string,
+  code: string,
+): Promise<void> {
+  const at = deps.now();
+  reserveGuess(deps.db, phone, at);
   let result: Awaited<ReturnType<SmsProvider["checkVerification"]>>;
   try {
     result = await deps.sms.checkVerification(phone, code);
   } catch (error) {
+    releaseGuess(deps.db, phone, at);
     deps.log("warn", "verification check failed", { provider: deps.sms.name, error: String(error).slice(0, 200) });
     throw ProviderFailed("could not check the code");
   }
+  if (result !== "wrong") releaseGuess(deps.db, phone, at);
   if (result === "wrong") throw BadRequest("incorrect code");
   if (result === "expired") throw BadRequest("code expired or already used; request a new one");
 }

@@ -13,6 +13,8 @@ export const getFeedback = (link: FeedbackLink) =>
 export type ReportState =
   | { status: "loading" }
   | { status: "error"; message: string }
+  /** The event has not ended yet: the server opens the report at the end (409). */
+  | { status: "not-yet" }
   | { status: "ready"; report: FeedbackReport };
 
 const isReport = (data: unknown): data is FeedbackReport =>
@@ -31,6 +33,8 @@ export function useFeedbackReport(link: FeedbackLink | null) {
         setState({ status: "ready", report: reply.data });
       } else if (reply.status === 403) {
         setState({ status: "error", message: INVALID_LINK });
+      } else if (reply.status === 409) {
+        setState({ status: "not-yet" });
       } else {
         setState({
           status: "error",

@@ -1,6 +1,6 @@
 import { imageUrl } from "../../../lib/api.ts";
 import { useFeedbackReport } from "../get-feedback.ts";
-import { type FeedbackLink, INCOMPLETE_LINK } from "../link.ts";
+import { type FeedbackLink, INCOMPLETE_LINK, REPORT_NOT_YET } from "../link.ts";
 import type { ReportEntry } from "../types.ts";
 import "../feedback.css";
 import { ErrorNotice } from "../../../lib/error-notice.tsx";
@@ -73,6 +73,17 @@ export function FeedbackReportView({ link }: { link: FeedbackLink | null }) {
   }
   if (state.status === "error") {
     return <ErrorNotice message={state.message} onRetry={reload} />;
+  }
+  if (state.status === "not-yet") {
+    // Not an error: the link is right and simply early (someone opened it during the event).
+    return (
+      <div className="notice" role="status">
+        <p>{REPORT_NOT_YET}</p>
+        <button type="button" className="button" onClick={() => void reload()}>
+          Check again
+        </button>
+      </div>
+    );
   }
   const { mutual, likedme, iliked } = state.report;
   return (
