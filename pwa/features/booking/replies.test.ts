@@ -18,6 +18,9 @@ describe("verifyOtp", () => {
     expect(await verifyOtp("+61412345678", "123456")).toBe("verified");
     answer(400, { success: false, error: "wrong code" });
     expect(await verifyOtp("+61412345678", "123456")).toBe("incorrect");
+    // Past the wrong-code limit even the right code is refused: not "incorrect".
+    answer(429, { success: false, error: "too many wrong codes for this phone, try again in an hour" });
+    expect(await verifyOtp("+61412345678", "123456")).toBe("limited");
     answer(502, { success: false, error: "provider down" });
     expect(await verifyOtp("+61412345678", "123456")).toBe("failed");
     vi.stubGlobal(

@@ -2,7 +2,11 @@ import { type FormEvent, useState } from "react";
 import { formatPhone, toE164 } from "../phone.ts";
 import { verifyOtp } from "../verify-otp.ts";
 
-const MESSAGES = { incorrect: "Incorrect OTP.", failed: "Error verifying OTP." } as const;
+const MESSAGES = {
+  incorrect: "Incorrect OTP.",
+  limited: "Too many wrong codes. Please try again in an hour.",
+  failed: "Error verifying OTP.",
+} as const;
 
 /** Step 2: the code texted to `phone`. */
 export function OtpStep(props: { phone: string; onVerified: () => void; onChangeNumber: () => void }) {
