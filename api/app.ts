@@ -5,7 +5,7 @@ import { HTTPException } from "hono/http-exception";
 import type { AppDeps } from "./deps.ts";
 import { trustProxy } from "./lib/client-address.ts";
 import { DomainError } from "./lib/errors.ts";
-import { securityHeaders } from "./lib/security-headers.ts";
+import { privateUnlessDeclared, securityHeaders } from "./lib/security-headers.ts";
 import { staticFiles } from "./lib/static-files.ts";
 import { adminRoutes } from "./routes/admin.ts";
 import { bookingRoutes } from "./routes/booking.ts";
@@ -51,6 +51,10 @@ export function createApp(deps: AppDeps) {
   const app = new Hono();
   app.onError((err, c) => {
     if (err instanceof DomainError) {
+      // A provider's own words stay in the log: they can name accounts, ids or keys (decision 013).
+      if (err.status >= 500 && err.cause !== undefined) {
+        deps.log("warn", err.message, { path: c.req.path, error: String(err.cause).slice(0, 300) });
+      }
       return c.json({ success: false, error: err.message, ...err.extra }, err.status);
     }
     if (err instanceof HTTPException) {
@@ -64,6 +68,8 @@ export function createApp(deps: AppDeps) {
   app.use("*", securityHeaders(deps.env));
   // Who the client is (TRUST_PROXY), decided before any route keys a rate limit on it.
   app.use("*", trustProxy(deps.env));
+  // Cache-Control: no-store on every API answer whose route does not declare its own (decision 013).
+  app.use("/api/*", privateUnlessDeclared());
   // Outside /api and before the static files: no limits, no body, nothing cached.
   app.route("/", healthRoutes(deps));
   app.route("/api", api);

@@ -1,24 +1,34 @@
-import type { Browser } from "playwright-core";
+import { createHash } from "node:crypto";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, desktop, freePort, launchBrowser, newContext, noBrowser, startAppServer } from "./harness.ts";
+
+/** The third-party script as the CDN should serve it; the server pins these exact bytes by their hash. */
+const SCRIPT_BODY = "window.__navbarScriptRan = (window.__navbarScriptRan || 0) + 1;";
+const SCRIPT_INTEGRITY = `sha384-${createHash("sha384").update(SCRIPT_BODY).digest("base64")}`;
 
 describe.skipIf(noBrowser)("landing page at /welcome", () => {
   let server: AppServer;
   let browser: Browser;
   let baseUrl: string;
+  let scriptOrigin: string;
   let scriptUrl: string;
 
   beforeAll(async () => {
-    // The slim script's address must be known before start-up, so the port is chosen here and the
-    // address sits on the server's own origin, where each test intercepts it: nothing leaves the machine.
+    // The slim script's address must be known before start-up, so the port is chosen here. It sits
+    // on another origin (127.0.0.1 against the page's localhost), as a CDN would, so the CSP's
+    // exact-URL rule and the cross-origin integrity check both really run; each test intercepts it,
+    // and nothing leaves the machine.
     const port = await freePort();
     baseUrl = `http://localhost:${port}`;
-    scriptUrl = `${baseUrl}/third-party/navbar.slim.js`;
+    scriptOrigin = `http://127.0.0.1:${port}`;
+    scriptUrl = `${scriptOrigin}/third-party/navbar.slim.js`;
     server = await startAppServer({
       SEED_DEMO: "0",
       PORT: String(port),
       PUBLIC_BASE_URL: baseUrl,
       NAVBAR_SCRIPT_URL: scriptUrl,
+      NAVBAR_SCRIPT_INTEGRITY: SCRIPT_INTEGRITY,
       COMPANY_SITE_URL: "https://company.example/",
       SUPPORT_EMAIL: "help@company.example",
     });
@@ -30,10 +40,14 @@ describe.skipIf(noBrowser)("landing page at /welcome", () => {
     await server?.stop();
   });
 
-  /** Fulfils the third-party script locally and refuses anything bound for another host. */
-  async function offlineContext(device?: Parameters<typeof newContext>[2]) {
+  /**
+   * Fulfils the third-party script locally (with `body`, the genuine bytes unless a test tampers with
+   * them) and refuses anything bound for another host. `scriptRequests` counts fetches of the script.
+   */
+  async function offlineContext(device?: Parameters<typeof newContext>[2], body = SCRIPT_BODY) {
     const { context, pageErrors } = await newContext(browser, baseUrl, device);
     const outside: string[] = [];
+    const scriptRequests: string[] = [];
     await context.route(
       (url) => url.origin !== baseUrl,
       (route) => {
@@ -41,14 +55,20 @@ describe.skipIf(noBrowser)("landing page at /welcome", () => {
         return route.abort();
       },
     );
-    await context.route(scriptUrl, (route) =>
-      route.fulfill({
+    await context.route(scriptUrl, (route) => {
+      scriptRequests.push(route.request().frame().url());
+      return route.fulfill({
         contentType: "text/javascript",
-        body: "window.__navbarScriptRan = (window.__navbarScriptRan || 0) + 1;",
-      }),
-    );
-    return { context, pageErrors, outside };
+        // A CDN answers cross-origin requests so the browser can check the integrity hash.
+        headers: { "access-control-allow-origin": "*" },
+        body,
+      });
+    });
+    return { context, pageErrors, outside, scriptRequests };
   }
+
+  const navbarScriptRan = (page: Page) =>
+    page.evaluate(() => (window as unknown as { __navbarScriptRan?: number }).__navbarScriptRan ?? 0);
 
   it("shows the hero video, links and menu, and adds the slim script only while mounted", async () => {
     const { context, pageErrors, outside } = await offlineContext();
@@ -122,14 +142,13 @@ describe.skipIf(noBrowser)("landing page at /welcome", () => {
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);
 
-    // The third-party script: in the document after mount, run once, and gone after leaving in-app.
+    // The third-party script: in the document after mount, pinned by its hash, run once, and gone
+    // after leaving in-app.
     const script = page.locator(`script[src="${scriptUrl}"]`);
     await expect.poll(() => script.count(), { timeout: 15_000 }).toBe(1);
-    await expect
-      .poll(() => page.evaluate(() => (window as unknown as { __navbarScriptRan?: number }).__navbarScriptRan), {
-        timeout: 15_000,
-      })
-      .toBe(1);
+    expect(await script.getAttribute("integrity")).toBe(SCRIPT_INTEGRITY);
+    expect(await script.getAttribute("crossorigin")).toBe("anonymous");
+    await expect.poll(() => navbarScriptRan(page), { timeout: 15_000 }).toBe(1);
     await toggle.click();
     await upcoming.click();
     await page.getByRole("heading", { name: "Upcoming Events" }).waitFor();
@@ -182,6 +201,81 @@ describe.skipIf(noBrowser)("landing page at /welcome", () => {
     await page.getByRole("heading", { name: "Upcoming Events" }).waitFor();
     await expect.poll(() => page.locator(`script[src="${scriptUrl}"]`).count()).toBe(0);
     expect(pageErrors).toEqual([]);
+    await context.close();
+  });
+
+  it("refuses to run a tampered copy of the third-party script", async () => {
+    const { context, pageErrors, outside, scriptRequests } = await offlineContext(
+      undefined,
+      "window.__navbarScriptRan = 1000; /* swapped on the CDN */",
+    );
+    const page = await context.newPage();
+    // Chromium names the blocked file in one console line; waiting for it is waiting for the check.
+    const blocked = page.waitForEvent("console", {
+      predicate: (message) => message.text().includes("integrity") && message.text().includes(scriptUrl),
+      timeout: 20_000,
+    });
+    await page.goto("/welcome");
+    await page.getByRole("heading", { name: "Date a step Deeper" }).waitFor();
+    expect((await blocked).text()).toMatch(/blocked/i);
+    // The browser fetched the file, checked it against the hash and never ran it.
+    expect(scriptRequests).toHaveLength(1);
+    expect(await navbarScriptRan(page)).toBe(0);
+    expect(pageErrors).toEqual([]);
+    expect(outside).toEqual([]);
+    await context.close();
+  });
+
+  it("allows that one file of the other origin, not the rest of it", async () => {
+    const { context, pageErrors, outside } = await offlineContext();
+    const page = await context.newPage();
+    await page.goto("/welcome");
+    await expect.poll(() => navbarScriptRan(page), { timeout: 15_000 }).toBe(1);
+    const other = `${scriptOrigin}/third-party/other.js`;
+    const outcome = await page.evaluate(
+      (src) =>
+        new Promise<string>((resolve) => {
+          const element = document.createElement("script");
+          element.src = src;
+          element.onload = () => resolve("load");
+          element.onerror = () => resolve("error");
+          document.body.append(element);
+        }),
+      other,
+    );
+    expect(outcome).toBe("error");
+    // Refused by the page's policy before any request: it never reached the network (or our routes).
+    expect(outside).toEqual([]);
+    expect(pageErrors).toEqual([expect.stringContaining("Content Security Policy")]);
+    expect(pageErrors[0]).toContain(other);
+    await context.close();
+  });
+
+  it("never loads the third-party script on the home page or the tickets page", async () => {
+    const { context, pageErrors, outside, scriptRequests } = await offlineContext();
+    const page = await context.newPage();
+    const loadedHere = () =>
+      page.evaluate(
+        (src) =>
+          document.querySelectorAll(`script[src="${src}"]`).length +
+          performance.getEntriesByType("resource").filter((entry) => entry.name === src).length,
+        scriptUrl,
+      );
+
+    await page.goto("/");
+    await page.getByRole("heading", { name: "Upcoming Events" }).waitFor();
+    expect(await loadedHere()).toBe(0);
+    await page.goto("/tickets");
+    await page.getByRole("heading", { level: 1, name: "My tickets" }).waitFor();
+    expect(await loadedHere()).toBe(0);
+    expect(scriptRequests).toEqual([]);
+
+    // The same context does fetch it on the landing page, so the zeros above are not a broken route.
+    await page.goto("/welcome");
+    await expect.poll(() => scriptRequests.length, { timeout: 15_000 }).toBe(1);
+    expect(new URL(scriptRequests[0] ?? "").pathname).toBe("/welcome");
+    expect(pageErrors).toEqual([]);
+    expect(outside).toEqual([]);
     await context.close();
   });
 });

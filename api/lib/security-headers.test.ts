@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../../test/api-harness.ts";
+import { scriptSource } from "./security-headers.ts";
 
 let server: TestServer;
 
@@ -10,7 +11,10 @@ beforeAll(async () => {
   const dist = mkdtempSync(join(tmpdir(), "sdt-dist-headers-"));
   writeFileSync(join(dist, "index.html"), "<!doctype html><title>shell</title>");
   server = await startTestServer({
-    env: { NAVBAR_SCRIPT_URL: "https://cdn.example.net/slim.js" },
+    env: {
+      NAVBAR_SCRIPT_URL: "https://cdn.example.net/slim.js",
+      NAVBAR_SCRIPT_INTEGRITY: "sha384-oqVuAfXRKap7fdgcCY5uykM6+R9GqQ8K/uxy9rx7HNQlGYl1kPzQho1wx4JwY8wC",
+    },
     deps: () => ({ staticDir: dist }),
   });
 });
@@ -29,7 +33,8 @@ describe("security headers", () => {
     const response = await fetch(server.url + path, { headers });
     const csp = response.headers.get("content-security-policy") ?? "";
     expect(csp).toContain("default-src 'self'");
-    expect(csp).toContain("script-src 'self' https://cdn.example.net");
+    // The one third-party file, not everything its CDN serves.
+    expect(csp).toMatch(/script-src 'self' https:\/\/cdn\.example\.net\/slim\.js(;|$)/);
     expect(csp).toContain("frame-ancestors 'none'");
     expect(csp).toContain("object-src 'none'");
     expect(csp).not.toContain("'unsafe-eval'");
@@ -44,5 +49,15 @@ describe("security headers", () => {
     const csp = (await fetch(`${server.url}/api/get-events`)).headers.get("content-security-policy") ?? "";
     expect(csp).toMatch(/img-src 'self' data: blob:(;|$)/);
     expect(csp).toMatch(/connect-src 'self'(;|$)/);
+  });
+
+  it("name the third-party script by its exact address, which cannot break out of the directive", () => {
+    expect(scriptSource("https://code.jquery.com/jquery-3.7.1.slim.min.js?v=1#x")).toBe(
+      "https://code.jquery.com/jquery-3.7.1.slim.min.js",
+    );
+    expect(scriptSource("https://cdn.example.net/a;script-src *,b.js")).toBe(
+      "https://cdn.example.net/a%3Bscript-src%20*%2Cb.js",
+    );
+    expect(scriptSource("javascript:alert(1)")).toBeUndefined();
   });
 });

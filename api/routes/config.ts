@@ -9,6 +9,8 @@ export const configRoutes = (deps: AppDeps) =>
         supportEmail: deps.env.SUPPORT_EMAIL,
         companySiteUrl: deps.env.COMPANY_SITE_URL,
         navbarScriptUrl: deps.env.NAVBAR_SCRIPT_URL,
+        // The landing page loads that script only with this Subresource Integrity hash (decision 013).
+        navbarScriptIntegrity: deps.env.NAVBAR_SCRIPT_INTEGRITY,
         stripePublishableKey: deps.env.STRIPE_PUBLISHABLE_KEY ?? null,
         // The admin form's default zone for a new event.
         eventTimeZone: deps.env.EVENT_TIME_ZONE,

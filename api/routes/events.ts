@@ -23,7 +23,9 @@ export const eventsRoutes = (deps: AppDeps) => {
       }
       return c.body(new Uint8Array(list.json), 200, headers);
     })
-    .get("/get-event/:id", validate("param", z.object({ id: idParam(z) })), (c) =>
-      c.json(getEvent(deps.db, c.req.valid("param").id, deps.now())),
-    );
+    .get("/get-event/:id", validate("param", z.object({ id: idParam(z) })), (c) => {
+      // Public, like the list: revalidated rather than never stored (the API's default is no-store).
+      c.header("cache-control", "no-cache");
+      return c.json(getEvent(deps.db, c.req.valid("param").id, deps.now()));
+    });
 };

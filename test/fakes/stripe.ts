@@ -42,8 +42,11 @@ export type FakeStripe = {
   complete(sessionId: string): FakeSession;
   /** The session runs out of time unpaid. */
   expire(sessionId: string): FakeSession;
-  /** The next `times` requests to `path` get a Stripe error (400, so the SDK does not retry). */
-  failNext(path: string, times?: number): void;
+  /**
+   * The next `times` requests to `path` get a Stripe error (400 by default, so the SDK does not retry),
+   * with `error`'s message and status when given.
+   */
+  failNext(path: string, times?: number, error?: { status?: number; message?: string }): void;
   /** A signed-off Stripe event around a session, ready for the webhook. */
   event(
     type: string,
@@ -62,6 +65,7 @@ export async function startFakeStripe(): Promise<FakeStripe> {
   const refunds: FakeStripe["refunds"] = [];
   const idempotent = new Map<string, { status: number; body: unknown }>();
   const failures = new Map<string, number>();
+  const failureShapes = new Map<string, { status: number; message: string }>();
 
   const send = (res: ServerResponse, status: number, body: unknown) => {
     res.writeHead(status, { "content-type": "application/json", "request-id": nextId("req") });
@@ -137,7 +141,8 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       const failing = failures.get(url.pathname) ?? 0;
       if (failing > 0) {
         failures.set(url.pathname, failing - 1);
-        return send(res, 400, { error: { type: "invalid_request_error", message: "fake stripe: told to fail" } });
+        const shape = failureShapes.get(url.pathname) ?? { status: 400, message: "fake stripe: told to fail" };
+        return send(res, shape.status, { error: { type: "invalid_request_error", message: shape.message } });
       }
       const key = req.headers["idempotency-key"];
       const cacheKey = typeof key === "string" && req.method === "POST" ? `${url.pathname} ${key}` : undefined;
@@ -176,8 +181,9 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       Object.assign(session, { status: "expired", url: null });
       return structuredClone(session);
     },
-    failNext(path, times = 1) {
+    failNext(path, times = 1, error = {}) {
       failures.set(path, times);
+      failureShapes.set(path, { status: error.status ?? 400, message: error.message ?? "fake stripe: told to fail" });
     },
     event(type, session) {
       return { id: nextId("evt"), object: "event", type, data: { object: session } };

@@ -21,6 +21,7 @@ export async function startFakeTwilio() {
   /** The code Verify "sent" to each number; the test reads it from here. */
   const codes = new Map<string, string>();
   let failNext: number | null = null;
+  let failMessage = "Internal Server Error";
 
   const server = createServer(async (req, res) => {
     const body = await readBody(req);
@@ -41,7 +42,7 @@ export async function startFakeTwilio() {
     if (failNext !== null) {
       const status = failNext;
       failNext = null;
-      return reply(status, { code: 20500, message: "Internal Server Error", status });
+      return reply(status, { code: 20500, message: failMessage, status });
     }
     const to = record.form.To ?? "";
     let match = /^\/v2\/Services\/([^/]+)\/Verifications$/.exec(url.pathname);
@@ -90,9 +91,10 @@ export async function startFakeTwilio() {
     url,
     requests,
     codes,
-    /** The next request answers with this HTTP status, as an outage would. */
-    failNextWith(status: number) {
+    /** The next request answers with this HTTP status, as an outage would, and `message` as Twilio's text. */
+    failNextWith(status: number, message = "Internal Server Error") {
       failNext = status;
+      failMessage = message;
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

@@ -5,6 +5,8 @@ import { bookings, checkoutSessions, outboxMessages, refunds } from "../../../db
 import { startTestServer, type TestServer, verifiedPhoneCookie } from "../../../test/api-harness.ts";
 import { type FakeSession, type FakeStripe, startFakeStripe } from "../../../test/fakes/stripe.ts";
 import { insertEvent, insertHeldBooking, insertPaidBookings } from "../../../test/fixtures.ts";
+import { DomainError } from "../../lib/errors.ts";
+import { createStripePayments } from "./stripe.ts";
 
 // The real `stripe` SDK against a fake Stripe on loopback: what the app sends to Stripe, and what
 // it does with Stripe's signed webhooks.
@@ -12,11 +14,19 @@ import { insertEvent, insertHeldBooking, insertPaidBookings } from "../../../tes
 const WEBHOOK_SECRET = "whsec_test";
 let fake: FakeStripe;
 let server: TestServer;
+/** Everything the app logged, as one line each. */
+const logged: string[] = [];
 
 beforeAll(async () => {
   fake = await startFakeStripe();
   server = await startTestServer({
     env: { STRIPE_SECRET_KEY: "sk_test_x", STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_API_BASE: fake.url },
+    deps: (base) => ({
+      log: (level, message, fields) => {
+        logged.push(`${level} ${message} ${JSON.stringify(fields ?? {})}`);
+        base.log(level, message, fields);
+      },
+    }),
   });
 });
 afterAll(async () => {
@@ -116,32 +126,94 @@ describe("Stripe Checkout through the SDK", () => {
   });
 
   it("retrieves the session from Stripe for the success page", async () => {
-    const { reply } = await heldWithCheckout();
+    const { held, reply } = await heldWithCheckout();
+    // Only the browser that verified the booking's phone reads its payment (decision 010).
+    const headers = { cookie: verifiedPhoneCookie(server.deps.env, held.phone, server.deps.now()) };
     const path = `/api/checkout-session?session_id=${reply.sessionId}`;
-    expect(await (await fetch(server.url + path)).json()).toEqual({ paymentIntentId: null, paid: false });
+    expect(await (await fetch(server.url + path, { headers })).json()).toEqual({ paymentIntentId: null, paid: false });
     const paid = fake.complete(reply.sessionId);
-    expect(await (await fetch(server.url + path)).json()).toEqual({ paymentIntentId: paid.payment_intent, paid: true });
+    expect(await (await fetch(server.url + path, { headers })).json()).toEqual({
+      paymentIntentId: paid.payment_intent,
+      paid: true,
+    });
     expect(fake.requests.at(-1)).toMatchObject({ method: "GET", path: `/v1/checkout/sessions/${reply.sessionId}` });
-    expect((await fetch(`${server.url}/api/checkout-session?session_id=cs_test_unknown`)).status).toBe(404);
+    // A session this app never made is refused before Stripe is asked.
+    const before = fake.requests.length;
+    const unknown = await fetch(`${server.url}/api/checkout-session?session_id=cs_test_unknown`, { headers });
+    expect([403, 404]).toContain(unknown.status);
+    expect(fake.requests.length).toBe(before);
   });
 
   it("send-confirmation asks Stripe when the webhook has not arrived yet", async () => {
     const { event, held, reply } = await heldWithCheckout();
-    const early = await post("/api/send-confirmation", {
-      userID: held.userId,
-      eventID: event.id,
-      paymentIntentId: "pi_test_guess",
-    });
+    const cookie = verifiedPhoneCookie(server.deps.env, held.phone, server.deps.now());
+    const early = await post(
+      "/api/send-confirmation",
+      { userID: held.userId, eventID: event.id, paymentIntentId: "pi_test_guess" },
+      cookie,
+    );
     expect(early.status).toBe(409);
     const paid = fake.complete(reply.sessionId);
-    const response = await post("/api/send-confirmation", {
-      userID: held.userId,
-      eventID: event.id,
-      paymentIntentId: paid.payment_intent,
-    });
+    const response = await post(
+      "/api/send-confirmation",
+      { userID: held.userId, eventID: event.id, paymentIntentId: paid.payment_intent },
+      cookie,
+    );
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ uniqueCode: booking(held.bookingId).uniqueCode });
     expect(booking(held.bookingId)).toMatchObject({ status: "paid", paymentIntentId: paid.payment_intent });
+  });
+});
+
+describe("when Stripe fails", () => {
+  // Stripe's messages can name the account, its keys or request details: the client hears only
+  // that the provider is unavailable, and the operator's log keeps Stripe's words.
+  const distinctive = "Invalid API Key provided: sk_live_leaky-detail-4242 for acct_1LeakyAccount";
+
+  async function expectGeneric502(response: Response) {
+    expect(response.status).toBe(502);
+    const text = await response.text();
+    expect(JSON.parse(text)).toEqual({ success: false, error: expect.stringMatching(/payment provider/) });
+    expect(text).not.toContain("leaky");
+    expect(text).not.toContain("acct_");
+  }
+
+  it("answers a failed checkout with a generic 502, never Stripe's own message", async () => {
+    const { db, env } = server.deps;
+    const event = await insertEvent(db, env.UPLOADS_DIR, { priceCents: 5500 });
+    const held = insertHeldBooking(db, event.id, { now: server.deps.now(), email: `f${Math.random()}@example.com` });
+    fake.failNext("/v1/checkout/sessions", 1, { status: 401, message: distinctive });
+    const response = await post(
+      "/api/create-checkout-session",
+      { userID: held.userId, eventID: event.id, amount: 1 },
+      verifiedPhoneCookie(env, held.phone, server.deps.now()),
+    );
+    await expectGeneric502(response);
+    expect(logged.some((line) => line.startsWith("warn ") && line.includes("leaky"))).toBe(true);
+  });
+
+  it("answers a failed checkout lookup with a generic 502, never Stripe's own message", async () => {
+    const { held, reply } = await heldWithCheckout();
+    fake.failNext(`/v1/checkout/sessions/${reply.sessionId}`, 1, { status: 400, message: distinctive });
+    const response = await fetch(`${server.url}/api/checkout-session?session_id=${reply.sessionId}`, {
+      headers: { cookie: verifiedPhoneCookie(server.deps.env, held.phone, server.deps.now()) },
+    });
+    await expectGeneric502(response);
+  });
+
+  it("keeps Stripe's message as the cause of the provider's generic error, for the log", async () => {
+    // A Stripe of its own, so the refund counts of the webhook tests stay exact.
+    const own = await startFakeStripe();
+    const payments = createStripePayments({ secretKey: "sk_test_x", webhookSecret: WEBHOOK_SECRET, apiBase: own.url });
+    own.failNext("/v1/refunds", 1, { status: 400, message: distinctive });
+    const failure = await payments.refund("pi_test_any", "refund-cause").then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    await own.close();
+    expect(failure).toBeInstanceOf(DomainError);
+    expect(failure).toMatchObject({ status: 502, message: "the payment provider is unavailable" });
+    expect(String((failure as Error).cause)).toContain(distinctive);
   });
 });
 
@@ -235,11 +307,11 @@ describe("POST /api/stripe/webhook", () => {
       await deliver(completed);
       await deliver({ ...completed, id: `${completed.id}_retry` });
       expect(fake.requests.filter((r) => r.path === "/v1/refunds")).toHaveLength(1);
-      const confirm = await post("/api/send-confirmation", {
-        userID: held.userId,
-        eventID: event.id,
-        paymentIntentId: paid.payment_intent,
-      });
+      const confirm = await post(
+        "/api/send-confirmation",
+        { userID: held.userId, eventID: event.id, paymentIntentId: paid.payment_intent },
+        verifiedPhoneCookie(server.deps.env, held.phone, server.deps.now()),
+      );
       expect(confirm.status).toBe(409);
     } finally {
       server.advance(-32 * 60_000);

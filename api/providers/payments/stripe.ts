@@ -2,6 +2,9 @@ import Stripe from "stripe";
 import { BadRequest, NotFound, ProviderFailed } from "../../lib/errors.ts";
 import type { CheckoutInfo, PaymentEvent, PaymentsProvider } from "./types.ts";
 
+/** The only words a client hears when Stripe fails. */
+export const PAYMENT_PROVIDER_UNAVAILABLE = "the payment provider is unavailable";
+
 export type StripeOptions = {
   secretKey: string;
   webhookSecret: string;
@@ -104,13 +107,19 @@ function toInfo(session: Stripe.Checkout.Session): CheckoutInfo {
   };
 }
 
-/** Stripe's "no such object" is the caller's 404; anything else is the provider failing (502). */
+/**
+ * Stripe's "no such object" is the caller's 404; anything else is the provider failing (502). Stripe's
+ * own message never reaches the client (it can name the account, ids or request details): it rides
+ * along as the error's cause, and app.ts's onError logs it.
+ */
 async function call<T>(request: () => Promise<T>): Promise<T> {
   try {
     return await request();
   } catch (error) {
     const status = (error as { statusCode?: number }).statusCode;
     if (status === 404) throw NotFound("no such checkout session");
-    throw ProviderFailed(`payment provider error: ${(error as Error).message ?? "unknown"}`.slice(0, 200));
+    const failure = ProviderFailed(PAYMENT_PROVIDER_UNAVAILABLE);
+    failure.cause = error;
+    throw failure;
   }
 }

@@ -97,13 +97,26 @@ describe("the Twilio provider", () => {
     ]);
   });
 
-  it("answers 502 when Twilio fails to send the code", async () => {
-    fake.failNextWith(500);
+  it("answers 502 when Twilio fails to send the code, without Twilio's own words", async () => {
+    fake.failNextWith(500, "Account AC-leaky-detail is suspended");
     const response = await browserClient(server.url).postJson("/api/send-otp", {
       phone: "0498 765 432",
       countryCode: "+61",
     });
     expect(response.status).toBe(502);
-    expect(await response.json()).toMatchObject({ success: false });
+    const text = await response.text();
+    expect(JSON.parse(text)).toMatchObject({ success: false });
+    expect(text).not.toContain("leaky");
+  });
+
+  it("answers 502 when Twilio fails to check the code, without Twilio's own words", async () => {
+    const browser = browserClient(server.url);
+    await browser.postJson("/api/send-otp", { phone: "0487 654 321", countryCode: "+61" });
+    fake.failNextWith(503, "Service VA-leaky-detail is unavailable");
+    const response = await browser.postJson("/api/verify-otp", { phone: "0487 654 321", otp: "123456" });
+    expect(response.status).toBe(502);
+    const text = await response.text();
+    expect(JSON.parse(text)).toMatchObject({ success: false });
+    expect(text).not.toContain("leaky");
   });
 });

@@ -6,6 +6,8 @@ export type PublicConfig = {
   supportEmail: string;
   companySiteUrl: string;
   navbarScriptUrl: string;
+  /** The script's Subresource Integrity hash; a config cached before it existed has none, and then the script is not loaded. */
+  navbarScriptIntegrity?: string;
   stripePublishableKey: string | null;
   eventTimeZone: string;
 };
@@ -22,7 +24,8 @@ const isConfig = (data: unknown): data is PublicConfig =>
   "companySiteUrl" in data &&
   typeof data.companySiteUrl === "string" &&
   "navbarScriptUrl" in data &&
-  typeof data.navbarScriptUrl === "string";
+  typeof data.navbarScriptUrl === "string" &&
+  (!("navbarScriptIntegrity" in data) || typeof data.navbarScriptIntegrity === "string");
 
 /** The landing page's links and third-party script depend on this; the page still works without it. */
 export function usePublicConfig(): State {

@@ -12,7 +12,8 @@ export function LandingNav() {
   const config = usePublicConfig();
   const ready = config.status === "ready" ? config.config : undefined;
   // SPEC.md: the navigation bar loads the third-party slim script on mount and removes it on unmount.
-  useExternalScript(ready?.navbarScriptUrl);
+  // This page is the only one that loads it (decision 013).
+  useExternalScript(ready?.navbarScriptUrl, ready?.navbarScriptIntegrity);
 
   const [open, setOpen] = useState(false);
   const menuId = useId();
