@@ -15,6 +15,11 @@ export type AppDeps = {
   log: Logger;
   /** Epoch ms; tests move time forward to expire holds and codes. */
   now: () => number;
+  /**
+   * Waits without blocking the event loop; the admin login's slowdown uses it. Absent, a real timer.
+   * Tests pass one that records the wait instead of taking it.
+   */
+  sleep?: (ms: number) => Promise<void>;
   /** The built PWA; when absent (API tests) only /api is served. */
   staticDir?: string;
 };

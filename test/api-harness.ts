@@ -27,7 +27,15 @@ export type TestServer = {
  * in parallel without sharing anything. `env` overrides configuration; `deps` replaces providers.
  */
 export async function startTestServer(
-  options: { env?: Record<string, string>; deps?: (base: AppDeps) => Partial<AppDeps> } = {},
+  options: {
+    env?: Record<string, string>;
+    deps?: (base: AppDeps) => Partial<AppDeps>;
+    /**
+     * Where to listen; "::" takes IPv4 and IPv6 (dual stack), so a suite can send from 127.0.0.x
+     * and from ::1 to the same port. `url` stays on 127.0.0.1 either way.
+     */
+    hostname?: "127.0.0.1" | "::";
+  } = {},
 ): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), "sdt-api-"));
   const errors: TestServer["errors"] = [];
@@ -55,7 +63,7 @@ export async function startTestServer(
   const app = createApp(deps);
 
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
-    const s = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, () => resolve(s));
+    const s = serve({ fetch: app.fetch, port: 0, hostname: options.hostname ?? "127.0.0.1" }, () => resolve(s));
   });
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   if (!options.env?.PUBLIC_BASE_URL) env.PUBLIC_BASE_URL = url;

@@ -1,17 +1,43 @@
+import { randomBytes } from "node:crypto";
+import { eq, lt } from "drizzle-orm";
 import type { Context, MiddlewareHandler } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
+import { adminSessions } from "../../db/schema.ts";
 import type { AppDeps } from "../deps.ts";
-import { signValue, verifySignedValue } from "./crypto.ts";
+import { hmac, safeEqual, signValue, verifySignedValue } from "./crypto.ts";
 import { Unauthorized } from "./errors.ts";
 
+// A session is a row in admin_sessions; the cookie carries its random id, signed so a guessed or
+// tampered cookie costs no database read (docs/decisions/009-admin-login-and-sessions.md).
 const COOKIE = "sdt_admin";
 const PURPOSE = "admin-session";
 const LIFETIME_MS = 12 * 60 * 60 * 1000;
 
+/**
+ * Which password a session was opened with, without storing the password: a session only lives
+ * while ADMIN_PASSWORD is the one it was opened with, so changing the password ends every session.
+ */
+const passwordFingerprint = (env: AppDeps["env"]) =>
+  hmac(env.SESSION_SECRET, "admin-session-password", env.ADMIN_PASSWORD);
+
+/** Admin answers are the organiser's alone: no browser, proxy or service worker may keep one. */
+export function noStore(c: Context) {
+  c.header("cache-control", "no-store");
+}
+
 /** Starts an admin session after a correct password: a signed, HttpOnly, SameSite=Strict cookie. */
 export function startAdminSession(c: Context, deps: AppDeps) {
-  const expiresAt = deps.now() + LIFETIME_MS;
-  setCookie(c, COOKIE, signValue(deps.env.SESSION_SECRET, PURPOSE, "admin", expiresAt), {
+  const now = deps.now();
+  const id = randomBytes(32).toString("base64url");
+  const expiresAt = now + LIFETIME_MS;
+  deps.db.transaction((tx) => {
+    // Sessions past their end are never read again; a login is a rare enough moment to sweep them.
+    tx.delete(adminSessions).where(lt(adminSessions.expiresAt, now)).run();
+    tx.insert(adminSessions)
+      .values({ id, passwordFingerprint: passwordFingerprint(deps.env), expiresAt })
+      .run();
+  });
+  setCookie(c, COOKIE, signValue(deps.env.SESSION_SECRET, PURPOSE, id, expiresAt), {
     httpOnly: true,
     sameSite: "Strict",
     secure: deps.env.PUBLIC_BASE_URL.startsWith("https://"),
@@ -20,18 +46,41 @@ export function startAdminSession(c: Context, deps: AppDeps) {
   });
 }
 
-export function endAdminSession(c: Context) {
+function sessionId(c: Context, deps: AppDeps): string | null {
+  return verifySignedValue(deps.env.SESSION_SECRET, PURPOSE, getCookie(c, COOKIE), deps.now());
+}
+
+/** Ends the session on the server, so a copy of the cookie stops working too, and drops the cookie. */
+export function endAdminSession(c: Context, deps: AppDeps) {
+  const id = sessionId(c, deps);
+  if (id) {
+    deps.db.update(adminSessions).set({ revokedAt: deps.now() }).where(eq(adminSessions.id, id)).run();
+  }
   deleteCookie(c, COOKIE, { path: "/" });
 }
 
 export function isAdmin(c: Context, deps: AppDeps): boolean {
-  return verifySignedValue(deps.env.SESSION_SECRET, PURPOSE, getCookie(c, COOKIE), deps.now()) === "admin";
+  const id = sessionId(c, deps);
+  if (!id) return false;
+  const session = deps.db.select().from(adminSessions).where(eq(adminSessions.id, id)).get();
+  return (
+    session !== undefined &&
+    session.revokedAt === null &&
+    session.expiresAt > deps.now() &&
+    safeEqual(session.passwordFingerprint, passwordFingerprint(deps.env))
+  );
 }
 
-/** 401 unless the request carries a live admin session. Put it before validation: no hints without it. */
+/**
+ * 401 unless the request carries a live admin session. Put it before validation: no hints without
+ * it. Every answer behind it, the 401 included, is marked no-store.
+ */
 export const requireAdmin =
   (deps: AppDeps): MiddlewareHandler =>
   async (c, next) => {
+    noStore(c);
     if (!isAdmin(c, deps)) throw Unauthorized();
     await next();
+    // A handler may answer with a Response of its own (a download), which drops headers set before it.
+    noStore(c);
   };

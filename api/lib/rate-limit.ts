@@ -21,9 +21,14 @@ export function hitsInWindow(db: Db, limit: Limit, key: string, now: number): nu
   return row?.n ?? 0;
 }
 
+/** Whether `key` already used its `max` hits in the window. */
+export function isOverLimit(db: Db, limit: Limit, key: string, now: number): boolean {
+  return hitsInWindow(db, limit, key, now) >= limit.max;
+}
+
 /** Throws 429 when `key` already used its `max` hits in the window. Counting is kept in SQLite, so a restart forgets nothing. */
 export function assertUnderLimit(db: Db, limit: Limit, key: string, now: number) {
-  if (hitsInWindow(db, limit, key, now) >= limit.max) throw TooManyRequests();
+  if (isOverLimit(db, limit, key, now)) throw TooManyRequests();
 }
 
 export function recordHit(db: Db, limit: Limit, key: string, now: number) {

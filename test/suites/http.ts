@@ -1,4 +1,4 @@
-import { request } from "node:http";
+import { type IncomingHttpHeaders, request } from "node:http";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 
 /** One request as a test builds it; the body is sent exactly as given (no re-encoding by a client). */
@@ -7,9 +7,20 @@ export type RawRequest = {
   path: string;
   headers?: Record<string, string>;
   body?: string | Uint8Array | FormData;
+  /**
+   * The source address to send from (a loopback address: Linux routes all of 127.0.0.0/8 to lo).
+   * An IPv6 one is sent to ::1, the server's port unchanged, so the server must listen on "::".
+   */
+  localAddress?: string;
 };
 
-export type Reply = { status: number; contentType: string; text: string };
+export type Reply = {
+  status: number;
+  contentType: string;
+  text: string;
+  /** Every response header, as node:http reads them (set by `send`). */
+  headers?: IncomingHttpHeaders;
+};
 
 /**
  * Sends a request with a fixed cookie (not a jar), so a reply's Set-Cookie can never change later
@@ -29,11 +40,20 @@ export async function send(baseUrl: string, req: RawRequest, cookie?: string): P
   if (cookie && !Object.keys(headers).some((k) => k.toLowerCase() === "cookie")) headers.cookie = cookie;
   if (body) headers["content-length"] = String(body.length);
   const url = new URL(baseUrl);
+  const host = req.localAddress?.includes(":") ? "::1" : url.hostname.replace(/^\[(.*)\]$/, "$1");
   return new Promise((resolve, reject) => {
     let answered = false;
     // A fresh connection each time: a server that answers early and closes must not poison a pooled one.
     const r = request(
-      { host: url.hostname, port: url.port, path: req.path, method: req.method, headers, agent: false },
+      {
+        host,
+        port: url.port,
+        path: req.path,
+        method: req.method,
+        headers,
+        agent: false,
+        ...(req.localAddress ? { localAddress: req.localAddress } : {}),
+      },
       (res) => {
         answered = true;
         const chunks: Buffer[] = [];
@@ -52,6 +72,7 @@ export async function send(baseUrl: string, req: RawRequest, cookie?: string): P
             status: res.statusCode ?? 0,
             contentType: String(res.headers["content-type"] ?? ""),
             text: decoded.toString("utf8"),
+            headers: res.headers,
           });
         });
         res.on("error", reject);
