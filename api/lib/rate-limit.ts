@@ -39,6 +39,17 @@ export function recordHit(db: Db, limit: Limit, key: string, now: number) {
     .run();
 }
 
+/** Takes back one hit counted at `at`: a try counted up front that turned out not to count. */
+export function releaseHit(db: Db, limit: Limit, key: string, at: number) {
+  const hit = db
+    .select({ id: rateLimitHits.id })
+    .from(rateLimitHits)
+    .where(and(eq(rateLimitHits.bucket, limit.bucket), eq(rateLimitHits.key, key), eq(rateLimitHits.at, at)))
+    .limit(1)
+    .get();
+  if (hit) db.delete(rateLimitHits).where(eq(rateLimitHits.id, hit.id)).run();
+}
+
 /** Check and count in one step, for limits where every attempt counts (sending a code). */
 export function takeHit(db: Db, limit: Limit, key: string, now: number) {
   assertUnderLimit(db, limit, key, now);

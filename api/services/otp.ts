@@ -1,11 +1,11 @@
 import { randomInt } from "node:crypto";
 import { and, desc, eq, gt, isNull, lt } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { phoneVerifications, rateLimitHits } from "../../db/schema.ts";
+import { phoneVerifications } from "../../db/schema.ts";
 import { hmac, safeEqual } from "../lib/crypto.ts";
 import { BadRequest, ProviderFailed, TooManyRequests } from "../lib/errors.ts";
 import type { Logger } from "../lib/log.ts";
-import { assertUnderLimit, hitsInWindow, type Limit, recordHit } from "../lib/rate-limit.ts";
+import { assertUnderLimit, hitsInWindow, type Limit, recordHit, releaseHit } from "../lib/rate-limit.ts";
 import type { SmsProvider } from "../providers/sms/types.ts";
 
 export const CODE_LIFETIME_MS = 10 * 60 * 1000;
@@ -141,17 +141,6 @@ function reserveGuess(db: Db, phone: string, now: number): void {
   recordHit(db, WRONG_CODES, phone, now);
 }
 
-/** A reserved guess that turned out right (or found no live code) is not a wrong code: drop one hit. */
-function releaseGuess(db: Db, phone: string, at: number) {
-  const keyed = and(
-    eq(rateLimitHits.bucket, WRONG_CODES.bucket),
-    eq(rateLimitHits.key, phone),
-    eq(rateLimitHits.at, at),
-  );
-  const hit = db.select({ id: rateLimitHits.id }).from(rateLimitHits).where(keyed).limit(1).get();
-  if (hit) db.delete(rateLimitHits).where(eq(rateLimitHits.id, hit.id)).run();
-}
-
 /**
  * Resolves when the code is right; a wrong, used, voided or expired code is a 400. Past the phone's
  * wrong codes for the hour every try is a 429, even the right code, and the provider is not asked.
@@ -167,11 +156,11 @@ export async function verifyOtp(
   try {
     result = await deps.sms.checkVerification(phone, code);
   } catch (error) {
-    releaseGuess(deps.db, phone, at);
+    releaseHit(deps.db, WRONG_CODES, phone, at);
     deps.log("warn", "verification check failed", { provider: deps.sms.name, error: String(error).slice(0, 200) });
     throw ProviderFailed("could not check the code");
   }
-  if (result !== "wrong") releaseGuess(deps.db, phone, at);
+  if (result !== "wrong") releaseHit(deps.db, WRONG_CODES, phone, at);
   if (result === "wrong") throw BadRequest("incorrect code");
   if (result === "expired") throw BadRequest("code expired or already used; request a new one");
 }
