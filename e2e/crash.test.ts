@@ -7,6 +7,7 @@ import { openDatabase } from "../db/client.ts";
 import { bookings, outboxMessages, users } from "../db/schema.ts";
 import { insertEvent, makeImage } from "../test/fixtures.ts";
 import {
+  cookieOf,
   createCheckout,
   holdSeat,
   newMobile,
@@ -33,7 +34,7 @@ const TOTAL_SEATS = 60;
 const BUYERS_PER_ROUND = 18;
 const ROUNDS = 3;
 
-type Confirmed = { userID: number; eventID: number; paymentIntentId: string; uniqueCode: string };
+type Confirmed = { userID: number; eventID: number; paymentIntentId: string; uniqueCode: string; cookie: string };
 
 /** One buyer from the phone number to the confirmation; stops quietly when the server dies under it. */
 async function buyer(
@@ -49,11 +50,13 @@ async function buyer(
     if (held.status !== 200 || !held.userID) return "refused";
     const session = await createCheckout(baseUrl, { userID: held.userID, eventID: eventId }, browser);
     if (!session.sessionId || (await pay(baseUrl, session.sessionId)) !== 303) return "refused";
-    const paymentIntentId = await paymentIntentOf(baseUrl, session.sessionId);
+    const paymentIntentId = await paymentIntentOf(baseUrl, session.sessionId, browser);
     if (!paymentIntentId) return "refused";
-    const reply = await sendConfirmation(baseUrl, { userID: held.userID, eventID: eventId, paymentIntentId });
+    const reply = await sendConfirmation(baseUrl, { userID: held.userID, eventID: eventId, paymentIntentId }, browser);
     if (reply.status !== 200 || !reply.uniqueCode) return "refused";
-    confirmed.push({ userID: held.userID, eventID: eventId, paymentIntentId, uniqueCode: reply.uniqueCode });
+    // The cookie outlives the server: the harness keeps SESSION_SECRET across restarts.
+    const cookie = cookieOf(browser);
+    confirmed.push({ userID: held.userID, eventID: eventId, paymentIntentId, uniqueCode: reply.uniqueCode, cookie });
     return "confirmed";
   } catch {
     // The server was killed mid-request: this buyer was never told anything, so nothing is promised.
@@ -200,7 +203,7 @@ describe("killing the server mid-booking", () => {
     server = await startAppServer(ENV, dataDir);
     const url = server.url;
     for (const c of confirmed) {
-      const again = await sendConfirmation(url, c);
+      const again = await sendConfirmation(url, c, c.cookie);
       expect(again.status).toBe(200);
       expect(again.uniqueCode).toBe(c.uniqueCode);
     }

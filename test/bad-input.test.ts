@@ -139,6 +139,7 @@ function endpointTable(): Endpoint[] {
       body: { type: "json", fields: { id: text("evt_1", 255), type: text("checkout.session.completed", 255) } },
     },
     { method: "GET", path: "/api/get-event-details", query: { eventID: id(), userID: id() } },
+    { method: "POST", path: "/api/ticket", body: { type: "json", fields: { bookingId: id(), t: any } } },
     {
       method: "POST",
       path: "/api/confirm-booking",
@@ -382,6 +383,7 @@ describe("every endpoint answers bad input with a 4xx {success:false, error} and
     "POST /api/send-confirmation",
     "POST /api/stripe/webhook",
     "GET /api/get-event-details",
+    "POST /api/ticket",
     "POST /api/confirm-booking",
     "GET /api/dev/checkout/:id",
     "POST /api/dev/checkout/:id/pay",

@@ -129,11 +129,12 @@ describe("with the local providers", () => {
     const userID = held.userID ?? 0;
     const session = await createCheckout(server.url, { userID, eventID: eventId }, browser);
     expect(await pay(server.url, session.sessionId ?? "")).toBe(303);
-    const paymentIntentId = (await paymentIntentOf(server.url, session.sessionId ?? "")) ?? "";
+    const paymentIntentId = (await paymentIntentOf(server.url, session.sessionId ?? "", browser)) ?? "";
     expect(paymentIntentId).toMatch(/^pi_local_/);
     const booking = server.deps.db.select().from(bookings).where(eq(bookings.userId, userID)).get();
     return {
       phone,
+      browser,
       userID,
       eventID: eventId,
       paymentIntentId,
@@ -251,7 +252,11 @@ describe("with the local providers", () => {
     const paid = await paidBooking(event.id);
     const replies = await Promise.all(
       Array.from({ length: 10 }, () =>
-        sendConfirmation(server.url, { userID: paid.userID, eventID: event.id, paymentIntentId: paid.paymentIntentId }),
+        sendConfirmation(
+          server.url,
+          { userID: paid.userID, eventID: event.id, paymentIntentId: paid.paymentIntentId },
+          paid.browser,
+        ),
       ),
     );
     expect(replies.map((r) => r.status)).toEqual(Array(10).fill(200));
@@ -409,7 +414,11 @@ describe("with Stripe (the real SDK against a fake Stripe)", () => {
       Promise.all(Array.from({ length: 10 }, () => deliver(completed))),
       Promise.all(
         Array.from({ length: 5 }, () =>
-          sendConfirmation(server.url, { userID: held.userId, eventID: event.id, paymentIntentId: pi }),
+          sendConfirmation(
+            server.url,
+            { userID: held.userId, eventID: event.id, paymentIntentId: pi },
+            cookieFor(server, held.phone),
+          ),
         ),
       ),
     ]);

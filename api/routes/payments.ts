@@ -1,30 +1,46 @@
+import type { Context } from "hono";
 import { Hono } from "hono";
+import { createMiddleware } from "hono/factory";
 import { z } from "zod";
 import type { AppDeps } from "../deps.ts";
 import { isAdmin } from "../lib/admin-session.ts";
 import { clientAddress } from "../lib/client-address.ts";
 import { Forbidden, NotFound } from "../lib/errors.ts";
-import { idParam, validate } from "../lib/validate.ts";
+import { idParam, jsonId, validate } from "../lib/validate.ts";
 import { confirmBooking, getEventDetails } from "../services/check-in.ts";
-import { createCheckoutSession, getCheckoutStatus, loadBookingContext } from "../services/checkout.ts";
+import {
+  bookingOfCheckout,
+  createCheckoutSession,
+  findBookingContext,
+  getCheckoutStatus,
+} from "../services/checkout.ts";
 import { sendConfirmation } from "../services/confirmation.ts";
 import { handlePaymentEvent } from "../services/payment-completion.ts";
+import { NO_PROOF, openTicketLink } from "../services/ticket.ts";
 import { browserVerified } from "./booking-cookie.ts";
 import { devCheckoutRoutes } from "./payments-dev.ts";
 
-/** Ids in JSON bodies: the PWA sends numbers, but numeric strings from query parameters are fine too. */
-const id = z.union([
-  z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
-  z
-    .string()
-    .regex(/^[1-9]\d{0,15}$/, "must be a positive integer")
-    .transform(Number),
-]);
+const id = jsonId(z);
 const optionalText = z.string().max(500).nullish();
 const sessionId = z.string().regex(/^cs_[A-Za-z0-9_]{1,250}$/, "must be a checkout session id");
 
-export const paymentsRoutes = (deps: AppDeps) =>
-  new Hono()
+// Door codes, names and phones: no browser or proxy may keep a copy, error answers included.
+const noStore = createMiddleware(async (c, next) => {
+  c.header("cache-control", "no-store");
+  await next();
+});
+
+export const paymentsRoutes = (deps: AppDeps) => {
+  /**
+   * Booking ids are sequential and the success URL is not a secret (history, screenshots), so only the
+   * browser that proved the booking's phone gets past this. An unknown, unpaid or someone else's
+   * booking gets the same 403, decided from the database before any provider call (docs/decisions/010).
+   */
+  const requireProof = (c: Context, phone: string | undefined) => {
+    if (phone === undefined || !browserVerified(c, deps, phone)) throw Forbidden(NO_PROOF);
+  };
+
+  return new Hono()
     .post(
       "/create-checkout-session",
       validate(
@@ -40,18 +56,19 @@ export const paymentsRoutes = (deps: AppDeps) =>
       ),
       async (c) => {
         const body = c.req.valid("json");
-        // Ids are sequential, so only the browser that proved the booking's phone may start its checkout:
-        // the checkout pre-fills the buyer's email, its success URL names their phone, and it stretches the hold.
-        const { booking } = loadBookingContext(deps.db, body.userID, body.eventID);
-        if (!browserVerified(c, deps, booking.phone)) throw Forbidden("verify this phone number first");
+        // The checkout pre-fills the buyer's email, its success URL names their phone, and it stretches the hold.
+        requireProof(c, findBookingContext(deps.db, body.userID, body.eventID)?.booking.phone);
         return c.json(await createCheckoutSession(deps, { userId: body.userID, eventId: body.eventID }));
       },
     )
-    .get("/checkout-session", validate("query", z.object({ session_id: sessionId })), async (c) =>
-      c.json(await getCheckoutStatus(deps, c.req.valid("query").session_id)),
-    )
+    .get("/checkout-session", noStore, validate("query", z.object({ session_id: sessionId })), async (c) => {
+      const { session_id } = c.req.valid("query");
+      requireProof(c, bookingOfCheckout(deps.db, session_id)?.booking.phone);
+      return c.json(await getCheckoutStatus(deps, session_id));
+    })
     .post(
       "/send-confirmation",
+      noStore,
       validate(
         "json",
         z.object({
@@ -65,6 +82,7 @@ export const paymentsRoutes = (deps: AppDeps) =>
       ),
       async (c) => {
         const body = c.req.valid("json");
+        requireProof(c, findBookingContext(deps.db, body.userID, body.eventID)?.booking.phone);
         return c.json(
           await sendConfirmation(deps, {
             userId: body.userID,
@@ -80,10 +98,24 @@ export const paymentsRoutes = (deps: AppDeps) =>
       const event = await deps.payments.verifyWebhook(await c.req.text(), c.req.header("stripe-signature"));
       return c.json(await handlePaymentEvent(deps, event));
     })
-    .get("/get-event-details", validate("query", z.object({ eventID: idParam(z), userID: idParam(z) })), (c) => {
-      const q = c.req.valid("query");
-      return c.json(getEventDetails(deps.db, { userId: q.userID, eventId: q.eventID, admin: isAdmin(c, deps) }));
-    })
+    .post(
+      "/ticket",
+      noStore,
+      validate("json", z.object({ bookingId: id, t: z.string().min(1).max(200) })),
+      async (c) => {
+        const body = c.req.valid("json");
+        return c.json(await openTicketLink(deps, { bookingId: body.bookingId, token: body.t }));
+      },
+    )
+    .get(
+      "/get-event-details",
+      noStore,
+      validate("query", z.object({ eventID: idParam(z), userID: idParam(z) })),
+      (c) => {
+        const q = c.req.valid("query");
+        return c.json(getEventDetails(deps.db, { userId: q.userID, eventId: q.eventID, admin: isAdmin(c, deps) }));
+      },
+    )
     .post(
       "/confirm-booking",
       validate("json", z.object({ eventID: id, userID: id, uniqueCode: z.string().min(1).max(64) })),
@@ -101,3 +133,4 @@ export const paymentsRoutes = (deps: AppDeps) =>
       },
     )
     .route("/", devCheckoutRoutes(deps));
+};

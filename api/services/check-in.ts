@@ -1,10 +1,10 @@
 import { and, eq, gt, isNull, or } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { type Booking, bookings } from "../../db/schema.ts";
+import { type Booking, bookings, events } from "../../db/schema.ts";
 import { safeEqual } from "../lib/crypto.ts";
-import { BadRequest, Conflict } from "../lib/errors.ts";
+import { BadRequest, Conflict, NotFound } from "../lib/errors.ts";
 import { assertUnderLimit, type Limit, recordHit } from "../lib/rate-limit.ts";
-import { loadBookingContext } from "./checkout.ts";
+import { findBookingContext, loadBookingContext } from "./checkout.ts";
 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
@@ -21,9 +21,15 @@ export const CONFIRM_PER_ADDRESS_LIMIT: Limit = { bucket: "confirm-booking", max
 export const CHECK_IN_CLOCK_SKEW_MS = 5 * MINUTE;
 export const CHECK_IN_MAX_AGE_MS = 7 * DAY;
 
-/** The confirm-booking page's header. The code itself is only for the admin (door staff). */
+/**
+ * The confirm-booking page's header: anyone scanning a QR opens it, so it answers the event's public
+ * details for any existing event whatever the `userId`, and walking the sequential user ids learns
+ * nothing about who booked. The code itself is only for the admin (door staff).
+ */
 export function getEventDetails(db: Db, input: { userId: number; eventId: number; admin: boolean }) {
-  const { booking, event } = loadBookingContext(db, input.userId, input.eventId);
+  const event = db.select().from(events).where(eq(events.id, input.eventId)).get();
+  if (!event) throw NotFound("no such event");
+  const booking = input.admin ? findBookingContext(db, input.userId, input.eventId)?.booking : undefined;
   return {
     event: {
       eventName: event.name,
@@ -31,7 +37,7 @@ export function getEventDetails(db: Db, input: { userId: number; eventId: number
       eventLocation: event.address,
       time_zone: event.timeZone,
     },
-    uniqueCode: input.admin ? booking.uniqueCode : null,
+    uniqueCode: booking?.uniqueCode ?? null,
   };
 }
 

@@ -31,15 +31,19 @@ const MIN_CHECKOUT_MS = 31 * 60_000;
 export const SESSION_ID_PLACEHOLDER = "{CHECKOUT_SESSION_ID}";
 
 export function loadBookingContext(db: Reader, userId: number, eventId: number): BookingContext {
-  const row = db
+  const row = findBookingContext(db, userId, eventId);
+  if (!row) throw NotFound("no such booking");
+  return row;
+}
+
+export function findBookingContext(db: Reader, userId: number, eventId: number): BookingContext | undefined {
+  return db
     .select({ booking: bookings, user: users, event: events })
     .from(bookings)
     .innerJoin(users, eq(users.id, bookings.userId))
     .innerJoin(events, eq(events.id, bookings.eventId))
     .where(and(eq(bookings.userId, userId), eq(bookings.eventId, eventId)))
     .get();
-  if (!row) throw NotFound("no such booking");
-  return row;
 }
 
 export function loadBookingContextById(db: Reader, bookingId: number): BookingContext | undefined {
@@ -160,9 +164,17 @@ export function findCheckoutSession(db: Reader, sessionId: string): CheckoutSess
   return db.select().from(checkoutSessions).where(eq(checkoutSessions.id, sessionId)).get();
 }
 
-/** What the success page needs: has this checkout been paid, and with which payment intent. */
+/** The booking a checkout session of this app belongs to; undefined for a session it never created. */
+export function bookingOfCheckout(db: Reader, sessionId: string): BookingContext | undefined {
+  const session = findCheckoutSession(db, sessionId);
+  return session && loadBookingContextById(db, session.bookingId);
+}
+
+/**
+ * What the success page needs: has this checkout been paid, and with which payment intent. The route
+ * has already matched the session to a booking of this app, so the provider is never probed blindly.
+ */
 export async function getCheckoutStatus(deps: Deps, sessionId: string) {
-  // Only sessions this app created are looked up, so the endpoint cannot probe the provider account.
   if (!findCheckoutSession(deps.db, sessionId)) throw NotFound("no such checkout session");
   const info = await deps.payments.retrieveCheckout(sessionId);
   return { paymentIntentId: info.paid ? info.paymentIntentId : null, paid: info.paid };

@@ -1,28 +1,21 @@
-import QRCode from "qrcode";
 import { safeEqual } from "../lib/crypto.ts";
 import { Conflict } from "../lib/errors.ts";
 import { loadBookingContext } from "./checkout.ts";
-import {
-  type CompletionDeps,
-  completeCheckout,
-  issueTicket,
-  latestCheckoutFor,
-  sendQueuedConfirmation,
-  ticketLink,
-} from "./payment-completion.ts";
+import { type CompletionDeps, completeCheckout, latestCheckoutFor } from "./payment-completion.ts";
+import { ticketFor } from "./ticket.ts";
 
 export type ConfirmationDeps = CompletionDeps;
 
 /**
  * SPEC.md's send-confirmation: only for a booking whose payment the provider reports paid. Calling it
- * again returns the same code and QR and sends nothing more. The payment intent id acts as proof of
- * purchase: without it anyone who guessed a user id could read that attendee's door code.
+ * again returns the same code and QR and sends nothing more. The route lets only the browser that
+ * verified the booking's phone this far (docs/decisions/010); the payment intent id must match too.
  */
 export async function sendConfirmation(
   deps: ConfirmationDeps,
   input: { userId: number; eventId: number; paymentIntentId: string },
 ) {
-  const { db, env } = deps;
+  const { db } = deps;
   let ctx = loadBookingContext(db, input.userId, input.eventId);
   if (ctx.booking.status !== "paid") {
     if (ctx.booking.status === "refunded") throw Conflict("this booking's payment was refunded");
@@ -42,27 +35,5 @@ export async function sendConfirmation(
   if (!safeEqual(input.paymentIntentId, ctx.booking.paymentIntentId)) {
     throw Conflict("that payment does not belong to this booking");
   }
-  const now = deps.now();
-  const uniqueCode = db.transaction(
-    (tx) => issueTicket(tx, env, loadBookingContext(tx, input.userId, input.eventId), now),
-    { behavior: "immediate" },
-  );
-  await sendQueuedConfirmation(deps, ctx.booking.id);
-  const qrCodeImage = await QRCode.toDataURL(ticketLink(env, ctx.event.id, ctx.user.id), {
-    errorCorrectionLevel: "M",
-    margin: 2,
-    width: 320,
-  });
-  return {
-    success: true,
-    qrCodeImage,
-    uniqueCode,
-    eventName: ctx.event.name,
-    eventDate: new Date(ctx.event.startsAt).toISOString(),
-    eventLocation: ctx.event.address,
-    time_zone: ctx.event.timeZone,
-    event_duration: ctx.event.durationHours,
-    name: ctx.user.name,
-    phone: ctx.user.phone,
-  };
+  return ticketFor(deps, ctx);
 }

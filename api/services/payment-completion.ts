@@ -3,6 +3,7 @@ import { and, count, desc, eq, ne } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { bookings, checkoutSessions, processedWebhookEvents, refunds } from "../../db/schema.ts";
 import type { Env } from "../env.ts";
+import { savedTicketLink } from "../lib/capability.ts";
 import { ProviderFailed } from "../lib/errors.ts";
 import type { Logger } from "../lib/log.ts";
 import { formatVenueTime } from "../lib/time-zone.ts";
@@ -47,12 +48,16 @@ export function issueTicket(tx: Pick<Db, "select" | "update" | "insert">, env: E
   // 31^10 codes make a clash vanishingly rare, but the column has no unique index, so check.
   while (tx.select({ id: bookings.id }).from(bookings).where(eq(bookings.uniqueCode, code)).get()) code = randomCode();
   tx.update(bookings).set({ uniqueCode: code, confirmationSentAt: now }).where(eq(bookings.id, booking.id)).run();
+  // The ticket link is the only way to the QR for a phone whose browser did not verify the number
+  // (an installed app on iOS keeps its storage apart from Safari, where a card checkout may return).
+  // Links end their lines: a full stop after one is read as part of it by some phones.
   enqueueSms(tx, {
     dedupeKey: confirmationDedupeKey(booking.id),
     to: user.phone,
     body:
       `You're booked for ${event.name} on ${formatVenueTime(event.startsAt, event.timeZone)} at ${event.address}. ` +
-      `Your ticket code is ${code}. Show it at the door: ${ticketLink(env, event.id, user.id)}`,
+      `Your ticket code is ${code}. Show it at the door: ${ticketLink(env, event.id, user.id)}\n` +
+      `Save your ticket on your phone: ${savedTicketLink(env, booking.id)}`,
   });
   return code;
 }

@@ -1,10 +1,15 @@
+import { TicketLinkResult } from "../features/tickets/components/ticket-link-result.tsx";
 import { TicketList } from "../features/tickets/components/ticket-list.tsx";
+import { useTicketLink } from "../features/tickets/open-ticket-link.ts";
 
 export function TicketsPage() {
+  const { state, retry } = useTicketLink();
   return (
     <main className="page">
       <h1>My tickets</h1>
-      <TicketList />
+      <TicketLinkResult state={state} onRetry={retry} />
+      {/* The list is read once the texted ticket is saved, so it includes it. */}
+      {state.status === "loading" ? null : <TicketList />}
     </main>
   );
 }

@@ -67,13 +67,16 @@ export async function createCheckout(
   input: { userID: number; eventID: number },
   browser: BrowserClient | string,
 ): Promise<{ status: number; sessionId?: string; url?: string }> {
-  const path = "/api/create-checkout-session";
-  const init: RequestInit = {
-    method: "POST",
-    headers: { "content-type": "application/json", ...(typeof browser === "string" ? { cookie: browser } : {}) },
-    body: JSON.stringify({ ...input, amount: 1, userEmail: "asha@example.com", eventName: "Test Mixer" }),
-  };
-  const response = typeof browser === "string" ? await fetch(baseUrl + path, init) : await browser.request(path, init);
+  const response = await fromBrowser(
+    baseUrl,
+    "/api/create-checkout-session",
+    {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ ...input, amount: 1, userEmail: "asha@example.com", eventName: "Test Mixer" }),
+    },
+    browser,
+  );
   const body = (await response.json()) as { sessionId?: string; url?: string };
   return { status: response.status, sessionId: body.sessionId, url: body.url };
 }
@@ -85,21 +88,44 @@ export async function pay(baseUrl: string, sessionId: string): Promise<number> {
   return response.status;
 }
 
-export async function paymentIntentOf(baseUrl: string, sessionId: string): Promise<string | null> {
-  const response = await fetch(`${baseUrl}/api/checkout-session?session_id=${sessionId}`);
+/** A request from `browser`: a verified BrowserClient, or the Cookie header of one (verifiedPhoneCookie). */
+function fromBrowser(baseUrl: string, path: string, init: RequestInit, browser: BrowserClient | string) {
+  if (typeof browser !== "string") return browser.request(path, init);
+  const headers = new Headers(init.headers);
+  headers.set("cookie", browser);
+  return fetch(baseUrl + path, { ...init, headers });
+}
+
+/** The Cookie header a BrowserClient sends, to make the same requests after a restart. */
+export const cookieOf = (browser: BrowserClient) => [...browser.jar].map(([k, v]) => `${k}=${v}`).join("; ");
+
+/** checkout-session from the browser that verified the booking's phone (any other gets 403). */
+export async function paymentIntentOf(
+  baseUrl: string,
+  sessionId: string,
+  browser: BrowserClient | string,
+): Promise<string | null> {
+  const response = await fromBrowser(baseUrl, `/api/checkout-session?session_id=${sessionId}`, {}, browser);
   const body = (await response.json()) as { paymentIntentId?: string | null };
   return body.paymentIntentId ?? null;
 }
 
+/** send-confirmation from the browser that verified the booking's phone (any other gets 403). */
 export async function sendConfirmation(
   baseUrl: string,
   input: { userID: number; eventID: number; paymentIntentId: string },
+  browser: BrowserClient | string,
 ): Promise<{ status: number; uniqueCode?: string; qrCodeImage?: string }> {
-  const response = await fetch(`${baseUrl}/api/send-confirmation`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ ...input, userEmail: "asha@example.com", eventName: "Test Mixer", userPhone: "" }),
-  });
+  const response = await fromBrowser(
+    baseUrl,
+    "/api/send-confirmation",
+    {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ ...input, userEmail: "asha@example.com", eventName: "Test Mixer", userPhone: "" }),
+    },
+    browser,
+  );
   const body = (await response.json()) as { uniqueCode?: string; qrCodeImage?: string };
   return { status: response.status, uniqueCode: body.uniqueCode, qrCodeImage: body.qrCodeImage };
 }

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { apiGet, apiPost, CallFailed } from "../../lib/api.ts";
+import { type TicketReply, ticketFromReply } from "../tickets/ticket-reply.ts";
 import { getTicket, type SavedTicket, saveTicket } from "../tickets/ticket-store.ts";
 
 /** The query parameters of SPEC.md's success URL. */
@@ -13,17 +14,7 @@ export type SuccessParams = {
   phone: string;
 };
 
-export type ConfirmationReply = {
-  qrCodeImage: string;
-  uniqueCode: string;
-  eventName?: string;
-  eventDate?: string;
-  eventLocation?: string;
-  time_zone?: string;
-  event_duration?: number;
-  name?: string;
-  phone?: string;
-};
+export type ConfirmationReply = TicketReply;
 
 export const PAYMENT_INTENT_KEY = "paymentIntentId";
 
@@ -46,11 +37,24 @@ export function readSuccessParams(search: URLSearchParams): SuccessParams | null
 export type ConfirmState =
   | { status: "loading" }
   | { status: "error"; message: string; canRetry: boolean }
-  | { status: "ready"; ticket: SavedTicket; saved: boolean };
+  | { status: "ready"; ticket: SavedTicket; saved: boolean }
+  /** This browser did not verify the booking's phone (403): the ticket went by SMS instead. */
+  | { status: "texted" };
 
 const NOT_PAID =
   "Your payment hasn't been confirmed yet. If you just paid, give it a moment and try again; you won't be charged twice.";
 const FAILED = "We couldn't confirm your booking just now. Please try again.";
+
+/**
+ * The server shows the ticket only to the browser that verified the booking's phone. Any other (an
+ * installed app on iOS, whose storage is apart from Safari's, or someone holding the success URL)
+ * gets 403; the page then shows the ticket if this device already saved it, and otherwise says it
+ * was texted, since the confirmation SMS carries a link that adds it here.
+ */
+async function textedOrSaved(params: SuccessParams): Promise<ConfirmState> {
+  const saved = await getTicket(params.eventID, params.userID).catch(() => undefined);
+  return saved ? { status: "ready", ticket: saved, saved: true } : { status: "texted" };
+}
 
 /** Steps the success page through SPEC.md's flow: payment intent → local storage → confirmation → saved ticket. */
 export async function confirmPayment(params: SuccessParams): Promise<ConfirmState> {
@@ -58,6 +62,7 @@ export async function confirmPayment(params: SuccessParams): Promise<ConfirmStat
     const session = await apiGet<{ paymentIntentId?: string | null; paid?: boolean }>(
       `/api/checkout-session?session_id=${encodeURIComponent(params.sessionId)}`,
     );
+    if (session.status === 403) return textedOrSaved(params);
     if (session.status === 404) {
       return { status: "error", message: "We couldn't find this payment. Please check the link.", canRetry: false };
     }
@@ -75,7 +80,16 @@ export async function confirmPayment(params: SuccessParams): Promise<ConfirmStat
       userPhone: params.phone,
       paymentIntentId,
     });
-    if (!reply.ok || !reply.data?.uniqueCode || !reply.data.qrCodeImage) {
+    if (reply.status === 403) return textedOrSaved(params);
+    const ticket = reply.ok
+      ? ticketFromReply(reply.data, {
+          eventID: params.eventID,
+          userID: params.userID,
+          eventName: params.eventName,
+          phone: params.phone,
+        })
+      : null;
+    if (!ticket) {
       const refunded = reply.status === 409 && /refund/i.test(JSON.stringify(reply.data ?? ""));
       return refunded
         ? {
@@ -86,20 +100,6 @@ export async function confirmPayment(params: SuccessParams): Promise<ConfirmStat
           }
         : { status: "error", message: reply.status === 409 ? NOT_PAID : FAILED, canRetry: true };
     }
-    const data = reply.data;
-    const ticket = {
-      eventID: params.eventID,
-      userID: params.userID,
-      eventName: data.eventName ?? params.eventName,
-      eventDateTime: data.eventDate,
-      eventLocation: data.eventLocation,
-      timeZone: data.time_zone,
-      durationHours: data.event_duration,
-      name: data.name ?? "",
-      phone: data.phone ?? params.phone,
-      uniqueCode: data.uniqueCode,
-      qrCodeImage: data.qrCodeImage,
-    };
     try {
       return { status: "ready", ticket: await saveTicket(ticket), saved: true };
     } catch (error) {

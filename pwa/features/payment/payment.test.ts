@@ -3,7 +3,7 @@ import "fake-indexeddb/auto";
 import { IDBFactory } from "fake-indexeddb";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { resetOfflineDbForTests } from "../../lib/offline-db.ts";
-import { getTicket } from "../tickets/ticket-store.ts";
+import { getTicket, saveTicket } from "../tickets/ticket-store.ts";
 import { confirmPayment, readSuccessParams } from "./confirm-payment.ts";
 import { startCheckout } from "./start-checkout.ts";
 
@@ -145,6 +145,39 @@ describe("the success page's confirmation", () => {
     await confirmPayment(params);
     api({ "/api/checkout-session": "offline" });
     vi.spyOn(console, "error").mockImplementation(() => {});
+    expect(await confirmPayment(params)).toMatchObject({ status: "ready", ticket: { uniqueCode: "ABCDEFGH23" } });
+  });
+
+  it("says the ticket was texted when the server keeps it from this browser (403), without asking further", async () => {
+    const calls = api({
+      "/api/checkout-session": { status: 403, body: { success: false, error: "verify this phone number first" } },
+    });
+    expect(await confirmPayment(params)).toEqual({ status: "texted" });
+    expect(calls.map((c) => c.url)).toEqual(["/api/checkout-session?session_id=cs_local_1"]);
+    expect(localStorage.getItem("paymentIntentId")).toBeNull();
+  });
+
+  it("says the ticket was texted when send-confirmation refuses this browser (403)", async () => {
+    api({
+      "/api/checkout-session": { status: 200, body: { paymentIntentId: "pi_local_9", paid: true } },
+      "/api/send-confirmation": { status: 403, body: { success: false, error: "verify this phone number first" } },
+    });
+    expect(await confirmPayment(params)).toEqual({ status: "texted" });
+    expect(await getTicket(3, 7)).toBeUndefined();
+  });
+
+  it("shows the ticket this device already saved (from the texted link) instead of the texted notice", async () => {
+    await saveTicket({
+      eventID: 3,
+      userID: 7,
+      eventName: "Garden Party",
+      name: "Priya",
+      uniqueCode: "ABCDEFGH23",
+      qrCodeImage: "data:image/png;base64,AAAA",
+    });
+    api({
+      "/api/checkout-session": { status: 403, body: { success: false, error: "verify this phone number first" } },
+    });
     expect(await confirmPayment(params)).toMatchObject({ status: "ready", ticket: { uniqueCode: "ABCDEFGH23" } });
   });
 });

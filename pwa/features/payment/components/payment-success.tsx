@@ -13,6 +13,24 @@ export function PaymentSuccess({ params }: { params: SuccessParams | null }) {
       </p>
     );
   }
+  if (state.status === "texted") {
+    return (
+      <section className="payment-success" aria-labelledby="texted-heading">
+        <div className="notice ok" role="status">
+          <p id="texted-heading">
+            <strong>Your ticket has been texted to you.</strong>
+          </p>
+          <p>
+            Open the link in the text message sent to the phone number you booked with, to add the ticket to this phone.
+            If you just paid, the text arrives as soon as your payment is confirmed.
+          </p>
+        </div>
+        <Link className="button primary" to="/tickets">
+          My tickets
+        </Link>
+      </section>
+    );
+  }
   if (state.status === "error") {
     return (
       <ErrorNotice message={state.message} onRetry={state.canRetry ? retry : undefined}>

@@ -1,0 +1,153 @@
+import AxeBuilder from "@axe-core/playwright";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase } from "../db/client.ts";
+import { verifiedPhoneCookie } from "../test/api-harness.ts";
+import { insertEvent, insertHeldBooking } from "../test/fixtures.ts";
+import { type AppServer, launchBrowser, newContext, noBrowser, startAppServer } from "./harness.ts";
+
+// Issue #12 at phone size: the success URL is not a ticket. A browser that did not verify the
+// booking's phone (an installed app on iOS keeps its storage apart from Safari, where the card
+// checkout returned) is told the ticket was texted; the texted link shows the ticket on that phone,
+// saves it, and leaves the address bar clean.
+
+const SESSION_SECRET = "e2e-ticket-link-secret-e2e-ticket-link-0123";
+
+async function seriousViolations(page: Page) {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  return violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id);
+}
+
+const overflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+
+describe.skipIf(noBrowser)("the texted ticket link", () => {
+  let server: AppServer;
+  let browser: Browser;
+  let eventId: number;
+
+  beforeAll(async () => {
+    server = await startAppServer({ SEED_DEMO: "0", SESSION_SECRET });
+    const db = openDatabase(`${server.dataDir}/app.db`);
+    eventId = (
+      await insertEvent(db, `${server.dataDir}/uploads`, {
+        name: "Lantern Social",
+        startsAt: Date.UTC(2031, 6, 7, 9, 0),
+        address: "9 Lantern St, Melbourne VIC 3000",
+        priceCents: 3950,
+      })
+    ).id;
+    db.$client.close();
+    browser = await launchBrowser();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  /** A booking paid in the buyer's own browser (the checkout needs its verified phone). */
+  async function paidBooking(name: string) {
+    const db = openDatabase(`${server.dataDir}/app.db`);
+    const held = insertHeldBooking(db, eventId, { name });
+    db.$client.close();
+    const cookie = verifiedPhoneCookie({ SESSION_SECRET }, held.phone);
+    const checkout = await fetch(`${server.url}/api/create-checkout-session`, {
+      method: "POST",
+      headers: { "content-type": "application/json", cookie },
+      body: JSON.stringify({ userID: held.userId, eventID: eventId }),
+    });
+    const { sessionId } = (await checkout.json()) as { sessionId: string };
+    const paid = await fetch(`${server.url}/api/dev/checkout/${sessionId}/pay`, { method: "POST", redirect: "manual" });
+    expect(paid.status).toBe(303);
+    const successUrl = new URL(paid.headers.get("location") ?? "");
+    const outbox = (await (await fetch(`${server.url}/api/dev/outbox`)).json()) as { to: string; body: string }[];
+    const text = outbox.find((m) => m.to === held.phone && m.body.includes("ticket code"))?.body ?? "";
+    const uniqueCode = text.match(/ticket code is ([A-Z2-9]{10})/)?.[1] ?? "";
+    const link = new URL(text.match(/https?:\/\/\S+\/tickets\?add=\d+&t=[\w-]+/)?.[0] ?? "");
+    expect(uniqueCode).toMatch(/^[A-Z2-9]{10}$/);
+    return {
+      ...held,
+      uniqueCode,
+      successPath: successUrl.pathname + successUrl.search,
+      linkPath: link.pathname + link.search,
+    };
+  }
+
+  it("another phone opening the success URL is told the ticket was texted; the link adds it there", async () => {
+    const booking = await paidBooking("Anika Rao");
+    const { context, pageErrors } = await newContext(browser, server.url);
+    const page = await context.newPage();
+
+    // The success URL in a browser that never verified the phone: no ticket, a clear way to get it.
+    await page.goto(booking.successPath);
+    await page.getByText("Your ticket has been texted to you.").waitFor();
+    expect(await page.getByText(/Open the link in the text message/).isVisible()).toBe(true);
+    expect(await page.locator(".ticket-code").count()).toBe(0);
+    expect(await page.getByText(booking.uniqueCode).count()).toBe(0);
+    expect(await seriousViolations(page)).toEqual([]);
+    expect(await overflow(page)).toBeLessThanOrEqual(0);
+
+    // The texted link: the ticket shows, is saved, and the token leaves the address bar.
+    await page.goto(booking.linkPath);
+    const ticket = page.getByRole("article", { name: "Ticket for Lantern Social" });
+    await ticket.waitFor();
+    await expect.poll(() => ticket.locator(".ticket-code").textContent()).toBe(booking.uniqueCode);
+    await expect.poll(() => ticket.getByText("Anika Rao").isVisible()).toBe(true);
+    await expect.poll(() => ticket.getByText("9 Lantern St, Melbourne VIC 3000").isVisible()).toBe(true);
+    const qr = ticket.getByRole("img", { name: /QR code/ });
+    await expect.poll(() => qr.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(100);
+    await page.getByText("Ticket added for Lantern Social.", { exact: false }).waitFor();
+    await expect.poll(() => new URL(page.url()).search).toBe("");
+    expect(new URL(page.url()).pathname).toBe("/tickets");
+    expect(await seriousViolations(page)).toEqual([]);
+    expect(await overflow(page)).toBeLessThanOrEqual(0);
+
+    // With the keyboard alone: Tab reaches the ticket's actions.
+    await page.locator("body").focus();
+    const reached: string[] = [];
+    for (let i = 0; i < 12 && !reached.includes("Download QR"); i++) {
+      await page.keyboard.press("Tab");
+      reached.push(await page.evaluate(() => document.activeElement?.textContent?.trim() ?? ""));
+    }
+    expect(reached).toContain("Download QR");
+
+    // Saved on this phone: back on the success URL the ticket shows, and at the door with no network.
+    await page.goto(booking.successPath);
+    await expect.poll(() => page.locator(".ticket-code").first().textContent()).toBe(booking.uniqueCode);
+    await page.goto("/tickets");
+    await page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+    });
+    await context.setOffline(true);
+    await page.reload();
+    await expect
+      .poll(() =>
+        page.getByRole("article", { name: "Ticket for Lantern Social" }).locator(".ticket-code").textContent(),
+      )
+      .toBe(booking.uniqueCode);
+    await context.setOffline(false);
+
+    expect(pageErrors).toEqual([]);
+    await context.close();
+  });
+
+  it("a wrong or cut-off link says so plainly and saves nothing", async () => {
+    const booking = await paidBooking("Dev Malhotra");
+    const { context, pageErrors } = await newContext(browser, server.url);
+    const page = await context.newPage();
+    const bookingId = new URL(booking.linkPath, server.url).searchParams.get("add");
+
+    await page.goto(`/tickets?add=${bookingId}&t=not-the-token`);
+    await page.getByRole("alert").getByText("This ticket link isn't valid.", { exact: false }).waitFor();
+    expect(await page.getByText("No tickets are saved on this device yet.", { exact: false }).isVisible()).toBe(true);
+    expect(await page.getByText(booking.uniqueCode).count()).toBe(0);
+    expect(await seriousViolations(page)).toEqual([]);
+    expect(await overflow(page)).toBeLessThanOrEqual(0);
+
+    await page.goto(`/tickets?add=${bookingId}`);
+    await page.getByRole("alert").getByText("This ticket link is incomplete.", { exact: false }).waitFor();
+
+    expect(pageErrors).toEqual([]);
+    await context.close();
+  });
+});

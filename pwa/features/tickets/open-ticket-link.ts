@@ -1,0 +1,120 @@
+import { useCallback, useEffect, useRef, useState } from "react";
+import { useSearchParams } from "react-router-dom";
+import { apiPost, CallFailed, replyError } from "../../lib/api.ts";
+import { type TicketReply, ticketFromReply } from "./ticket-reply.ts";
+import { type SavedTicket, saveTicket } from "./ticket-store.ts";
+
+/**
+ * The confirmation SMS's link, `/tickets?add={bookingId}&t={token}`: a capability that shows the
+ * ticket and saves it on whatever phone opens it (an installed app on iOS keeps its storage apart
+ * from Safari, where the card checkout returned).
+ */
+export type TicketLink = { bookingId: number; token: string };
+
+const ID = /^[1-9]\d{0,15}$/;
+
+/** The link in a query; "incomplete" when it names a ticket but something is cut off; null when absent. */
+export function readTicketLink(search: URLSearchParams): TicketLink | "incomplete" | null {
+  const add = search.get("add");
+  const token = search.get("t");
+  if (add === null && token === null) return null;
+  if (!add || !ID.test(add) || !token || token.length > 200) return "incomplete";
+  return { bookingId: Number(add), token };
+}
+
+export type TicketLinkState =
+  | { status: "none" }
+  | { status: "loading" }
+  | { status: "error"; message: string; canRetry: boolean }
+  | { status: "added"; ticket: SavedTicket; saved: boolean };
+
+export const INCOMPLETE_TICKET_LINK =
+  "This ticket link is incomplete. Please open the whole link from your text message again.";
+const INVALID = "This ticket link isn't valid. Please open the link from your text message again.";
+const FAILED = "We couldn't open your ticket just now. Please try again.";
+
+/** Asks the server for the linked ticket and keeps it on this device. */
+export async function openTicketLink(link: TicketLink): Promise<TicketLinkState> {
+  let reply: Awaited<ReturnType<typeof apiPost<TicketReply>>>;
+  try {
+    reply = await apiPost<TicketReply>("/api/ticket", { bookingId: link.bookingId, t: link.token });
+  } catch (error) {
+    console.error(error);
+    return error instanceof CallFailed
+      ? { status: "error", message: "You seem to be offline. Reconnect and try again.", canRetry: true }
+      : { status: "error", message: FAILED, canRetry: true };
+  }
+  const ticket = reply.ok ? ticketFromReply(reply.data) : null;
+  if (!ticket) {
+    if (reply.status === 403 || reply.status === 400 || reply.status === 404) {
+      return { status: "error", message: INVALID, canRetry: false };
+    }
+    if (reply.status === 409) {
+      const refunded = /refund/i.test(replyError(reply.data) ?? "");
+      return {
+        status: "error",
+        message: refunded
+          ? "This booking was refunded, so its ticket is no longer valid."
+          : "This booking isn't paid, so it has no ticket yet.",
+        canRetry: false,
+      };
+    }
+    if (reply.status === 410) {
+      return { status: "error", message: "This ticket has expired: the event is long over.", canRetry: false };
+    }
+    return { status: "error", message: FAILED, canRetry: true };
+  }
+  try {
+    return { status: "added", ticket: await saveTicket(ticket), saved: true };
+  } catch (error) {
+    // Private browsing can refuse IndexedDB; the ticket still shows and the text keeps the link.
+    console.error(error);
+    return {
+      status: "added",
+      ticket: { ...ticket, key: `${ticket.eventID}:${ticket.userID}`, savedAt: Date.now() },
+      saved: false,
+    };
+  }
+}
+
+/**
+ * Opens the link in the page's query, if there is one. Once the ticket is saved the query is taken
+ * out of the address (replaced, not pushed), so the token leaves the history and the screen.
+ */
+export function useTicketLink() {
+  const [search, setSearch] = useSearchParams();
+  const link = readTicketLink(search);
+  const [state, setState] = useState<TicketLinkState>(
+    link === null
+      ? { status: "none" }
+      : link === "incomplete"
+        ? { status: "error", message: INCOMPLETE_TICKET_LINK, canRetry: false }
+        : { status: "loading" },
+  );
+  const run = useRef(0);
+  const key = link && link !== "incomplete" ? `${link.bookingId}:${link.token}` : "";
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `key` stands for the link's contents.
+  const load = useCallback(async () => {
+    if (!link || link === "incomplete") return;
+    const mine = ++run.current;
+    setState({ status: "loading" });
+    const next = await openTicketLink(link);
+    if (mine !== run.current) return;
+    setState(next);
+    if (next.status === "added") {
+      setSearch(
+        (current) => {
+          const rest = new URLSearchParams(current);
+          rest.delete("add");
+          rest.delete("t");
+          return rest;
+        },
+        { replace: true },
+      );
+    }
+  }, [key]);
+  useEffect(() => {
+    void load();
+  }, [load]);
+  return { state, retry: load };
+}
