@@ -16,6 +16,7 @@ export const Unauthorized = (msg = "admin session required") => new DomainError(
 export const Forbidden = (msg = "not allowed") => new DomainError(403, msg);
 export const NotFound = (msg = "not found") => new DomainError(404, msg);
 export const Conflict = (msg: string, extra?: Record<string, unknown>) => new DomainError(409, msg, extra);
+export const Gone = (msg = "no longer available") => new DomainError(410, msg);
 export const TooLarge = (msg = "too large") => new DomainError(413, msg);
 export const NotAnImage = (msg = "not an image (JPEG, PNG or WebP)") => new DomainError(415, msg);
 export const TooManyRequests = (msg = "too many requests, try again later") => new DomainError(429, msg);

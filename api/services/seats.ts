@@ -1,5 +1,10 @@
-import { and, eq, gt, or, type SQL, sql } from "drizzle-orm";
-import { bookings } from "../../db/schema.ts";
+import { and, eq, gt, inArray, ne, or, type SQL, sql } from "drizzle-orm";
+import type { Db } from "../../db/client.ts";
+import { bookings, type Event, type Gender, users, waitlistOffers } from "../../db/schema.ts";
+import { Conflict } from "../lib/errors.ts";
+
+/** The database or a transaction on it: seats are counted inside the transactions that take them. */
+export type Q = Db | Parameters<Parameters<Db["transaction"]>[0]>[0];
 
 /**
  * The one definition of a seat that counts against an event: a paid booking, a hold that has not
@@ -17,3 +22,100 @@ export function seatCounts(now: number): SQL {
 /** `count(*)` of the seats taken per event, for a subquery or a grouped select. */
 export const takenSeats = (now: number) =>
   sql<number>`coalesce(sum(case when ${seatCounts(now)} then 1 else 0 end), 0)`;
+
+/**
+ * A waitlist offer keeps its seat for the person it was texted to until it runs out: nobody else can
+ * take it meanwhile. Once booked, the booking counts instead (docs/decisions/015).
+ */
+export function liveOffer(now: number): SQL {
+  return and(inArray(waitlistOffers.status, ["open", "claimed"]), gt(waitlistOffers.expiresAt, now)) as SQL;
+}
+
+/** Seats in use, overall and by the gender of who uses them (bookings, live holds and live offers). */
+export type SeatUse = { total: number; male: number; female: number };
+
+const empty = (): SeatUse => ({ total: 0, male: 0, female: 0 });
+
+function add(use: SeatUse, gender: Gender, n: number) {
+  use.total += n;
+  use[gender] += n;
+}
+
+/**
+ * The seats in use at `eventId`. `exceptPhone` leaves out that phone's own live offer: the seat it
+ * keeps is the one that phone is about to book.
+ */
+export function seatUse(q: Q, eventId: number, now: number, options: { exceptPhone?: string } = {}): SeatUse {
+  return seatUseByEvent(q, now, { eventId, ...options }).get(eventId) ?? empty();
+}
+
+/** `seatUse` for every event at once (the event list), or for one. */
+export function seatUseByEvent(
+  q: Q,
+  now: number,
+  options: { eventId?: number; exceptPhone?: string } = {},
+): Map<number, SeatUse> {
+  const byEvent = new Map<number, SeatUse>();
+  const use = (eventId: number) => {
+    const found = byEvent.get(eventId) ?? empty();
+    byEvent.set(eventId, found);
+    return found;
+  };
+  const booked = q
+    .select({ eventId: bookings.eventId, gender: users.gender, n: sql<number>`count(*)` })
+    .from(bookings)
+    .innerJoin(users, eq(users.id, bookings.userId))
+    .where(and(seatCounts(now), options.eventId === undefined ? undefined : eq(bookings.eventId, options.eventId)))
+    .groupBy(bookings.eventId, users.gender)
+    .all();
+  for (const row of booked) add(use(row.eventId), row.gender, row.n);
+  const offered = q
+    .select({ eventId: waitlistOffers.eventId, gender: waitlistOffers.gender, n: sql<number>`count(*)` })
+    .from(waitlistOffers)
+    .where(
+      and(
+        liveOffer(now),
+        options.eventId === undefined ? undefined : eq(waitlistOffers.eventId, options.eventId),
+        options.exceptPhone === undefined ? undefined : ne(waitlistOffers.phone, options.exceptPhone),
+      ),
+    )
+    .groupBy(waitlistOffers.eventId, waitlistOffers.gender)
+    .all();
+  for (const row of offered) add(use(row.eventId), row.gender, row.n);
+  return byEvent;
+}
+
+type SeatPlan = Pick<Event, "totalSeats" | "seatsMale" | "seatsFemale">;
+
+export const isBalanced = (event: SeatPlan): event is SeatPlan & { seatsMale: number; seatsFemale: number } =>
+  event.seatsMale !== null && event.seatsFemale !== null;
+
+/** What is left, overall and per gender (null per gender for an event with one pool of seats). */
+export type SeatsLeft = { total: number; male: number | null; female: number | null };
+
+export function seatsLeft(event: SeatPlan, use: SeatUse): SeatsLeft {
+  const total = Math.max(0, event.totalSeats - use.total);
+  if (!isBalanced(event)) return { total, male: null, female: null };
+  return {
+    total,
+    male: Math.max(0, event.seatsMale - use.male),
+    female: Math.max(0, event.seatsFemale - use.female),
+  };
+}
+
+/** Seats left for someone of `gender`: their gender's own for a balanced event, the pool's otherwise. */
+export const seatsLeftFor = (left: SeatsLeft, gender: Gender): number =>
+  Math.min(left.total, left[gender] ?? left.total);
+
+export const noSeatsLeftFor = (gender: Gender) => `no seats left for ${gender === "male" ? "men" : "women"}`;
+
+/**
+ * 409 unless a seat for `gender` is free at `event`. Call it inside the IMMEDIATE transaction that
+ * then takes the seat, so that no gender is ever oversold: SPEC.md's "no seats left" for a full
+ * event, "no seats left for men|women" when only the chosen gender is full.
+ */
+export function assertSeatFor(q: Q, event: Event, gender: Gender, now: number, options: { exceptPhone?: string } = {}) {
+  const left = seatsLeft(event, seatUse(q, event.id, now, options));
+  if (left.total <= 0) throw Conflict("no seats left");
+  if (seatsLeftFor(left, gender) <= 0) throw Conflict(noSeatsLeftFor(gender), { gender });
+}
