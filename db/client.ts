@@ -1,4 +1,4 @@
-import { mkdirSync } from "node:fs";
+import { chmodSync, closeSync, mkdirSync, openSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
@@ -16,7 +16,7 @@ const migrationsFolder = join(dirname(fileURLToPath(import.meta.url)), "migratio
  * `timeZone` is the zone of events saved before events had one (EVENT_TIME_ZONE).
  */
 export function openDatabase(path: string, options: { timeZone?: string } = {}): Db {
-  if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+  if (path !== ":memory:") ownerOnly(path);
   const sqlite = new Database(path);
   sqlite.pragma("journal_mode = WAL");
   sqlite.pragma("foreign_keys = ON");
@@ -27,4 +27,26 @@ export function openDatabase(path: string, options: { timeZone?: string } = {}):
   migrate(db, { migrationsFolder });
   sqlite.prepare("UPDATE events SET time_zone = ? WHERE time_zone = ''").run(options.timeZone ?? DEFAULT_TIME_ZONE);
   return db;
+}
+
+/** The database holds names, emails and phones: readable and writable by the server's account only. */
+export const DATA_FILE_MODE = 0o600;
+
+/**
+ * Creates the database file 0600 before SQLite opens it (SQLite gives its -wal and -shm files the
+ * database file's permissions), in a folder made 0700 when it is created here, and narrows files an
+ * older version or a copy left wider.
+ */
+function ownerOnly(path: string) {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  closeSync(openSync(path, "a", DATA_FILE_MODE));
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) {
+    let mode: number;
+    try {
+      mode = statSync(file).mode;
+    } catch {
+      continue; // no -wal or -shm yet: SQLite will create them with the database file's mode
+    }
+    if ((mode & 0o077) !== 0) chmodSync(file, DATA_FILE_MODE);
+  }
 }

@@ -4,7 +4,7 @@ import type { AppDeps } from "../deps.ts";
 import { clientAddress } from "../lib/client-address.ts";
 import { BadRequest, Forbidden, NotFound } from "../lib/errors.ts";
 import { idParam, jsonId, validate } from "../lib/validate.ts";
-import { assertBookable, findEvent, saveUserDetails } from "../services/holds.ts";
+import { assertBookable, assertCanHold, countSave, findEvent, saveUserDetails } from "../services/holds.ts";
 import { sendOtp, verifyOtp } from "../services/otp.ts";
 import { auMobile, COUNTRY_CODE } from "../services/phone.ts";
 import { browserVerified, rememberVerifiedPhone } from "./booking-cookie.ts";
@@ -72,8 +72,16 @@ export const bookingRoutes = (deps: AppDeps) => {
     .post("/save-user-details", verifiedPhoneFirst, validate("form", detailsForm), async (c) => {
       const form = c.req.valid("form");
       if (!browserVerified(c, deps, form.phone)) throw Forbidden("verify this phone number first");
-      // Checked before the photo is processed so a closed event costs no image work; holdSeat re-checks.
-      assertBookable(findEvent(deps.db, form.eventID), deps.now());
+      // Every save may store a photo pair and a users row: one verified phone (or one address) gets
+      // 10 an hour, so a loop cannot fill the disk (docs/decisions/012-disk-and-personal-data.md).
+      countSave(
+        deps.db,
+        { phone: form.phone, address: clientAddress(c), otpMaxPerAddress: deps.env.OTP_MAX_PER_ADDRESS },
+        deps.now(),
+      );
+      // The event and the seats before the photo: a closed or sold-out event costs no image work
+      // (decision 007); holdSeat checks again inside its transaction.
+      assertCanHold(deps.db, { eventId: form.eventID, phone: form.phone }, deps.now());
       // A browser sends an empty, nameless file when none was chosen.
       if (!form.image || form.image.size === 0) throw BadRequest("image: is required");
       const { userId } = await saveUserDetails(

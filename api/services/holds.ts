@@ -1,9 +1,10 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, ne, or } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { bookings, checkoutSessions, type Event, events, users } from "../../db/schema.ts";
 import { Conflict, NotFound, TooLarge } from "../lib/errors.ts";
-import { MAX_IMAGE_BYTES, removeStoredImage, storeImage } from "./images.ts";
-import { takenSeats } from "./seats.ts";
+import { assertUnderLimit, type Limit, recordHit } from "../lib/rate-limit.ts";
+import { MAX_IMAGE_BYTES, NO_PHOTO, removeStoredFiles, removeStoredImage, storeImage } from "./images.ts";
+import { type Q, takenSeats } from "./seats.ts";
 
 export type Attendee = {
   name: string;
@@ -33,23 +34,84 @@ export function findEvent(db: Db, eventId: number): Event | undefined {
 }
 
 /**
+ * 409 when `phone` already paid for the event, or when no seat is free for it. The phone's own live
+ * hold does not count: a retry replaces it, so it is the seat the retry would take.
+ */
+function assertSeatFree(q: Q, event: Event, phone: string, now: number) {
+  const paid = q
+    .select({ id: bookings.id })
+    .from(bookings)
+    .where(and(eq(bookings.phone, phone), eq(bookings.eventId, event.id), eq(bookings.status, "paid")))
+    .get();
+  if (paid) throw Conflict("this phone already has a paid seat for this event", { alreadyBooked: true });
+  const taken =
+    q
+      .select({ n: takenSeats(now) })
+      .from(bookings)
+      .where(and(eq(bookings.eventId, event.id), or(ne(bookings.phone, phone), ne(bookings.status, "held"))))
+      .get()?.n ?? 0;
+  if (taken >= event.totalSeats) throw Conflict("no seats left");
+}
+
+/**
+ * The checks of a hold that need no photo: 404 for an unknown event, 409 when it is closed, already
+ * paid for by this phone, or full. Read outside any transaction, so a sold-out event costs no image
+ * work (docs/decisions/007-scale.md); holdSeat checks again inside its own.
+ */
+export function assertCanHold(db: Db, input: { eventId: number; phone: string }, now: number) {
+  const event = findEvent(db, input.eventId);
+  assertBookable(event, now);
+  assertSeatFree(db, event, input.phone, now);
+}
+
+const HOUR = 3_600_000;
+export const SAVES_PER_PHONE: Limit = { bucket: "save-details-phone", max: 10, windowMs: HOUR };
+const SAVES_PER_ADDRESS = 10;
+
+/**
+ * Counts one details save against its phone and its address: 10 an hour each, 429 after. An
+ * operator who raised OTP_MAX_PER_ADDRESS (many people behind one venue or carrier address) raised
+ * it for the people who then save their details from there too, so the address allows as many.
+ * Both are checked before either is counted, with no await between, so a refusal counts nothing.
+ */
+export function countSave(db: Db, input: { phone: string; address: string; otpMaxPerAddress: number }, now: number) {
+  const perAddress: Limit = {
+    bucket: "save-details-address",
+    max: Math.max(SAVES_PER_ADDRESS, input.otpMaxPerAddress),
+    windowMs: HOUR,
+  };
+  assertUnderLimit(db, SAVES_PER_PHONE, input.phone, now);
+  assertUnderLimit(db, perAddress, input.address, now);
+  recordHit(db, SAVES_PER_PHONE, input.phone, now);
+  recordHit(db, perAddress, input.address, now);
+}
+
+export type HeldSeat = {
+  userId: number;
+  bookingId: number;
+  /** Stored photos no row names any more once the hold committed: the caller deletes the files. */
+  unreferencedPhotos: string[];
+};
+
+/**
  * Holds one seat for `holdMinutes`, in one immediate transaction so that two buyers can never both
  * take the last seat: the write lock is taken before the seats are counted.
  */
 export function holdSeat(
   db: Db,
   input: { eventId: number; attendee: Attendee; holdMinutes: number; now: number },
-): { userId: number; bookingId: number } {
+): HeldSeat {
   const { eventId, attendee, now } = input;
   return db.transaction(
     (tx) => {
       const event = tx.select().from(events).where(eq(events.id, eventId)).get();
       assertBookable(event, now);
+      const samePhone = and(eq(bookings.phone, attendee.phone), eq(bookings.eventId, eventId));
       // A retry (back button, a second tab) replaces this phone's earlier hold instead of taking a second seat.
       const replaced = tx
         .update(bookings)
         .set({ status: "released" })
-        .where(and(eq(bookings.phone, attendee.phone), eq(bookings.eventId, eventId), eq(bookings.status, "held")))
+        .where(and(samePhone, eq(bookings.status, "held")))
         .returning({ id: bookings.id })
         .all();
       // Their checkouts close too: an old payment page left open must not buy a second seat.
@@ -67,19 +129,8 @@ export function holdSeat(
           )
           .run();
       }
-      const paid = tx
-        .select({ id: bookings.id })
-        .from(bookings)
-        .where(and(eq(bookings.phone, attendee.phone), eq(bookings.eventId, eventId), eq(bookings.status, "paid")))
-        .get();
-      if (paid) throw Conflict("this phone already has a paid seat for this event", { alreadyBooked: true });
-      const taken =
-        tx
-          .select({ n: takenSeats(now) })
-          .from(bookings)
-          .where(eq(bookings.eventId, eventId))
-          .get()?.n ?? 0;
-      if (taken >= event.totalSeats) throw Conflict("no seats left");
+      assertSeatFree(tx, event, attendee.phone, now);
+      const unreferencedPhotos = repointReleasedPhotos(tx, { eventId, attendee });
       const user = tx.insert(users).values(attendee).returning({ id: users.id }).get();
       const booking = tx
         .insert(bookings)
@@ -93,16 +144,62 @@ export function holdSeat(
         })
         .returning({ id: bookings.id })
         .get();
-      return { userId: user.id, bookingId: booking.id };
+      return { userId: user.id, bookingId: booking.id, unreferencedPhotos };
     },
     { behavior: "immediate" },
   );
 }
 
 /**
+ * Points the users rows of this phone's released bookings for the event at the new photo, and
+ * returns the stored names nothing names any more. A released booking can still be paid (a payment
+ * page left open, a webhook that arrives late) and then shows the person's newest photo, so the
+ * replaced photo can go at once: one phone's repeated saves keep one photo pair on disk, not one
+ * per save. A save's names are random and only ever shared by rows of its phone and event (through
+ * this update), so looking at this phone's rows is enough to know a name is free.
+ */
+function repointReleasedPhotos(tx: Q, input: { eventId: number; attendee: Attendee }): string[] {
+  const released = tx
+    .select({ id: users.id, imageName: users.imageName, thumbName: users.thumbName })
+    .from(bookings)
+    .innerJoin(users, eq(users.id, bookings.userId))
+    .where(
+      and(
+        eq(bookings.phone, input.attendee.phone),
+        eq(bookings.eventId, input.eventId),
+        eq(bookings.status, "released"),
+      ),
+    )
+    .all();
+  if (released.length === 0) return [];
+  tx.update(users)
+    .set({ imageName: input.attendee.imageName, thumbName: input.attendee.thumbName })
+    .where(
+      inArray(
+        users.id,
+        released.map((r) => r.id),
+      ),
+    )
+    .run();
+  const stillNamed = new Set(
+    tx
+      .select({ imageName: users.imageName, thumbName: users.thumbName })
+      .from(users)
+      .where(eq(users.phone, input.attendee.phone))
+      .all()
+      .flatMap((r) => [r.imageName, r.thumbName]),
+  );
+  const old = new Set(released.flatMap((r) => [r.imageName, r.thumbName]));
+  return [...old].filter((name) => name !== NO_PHOTO && !stillNamed.has(name));
+}
+
+/**
  * The details form: store the photo (decoded, re-encoded, thumbnailed), then hold the seat. The photo
  * is processed before the transaction because sharp is asynchronous and nothing may await inside it;
- * when the hold is refused the photo is deleted again, so refusals leave nothing behind.
+ * when the hold is refused the photo is deleted again, so refusals leave nothing behind. The caller
+ * has already refused a closed or full event (assertCanHold), so a sold-out night decodes nothing.
+ * Files are deleted only after the transaction that stopped naming them committed: a crash in between
+ * leaves an orphan for the upload sweep, never a row naming a missing file.
  */
 export async function saveUserDetails(
   deps: { db: Db; uploadsDir: string; holdMinutes: number; now: () => number },
@@ -110,8 +207,9 @@ export async function saveUserDetails(
 ): Promise<{ userId: number; bookingId: number }> {
   if (input.image.size > MAX_IMAGE_BYTES) throw TooLarge("image larger than 5 MB");
   const stored = await storeImage(deps.uploadsDir, new Uint8Array(await input.image.arrayBuffer()));
+  let held: HeldSeat;
   try {
-    return holdSeat(deps.db, {
+    held = holdSeat(deps.db, {
       eventId: input.eventId,
       attendee: { name: input.name, email: input.email, phone: input.phone, gender: input.gender, ...stored },
       holdMinutes: deps.holdMinutes,
@@ -121,4 +219,7 @@ export async function saveUserDetails(
     await removeStoredImage(deps.uploadsDir, stored);
     throw error;
   }
+  // Best effort: whatever is left behind is an orphan the upload sweep deletes within hours.
+  await removeStoredFiles(deps.uploadsDir, held.unreferencedPhotos).catch(() => undefined);
+  return { userId: held.userId, bookingId: held.bookingId };
 }

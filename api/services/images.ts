@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { chmod, mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import sharp from "sharp";
 import { NotAnImage, NotFound } from "../lib/errors.ts";
@@ -12,7 +12,20 @@ const MAX_INPUT_PIXELS = 50_000_000;
 /** Stored names are random; nothing else (no slashes, no dots beyond the extension) is ever served. */
 export const STORED_NAME = /^[a-f0-9]{32}(?:-thumb)?\.jpg$/;
 
+/**
+ * What a users row names once its photo is gone (a released hold's, swept; an attendee's, erased by
+ * retention). It is not a stored name, so the image routes answer 404 for it and nothing deletes it.
+ */
+export const NO_PHOTO = "none.jpg";
+
+/** Photos are personal data: the folder and every file in it are the server's account's alone. */
+export const UPLOAD_DIR_MODE = 0o700;
+export const UPLOAD_FILE_MODE = 0o600;
+
 export type StoredImage = { imageName: string; thumbName: string };
+
+/** The thumbnail stored beside a photo: `x.jpg` has `x-thumb.jpg` (the admin pages derive it so). */
+export const thumbnailName = (imageName: string) => imageName.replace(/\.jpg$/, "-thumb.jpg");
 
 /**
  * Decodes the bytes (which proves they are an image, whatever the file name says), re-encodes them
@@ -30,7 +43,7 @@ export async function storeImage(uploadsDir: string, bytes: Uint8Array): Promise
 
   const base = randomBytes(16).toString("hex");
   const imageName = `${base}.jpg`;
-  const thumbName = `${base}-thumb.jpg`;
+  const thumbName = thumbnailName(imageName);
   let display: Buffer;
   let thumb: Buffer;
   try {
@@ -52,21 +65,47 @@ export async function storeImage(uploadsDir: string, bytes: Uint8Array): Promise
     // Truncated or corrupt data that passed the header check fails here.
     throw NotAnImage();
   }
-  await mkdir(uploadsDir, { recursive: true });
+  await prepareUploadsDir(uploadsDir);
   await writeAtomically(join(uploadsDir, imageName), display);
   await writeAtomically(join(uploadsDir, thumbName), thumb);
   return { imageName, thumbName };
 }
 
+// Folders already made owner-only by this process: checked once, not on every upload.
+const preparedDirs = new Set<string>();
+
+/**
+ * Creates the uploads folder owner-only (0700), and narrows one that an older version or a restore
+ * left wider, once per process.
+ */
+export async function prepareUploadsDir(uploadsDir: string): Promise<void> {
+  await mkdir(uploadsDir, { recursive: true, mode: UPLOAD_DIR_MODE });
+  if (preparedDirs.has(uploadsDir)) return;
+  if (((await stat(uploadsDir)).mode & 0o077) !== 0) await chmod(uploadsDir, UPLOAD_DIR_MODE);
+  preparedDirs.add(uploadsDir);
+}
+
+/** A file being written by writeAtomically; a crash can leave one behind for the upload sweep. */
+export const PARTIAL_NAME = /^[a-f0-9]{32}(?:-thumb)?\.jpg\.\d+\.tmp$/;
+
 async function writeAtomically(path: string, data: Buffer) {
   const tmp = `${path}.${process.pid}.tmp`;
-  await writeFile(tmp, data);
+  await writeFile(tmp, data, { mode: UPLOAD_FILE_MODE });
   await rename(tmp, path);
+}
+
+/**
+ * Deletes stored files by name. Anything that is not a stored name (the NO_PHOTO placeholder, a
+ * fixture's made-up name) is skipped, so no other path under the folder can ever be reached.
+ */
+export async function removeStoredFiles(uploadsDir: string, names: Iterable<string>): Promise<void> {
+  const stored = [...new Set(names)].filter((name) => STORED_NAME.test(name));
+  await Promise.all(stored.map((name) => rm(join(uploadsDir, name), { force: true })));
 }
 
 /** Deletes a stored image and its thumbnail: for a request refused after its photo was stored. */
 export async function removeStoredImage(uploadsDir: string, stored: StoredImage): Promise<void> {
-  await Promise.all([stored.imageName, stored.thumbName].map((name) => rm(join(uploadsDir, name), { force: true })));
+  await removeStoredFiles(uploadsDir, [stored.imageName, stored.thumbName]);
 }
 
 export async function readStoredImage(uploadsDir: string, name: string): Promise<Buffer> {

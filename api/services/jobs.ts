@@ -2,7 +2,25 @@ import type { AppDeps } from "../deps.ts";
 import { backupIfDue } from "./backup.ts";
 import { deliverPending } from "./outbox.ts";
 import { queueDueReminders } from "./reminders.ts";
+import { applyRetention } from "./retention.ts";
 import type { Job } from "./scheduler.ts";
+import { sweepUploads } from "./upload-sweep.ts";
+
+const HOUR = 3_600_000;
+
+/**
+ * Runs `run` on the first tick and then whenever `everyMs` has passed on the clock the ticks carry.
+ * It only saves effort (a folder listing every 30 seconds): the work itself is idempotent, so a
+ * restart or a second server that runs it again changes nothing.
+ */
+export function paced(everyMs: number, run: (now: number) => unknown): (now: number) => unknown {
+  let last: number | undefined;
+  return (now) => {
+    if (last !== undefined && now >= last && now - last < everyMs) return;
+    last = now;
+    return run(now);
+  };
+}
 
 /**
  * Every background job, in the order a tick runs them: the ones that queue messages come before the
@@ -10,10 +28,20 @@ import type { Job } from "./scheduler.ts";
  * moved clock.
  */
 export function backgroundJobs(deps: Pick<AppDeps, "db" | "env" | "sms" | "log" | "now">): Job[] {
+  const uploads = { db: deps.db, uploadsDir: deps.env.UPLOADS_DIR };
   return [
     { name: "reminders", run: (now) => queueDueReminders(deps.db, deps.env, now) },
     // Messages whose first send failed (or that a crash interrupted) are retried here.
     { name: "outbox", run: () => deliverPending(deps) },
+    // Photos of holds that ran out and files no row names (docs/decisions/012-disk-and-personal-data.md).
+    { name: "upload-sweep", run: paced(HOUR, (now) => sweepUploads(uploads, now)) },
+    // RETENTION_DAYS after an event, its attendees' personal data; old SMS text (decision 012).
+    {
+      name: "retention",
+      run: paced(HOUR, (now) =>
+        applyRetention({ ...uploads, retentionDays: deps.env.RETENTION_DAYS, log: deps.log }, now),
+      ),
+    },
     // With BACKUP_DIR set: a backup when the newest there is BACKUP_EVERY_HOURS old; last, so it waits for the rest.
     { name: "backup", run: (now) => backupIfDue(deps, now) },
   ];

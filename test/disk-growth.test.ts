@@ -1,0 +1,309 @@
+import { randomBytes } from "node:crypto";
+import { chmodSync, existsSync, mkdirSync, readdirSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { and, eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { NO_PHOTO, storeImage } from "../api/services/images.ts";
+import { backgroundJobs } from "../api/services/jobs.ts";
+import { createScheduler } from "../api/services/scheduler.ts";
+import { sweepUploads } from "../api/services/upload-sweep.ts";
+import { bookings, users } from "../db/schema.ts";
+import {
+  type BrowserClient,
+  browserClient,
+  startTestServer,
+  type TestServer,
+  verifiedPhoneCookie,
+} from "./api-harness.ts";
+import { insertEvent, insertPaidBookings, makeImage } from "./fixtures.ts";
+import { createCheckout, detailsForm, newMobile, pay } from "./suites/booking-flow.ts";
+
+// Issue 12, "Disk growth by repeated saves" and "Data at rest": a verified phone cannot fill the disk
+// with photos, a full event costs no photo work, the upload sweep deletes what no booking needs, and
+// uploads are the server account's alone.
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+let photo: Uint8Array;
+beforeAll(async () => {
+  photo = new Uint8Array(await makeImage("jpeg", 320, 240));
+});
+
+/** A browser holding the signed cookie of a verified phone (the OTP steps have their own suites). */
+function verified(server: TestServer, phone: string): BrowserClient {
+  const browser = browserClient(server.url);
+  const cookie = verifiedPhoneCookie(server.deps.env, phone, server.deps.now());
+  const eq = cookie.indexOf("=");
+  browser.jar.set(cookie.slice(0, eq), cookie.slice(eq + 1));
+  return browser;
+}
+
+async function save(browser: BrowserClient, phone: string, eventId: number, image: Uint8Array = photo) {
+  const response = await browser.postForm("/api/save-user-details", detailsForm({ phone, eventId, image }));
+  return { status: response.status, body: (await response.json()) as { success: boolean; userID?: number } };
+}
+
+const jpgs = (dir: string) => readdirSync(dir).filter((f) => f.endsWith(".jpg"));
+const mode = (path: string) => statSync(path).mode & 0o777;
+
+describe("one phone saving its details again and again", () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    // Every request comes from 127.0.0.1: this suite is about phones, not about the address.
+    server = await startTestServer({ env: { OTP_MAX_PER_ADDRESS: "1000" } });
+  });
+  afterAll(async () => {
+    expect(server.errors).toEqual([]);
+    await server.close();
+  });
+
+  it("keeps one photo and thumbnail on disk, however often it saves", async () => {
+    const { db, env } = server.deps;
+    const event = await insertEvent(db, env.UPLOADS_DIR);
+    const phone = newMobile();
+    const browser = verified(server, phone);
+    const before = jpgs(env.UPLOADS_DIR);
+    for (let i = 0; i < 6; i++) expect((await save(browser, phone, event.id)).status).toBe(200);
+
+    const added = jpgs(env.UPLOADS_DIR).filter((f) => !before.includes(f));
+    expect(added).toHaveLength(2);
+    // Every row of the phone's earlier holds names that one photo: a late payment for an old hold
+    // still shows the person's face.
+    const rows = db
+      .select({ status: bookings.status, imageName: users.imageName, thumbName: users.thumbName })
+      .from(bookings)
+      .innerJoin(users, eq(users.id, bookings.userId))
+      .where(eq(bookings.eventId, event.id))
+      .all();
+    expect(rows.map((r) => r.status).sort()).toEqual([
+      "held",
+      "released",
+      "released",
+      "released",
+      "released",
+      "released",
+    ]);
+    expect(new Set(rows.flatMap((r) => [r.imageName, r.thumbName]))).toEqual(new Set(added));
+    for (const name of added) expect((await fetch(`${server.url}/api/images/${name}`)).status).toBe(200);
+  });
+
+  it("answers the 11th save in an hour with 429, and saves again an hour later", async () => {
+    const { db, env } = server.deps;
+    const event = await insertEvent(db, env.UPLOADS_DIR);
+    const phone = newMobile();
+    const browser = verified(server, phone);
+    for (let i = 0; i < 10; i++) expect((await save(browser, phone, event.id)).status).toBe(200);
+    const heldBefore = db.select().from(bookings).where(eq(bookings.phone, phone)).all();
+    const filesBefore = jpgs(env.UPLOADS_DIR);
+
+    const refused = await save(browser, phone, event.id);
+    expect(refused.status).toBe(429);
+    expect(refused.body).toEqual({ success: false, error: expect.any(String) });
+    expect(db.select().from(bookings).where(eq(bookings.phone, phone)).all()).toEqual(heldBefore);
+    expect(jpgs(env.UPLOADS_DIR)).toEqual(filesBefore);
+
+    server.advance(HOUR + 1000);
+    expect((await save(verified(server, phone), phone, event.id)).status).toBe(200);
+  });
+});
+
+describe("saves from one address", () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(async () => {
+    expect(server.errors).toEqual([]);
+    await server.close();
+  });
+
+  it("answers the 11th save in an hour from one address with 429, whatever the phone", async () => {
+    const { db, env } = server.deps;
+    const event = await insertEvent(db, env.UPLOADS_DIR, { totalSeats: 30 });
+    // Refused for want of a verified phone: these never count.
+    for (let i = 0; i < 12; i++) {
+      const phone = newMobile();
+      expect((await save(browserClient(server.url), phone, event.id)).status).toBe(403);
+    }
+    for (let i = 0; i < 10; i++) {
+      const phone = newMobile();
+      expect((await save(verified(server, phone), phone, event.id)).status).toBe(200);
+    }
+    const eleventh = newMobile();
+    const refused = await save(verified(server, eleventh), eleventh, event.id);
+    expect(refused.status).toBe(429);
+    expect(refused.body).toEqual({ success: false, error: expect.any(String) });
+    expect(db.select().from(bookings).where(eq(bookings.phone, eleventh)).all()).toEqual([]);
+
+    server.advance(HOUR + 1000);
+    expect((await save(verified(server, eleventh), eleventh, event.id)).status).toBe(200);
+  });
+});
+
+describe("a full event", () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ env: { OTP_MAX_PER_ADDRESS: "1000" } });
+  });
+  afterAll(async () => {
+    expect(server.errors).toEqual([]);
+    await server.close();
+  });
+
+  it("answers 409 before the photo is looked at, but lets the holder of the last seat retry", async () => {
+    const { db, env } = server.deps;
+    const event = await insertEvent(db, env.UPLOADS_DIR, { totalSeats: 3 });
+    const [paid] = insertPaidBookings(db, event.id, 2);
+    const holder = newMobile();
+    expect((await save(verified(server, holder), holder, event.id)).status).toBe(200);
+    const files = jpgs(env.UPLOADS_DIR);
+
+    // Bytes that are no image, a file over the size limit, no file at all: the seats answer first.
+    const late = newMobile();
+    const browser = verified(server, late);
+    const junk = new Uint8Array(randomBytes(20_000));
+    const oversized = new Uint8Array(5_242_881);
+    for (const image of [junk, oversized, new Uint8Array(0)]) {
+      const refused = await save(browser, late, event.id, image);
+      expect(refused.status).toBe(409);
+      expect(refused.body).toEqual({ success: false, error: "no seats left" });
+    }
+    // A phone that already paid hears so, also before its photo is read.
+    const again = await save(verified(server, paid!.phone), paid!.phone, event.id, junk);
+    expect(again.status).toBe(409);
+    expect(again.body).toMatchObject({ success: false, alreadyBooked: true });
+    expect(jpgs(env.UPLOADS_DIR)).toEqual(files);
+
+    // The last seat is the holder's own: a retry replaces the hold and still succeeds.
+    expect((await save(verified(server, holder), holder, event.id)).status).toBe(200);
+    const held = db
+      .select()
+      .from(bookings)
+      .where(and(eq(bookings.eventId, event.id), eq(bookings.status, "held")))
+      .all();
+    expect(held.map((b) => b.phone)).toEqual([holder]);
+  });
+});
+
+describe("the upload sweep", () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ env: { OTP_MAX_PER_ADDRESS: "1000" } });
+  });
+  afterAll(async () => {
+    expect(server.errors).toEqual([]);
+    await server.close();
+  });
+
+  it("deletes orphans and the photos of holds that ran out, never a paid attendee's or the event's", async () => {
+    const { db, env } = server.deps;
+    const dir = env.UPLOADS_DIR;
+    const event = await insertEvent(db, dir, { totalSeats: 10 });
+    const photoOf = (userId: number) => db.select().from(users).where(eq(users.id, userId)).get();
+    const served = async (name: string) => (await fetch(`${server.url}/api/images/${name}`)).status;
+
+    // Paid through the real calls.
+    const payer = newMobile();
+    const payerBrowser = verified(server, payer);
+    const paidUser = (await save(payerBrowser, payer, event.id)).body.userID ?? 0;
+    const paidCheckout = await createCheckout(server.url, { userID: paidUser, eventID: event.id }, payerBrowser);
+    expect(await pay(server.url, paidCheckout.sessionId ?? "")).toBe(303);
+    const paidPhoto = photoOf(paidUser);
+    // A hold left to run out, and one that reached the payment page and then ran out.
+    const walker = newMobile();
+    const walkerUser = (await save(verified(server, walker), walker, event.id)).body.userID ?? 0;
+    const walkerPhoto = photoOf(walkerUser);
+    const hesitant = newMobile();
+    const hesitantBrowser = verified(server, hesitant);
+    const hesitantUser = (await save(hesitantBrowser, hesitant, event.id)).body.userID ?? 0;
+    expect(
+      (await createCheckout(server.url, { userID: hesitantUser, eventID: event.id }, hesitantBrowser)).status,
+    ).toBe(200);
+    const hesitantPhoto = photoOf(hesitantUser);
+    // Files no row names: one left by a crash hours ago (and a half-written one), one being saved now.
+    const old = await storeImage(dir, await makeImage());
+    const partial = `${randomBytes(16).toString("hex")}.jpg.4242.tmp`;
+    writeFileSync(join(dir, partial), "half a photo");
+    const hoursAgo = new Date(Date.now() - 2 * HOUR);
+    for (const name of [old.imageName, old.thumbName, partial]) utimesSync(join(dir, name), hoursAgo, hoursAgo);
+    const young = await storeImage(dir, await makeImage());
+
+    const first = await sweepUploads({ db, uploadsDir: dir }, server.deps.now());
+    expect(first.filesRemoved.sort()).toEqual([old.imageName, old.thumbName, partial].sort());
+    for (const name of [young.imageName, walkerPhoto?.imageName, hesitantPhoto?.thumbName, event.imageName]) {
+      expect(existsSync(join(dir, name ?? ""))).toBe(true);
+    }
+
+    // The scheduler runs the sweep: an hour after the walker's hold ran out, its photo goes.
+    const scheduler = createScheduler({ log: server.deps.log, now: server.deps.now }, backgroundJobs(server.deps));
+    server.advance(30 * MINUTE + HOUR + MINUTE);
+    await scheduler.tick();
+    expect(photoOf(walkerUser)).toMatchObject({ imageName: NO_PHOTO, thumbName: NO_PHOTO, name: "Asha Patel" });
+    expect(existsSync(join(dir, walkerPhoto?.imageName ?? ""))).toBe(false);
+    expect(existsSync(join(dir, walkerPhoto?.thumbName ?? ""))).toBe(false);
+    expect(await served(walkerPhoto?.imageName ?? "")).toBe(404);
+    expect(await served(NO_PHOTO)).toBe(404);
+    expect(existsSync(join(dir, young.imageName))).toBe(false);
+    // A checkout can still be paid late (Stripe retries its webhook for days): that photo stays.
+    expect(photoOf(hesitantUser)).toEqual(hesitantPhoto);
+    expect(await served(hesitantPhoto?.thumbName ?? "")).toBe(200);
+
+    server.advance(3 * DAY + HOUR);
+    await scheduler.tick();
+    expect(photoOf(hesitantUser)?.imageName).toBe(NO_PHOTO);
+    expect(existsSync(join(dir, hesitantPhoto?.imageName ?? ""))).toBe(false);
+    // The paid attendee and the event keep their pictures.
+    expect(photoOf(paidUser)).toEqual(paidPhoto);
+    for (const name of [paidPhoto?.imageName, paidPhoto?.thumbName, event.imageName]) {
+      expect(await served(name ?? "")).toBe(200);
+    }
+    // Nothing is left to do: a second server or a retried run changes nothing.
+    const again = await sweepUploads({ db, uploadsDir: dir }, server.deps.now());
+    expect(again).toEqual({ photosReleased: 0, filesRemoved: [] });
+    await scheduler.stop();
+  });
+});
+
+describe("uploads at rest", () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it("stores photos readable by the server's account only, in a folder only it can open", async () => {
+    const { db, env } = server.deps;
+    const event = await insertEvent(db, env.UPLOADS_DIR);
+    const phone = newMobile();
+    const saved = await save(verified(server, phone), phone, event.id);
+    expect(saved.status).toBe(200);
+    const user = db
+      .select()
+      .from(users)
+      .where(eq(users.id, saved.body.userID ?? 0))
+      .get();
+    expect(mode(env.UPLOADS_DIR)).toBe(0o700);
+    for (const name of [user?.imageName, user?.thumbName, event.imageName]) {
+      expect(mode(join(env.UPLOADS_DIR, name ?? ""))).toBe(0o600);
+    }
+  });
+
+  it("narrows a folder and files an older version left readable by others", async () => {
+    const { db, env } = server.deps;
+    const dir = join(env.UPLOADS_DIR, "..", "old-uploads");
+    mkdirSync(dir, { mode: 0o755 });
+    chmodSync(dir, 0o755);
+    const name = `${randomBytes(16).toString("hex")}.jpg`;
+    writeFileSync(join(dir, name), await makeImage(), { mode: 0o644 });
+    chmodSync(join(dir, name), 0o644);
+    await insertEvent(db, dir, { imageName: name });
+
+    await sweepUploads({ db, uploadsDir: dir }, server.deps.now());
+    expect(mode(dir)).toBe(0o700);
+    expect(mode(join(dir, name))).toBe(0o600);
+  });
+});
