@@ -214,7 +214,7 @@ export function parseEnv(raw: Record<string, string | undefined>): Env {
 function loadOrCreateSecret(dataDir: string): string {
   const file = join(dataDir, "session-secret");
   if (existsSync(file)) return readFileSync(file, "utf8").trim();
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const secret = randomBytes(32).toString("hex");
   writeFileSync(file, secret, { mode: 0o600 });
   return secret;

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
@@ -125,6 +125,17 @@ describe("a backup and its restore", () => {
     expect(manifest.database.sha256).toBe(sha256(join(backup.folder, "app.db")));
     expect(manifest.counts).toEqual({ events: 1, paidBookings: 7 });
     expect(manifest.uploads.files.map((f) => f.name)).toEqual(readdirSync(join(backup.folder, "uploads")).sort());
+  });
+
+  it("is readable by the server's account only, like the data folder it copies", async () => {
+    const { backup } = await backedUp();
+    const mode = (path: string) => statSync(path).mode & 0o777;
+    expect(mode(backup.folder)).toBe(0o700);
+    expect(mode(join(backup.folder, "app.db"))).toBe(0o600);
+    expect(mode(join(backup.folder, "manifest.json"))).toBe(0o600);
+    for (const file of readdirSync(join(backup.folder, "uploads"))) {
+      expect(mode(join(backup.folder, "uploads", file)), file).toBe(0o600);
+    }
   });
 
   it("restores into an empty folder: every row and every upload, checked", async () => {

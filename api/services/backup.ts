@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { createReadStream, existsSync } from "node:fs";
-import { copyFile, mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { chmod, copyFile, mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { dirname, join, relative, sep } from "node:path";
 import Database from "better-sqlite3";
 import { z } from "zod";
@@ -54,15 +54,17 @@ export async function createBackup(input: {
   root: string;
   now: number;
 }): Promise<Backup> {
-  await mkdir(input.root, { recursive: true });
+  // A backup holds everything the data folder does: readable by the server's account only (decision 012).
+  await mkdir(input.root, { recursive: true, mode: 0o700 });
   const name = await freeName(input.root, folderName(input.now));
   const staging = join(input.root, `${INCOMPLETE}${name}-${process.pid}`);
-  await mkdir(staging, { recursive: true });
+  await mkdir(staging, { recursive: true, mode: 0o700 });
   try {
     const copy = join(staging, DATABASE_FILE);
     // One step copies every page under one read transaction: a consistent snapshot that another
     // process's writes cannot make restart (in WAL mode they are not blocked while it reads).
     await input.sqlite.backup(copy, { progress: () => 0x7fffffff });
+    await chmod(copy, 0o600);
     const { counts, integrity } = inspectDatabase(copy, { makeSelfContained: true });
     if (integrity !== "ok") throw new BackupError(`the copy fails PRAGMA integrity_check: ${integrity}`);
     const database = { file: DATABASE_FILE, ...(await fileDigest(copy)) } as const;
@@ -79,7 +81,7 @@ export async function createBackup(input: {
         files,
       },
     };
-    await writeFile(join(staging, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
+    await writeFile(join(staging, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`, { mode: 0o600 });
     const folder = join(input.root, name);
     await rename(staging, folder);
     return { folder, manifest };
