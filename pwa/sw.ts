@@ -99,7 +99,7 @@ async function warmEventCaches() {
   const images = await caches.open("images");
   await Promise.all(
     list
-      .filter((e) => e.event_status !== "ended" && typeof e.event_image === "string")
+      .filter((e) => e.event_status !== "ended" && e.event_status !== "cancelled" && typeof e.event_image === "string")
       .map(async (e) => {
         const url = `/api/images/${encodeURIComponent(e.event_image as string)}`;
         if (!(await images.match(url))) await images.add(url).catch(() => undefined);

@@ -5,6 +5,7 @@ import { bookings, events, outboxMessages, refunds } from "../../db/schema.ts";
 import { type BrowserClient, browserClient, startTestServer, type TestServer } from "../../test/api-harness.ts";
 import { insertEvent, insertPaidBookings, makeImage } from "../../test/fixtures.ts";
 import { isValidFeedbackToken } from "../lib/capability.ts";
+import { utcToWallClock, wallClockToUtc } from "../lib/time-zone.ts";
 import type { PaymentsProvider } from "../providers/payments/types.ts";
 import type { SmsProvider } from "../providers/sms/types.ts";
 import { deliverPending } from "../services/outbox.ts";
@@ -66,6 +67,14 @@ beforeEach(() => {
 
 const isoDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const inDays = (n: number) => isoDate(Date.now() + n * DAY);
+/** Late today on the venue's clock (Sydney, the default zone), as the form's UTC date and time. */
+function todayAtVenue(): { eventDate: string; eventTime: string } {
+  const zone = "Australia/Sydney";
+  const iso = new Date(
+    wallClockToUtc({ date: utcToWallClock(Date.now(), zone).date, hour: 23, minute: 45 }, zone),
+  ).toISOString();
+  return { eventDate: iso.slice(0, 10), eventTime: iso.slice(11, 16) };
+}
 
 async function eventForm(overrides: Record<string, string | Blob | null> = {}) {
   const fields: Record<string, string | Blob | null> = {
@@ -286,7 +295,7 @@ describe("POST /api/save-event", () => {
     ["an overlong name", { eventName: "x".repeat(121) }],
     ["a blank address", { eventAddress: "" }],
     ["an overlong address", { eventAddress: "x".repeat(301) }],
-    ["today's date", { eventDate: inDays(0) }],
+    ["today's date at the venue", todayAtVenue()],
     ["a past date", { eventDate: "2020-01-01" }],
     ["an impossible date", { eventDate: "2031-02-30" }],
     ["a date in another format", { eventDate: "30/12/2031" }],
@@ -325,7 +334,7 @@ describe("POST /api/save-event", () => {
   it("leaves no picture behind when the date or the ages are refused after the upload was read", async () => {
     const files = () => (existsSync(server.deps.env.UPLOADS_DIR) ? readdirSync(server.deps.env.UPLOADS_DIR).length : 0);
     const before = files();
-    const refused: Record<string, string>[] = [{ eventDate: inDays(0) }, { fromage: "40", toage: "30" }];
+    const refused: Record<string, string>[] = [todayAtVenue(), { fromage: "40", toage: "30" }];
     for (const overrides of refused) {
       const response = await admin.postForm("/api/save-event", await eventForm(overrides));
       expect(response.status).toBe(400);
@@ -602,7 +611,9 @@ describe("GET /api/get-event-user/{id}", () => {
       payment_intent_id: booking.paymentIntentId,
       image_name: `${"0".repeat(32)}.jpg`,
       phone: a!.phone,
+      email: expect.stringMatching(/@example\.com$/),
       status: "paid",
+      bookedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z$/),
       checkedInAt: "2031-01-01T19:40:00.000Z",
     });
     expect(list[1]).toMatchObject({ status: "refunded", checkedInAt: null, gender: "female" });

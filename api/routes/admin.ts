@@ -5,11 +5,14 @@ import { requireAdmin } from "../lib/admin-session.ts";
 import { BadRequest, TooLarge } from "../lib/errors.ts";
 import { canonicalTimeZone } from "../lib/time-zone.ts";
 import { idParam, validate } from "../lib/validate.ts";
-import { createEvent, type EventTime, updateEvent } from "../services/admin-events.ts";
+import { createEvent, type EventTime, replaceEventImage, updateEvent } from "../services/admin-events.ts";
+import { cancelEvent } from "../services/cancel-event.ts";
 import { endEvent, startEvent } from "../services/event-lifecycle.ts";
+import { eventSummary } from "../services/event-summary.ts";
 import { getEvent, listEvents } from "../services/events.ts";
-import { MAX_IMAGE_BYTES, removeStoredImage, storeImage } from "../services/images.ts";
+import { MAX_IMAGE_BYTES, removeStoredImage, STORED_NAME, storeImage } from "../services/images.ts";
 import { listEventParticipants } from "../services/participants.ts";
+import { participantsCsv } from "../services/participants-csv.ts";
 import { refundPayment } from "../services/refunds.ts";
 import { adminAuthRoutes } from "./admin-auth.ts";
 
@@ -88,9 +91,23 @@ const updateEventBody = z.object({
   fromage: age.optional(),
   toage: age.optional(),
   timeZone: timeZone.optional(),
+  eventAddress: text(300).optional(),
+  bookingAmount: amountCents.optional(),
+});
+
+const updateImageForm = z.object({
+  eventid: id,
+  eventImage: z.instanceof(File, { message: "an image file is required" }),
 });
 
 const eventIdBody = z.object({ eventId: id });
+
+/** An uploaded event picture, checked as save-event checks it (size, then its bytes), and stored. */
+async function readEventImage(uploadsDir: string, file: File) {
+  if (file.size === 0) throw BadRequest("eventImage: an image file is required");
+  if (file.size > MAX_IMAGE_BYTES) throw TooLarge("eventImage: must be at most 5 MB");
+  return storeImage(uploadsDir, new Uint8Array(await file.arrayBuffer()));
+}
 
 export const adminRoutes = (deps: AppDeps) => {
   const admin = requireAdmin(deps);
@@ -110,9 +127,7 @@ export const adminRoutes = (deps: AppDeps) => {
       })
       .post("/save-event", admin, validate("form", saveEventForm), async (c) => {
         const form = c.req.valid("form");
-        if (form.eventImage.size === 0) throw BadRequest("eventImage: an image file is required");
-        if (form.eventImage.size > MAX_IMAGE_BYTES) throw TooLarge("eventImage: must be at most 5 MB");
-        const stored = await storeImage(deps.env.UPLOADS_DIR, new Uint8Array(await form.eventImage.arrayBuffer()));
+        const stored = await readEventImage(deps.env.UPLOADS_DIR, form.eventImage);
         let id: number;
         try {
           ({ id } = createEvent(
@@ -153,10 +168,47 @@ export const adminRoutes = (deps: AppDeps) => {
             fromAge: body.fromage,
             toAge: body.toage,
             timeZone: body.timeZone,
+            address: body.eventAddress,
+            priceCents: body.bookingAmount,
           },
           deps.now(),
         );
         return c.json({ success: true as const });
+      })
+      .post("/update-event-image", admin, validate("form", updateImageForm), async (c) => {
+        const form = c.req.valid("form");
+        const dir = deps.env.UPLOADS_DIR;
+        const stored = await readEventImage(dir, form.eventImage);
+        let previous: string;
+        try {
+          ({ previous } = replaceEventImage(deps.db, form.eventid, stored.imageName));
+        } catch (error) {
+          await removeStoredImage(dir, stored);
+          throw error;
+        }
+        // Names are random and one event's own, so nothing else points at the old picture. A phone
+        // showing a cached list meanwhile gets the new name on its next revalidation.
+        if (STORED_NAME.test(previous)) {
+          await removeStoredImage(dir, { imageName: previous, thumbName: previous.replace(/\.jpg$/, "-thumb.jpg") });
+        }
+        return c.json({ success: true as const, event_image: stored.imageName });
+      })
+      .post("/cancel-event", admin, validate("json", eventIdBody), async (c) => {
+        const result = await cancelEvent(deps, c.req.valid("json").eventId);
+        return c.json({ success: true as const, ...result });
+      })
+      .get("/admin-event-summary/:id", admin, validate("param", z.object({ id: idParam(z) })), (c) => {
+        c.header("cache-control", "no-store");
+        return c.json(eventSummary(deps.db, c.req.valid("param").id, deps.now()));
+      })
+      .get("/admin-event/:id/participants.csv", admin, validate("param", z.object({ id: idParam(z) })), (c) => {
+        const eventId = c.req.valid("param").id;
+        const csv = participantsCsv(deps.db, eventId);
+        return c.body(csv, 200, {
+          "content-type": "text/csv; charset=utf-8",
+          "content-disposition": `attachment; filename="event-${eventId}-participants.csv"`,
+          "cache-control": "no-store",
+        });
       })
       .post("/start-event", admin, validate("json", eventIdBody), async (c) => {
         const result = await startEvent(deps, c.req.valid("json").eventId);

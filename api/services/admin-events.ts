@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { bookings, events } from "../../db/schema.ts";
+import { bookings, type Event, events } from "../../db/schema.ts";
 import { BadRequest, Conflict, NotFound } from "../lib/errors.ts";
 import { tomorrowIn, utcToWallClock } from "../lib/time-zone.ts";
 import { takenSeats } from "./seats.ts";
@@ -31,7 +31,16 @@ export type EventUpdateInput = {
   fromAge?: number;
   toAge?: number;
   timeZone?: string;
+  address?: string;
+  /** The price of bookings made from now on; paid bookings keep what they paid. */
+  priceCents?: number;
 };
+
+/** Ended and cancelled events are history: what they were is what the records and texts said. */
+function assertEditable(event: Event) {
+  if (event.status === "ended") throw Conflict("the event has ended");
+  if (event.status === "cancelled") throw Conflict("the event was cancelled");
+}
 
 /**
  * SPEC.md's "date minimum is tomorrow", on the venue's clock: a Sydney event for tomorrow at 9 am is
@@ -85,7 +94,7 @@ export function updateEvent(db: Db, input: EventUpdateInput, now: number): void 
     (tx) => {
       const event = tx.select().from(events).where(eq(events.id, input.id)).get();
       if (!event) throw NotFound("no such event");
-      if (event.status === "ended") throw Conflict("the event has ended");
+      assertEditable(event);
 
       const current = new Date(event.startsAt).toISOString();
       const time = input.time ?? { hour: Number(current.slice(11, 13)), minute: Number(current.slice(14, 16)) };
@@ -118,9 +127,28 @@ export function updateEvent(db: Db, input: EventUpdateInput, now: number): void 
           durationHours: input.durationHours ?? event.durationHours,
           fromAge,
           toAge,
+          address: input.address ?? event.address,
+          priceCents: input.priceCents ?? event.priceCents,
         })
         .where(eq(events.id, event.id))
         .run();
+    },
+    { behavior: "immediate" },
+  );
+}
+
+/**
+ * Points the event at a newly stored picture and returns the one it replaces, for the caller to
+ * delete once this has committed.
+ */
+export function replaceEventImage(db: Db, eventId: number, imageName: string): { previous: string } {
+  return db.transaction(
+    (tx) => {
+      const event = tx.select().from(events).where(eq(events.id, eventId)).get();
+      if (!event) throw NotFound("no such event");
+      assertEditable(event);
+      tx.update(events).set({ imageName }).where(eq(events.id, eventId)).run();
+      return { previous: event.imageName };
     },
     { behavior: "immediate" },
   );

@@ -3,7 +3,10 @@ import type { Db } from "../../db/client.ts";
 import { bookings, events, users } from "../../db/schema.ts";
 import { NotFound } from "../lib/errors.ts";
 
-/** One row of the admin's participant table: SPEC.md section 3 plus `status` and `checkedInAt`. */
+/**
+ * One row of the admin's participant table: SPEC.md section 3 plus `status`, `checkedInAt`, and for
+ * the organiser's desk `email` and `bookedAt` (when the payment went through; ISO 8601 UTC).
+ */
 export type EventParticipant = {
   /** The attendee's user id (what the feedback links and SPEC.md call the participant's id). */
   id: number;
@@ -15,6 +18,8 @@ export type EventParticipant = {
   phone: string;
   status: "paid" | "refunded";
   checkedInAt: string | null;
+  email: string;
+  bookedAt: string;
 };
 
 /** The paid and refunded bookings of an event, oldest booking first. Holds never paid are not participants. */
@@ -38,5 +43,8 @@ export function listEventParticipants(db: Db, eventId: number): EventParticipant
       phone: booking.phone,
       status: booking.status as "paid" | "refunded",
       checkedInAt: booking.checkedInAt === null ? null : new Date(booking.checkedInAt).toISOString(),
+      email: user.email,
+      // A booking refunded for want of a seat was never marked paid: its hold's time is the best there is.
+      bookedAt: new Date(booking.paidAt ?? booking.createdAt).toISOString(),
     }));
 }

@@ -18,7 +18,7 @@ const inFlight = new WeakMap<Db, Map<string, Promise<RefundResult>>>();
 /**
  * Refunds a paid booking in full, once. A repeated call answers with the refund already recorded.
  * Before the event starts the seat goes back on sale; after the start the attendee used it, so it
- * keeps counting.
+ * keeps counting. cancel-event refunds through here too, so a booking is never refunded twice.
  */
 export function refundPayment(deps: Deps, paymentIntentId: string): Promise<RefundResult> {
   let running = inFlight.get(deps.db);
@@ -56,7 +56,9 @@ async function refundOnce(deps: Deps, paymentIntentId: string): Promise<RefundRe
       const again = recordedRefund(tx, booking.id, paymentIntentId);
       if (again) return again;
       const event = tx.select().from(events).where(eq(events.id, booking.eventId)).get();
-      const seatReleased = event?.status === "upcoming" && deps.now() < event.startsAt;
+      // A cancelled event has no seats to keep: its refunds never count as a seat used.
+      const seatReleased =
+        event?.status === "cancelled" || (event?.status === "upcoming" && deps.now() < event.startsAt);
       tx.insert(refunds)
         .values({ bookingId: booking.id, paymentIntentId, refundId, amountCents: booking.amountCents, reason: "admin" })
         .run();

@@ -1,3 +1,5 @@
+import type { CancelResult } from "../../../api/services/cancel-event.ts";
+import type { AdminEventSummary as EventNumbers } from "../../../api/services/event-summary.ts";
 import type { EventDetail as AdminEventDetail } from "../../../api/services/events.ts";
 import type { EventParticipant as Participant } from "../../../api/services/participants.ts";
 import { type ApiReply, apiGet, apiPost } from "../../lib/api.ts";
@@ -16,7 +18,7 @@ export type AdminEventSummary = Pick<
   AdminEventDetail,
   "id" | "event_name" | "EventDateTime" | "event_status" | "SeatAvailabilityPer" | "time_zone"
 >;
-export type { AdminEventDetail, Participant };
+export type { AdminEventDetail, EventNumbers, Participant };
 
 export type Failure = { success: false; error?: string };
 export type LifecycleReply = { success: true; sent: number; failed: number } | Failure;
@@ -46,6 +48,8 @@ export type EventUpdate = {
   fromage: number;
   toage: number;
   timeZone: string;
+  eventAddress: string;
+  bookingAmount: number;
 };
 export const updateEvent = (update: EventUpdate) =>
   guarded(apiPost<{ success: true } | Failure>("/api/update-event", update));
@@ -57,3 +61,20 @@ export const getEventUsers = (eventId: number) => guarded(apiGet<Participant[]>(
 
 export const refund = (paymentIntentId: string) =>
   guarded(apiPost<{ success: true; refundId: string } | Failure>("/api/refund", { paymentIntentId }));
+
+/** The Overview's numbers for one event (seats, holds, money, check-ins, matches). */
+export const getEventNumbers = (eventId: number) =>
+  guarded(apiGet<EventNumbers | Failure>(`/api/admin-event-summary/${eventId}`));
+
+export const cancelEvent = (eventId: number) =>
+  guarded(apiPost<({ success: true } & CancelResult) | Failure>("/api/cancel-event", { eventId }));
+
+export const updateEventImage = (eventId: number, image: File) => {
+  const form = new FormData();
+  form.append("eventid", String(eventId));
+  form.append("eventImage", image);
+  return guarded(apiPost<{ success: true; event_image: string } | Failure>("/api/update-event-image", form));
+};
+
+/** Where the participants spreadsheet is served (the admin session cookie goes with it). */
+export const participantsCsvUrl = (eventId: number) => `/api/admin-event/${eventId}/participants.csv`;

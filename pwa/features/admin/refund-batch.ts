@@ -1,27 +1,33 @@
+/** How one refund of a batch went: done, or why not (shown on that participant's row). */
+export type RefundOutcome = { ok: true } | { ok: false; reason: string };
+
 /**
  * SPEC.md section 8's refund batch: one call per selected participant, one "Refund Failed" per
- * error, then the two closing alerts, shown whatever happened (the spec's wording and spelling).
+ * error, then "Refund initiated for N participant(s)". SPEC.md shows "Refund Successfull" whatever
+ * happened; the organiser's desk (issue #16) shows it only when every refund went through, and
+ * `Refunded N of M` otherwise, so a failed batch never reads as a success.
  * Calls go one after another so the provider sees a steady trickle, not a burst.
  */
 export async function runRefundBatch(
   paymentIntentIds: string[],
-  refundOne: (paymentIntentId: string) => Promise<boolean>,
+  refundOne: (paymentIntentId: string) => Promise<RefundOutcome>,
   alert: (message: string) => void,
-): Promise<{ succeeded: number; failed: number }> {
-  let failed = 0;
+): Promise<{ succeeded: number; failed: number; results: Map<string, RefundOutcome> }> {
+  const results = new Map<string, RefundOutcome>();
   for (const id of paymentIntentIds) {
-    let ok = false;
+    let outcome: RefundOutcome;
     try {
-      ok = await refundOne(id);
+      outcome = await refundOne(id);
     } catch (error) {
       console.warn("refund call failed", error);
+      outcome = { ok: false, reason: "The server could not be reached." };
     }
-    if (!ok) {
-      failed++;
-      alert("Refund Failed");
-    }
+    results.set(id, outcome);
+    if (!outcome.ok) alert("Refund Failed");
   }
-  alert(`Refund initiated for ${paymentIntentIds.length} participant(s)`);
-  alert("Refund Successfull");
-  return { succeeded: paymentIntentIds.length - failed, failed };
+  const succeeded = [...results.values()].filter((r) => r.ok).length;
+  const total = paymentIntentIds.length;
+  alert(`Refund initiated for ${total} participant(s)`);
+  alert(succeeded === total ? "Refund Successfull" : `Refunded ${succeeded} of ${total}`);
+  return { succeeded, failed: total - succeeded, results };
 }

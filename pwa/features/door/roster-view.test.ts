@@ -100,6 +100,11 @@ describe("the event the door opens on", () => {
     expect(defaultEventId([event(5, now - DAY)], now)).toBeNull();
   });
 
+  it("never opens on a cancelled event, even tonight's", () => {
+    const tonight = Date.parse("2026-11-29T08:00:00.000Z");
+    expect(defaultEventId([event(8, tonight, "cancelled"), event(3, tonight + 7 * DAY)], now)).toBe(3);
+  });
+
   it("labels events and arrivals on the venue's clock", () => {
     expect(eventLabel(event(1, Date.parse("2026-11-29T08:00:00.000Z"), "started"))).toBe(
       "Event 1 · 2026-11-29 07:00 PM AEDT · started",

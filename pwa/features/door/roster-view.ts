@@ -69,10 +69,13 @@ export const arrivalTime = (iso: string, zone: string) =>
 
 /**
  * The event the door view opens on: one that has started (the latest start if several), otherwise
- * the soonest that is today or later on its venue's clock. Ended events are never the default.
+ * the soonest that is today or later on its venue's clock. Ended and cancelled events are never the default.
  */
 export function defaultEventId(events: KeptDoorEvent[], now: number): number | null {
-  const live = events.filter((e) => e.event_status !== "ended" && !Number.isNaN(Date.parse(e.EventDateTime)));
+  // A cancelled event has nobody to let in: it is never the door's default either.
+  const live = events.filter(
+    (e) => e.event_status !== "ended" && e.event_status !== "cancelled" && !Number.isNaN(Date.parse(e.EventDateTime)),
+  );
   const started = live
     .filter((e) => e.event_status === "started")
     .sort((a, b) => Date.parse(b.EventDateTime) - Date.parse(a.EventDateTime));

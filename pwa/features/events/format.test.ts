@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { canBook, formatEventDateTime, isListed, seatsLabel, venueDateTime } from "./format.ts";
+import { canBook, cardLabel, formatEventDateTime, isListed, seatsLabel, venueDateTime } from "./format.ts";
 
 describe("formatEventDateTime", () => {
   it.each([
@@ -55,7 +55,7 @@ describe("venueDateTime", () => {
 });
 
 describe("isListed", () => {
-  const event = (status: "upcoming" | "started" | "ended", startsIn: number, hours = 2) => ({
+  const event = (status: "upcoming" | "started" | "ended" | "cancelled", startsIn: number, hours = 2) => ({
     event_status: status,
     EventDateTime: at(now + startsIn),
     event_duration: hours,
@@ -67,10 +67,39 @@ describe("isListed", () => {
     expect(isListed(event("ended", HOUR), now)).toBe(false);
   });
 
+  it("never lists a cancelled event, however far off its date", () => {
+    expect(isListed(event("cancelled", 30 * 24 * HOUR), now)).toBe(false);
+  });
+
   it("drops an event 12 hours after its planned end, even if nobody pressed End", () => {
     // Started 14 hours ago and ran 2 hours: its end was exactly 12 hours ago.
     expect(isListed(event("started", -14 * HOUR + 1), now)).toBe(true);
     expect(isListed(event("started", -14 * HOUR), now)).toBe(false);
     expect(isListed(event("upcoming", -20 * HOUR), now)).toBe(false);
+  });
+});
+
+describe("cardLabel", () => {
+  const future = at(now + HOUR);
+  it("says Cancelled on a cancelled event before anything else, and no booking is possible", () => {
+    const cancelled = { event_status: "cancelled" as const, SeatAvailabilityPer: 0, EventDateTime: at(now - HOUR) };
+    expect(cardLabel(cancelled, now)).toEqual({ text: "Cancelled", kind: "cancelled" });
+    expect(canBook({ ...cancelled, SeatAvailabilityPer: 80, EventDateTime: future }, now)).toBe(false);
+  });
+
+  it("otherwise says Booking closed at the start, then the seats label", () => {
+    expect(cardLabel({ event_status: "upcoming", SeatAvailabilityPer: 80, EventDateTime: at(now) }, now)).toEqual({
+      text: "Booking closed",
+      kind: "closed",
+    });
+    expect(cardLabel({ event_status: "upcoming", SeatAvailabilityPer: 0, EventDateTime: future }, now)).toEqual({
+      text: "Sold Out",
+      kind: "sold-out",
+    });
+    expect(cardLabel({ event_status: "upcoming", SeatAvailabilityPer: 30, EventDateTime: future }, now)).toEqual({
+      text: "Only 30% seats left!",
+      kind: "low",
+    });
+    expect(cardLabel({ event_status: "upcoming", SeatAvailabilityPer: 80, EventDateTime: future }, now)).toBeNull();
   });
 });

@@ -26,6 +26,21 @@ export function venueDateTime(iso: string, zone: string | undefined): { local: s
   return { local: formatVenueTime(ms, zone ?? DEFAULT_TIME_ZONE), utc: formatUtcTime(ms) };
 }
 
+/**
+ * The banner on an event's card, most important first: a cancelled event says so wherever it is
+ * still shown; then sales closed at the start; then SPEC.md's seats label.
+ */
+export function cardLabel(
+  event: Pick<EventSummary, "event_status" | "SeatAvailabilityPer" | "EventDateTime">,
+  now = Date.now(),
+): { text: string; kind: "cancelled" | "closed" | "sold-out" | "low" } | null {
+  if (event.event_status === "cancelled") return { text: "Cancelled", kind: "cancelled" };
+  if (salesClosed(event, now)) return { text: "Booking closed", kind: "closed" };
+  const seats = seatsLabel(event.SeatAvailabilityPer);
+  if (!seats) return null;
+  return { text: seats, kind: event.SeatAvailabilityPer <= 0 ? "sold-out" : "low" };
+}
+
 /** The server's error when sales have closed, and what the attendee reads instead. */
 export const BOOKING_CLOSED = "booking has closed";
 export const BOOKING_CLOSED_MESSAGE = "Booking has closed: this event has already started.";
@@ -46,7 +61,10 @@ const HOUR = 3_600_000;
 // An event nobody pressed End for still leaves the home page, half a day after it should be over.
 const LISTED_AFTER_END_MS = 12 * HOUR;
 
-/** The home page lists upcoming and started events, until 12 hours after their planned end. */
+/**
+ * The home page lists upcoming and started events, until 12 hours after their planned end; ended
+ * and cancelled events never.
+ */
 export function isListed(
   event: Pick<EventSummary, "event_status" | "EventDateTime" | "event_duration">,
   now = Date.now(),

@@ -6,10 +6,13 @@ import { useAdminEvents } from "../use-admin-events.ts";
 import { AddEventForm } from "./add-event-form.tsx";
 import { EditEventForm } from "./edit-event-form.tsx";
 import { LoginModal } from "./login-modal.tsx";
+import { Overview } from "./overview.tsx";
 import { UserDetails } from "./user-details.tsx";
 import "../admin.css";
 
-const TABS = ["Add Event", "Edit Event", "User Details"] as const;
+// Overview comes first in the row; the panel still opens on Add Event, as SPEC.md's panel always did,
+// so the flows people (and scripts) know keep working (docs/decisions/014-organiser-desk.md).
+const TABS = ["Overview", "Add Event", "Edit Event", "User Details"] as const;
 type Tab = (typeof TABS)[number];
 const tabId = (tab: Tab) => `admin-tab-${tab.replace(/\s+/g, "-").toLowerCase()}`;
 
@@ -54,7 +57,11 @@ function UnlockedPanel() {
         ? TABS[(i + 1) % TABS.length]
         : e.key === "ArrowLeft"
           ? TABS[(i + TABS.length - 1) % TABS.length]
-          : null;
+          : e.key === "Home"
+            ? TABS[0]
+            : e.key === "End"
+              ? TABS[TABS.length - 1]
+              : null;
     if (!next) return;
     e.preventDefault();
     setTab(next);
@@ -99,6 +106,7 @@ function UnlockedPanel() {
         </button>
       </div>
       <section role="tabpanel" id={`${tabId(tab)}-panel`} aria-labelledby={tabId(tab)} className="admin-tabpanel">
+        {tab === "Overview" ? <Overview events={events} /> : null}
         {tab === "Add Event" ? <AddEventForm onSaved={() => void events.reload()} /> : null}
         {tab === "Edit Event" ? <EditEventForm events={events} /> : null}
         {tab === "User Details" ? <UserDetails events={events} /> : null}

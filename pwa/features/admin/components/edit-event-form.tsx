@@ -1,18 +1,33 @@
 import { type FormEvent, useCallback, useEffect, useRef, useState } from "react";
-import { replyError } from "../../../lib/api.ts";
+import { imageUrl, replyError } from "../../../lib/api.ts";
 import {
   type AdminEventDetail,
+  cancelEvent,
+  type EventNumbers,
   endEvent,
   getEventDetail,
+  getEventNumbers,
   type LifecycleReply,
   startEvent,
   updateEvent,
+  updateEventImage,
 } from "../admin-api.ts";
-import { apiToWallClock, formatAtVenue, tomorrowAt, wallClockToApi } from "../format.ts";
+import {
+  apiToWallClock,
+  formatAtVenue,
+  formatAud,
+  plural,
+  statusLabel,
+  tomorrowAt,
+  wallClockToApi,
+} from "../format.ts";
 import type { useAdminEvents } from "../use-admin-events.ts";
+import { useConfirm } from "./confirm-dialog.tsx";
 import { EventPicker } from "./event-picker.tsx";
 import { FormMessage, type Message } from "./form-message.tsx";
 import { TimeFields, ZoneField } from "./time-fields.tsx";
+
+const MAX_IMAGE_BYTES = 5_242_880;
 
 /** The form's fields; the date and time are the venue's wall clock in `zone`. */
 type Draft = {
@@ -25,6 +40,8 @@ type Draft = {
   duration: string;
   fromAge: string;
   toAge: string;
+  address: string;
+  price: string;
 };
 
 const draftOf = (e: AdminEventDetail): Draft => ({
@@ -35,15 +52,33 @@ const draftOf = (e: AdminEventDetail): Draft => ({
   duration: String(e.event_duration),
   fromAge: String(e.from_age),
   toAge: String(e.to_age),
+  address: e.event_address,
+  price: e.booking_amount.toFixed(2),
 });
+
+/** The event's numbers for a confirmation's sentence; null when they cannot be had (the dialog says less). */
+async function numbersOf(eventId: number): Promise<EventNumbers | null> {
+  try {
+    const reply = await getEventNumbers(eventId);
+    return reply.ok && reply.data && "eventId" in reply.data ? reply.data : null;
+  } catch (error) {
+    console.warn(error);
+    return null;
+  }
+}
 
 export function EditEventForm({ events }: { events: ReturnType<typeof useAdminEvents> }) {
   const [eventId, setEventId] = useState<number | null>(null);
   const [event, setEvent] = useState<AdminEventDetail | null>(null);
   const [draft, setDraft] = useState<Draft | null>(null);
   const [loading, setLoading] = useState(false);
-  const [busy, setBusy] = useState<"update" | "start" | "end" | null>(null);
+  const [busy, setBusy] = useState<"update" | "start" | "end" | "cancel" | null>(null);
   const [message, setMessage] = useState<Message>(null);
+  const [image, setImage] = useState<File | null>(null);
+  const imageInput = useRef<HTMLInputElement>(null);
+  // Paid bookings still unrefunded: a cancelled event with some left offers "Finish refunds".
+  const [unrefunded, setUnrefunded] = useState(0);
+  const { confirm, dialog } = useConfirm();
 
   // The event the picker names now. A reply for an event picked before is dropped, so the form and
   // its Start/End buttons can never act on an event other than the one shown as picked.
@@ -57,6 +92,9 @@ export function EditEventForm({ events }: { events: ReturnType<typeof useAdminEv
       if (!reply.ok) throw new Error(replyError(reply.data) ?? `HTTP ${reply.status}`);
       setEvent(reply.data);
       setDraft(draftOf(reply.data));
+      setImage(null);
+      if (imageInput.current) imageInput.current.value = "";
+      setUnrefunded(reply.data.event_status === "cancelled" ? ((await numbersOf(id))?.paid.total ?? 0) : 0);
     } catch (error) {
       if (current.current !== id) return;
       console.warn(error);
@@ -93,9 +131,15 @@ export function EditEventForm({ events }: { events: ReturnType<typeof useAdminEv
         eventduration: Number(draft.duration),
         fromage: Number(draft.fromAge),
         toage: Number(draft.toAge),
+        eventAddress: draft.address,
+        bookingAmount: Number(draft.price),
       });
       if (reply.ok && reply.data.success) {
-        setMessage({ kind: "ok", text: "Event updated successfully!" });
+        const pictureError = image ? await replacePicture(event.id, image) : null;
+        if (pictureError === null) setMessage({ kind: "ok", text: "Event updated successfully!" });
+        else if (pictureError !== "locked") {
+          setMessage({ kind: "error", text: "Failed to update the event.", detail: pictureError });
+        }
         await load(event.id, true);
         void events.reload();
       } else if (reply.status !== 401) {
@@ -111,6 +155,20 @@ export function EditEventForm({ events }: { events: ReturnType<typeof useAdminEv
 
   const lifecycle = async (step: "start" | "end") => {
     if (!event || busy) return;
+    const paid = (await numbersOf(event.id))?.paid.total;
+    const who = paid === undefined ? "every paid participant" : plural(paid, "participant");
+    const go = await confirm({
+      title: `${step === "start" ? "Start" : "End"} ${event.event_name}?`,
+      lines: [
+        step === "start"
+          ? `Texts ${who} their link to like or pass on the people they meet.`
+          : `Texts ${who} their link to see their matches.`,
+        step === "start" ? "Bookings are closed from now on." : "Feedback results open to everyone who came.",
+        "This cannot be undone.",
+      ],
+      confirmLabel: step === "start" ? "Start Event" : "End Event",
+    });
+    if (!go) return;
     const ok =
       step === "start" ? "Event has started! SMS sent to participants." : "Event has ended! SMS sent to participants.";
     const failed = step === "start" ? "Failed to start the event." : "Failed to end the event.";
@@ -134,7 +192,56 @@ export function EditEventForm({ events }: { events: ReturnType<typeof useAdminEv
     }
   };
 
-  const ended = event?.event_status === "ended";
+  const cancel = async () => {
+    if (!event || busy) return;
+    const numbers = await numbersOf(event.id);
+    const retry = event.event_status === "cancelled";
+    const paid = numbers?.paid.total;
+    const lines =
+      paid === undefined
+        ? ["Refunds every paid booking and texts every paid participant."]
+        : [
+            `Refunds ${plural(paid, "payment")}, ${formatAud(numbers?.revenue ?? 0)}.`,
+            ...(retry ? [] : [`Texts ${plural(paid, "participant")} that the event is cancelled.`]),
+          ];
+    const go = await confirm({
+      title: retry ? `Finish the refunds of ${event.event_name}?` : `Cancel ${event.event_name}?`,
+      lines: retry
+        ? lines
+        : [...lines, "Releases every hold, and the event leaves the home page.", "This cannot be undone."],
+      confirmLabel: retry ? "Finish refunds" : "Cancel event",
+    });
+    if (!go) return;
+    setBusy("cancel");
+    setMessage(null);
+    try {
+      const reply = await cancelEvent(event.id);
+      if (reply.ok && reply.data.success) {
+        const { refunded, failed, sent, smsFailed } = reply.data;
+        const tally = `Refunded ${refunded} of ${refunded + failed}.`;
+        setMessage(
+          failed === 0
+            ? { kind: "ok", text: "Event cancelled.", detail: `${tally} ${smsSummary(sent, smsFailed)}` }
+            : {
+                kind: "error",
+                text: "Event cancelled, but some refunds failed.",
+                detail: `${tally} Press Finish refunds to try the rest again.`,
+              },
+        );
+      } else if (reply.status !== 401) {
+        setMessage({ kind: "error", text: "Failed to cancel the event.", detail: replyError(reply.data) });
+      }
+      await load(event.id, true);
+      void events.reload();
+    } catch (error) {
+      console.warn(error);
+      setMessage({ kind: "error", text: "Failed to cancel the event.", detail: "The server could not be reached." });
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const ended = event?.event_status === "ended" || event?.event_status === "cancelled";
   // Keeping a date that is already today or past is allowed; a new date must be from tomorrow at the venue.
   const tomorrow = tomorrowAt(draft?.zone ?? event?.time_zone ?? "UTC");
   const storedDate = event && draft ? apiToWallClock(event.EventDateTime, draft.zone).date : null;
@@ -152,7 +259,7 @@ export function EditEventForm({ events }: { events: ReturnType<typeof useAdminEv
       {event && draft ? (
         <>
           <div className="admin-event-head">
-            <span className={`admin-badge status-${event.event_status}`}>{event.event_status}</span>
+            <span className={`admin-badge status-${event.event_status}`}>{statusLabel(event.event_status)}</span>
             <span>{formatAtVenue(event.EventDateTime, event.time_zone)}</span>
             <span>{event.event_address}</span>
             <span>{event.SeatAvailabilityPer}% seats left</span>
@@ -236,6 +343,54 @@ export function EditEventForm({ events }: { events: ReturnType<typeof useAdminEv
                     onChange={(e) => set("toAge", e.target.value)}
                   />
                 </div>
+                <div className="field span-2">
+                  <label htmlFor="edit-address">Address</label>
+                  <input
+                    id="edit-address"
+                    required
+                    maxLength={300}
+                    autoComplete="off"
+                    value={draft.address}
+                    onChange={(e) => set("address", e.target.value)}
+                  />
+                </div>
+                <div className="field">
+                  <label htmlFor="edit-amount">Ticket price (AUD)</label>
+                  <input
+                    id="edit-amount"
+                    type="number"
+                    required
+                    min={0.5}
+                    max={100000}
+                    step={0.01}
+                    aria-describedby="edit-amount-hint"
+                    value={draft.price}
+                    onChange={(e) => set("price", e.target.value)}
+                  />
+                  <p id="edit-amount-hint" className="admin-hint">
+                    For bookings made from now on; paid bookings keep their price.
+                  </p>
+                </div>
+                <div className="field admin-image-field">
+                  <label htmlFor="edit-image">Event image</label>
+                  <input
+                    ref={imageInput}
+                    id="edit-image"
+                    type="file"
+                    accept="image/jpeg,image/png,image/webp"
+                    aria-describedby="edit-image-hint"
+                    onChange={(e) => setImage(e.target.files?.[0] ?? null)}
+                  />
+                  <p id="edit-image-hint" className="admin-hint">
+                    {image ? `Replaces the picture with ${image.name}.` : "Choose a file only to replace the picture."}{" "}
+                    JPEG, PNG or WebP, up to 5 MB.
+                  </p>
+                  <img
+                    className="admin-preview"
+                    src={imageUrl(event.event_image)}
+                    alt={`Shown now for ${event.event_name}`}
+                  />
+                </div>
               </div>
             </fieldset>
             <div className="span-2 admin-actions">
@@ -259,8 +414,35 @@ export function EditEventForm({ events }: { events: ReturnType<typeof useAdminEv
               >
                 End Event
               </button>
+              {event.event_status === "cancelled" && unrefunded > 0 ? (
+                <button
+                  type="button"
+                  className="button admin-end"
+                  disabled={busy !== null}
+                  onClick={() => void cancel()}
+                >
+                  Finish refunds
+                </button>
+              ) : (
+                <button
+                  type="button"
+                  className="button admin-end"
+                  disabled={event.event_status !== "upcoming" || busy !== null}
+                  onClick={() => void cancel()}
+                >
+                  Cancel event
+                </button>
+              )}
             </div>
-            {ended ? <p className="admin-hint span-2">This event has ended; it can no longer be changed.</p> : null}
+            {event.event_status === "ended" ? (
+              <p className="admin-hint span-2">This event has ended; it can no longer be changed.</p>
+            ) : null}
+            {event.event_status === "cancelled" ? (
+              <p className="admin-hint span-2">
+                This event was cancelled; it can no longer be changed.
+                {unrefunded > 0 ? ` ${plural(unrefunded, "payment")} still to refund.` : ""}
+              </p>
+            ) : null}
             <div className="span-2">
               <FormMessage message={message} />
             </div>
@@ -269,8 +451,23 @@ export function EditEventForm({ events }: { events: ReturnType<typeof useAdminEv
       ) : eventId !== null && !loading ? (
         <FormMessage message={message} />
       ) : null}
+      {dialog}
     </div>
   );
+}
+
+/** Sends the new picture; null when it was replaced, "locked" when the session lapsed, else why not. */
+async function replacePicture(eventId: number, image: File): Promise<string | null> {
+  if (image.size > MAX_IMAGE_BYTES) return "The picture was not changed: it is over 5 MB.";
+  try {
+    const reply = await updateEventImage(eventId, image);
+    if (reply.ok && reply.data.success) return null;
+    if (reply.status === 401) return "locked";
+    return `The picture was not changed: ${replyError(reply.data) ?? `HTTP ${reply.status}`}.`;
+  } catch (error) {
+    console.warn(error);
+    return "The picture was not changed: the server could not be reached.";
+  }
 }
 
 function smsSummary(sent: number, failed: number): string {

@@ -1,5 +1,5 @@
 import { ErrorNotice } from "../../../lib/error-notice.tsx";
-import { formatAtVenue } from "../format.ts";
+import { formatAtVenue, statusLabel } from "../format.ts";
 import type { useAdminEvents } from "../use-admin-events.ts";
 
 type Props = {
@@ -34,7 +34,7 @@ export function EventPicker({ id, events, value, onChange }: Props) {
           {state.status === "ready"
             ? state.events.map((e) => (
                 <option key={e.id} value={e.id}>
-                  {e.event_name} · {formatAtVenue(e.EventDateTime, e.time_zone)} · {e.event_status}
+                  {e.event_name} · {formatAtVenue(e.EventDateTime, e.time_zone)} · {statusLabel(e.event_status)}
                 </option>
               ))
             : null}

@@ -1,10 +1,12 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { imageUrl } from "../../../lib/api.ts";
+import { imageUrl, replyError } from "../../../lib/api.ts";
 import { ErrorNotice } from "../../../lib/error-notice.tsx";
 import { getEventUsers, type Participant, refund } from "../admin-api.ts";
-import { formatAtVenue, formatAud, thumbnailOf } from "../format.ts";
-import { runRefundBatch } from "../refund-batch.ts";
+import { downloadParticipantsCsv } from "../export-participants.ts";
+import { formatAtVenue, formatAud, nationalPhone, plural, thumbnailOf } from "../format.ts";
+import { type RefundOutcome, runRefundBatch } from "../refund-batch.ts";
 import type { useAdminEvents } from "../use-admin-events.ts";
+import { useConfirm } from "./confirm-dialog.tsx";
 import { EventPicker } from "./event-picker.tsx";
 import { FormMessage, type Message } from "./form-message.tsx";
 
@@ -22,6 +24,10 @@ export function UserDetails({ events }: { events: ReturnType<typeof useAdminEven
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [processing, setProcessing] = useState(false);
   const [message, setMessage] = useState<Message>(null);
+  // The last batch's outcome per payment, shown on its row until another event is picked.
+  const [results, setResults] = useState<Map<string, RefundOutcome>>(new Map());
+  const [exporting, setExporting] = useState(false);
+  const { confirm, dialog } = useConfirm();
   // State updates land a render late; the ref blocks a second batch from the very next click.
   const running = useRef(false);
 
@@ -43,6 +49,7 @@ export function UserDetails({ events }: { events: ReturnType<typeof useAdminEven
   useEffect(() => {
     setSelected(new Set());
     setMessage(null);
+    setResults(new Map());
     if (eventId === null) setRows({ status: "idle" });
     else void load(eventId);
   }, [eventId, load]);
@@ -67,17 +74,33 @@ export function UserDetails({ events }: { events: ReturnType<typeof useAdminEven
       setMessage({ kind: "error", text: "No participants selected for refund." });
       return;
     }
+    const chosen = selectable.filter((p) => selected.has(p.payment_intent_id!));
+    const total = chosen.reduce((sum, p) => sum + Math.round(p.booking_amount * 100), 0) / 100;
     running.current = true;
+    const go = await confirm({
+      title: `Refund ${plural(intents.length, "participant")}?`,
+      lines: [
+        `Refunds ${plural(intents.length, "payment")}, ${formatAud(total)}.`,
+        "The money goes back to each card; this cannot be undone.",
+      ],
+      confirmLabel: "Refund",
+    });
+    if (!go) {
+      running.current = false;
+      return;
+    }
     setProcessing(true);
     try {
-      await runRefundBatch(
+      const batch = await runRefundBatch(
         intents,
-        async (pi) => {
+        async (pi): Promise<RefundOutcome> => {
           const reply = await refund(pi);
-          return reply.ok && reply.data.success;
+          if (reply.ok && reply.data.success) return { ok: true };
+          return { ok: false, reason: replyError(reply.data) ?? `HTTP ${reply.status}` };
         },
         (m) => window.alert(m),
       );
+      setResults(batch.results);
       setSelected(new Set());
       if (eventId !== null) await load(eventId, true);
     } finally {
@@ -87,6 +110,17 @@ export function UserDetails({ events }: { events: ReturnType<typeof useAdminEven
   };
 
   const paid = list.filter((p) => p.status === "paid").length;
+
+  const exportCsv = async () => {
+    if (eventId === null || exporting) return;
+    setExporting(true);
+    try {
+      const outcome = await downloadParticipantsCsv(eventId);
+      if (outcome === "failed") setMessage({ kind: "error", text: "Couldn't export the participants." });
+    } finally {
+      setExporting(false);
+    }
+  };
 
   return (
     <div className="admin-users">
@@ -111,6 +145,16 @@ export function UserDetails({ events }: { events: ReturnType<typeof useAdminEven
               {list.length} participant{list.length === 1 ? "" : "s"} · {paid} paid · {list.length - paid} refunded
               {selected.size ? ` · ${selected.size} selected` : ""}
             </p>
+            <span className="admin-actions-gap" />
+            <button
+              type="button"
+              className="button"
+              disabled={exporting}
+              aria-busy={exporting}
+              onClick={() => void exportCsv()}
+            >
+              Export CSV
+            </button>
             <button
               type="button"
               className="button primary"
@@ -139,10 +183,13 @@ export function UserDetails({ events }: { events: ReturnType<typeof useAdminEven
                   </th>
                   <th scope="col">Photo</th>
                   <th scope="col">Name</th>
+                  <th scope="col">Email</th>
                   <th scope="col">Gender</th>
                   <th scope="col">Phone</th>
                   <th scope="col">Amount</th>
+                  <th scope="col">Payment</th>
                   <th scope="col">Status</th>
+                  <th scope="col">Booked</th>
                   <th scope="col">Checked in</th>
                 </tr>
               </thead>
@@ -162,14 +209,20 @@ export function UserDetails({ events }: { events: ReturnType<typeof useAdminEven
                       <Thumb name={p.image_name} />
                     </td>
                     <td>{p.username}</td>
+                    <td>
+                      <a href={`mailto:${p.email}`}>{p.email}</a>
+                    </td>
                     <td className="capitalize">{p.gender}</td>
                     <td>
-                      <a href={`tel:${p.phone}`}>{p.phone}</a>
+                      <a href={`tel:${p.phone}`}>{nationalPhone(p.phone)}</a>
                     </td>
                     <td>{formatAud(p.booking_amount)}</td>
+                    <td className="admin-mono">{p.payment_intent_id ?? "—"}</td>
                     <td>
                       <span className={`admin-badge status-${p.status}`}>{p.status}</span>
+                      <RefundResult outcome={p.payment_intent_id ? results.get(p.payment_intent_id) : undefined} />
                     </td>
+                    <td>{p.bookedAt ? formatAtVenue(p.bookedAt, zone) : "—"}</td>
                     <td>{p.checkedInAt ? formatAtVenue(p.checkedInAt, zone) : "—"}</td>
                   </tr>
                 ))}
@@ -178,7 +231,18 @@ export function UserDetails({ events }: { events: ReturnType<typeof useAdminEven
           </div>
         </>
       ) : null}
+      {dialog}
     </div>
+  );
+}
+
+/** The last batch's word on this row: Refunded, or why the refund did not happen. */
+function RefundResult({ outcome }: { outcome: RefundOutcome | undefined }) {
+  if (!outcome) return null;
+  return outcome.ok ? (
+    <span className="admin-row-result ok">Refunded</span>
+  ) : (
+    <span className="admin-row-result error">Refund failed: {outcome.reason}</span>
   );
 }
 

@@ -1,21 +1,24 @@
 import { useNavigate } from "react-router-dom";
 import { paths } from "../../../app/paths.ts";
 import { imageUrl } from "../../../lib/api.ts";
-import { canBook, formatHours, formatPrice, salesClosed, seatsLabel } from "../format.ts";
+import { canBook, cardLabel, formatHours, formatPrice } from "../format.ts";
 import type { EventSummary } from "../types.ts";
 import { EventTime } from "./event-time.tsx";
 
 export function EventCard({ event, now = Date.now() }: { event: EventSummary; now?: number }) {
   const navigate = useNavigate();
-  const closed = salesClosed(event, now);
-  const label = closed ? "Booking closed" : seatsLabel(event.SeatAvailabilityPer);
-  const labelKind = closed ? "closed" : event.SeatAvailabilityPer <= 0 ? "sold-out" : "low";
+  const label = cardLabel(event, now);
   const bookable = canBook(event, now);
   return (
     <article className="event-card" aria-labelledby={`event-${event.id}-title`}>
       <div className="event-card-media">
         <img src={imageUrl(event.event_image)} alt="" loading="lazy" width="800" height="500" />
-        {label ? <span className={`seats-label ${labelKind}`}>{label}</span> : null}
+        {/* A cancelled event wears the dark "closed" banner: nothing more can happen to it. */}
+        {label ? (
+          <span className={`seats-label ${label.kind === "cancelled" ? "closed cancelled" : label.kind}`}>
+            {label.text}
+          </span>
+        ) : null}
       </div>
       <div className="event-card-body">
         <h3 id={`event-${event.id}-title`} className="event-title">

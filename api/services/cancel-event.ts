@@ -1,0 +1,111 @@
+import { and, asc, eq, inArray, isNotNull } from "drizzle-orm";
+import type { Db } from "../../db/client.ts";
+import { bookings, checkoutSessions, type Event, events } from "../../db/schema.ts";
+import { Conflict, NotFound } from "../lib/errors.ts";
+import type { Logger } from "../lib/log.ts";
+import { formatVenueTime } from "../lib/time-zone.ts";
+import type { PaymentsProvider } from "../providers/payments/types.ts";
+import type { SmsProvider } from "../providers/sms/types.ts";
+import { deliverPending, enqueueSms } from "./outbox.ts";
+import { refundPayment } from "./refunds.ts";
+import { endWaitlist } from "./waitlist-count.ts";
+
+type Deps = { db: Db; payments: PaymentsProvider; sms: SmsProvider; log: Logger; now: () => number };
+
+/** What one run did: payments refunded now, payments still unrefunded, texts sent and not sent yet. */
+export type CancelResult = { refunded: number; failed: number; sent: number; smsFailed: number };
+
+const aud = (cents: number) => `$${(cents / 100).toFixed(2)}`;
+
+const message = (event: Event, amountCents: number) =>
+  `Sorry: ${event.name} on ${formatVenueTime(event.startsAt, event.timeZone)} has been cancelled. ` +
+  `Your ${aud(amountCents)} is being refunded to your card; it can take 5-10 business days to show.`;
+
+/**
+ * Cancels an event that has not started: status `cancelled`, holds released, waitlist ended, every
+ * paid booking refunded and every attendee texted once.
+ *
+ * Crash-safe by order, not by one big transaction (a refund is a provider call): the status change
+ * and every text commit together first, so a cancelled event is never left on sale and nobody misses
+ * the news; then each paid booking goes through the one refund path (provider idempotency key plus
+ * the unique refund record). Running it again on a `cancelled` event therefore refunds only what is
+ * still paid and queues nothing twice (the texts' dedupe keys).
+ */
+export async function cancelEvent(deps: Deps, eventId: number): Promise<CancelResult> {
+  const { db } = deps;
+  const prefix = `cancel:${eventId}:`;
+  db.transaction(
+    (tx) => {
+      const event = tx.select().from(events).where(eq(events.id, eventId)).get();
+      if (!event) throw NotFound("no such event");
+      if (event.status === "started" || event.status === "ended") {
+        throw Conflict(`the event has ${event.status}; only an upcoming event can be cancelled`);
+      }
+      if (event.status === "upcoming") {
+        tx.update(events)
+          .set({ status: "cancelled" })
+          .where(and(eq(events.id, eventId), eq(events.status, "upcoming")))
+          .run();
+        const released = tx
+          .update(bookings)
+          .set({ status: "released" })
+          .where(and(eq(bookings.eventId, eventId), eq(bookings.status, "held")))
+          .returning({ id: bookings.id })
+          .all();
+        if (released.length > 0) {
+          // An open payment page must not buy a seat at a cancelled event.
+          tx.update(checkoutSessions)
+            .set({ status: "cancelled" })
+            .where(
+              and(
+                inArray(
+                  checkoutSessions.bookingId,
+                  released.map((r) => r.id),
+                ),
+                eq(checkoutSessions.status, "open"),
+              ),
+            )
+            .run();
+        }
+        endWaitlist(tx, { ...event, status: "cancelled" });
+      }
+      const paid = tx
+        .select({ id: bookings.id, phone: bookings.phone, amountCents: bookings.amountCents })
+        .from(bookings)
+        .where(and(eq(bookings.eventId, eventId), eq(bookings.status, "paid")))
+        .orderBy(asc(bookings.id))
+        .all();
+      for (const booking of paid) {
+        enqueueSms(tx, {
+          dedupeKey: `${prefix}${booking.id}`,
+          to: booking.phone,
+          body: message(event, booking.amountCents),
+        });
+      }
+    },
+    { behavior: "immediate" },
+  );
+
+  const toRefund = db
+    .select({ id: bookings.id, paymentIntentId: bookings.paymentIntentId })
+    .from(bookings)
+    .where(and(eq(bookings.eventId, eventId), eq(bookings.status, "paid"), isNotNull(bookings.paymentIntentId)))
+    .orderBy(asc(bookings.id))
+    .all();
+  let refunded = 0;
+  let failed = 0;
+  // One at a time, like the panel's refund batch: a steady trickle, and one failure stops nobody else.
+  for (const booking of toRefund) {
+    try {
+      await refundPayment(deps, booking.paymentIntentId!);
+      refunded++;
+    } catch (error) {
+      failed++;
+      deps.log("warn", "cancel-event refund not made", { bookingId: booking.id, error: String(error).slice(0, 200) });
+    }
+  }
+
+  const handled = await deliverPending(deps, { dedupePrefix: prefix });
+  const sent = handled.filter((m) => m.status === "sent").length;
+  return { refunded, failed, sent, smsFailed: handled.length - sent };
+}

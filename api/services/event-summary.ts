@@ -1,0 +1,124 @@
+import { and, countDistinct, eq, type SQL, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/sqlite-core";
+import type { Db } from "../../db/client.ts";
+import { bookings, type Event, type EventStatus, events, feedback, refunds, users } from "../../db/schema.ts";
+import { NotFound } from "../lib/errors.ts";
+import { waitlistLength } from "./waitlist-count.ts";
+
+type ByGender = { total: number; male: number | null; female: number | null };
+
+/** One row of the organiser's Overview (CONTRACT.md, "Beyond SPEC.md": Organiser). Money in AUD dollars. */
+export type AdminEventSummary = {
+  eventId: number;
+  status: EventStatus;
+  seats: ByGender;
+  /** Paid, unrefunded bookings. */
+  paid: ByGender;
+  /** Holds that have not expired: seats taken by someone still at the checkout. */
+  held: number;
+  waitlist: number;
+  refunded: number;
+  /** Attendees the door checked in (a refund after the night does not undo that they came). */
+  checkedIn: number;
+  /** Money received minus money paid back. */
+  revenue: number;
+  /** Pairs who both liked each other; null until the event ended. */
+  matches: number | null;
+  /** Attendees who rated at least one partner; null until the event ended. */
+  feedbackGiven: number | null;
+};
+
+/**
+ * The seats reserved for each gender, or null when the event is not balanced. No event is yet: the
+ * balanced-seats issue returns `{ male: event.seatsMale, female: event.seatsFemale }` here when both
+ * are set, and the per-gender paid counts below (already computed) start showing.
+ */
+function genderSeats(_event: Event): { male: number; female: number } | null {
+  return null;
+}
+
+export function eventSummary(db: Db, eventId: number, now: number): AdminEventSummary {
+  const event = db.select().from(events).where(eq(events.id, eventId)).get();
+  if (!event) throw NotFound("no such event");
+
+  const count = (condition: SQL) => sql<number>`coalesce(sum(case when ${condition} then 1 else 0 end), 0)`;
+  const isPaid = sql`${bookings.status} = 'paid'`;
+  const counts = db
+    .select({
+      paid: count(isPaid),
+      paidMale: count(sql`${isPaid} and ${users.gender} = 'male'`),
+      paidFemale: count(sql`${isPaid} and ${users.gender} = 'female'`),
+      held: count(sql`${bookings.status} = 'held' and ${bookings.holdExpiresAt} > ${now}`),
+      refunded: count(sql`${bookings.status} = 'refunded'`),
+      checkedIn: count(sql`${bookings.status} in ('paid', 'refunded') and ${bookings.checkedInAt} is not null`),
+      receivedCents: sql<number>`coalesce(sum(case when ${bookings.status} in ('paid', 'refunded') and ${bookings.paymentIntentId} is not null then ${bookings.amountCents} else 0 end), 0)`,
+    })
+    .from(bookings)
+    .innerJoin(users, eq(users.id, bookings.userId))
+    .where(eq(bookings.eventId, eventId))
+    .get();
+  const refundedCents =
+    db
+      .select({ cents: sql<number>`coalesce(sum(${refunds.amountCents}), 0)` })
+      .from(refunds)
+      .innerJoin(bookings, eq(bookings.id, refunds.bookingId))
+      .where(eq(bookings.eventId, eventId))
+      .get()?.cents ?? 0;
+
+  const seats = genderSeats(event);
+  const ended = event.status === "ended";
+  return {
+    eventId: event.id,
+    status: event.status,
+    seats: { total: event.totalSeats, male: seats?.male ?? null, female: seats?.female ?? null },
+    paid: {
+      total: counts?.paid ?? 0,
+      male: seats ? (counts?.paidMale ?? 0) : null,
+      female: seats ? (counts?.paidFemale ?? 0) : null,
+    },
+    held: counts?.held ?? 0,
+    waitlist: waitlistLength(db, eventId),
+    refunded: counts?.refunded ?? 0,
+    checkedIn: counts?.checkedIn ?? 0,
+    revenue: ((counts?.receivedCents ?? 0) - refundedCents) / 100,
+    matches: ended ? mutualMatches(db, eventId) : null,
+    feedbackGiven: ended ? feedbackGiven(db, eventId) : null,
+  };
+}
+
+/** Pairs who liked each other, each pair once. */
+function mutualMatches(db: Db, eventId: number): number {
+  const back = alias(feedback, "back");
+  return (
+    db
+      .select({ n: sql<number>`count(*)` })
+      .from(feedback)
+      .innerJoin(
+        back,
+        and(
+          eq(back.eventId, feedback.eventId),
+          eq(back.fromUserId, feedback.toUserId),
+          eq(back.toUserId, feedback.fromUserId),
+        ),
+      )
+      .where(
+        and(
+          eq(feedback.eventId, eventId),
+          eq(feedback.value, "like"),
+          eq(back.value, "like"),
+          sql`${feedback.fromUserId} < ${feedback.toUserId}`,
+        ),
+      )
+      .get()?.n ?? 0
+  );
+}
+
+function feedbackGiven(db: Db, eventId: number): number {
+  return (
+    db
+      .select({ n: countDistinct(feedback.fromUserId) })
+      .from(feedback)
+      .where(eq(feedback.eventId, eventId))
+      .get()?.n ?? 0
+  );
+}

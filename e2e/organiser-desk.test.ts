@@ -1,0 +1,307 @@
+import { readFileSync } from "node:fs";
+import AxeBuilder from "@axe-core/playwright";
+import { eq } from "drizzle-orm";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase } from "../db/client.ts";
+import { bookings, events, feedback } from "../db/schema.ts";
+import { insertEvent, insertHeldBooking, insertPaidBookings } from "../test/fixtures.ts";
+import { type AppServer, desktop, launchBrowser, newContext, noBrowser, startAppServer } from "./harness.ts";
+
+// The organiser's desk (issue #16) at desktop size: the Overview, a cancel through its dialog, an
+// address edit, per-row refund results and the CSV download, each screen checked with axe-core.
+
+const PASSWORD = "e2e-admin-password";
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+// Whole hours: the edit form offers quarter hours only, as the API accepts.
+const inDays = (n: number) => Math.floor(Date.now() / HOUR) * HOUR + n * DAY;
+
+/** axe-core on the current screen: no serious or critical violations. */
+async function expectAccessible(page: Page, screen: string) {
+  const results = await new AxeBuilder({ page }).analyze();
+  const bad = results.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+  expect(bad, `axe on ${screen}`).toEqual([]);
+}
+
+describe.skipIf(noBrowser)("the organiser's desk on a desktop", () => {
+  let server: AppServer;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let pageErrors: string[];
+  const alerts: string[] = [];
+  const ids: Record<string, number> = {};
+  const phones: Record<string, string> = {};
+
+  const withDb = <T>(use: (db: ReturnType<typeof openDatabase>) => T): T => {
+    const db = openDatabase(`${server.dataDir}/app.db`);
+    try {
+      return use(db);
+    } finally {
+      db.$client.close();
+    }
+  };
+
+  beforeAll(async () => {
+    server = await startAppServer({ SEED_DEMO: "0" });
+    const db = openDatabase(`${server.dataDir}/app.db`);
+    const uploads = `${server.dataDir}/uploads`;
+    /** Paid bookings the local provider can refund (its payments are `pi_local_…`). */
+    const paid = (eventId: number, name: string, gender: "male" | "female") => {
+      const [p] = insertPaidBookings(db, eventId, 1, { name, gender });
+      db.update(bookings)
+        .set({ paymentIntentId: `pi_local_desk_${p!.bookingId}` })
+        .where(eq(bookings.id, p!.bookingId))
+        .run();
+      phones[name] = p!.phone;
+      return p!;
+    };
+
+    const harbour = await insertEvent(db, uploads, { name: "Harbour Mixer", startsAt: inDays(3) });
+    paid(harbour.id, "Asha Rao", "female");
+    paid(harbour.id, "Vikram Shah", "male");
+    paid(harbour.id, "=Formula Fan", "male");
+    insertHeldBooking(db, harbour.id, { name: "Still Paying" });
+
+    const later = await insertEvent(db, uploads, { name: "Later Soiree", startsAt: inDays(20) });
+    const ball = await insertEvent(db, uploads, {
+      name: "Winter Ball",
+      startsAt: inDays(-10),
+      status: "ended",
+    });
+    const meera = paid(ball.id, "Meera Iyer", "female");
+    const dev = paid(ball.id, "Dev Kapoor", "male");
+    db.update(bookings).set({ checkedInAt: ball.startsAt }).where(eq(bookings.id, meera.bookingId)).run();
+    for (const [from, to] of [
+      [meera.userId, dev.userId],
+      [dev.userId, meera.userId],
+    ]) {
+      db.insert(feedback)
+        .values({ fromUserId: from!, toUserId: to!, eventId: ball.id, value: "like", clientTs: 1, updatedAt: 1 })
+        .run();
+    }
+
+    const rainy = await insertEvent(db, uploads, { name: "Rainy Night", startsAt: inDays(5) });
+    paid(rainy.id, "Kabir Singh", "male");
+    paid(rainy.id, "Priya Nair", "female");
+
+    const typo = await insertEvent(db, uploads, {
+      name: "Typo Night",
+      address: "1 Gorge St, Sydney",
+      startsAt: inDays(6),
+    });
+
+    const refundNight = await insertEvent(db, uploads, { name: "Refund Night", startsAt: inDays(8) });
+    paid(refundNight.id, "Zara Khan", "female");
+    const [broken] = insertPaidBookings(db, refundNight.id, 1, { name: "Rohan Mehta", gender: "male" });
+    // A payment the provider does not know: its refund fails, as a real one sometimes does.
+    db.update(bookings).set({ paymentIntentId: "pi_unknown_rohan" }).where(eq(bookings.id, broken!.bookingId)).run();
+
+    Object.assign(ids, {
+      harbour: harbour.id,
+      later: later.id,
+      ball: ball.id,
+      rainy: rainy.id,
+      typo: typo.id,
+      refundNight: refundNight.id,
+    });
+    db.$client.close();
+
+    browser = await launchBrowser();
+    // newContext's parameter is typed after the phone profile, so the desktop one spells out its defaults.
+    ({ context, pageErrors } = await newContext(browser, server.url, {
+      ...desktop,
+      isMobile: false,
+      hasTouch: false,
+      deviceScaleFactor: 1,
+    }));
+    page = await context.newPage();
+    page.on("dialog", (d) => {
+      alerts.push(d.message());
+      void d.accept();
+    });
+    await page.goto("/admin");
+    await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+    await page.getByRole("button", { name: "Submit" }).click();
+    await page.getByRole("tablist").waitFor();
+  });
+
+  afterAll(async () => {
+    expect(pageErrors).toEqual([]);
+    await context?.close();
+    await browser?.close();
+    await server?.stop();
+  });
+
+  const panel = () => page.getByRole("tabpanel");
+  const tab = (name: string) => page.getByRole("tab", { name, exact: true });
+  const pickEvent = async (name: string) => {
+    const picker = panel().getByLabel("Event", { exact: true });
+    await picker.locator("option", { hasText: name }).first().waitFor({ state: "attached" });
+    const value = await picker.locator("option", { hasText: name }).first().getAttribute("value");
+    await picker.selectOption(value!);
+  };
+  const status = () => panel().getByRole("status").filter({ hasNotText: "Loading" });
+  const overviewRow = (name: string) => panel().getByRole("row").filter({ hasText: name });
+
+  it("shows the Overview, the first tab: one row per event, soonest first, ended below, with every number", async () => {
+    expect(await page.getByRole("tab").allTextContents()).toEqual([
+      "Overview",
+      "Add Event",
+      "Edit Event",
+      "User Details",
+    ]);
+    // Reached with the keyboard: from the tab the panel opens on (Add Event), Home goes to the first.
+    await expect.poll(() => tab("Add Event").getAttribute("aria-selected")).toBe("true");
+    await tab("Add Event").focus();
+    await page.keyboard.press("Home");
+    await expect.poll(() => tab("Overview").getAttribute("aria-selected")).toBe("true");
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe("Overview");
+    const table = panel().getByRole("table");
+    await expect
+      .poll(() => table.getByRole("columnheader").allTextContents())
+      .toEqual([
+        "Event",
+        "Starts",
+        "Status",
+        "Seats paid",
+        "Holds",
+        "Waitlist",
+        "Checked in",
+        "Revenue",
+        "Matches",
+        "Gave feedback",
+      ]);
+    await expect
+      .poll(() => table.locator("tbody th").allTextContents())
+      .toEqual(["Harbour Mixer", "Rainy Night", "Typo Night", "Refund Night", "Later Soiree", "Winter Ball"]);
+
+    const cells = async (name: string) => overviewRow(name).getByRole("cell").allTextContents();
+    await expect.poll(async () => (await cells("Harbour Mixer")).join("|")).toContain("Upcoming|3/10|1|");
+    const harbour = await cells("Harbour Mixer");
+    expect(harbour.slice(5)).toEqual(["0", "$135.00", "—", "—"]);
+    await expect.poll(async () => (await cells("Winter Ball")).slice(1, 2)).toEqual(["Ended"]);
+    await expect.poll(async () => (await cells("Winter Ball")).slice(5)).toEqual(["1", "$90.00", "1", "2"]);
+
+    await expectAccessible(page, "the Overview");
+
+    // The tabs answer the arrow keys.
+    await tab("Overview").focus();
+    await page.keyboard.press("ArrowRight");
+    await expect.poll(() => tab("Add Event").getAttribute("aria-selected")).toBe("true");
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe("Add Event");
+  });
+
+  it("cancels an event only after its dialog says what will happen; Escape changes nothing", async () => {
+    await tab("Edit Event").click();
+    await pickEvent("Rainy Night");
+    const cancel = panel().getByRole("button", { name: "Cancel event" });
+    await expect.poll(() => cancel.isEnabled()).toBe(true);
+
+    await cancel.click();
+    const dialog = page.getByRole("dialog");
+    await dialog.waitFor();
+    await expect.poll(() => dialog.textContent()).toContain("Refunds 2 payments, $90.00");
+    expect(await dialog.textContent()).toContain("Texts 2 participants");
+    // Focus is inside the dialog, on the safe choice.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe("Go back");
+    await expectAccessible(page, "the cancel dialog");
+    await page.keyboard.press("Escape");
+    await expect.poll(() => dialog.count()).toBe(0);
+    expect(withDb((db) => db.select().from(events).where(eq(events.id, ids.rainy!)).get()?.status)).toBe("upcoming");
+
+    await cancel.click();
+    await dialog.getByRole("button", { name: "Cancel event" }).click();
+    await expect.poll(() => status().textContent()).toContain("Event cancelled.");
+    expect(await status().textContent()).toContain("Refunded 2 of 2");
+    await expect.poll(() => panel().getByRole("button", { name: "Update Event" }).isDisabled()).toBe(true);
+
+    const rows = withDb((db) => db.select().from(bookings).where(eq(bookings.eventId, ids.rainy!)).all());
+    expect(rows.map((b) => b.status)).toEqual(["refunded", "refunded"]);
+    const outbox = (await (await fetch(`${server.url}/api/dev/outbox`)).json()) as { to: string; body: string }[];
+    for (const name of ["Kabir Singh", "Priya Nair"]) {
+      expect(outbox.filter((m) => m.to === phones[name] && m.body.includes("cancelled"))).toHaveLength(1);
+    }
+    // The home page no longer offers it.
+    const home = await context.newPage();
+    await home.goto("/");
+    await home.getByText("Harbour Mixer").first().waitFor();
+    expect(await home.getByText("Rainy Night").count()).toBe(0);
+    await home.close();
+  });
+
+  it("fixes a typo in an event's address from the Edit tab", async () => {
+    await tab("Edit Event").click();
+    await pickEvent("Typo Night");
+    const address = panel().getByLabel("Address", { exact: true });
+    await expect.poll(() => address.inputValue()).toBe("1 Gorge St, Sydney");
+    expect(await panel().getByLabel("Ticket price (AUD)", { exact: true }).inputValue()).toBe("45.00");
+    await address.fill("1 George St, Sydney NSW 2000");
+    await panel().getByRole("button", { name: "Update Event" }).click();
+    await expect.poll(() => status().textContent()).toBe("Event updated successfully!");
+    const detail = (await (await fetch(`${server.url}/api/get-event/${ids.typo}`)).json()) as Record<string, unknown>;
+    expect(detail.event_address).toBe("1 George St, Sydney NSW 2000");
+    await expectAccessible(page, "the Edit tab");
+  });
+
+  it("shows each refund's result on its row and says Refunded N of M when one failed", async () => {
+    await tab("User Details").click();
+    await pickEvent("Refund Night");
+    const rows = panel().locator("tbody tr");
+    await expect.poll(() => rows.count()).toBe(2);
+    await panel().getByLabel("Select Zara Khan", { exact: true }).check();
+    await panel().getByLabel("Select Rohan Mehta", { exact: true }).check();
+    await panel().getByRole("button", { name: "Refund", exact: true }).click();
+    const dialog = page.getByRole("dialog");
+    await expect.poll(() => dialog.textContent()).toContain("Refunds 2 payments, $90.00");
+    alerts.length = 0;
+    await dialog.getByRole("button", { name: "Refund", exact: true }).click();
+    await expect.poll(() => alerts.length, { timeout: 10_000 }).toBe(3);
+    expect(alerts).toEqual(["Refund Failed", "Refund initiated for 2 participant(s)", "Refunded 1 of 2"]);
+    await expect.poll(() => rows.filter({ hasText: "Zara Khan" }).textContent()).toContain("Refunded");
+    await expect.poll(() => rows.filter({ hasText: "Rohan Mehta" }).textContent()).toContain("Refund failed");
+    expect(await rows.filter({ hasText: "Rohan Mehta" }).textContent()).toContain("paid");
+  });
+
+  it("lists email, national phone, payment and times, and downloads the participants as CSV", async () => {
+    await tab("User Details").click();
+    await pickEvent("Harbour Mixer");
+    const rows = panel().locator("tbody tr");
+    await expect.poll(() => rows.count()).toBe(3);
+    expect(await panel().getByRole("columnheader").allTextContents()).toEqual([
+      "",
+      "Photo",
+      "Name",
+      "Email",
+      "Gender",
+      "Phone",
+      "Amount",
+      "Payment",
+      "Status",
+      "Booked",
+      "Checked in",
+    ]);
+    const asha = phones["Asha Rao"]!;
+    const national = `0${asha.slice(3, 6)} ${asha.slice(6, 9)} ${asha.slice(9)}`;
+    const ashaRow = rows.filter({ hasText: "Asha Rao" });
+    expect(await ashaRow.textContent()).toContain(national);
+    expect(await ashaRow.textContent()).toContain("pi_local_desk_");
+    await expectAccessible(page, "User Details");
+
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      panel().getByRole("button", { name: "Export CSV" }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/\.csv$/);
+    const csv = readFileSync((await download.path())!, "utf8").split("\n");
+    expect(csv[0]).toBe("name,email,phone,gender,status,amount,payment_intent_id,booked_at,checked_in_at");
+    expect(csv.slice(1, -1)).toHaveLength(3);
+    expect(csv[1]).toMatch(
+      new RegExp(`^Asha Rao,[^,]+,${national},female,paid,45.00,pi_local_desk_\\d+,\\d{4}-\\d\\d-\\d\\dT`),
+    );
+    expect(csv[3]).toMatch(/^'=Formula Fan,/);
+  });
+});

@@ -1,0 +1,85 @@
+import { type ReactNode, useCallback, useEffect, useId, useRef, useState } from "react";
+
+export type ConfirmRequest = {
+  title: string;
+  /** What will happen, one sentence a line: "Texts 18 participants." */
+  lines: string[];
+  /** The confirming button's text: the action's own name ("Start Event", "Cancel event"). */
+  confirmLabel: string;
+};
+
+type Pending = ConfirmRequest & { resolve(ok: boolean): void };
+
+/**
+ * A second look before an irreversible action. `confirm()` opens the dialog and resolves true only
+ * when the organiser presses the action's button; Escape, "Go back" or unmounting resolve false.
+ * Render `dialog` somewhere in the component that asks.
+ */
+export function useConfirm(): { confirm(request: ConfirmRequest): Promise<boolean>; dialog: ReactNode } {
+  const [pending, setPending] = useState<Pending | null>(null);
+  // The open request outside React's state too, so an unmount can still answer it.
+  const open = useRef<Pending | null>(null);
+  const confirm = useCallback(
+    (request: ConfirmRequest) =>
+      new Promise<boolean>((resolve) => {
+        open.current?.resolve(false);
+        open.current = { ...request, resolve };
+        setPending(open.current);
+      }),
+    [],
+  );
+  const close = useCallback((ok: boolean) => {
+    open.current?.resolve(ok);
+    open.current = null;
+    setPending(null);
+  }, []);
+  useEffect(() => () => open.current?.resolve(false), []);
+  return { confirm, dialog: pending ? <ConfirmDialog request={pending} onClose={close} /> : null };
+}
+
+/**
+ * The native modal <dialog>: the page behind is inert, focus moves in (to "Go back", the safe
+ * choice) and returns to the button that opened it, and Escape is the browser's own "cancel".
+ */
+function ConfirmDialog({ request, onClose }: { request: ConfirmRequest; onClose(ok: boolean): void }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const back = useRef<HTMLButtonElement>(null);
+  const id = useId();
+
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    const onCancel = (e: Event) => {
+      e.preventDefault();
+      onClose(false);
+    };
+    dialog.addEventListener("cancel", onCancel);
+    if (!dialog.open) dialog.showModal();
+    back.current?.focus();
+    return () => {
+      dialog.removeEventListener("cancel", onCancel);
+      if (dialog.open) dialog.close();
+      opener?.focus();
+    };
+  }, [onClose]);
+
+  return (
+    <dialog ref={ref} className="admin-dialog" aria-labelledby={`${id}-title`} aria-describedby={`${id}-body`}>
+      <h2 id={`${id}-title`}>{request.title}</h2>
+      <div id={`${id}-body`}>
+        {request.lines.map((line) => (
+          <p key={line}>{line}</p>
+        ))}
+      </div>
+      <div className="admin-actions admin-dialog-actions">
+        <button ref={back} type="button" className="button" onClick={() => onClose(false)}>
+          Go back
+        </button>
+        <button type="button" className="button danger" onClick={() => onClose(true)}>
+          {request.confirmLabel}
+        </button>
+      </div>
+    </dialog>
+  );
+}

@@ -1,0 +1,118 @@
+import { ErrorNotice } from "../../../lib/error-notice.tsx";
+import type { AdminEventSummary, EventNumbers } from "../admin-api.ts";
+import { formatAtVenue, formatAud, statusLabel } from "../format.ts";
+import { overviewOrder } from "../overview-order.ts";
+import type { useAdminEvents } from "../use-admin-events.ts";
+import { type NumbersState, useEventNumbers } from "../use-event-numbers.ts";
+
+/**
+ * Every event on one screen: how it sells, what it earned, who came and how the night went. The
+ * event list comes from the panel; each row's numbers from GET /api/admin-event-summary/{id}.
+ */
+export function Overview({ events }: { events: ReturnType<typeof useAdminEvents> }) {
+  const list = events.state.status === "ready" ? overviewOrder(events.state.events) : [];
+  const { numbers, reload } = useEventNumbers(list.map((e) => e.id));
+
+  if (events.state.status === "loading") {
+    return (
+      <p role="status" className="admin-loading">
+        Loading events...
+      </p>
+    );
+  }
+  if (events.state.status === "error") return <ErrorNotice message={events.state.message} onRetry={events.reload} />;
+  if (list.length === 0) return <p className="empty">No events yet: add one first.</p>;
+
+  return (
+    <div className="admin-overview">
+      <div className="admin-toolbar">
+        <p className="admin-summary">
+          Events still to run come first; ended and cancelled ones below. Times are the venue's.
+        </p>
+        <button
+          type="button"
+          className="button"
+          onClick={() => {
+            void events.reload();
+            void reload();
+          }}
+        >
+          Refresh
+        </button>
+      </div>
+      {/* A table wider than the window scrolls sideways; keyboard users need to focus it to scroll it
+          (axe: scrollable-region-focusable), so the region takes focus though it is not a control. */}
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be focusable (WCAG 2.1.1) */}
+      <section className="admin-table-wrap" aria-labelledby="overview-caption" tabIndex={0}>
+        <table className="admin-table admin-overview-table">
+          <caption id="overview-caption" className="admin-sr-only">
+            Every event with its sales, money and attendance
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col">Event</th>
+              <th scope="col">Starts</th>
+              <th scope="col">Status</th>
+              <th scope="col">Seats paid</th>
+              <th scope="col">Holds</th>
+              <th scope="col">Waitlist</th>
+              <th scope="col">Checked in</th>
+              <th scope="col">Revenue</th>
+              <th scope="col">Matches</th>
+              <th scope="col">Gave feedback</th>
+            </tr>
+          </thead>
+          <tbody>
+            {list.map((event) => (
+              <OverviewRow key={event.id} event={event} numbers={numbers.get(event.id) ?? "loading"} />
+            ))}
+          </tbody>
+        </table>
+      </section>
+    </div>
+  );
+}
+
+function OverviewRow({ event, numbers }: { event: AdminEventSummary; numbers: NumbersState }) {
+  const n = typeof numbers === "string" ? null : numbers;
+  const pending = numbers === "loading" ? "…" : "?";
+  const cell = (value: (n: EventNumbers) => number | string | null) => {
+    if (!n) return pending;
+    const v = value(n);
+    return v === null ? "—" : v;
+  };
+  return (
+    <tr data-event-id={event.id}>
+      <th scope="row">{event.event_name}</th>
+      <td>{formatAtVenue(event.EventDateTime, event.time_zone)}</td>
+      <td>
+        <span className={`admin-badge status-${event.event_status}`}>{statusLabel(event.event_status)}</span>
+      </td>
+      <td>
+        {n ? <SeatsPaid numbers={n} /> : pending}
+        {numbers === "error" ? <span className="admin-sub">Couldn't load the numbers.</span> : null}
+      </td>
+      <td>{cell((x) => x.held)}</td>
+      <td>{cell((x) => x.waitlist)}</td>
+      <td>{cell((x) => x.checkedIn)}</td>
+      <td>{cell((x) => formatAud(x.revenue))}</td>
+      <td>{cell((x) => x.matches)}</td>
+      <td>{cell((x) => x.feedbackGiven)}</td>
+    </tr>
+  );
+}
+
+/** `12/20`, with the men's and women's seats beneath when the event keeps them balanced. */
+function SeatsPaid({ numbers: { paid, seats } }: { numbers: EventNumbers }) {
+  const balanced = seats.male !== null && seats.female !== null;
+  return (
+    <>
+      {paid.total}/{seats.total}
+      {balanced ? (
+        <span className="admin-sub">
+          Men {paid.male ?? 0}/{seats.male} · Women {paid.female ?? 0}/{seats.female}
+        </span>
+      ) : null}
+    </>
+  );
+}
