@@ -35,7 +35,7 @@ const setStatus = (e: { eventId: number }, status: "upcoming" | "started" | "end
 type Person = { userId: number; phone: string };
 
 /** A started event with two men (Arjun, Vikram) and two women (Priya, Anika), paid. */
-async function scriptedEvent(status: "upcoming" | "started" | "ended" = "started") {
+async function scriptedEvent(status: "upcoming" | "started" | "ended" | "cancelled" = "started") {
   const { db, env } = server.deps;
   const event = await insertEvent(db, env.UPLOADS_DIR);
   db.update(events).set({ status }).where(eq(events.id, event.id)).run();
@@ -231,6 +231,16 @@ describe("POST /api/get-participants", () => {
       status: 403,
       body: { success: false, error: "you are not a participant of this event" },
     });
+  });
+
+  it("stays closed for a cancelled event, even to a paid seat not yet refunded", async () => {
+    const e = await scriptedEvent("cancelled");
+    const reply = await post("get-participants", {
+      userID: e.vikram.userId,
+      eventID: e.eventId,
+      token: token(e.vikram.userId, e.eventId),
+    });
+    expect(reply).toEqual({ status: 409, body: { success: false, error: "this event was cancelled" } });
   });
 
   it("is closed until the event starts", async () => {

@@ -61,7 +61,9 @@ function eventStatus(db: Q, eventId: number) {
 }
 
 function assertRatingOpen(db: Q, eventId: number) {
-  if (eventStatus(db, eventId) === "upcoming") throw Conflict("feedback opens when the event starts");
+  const status = eventStatus(db, eventId);
+  if (status === "upcoming") throw Conflict("feedback opens when the event starts");
+  if (status === "cancelled") throw Conflict("this event was cancelled");
 }
 
 /** The other paid participants of the opposite gender, by name. */
