@@ -11,4 +11,6 @@ export const paths = {
   participantFeedback: "/ParticipantFeedback",
   eventFeedback: "/EventFeedback",
   tickets: "/tickets",
+  /** The waitlist SMS link: `?o={offerId}&t={token}`. */
+  waitlistOffer: "/waitlist-offer",
 } as const;

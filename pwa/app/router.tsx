@@ -36,6 +36,10 @@ export const routes = [
         path: paths.eventFeedback,
         lazy: async () => ({ Component: (await import("../routes/event-feedback.tsx")).EventFeedbackPage }),
       },
+      {
+        path: paths.waitlistOffer,
+        lazy: async () => ({ Component: (await import("../routes/waitlist-offer.tsx")).WaitlistOfferPage }),
+      },
       { path: paths.tickets, lazy: async () => ({ Component: (await import("../routes/tickets.tsx")).TicketsPage }) },
       { path: paths.admin, lazy: async () => ({ Component: (await import("../routes/admin.tsx")).AdminPage }) },
       {

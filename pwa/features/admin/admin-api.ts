@@ -1,3 +1,4 @@
+import type { AdminEventListItem } from "../../../api/services/admin-events.ts";
 import type { CancelResult } from "../../../api/services/cancel-event.ts";
 import type { AdminEventSummary as EventNumbers } from "../../../api/services/event-summary.ts";
 import type { EventDetail as AdminEventDetail } from "../../../api/services/events.ts";
@@ -12,12 +13,14 @@ async function guarded<T>(call: Promise<ApiReply<T>>): Promise<ApiReply<T>> {
   return reply;
 }
 
-// The API's own types (types only: nothing of the server is bundled).
+// The API's own types (types only: nothing of the server is bundled). Both carry the seat plan of a
+// balanced event (`seatsMale`/`seatsFemale`, null for one pool) and `SeatsLeft` per gender.
 export type AdminEventStatus = AdminEventDetail["event_status"];
 export type AdminEventSummary = Pick<
-  AdminEventDetail,
+  AdminEventListItem,
   "id" | "event_name" | "EventDateTime" | "event_status" | "SeatAvailabilityPer" | "time_zone"
->;
+> &
+  Partial<Pick<AdminEventListItem, "seatsMale" | "seatsFemale">>;
 export type { AdminEventDetail, EventNumbers, Participant };
 
 export type Failure = { success: false; error?: string };
@@ -50,6 +53,9 @@ export type EventUpdate = {
   timeZone: string;
   eventAddress: string;
   bookingAmount: number;
+  /** Both numbers for a balanced event, both null to go back to one pool of seats. */
+  seatsMale: number | null;
+  seatsFemale: number | null;
 };
 export const updateEvent = (update: EventUpdate) =>
   guarded(apiPost<{ success: true } | Failure>("/api/update-event", update));
@@ -75,6 +81,18 @@ export const updateEventImage = (eventId: number, image: File) => {
   form.append("eventImage", image);
   return guarded(apiPost<{ success: true; event_image: string } | Failure>("/api/update-event-image", form));
 };
+
+/** One person in an event's waitlist, first in line first (per gender at a balanced event). */
+export type WaitlistRow = {
+  position: number;
+  name: string;
+  phone: string;
+  gender: "male" | "female";
+  status: string;
+  joinedAt: string;
+};
+export const getWaitlist = (eventId: number) =>
+  guarded(apiGet<{ success: true; waitlist: WaitlistRow[] } | Failure>(`/api/admin-event/${eventId}/waitlist`));
 
 /** Where the participants spreadsheet is served (the admin session cookie goes with it). */
 export const participantsCsvUrl = (eventId: number) => `/api/admin-event/${eventId}/participants.csv`;

@@ -1,4 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { claimOffer } from "./claim-offer.ts";
+import { joinWaitlist } from "./join-waitlist.ts";
+import { leaveWaitlist } from "./leave-waitlist.ts";
 import { saveUserDetails } from "./save-user-details.ts";
 import { verifyOtp } from "./verify-otp.ts";
 
@@ -49,11 +52,83 @@ describe("saveUserDetails", () => {
     expect(await saveUserDetails(details)).toEqual({ kind: "saved", userID: 7 });
     answer(409, { success: false, error: "no seats left" });
     expect(await saveUserDetails(details)).toEqual({ kind: "sold-out" });
+    answer(409, { success: false, error: "no seats left for men", gender: "male" });
+    expect(await saveUserDetails(details)).toEqual({ kind: "gender-full", gender: "male" });
+    answer(409, { success: false, error: "no seats left for women", gender: "female" });
+    expect(await saveUserDetails(details)).toEqual({ kind: "gender-full", gender: "female" });
     answer(403, { success: false, error: "verify this phone number first" });
     expect(await saveUserDetails(details)).toEqual({ kind: "unverified" });
     answer(500, { success: false, error: "internal error" });
     expect(await saveUserDetails(details)).toEqual({ kind: "failed" });
     answer(415, { success: false, error: "not an image (JPEG, PNG or WebP)" });
     expect(await saveUserDetails(details)).toEqual({ kind: "refused", error: "not an image (JPEG, PNG or WebP)" });
+  });
+});
+
+describe("joinWaitlist", () => {
+  const input = { eventID: 3, phone: "+61412345678", gender: "male" as const, name: "Arjun" };
+
+  it("gives the place in line, and tells each refusal apart", async () => {
+    answer(200, { success: true, position: 2 });
+    expect(await joinWaitlist(input)).toEqual({ kind: "joined", position: 2 });
+    answer(409, { success: false, error: "a seat is free: book it instead" });
+    expect(await joinWaitlist(input)).toEqual({ kind: "seat-free" });
+    answer(409, { success: false, error: "this phone is already on the waitlist" });
+    expect(await joinWaitlist(input)).toEqual({ kind: "already-waiting" });
+    answer(409, { success: false, error: "this phone already has a paid seat for this event", alreadyBooked: true });
+    expect(await joinWaitlist(input)).toEqual({ kind: "already-booked" });
+    answer(409, { success: false, error: "booking has closed" });
+    expect(await joinWaitlist(input)).toEqual({ kind: "closed" });
+    answer(403, { success: false, error: "verify this phone number first" });
+    expect(await joinWaitlist(input)).toEqual({ kind: "unverified" });
+    answer(409, { success: false, error: "this event is no longer taking bookings" });
+    expect(await joinWaitlist(input)).toEqual({ kind: "refused", error: "this event is no longer taking bookings" });
+    answer(503, { success: false, error: "busy" });
+    expect(await joinWaitlist(input)).toEqual({ kind: "failed" });
+  });
+});
+
+describe("leaveWaitlist", () => {
+  it("counts a phone no longer in line as having left", async () => {
+    answer(200, { success: true });
+    expect(await leaveWaitlist({ eventID: 3, phone: "+61412345678" })).toBe("left");
+    answer(404, { success: false, error: "this phone is not on the waitlist" });
+    expect(await leaveWaitlist({ eventID: 3, phone: "+61412345678" })).toBe("left");
+    answer(403, { success: false, error: "verify this phone number first" });
+    expect(await leaveWaitlist({ eventID: 3, phone: "+61412345678" })).toBe("unverified");
+  });
+});
+
+describe("claimOffer", () => {
+  it("hands back the offer, and says expired for 410 and not valid for a forged link", async () => {
+    const claim = { eventID: 4, phone: "+61412345678", gender: "female", expiresAt: "2031-05-03T09:00:00.000Z" };
+    answer(200, { success: true, ...claim });
+    expect(await claimOffer("11", "good")).toEqual({ kind: "claimed", claim });
+    answer(410, { success: false, error: "this offer has expired or was already used" });
+    expect(await claimOffer("12", "good")).toEqual({ kind: "gone" });
+    answer(403, { success: false, error: "this offer link is not valid" });
+    expect(await claimOffer("13", "forged")).toEqual({ kind: "invalid" });
+  });
+
+  it("claims once per link however often the page asks, since a claim uses the offer up", async () => {
+    const fetch = vi.fn(
+      async () =>
+        new Response(
+          JSON.stringify({ success: true, eventID: 4, phone: "+61412345678", gender: "male", expiresAt: "x" }),
+          { status: 200, headers: { "content-type": "application/json" } },
+        ),
+    );
+    vi.stubGlobal("fetch", fetch);
+    const [first, second] = await Promise.all([claimOffer("21", "tok"), claimOffer("21", "tok")]);
+    expect(second).toEqual(first);
+    expect(fetch).toHaveBeenCalledTimes(1);
+  });
+
+  it("never calls the server for a link without an offer number or token", async () => {
+    const fetch = vi.fn();
+    vi.stubGlobal("fetch", fetch);
+    expect(await claimOffer("abc", "tok")).toEqual({ kind: "invalid" });
+    expect(await claimOffer("5", "")).toEqual({ kind: "invalid" });
+    expect(fetch).not.toHaveBeenCalled();
   });
 });

@@ -1,5 +1,6 @@
 import { apiPost, CallFailed, replyError } from "../../lib/api.ts";
 import { BOOKING_CLOSED, BOOKING_CLOSED_MESSAGE } from "../events/format.ts";
+import { genderFull } from "./seat-messages.ts";
 import type { Gender } from "./types.ts";
 
 export type UserDetails = {
@@ -15,6 +16,8 @@ export type UserDetails = {
 export type SaveOutcome =
   | { kind: "saved"; userID: number }
   | { kind: "sold-out" }
+  /** A balanced event's seats for this gender are gone (others may be left): the waitlist is offered. */
+  | { kind: "gender-full"; gender: Gender }
   | { kind: "refused"; error: string }
   /** The verified-phone cookie is gone (expired, cleared): the phone must be verified again. */
   | { kind: "unverified" }
@@ -43,6 +46,8 @@ export async function saveUserDetails(details: UserDetails): Promise<SaveOutcome
     if (reply.status === 409 && replyError(reply.data) === BOOKING_CLOSED) {
       return { kind: "refused", error: BOOKING_CLOSED_MESSAGE };
     }
+    const full = genderFull(replyError(reply.data));
+    if (reply.status === 409 && full) return { kind: "gender-full", gender: full };
     // SPEC.md: "success false" here means the seats ran out; the server answers 409 for it.
     if (reply.status === 409) return { kind: "sold-out" };
     if (reply.status === 403) return { kind: "unverified" };

@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { canBook, cardLabel, formatEventDateTime, isListed, seatsLabel, venueDateTime } from "./format.ts";
+import {
+  canBook,
+  canJoinWaitlist,
+  cardLabel,
+  formatEventDateTime,
+  genderSeatLines,
+  isListed,
+  seatsLabel,
+  venueDateTime,
+} from "./format.ts";
 
 describe("formatEventDateTime", () => {
   it.each([
@@ -101,5 +110,49 @@ describe("cardLabel", () => {
       kind: "low",
     });
     expect(cardLabel({ event_status: "upcoming", SeatAvailabilityPer: 80, EventDateTime: future }, now)).toBeNull();
+  });
+});
+
+describe("balanced events", () => {
+  const future = at(now + HOUR);
+  const balanced = (male: number, female: number, per = 50) => ({
+    event_status: "upcoming" as const,
+    SeatAvailabilityPer: per,
+    EventDateTime: future,
+    SeatsLeft: { male, female },
+  });
+
+  it("shows a line per gender, women first, and none for an event with one pool of seats", () => {
+    expect(genderSeatLines(balanced(0, 3))).toEqual(["Women: 3 seats left", "Men: sold out"]);
+    expect(genderSeatLines(balanced(1, 0))).toEqual(["Women: sold out", "Men: 1 seat left"]);
+    expect(genderSeatLines({ SeatAvailabilityPer: 0, SeatsLeft: null })).toEqual([]);
+    expect(genderSeatLines({ SeatAvailabilityPer: 0 })).toEqual([]);
+  });
+
+  it("keeps Book Tickets enabled while either gender has a seat", () => {
+    expect(canBook(balanced(0, 3), now)).toBe(true);
+    expect(canBook(balanced(2, 0), now)).toBe(true);
+    expect(canBook(balanced(0, 0, 0), now)).toBe(false);
+    expect(canBook({ ...balanced(0, 3), EventDateTime: at(now) }, now)).toBe(false);
+  });
+
+  it("is not sold out while a seat is left, even when the percentage rounds to 0", () => {
+    expect(cardLabel(balanced(0, 1, 0), now)).toEqual({ text: "Only 1% seats left!", kind: "low" });
+    expect(cardLabel(balanced(0, 0, 0), now)).toEqual({ text: "Sold Out", kind: "sold-out" });
+  });
+});
+
+describe("canJoinWaitlist", () => {
+  const future = at(now + HOUR);
+  it("offers the waitlist only for a full event that is still taking bookings", () => {
+    const full = { event_status: "upcoming" as const, SeatAvailabilityPer: 0, EventDateTime: future };
+    expect(canJoinWaitlist(full, now)).toBe(true);
+    expect(canJoinWaitlist({ ...full, SeatsLeft: { male: 0, female: 0 } }, now)).toBe(true);
+    expect(canJoinWaitlist({ ...full, SeatAvailabilityPer: 10 }, now)).toBe(false);
+    // One gender full: Book Tickets stays, and the details form offers the waitlist to that gender.
+    expect(canJoinWaitlist({ ...full, SeatAvailabilityPer: 10, SeatsLeft: { male: 0, female: 2 } }, now)).toBe(false);
+    expect(canJoinWaitlist({ ...full, EventDateTime: at(now) }, now)).toBe(false);
+    expect(canJoinWaitlist({ ...full, event_status: "cancelled" }, now)).toBe(false);
+    expect(canJoinWaitlist({ ...full, event_status: "started" }, now)).toBe(false);
   });
 });

@@ -1,5 +1,5 @@
 import { DEFAULT_TIME_ZONE, formatUtcTime, formatVenueTime } from "../../../api/lib/time-zone.ts";
-import type { EventSummary } from "./types.ts";
+import type { EventSummary, SeatsByGender } from "./types.ts";
 
 const pad = (n: number) => String(n).padStart(2, "0");
 
@@ -30,15 +30,33 @@ export function venueDateTime(iso: string, zone: string | undefined): { local: s
  * The banner on an event's card, most important first: a cancelled event says so wherever it is
  * still shown; then sales closed at the start; then SPEC.md's seats label.
  */
-export function cardLabel(
-  event: Pick<EventSummary, "event_status" | "SeatAvailabilityPer" | "EventDateTime">,
-  now = Date.now(),
-): { text: string; kind: "cancelled" | "closed" | "sold-out" | "low" } | null {
+export function cardLabel(event: SeatFacts, now = Date.now()): CardLabel | null {
   if (event.event_status === "cancelled") return { text: "Cancelled", kind: "cancelled" };
   if (salesClosed(event, now)) return { text: "Booking closed", kind: "closed" };
-  const seats = seatsLabel(event.SeatAvailabilityPer);
-  if (!seats) return null;
-  return { text: seats, kind: event.SeatAvailabilityPer <= 0 ? "sold-out" : "low" };
+  if (!hasSeat(event)) return { text: "Sold Out", kind: "sold-out" };
+  // A percentage rounds to 0 with a seat or two left of many: it is still not sold out.
+  const seats = seatsLabel(Math.max(1, event.SeatAvailabilityPer));
+  return seats ? { text: seats, kind: "low" } : null;
+}
+
+type CardLabel = { text: string; kind: "cancelled" | "closed" | "sold-out" | "low" };
+
+/** What the seat rules read: SPEC.md's percentage, and the per-gender counts of a balanced event. */
+type SeatFacts = Pick<EventSummary, "event_status" | "SeatAvailabilityPer" | "EventDateTime"> & {
+  SeatsLeft?: SeatsByGender;
+};
+
+/** A seat is left for someone: for either gender at a balanced event, in the one pool otherwise. */
+export const hasSeat = (event: Pick<SeatFacts, "SeatAvailabilityPer" | "SeatsLeft">) =>
+  event.SeatsLeft ? event.SeatsLeft.male > 0 || event.SeatsLeft.female > 0 : event.SeatAvailabilityPer > 0;
+
+/** `3 seats left`, `1 seat left`, `sold out`. */
+const seatCount = (n: number) => (n <= 0 ? "sold out" : `${n} ${n === 1 ? "seat" : "seats"} left`);
+
+/** A balanced event's line per gender on its card (`Women: 3 seats left`, `Men: sold out`); none otherwise. */
+export function genderSeatLines(event: Pick<SeatFacts, "SeatAvailabilityPer" | "SeatsLeft">): string[] {
+  if (!event.SeatsLeft) return [];
+  return [`Women: ${seatCount(event.SeatsLeft.female)}`, `Men: ${seatCount(event.SeatsLeft.male)}`];
 }
 
 /** The server's error when sales have closed, and what the attendee reads instead. */
@@ -49,12 +67,17 @@ export const BOOKING_CLOSED_MESSAGE = "Booking has closed: this event has alread
 export const salesClosed = (event: Pick<EventSummary, "EventDateTime">, now = Date.now()) =>
   Date.parse(event.EventDateTime) <= now;
 
-/** Book Tickets is disabled once the event has started (or ended), at its start time, or when no seat is left. */
-export function canBook(
-  event: Pick<EventSummary, "event_status" | "SeatAvailabilityPer" | "EventDateTime">,
-  now = Date.now(),
-): boolean {
-  return event.event_status === "upcoming" && event.SeatAvailabilityPer > 0 && !salesClosed(event, now);
+/**
+ * Book Tickets is disabled once the event has started (or ended), at its start time, or when no seat
+ * is left; at a balanced event it stays enabled while either gender has a seat.
+ */
+export function canBook(event: SeatFacts, now = Date.now()): boolean {
+  return event.event_status === "upcoming" && hasSeat(event) && !salesClosed(event, now);
+}
+
+/** A full event still taking bookings offers its waitlist instead (the server closes it at the start). */
+export function canJoinWaitlist(event: SeatFacts, now = Date.now()): boolean {
+  return event.event_status === "upcoming" && !hasSeat(event) && !salesClosed(event, now);
 }
 
 const HOUR = 3_600_000;

@@ -3,3 +3,6 @@ import type { EventDetail, EventSummary } from "../../../api/services/events.ts"
 
 export type { EventDetail, EventSummary };
 export type EventStatus = EventSummary["event_status"];
+
+/** `SeatsLeft` of the event answers: seats left per gender at a balanced event, null at one with a single pool. */
+export type SeatsByGender = EventSummary["SeatsLeft"];

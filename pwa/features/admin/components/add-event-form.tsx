@@ -2,7 +2,9 @@ import { type FormEvent, useEffect, useRef, useState } from "react";
 import { DEFAULT_TIME_ZONE } from "../../../../api/lib/time-zone.ts";
 import { replyError } from "../../../lib/api.ts";
 import { eventDefaults, saveEvent } from "../admin-api.ts";
+import { type BalancedSeats, validateBalancedSeats } from "../balanced-seats.ts";
 import { tomorrowAt, wallClockToApi } from "../format.ts";
+import { BalancedSeatsFields } from "./balanced-seats-fields.tsx";
 import { FormMessage, type Message } from "./form-message.tsx";
 import { TimeFields, ZoneField } from "./time-fields.tsx";
 
@@ -35,12 +37,18 @@ export function AddEventForm({ onSaved }: { onSaved(): void }) {
   const [message, setMessage] = useState<Message>(null);
   const [preview, setPreview] = useState<string | null>(null);
   const [zone, setZone] = useDefaultZone();
+  const [seats, setSeats] = useState<BalancedSeats>({ balanced: false, men: "", women: "" });
 
   const submit = async (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     if (busy) return;
     const form = e.currentTarget;
     const data = new FormData(form);
+    const seatsProblem = validateBalancedSeats(seats, String(data.get("totalSeats") ?? ""));
+    if (seatsProblem) {
+      setMessage({ kind: "error", text: seatsProblem });
+      return;
+    }
     // Typed as the venue's wall clock, sent as SPEC.md's UTC date and H:M time.
     const utc = wallClockToApi(
       { date: String(data.get("localDate")), hour: Number(data.get("hour")), minute: Number(data.get("minute")) },
@@ -57,6 +65,7 @@ export function AddEventForm({ onSaved }: { onSaved(): void }) {
       if (reply.ok && reply.data.success) {
         setMessage({ kind: "ok", text: "Event saved successfully!" });
         form.reset();
+        setSeats({ balanced: false, men: "", women: "" });
         setPreview(null);
         onSaved();
       } else if (reply.status !== 401) {
@@ -90,6 +99,7 @@ export function AddEventForm({ onSaved }: { onSaved(): void }) {
         <label htmlFor="add-seats">Total seats</label>
         <input id="add-seats" name="totalSeats" type="number" required min={1} max={10000} step={1} />
       </div>
+      <BalancedSeatsFields idPrefix="add" value={seats} onChange={setSeats} named />
       <div className="field">
         <label htmlFor="add-amount">Ticket price (AUD)</label>
         <input id="add-amount" name="bookingAmount" type="number" required min={0} max={100000} step={0.01} />

@@ -12,6 +12,7 @@ import {
   updateEvent,
   updateEventImage,
 } from "../admin-api.ts";
+import { type BalancedSeats, balancedSeatsOf, seatsForUpdate, validateBalancedSeats } from "../balanced-seats.ts";
 import {
   apiToWallClock,
   formatAtVenue,
@@ -22,6 +23,7 @@ import {
   wallClockToApi,
 } from "../format.ts";
 import type { useAdminEvents } from "../use-admin-events.ts";
+import { BalancedSeatsFields } from "./balanced-seats-fields.tsx";
 import { useConfirm } from "./confirm-dialog.tsx";
 import { EventPicker } from "./event-picker.tsx";
 import { FormMessage, type Message } from "./form-message.tsx";
@@ -42,6 +44,7 @@ type Draft = {
   toAge: string;
   address: string;
   price: string;
+  seatPlan: BalancedSeats;
 };
 
 const draftOf = (e: AdminEventDetail): Draft => ({
@@ -54,6 +57,7 @@ const draftOf = (e: AdminEventDetail): Draft => ({
   toAge: String(e.to_age),
   address: e.event_address,
   price: e.booking_amount.toFixed(2),
+  seatPlan: balancedSeatsOf(e),
 });
 
 /** The event's numbers for a confirmation's sentence; null when they cannot be had (the dialog says less). */
@@ -119,6 +123,11 @@ export function EditEventForm({ events }: { events: ReturnType<typeof useAdminEv
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (!event || !draft || busy) return;
+    const seatsProblem = validateBalancedSeats(draft.seatPlan, draft.seats);
+    if (seatsProblem) {
+      setMessage({ kind: "error", text: seatsProblem });
+      return;
+    }
     setBusy("update");
     setMessage(null);
     try {
@@ -133,6 +142,7 @@ export function EditEventForm({ events }: { events: ReturnType<typeof useAdminEv
         toage: Number(draft.toAge),
         eventAddress: draft.address,
         bookingAmount: Number(draft.price),
+        ...seatsForUpdate(draft.seatPlan),
       });
       if (reply.ok && reply.data.success) {
         const pictureError = image ? await replacePicture(event.id, image) : null;
@@ -263,6 +273,11 @@ export function EditEventForm({ events }: { events: ReturnType<typeof useAdminEv
             <span>{formatAtVenue(event.EventDateTime, event.time_zone)}</span>
             <span>{event.event_address}</span>
             <span>{event.SeatAvailabilityPer}% seats left</span>
+            {event.SeatsLeft ? (
+              <span>
+                Men: {event.SeatsLeft.male} left · Women: {event.SeatsLeft.female} left
+              </span>
+            ) : null}
           </div>
           <form className="admin-form" onSubmit={(e) => void submit(e)}>
             <fieldset disabled={ended} className="admin-fieldset span-2">
@@ -309,6 +324,11 @@ export function EditEventForm({ events }: { events: ReturnType<typeof useAdminEv
                     onChange={(e) => set("seats", e.target.value)}
                   />
                 </div>
+                <BalancedSeatsFields
+                  idPrefix="edit"
+                  value={draft.seatPlan}
+                  onChange={(plan) => set("seatPlan", plan)}
+                />
                 <div className="field">
                   <label htmlFor="edit-duration">Duration (hours)</label>
                   <input

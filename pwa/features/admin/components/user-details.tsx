@@ -6,9 +6,11 @@ import { downloadParticipantsCsv } from "../export-participants.ts";
 import { formatAtVenue, formatAud, nationalPhone, plural, thumbnailOf } from "../format.ts";
 import { type RefundOutcome, runRefundBatch } from "../refund-batch.ts";
 import type { useAdminEvents } from "../use-admin-events.ts";
+import { useWaitlist } from "../use-waitlist.ts";
 import { useConfirm } from "./confirm-dialog.tsx";
 import { EventPicker } from "./event-picker.tsx";
 import { FormMessage, type Message } from "./form-message.tsx";
+import { WaitlistTable } from "./waitlist-table.tsx";
 
 type Rows = { status: "idle" } | { status: "loading" } | { status: "error" } | { status: "ready"; rows: Participant[] };
 
@@ -17,9 +19,9 @@ const refundable = (p: Participant) => p.status === "paid" && Boolean(p.payment_
 export function UserDetails({ events }: { events: ReturnType<typeof useAdminEvents> }) {
   const [eventId, setEventId] = useState<number | null>(null);
   // Check-in times read on the venue's clock, like every other time in the panel.
-  const zone =
-    (events.state.status === "ready" ? events.state.events.find((e) => e.id === eventId)?.time_zone : undefined) ??
-    "UTC";
+  const picked = events.state.status === "ready" ? events.state.events.find((e) => e.id === eventId) : undefined;
+  const zone = picked?.time_zone ?? "UTC";
+  const waitlist = useWaitlist(eventId);
   const [rows, setRows] = useState<Rows>({ status: "idle" });
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [processing, setProcessing] = useState(false);
@@ -102,7 +104,8 @@ export function UserDetails({ events }: { events: ReturnType<typeof useAdminEven
       );
       setResults(batch.results);
       setSelected(new Set());
-      if (eventId !== null) await load(eventId, true);
+      // A refund before the start frees a seat, which goes to the first person waiting.
+      if (eventId !== null) await Promise.all([load(eventId, true), waitlist.reload()]);
     } finally {
       running.current = false;
       setProcessing(false);
@@ -136,6 +139,9 @@ export function UserDetails({ events }: { events: ReturnType<typeof useAdminEven
           message="Couldn't load the participants."
           onRetry={() => (eventId === null ? undefined : load(eventId))}
         />
+      ) : null}
+      {rows.status === "ready" && picked ? (
+        <GenderSeats event={picked} participants={list} waitlist={waitlist.state} />
       ) : null}
       {rows.status === "ready" && list.length === 0 ? <p className="empty">Nobody has booked this event yet.</p> : null}
       {rows.status === "ready" && list.length > 0 ? (
@@ -231,8 +237,32 @@ export function UserDetails({ events }: { events: ReturnType<typeof useAdminEven
           </div>
         </>
       ) : null}
+      {eventId !== null ? <WaitlistTable state={waitlist.state} zone={zone} onRetry={waitlist.reload} /> : null}
       {dialog}
     </div>
+  );
+}
+
+/** A balanced event's seats per gender: paid of reserved, and how many wait for each side. */
+function GenderSeats(props: {
+  event: { seatsMale?: number | null; seatsFemale?: number | null };
+  participants: Participant[];
+  waitlist: ReturnType<typeof useWaitlist>["state"];
+}) {
+  const { seatsMale, seatsFemale } = props.event;
+  if (typeof seatsMale !== "number" || typeof seatsFemale !== "number") return null;
+  const paid = (gender: string) => props.participants.filter((p) => p.status === "paid" && p.gender === gender).length;
+  const waiting = (gender: string) =>
+    props.waitlist.status === "ready" ? props.waitlist.rows.filter((r) => r.gender === gender).length : null;
+  const line = (label: string, gender: string, seats: number) => {
+    const w = waiting(gender);
+    return `${label}: ${paid(gender)}/${seats} paid${w === null ? "" : ` · ${w} waiting`}`;
+  };
+  return (
+    <ul className="admin-gender-seats" aria-label="Seats by gender">
+      <li>{line("Men", "male", seatsMale)}</li>
+      <li>{line("Women", "female", seatsFemale)}</li>
+    </ul>
   );
 }
 

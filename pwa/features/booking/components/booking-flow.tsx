@@ -3,34 +3,72 @@ import { useLocation, useNavigate } from "react-router-dom";
 import { paths } from "../../../app/paths.ts";
 import type { EventSummary } from "../../events/types.ts";
 import { toE164 } from "../phone.ts";
-import type { ConfirmationState } from "../types.ts";
+import type { BookingIntent, BookingPageState, ConfirmationState, OfferState } from "../types.ts";
 import { DetailsForm } from "./details-form.tsx";
 import { OtpStep } from "./otp-step.tsx";
 import { PhoneStep } from "./phone-step.tsx";
+import { WaitlistForm } from "./waitlist-form.tsx";
+import { WaitlistStatus } from "./waitlist-status.tsx";
 import "../booking.css";
 
-type Step = { name: "phone" } | { name: "otp"; phone: string } | { name: "details"; phone: string };
+type Step =
+  | { name: "phone" }
+  | { name: "otp"; phone: string }
+  | { name: "details"; phone: string }
+  | { name: "waitlist"; phone: string }
+  | { name: "waiting"; phone: string; position: number | null };
 
-const STEP_TITLES = { phone: "Verify your mobile", otp: "Enter your code", details: "Your details" } as const;
+const STEP_TITLES = {
+  phone: "Verify your mobile",
+  otp: "Enter your code",
+  details: "Your details",
+  waitlist: "Your details",
+  waiting: "You're on the waitlist",
+} as const;
 
-/** SPEC.md section 4's booking flow up to the seat hold: phone, code (skipped when already verified), details. */
-export function BookingFlow({ event }: { event: EventSummary }) {
+/**
+ * SPEC.md section 4's booking flow up to the seat hold: phone, code (skipped when already verified),
+ * details. With `intent: "waitlist"` (a sold-out event's card) the last step joins the waitlist
+ * instead; a details form that finds the seats gone offers the same. An `offer` (opened from the
+ * waitlist SMS) starts at the details, the phone already proven by the link.
+ */
+export function BookingFlow({
+  event,
+  intent = "book",
+  offer,
+}: {
+  event: EventSummary;
+  intent?: BookingIntent;
+  offer?: OfferState;
+}) {
   const navigate = useNavigate();
   const location = useLocation();
-  // Back from /confirmation returns to the details, not to the start: the verified number is kept
-  // in this history entry (the server's cookie still decides whether it is verified).
-  const verifiedPhone = (location.state as { verifiedPhone?: string } | null)?.verifiedPhone;
-  const [step, setStep] = useState<Step>(verifiedPhone ? { name: "details", phone: verifiedPhone } : { name: "phone" });
+  const pageState = location.state as BookingPageState | null;
+  // Back from /confirmation returns to the details, not to the start, and a reload keeps the place
+  // in line: both are kept in this history entry (the server's cookie still decides whether the
+  // phone is verified).
+  const remember = (change: Partial<BookingPageState>) =>
+    navigate(`${location.pathname}${location.search}`, { replace: true, state: { ...pageState, ...change } });
+  const afterVerified = (phone: string): Step =>
+    intent === "waitlist" ? { name: "waitlist", phone } : { name: "details", phone };
+  const [step, setStep] = useState<Step>(() => {
+    const phone = pageState?.verifiedPhone;
+    if (!phone) return { name: "phone" };
+    if (pageState?.waitlisted) return { name: "waiting", phone, position: pageState.waitlisted.position };
+    return afterVerified(phone);
+  });
   const [typedPhone, setTypedPhone] = useState("");
   // The server accepted the number, so it is an Australian mobile; E.164 is what the details carry.
-  const details = (phone: string) => {
+  const verified = (phone: string) => {
     const e164 = toE164(phone) ?? phone;
-    setStep({ name: "details", phone: e164 });
-    navigate(`${location.pathname}${location.search}`, {
-      replace: true,
-      state: { ...(location.state as object | null), verifiedPhone: e164 },
-    });
+    setStep(afterVerified(e164));
+    remember({ verifiedPhone: e164 });
   };
+  const joined = (phone: string) => (position: number | null) => {
+    setStep({ name: "waiting", phone, position });
+    remember({ waitlisted: { position } });
+  };
+  const reverify = () => setStep({ name: "phone" });
 
   return (
     <section className="booking-step" aria-labelledby="booking-step-title">
@@ -45,20 +83,38 @@ export function BookingFlow({ event }: { event: EventSummary }) {
           }}
           onVerified={(phone) => {
             setTypedPhone(phone);
-            details(phone);
+            verified(phone);
           }}
         />
       ) : step.name === "otp" ? (
         <OtpStep
           phone={step.phone}
-          onVerified={() => details(step.phone)}
+          onVerified={() => verified(step.phone)}
           onChangeNumber={() => setStep({ name: "phone" })}
+        />
+      ) : step.name === "waitlist" ? (
+        <WaitlistForm
+          phone={step.phone}
+          eventID={event.id}
+          onJoined={joined(step.phone)}
+          onBook={() => setStep({ name: "details", phone: step.phone })}
+          onUnverified={reverify}
+        />
+      ) : step.name === "waiting" ? (
+        <WaitlistStatus
+          eventID={event.id}
+          phone={step.phone}
+          position={step.position}
+          onLeft={() => remember({ waitlisted: undefined })}
+          onUnverified={reverify}
         />
       ) : (
         <DetailsForm
           phone={step.phone}
           event={event}
-          onUnverified={() => setStep({ name: "phone" })}
+          offer={offer}
+          onUnverified={reverify}
+          onJoinedWaitlist={joined(step.phone)}
           onSaved={(user) => {
             const state: ConfirmationState = { user, event };
             navigate(paths.confirmation, { state });

@@ -1,8 +1,12 @@
 import { type FormEvent, useEffect, useState } from "react";
+import { venueDateTime } from "../../events/format.ts";
 import type { EventSummary } from "../../events/types.ts";
+import { readDraft, saveDraft } from "../draft.ts";
 import { formatPhone } from "../phone.ts";
 import { saveUserDetails } from "../save-user-details.ts";
-import type { BookingUser, Gender } from "../types.ts";
+import { genderFullMessage, SOLD_OUT_WAITLIST_MESSAGE } from "../seat-messages.ts";
+import type { BookingUser, Gender, OfferState } from "../types.ts";
+import { useJoinWaitlist } from "../use-join-waitlist.ts";
 import { PHOTO_TYPES, validateDetails } from "../validate-details.ts";
 
 export const SOLD_OUT_ALERT = "Sorry,no more seats are available for booking currently.Please try after some time.";
@@ -11,28 +15,31 @@ export const SOLD_OUT_ALERT = "Sorry,no more seats are available for booking cur
 export function DetailsForm(props: {
   phone: string;
   event: EventSummary;
+  /** Booking a seat a waitlist offer keeps: the gender is the offer's and cannot change. */
+  offer?: OfferState;
   onSaved: (user: BookingUser) => void;
+  /** The seats ran out and this person joined the waitlist instead (null: they were already on it). */
+  onJoinedWaitlist: (position: number | null) => void;
   /** The server no longer accepts this browser's verification (expired or cleared): verify again. */
   onUnverified: () => void;
 }) {
-  // What was typed survives Back from /confirmation and a reload, for this tab only (sessionStorage);
-  // the photo has to be chosen again, since a file cannot be kept.
-  const draftKey = `saathi-booking-draft:${props.event.id}`;
-  const [draft] = useState(() => readDraft(draftKey));
+  const eventId = props.event.id;
+  // The photo has to be chosen again after Back or a reload, since a file cannot be kept.
+  const [draft] = useState(() => readDraft(eventId));
   const [name, setName] = useState(draft.name);
   const [email, setEmail] = useState(draft.email);
-  const [gender, setGender] = useState<Gender | "">(draft.gender);
+  const [chosenGender, setGender] = useState<Gender | "">(draft.gender);
+  const gender = props.offer?.gender ?? chosenGender;
   useEffect(() => {
-    try {
-      sessionStorage.setItem(draftKey, JSON.stringify({ name, email, gender }));
-    } catch {
-      // Storage refused (private mode): the form still works, it just won't be remembered.
-    }
-  }, [draftKey, name, email, gender]);
+    saveDraft(eventId, { name, email, gender });
+  }, [eventId, name, email, gender]);
   const [photo, setPhoto] = useState<File | null>(null);
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<string | null>(null);
   const [unverified, setUnverified] = useState(false);
+  // Set once the seats (of this gender, or all of them) ran out: the waitlist is offered instead.
+  const [waitlistOffered, setWaitlistOffered] = useState(false);
+  const waitlist = useJoinWaitlist(eventId, props.phone, props.onJoinedWaitlist);
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -43,12 +50,14 @@ export function DetailsForm(props: {
     }
     setBusy(true);
     setMessage(null);
+    setWaitlistOffered(false);
+    waitlist.reset();
     const outcome = await saveUserDetails({
       name,
       email,
       phone: props.phone,
       gender,
-      eventID: props.event.id,
+      eventID: eventId,
       eventName: props.event.event_name,
       image: photo,
     });
@@ -56,8 +65,13 @@ export function DetailsForm(props: {
     if (outcome.kind === "saved") {
       window.alert("Form submitted successfully!");
       props.onSaved({ userID: outcome.userID, name: name.trim(), email: email.trim(), phone: props.phone, gender });
+    } else if (outcome.kind === "gender-full") {
+      setMessage(genderFullMessage(outcome.gender));
+      setWaitlistOffered(true);
     } else if (outcome.kind === "sold-out") {
       window.alert(SOLD_OUT_ALERT);
+      setMessage(SOLD_OUT_WAITLIST_MESSAGE);
+      setWaitlistOffered(true);
     } else if (outcome.kind === "failed") {
       setMessage("Failed to submit details");
     } else if (outcome.kind === "unverified") {
@@ -68,8 +82,23 @@ export function DetailsForm(props: {
     }
   };
 
+  const joinWaitlist = () => {
+    if (!name.trim() || !gender) {
+      setMessage("Enter your name and gender to join the waitlist.");
+      return;
+    }
+    void waitlist.join(name, gender);
+  };
+  const keptUntil = props.offer ? venueDateTime(props.offer.expiresAt, props.event.time_zone) : null;
+
   return (
     <form className="form" onSubmit={submit} noValidate>
+      {keptUntil ? (
+        <p className="notice ok offer-kept">
+          A seat is kept for you until <strong>{keptUntil.local}</strong>. Book it before then: after that it goes to
+          the next person waiting.
+        </p>
+      ) : null}
       <div className="field">
         <label htmlFor="booking-verified-phone">Verified mobile</label>
         <input id="booking-verified-phone" name="phone" readOnly value={formatPhone(props.phone)} />
@@ -101,17 +130,33 @@ export function DetailsForm(props: {
       </div>
       <div className="field">
         <label htmlFor="booking-gender">Gender</label>
-        <select
-          id="booking-gender"
-          name="gender"
-          required
-          value={gender}
-          onChange={(e) => setGender(e.target.value as Gender | "")}
-        >
-          <option value="">Choose…</option>
-          <option value="male">male</option>
-          <option value="female">female</option>
-        </select>
+        {props.offer ? (
+          // The offer keeps a seat of this gender: shown, sent, but not changeable.
+          <input
+            id="booking-gender"
+            name="gender"
+            readOnly
+            value={props.offer.gender}
+            aria-describedby="booking-gender-hint"
+          />
+        ) : (
+          <select
+            id="booking-gender"
+            name="gender"
+            required
+            value={gender}
+            onChange={(e) => setGender(e.target.value as Gender | "")}
+          >
+            <option value="">Choose…</option>
+            <option value="male">male</option>
+            <option value="female">female</option>
+          </select>
+        )}
+        {props.offer ? (
+          <small id="booking-gender-hint" className="hint">
+            The seat kept for you is for this gender.
+          </small>
+        ) : null}
       </div>
       <div className="field">
         <label htmlFor="booking-photo">Photo</label>
@@ -129,29 +174,34 @@ export function DetailsForm(props: {
         </small>
       </div>
       <p className="message error" role="alert">
-        {message}
+        {waitlist.seatFree ? null : message}
       </p>
-      {unverified ? (
+      {unverified || waitlist.unverified ? (
         <button type="button" className="button" onClick={props.onUnverified}>
           Verify my number again
         </button>
+      ) : null}
+      {waitlistOffered ? (
+        <div className="waitlist-offer">
+          <p className={`message ${waitlist.seatFree ? "ok" : "error"}`} role="alert">
+            {waitlist.message}
+          </p>
+          {waitlist.seatFree ? null : (
+            <button
+              type="button"
+              className="button"
+              onClick={joinWaitlist}
+              disabled={waitlist.busy}
+              aria-busy={waitlist.busy}
+            >
+              Join waitlist
+            </button>
+          )}
+        </div>
       ) : null}
       <button type="submit" className="button primary" disabled={busy} aria-busy={busy}>
         Submit
       </button>
     </form>
   );
-}
-
-function readDraft(key: string): { name: string; email: string; gender: Gender | "" } {
-  try {
-    const saved = JSON.parse(sessionStorage.getItem(key) ?? "{}") as Record<string, unknown>;
-    return {
-      name: typeof saved.name === "string" ? saved.name : "",
-      email: typeof saved.email === "string" ? saved.email : "",
-      gender: saved.gender === "male" || saved.gender === "female" ? saved.gender : "",
-    };
-  } catch {
-    return { name: "", email: "", gender: "" };
-  }
 }

@@ -1,7 +1,7 @@
 import { useNavigate } from "react-router-dom";
 import { paths } from "../../../app/paths.ts";
 import { imageUrl } from "../../../lib/api.ts";
-import { canBook, cardLabel, formatHours, formatPrice } from "../format.ts";
+import { canBook, canJoinWaitlist, cardLabel, formatHours, formatPrice, genderSeatLines } from "../format.ts";
 import type { EventSummary } from "../types.ts";
 import { EventTime } from "./event-time.tsx";
 
@@ -9,6 +9,11 @@ export function EventCard({ event, now = Date.now() }: { event: EventSummary; no
   const navigate = useNavigate();
   const label = cardLabel(event, now);
   const bookable = canBook(event, now);
+  const waitlist = canJoinWaitlist(event, now);
+  // Seats per gender matter only while tickets are sold.
+  const genderLines = label?.kind === "cancelled" || label?.kind === "closed" ? [] : genderSeatLines(event);
+  // The booking pages read this state (BookingPageState); "waitlist" ends in the waitlist form.
+  const start = (intent: "book" | "waitlist") => navigate(paths.otpVerification, { state: { event, intent } });
   return (
     <article className="event-card" aria-labelledby={`event-${event.id}-title`}>
       <div className="event-card-media">
@@ -49,15 +54,25 @@ export function EventCard({ event, now = Date.now() }: { event: EventSummary; no
               {event.from_age}–{event.to_age}
             </dd>
           </div>
+          {genderLines.length > 0 ? (
+            <div className="event-gender-seats">
+              <dt>Seats</dt>
+              {genderLines.map((line) => (
+                <dd key={line}>{line}</dd>
+              ))}
+            </div>
+          ) : null}
         </dl>
-        <button
-          type="button"
-          className="button primary"
-          disabled={!bookable}
-          onClick={() => navigate(paths.otpVerification, { state: { event } })}
-        >
-          Book Tickets
-        </button>
+        <div className="event-card-actions">
+          <button type="button" className="button primary" disabled={!bookable} onClick={() => start("book")}>
+            Book Tickets
+          </button>
+          {waitlist ? (
+            <button type="button" className="button" onClick={() => start("waitlist")}>
+              Join waitlist
+            </button>
+          ) : null}
+        </div>
       </div>
     </article>
   );

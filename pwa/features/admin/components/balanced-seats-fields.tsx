@@ -1,0 +1,65 @@
+import type { BalancedSeats } from "../balanced-seats.ts";
+
+/**
+ * The Balanced seats choice and its two counts. With `named`, the inputs carry the API's field
+ * names so the Add form's own FormData sends them (only while the box is ticked: an unticked event
+ * sends neither).
+ */
+export function BalancedSeatsFields(props: {
+  idPrefix: string;
+  value: BalancedSeats;
+  onChange: (next: BalancedSeats) => void;
+  named?: boolean;
+}) {
+  const { idPrefix, value, onChange } = props;
+  return (
+    <div className="span-2 admin-balanced">
+      <div className="admin-check">
+        <input
+          id={`${idPrefix}-balanced`}
+          type="checkbox"
+          checked={value.balanced}
+          aria-describedby={`${idPrefix}-balanced-hint`}
+          onChange={(e) => onChange({ ...value, balanced: e.target.checked })}
+        />
+        <label htmlFor={`${idPrefix}-balanced`}>Balanced seats</label>
+      </div>
+      <p id={`${idPrefix}-balanced-hint`} className="admin-hint">
+        Keep a set number of seats for men and for women; together they make the total seats. When one side is full, its
+        people can join the waitlist.
+      </p>
+      {value.balanced ? (
+        <div className="admin-balanced-counts">
+          <div className="field">
+            <label htmlFor={`${idPrefix}-seats-male`}>Seats for men</label>
+            <input
+              id={`${idPrefix}-seats-male`}
+              name={props.named ? "seatsMale" : undefined}
+              type="number"
+              required
+              min={0}
+              max={10000}
+              step={1}
+              value={value.men}
+              onChange={(e) => onChange({ ...value, men: e.target.value })}
+            />
+          </div>
+          <div className="field">
+            <label htmlFor={`${idPrefix}-seats-female`}>Seats for women</label>
+            <input
+              id={`${idPrefix}-seats-female`}
+              name={props.named ? "seatsFemale" : undefined}
+              type="number"
+              required
+              min={0}
+              max={10000}
+              step={1}
+              value={value.women}
+              onChange={(e) => onChange({ ...value, women: e.target.value })}
+            />
+          </div>
+        </div>
+      ) : null}
+    </div>
+  );
+}

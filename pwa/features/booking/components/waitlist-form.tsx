@@ -1,0 +1,91 @@
+import { type FormEvent, useEffect, useState } from "react";
+import { readDraft, saveDraft } from "../draft.ts";
+import { formatPhone } from "../phone.ts";
+import { SOLD_OUT_WAITLIST_MESSAGE } from "../seat-messages.ts";
+import type { Gender } from "../types.ts";
+import { useJoinWaitlist } from "../use-join-waitlist.ts";
+
+/**
+ * The waitlist of a sold-out event, reached from its card: the details form without photo or email,
+ * since nothing is booked yet. Someone offered a seat later books it with the usual details form.
+ */
+export function WaitlistForm(props: {
+  phone: string;
+  eventID: number;
+  onJoined: (position: number | null) => void;
+  /** A seat turned out to be free: book it instead. */
+  onBook: () => void;
+  onUnverified: () => void;
+}) {
+  const [draft] = useState(() => readDraft(props.eventID));
+  const [name, setName] = useState(draft.name);
+  const [gender, setGender] = useState<Gender | "">(draft.gender);
+  useEffect(() => {
+    saveDraft(props.eventID, { name, gender });
+  }, [props.eventID, name, gender]);
+  const [problem, setProblem] = useState<string | null>(null);
+  const waitlist = useJoinWaitlist(props.eventID, props.phone, props.onJoined);
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (!name.trim() || !gender) {
+      setProblem("All fields are required.");
+      return;
+    }
+    setProblem(null);
+    void waitlist.join(name, gender);
+  };
+
+  return (
+    <form className="form" onSubmit={submit} noValidate>
+      <p>{SOLD_OUT_WAITLIST_MESSAGE}</p>
+      <div className="field">
+        <label htmlFor="waitlist-verified-phone">Verified mobile</label>
+        <input id="waitlist-verified-phone" name="phone" readOnly value={formatPhone(props.phone)} />
+      </div>
+      <div className="field">
+        <label htmlFor="waitlist-name">Name</label>
+        <input
+          id="waitlist-name"
+          name="name"
+          autoComplete="name"
+          maxLength={100}
+          required
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+        />
+      </div>
+      <div className="field">
+        <label htmlFor="waitlist-gender">Gender</label>
+        <select
+          id="waitlist-gender"
+          name="gender"
+          required
+          value={gender}
+          onChange={(e) => setGender(e.target.value as Gender | "")}
+        >
+          <option value="">Choose…</option>
+          <option value="male">male</option>
+          <option value="female">female</option>
+        </select>
+      </div>
+      <p className={`message ${waitlist.seatFree ? "ok" : "error"}`} role="alert">
+        {problem ?? waitlist.message}
+      </p>
+      {waitlist.unverified ? (
+        <button type="button" className="button" onClick={props.onUnverified}>
+          Verify my number again
+        </button>
+      ) : null}
+      {waitlist.seatFree ? (
+        <button type="button" className="button primary" onClick={props.onBook}>
+          Book a seat
+        </button>
+      ) : (
+        <button type="submit" className="button primary" disabled={waitlist.busy} aria-busy={waitlist.busy}>
+          Join waitlist
+        </button>
+      )}
+    </form>
+  );
+}
