@@ -53,4 +53,42 @@ describe("the SMS outbox", () => {
     expect(row().status).toBe("sent");
     expect(delivered).toEqual(["+61412000001"]);
   });
+
+  it("sends a message once when a second delivery run starts while the first awaits the provider", async () => {
+    const { db } = server.deps;
+    enqueueSms(db, { dedupeKey: "slow:1", to: "+61412000002", body: "A seat is free" });
+    const sent: string[] = [];
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const slow: SmsProvider = {
+      ...flaky,
+      send: async (to) => {
+        sent.push(to);
+        await gate;
+        return { id: `SM-slow-${sent.length}` };
+      },
+    };
+    const first = deliverPending({ ...server.deps, sms: slow }, { dedupePrefix: "slow:" });
+    // The scheduler's tick (or a second server) while the provider has not answered yet.
+    const second = await deliverPending({ ...server.deps, sms: slow }, { dedupePrefix: "slow:" });
+    release();
+    await first;
+    expect(second).toEqual([]);
+    expect(sent).toEqual(["+61412000002"]);
+    expect(db.select().from(outboxMessages).where(eq(outboxMessages.dedupeKey, "slow:1")).get()?.status).toBe("sent");
+  });
+
+  it("tries again a message whose send a crash interrupted, once its lease has run out", async () => {
+    const { db } = server.deps;
+    enqueueSms(db, { dedupeKey: "crash:1", to: "+61412000003", body: "Your ticket" });
+    const stuck: SmsProvider = { ...flaky, send: () => new Promise(() => {}) };
+    void deliverPending({ ...server.deps, sms: stuck }, { dedupePrefix: "crash:" });
+    down = false;
+    expect(await deliverPending({ ...server.deps, sms: flaky }, { dedupePrefix: "crash:" })).toEqual([]);
+    server.advance(61_000);
+    const retried = await deliverPending({ ...server.deps, sms: flaky }, { dedupePrefix: "crash:" });
+    expect(retried.map((m) => m.status)).toEqual(["sent"]);
+  });
 });

@@ -9,6 +9,10 @@ const MAX_ATTEMPTS = 20;
 const FIRST_RETRY_MS = 30_000;
 const MAX_RETRY_MS = 60 * 60_000;
 
+// A send in flight is skipped by other delivery runs (the scheduler beside a request that sends at
+// once, or a second server); if the process dies mid-send, the message is tried again after this.
+const SEND_LEASE_MS = 60_000;
+
 export const retryDelay = (attempts: number) => Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 2 ** Math.max(0, attempts - 1));
 
 /**
@@ -45,10 +49,11 @@ export async function deliverPending(
     .filter((m) => !filter.dedupePrefix || m.dedupeKey.startsWith(filter.dedupePrefix));
   const handled: OutboxMessage[] = [];
   for (const message of pending) {
-    // Claim the row first so two delivery runs never send the same message twice.
+    // Claim the row first so two delivery runs never send the same message twice: the lease keeps
+    // it out of every other run's selection while this one awaits the provider.
     const claimed = db
       .update(outboxMessages)
-      .set({ attempts: message.attempts + 1 })
+      .set({ attempts: message.attempts + 1, nextAttemptAt: deps.now() + SEND_LEASE_MS })
       .where(
         and(
           eq(outboxMessages.id, message.id),
