@@ -16,6 +16,7 @@ import { feedbackRoutes } from "./routes/feedback.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { imagesRoutes } from "./routes/images.ts";
 import { paymentsRoutes } from "./routes/payments.ts";
+import { waitlistRoutes } from "./routes/waitlist.ts";
 import { MAX_IMAGE_BYTES } from "./services/images.ts";
 
 export type { AppDeps } from "./deps.ts";
@@ -43,6 +44,7 @@ export function createApp(deps: AppDeps) {
     .use(compress())
     .route("/", configRoutes(deps))
     .route("/", bookingRoutes(deps))
+    .route("/", waitlistRoutes(deps))
     .route("/", paymentsRoutes(deps))
     .route("/", adminRoutes(deps))
     .route("/", feedbackRoutes(deps))

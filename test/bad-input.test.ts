@@ -44,6 +44,8 @@ function endpointTable(): Endpoint[] {
     fromage: { kind: "age" as const, base: "25" },
     toage: { kind: "age" as const, base: "35" },
     timeZone: { kind: "timeZone" as const, base: "Australia/Perth", optional: true },
+    seatsMale: { kind: "genderSeats" as const, base: "10", optional: true },
+    seatsFemale: { kind: "genderSeats" as const, base: "10", optional: true },
   };
   return [
     { method: "GET", path: "/api/public-config", baseSucceeds: "always" },
@@ -96,6 +98,31 @@ function endpointTable(): Endpoint[] {
           image: { kind: "file", base: null },
         },
       },
+    },
+    {
+      // No browser here verified the phone: 403, even though the event is real.
+      method: "POST",
+      path: "/api/join-waitlist",
+      body: {
+        type: "json",
+        fields: {
+          eventID: id(eventId),
+          phone: { kind: "phone", base: "0498 765 433" },
+          gender: { kind: "gender", base: "male" },
+          name: text("Sam Lee", 100),
+        },
+      },
+    },
+    {
+      method: "POST",
+      path: "/api/leave-waitlist",
+      body: { type: "json", fields: { eventID: id(eventId), phone: { kind: "phone", base: "0498 765 433" } } },
+    },
+    {
+      // A forged token for no offer: 403 before anything is looked up.
+      method: "POST",
+      path: "/api/claim-offer",
+      body: { type: "json", fields: { o: id(), t: { ...text("forged-token", 200), untrimmed: true } } },
     },
     { method: "GET", path: "/api/dev/outbox", baseSucceeds: "always" },
     {
@@ -199,6 +226,8 @@ function endpointTable(): Endpoint[] {
           timeZone: { kind: "timeZone", base: "Australia/Adelaide", optional: true },
           eventAddress: text("1 George St, Sydney NSW 2000", 300, true),
           bookingAmount: { kind: "amount", base: 45, optional: true },
+          seatsMale: { kind: "genderSeats", base: 10, optional: true },
+          seatsFemale: { kind: "genderSeats", base: 10, optional: true },
         },
       },
     },
@@ -211,6 +240,7 @@ function endpointTable(): Endpoint[] {
     { method: "POST", path: "/api/cancel-event", admin: true, body: { type: "json", fields: { eventId: id() } } },
     { method: "GET", path: "/api/admin-event-summary/:id", admin: true, params: { id: id() } },
     { method: "GET", path: "/api/admin-event/:id/participants.csv", admin: true, params: { id: id() } },
+    { method: "GET", path: "/api/admin-event/:id/waitlist", admin: true, params: { id: id() } },
     { method: "POST", path: "/api/start-event", admin: true, body: { type: "json", fields: { eventId: id() } } },
     { method: "POST", path: "/api/end-event", admin: true, body: { type: "json", fields: { eventId: id() } } },
     { method: "GET", path: "/api/get-event-user/:id", admin: true, params: { id: id() } },
@@ -388,6 +418,9 @@ describe("every endpoint answers bad input with a 4xx {success:false, error} and
     "POST /api/send-otp",
     "POST /api/verify-otp",
     "POST /api/save-user-details",
+    "POST /api/join-waitlist",
+    "POST /api/leave-waitlist",
+    "POST /api/claim-offer",
     "GET /api/dev/outbox",
     "POST /api/create-checkout-session",
     "GET /api/checkout-session",
@@ -410,6 +443,7 @@ describe("every endpoint answers bad input with a 4xx {success:false, error} and
     "POST /api/cancel-event",
     "GET /api/admin-event-summary/:id",
     "GET /api/admin-event/:id/participants.csv",
+    "GET /api/admin-event/:id/waitlist",
     "POST /api/start-event",
     "POST /api/end-event",
     "GET /api/get-event-user/:id",
@@ -481,6 +515,29 @@ describe("the two multipart calls, where the rest of the request would succeed",
     expect(result.after).toEqual(result.before);
     expect(result.uploadsAfter).toEqual(result.uploadsBefore);
     expect(existsSync("/tmp/sdt-evil.jpg")).toBe(false);
+  });
+
+  it("join-waitlist and leave-waitlist from a verified browser judge every field and change nothing", {
+    timeout: 60_000,
+  }, async () => {
+    // The seeded event has free seats, so even a well-formed join is a 409 and a leave a 404.
+    const phone = newMobile();
+    const browser = await verifiedBrowser(server.url, phone);
+    const phoneCookie = [...browser.jar].map(([k, v]) => `${k}=${v}`).join("; ");
+    for (const path of ["/api/join-waitlist", "/api/leave-waitlist"]) {
+      const ep = endpointTable().find((e) => e.path === path);
+      if (!ep?.body) throw new Error(`no ${path} row`);
+      const verified: Endpoint = {
+        ...ep,
+        body: { ...ep.body, fields: { ...ep.body.fields, phone: { kind: "phone", base: phone } } },
+      };
+      const result = await barrage(verified, [{ name: "verified", cookie: phoneCookie }], () => false);
+      expect(
+        result.failures.slice(0, 25),
+        `${path}: ${result.failures.length} of ${result.sent} replies broke the contract`,
+      ).toEqual([]);
+      expect(result.after).toEqual(result.before);
+    }
   });
 
   it("legal text that looks like SQL or script is stored as plain text, nothing more", async () => {

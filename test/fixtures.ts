@@ -98,10 +98,17 @@ export function insertPaidBookings(
 export function insertHeldBooking(
   db: Db,
   eventId: number,
-  options: { holdMs?: number; now?: number; name?: string; email?: string; amountCents?: number } = {},
+  options: {
+    holdMs?: number;
+    now?: number;
+    name?: string;
+    email?: string;
+    amountCents?: number;
+    gender?: "male" | "female";
+  } = {},
 ) {
   const now = options.now ?? Date.now();
-  const user = insertAttendee(db, { name: options.name, email: options.email });
+  const user = insertAttendee(db, { name: options.name, email: options.email, gender: options.gender });
   const booking = db
     .insert(bookings)
     .values({

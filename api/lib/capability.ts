@@ -32,8 +32,13 @@ export type FeedbackPage = "start" | "report";
 export const feedbackToken = (env: Secret, page: FeedbackPage, userId: number, eventId: number) =>
   linkToken(env, `feedback-${page}`, userId, eventId);
 
-export const isValidFeedbackToken = (env: Secret, page: FeedbackPage, userId: number, eventId: number, token: unknown) =>
-  isValidLinkToken(env, `feedback-${page}`, [userId, eventId], token);
+export const isValidFeedbackToken = (
+  env: Secret,
+  page: FeedbackPage,
+  userId: number,
+  eventId: number,
+  token: unknown,
+) => isValidLinkToken(env, `feedback-${page}`, [userId, eventId], token);
 
 export const participantFeedbackLink = (env: Env, userId: number, eventId: number) =>
   `${env.PUBLIC_BASE_URL}/ParticipantFeedback?par1=${userId}&par2=${eventId}&t=${feedbackToken(env, "start", userId, eventId)}`;

@@ -2,18 +2,26 @@ import { Hono } from "hono";
 import { z } from "zod";
 import type { AppDeps } from "../deps.ts";
 import { requireAdmin } from "../lib/admin-session.ts";
-import { BadRequest, TooLarge } from "../lib/errors.ts";
+import { BadRequest, NotFound, TooLarge } from "../lib/errors.ts";
 import { canonicalTimeZone } from "../lib/time-zone.ts";
 import { idParam, validate } from "../lib/validate.ts";
-import { createEvent, type EventTime, replaceEventImage, updateEvent } from "../services/admin-events.ts";
+import {
+  createEvent,
+  type EventTime,
+  listAdminEvents,
+  replaceEventImage,
+  updateEvent,
+} from "../services/admin-events.ts";
 import { cancelEvent } from "../services/cancel-event.ts";
 import { endEvent, startEvent } from "../services/event-lifecycle.ts";
 import { eventSummary } from "../services/event-summary.ts";
-import { getEvent, listEvents } from "../services/events.ts";
+import { getEvent } from "../services/events.ts";
+import { findEvent } from "../services/holds.ts";
 import { MAX_IMAGE_BYTES, removeStoredImage, STORED_NAME, storeImage } from "../services/images.ts";
 import { listEventParticipants } from "../services/participants.ts";
 import { participantsCsv } from "../services/participants-csv.ts";
 import { refundPayment } from "../services/refunds.ts";
+import { listWaitlist, offerFreedSeatsNow } from "../services/waitlist.ts";
 import { adminAuthRoutes } from "./admin-auth.ts";
 
 // Multipart fields arrive as text and JSON clients may send either, so numbers accept both; only
@@ -24,6 +32,8 @@ const numeric = <T extends z.ZodType>(schema: T) =>
 const text = (max: number) => z.string().trim().min(1, "is required").max(max);
 const id = numeric(z.number().int().positive().max(Number.MAX_SAFE_INTEGER));
 const seats = numeric(z.number().int().min(1).max(10_000));
+// Seats kept for one gender (decision 015); a gender may have none. Both or neither: the service checks.
+const genderSeats = numeric(z.number().int("must be a whole number").min(0).max(10_000));
 const age = numeric(z.number().int().min(18).max(99));
 const hours = numeric(z.number().gt(0).max(24));
 const amountCents = numeric(
@@ -79,6 +89,8 @@ const saveEventForm = z.object({
   fromage: age,
   toage: age,
   timeZone: timeZone.optional(),
+  seatsMale: genderSeats.optional(),
+  seatsFemale: genderSeats.optional(),
 });
 
 const updateEventBody = z.object({
@@ -93,6 +105,9 @@ const updateEventBody = z.object({
   timeZone: timeZone.optional(),
   eventAddress: text(300).optional(),
   bookingAmount: amountCents.optional(),
+  // null and null: back to one pool of seats; left out: the plan stays.
+  seatsMale: genderSeats.nullable().optional(),
+  seatsFemale: genderSeats.nullable().optional(),
 });
 
 const updateImageForm = z.object({
@@ -119,7 +134,7 @@ export const adminRoutes = (deps: AppDeps) => {
       // an organiser the status and fields from before their own last change.
       .get("/admin-events", admin, (c) => {
         c.header("cache-control", "no-store");
-        return c.json(listEvents(deps.db, deps.now()));
+        return c.json(listAdminEvents(deps.db, deps.now()));
       })
       .get("/admin-event/:id", admin, validate("param", z.object({ id: idParam(z) })), (c) => {
         c.header("cache-control", "no-store");
@@ -144,6 +159,8 @@ export const adminRoutes = (deps: AppDeps) => {
               toAge: form.toage,
               imageName: stored.imageName,
               timeZone: form.timeZone ?? deps.env.EVENT_TIME_ZONE,
+              seatsMale: form.seatsMale,
+              seatsFemale: form.seatsFemale,
             },
             deps.now(),
           ));
@@ -170,9 +187,13 @@ export const adminRoutes = (deps: AppDeps) => {
             timeZone: body.timeZone,
             address: body.eventAddress,
             priceCents: body.bookingAmount,
+            seatsMale: body.seatsMale,
+            seatsFemale: body.seatsFemale,
           },
           deps.now(),
         );
+        // Seats added (overall or for a gender) go at once to whoever waits for them (decision 015).
+        offerFreedSeatsNow(deps, body.eventid);
         return c.json({ success: true as const });
       })
       .post("/update-event-image", admin, validate("form", updateImageForm), async (c) => {
@@ -196,6 +217,12 @@ export const adminRoutes = (deps: AppDeps) => {
       .post("/cancel-event", admin, validate("json", eventIdBody), async (c) => {
         const result = await cancelEvent(deps, c.req.valid("json").eventId);
         return c.json({ success: true as const, ...result });
+      })
+      .get("/admin-event/:id/waitlist", admin, validate("param", z.object({ id: idParam(z) })), (c) => {
+        c.header("cache-control", "no-store");
+        const event = findEvent(deps.db, c.req.valid("param").id);
+        if (!event) throw NotFound("no such event");
+        return c.json({ success: true as const, waitlist: listWaitlist(deps.db, event) });
       })
       .get("/admin-event-summary/:id", admin, validate("param", z.object({ id: idParam(z) })), (c) => {
         c.header("cache-control", "no-store");

@@ -79,9 +79,9 @@ export const bookingRoutes = (deps: AppDeps) => {
         { phone: form.phone, address: clientAddress(c), otpMaxPerAddress: deps.env.OTP_MAX_PER_ADDRESS },
         deps.now(),
       );
-      // The event and the seats before the photo: a closed or sold-out event costs no image work
-      // (decision 007); holdSeat checks again inside its transaction.
-      assertCanHold(deps.db, { eventId: form.eventID, phone: form.phone }, deps.now());
+      // The event and the seats of this gender before the photo: a closed or sold-out event costs no
+      // image work (decision 007); holdSeat checks again inside its transaction.
+      assertCanHold(deps.db, { eventId: form.eventID, phone: form.phone, gender: form.gender }, deps.now());
       // A browser sends an empty, nameless file when none was chosen.
       if (!form.image || form.image.size === 0) throw BadRequest("image: is required");
       const { userId } = await saveUserDetails(

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bookings, events } from "../../db/schema.ts";
+import { bookings, events, waitlistEntries, waitlistOffers } from "../../db/schema.ts";
 import { startTestServer, type TestServer } from "../../test/api-harness.ts";
 import { insertEvent, insertPaidBookings } from "../../test/fixtures.ts";
 
@@ -58,6 +58,7 @@ describe("GET /api/get-events", () => {
       from_age: 28,
       to_age: 40,
       time_zone: "Australia/Perth",
+      SeatsLeft: null,
     });
     expect(list.find((e) => e.id === later.id)?.SeatAvailabilityPer).toBe(100);
   });
@@ -77,6 +78,34 @@ describe("GET /api/get-events", () => {
     db.update(bookings).set({ status: "released" }).where(eq(bookings.id, c!.bookingId)).run();
     const detail = (await (await get(`/api/get-event/${event.id}`)).json()) as { SeatAvailabilityPer: number };
     expect(detail.SeatAvailabilityPer).toBe(75);
+  });
+
+  it("counts a seat a waitlist offer keeps until the offer runs out, in the cached list too", async () => {
+    const { db, env } = server.deps;
+    const event = await insertEvent(db, env.UPLOADS_DIR, { name: "Offered Seat Mixer", totalSeats: 2 });
+    insertPaidBookings(db, event.id, 1);
+    const entry = db
+      .insert(waitlistEntries)
+      .values({ eventId: event.id, phone: "+61412000009", gender: "male", name: "Sam" })
+      .returning()
+      .get();
+    db.insert(waitlistOffers)
+      .values({
+        entryId: entry.id,
+        eventId: event.id,
+        phone: entry.phone,
+        gender: "male",
+        expiresAt: server.deps.now() + 60_000,
+      })
+      .run();
+    const seatsOf = async () => {
+      const list = (await (await get("/api/get-events")).json()) as { id: number; SeatAvailabilityPer: number }[];
+      return list.find((e) => e.id === event.id)?.SeatAvailabilityPer;
+    };
+    expect(await seatsOf()).toBe(0);
+    // No write happens when the offer runs out: the list must notice by the clock alone.
+    server.advance(61_000);
+    expect(await seatsOf()).toBe(50);
   });
 });
 

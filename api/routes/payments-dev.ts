@@ -104,7 +104,7 @@ export const devCheckoutRoutes = (deps: AppDeps) => {
     })
     .post("/dev/checkout/:id/cancel", param, (c) => {
       const { session } = load(c.req.valid("param").id);
-      releaseCheckout(deps.db, session.id, "cancelled", deps.now());
+      releaseCheckout(deps, session.id, "cancelled", deps.now());
       return c.redirect(`${deps.env.PUBLIC_BASE_URL}/`, 303);
     });
 };

@@ -1,9 +1,10 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { bookings, type Event, events } from "../../db/schema.ts";
+import { type Event, events } from "../../db/schema.ts";
 import { BadRequest, Conflict, NotFound } from "../lib/errors.ts";
 import { tomorrowIn, utcToWallClock } from "../lib/time-zone.ts";
-import { takenSeats } from "./seats.ts";
+import { type EventSummary, listEventRows, toSummary } from "./events.ts";
+import { seatUse } from "./seats.ts";
 
 export type EventTime = { hour: number; minute: number };
 
@@ -19,6 +20,9 @@ export type NewEventInput = {
   toAge: number;
   imageName: string;
   timeZone: string;
+  /** Seats by gender (decision 015): both, adding up to `totalSeats`, or neither. */
+  seatsMale?: number;
+  seatsFemale?: number;
 };
 
 export type EventUpdateInput = {
@@ -34,7 +38,38 @@ export type EventUpdateInput = {
   address?: string;
   /** The price of bookings made from now on; paid bookings keep what they paid. */
   priceCents?: number;
+  /** Both numbers to split the seats, both null for one pool again, both left out to keep the plan. */
+  seatsMale?: number | null;
+  seatsFemale?: number | null;
 };
+
+/** The event list as the organiser reads it: the public answers plus each event's seat plan. */
+export type AdminEventListItem = EventSummary & { seatsMale: number | null; seatsFemale: number | null };
+
+export function listAdminEvents(db: Db, now: number): AdminEventListItem[] {
+  return listEventRows(db, now).map(({ event, use }) => ({
+    ...toSummary(event, use),
+    seatsMale: event.seatsMale,
+    seatsFemale: event.seatsFemale,
+  }));
+}
+
+type SeatPlan = { seatsMale: number | null; seatsFemale: number | null };
+
+/**
+ * Balanced rooms: seats for men and for women, both or neither, adding up to the total. A gender
+ * may have none (a ladies' night). 400 otherwise, naming the fields.
+ */
+function seatPlan(totalSeats: number, male: number | null | undefined, female: number | null | undefined): SeatPlan {
+  if ((male ?? null) === null && (female ?? null) === null) return { seatsMale: null, seatsFemale: null };
+  if (male === undefined || male === null || female === undefined || female === null) {
+    throw BadRequest("seatsMale, seatsFemale: give both or neither");
+  }
+  if (male + female !== totalSeats) {
+    throw BadRequest(`seatsMale, seatsFemale: must add up to totalSeats (${totalSeats})`);
+  }
+  return { seatsMale: male, seatsFemale: female };
+}
 
 /** Ended and cancelled events are history: what they were is what the records and texts said. */
 function assertEditable(event: Event) {
@@ -65,6 +100,7 @@ export function createEvent(db: Db, input: NewEventInput, now: number): { id: nu
   const at = startsAt(input.date, input.time);
   assertFromTomorrow(at, input.timeZone, now);
   assertAges(input.fromAge, input.toAge);
+  const plan = seatPlan(input.totalSeats, input.seatsMale, input.seatsFemale);
   const row = db
     .insert(events)
     .values({
@@ -78,6 +114,7 @@ export function createEvent(db: Db, input: NewEventInput, now: number): { id: nu
       fromAge: input.fromAge,
       toAge: input.toAge,
       totalSeats: input.totalSeats,
+      ...plan,
     })
     .returning({ id: events.id })
     .get();
@@ -108,14 +145,23 @@ export function updateEvent(db: Db, input: EventUpdateInput, now: number): void 
       const toAge = input.toAge ?? event.toAge;
       assertAges(fromAge, toAge);
 
-      const taken =
-        tx
-          .select({ n: takenSeats(now) })
-          .from(bookings)
-          .where(eq(bookings.eventId, event.id))
-          .get()?.n ?? 0;
-      if (input.totalSeats < taken) {
-        throw Conflict(`totalSeats: ${taken} seats are already taken`, { takenSeats: taken });
+      // Left out, the plan stays as it is (and must still add up to a changed total).
+      const keep = input.seatsMale === undefined && input.seatsFemale === undefined;
+      const plan = keep
+        ? seatPlan(input.totalSeats, event.seatsMale, event.seatsFemale)
+        : seatPlan(input.totalSeats, input.seatsMale, input.seatsFemale);
+      // Paid seats, live holds and seats kept for a waitlist offer: no total or gender goes below them.
+      const taken = seatUse(tx, event.id, now);
+      if (input.totalSeats < taken.total) {
+        throw Conflict(`totalSeats: ${taken.total} seats are already taken`, { takenSeats: taken.total });
+      }
+      if (plan.seatsMale !== null && plan.seatsMale < taken.male) {
+        throw Conflict(`seatsMale: ${taken.male} seats are already taken by men`, { takenSeats: taken.male });
+      }
+      if (plan.seatsFemale !== null && plan.seatsFemale < taken.female) {
+        throw Conflict(`seatsFemale: ${taken.female} seats are already taken by women`, {
+          takenSeats: taken.female,
+        });
       }
 
       tx.update(events)
@@ -124,6 +170,7 @@ export function updateEvent(db: Db, input: EventUpdateInput, now: number): void 
           startsAt: at,
           timeZone: zone,
           totalSeats: input.totalSeats,
+          ...plan,
           durationHours: input.durationHours ?? event.durationHours,
           fromAge,
           toAge,

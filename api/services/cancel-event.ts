@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, isNotNull } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { bookings, checkoutSessions, type Event, events } from "../../db/schema.ts";
+import type { Env } from "../env.ts";
 import { Conflict, NotFound } from "../lib/errors.ts";
 import type { Logger } from "../lib/log.ts";
 import { formatVenueTime } from "../lib/time-zone.ts";
@@ -8,9 +9,17 @@ import type { PaymentsProvider } from "../providers/payments/types.ts";
 import type { SmsProvider } from "../providers/sms/types.ts";
 import { deliverPending, enqueueSms } from "./outbox.ts";
 import { refundPayment } from "./refunds.ts";
-import { endWaitlist } from "./waitlist-count.ts";
+import { endWaitlist } from "./waitlist.ts";
 
-type Deps = { db: Db; payments: PaymentsProvider; sms: SmsProvider; log: Logger; now: () => number };
+type Deps = {
+  db: Db;
+  // Refunds hand freed seats to the waitlist, whose offers are signed links (a cancelled event makes none).
+  env: Pick<Env, "PUBLIC_BASE_URL" | "SESSION_SECRET" | "WAITLIST_OFFER_MINUTES">;
+  payments: PaymentsProvider;
+  sms: SmsProvider;
+  log: Logger;
+  now: () => number;
+};
 
 /** What one run did: payments refunded now, payments still unrefunded, texts sent and not sent yet. */
 export type CancelResult = { refunded: number; failed: number; sent: number; smsFailed: number };

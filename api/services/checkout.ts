@@ -14,6 +14,7 @@ import type { Env } from "../env.ts";
 import { Conflict, NotFound } from "../lib/errors.ts";
 import type { PaymentsProvider } from "../providers/payments/types.ts";
 import { assertSalesOpen } from "./holds.ts";
+import { type OfferDeps, offerFreedSeatsNow } from "./waitlist.ts";
 
 type Deps = { db: Db; env: Env; payments: PaymentsProvider; now: () => number };
 type Reader = Pick<Db, "select">;
@@ -183,9 +184,16 @@ export async function getCheckoutStatus(deps: Deps, sessionId: string) {
 /**
  * Ends an unpaid checkout (cancelled by the buyer, or expired at the provider) and gives its seat
  * back. A paid booking is never touched, so an "expired" arriving after "completed" changes nothing.
+ * A seat given back goes at once to the first person waiting for it (decision 015).
  */
-export function releaseCheckout(db: Db, sessionId: string, reason: "cancelled" | "expired", now: number): boolean {
-  return db.transaction(
+export function releaseCheckout(
+  deps: OfferDeps,
+  sessionId: string,
+  reason: "cancelled" | "expired",
+  now: number,
+): boolean {
+  let freedAt: number | undefined;
+  const ended = deps.db.transaction(
     (tx) => {
       const session = findCheckoutSession(tx, sessionId);
       if (session?.status !== "open") return false;
@@ -202,12 +210,16 @@ export function releaseCheckout(db: Db, sessionId: string, reason: "cancelled" |
         )
         .get();
       if (otherOpen) return true;
-      tx.update(bookings)
+      freedAt = tx
+        .update(bookings)
         .set({ status: "released" })
         .where(and(eq(bookings.id, session.bookingId), eq(bookings.status, "held")))
-        .run();
+        .returning({ eventId: bookings.eventId })
+        .get()?.eventId;
       return true;
     },
     { behavior: "immediate" },
   );
+  if (freedAt !== undefined) offerFreedSeatsNow(deps, freedAt);
+  return ended;
 }

@@ -1,8 +1,9 @@
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import { and, eq, gt, min } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { bookings } from "../../db/schema.ts";
+import { bookings, waitlistOffers } from "../../db/schema.ts";
 import { listEvents } from "./events.ts";
+import { liveOffer } from "./seats.ts";
 
 export type EncodedList = { json: Buffer; gzip: Buffer; br: Buffer };
 
@@ -12,7 +13,7 @@ export type EncodedList = { json: Buffer; gzip: Buffer; br: Buffer };
  * kept until one of those happens:
  * - `PRAGMA data_version` moves when another connection (another process) commits;
  * - `total_changes()` moves when this connection writes;
- * - the soonest live hold's expiry passes (a seat comes back without any write).
+ * - the soonest live hold's or waitlist offer's expiry passes (a seat comes back without any write).
  */
 export function createEventListCache(db: Db) {
   const dataVersion = db.$client.prepare("PRAGMA data_version").pluck();
@@ -26,15 +27,20 @@ export function createEventListCache(db: Db) {
       return cached.list;
     }
     const json = Buffer.from(JSON.stringify(listEvents(db, now)));
-    const nextExpiry = db
+    const nextHoldExpiry = db
       .select({ at: min(bookings.holdExpiresAt) })
       .from(bookings)
       .where(and(eq(bookings.status, "held"), gt(bookings.holdExpiresAt, now)))
       .get()?.at;
+    const nextOfferExpiry = db
+      .select({ at: min(waitlistOffers.expiresAt) })
+      .from(waitlistOffers)
+      .where(liveOffer(now))
+      .get()?.at;
     cached = {
       version,
       changes,
-      validUntil: nextExpiry ?? Number.POSITIVE_INFINITY,
+      validUntil: Math.min(nextHoldExpiry ?? Number.POSITIVE_INFINITY, nextOfferExpiry ?? Number.POSITIVE_INFINITY),
       list: {
         json,
         gzip: gzipSync(json, { level: 6 }),

@@ -3,7 +3,8 @@ import { alias } from "drizzle-orm/sqlite-core";
 import type { Db } from "../../db/client.ts";
 import { bookings, type Event, type EventStatus, events, feedback, refunds, users } from "../../db/schema.ts";
 import { NotFound } from "../lib/errors.ts";
-import { waitlistLength } from "./waitlist-count.ts";
+import { isBalanced } from "./seats.ts";
+import { waitlistLength } from "./waitlist.ts";
 
 type ByGender = { total: number; male: number | null; female: number | null };
 
@@ -28,13 +29,9 @@ export type AdminEventSummary = {
   feedbackGiven: number | null;
 };
 
-/**
- * The seats reserved for each gender, or null when the event is not balanced. No event is yet: the
- * balanced-seats issue returns `{ male: event.seatsMale, female: event.seatsFemale }` here when both
- * are set, and the per-gender paid counts below (already computed) start showing.
- */
-function genderSeats(_event: Event): { male: number; female: number } | null {
-  return null;
+/** The seats kept for each gender, or null when the event has one pool of seats (decision 015). */
+function genderSeats(event: Event): { male: number; female: number } | null {
+  return isBalanced(event) ? { male: event.seatsMale, female: event.seatsFemale } : null;
 }
 
 export function eventSummary(db: Db, eventId: number, now: number): AdminEventSummary {
@@ -77,7 +74,7 @@ export function eventSummary(db: Db, eventId: number, now: number): AdminEventSu
       female: seats ? (counts?.paidFemale ?? 0) : null,
     },
     held: counts?.held ?? 0,
-    waitlist: waitlistLength(db, eventId),
+    waitlist: waitlistLength(db, eventId).total,
     refunded: counts?.refunded ?? 0,
     checkedIn: counts?.checkedIn ?? 0,
     revenue: ((counts?.receivedCents ?? 0) - refundedCents) / 100,

@@ -1,8 +1,8 @@
-import { asc, eq, sql } from "drizzle-orm";
+import { asc, eq } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { bookings, type Event, events } from "../../db/schema.ts";
+import { type Event, events } from "../../db/schema.ts";
 import { NotFound } from "../lib/errors.ts";
-import { takenSeats } from "./seats.ts";
+import { type SeatUse, seatsLeft, seatUse, seatUseByEvent } from "./seats.ts";
 
 export type EventSummary = {
   id: number;
@@ -18,24 +18,28 @@ export type EventSummary = {
   to_age: number;
   /** The venue's IANA zone; `EventDateTime` stays UTC (CONTRACT.md, "Beyond SPEC.md: running the night"). */
   time_zone: string;
+  /** Seats left per gender at a balanced event, null at one with a single pool (decision 015). */
+  SeatsLeft: { male: number; female: number } | null;
 };
 
-export type EventDetail = EventSummary & { event_date: string; event_time: string; total_seats: number };
+export type EventDetail = EventSummary & {
+  event_date: string;
+  event_time: string;
+  total_seats: number;
+  /** The seat plan of a balanced event, both null when it has one pool of seats. */
+  seatsMale: number | null;
+  seatsFemale: number | null;
+};
 
-function withSeats(db: Db, now: number) {
-  const taken = db
-    .select({ eventId: bookings.eventId, taken: takenSeats(now).as("taken") })
-    .from(bookings)
-    .groupBy(bookings.eventId)
-    .as("taken");
-  return db
-    .select({ event: events, taken: sql<number>`coalesce(${taken.taken}, 0)` })
-    .from(events)
-    .leftJoin(taken, eq(taken.eventId, events.id));
-}
+const noUse: SeatUse = { total: 0, male: 0, female: 0 };
 
-export function toSummary(event: Event, taken: number): EventSummary {
-  const left = Math.max(0, event.totalSeats - taken);
+/**
+ * SPEC.md's `SeatAvailabilityPer` and, beside it, what is left per gender. Seats in use are paid
+ * ones, live holds and live waitlist offers (api/services/seats.ts), so a seat kept for the person
+ * it was offered to never shows as free.
+ */
+export function toSummary(event: Event, use: SeatUse): EventSummary {
+  const left = seatsLeft(event, use);
   return {
     id: event.id,
     event_name: event.name,
@@ -43,31 +47,45 @@ export function toSummary(event: Event, taken: number): EventSummary {
     EventDateTime: new Date(event.startsAt).toISOString(),
     event_address: event.address,
     booking_amount: event.priceCents / 100,
-    SeatAvailabilityPer: event.totalSeats > 0 ? Math.round((100 * left) / event.totalSeats) : 0,
+    SeatAvailabilityPer: event.totalSeats > 0 ? Math.round((100 * left.total) / event.totalSeats) : 0,
     event_status: event.status,
     event_duration: event.durationHours,
     from_age: event.fromAge,
     to_age: event.toAge,
     time_zone: event.timeZone,
+    SeatsLeft: left.male === null || left.female === null ? null : { male: left.male, female: left.female },
   };
+}
+
+/**
+ * Every event with its seats in use, soonest first: one query for the events and one grouped query
+ * per table that takes seats (bookings, offers), however many events there are.
+ */
+export function listEventRows(db: Db, now: number): { event: Event; use: SeatUse }[] {
+  const use = seatUseByEvent(db, now);
+  return db
+    .select()
+    .from(events)
+    .orderBy(asc(events.startsAt), asc(events.id))
+    .all()
+    .map((event) => ({ event, use: use.get(event.id) ?? noUse }));
 }
 
 /** Every event, soonest first. */
 export function listEvents(db: Db, now: number): EventSummary[] {
-  return withSeats(db, now)
-    .orderBy(asc(events.startsAt), asc(events.id))
-    .all()
-    .map((r) => toSummary(r.event, r.taken));
+  return listEventRows(db, now).map((r) => toSummary(r.event, r.use));
 }
 
 export function getEvent(db: Db, id: number, now: number): EventDetail {
-  const row = withSeats(db, now).where(eq(events.id, id)).get();
-  if (!row) throw NotFound("no such event");
-  const iso = new Date(row.event.startsAt).toISOString();
+  const event = db.select().from(events).where(eq(events.id, id)).get();
+  if (!event) throw NotFound("no such event");
+  const iso = new Date(event.startsAt).toISOString();
   return {
-    ...toSummary(row.event, row.taken),
+    ...toSummary(event, seatUse(db, id, now)),
     event_date: iso.slice(0, 10),
     event_time: iso.slice(11, 16),
-    total_seats: row.event.totalSeats,
+    total_seats: event.totalSeats,
+    seatsMale: event.seatsMale,
+    seatsFemale: event.seatsFemale,
   };
 }

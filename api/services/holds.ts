@@ -1,16 +1,25 @@
-import { and, eq, inArray, ne, or } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { bookings, checkoutSessions, type Event, events, users } from "../../db/schema.ts";
+import {
+  bookings,
+  checkoutSessions,
+  type Event,
+  events,
+  type Gender,
+  users,
+  type WaitlistOffer,
+} from "../../db/schema.ts";
 import { Conflict, NotFound, TooLarge } from "../lib/errors.ts";
 import { assertUnderLimit, type Limit, recordHit } from "../lib/rate-limit.ts";
 import { MAX_IMAGE_BYTES, NO_PHOTO, removeStoredFiles, removeStoredImage, storeImage } from "./images.ts";
-import { type Q, takenSeats } from "./seats.ts";
+import { assertSeatFor, isBalanced, type Q } from "./seats.ts";
+import { liveOfferFor, offerBooked } from "./waitlist.ts";
 
 export type Attendee = {
   name: string;
   email: string;
   phone: string;
-  gender: "male" | "female";
+  gender: Gender;
   imageName: string;
   thumbName: string;
 };
@@ -34,34 +43,34 @@ export function findEvent(db: Db, eventId: number): Event | undefined {
 }
 
 /**
- * 409 when `phone` already paid for the event, or when no seat is free for it. The phone's own live
- * hold does not count: a retry replaces it, so it is the seat the retry would take.
+ * 409 when `phone` already paid for the event, or when no seat of `gender` is free for it (its
+ * gender's own at a balanced event, decision 015). The phone's own live hold does not count: a retry
+ * replaces it, so it is the seat the retry would take. Nor does its own live waitlist offer for that
+ * gender: the offer kept that very seat for it. Returns that offer, which the hold then uses up.
  */
-function assertSeatFree(q: Q, event: Event, phone: string, now: number) {
+function assertSeatFree(q: Q, event: Event, phone: string, gender: Gender, now: number): WaitlistOffer | undefined {
   const paid = q
     .select({ id: bookings.id })
     .from(bookings)
     .where(and(eq(bookings.phone, phone), eq(bookings.eventId, event.id), eq(bookings.status, "paid")))
     .get();
   if (paid) throw Conflict("this phone already has a paid seat for this event", { alreadyBooked: true });
-  const taken =
-    q
-      .select({ n: takenSeats(now) })
-      .from(bookings)
-      .where(and(eq(bookings.eventId, event.id), or(ne(bookings.phone, phone), ne(bookings.status, "held"))))
-      .get()?.n ?? 0;
-  if (taken >= event.totalSeats) throw Conflict("no seats left");
+  const found = liveOfferFor(q, event.id, phone, now);
+  // At an event with one pool of seats the line has no gender, so the offer is the phone's whatever it picks.
+  const offer = found && (!isBalanced(event) || found.gender === gender) ? found : undefined;
+  assertSeatFor(q, event, gender, now, { exceptPhone: offer ? phone : undefined, exceptHoldOf: phone });
+  return offer;
 }
 
 /**
  * The checks of a hold that need no photo: 404 for an unknown event, 409 when it is closed, already
- * paid for by this phone, or full. Read outside any transaction, so a sold-out event costs no image
- * work (docs/decisions/007-scale.md); holdSeat checks again inside its own.
+ * paid for by this phone, or full for this gender. Read outside any transaction, so a sold-out event
+ * costs no image work (docs/decisions/007-scale.md); holdSeat checks again inside its own.
  */
-export function assertCanHold(db: Db, input: { eventId: number; phone: string }, now: number) {
+export function assertCanHold(db: Db, input: { eventId: number; phone: string; gender: Gender }, now: number) {
   const event = findEvent(db, input.eventId);
   assertBookable(event, now);
-  assertSeatFree(db, event, input.phone, now);
+  assertSeatFree(db, event, input.phone, input.gender, now);
 }
 
 const HOUR = 3_600_000;
@@ -129,7 +138,7 @@ export function holdSeat(
           )
           .run();
       }
-      assertSeatFree(tx, event, attendee.phone, now);
+      const offer = assertSeatFree(tx, event, attendee.phone, attendee.gender, now);
       const unreferencedPhotos = repointReleasedPhotos(tx, { eventId, attendee });
       const user = tx.insert(users).values(attendee).returning({ id: users.id }).get();
       const booking = tx
@@ -144,6 +153,7 @@ export function holdSeat(
         })
         .returning({ id: bookings.id })
         .get();
+      if (offer) offerBooked(tx, offer, booking.id);
       return { userId: user.id, bookingId: booking.id, unreferencedPhotos };
     },
     { behavior: "immediate" },

@@ -5,6 +5,7 @@ import { queueDueReminders } from "./reminders.ts";
 import { applyRetention } from "./retention.ts";
 import type { Job } from "./scheduler.ts";
 import { sweepUploads } from "./upload-sweep.ts";
+import { offerFreedSeats } from "./waitlist.ts";
 
 const HOUR = 3_600_000;
 
@@ -31,6 +32,8 @@ export function backgroundJobs(deps: Pick<AppDeps, "db" | "env" | "sms" | "log" 
   const uploads = { db: deps.db, uploadsDir: deps.env.UPLOADS_DIR };
   return [
     { name: "reminders", run: (now) => queueDueReminders(deps.db, deps.env, now) },
+    // Seats freed by the clock alone (a hold or an offer that ran out) go to the next in line (decision 015).
+    { name: "waitlist-offers", run: (now) => offerFreedSeats(deps, now) },
     // Messages whose first send failed (or that a crash interrupted) are retried here.
     { name: "outbox", run: () => deliverPending(deps) },
     // Photos of holds that ran out and files no row names (docs/decisions/012-disk-and-personal-data.md).

@@ -1,5 +1,5 @@
 import { randomBytes, randomInt } from "node:crypto";
-import { and, count, desc, eq, ne } from "drizzle-orm";
+import { and, desc, eq, ne } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { bookings, checkoutSessions, processedWebhookEvents, refunds } from "../../db/schema.ts";
 import type { Env } from "../env.ts";
@@ -11,7 +11,8 @@ import type { PaymentEvent, PaymentsProvider } from "../providers/payments/types
 import type { SmsProvider } from "../providers/sms/types.ts";
 import { type BookingContext, loadBookingContextById, releaseCheckout } from "./checkout.ts";
 import { deliverPending, enqueueSms } from "./outbox.ts";
-import { seatCounts } from "./seats.ts";
+import { isBalanced, seatsLeft, seatsLeftFor, seatUse } from "./seats.ts";
+import { liveOfferFor, offerBooked } from "./waitlist.ts";
 
 export type CompletionDeps = {
   db: Db;
@@ -169,18 +170,19 @@ export async function completeCheckout(
       // Sales close at the start: a checkout left open past it is paid back, seat or no seat.
       const salesOpen = event.startsAt > now;
       const liveHold = salesOpen && booking.status === "held" && booking.holdExpiresAt > now;
-      const others =
-        tx
-          .select({ n: count() })
-          .from(bookings)
-          .where(and(eq(bookings.eventId, event.id), ne(bookings.id, booking.id), seatCounts(now)))
-          .get()?.n ?? 0;
-      const seatFree = salesOpen && event.status !== "ended" && others < event.totalSeats;
+      // A late payment takes a seat of its attendee's gender only (decision 015), and never one a
+      // waitlist offer keeps for someone else; an offer kept for this very phone is its own seat.
+      const found = liveHold ? undefined : liveOfferFor(tx, event.id, booking.phone, now);
+      const offer = found && (!isBalanced(event) || found.gender === ctx.user.gender) ? found : undefined;
+      const use = seatUse(tx, event.id, now, { exceptPhone: offer ? booking.phone : undefined });
+      const seatFree =
+        salesOpen && event.status === "upcoming" && seatsLeftFor(seatsLeft(event, use), ctx.user.gender) > 0;
       if (liveHold || seatFree) {
         tx.update(bookings)
           .set({ status: "paid", paymentIntentId: pi, paidAt: now, amountCents })
           .where(eq(bookings.id, booking.id))
           .run();
+        if (offer) offerBooked(tx, offer, booking.id);
         issueTicket(tx, env, { ...ctx, booking: { ...booking, status: "paid", paymentIntentId: pi } }, now);
         return { outcome: "paid", bookingId: booking.id };
       }
@@ -248,7 +250,7 @@ export async function handlePaymentEvent(deps: CompletionDeps, event: PaymentEve
       }));
     }
   } else if (checkout && event.type === "checkout.session.expired") {
-    outcome = releaseCheckout(db, checkout.id, "expired", deps.now()) ? "released" : "ignored";
+    outcome = releaseCheckout(deps, checkout.id, "expired", deps.now()) ? "released" : "ignored";
   }
   db.insert(processedWebhookEvents)
     .values({ id: event.id, type: event.type, processedAt: deps.now() })

@@ -1,11 +1,21 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { bookings, events, refunds } from "../../db/schema.ts";
+import type { Env } from "../env.ts";
 import { Conflict, NotFound, ProviderFailed } from "../lib/errors.ts";
 import type { Logger } from "../lib/log.ts";
 import type { PaymentsProvider } from "../providers/payments/types.ts";
+import type { SmsProvider } from "../providers/sms/types.ts";
+import { offerFreedSeatsNow } from "./waitlist.ts";
 
-type Deps = { db: Db; payments: PaymentsProvider; log: Logger; now: () => number };
+type Deps = {
+  db: Db;
+  env: Pick<Env, "PUBLIC_BASE_URL" | "SESSION_SECRET" | "WAITLIST_OFFER_MINUTES">;
+  payments: PaymentsProvider;
+  sms: SmsProvider;
+  log: Logger;
+  now: () => number;
+};
 
 export type RefundResult = { refundId: string; seatReleased: boolean };
 
@@ -50,7 +60,7 @@ async function refundOnce(deps: Deps, paymentIntentId: string): Promise<RefundRe
     throw ProviderFailed("the payment provider did not make the refund");
   }
 
-  return db.transaction(
+  const result = db.transaction(
     (tx) => {
       // Another process may have recorded the same (idempotent) refund while the provider answered.
       const again = recordedRefund(tx, booking.id, paymentIntentId);
@@ -67,6 +77,9 @@ async function refundOnce(deps: Deps, paymentIntentId: string): Promise<RefundRe
     },
     { behavior: "immediate" },
   );
+  // A seat back on sale goes at once to the first person waiting for it (decision 015).
+  if (result.seatReleased) offerFreedSeatsNow(deps, booking.eventId);
+  return result;
 }
 
 function recordedRefund(db: Pick<Db, "select">, bookingId: number, paymentIntentId: string): RefundResult | null {

@@ -42,10 +42,13 @@ function add(use: SeatUse, gender: Gender, n: number) {
 }
 
 /**
- * The seats in use at `eventId`. `exceptPhone` leaves out that phone's own live offer: the seat it
- * keeps is the one that phone is about to book.
+ * What a booker may leave out of the count: `exceptPhone`'s live offer (the seat it keeps is the one
+ * that phone is about to book) and `exceptHoldOf`'s live hold (a retry replaces it).
  */
-export function seatUse(q: Q, eventId: number, now: number, options: { exceptPhone?: string } = {}): SeatUse {
+export type SeatUseOptions = { exceptPhone?: string; exceptHoldOf?: string };
+
+/** The seats in use at `eventId`. */
+export function seatUse(q: Q, eventId: number, now: number, options: SeatUseOptions = {}): SeatUse {
   return seatUseByEvent(q, now, { eventId, ...options }).get(eventId) ?? empty();
 }
 
@@ -53,7 +56,7 @@ export function seatUse(q: Q, eventId: number, now: number, options: { exceptPho
 export function seatUseByEvent(
   q: Q,
   now: number,
-  options: { eventId?: number; exceptPhone?: string } = {},
+  options: SeatUseOptions & { eventId?: number } = {},
 ): Map<number, SeatUse> {
   const byEvent = new Map<number, SeatUse>();
   const use = (eventId: number) => {
@@ -65,7 +68,15 @@ export function seatUseByEvent(
     .select({ eventId: bookings.eventId, gender: users.gender, n: sql<number>`count(*)` })
     .from(bookings)
     .innerJoin(users, eq(users.id, bookings.userId))
-    .where(and(seatCounts(now), options.eventId === undefined ? undefined : eq(bookings.eventId, options.eventId)))
+    .where(
+      and(
+        seatCounts(now),
+        options.eventId === undefined ? undefined : eq(bookings.eventId, options.eventId),
+        options.exceptHoldOf === undefined
+          ? undefined
+          : or(ne(bookings.phone, options.exceptHoldOf), ne(bookings.status, "held")),
+      ),
+    )
     .groupBy(bookings.eventId, users.gender)
     .all();
   for (const row of booked) add(use(row.eventId), row.gender, row.n);
@@ -114,7 +125,7 @@ export const noSeatsLeftFor = (gender: Gender) => `no seats left for ${gender ==
  * then takes the seat, so that no gender is ever oversold: SPEC.md's "no seats left" for a full
  * event, "no seats left for men|women" when only the chosen gender is full.
  */
-export function assertSeatFor(q: Q, event: Event, gender: Gender, now: number, options: { exceptPhone?: string } = {}) {
+export function assertSeatFor(q: Q, event: Event, gender: Gender, now: number, options: SeatUseOptions = {}) {
   const left = seatsLeft(event, seatUse(q, event.id, now, options));
   if (left.total <= 0) throw Conflict("no seats left");
   if (seatsLeftFor(left, gender) <= 0) throw Conflict(noSeatsLeftFor(gender), { gender });

@@ -12,8 +12,10 @@ import {
 import type { Env } from "../env.ts";
 import { isValidLinkToken, linkToken } from "../lib/capability.ts";
 import { Conflict, Forbidden, Gone, NotFound } from "../lib/errors.ts";
+import type { Logger } from "../lib/log.ts";
 import { formatVenueTime } from "../lib/time-zone.ts";
-import { enqueueSms } from "./outbox.ts";
+import type { SmsProvider } from "../providers/sms/types.ts";
+import { deliverPending, enqueueSms } from "./outbox.ts";
 import { isBalanced, liveOffer, type Q, seatsLeft, seatsLeftFor, seatUse } from "./seats.ts";
 
 /**
@@ -27,6 +29,8 @@ import { isBalanced, liveOffer, type Q, seatsLeft, seatsLeftFor, seatUse } from 
  */
 
 type Deps = { db: Db; env: Pick<Env, "PUBLIC_BASE_URL" | "SESSION_SECRET" | "WAITLIST_OFFER_MINUTES"> };
+/** What an action that frees a seat needs to offer it and text the offer at once. */
+export type OfferDeps = Deps & { sms: SmsProvider; log: Logger; now: () => number };
 
 const WAITING = ["waiting", "offered"] as const;
 
@@ -142,7 +146,7 @@ export function joinWaitlist(
 }
 
 /** Leaves the line; an offer still out is withdrawn and its seat passes to the next person. */
-export function leaveWaitlist(deps: Deps, input: { eventId: number; phone: string; now: number }): void {
+export function leaveWaitlist(deps: OfferDeps, input: { eventId: number; phone: string }): void {
   const left = deps.db.transaction(
     (tx) => {
       const entry = tx
@@ -167,7 +171,7 @@ export function leaveWaitlist(deps: Deps, input: { eventId: number; phone: strin
     { behavior: "immediate" },
   );
   if (!left) throw NotFound("this phone is not on the waitlist");
-  offerFreedSeats(deps, input.now, input.eventId);
+  offerFreedSeatsNow(deps, input.eventId);
 }
 
 /**
@@ -222,6 +226,23 @@ export function offerFreedSeats(deps: Deps, now: number, eventId?: number): numb
           closeWaitlist(tx, event.id);
           continue;
         }
+        // Someone who booked a seat on their own (it freed up while they were waiting) is out of line.
+        tx.update(waitlistEntries)
+          .set({ status: "booked" })
+          .where(
+            and(
+              eq(waitlistEntries.eventId, event.id),
+              eq(waitlistEntries.status, "waiting"),
+              inArray(
+                waitlistEntries.phone,
+                tx
+                  .select({ phone: bookings.phone })
+                  .from(bookings)
+                  .where(and(eq(bookings.eventId, event.id), eq(bookings.status, "paid"))),
+              ),
+            ),
+          )
+          .run();
         const left = seatsLeft(event, seatUse(tx, event.id, now));
         const lines: { gender?: Gender; free: number }[] = isBalanced(event)
           ? [
@@ -229,8 +250,11 @@ export function offerFreedSeats(deps: Deps, now: number, eventId?: number): numb
               { gender: "female", free: seatsLeftFor(left, "female") },
             ]
           : [{ free: left.total }];
+        // A gender's seats never exceed the room's: what one line takes is no longer free for the other.
+        let room = left.total;
         for (const line of lines) {
-          if (line.free <= 0) continue;
+          const free = Math.min(line.free, room);
+          if (free <= 0) continue;
           const next = tx
             .select()
             .from(waitlistEntries)
@@ -242,8 +266,9 @@ export function offerFreedSeats(deps: Deps, now: number, eventId?: number): numb
               ),
             )
             .orderBy(asc(waitlistEntries.id))
-            .limit(line.free)
+            .limit(free)
             .all();
+          room -= next.length;
           for (const entry of next) {
             const expiresAt = Math.min(now + env.WAITLIST_OFFER_MINUTES * 60_000, event.startsAt);
             const offer = tx
@@ -281,6 +306,21 @@ export function offerFreedSeats(deps: Deps, now: number, eventId?: number): numb
   );
 }
 
+/**
+ * For the actions that free a seat (a refund, a released hold, a leaver, added seats): the offers are
+ * made now and their texts sent now rather than at the scheduler's next tick. The outbox's claim
+ * keeps the scheduler from sending one twice.
+ */
+export function offerFreedSeatsNow(deps: OfferDeps, eventId: number): number {
+  const made = offerFreedSeats(deps, deps.now(), eventId);
+  if (made > 0) {
+    deliverPending(deps, { dedupePrefix: "waitlist-offer:" }).catch((error: unknown) =>
+      deps.log("warn", "waitlist offers not sent yet; the scheduler retries", { error: String(error) }),
+    );
+  }
+  return made;
+}
+
 /** Ends an event's line: nobody is offered a seat any more and offers still out are withdrawn. */
 function closeWaitlist(tx: Q, eventId: number) {
   tx.update(waitlistEntries)
@@ -295,7 +335,8 @@ function closeWaitlist(tx: Q, eventId: number) {
 
 /**
  * The cancelled event's line: everyone still waiting is texted once (the outbox key) and the line
- * closes. Runs inside the cancel's transaction.
+ * closes. Runs inside the cancel's transaction; the keys share cancel-event's `cancel:{eventId}:`
+ * prefix, so its delivery run sends them with the attendees' texts.
  */
 export function endWaitlist(tx: Q, event: Event) {
   const waiting = tx
@@ -305,7 +346,7 @@ export function endWaitlist(tx: Q, event: Event) {
     .all();
   for (const entry of waiting) {
     enqueueSms(tx, {
-      dedupeKey: `cancel-waitlist:${entry.id}`,
+      dedupeKey: `cancel:${event.id}:waitlist:${entry.id}`,
       to: entry.phone,
       body: `${event.name} on ${formatVenueTime(event.startsAt, event.timeZone)} has been cancelled, so the waitlist is closed. Sorry!`,
     });
@@ -326,7 +367,9 @@ export function claimOffer(deps: Deps, input: { offerId: number; token: unknown;
     (tx) => {
       const offer = tx.select().from(waitlistOffers).where(eq(waitlistOffers.id, input.offerId)).get();
       if (!offer) throw NotFound("no such offer");
-      if (offer.status !== "open" || offer.expiresAt <= input.now) {
+      const event = tx.select().from(events).where(eq(events.id, offer.eventId)).get();
+      // An event started early or cancelled has no seat to give, whatever the offer's own clock says.
+      if (offer.status !== "open" || offer.expiresAt <= input.now || !event || !takingBookings(event, input.now)) {
         throw Gone("this offer has expired or was already used");
       }
       tx.update(waitlistOffers)

@@ -36,26 +36,32 @@ export async function verifiedBrowser(baseUrl: string, phone: string): Promise<B
   return browser;
 }
 
-export function detailsForm(input: { phone: string; eventId: number; image: Uint8Array; name?: string }): FormData {
+export function detailsForm(input: {
+  phone: string;
+  eventId: number;
+  image: Uint8Array;
+  name?: string;
+  gender?: "male" | "female";
+}): FormData {
   const form = new FormData();
   form.append("name", input.name ?? "Asha Patel");
   form.append("email", "asha@example.com");
   form.append("phone", input.phone);
-  form.append("gender", "female");
+  form.append("gender", input.gender ?? "female");
   form.append("eventID", String(input.eventId));
   form.append("eventName", "Test Mixer");
   form.append("image", new Blob([new Uint8Array(input.image)], { type: "image/jpeg" }), "me.jpg");
   return form;
 }
 
-/** save-user-details: the hold. Returns the status and, on success, the userID. */
+/** save-user-details: the hold. Returns the status and, on success, the userID (else the error). */
 export async function holdSeat(
   browser: BrowserClient,
-  input: { phone: string; eventId: number; image: Uint8Array },
-): Promise<{ status: number; userID?: number }> {
+  input: { phone: string; eventId: number; image: Uint8Array; gender?: "male" | "female" },
+): Promise<{ status: number; userID?: number; error?: string }> {
   const response = await browser.postForm("/api/save-user-details", detailsForm(input));
-  const body = (await response.json()) as { userID?: number };
-  return { status: response.status, userID: body.userID };
+  const body = (await response.json()) as { userID?: number; error?: string };
+  return { status: response.status, userID: body.userID, error: body.error };
 }
 
 /**

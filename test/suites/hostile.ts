@@ -13,6 +13,7 @@ export type Kind =
   | "date"
   | "time"
   | "seats"
+  | "genderSeats"
   | "amount"
   | "hours"
   | "age"
@@ -122,6 +123,8 @@ const accepts: Record<Kind, (v: unknown) => boolean> = {
   date: (v) => typeof v === "string" && /^\s*\d{4}-\d{2}-\d{2}\s*$/.test(v),
   time: (v) => typeof v === "string" && /^\s*\d{1,2}:\d{1,2}\s*$/.test(v),
   seats: (v) => inRange(v, 1, 10_000, true),
+  // A balanced event's seats for one gender: none is legal (decision 015).
+  genderSeats: (v) => inRange(v, 0, 10_000, true),
   amount: (v) => inRange(v, 0, 100_000, false),
   hours: (v) => inRange(v, Number.MIN_VALUE, 24, false),
   age: (v) => inRange(v, 18, 99, true),
