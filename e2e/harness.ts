@@ -62,7 +62,29 @@ export async function startAppServer(
 ): Promise<AppServer> {
   if (!existsSync(join(root, "dist", "index.html"))) throw new Error("dist/ is missing: run `npm run build` first");
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), "sdt-e2e-"));
-  const port = await freePort();
+  // A free port can be taken by another suite between asking and listening: then try another one
+  // (unless the caller chose the port).
+  for (let attempt = 1; ; attempt++) {
+    const port = env.PORT ? Number(env.PORT) : await freePort();
+    try {
+      return await launch(env, dir, port, options, () => {
+        if (!dataDir) rmSync(dir, { recursive: true, force: true });
+      });
+    } catch (error) {
+      if (!(error instanceof PortTaken) || env.PORT || attempt >= 5) throw error;
+    }
+  }
+}
+
+class PortTaken extends Error {}
+
+async function launch(
+  env: Record<string, string>,
+  dir: string,
+  port: number,
+  options: AppServerOptions,
+  cleanUp: () => void,
+): Promise<AppServer> {
   const url = `http://localhost:${port}`;
   const logs: string[] = [];
   const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "api/server.ts"], {
@@ -100,7 +122,10 @@ export async function startAppServer(
     child.stderr?.on("data", (chunk: Buffer) => logs.push(chunk.toString()));
     child.once("exit", (code) => {
       clearTimeout(timer);
-      reject(new Error(`server exited with ${code}:\n${logs.join("")}`));
+      const output = logs.join("");
+      reject(
+        output.includes("EADDRINUSE") ? new PortTaken(output) : new Error(`server exited with ${code}:\n${output}`),
+      );
     });
   });
   const finish = async (signal: NodeJS.Signals) => {
@@ -113,7 +138,7 @@ export async function startAppServer(
     logs,
     stop: async () => {
       await finish("SIGTERM");
-      if (!dataDir) rmSync(dir, { recursive: true, force: true });
+      cleanUp();
     },
     kill: () => finish("SIGKILL"),
     signal: (signal) => {
