@@ -1,4 +1,5 @@
 import type { Db } from "../../db/client.ts";
+import { nationalPhone } from "../lib/national-phone.ts";
 import { listEventParticipants } from "./participants.ts";
 
 export const PARTICIPANTS_CSV_HEADER = [
@@ -22,17 +23,6 @@ export const PARTICIPANTS_CSV_HEADER = [
 export function csvCell(value: string): string {
   const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
   return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
-}
-
-/**
- * `+61412345678` as `0412 345 678`: how the organiser dials it, and text (not a number that loses
- * its leading 0, nor a `+` cell that needs escaping) when a spreadsheet opens the file.
- */
-export function nationalPhone(e164: string): string {
-  const mobile = /^\+614(\d{2})(\d{3})(\d{3})$/.exec(e164);
-  if (mobile) return `04${mobile[1]} ${mobile[2]} ${mobile[3]}`;
-  const landline = /^\+61([2378])(\d{4})(\d{4})$/.exec(e164);
-  return landline ? `0${landline[1]} ${landline[2]} ${landline[3]}` : e164;
 }
 
 /** The event's bookings (paid and refunded), one row each, oldest first; times ISO 8601 UTC. */

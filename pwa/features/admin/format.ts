@@ -37,16 +37,7 @@ export const formatAud = (aud: number) =>
 /** The stored thumbnail beside an uploaded photo (api/services/images.ts names them `x.jpg` / `x-thumb.jpg`). */
 export const thumbnailOf = (imageName: string) => imageName.replace(/\.jpg$/, "-thumb.jpg");
 
-/**
- * `+61412345678` as `0412 345 678`: the way an Australian organiser reads and dials a number. Numbers
- * the app never stores (not +61) come back as they are.
- */
-export function nationalPhone(e164: string): string {
-  const mobile = /^\+614(\d{2})(\d{3})(\d{3})$/.exec(e164);
-  if (mobile) return `04${mobile[1]} ${mobile[2]} ${mobile[3]}`;
-  const landline = /^\+61([2378])(\d{4})(\d{4})$/.exec(e164);
-  return landline ? `0${landline[1]} ${landline[2]} ${landline[3]}` : e164;
-}
+export { nationalPhone } from "../../../api/lib/national-phone.ts";
 
 const STATUS_LABELS: Record<string, string> = {
   upcoming: "Upcoming",

@@ -3,13 +3,8 @@ import { useFeedbackReport } from "../get-feedback.ts";
 import { type FeedbackLink, INCOMPLETE_LINK, REPORT_NOT_YET } from "../link.ts";
 import type { ReportEntry } from "../types.ts";
 import "../feedback.css";
+import { nationalPhone } from "../../../../api/lib/national-phone.ts";
 import { ErrorNotice } from "../../../lib/error-notice.tsx";
-
-/** Australian mobiles the way people read them (0412 345 678); anything else as stored. */
-function displayPhone(phone: string): string {
-  const d = /^\+61(4\d{8})$/.exec(phone)?.[1];
-  return d ? `0${d.slice(0, 3)} ${d.slice(3, 6)} ${d.slice(6)}` : phone;
-}
 
 function ReportGroup({
   title,
@@ -41,7 +36,7 @@ function ReportGroup({
                   <p className="report-name">{p.username}</p>
                   {p.phone && (
                     <a className="report-phone" href={`tel:${p.phone}`}>
-                      {displayPhone(p.phone)}
+                      {nationalPhone(p.phone)}
                     </a>
                   )}
                 </div>
