@@ -1,12 +1,13 @@
-import { and, asc, eq, inArray, isNotNull } from "drizzle-orm";
+import { and, asc, eq, isNotNull } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { bookings, checkoutSessions, type Event, events } from "../../db/schema.ts";
+import { bookings, type Event, events } from "../../db/schema.ts";
 import type { Env } from "../env.ts";
 import { Conflict, NotFound } from "../lib/errors.ts";
 import type { Logger } from "../lib/log.ts";
 import { formatVenueTime } from "../lib/time-zone.ts";
 import type { PaymentsProvider } from "../providers/payments/types.ts";
 import type { SmsProvider } from "../providers/sms/types.ts";
+import { releaseHolds } from "./holds.ts";
 import { deliverPending, enqueueSms } from "./outbox.ts";
 import { refundPayment } from "./refunds.ts";
 import { endWaitlist } from "./waitlist.ts";
@@ -55,27 +56,8 @@ export async function cancelEvent(deps: Deps, eventId: number): Promise<CancelRe
           .set({ status: "cancelled" })
           .where(and(eq(events.id, eventId), eq(events.status, "upcoming")))
           .run();
-        const released = tx
-          .update(bookings)
-          .set({ status: "released" })
-          .where(and(eq(bookings.eventId, eventId), eq(bookings.status, "held")))
-          .returning({ id: bookings.id })
-          .all();
-        if (released.length > 0) {
-          // An open payment page must not buy a seat at a cancelled event.
-          tx.update(checkoutSessions)
-            .set({ status: "cancelled" })
-            .where(
-              and(
-                inArray(
-                  checkoutSessions.bookingId,
-                  released.map((r) => r.id),
-                ),
-                eq(checkoutSessions.status, "open"),
-              ),
-            )
-            .run();
-        }
+        // An open payment page must not buy a seat at a cancelled event.
+        releaseHolds(tx, eq(bookings.eventId, eventId));
         endWaitlist(tx, { ...event, status: "cancelled" });
       }
       const paid = tx

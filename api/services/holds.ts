@@ -1,4 +1,4 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import {
   bookings,
@@ -103,6 +103,32 @@ export type HeldSeat = {
 };
 
 /**
+ * Releases the live holds `where` selects, and closes their open checkouts: a payment page left open
+ * must not buy the seat afterwards. Runs inside the caller's transaction.
+ */
+export function releaseHolds(tx: Q, where: SQL): void {
+  const released = tx
+    .update(bookings)
+    .set({ status: "released" })
+    .where(and(where, eq(bookings.status, "held")))
+    .returning({ id: bookings.id })
+    .all();
+  if (released.length === 0) return;
+  tx.update(checkoutSessions)
+    .set({ status: "cancelled" })
+    .where(
+      and(
+        inArray(
+          checkoutSessions.bookingId,
+          released.map((r) => r.id),
+        ),
+        eq(checkoutSessions.status, "open"),
+      ),
+    )
+    .run();
+}
+
+/**
  * Holds one seat for `holdMinutes`, in one immediate transaction so that two buyers can never both
  * take the last seat: the write lock is taken before the seats are counted.
  */
@@ -115,29 +141,8 @@ export function holdSeat(
     (tx) => {
       const event = tx.select().from(events).where(eq(events.id, eventId)).get();
       assertBookable(event, now);
-      const samePhone = and(eq(bookings.phone, attendee.phone), eq(bookings.eventId, eventId));
       // A retry (back button, a second tab) replaces this phone's earlier hold instead of taking a second seat.
-      const replaced = tx
-        .update(bookings)
-        .set({ status: "released" })
-        .where(and(samePhone, eq(bookings.status, "held")))
-        .returning({ id: bookings.id })
-        .all();
-      // Their checkouts close too: an old payment page left open must not buy a second seat.
-      if (replaced.length > 0) {
-        tx.update(checkoutSessions)
-          .set({ status: "cancelled" })
-          .where(
-            and(
-              inArray(
-                checkoutSessions.bookingId,
-                replaced.map((r) => r.id),
-              ),
-              eq(checkoutSessions.status, "open"),
-            ),
-          )
-          .run();
-      }
+      releaseHolds(tx, and(eq(bookings.phone, attendee.phone), eq(bookings.eventId, eventId)) as SQL);
       const offer = assertSeatFree(tx, event, attendee.phone, attendee.gender, now);
       const unreferencedPhotos = repointReleasedPhotos(tx, { eventId, attendee });
       const user = tx.insert(users).values(attendee).returning({ id: users.id }).get();
