@@ -29,11 +29,8 @@ RUN npm prune --omit=dev --no-audit --no-fund
 FROM ${NODE_IMAGE} AS runtime
 WORKDIR /app
 COPY --from=production-deps /app/node_modules ./node_modules
-# `npm run serve` runs the TypeScript sources through tsx, which package.json lists under
-# devDependencies: it and its one dependency (esbuild and its platform binary) come along.
-COPY --from=build /app/node_modules/tsx ./node_modules/tsx
-COPY --from=build /app/node_modules/esbuild ./node_modules/esbuild
-COPY --from=build /app/node_modules/@esbuild ./node_modules/@esbuild
+# `npm run serve` runs the TypeScript sources through tsx, a runtime dependency, so the pruned
+# node_modules above has it (and esbuild with its platform binary).
 COPY --from=build /app/dist ./dist
 COPY package.json tsconfig.json ./
 COPY api ./api
