@@ -4,7 +4,17 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../db/client.ts";
 import { bookings } from "../db/schema.ts";
 import { insertEvent, insertPaidBookings, makeImage } from "../test/fixtures.ts";
-import { type AppServer, launchBrowser, newContext, noBrowser, startAppServer } from "./harness.ts";
+import {
+  type AppServer,
+  codeFor,
+  devOutbox,
+  fillDetails,
+  launchBrowser,
+  newContext,
+  noBrowser,
+  startAppServer,
+  verifyPhone,
+} from "./harness.ts";
 
 const SOLD_OUT = "Sorry,no more seats are available for booking currently.Please try after some time.";
 
@@ -35,12 +45,7 @@ describe.skipIf(noBrowser)("booking from the home page", () => {
     await server?.stop();
   });
 
-  const outbox = async () =>
-    (await (await fetch(`${server.url}/api/dev/outbox`)).json()) as { to: string; body: string; createdAt: string }[];
-  const codeFor = async (e164: string) => {
-    const body = (await outbox()).filter((m) => m.to === e164).at(-1)?.body ?? "";
-    return body.match(/\b(\d{6})\b/)?.[1] ?? "";
-  };
+  const outbox = () => devOutbox(server.url);
   const dialogs = (page: Page) => {
     const seen: string[] = [];
     page.on("dialog", (dialog: Dialog) => {
@@ -57,14 +62,7 @@ describe.skipIf(noBrowser)("booking from the home page", () => {
       .click();
     await page.waitForURL("**/otp-verification");
   };
-  const verify = async (page: Page, typed: string, e164: string) => {
-    await page.getByLabel("Mobile number").fill(typed);
-    await page.getByRole("button", { name: "Send OTP" }).click();
-    await page.getByLabel("OTP", { exact: true }).waitFor();
-    await page.getByLabel("OTP", { exact: true }).fill(await codeFor(e164));
-    await page.getByRole("button", { name: "Verify OTP" }).click();
-    await page.getByLabel("Name").waitFor();
-  };
+  const verify = (page: Page, typed: string, e164: string) => verifyPhone(page, server.url, typed, e164);
 
   it("verifies the phone, checks the details and lands on the confirmation", async () => {
     const { context, pageErrors } = await newContext(browser, server.url);
@@ -79,7 +77,7 @@ describe.skipIf(noBrowser)("booking from the home page", () => {
     await otp.waitFor();
     await expect.poll(() => otp.getAttribute("inputmode")).toBe("numeric");
     await expect.poll(() => otp.getAttribute("autocomplete")).toBe("one-time-code");
-    const code = await codeFor("+61412345678");
+    const code = await codeFor(server.url, "+61412345678");
     expect(code).toMatch(/^\d{6}$/);
 
     await otp.fill(code === "000000" ? "111111" : "000000");
@@ -154,10 +152,7 @@ describe.skipIf(noBrowser)("booking from the home page", () => {
     db.$client.close();
 
     await verify(page, "0498 765 432", "+61498765432");
-    await page.getByLabel("Name").fill("Arjun Rao");
-    await page.getByLabel("Email").fill("arjun@example.com");
-    await page.getByLabel("Gender").selectOption("male");
-    await page.getByLabel("Photo").setInputFiles({ name: "me.png", mimeType: "image/png", buffer: photo });
+    await fillDetails(page, { name: "Arjun Rao", email: "arjun@example.com", gender: "male", photo });
     await page.getByRole("button", { name: "Submit" }).click();
     await expect.poll(() => alerts).toEqual([SOLD_OUT]);
     expect(page.url()).toContain("/otp-verification");

@@ -218,3 +218,37 @@ export async function newContext(
   });
   return { context, pageErrors };
 }
+
+export type OutboxMessage = { to: string; body: string; createdAt: string };
+
+/** What the console SMS provider has "sent" (GET /api/dev/outbox). */
+export async function devOutbox(baseUrl: string): Promise<OutboxMessage[]> {
+  return (await (await fetch(`${baseUrl}/api/dev/outbox`)).json()) as OutboxMessage[];
+}
+
+/** The last code texted to `e164`, or "" when none was. */
+export async function codeFor(baseUrl: string, e164: string): Promise<string> {
+  const body = (await devOutbox(baseUrl)).filter((m) => m.to === e164).at(-1)?.body ?? "";
+  return body.match(/\b(\d{6})\b/)?.[1] ?? "";
+}
+
+/** The booking's phone and OTP steps, typed as a person would, until the details form shows. */
+export async function verifyPhone(page: Page, baseUrl: string, typed: string, e164: string) {
+  await page.getByLabel("Mobile number").fill(typed);
+  await page.getByRole("button", { name: "Send OTP" }).click();
+  await page.getByLabel("OTP", { exact: true }).waitFor();
+  await page.getByLabel("OTP", { exact: true }).fill(await codeFor(baseUrl, e164));
+  await page.getByRole("button", { name: "Verify OTP" }).click();
+  await page.getByLabel("Name").waitFor();
+}
+
+/** Fills every field of the booking's details form (not submitted). */
+export async function fillDetails(
+  page: Page,
+  person: { name: string; email: string; gender: "male" | "female"; photo: Buffer },
+) {
+  await page.getByLabel("Name").fill(person.name);
+  await page.getByLabel("Email").fill(person.email);
+  await page.getByLabel("Gender").selectOption(person.gender);
+  await page.getByLabel("Photo").setInputFiles({ name: "me.png", mimeType: "image/png", buffer: person.photo });
+}

@@ -5,7 +5,17 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../db/client.ts";
 import { bookings, events, waitlistEntries } from "../db/schema.ts";
 import { insertEvent, insertPaidBookings, makeImage } from "../test/fixtures.ts";
-import { type AppServer, desktop, launchBrowser, newContext, noBrowser, startAppServer } from "./harness.ts";
+import {
+  type AppServer,
+  desktop,
+  devOutbox,
+  fillDetails,
+  launchBrowser,
+  newContext,
+  noBrowser,
+  startAppServer,
+  verifyPhone,
+} from "./harness.ts";
 
 const PASSWORD = "e2e-admin-password";
 const DAY = 86_400_000;
@@ -79,20 +89,8 @@ describe.skipIf(noBrowser)("the waitlist on a phone", () => {
     await server?.stop();
   });
 
-  const outbox = async () =>
-    (await (await fetch(`${server.url}/api/dev/outbox`)).json()) as { to: string; body: string; createdAt: string }[];
-  const codeFor = async (e164: string) => {
-    const body = (await outbox()).filter((m) => m.to === e164).at(-1)?.body ?? "";
-    return body.match(/\b(\d{6})\b/)?.[1] ?? "";
-  };
-  const verify = async (page: Page, typed: string, e164: string) => {
-    await page.getByLabel("Mobile number").fill(typed);
-    await page.getByRole("button", { name: "Send OTP" }).click();
-    await page.getByLabel("OTP", { exact: true }).waitFor();
-    await page.getByLabel("OTP", { exact: true }).fill(await codeFor(e164));
-    await page.getByRole("button", { name: "Verify OTP" }).click();
-    await page.getByLabel("Name").waitFor();
-  };
+  const outbox = () => devOutbox(server.url);
+  const verify = (page: Page, typed: string, e164: string) => verifyPhone(page, server.url, typed, e164);
   const card = (page: Page, name: string) => page.locator("article.event-card", { hasText: name });
 
   /** The organiser refunds a paid booking before the start, through the API, as the panel would. */
@@ -134,10 +132,7 @@ describe.skipIf(noBrowser)("the waitlist on a phone", () => {
     await banquet.getByRole("button", { name: "Book Tickets" }).click();
     await page.waitForURL("**/otp-verification");
     await verify(page, "0455 111 222", "+61455111222");
-    await page.getByLabel("Name").fill("Rohan Mehta");
-    await page.getByLabel("Email").fill("rohan@example.com");
-    await page.getByLabel("Gender").selectOption("male");
-    await page.getByLabel("Photo").setInputFiles({ name: "me.png", mimeType: "image/png", buffer: photo });
+    await fillDetails(page, { name: "Rohan Mehta", email: "rohan@example.com", gender: "male", photo });
     await page.getByRole("button", { name: "Submit" }).click();
     await page
       .getByRole("alert")

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rateLimitHits } from "../db/schema.ts";
-import { browserClient, startTestServer, type TestServer } from "./api-harness.ts";
+import { browserClient, startTestServer, suiteTestServer, type TestServer } from "./api-harness.ts";
 import { newMobile } from "./suites/booking-flow.ts";
 import { send } from "./suites/http.ts";
 
@@ -40,14 +40,7 @@ async function holdsSession(server: TestServer, cookie: string) {
 }
 
 describe("password guesses from one IPv6 network", () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer({ hostname: "::", env: { TRUST_PROXY: "loopback", OTP_MAX_PER_PHONE: "100" } });
-  });
-  afterAll(async () => {
-    expect(server.errors).toEqual([]);
-    await server.close();
-  });
+  const server = suiteTestServer({ hostname: "::", env: { TRUST_PROXY: "loopback", OTP_MAX_PER_PHONE: "100" } });
 
   it("count against the whole /64, while ::1 and each IPv4 address stay clients of their own", async () => {
     for (let i = 1; i <= 5; i++) expect(await login(server, WRONG, "::1", `2001:db8:1:2::${i}`)).toBe(401);
@@ -86,33 +79,28 @@ describe("password guesses from one IPv6 network", () => {
 });
 
 describe("past the site-wide ceiling of 50 failed logins in 15 minutes", () => {
-  let server: TestServer;
   const waits: number[] = [];
   // When set, a wait ends only when the test says so.
   let gate: { waiting: (() => void)[]; allWaiting: (n: number) => void; expected: number } | null = null;
+  const server = suiteTestServer({
+    env: { TRUST_PROXY: "loopback" },
+    deps: () => ({
+      sleep: (ms: number) => {
+        waits.push(ms);
+        const g = gate;
+        if (!g) return Promise.resolve();
+        return new Promise<void>((resolve) => {
+          g.waiting.push(resolve);
+          if (g.waiting.length === g.expected) g.allWaiting(g.expected);
+        });
+      },
+    }),
+  });
   beforeAll(async () => {
-    server = await startTestServer({
-      env: { TRUST_PROXY: "loopback" },
-      deps: () => ({
-        sleep: (ms: number) => {
-          waits.push(ms);
-          const g = gate;
-          if (!g) return Promise.resolve();
-          return new Promise<void>((resolve) => {
-            g.waiting.push(resolve);
-            if (g.waiting.length === g.expected) g.allWaiting(g.expected);
-          });
-        },
-      }),
-    });
     // Ten visitors, five failures each: no single address reaches its own limit of five before the last.
     for (let visitor = 1; visitor <= 10; visitor++) {
       for (let i = 0; i < 5; i++) expect(await login(server, WRONG, "127.0.0.1", `198.51.100.${visitor}`)).toBe(401);
     }
-  });
-  afterAll(async () => {
-    expect(server.errors).toEqual([]);
-    await server.close();
   });
 
   it("still stops at five failures per address when the slowed attempts are sent side by side", async () => {
@@ -149,14 +137,7 @@ describe("past the site-wide ceiling of 50 failed logins in 15 minutes", () => {
 });
 
 describe("admin sessions", () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer();
-  });
-  afterAll(async () => {
-    expect(server.errors).toEqual([]);
-    await server.close();
-  });
+  const server = suiteTestServer();
 
   it("end on the server at logout: a copy of the cookie stops working at once", async () => {
     const organiser = browserClient(server.url);

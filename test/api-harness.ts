@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { serve } from "@hono/node-server";
+import { afterAll, beforeAll, expect } from "vitest";
 import { createApp } from "../api/app.ts";
 import type { AppDeps } from "../api/deps.ts";
 import { parseEnv } from "../api/env.ts";
@@ -83,6 +84,42 @@ export async function startTestServer(
   };
 }
 
+/**
+ * A server for the enclosing describe block (or the whole file, called at the top level): started
+ * before its tests, closed after them, and by default failing them if the app logged an error. The
+ * handle stands for the server from the first hook or test on.
+ */
+export function suiteTestServer(
+  options: Parameters<typeof startTestServer>[0] = {},
+  { expectNoErrors = true }: { expectNoErrors?: boolean } = {},
+): TestServer {
+  let server: TestServer | undefined;
+  const started = () => {
+    if (!server) throw new Error("the suite's server starts in beforeAll: use it from a hook or a test");
+    return server;
+  };
+  beforeAll(async () => {
+    server = await startTestServer(options);
+  });
+  afterAll(async () => {
+    if (expectNoErrors) expect(started().errors).toEqual([]);
+    await started().close();
+  });
+  return {
+    get url() {
+      return started().url;
+    },
+    get deps() {
+      return started().deps;
+    },
+    get errors() {
+      return started().errors;
+    },
+    advance: (ms) => started().advance(ms),
+    close: () => started().close(),
+  };
+}
+
 /** A tiny cookie-keeping client, one per simulated browser. */
 export function browserClient(baseUrl: string) {
   const jar = new Map<string, string>();
@@ -119,4 +156,13 @@ export type BrowserClient = ReturnType<typeof browserClient>;
  */
 export function verifiedPhoneCookie(env: { SESSION_SECRET: string }, phone: string, now = Date.now()): string {
   return `sdt_phone=${signValue(env.SESSION_SECRET, "verified-phone", phone, now + 30 * 24 * 60 * 60 * 1000)}`;
+}
+
+/** A browser that proved it holds `phone`: the signed cookie verify-otp would have set, without the OTP steps. */
+export function verifiedPhoneBrowser(server: TestServer, phone: string): BrowserClient {
+  const browser = browserClient(server.url);
+  const cookie = verifiedPhoneCookie(server.deps.env, phone, server.deps.now());
+  const eq = cookie.indexOf("=");
+  browser.jar.set(cookie.slice(0, eq), cookie.slice(eq + 1));
+  return browser;
 }

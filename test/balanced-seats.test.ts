@@ -1,65 +1,25 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { completeCheckout } from "../api/services/payment-completion.ts";
 import { bookings, events, users } from "../db/schema.ts";
-import {
-  type BrowserClient,
-  browserClient,
-  startTestServer,
-  type TestServer,
-  verifiedPhoneCookie,
-} from "./api-harness.ts";
-import { insertEvent, insertHeldBooking, insertPaidBookings, makeImage } from "./fixtures.ts";
-import { createCheckout, holdSeat, newMobile } from "./suites/booking-flow.ts";
+import { insertHeldBooking, insertPaidBookings } from "./fixtures.ts";
+import { createCheckout, holdSeat } from "./suites/booking-flow.ts";
+import { json, waitlistSuite } from "./suites/waitlist.ts";
 
 // Issue #15, seats by gender (docs/decisions/015-balanced-rooms-and-waitlist.md): an event may split
 // its seats between men and women; the event answers say what is left of each, and no gender is
 // ever booked past its seats. Real HTTP on a real SQLite file; the clock is moved, never waited for.
 
-const PASSWORD = "correct horse battery staple";
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
 
-let server: TestServer;
-let admin: BrowserClient;
-let photo: Uint8Array;
-
-beforeAll(async () => {
-  server = await startTestServer({ env: { OTP_MAX_PER_ADDRESS: "100000" } });
-  admin = browserClient(server.url);
-  expect((await admin.postJson("/api/admin-login", { password: PASSWORD })).status).toBe(200);
-  photo = new Uint8Array(await makeImage("jpeg", 160, 120));
-});
-afterAll(async () => {
-  expect(server.errors).toEqual([]);
-  await server.close();
-});
-
-const now = () => server.deps.now();
-const json = async <T = Record<string, unknown>>(response: Response) => (await response.json()) as T;
-
-function browserFor(phone: string): BrowserClient {
-  const browser = browserClient(server.url);
-  const cookie = verifiedPhoneCookie(server.deps.env, phone, now());
-  const eq = cookie.indexOf("=");
-  browser.jar.set(cookie.slice(0, eq), cookie.slice(eq + 1));
-  return browser;
-}
-
-function newEvent(seats: { total: number; male?: number; female?: number }) {
-  return insertEvent(server.deps.db, server.deps.env.UPLOADS_DIR, {
-    totalSeats: seats.total,
-    seatsMale: seats.male ?? null,
-    seatsFemale: seats.female ?? null,
-    startsAt: now() + 7 * DAY,
-  });
-}
+const suite = waitlistSuite();
+const { server, now, newEvent, person } = suite;
 
 /** save-user-details from a fresh verified browser. */
 async function book(eventId: number, gender: "male" | "female") {
-  const phone = newMobile();
-  const browser = browserFor(phone);
-  return { phone, browser, ...(await holdSeat(browser, { phone, eventId, image: photo, gender })) };
+  const { phone, browser } = person();
+  return { phone, browser, ...(await holdSeat(browser, { phone, eventId, image: suite.photo, gender })) };
 }
 
 const publicEvent = async (id: number) => json(await fetch(`${server.url}/api/get-event/${id}`));
@@ -80,29 +40,29 @@ function saveEventForm(fields: Record<string, string>) {
     toage: "35",
   };
   for (const [k, v] of Object.entries({ ...base, ...fields })) form.append(k, v);
-  form.append("eventImage", new Blob([new Uint8Array(photo)], { type: "image/jpeg" }), "e.jpg");
+  form.append("eventImage", new Blob([new Uint8Array(suite.photo)], { type: "image/jpeg" }), "e.jpg");
   return form;
 }
 
 describe("seats by gender on the organiser's side", () => {
   it("save-event takes a split, and the event answers show it and what is left of each", async () => {
-    const saved = await admin.postForm("/api/save-event", saveEventForm({ seatsMale: "6", seatsFemale: "4" }));
+    const saved = await suite.admin.postForm("/api/save-event", saveEventForm({ seatsMale: "6", seatsFemale: "4" }));
     expect(saved.status, await saved.clone().text()).toBe(200);
     const { id } = await json<{ id: number }>(saved);
-    const detail = await json(await admin.get(`/api/admin-event/${id}`));
+    const detail = await json(await suite.admin.get(`/api/admin-event/${id}`));
     expect(detail).toMatchObject({ total_seats: 10, seatsMale: 6, seatsFemale: 4, SeatsLeft: { male: 6, female: 4 } });
     expect(await listed(id)).toMatchObject({ SeatAvailabilityPer: 100, SeatsLeft: { male: 6, female: 4 } });
-    const adminList = await json<Record<string, unknown>[]>(await admin.get("/api/admin-events"));
+    const adminList = await json<Record<string, unknown>[]>(await suite.admin.get("/api/admin-events"));
     expect(adminList.find((e) => e.id === id)).toMatchObject({
       seatsMale: 6,
       seatsFemale: 4,
       SeatsLeft: { male: 6, female: 4 },
     });
 
-    const plain = await admin.postForm("/api/save-event", saveEventForm({}));
+    const plain = await suite.admin.postForm("/api/save-event", saveEventForm({}));
     const plainId = (await json<{ id: number }>(plain)).id;
     expect(await publicEvent(plainId)).toMatchObject({ SeatsLeft: null, SeatAvailabilityPer: 100 });
-    expect(await json(await admin.get(`/api/admin-event/${plainId}`))).toMatchObject({
+    expect(await json(await suite.admin.get(`/api/admin-event/${plainId}`))).toMatchObject({
       seatsMale: null,
       seatsFemale: null,
     });
@@ -119,13 +79,13 @@ describe("seats by gender on the organiser's side", () => {
       { seatsMale: "five", seatsFemale: "5" },
     ];
     for (const fields of splits) {
-      const response = await admin.postForm("/api/save-event", saveEventForm(fields));
+      const response = await suite.admin.postForm("/api/save-event", saveEventForm(fields));
       expect(response.status, JSON.stringify(fields)).toBe(400);
       expect(await json(response)).toMatchObject({ success: false, error: expect.stringMatching(/seats/i) });
     }
     expect(server.deps.db.select().from(events).all().length).toBe(before);
     // One gender may have no seats at all: a ladies' night is a split of 0 and 10.
-    const ladies = await admin.postForm("/api/save-event", saveEventForm({ seatsMale: "0", seatsFemale: "10" }));
+    const ladies = await suite.admin.postForm("/api/save-event", saveEventForm({ seatsMale: "0", seatsFemale: "10" }));
     expect(ladies.status).toBe(200);
   });
 
@@ -135,7 +95,7 @@ describe("seats by gender on the organiser's side", () => {
     insertHeldBooking(server.deps.db, event.id, { gender: "female", now: now() });
     const date = new Date(event.startsAt).toISOString().slice(0, 10);
     const update = (fields: Record<string, unknown>) =>
-      admin.postJson("/api/update-event", {
+      suite.admin.postJson("/api/update-event", {
         eventid: event.id,
         eventName: event.name,
         eventDate: date,
@@ -221,8 +181,8 @@ describe("GET /api/admin-event/{id}/waitlist", () => {
     const event = await newEvent({ total: 2, male: 1, female: 1 });
     const anonymous = await fetch(`${server.url}/api/admin-event/${event.id}/waitlist`);
     expect(anonymous.status).toBe(401);
-    expect((await admin.get("/api/admin-event/987654/waitlist")).status).toBe(404);
-    const empty = await admin.get(`/api/admin-event/${event.id}/waitlist`);
+    expect((await suite.admin.get("/api/admin-event/987654/waitlist")).status).toBe(404);
+    const empty = await suite.admin.get(`/api/admin-event/${event.id}/waitlist`);
     expect(empty.status).toBe(200);
     expect(empty.headers.get("cache-control")).toBe("no-store");
     expect(await json(empty)).toEqual({ success: true, waitlist: [] });

@@ -2,19 +2,13 @@ import { randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readdirSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { NO_PHOTO, storeImage } from "../api/services/images.ts";
 import { backgroundJobs } from "../api/services/jobs.ts";
 import { createScheduler } from "../api/services/scheduler.ts";
 import { sweepUploads } from "../api/services/upload-sweep.ts";
 import { bookings, users } from "../db/schema.ts";
-import {
-  type BrowserClient,
-  browserClient,
-  startTestServer,
-  type TestServer,
-  verifiedPhoneCookie,
-} from "./api-harness.ts";
+import { type BrowserClient, browserClient, suiteTestServer, verifiedPhoneBrowser } from "./api-harness.ts";
 import { insertEvent, insertPaidBookings, makeImage } from "./fixtures.ts";
 import { createCheckout, detailsForm, newMobile, pay } from "./suites/booking-flow.ts";
 
@@ -31,15 +25,6 @@ beforeAll(async () => {
   photo = new Uint8Array(await makeImage("jpeg", 320, 240));
 });
 
-/** A browser holding the signed cookie of a verified phone (the OTP steps have their own suites). */
-function verified(server: TestServer, phone: string): BrowserClient {
-  const browser = browserClient(server.url);
-  const cookie = verifiedPhoneCookie(server.deps.env, phone, server.deps.now());
-  const eq = cookie.indexOf("=");
-  browser.jar.set(cookie.slice(0, eq), cookie.slice(eq + 1));
-  return browser;
-}
-
 async function save(browser: BrowserClient, phone: string, eventId: number, image: Uint8Array = photo) {
   const response = await browser.postForm("/api/save-user-details", detailsForm({ phone, eventId, image }));
   return { status: response.status, body: (await response.json()) as { success: boolean; userID?: number } };
@@ -49,21 +34,14 @@ const jpgs = (dir: string) => readdirSync(dir).filter((f) => f.endsWith(".jpg"))
 const mode = (path: string) => statSync(path).mode & 0o777;
 
 describe("one phone saving its details again and again", () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    // Every request comes from 127.0.0.1: this suite is about phones, not about the address.
-    server = await startTestServer({ env: { OTP_MAX_PER_ADDRESS: "1000" } });
-  });
-  afterAll(async () => {
-    expect(server.errors).toEqual([]);
-    await server.close();
-  });
+  // Every request comes from 127.0.0.1: this suite is about phones, not about the address.
+  const server = suiteTestServer({ env: { OTP_MAX_PER_ADDRESS: "1000" } });
 
   it("keeps one photo and thumbnail on disk, however often it saves", async () => {
     const { db, env } = server.deps;
     const event = await insertEvent(db, env.UPLOADS_DIR);
     const phone = newMobile();
-    const browser = verified(server, phone);
+    const browser = verifiedPhoneBrowser(server, phone);
     const before = jpgs(env.UPLOADS_DIR);
     for (let i = 0; i < 6; i++) expect((await save(browser, phone, event.id)).status).toBe(200);
 
@@ -93,7 +71,7 @@ describe("one phone saving its details again and again", () => {
     const { db, env } = server.deps;
     const event = await insertEvent(db, env.UPLOADS_DIR);
     const phone = newMobile();
-    const browser = verified(server, phone);
+    const browser = verifiedPhoneBrowser(server, phone);
     for (let i = 0; i < 10; i++) expect((await save(browser, phone, event.id)).status).toBe(200);
     const heldBefore = db.select().from(bookings).where(eq(bookings.phone, phone)).all();
     const filesBefore = jpgs(env.UPLOADS_DIR);
@@ -105,19 +83,12 @@ describe("one phone saving its details again and again", () => {
     expect(jpgs(env.UPLOADS_DIR)).toEqual(filesBefore);
 
     server.advance(HOUR + 1000);
-    expect((await save(verified(server, phone), phone, event.id)).status).toBe(200);
+    expect((await save(verifiedPhoneBrowser(server, phone), phone, event.id)).status).toBe(200);
   });
 });
 
 describe("saves from one address", () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer();
-  });
-  afterAll(async () => {
-    expect(server.errors).toEqual([]);
-    await server.close();
-  });
+  const server = suiteTestServer();
 
   it("answers the 11th save in an hour from one address with 429, whatever the phone", async () => {
     const { db, env } = server.deps;
@@ -129,40 +100,33 @@ describe("saves from one address", () => {
     }
     for (let i = 0; i < 10; i++) {
       const phone = newMobile();
-      expect((await save(verified(server, phone), phone, event.id)).status).toBe(200);
+      expect((await save(verifiedPhoneBrowser(server, phone), phone, event.id)).status).toBe(200);
     }
     const eleventh = newMobile();
-    const refused = await save(verified(server, eleventh), eleventh, event.id);
+    const refused = await save(verifiedPhoneBrowser(server, eleventh), eleventh, event.id);
     expect(refused.status).toBe(429);
     expect(refused.body).toEqual({ success: false, error: expect.any(String) });
     expect(db.select().from(bookings).where(eq(bookings.phone, eleventh)).all()).toEqual([]);
 
     server.advance(HOUR + 1000);
-    expect((await save(verified(server, eleventh), eleventh, event.id)).status).toBe(200);
+    expect((await save(verifiedPhoneBrowser(server, eleventh), eleventh, event.id)).status).toBe(200);
   });
 });
 
 describe("a full event", () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer({ env: { OTP_MAX_PER_ADDRESS: "1000" } });
-  });
-  afterAll(async () => {
-    expect(server.errors).toEqual([]);
-    await server.close();
-  });
+  const server = suiteTestServer({ env: { OTP_MAX_PER_ADDRESS: "1000" } });
 
   it("answers 409 before the photo is looked at, but lets the holder of the last seat retry", async () => {
     const { db, env } = server.deps;
     const event = await insertEvent(db, env.UPLOADS_DIR, { totalSeats: 3 });
     const [paid] = insertPaidBookings(db, event.id, 2);
     const holder = newMobile();
-    expect((await save(verified(server, holder), holder, event.id)).status).toBe(200);
+    expect((await save(verifiedPhoneBrowser(server, holder), holder, event.id)).status).toBe(200);
     const files = jpgs(env.UPLOADS_DIR);
 
     // Bytes that are no image, a file over the size limit, no file at all: the seats answer first.
     const late = newMobile();
-    const browser = verified(server, late);
+    const browser = verifiedPhoneBrowser(server, late);
     const junk = new Uint8Array(randomBytes(20_000));
     const oversized = new Uint8Array(5_242_881);
     for (const image of [junk, oversized, new Uint8Array(0)]) {
@@ -171,13 +135,13 @@ describe("a full event", () => {
       expect(refused.body).toEqual({ success: false, error: "no seats left" });
     }
     // A phone that already paid hears so, also before its photo is read.
-    const again = await save(verified(server, paid!.phone), paid!.phone, event.id, junk);
+    const again = await save(verifiedPhoneBrowser(server, paid!.phone), paid!.phone, event.id, junk);
     expect(again.status).toBe(409);
     expect(again.body).toMatchObject({ success: false, alreadyBooked: true });
     expect(jpgs(env.UPLOADS_DIR)).toEqual(files);
 
     // The last seat is the holder's own: a retry replaces the hold and still succeeds.
-    expect((await save(verified(server, holder), holder, event.id)).status).toBe(200);
+    expect((await save(verifiedPhoneBrowser(server, holder), holder, event.id)).status).toBe(200);
     const held = db
       .select()
       .from(bookings)
@@ -188,14 +152,7 @@ describe("a full event", () => {
 });
 
 describe("the upload sweep", () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer({ env: { OTP_MAX_PER_ADDRESS: "1000" } });
-  });
-  afterAll(async () => {
-    expect(server.errors).toEqual([]);
-    await server.close();
-  });
+  const server = suiteTestServer({ env: { OTP_MAX_PER_ADDRESS: "1000" } });
 
   it("deletes orphans and the photos of holds that ran out, never a paid attendee's or the event's", async () => {
     const { db, env } = server.deps;
@@ -206,17 +163,17 @@ describe("the upload sweep", () => {
 
     // Paid through the real calls.
     const payer = newMobile();
-    const payerBrowser = verified(server, payer);
+    const payerBrowser = verifiedPhoneBrowser(server, payer);
     const paidUser = (await save(payerBrowser, payer, event.id)).body.userID ?? 0;
     const paidCheckout = await createCheckout(server.url, { userID: paidUser, eventID: event.id }, payerBrowser);
     expect(await pay(server.url, paidCheckout.sessionId ?? "")).toBe(303);
     const paidPhoto = photoOf(paidUser);
     // A hold left to run out, and one that reached the payment page and then ran out.
     const walker = newMobile();
-    const walkerUser = (await save(verified(server, walker), walker, event.id)).body.userID ?? 0;
+    const walkerUser = (await save(verifiedPhoneBrowser(server, walker), walker, event.id)).body.userID ?? 0;
     const walkerPhoto = photoOf(walkerUser);
     const hesitant = newMobile();
-    const hesitantBrowser = verified(server, hesitant);
+    const hesitantBrowser = verifiedPhoneBrowser(server, hesitant);
     const hesitantUser = (await save(hesitantBrowser, hesitant, event.id)).body.userID ?? 0;
     expect(
       (await createCheckout(server.url, { userID: hesitantUser, eventID: event.id }, hesitantBrowser)).status,
@@ -267,19 +224,13 @@ describe("the upload sweep", () => {
 });
 
 describe("uploads at rest", () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer();
-  });
-  afterAll(async () => {
-    await server.close();
-  });
+  const server = suiteTestServer({}, { expectNoErrors: false });
 
   it("stores photos readable by the server's account only, in a folder only it can open", async () => {
     const { db, env } = server.deps;
     const event = await insertEvent(db, env.UPLOADS_DIR);
     const phone = newMobile();
-    const saved = await save(verified(server, phone), phone, event.id);
+    const saved = await save(verifiedPhoneBrowser(server, phone), phone, event.id);
     expect(saved.status).toBe(200);
     const user = db
       .select()

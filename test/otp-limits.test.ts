@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { browserClient, startTestServer, type TestServer } from "./api-harness.ts";
+import { describe, expect, it } from "vitest";
+import { browserClient, startTestServer, suiteTestServer } from "./api-harness.ts";
 import { startFakeTwilio } from "./fakes/twilio.ts";
 import { lastCode, newMobile } from "./suites/booking-flow.ts";
 
@@ -12,16 +12,8 @@ const DAY = 24 * HOUR;
 const TOO_MANY_WRONG = { success: false, error: "too many wrong codes for this phone, try again in an hour" };
 const TOO_MANY_TODAY = { success: false, error: "too many codes for this phone today, try again tomorrow" };
 
-let server: TestServer;
-
-beforeAll(async () => {
-  // Every request here comes from one address; its own limit is another test's subject.
-  server = await startTestServer({ env: { OTP_MAX_PER_ADDRESS: "1000" } });
-});
-afterAll(async () => {
-  expect(server.errors).toEqual([]);
-  await server.close();
-});
+// Every request here comes from one address; its own limit is another test's subject.
+const server = suiteTestServer({ env: { OTP_MAX_PER_ADDRESS: "1000" } });
 
 const send = async (phone: string) => {
   const response = await browserClient(server.url).postJson("/api/send-otp", { phone, countryCode: "+61" });

@@ -1,51 +1,19 @@
 import { and, eq, gt, like, or, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { backgroundJobs } from "../api/services/jobs.ts";
 import { createScheduler } from "../api/services/scheduler.ts";
 import { offerFreedSeats } from "../api/services/waitlist.ts";
 import { bookings, type Event, outboxMessages, users, waitlistOffers } from "../db/schema.ts";
-import {
-  type BrowserClient,
-  browserClient,
-  startTestServer,
-  type TestServer,
-  verifiedPhoneCookie,
-} from "./api-harness.ts";
-import { insertEvent, insertPaidBookings, makeImage } from "./fixtures.ts";
+import { browserClient } from "./api-harness.ts";
 import { createCheckout, holdSeat, newMobile, pay } from "./suites/booking-flow.ts";
+import { json, offerLink, waitlistSuite } from "./suites/waitlist.ts";
 
 // Issue #15's races (docs/decisions/015-balanced-rooms-and-waitlist.md): no gender is ever oversold
 // however many buyers arrive at once, and one freed seat is offered exactly once however many
 // refunds, ticks and scheduler copies notice it together. Each burst is one Promise.all.
 
-const PASSWORD = "correct horse battery staple";
-const DAY = 86_400_000;
-
-let server: TestServer;
-let admin: BrowserClient;
-let photo: Uint8Array;
-
-beforeAll(async () => {
-  server = await startTestServer({ env: { OTP_MAX_PER_ADDRESS: "100000" } });
-  admin = browserClient(server.url);
-  expect((await admin.postJson("/api/admin-login", { password: PASSWORD })).status).toBe(200);
-  photo = new Uint8Array(await makeImage("jpeg", 160, 120));
-});
-afterAll(async () => {
-  expect(server.errors).toEqual([]);
-  await server.close();
-});
-
-const now = () => server.deps.now();
-const json = async <T = Record<string, unknown>>(response: Response) => (await response.json()) as T;
-
-function browserFor(phone: string): BrowserClient {
-  const browser = browserClient(server.url);
-  const cookie = verifiedPhoneCookie(server.deps.env, phone, now());
-  const eq = cookie.indexOf("=");
-  browser.jar.set(cookie.slice(0, eq), cookie.slice(eq + 1));
-  return browser;
-}
+const suite = waitlistSuite();
+const { server, now, browserFor, newEvent, paidSeats, person } = suite;
 
 /** Paid, unrefunded seats and live holds of each gender: what may never pass the gender's seats. */
 function seatsTaken(eventId: number) {
@@ -64,22 +32,6 @@ function seatsTaken(eventId: number) {
   return { male: 0, female: 0, ...Object.fromEntries(rows.map((r) => [r.gender, r.n])) };
 }
 
-function paidSeats(eventId: number, count: number, gender: "male" | "female") {
-  return insertPaidBookings(server.deps.db, eventId, count, { gender }).map((p) => {
-    const paymentIntentId = `pi_local_${p.bookingId}_${Math.random().toString(36).slice(2, 10)}`;
-    server.deps.db.update(bookings).set({ paymentIntentId }).where(eq(bookings.id, p.bookingId)).run();
-    return { ...p, paymentIntentId };
-  });
-}
-
-const newEvent = (seats: { total: number; male: number; female: number }) =>
-  insertEvent(server.deps.db, server.deps.env.UPLOADS_DIR, {
-    totalSeats: seats.total,
-    seatsMale: seats.male,
-    seatsFemale: seats.female,
-    startsAt: now() + 7 * DAY,
-  });
-
 const offersOf = (event: Event) =>
   server.deps.db.select().from(waitlistOffers).where(eq(waitlistOffers.eventId, event.id)).all();
 
@@ -88,12 +40,14 @@ describe("seats by gender under load", () => {
     const event = await newEvent({ total: 10, male: 5, female: 5 });
     paidSeats(event.id, 4, "male");
     paidSeats(event.id, 4, "female");
-    const buyers = Array.from({ length: 60 }, (_, i) => {
-      const phone = newMobile();
-      return { phone, browser: browserFor(phone), gender: i % 2 ? ("female" as const) : ("male" as const) };
-    });
+    const buyers = Array.from({ length: 60 }, (_, i) => ({
+      ...person(),
+      gender: i % 2 ? ("female" as const) : ("male" as const),
+    }));
     const replies = await Promise.all(
-      buyers.map((b) => holdSeat(b.browser, { phone: b.phone, eventId: event.id, image: photo, gender: b.gender })),
+      buyers.map((b) =>
+        holdSeat(b.browser, { phone: b.phone, eventId: event.id, image: suite.photo, gender: b.gender }),
+      ),
     );
     const won = buyers.filter((_, i) => replies[i]?.status === 200);
     expect(won.map((b) => b.gender).sort()).toEqual(["female", "male"]);
@@ -125,10 +79,7 @@ describe("one freed seat, many waiting", () => {
     const event = await newEvent({ total: 4, male: 2, female: 2 });
     const [refundable] = paidSeats(event.id, 2, "male");
     paidSeats(event.id, 2, "female");
-    const joiners = Array.from({ length: 20 }, () => {
-      const phone = newMobile();
-      return { phone, browser: browserFor(phone) };
-    });
+    const joiners = Array.from({ length: 20 }, () => person());
     const joins = await Promise.all(
       joiners.map((j) =>
         j.browser.postJson("/api/join-waitlist", { eventID: event.id, phone: j.phone, gender: "male", name: "Sam" }),
@@ -145,7 +96,7 @@ describe("one freed seat, many waiting", () => {
     const schedulers = [1, 2, 3].map(() => createScheduler({ log: server.deps.log, now: server.deps.now }, offerJobs));
     const refunds = await Promise.all([
       ...Array.from({ length: 5 }, () =>
-        admin.postJson("/api/refund", { paymentIntentId: refundable!.paymentIntentId }),
+        suite.admin.postJson("/api/refund", { paymentIntentId: refundable!.paymentIntentId }),
       ),
       ...schedulers.map(async (s) => {
         await s.tick();
@@ -192,15 +143,17 @@ describe("one freed seat, many waiting", () => {
       name: "Kim",
     });
     expect(joined.status).toBe(200);
-    expect((await admin.postJson("/api/refund", { paymentIntentId: refundable!.paymentIntentId })).status).toBe(200);
+    expect((await suite.admin.postJson("/api/refund", { paymentIntentId: refundable!.paymentIntentId })).status).toBe(
+      200,
+    );
     const queued = server.deps.db
       .select()
       .from(outboxMessages)
       .where(and(eq(outboxMessages.to, phone), like(outboxMessages.dedupeKey, "waitlist-offer:%")))
       .get();
-    const [, o, t] = queued?.body.match(/\/waitlist-offer\?o=(\d+)&t=(\S+)/) ?? [];
+    const { o, t } = offerLink(queued?.body);
     const claims = await Promise.all(
-      Array.from({ length: 10 }, () => browserClient(server.url).postJson("/api/claim-offer", { o: Number(o), t })),
+      Array.from({ length: 10 }, () => browserClient(server.url).postJson("/api/claim-offer", { o, t })),
     );
     const statuses = claims.map((r) => r.status).sort();
     expect(statuses).toEqual([200, 410, 410, 410, 410, 410, 410, 410, 410, 410]);

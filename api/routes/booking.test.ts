@@ -1,9 +1,15 @@
 import { randomBytes } from "node:crypto";
 import { readdirSync } from "node:fs";
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { bookings, events, users } from "../../db/schema.ts";
-import { type BrowserClient, browserClient, startTestServer, type TestServer } from "../../test/api-harness.ts";
+import {
+  type BrowserClient,
+  browserClient,
+  startTestServer,
+  suiteTestServer,
+  type TestServer,
+} from "../../test/api-harness.ts";
 import { insertEvent, insertPaidBookings, makeImage } from "../../test/fixtures.ts";
 import { signValue } from "../lib/crypto.ts";
 
@@ -56,15 +62,8 @@ beforeAll(async () => {
 });
 
 describe("booking with the console provider", () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    // Every request comes from 127.0.0.1, so the per-address limit is raised for this suite.
-    server = await startTestServer({ env: { OTP_MAX_PER_ADDRESS: "1000", OTP_MAX_PER_PHONE: "100" } });
-  });
-  afterAll(async () => {
-    expect(server.errors).toEqual([]);
-    await server.close();
-  });
+  // Every request comes from 127.0.0.1, so the per-address limit is raised for this suite.
+  const server = suiteTestServer({ env: { OTP_MAX_PER_ADDRESS: "1000", OTP_MAX_PER_PHONE: "100" } });
 
   it("verifies a phone and holds a seat with the attendee's photo", async () => {
     const { db, env } = server.deps;
@@ -426,14 +425,7 @@ describe("booking with the console provider", () => {
 });
 
 describe("50 buyers for 5 seats at once", () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer({ env: { OTP_MAX_PER_ADDRESS: "1000" } });
-  });
-  afterAll(async () => {
-    expect(server.errors).toEqual([]);
-    await server.close();
-  });
+  const server = suiteTestServer({ env: { OTP_MAX_PER_ADDRESS: "1000" } });
 
   it("gives exactly 5 holds and 45 409s, with no 5xx", async () => {
     const { db, env } = server.deps;

@@ -2,12 +2,12 @@ import { type FormEvent, useEffect, useState } from "react";
 import { venueDateTime } from "../../events/format.ts";
 import type { EventSummary } from "../../events/types.ts";
 import { readDraft, saveDraft } from "../draft.ts";
-import { formatPhone } from "../phone.ts";
 import { saveUserDetails } from "../save-user-details.ts";
 import { genderFullMessage, SOLD_OUT_WAITLIST_MESSAGE } from "../seat-messages.ts";
 import type { BookingUser, Gender, OfferState } from "../types.ts";
 import { useJoinWaitlist } from "../use-join-waitlist.ts";
 import { PHOTO_TYPES, validateDetails } from "../validate-details.ts";
+import { GenderField, NameField, VerifiedPhoneField } from "./person-fields.tsx";
 
 export const SOLD_OUT_ALERT = "Sorry,no more seats are available for booking currently.Please try after some time.";
 
@@ -99,22 +99,8 @@ export function DetailsForm(props: {
           the next person waiting.
         </p>
       ) : null}
-      <div className="field">
-        <label htmlFor="booking-verified-phone">Verified mobile</label>
-        <input id="booking-verified-phone" name="phone" readOnly value={formatPhone(props.phone)} />
-      </div>
-      <div className="field">
-        <label htmlFor="booking-name">Name</label>
-        <input
-          id="booking-name"
-          name="name"
-          autoComplete="name"
-          maxLength={100}
-          required
-          value={name}
-          onChange={(e) => setName(e.target.value)}
-        />
-      </div>
+      <VerifiedPhoneField idPrefix="booking" phone={props.phone} />
+      <NameField idPrefix="booking" value={name} onChange={setName} />
       <div className="field">
         <label htmlFor="booking-email">Email</label>
         <input
@@ -128,36 +114,7 @@ export function DetailsForm(props: {
           onChange={(e) => setEmail(e.target.value)}
         />
       </div>
-      <div className="field">
-        <label htmlFor="booking-gender">Gender</label>
-        {props.offer ? (
-          // The offer keeps a seat of this gender: shown, sent, but not changeable.
-          <input
-            id="booking-gender"
-            name="gender"
-            readOnly
-            value={props.offer.gender}
-            aria-describedby="booking-gender-hint"
-          />
-        ) : (
-          <select
-            id="booking-gender"
-            name="gender"
-            required
-            value={gender}
-            onChange={(e) => setGender(e.target.value as Gender | "")}
-          >
-            <option value="">Choose…</option>
-            <option value="male">male</option>
-            <option value="female">female</option>
-          </select>
-        )}
-        {props.offer ? (
-          <small id="booking-gender-hint" className="hint">
-            The seat kept for you is for this gender.
-          </small>
-        ) : null}
-      </div>
+      <GenderField idPrefix="booking" value={gender} onChange={setGender} fixed={props.offer?.gender} />
       <div className="field">
         <label htmlFor="booking-photo">Photo</label>
         <input

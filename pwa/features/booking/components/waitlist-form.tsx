@@ -1,9 +1,9 @@
 import { type FormEvent, useEffect, useState } from "react";
 import { readDraft, saveDraft } from "../draft.ts";
-import { formatPhone } from "../phone.ts";
 import { SOLD_OUT_WAITLIST_MESSAGE } from "../seat-messages.ts";
 import type { Gender } from "../types.ts";
 import { useJoinWaitlist } from "../use-join-waitlist.ts";
+import { GenderField, NameField, VerifiedPhoneField } from "./person-fields.tsx";
 
 /**
  * The waitlist of a sold-out event, reached from its card: the details form without photo or email,
@@ -39,36 +39,9 @@ export function WaitlistForm(props: {
   return (
     <form className="form" onSubmit={submit} noValidate>
       <p>{SOLD_OUT_WAITLIST_MESSAGE}</p>
-      <div className="field">
-        <label htmlFor="waitlist-verified-phone">Verified mobile</label>
-        <input id="waitlist-verified-phone" name="phone" readOnly value={formatPhone(props.phone)} />
-      </div>
-      <div className="field">
-        <label htmlFor="waitlist-name">Name</label>
-        <input
-          id="waitlist-name"
-          name="name"
-          autoComplete="name"
-          maxLength={100}
-          required
-          value={name}
-          onChange={(e) => setName(e.target.value)}
-        />
-      </div>
-      <div className="field">
-        <label htmlFor="waitlist-gender">Gender</label>
-        <select
-          id="waitlist-gender"
-          name="gender"
-          required
-          value={gender}
-          onChange={(e) => setGender(e.target.value as Gender | "")}
-        >
-          <option value="">Choose…</option>
-          <option value="male">male</option>
-          <option value="female">female</option>
-        </select>
-      </div>
+      <VerifiedPhoneField idPrefix="waitlist" phone={props.phone} />
+      <NameField idPrefix="waitlist" value={name} onChange={setName} />
+      <GenderField idPrefix="waitlist" value={gender} onChange={setGender} />
       <p className={`message ${waitlist.seatFree ? "ok" : "error"}`} role="alert">
         {problem ?? waitlist.message}
       </p>

@@ -1,0 +1,70 @@
+import { formatPhone } from "../phone.ts";
+import type { Gender } from "../types.ts";
+
+/**
+ * The fields the details form and the waitlist form both ask for. `idPrefix` keeps each form's ids
+ * apart ("booking", "waitlist"), so the labels stay tied to their own inputs.
+ */
+export function VerifiedPhoneField(props: { idPrefix: string; phone: string }) {
+  const id = `${props.idPrefix}-verified-phone`;
+  return (
+    <div className="field">
+      <label htmlFor={id}>Verified mobile</label>
+      <input id={id} name="phone" readOnly value={formatPhone(props.phone)} />
+    </div>
+  );
+}
+
+export function NameField(props: { idPrefix: string; value: string; onChange: (name: string) => void }) {
+  const id = `${props.idPrefix}-name`;
+  return (
+    <div className="field">
+      <label htmlFor={id}>Name</label>
+      <input
+        id={id}
+        name="name"
+        autoComplete="name"
+        maxLength={100}
+        required
+        value={props.value}
+        onChange={(e) => props.onChange(e.target.value)}
+      />
+    </div>
+  );
+}
+
+export function GenderField(props: {
+  idPrefix: string;
+  value: Gender | "";
+  onChange: (gender: Gender | "") => void;
+  /** The gender of the seat a waitlist offer keeps: shown, sent, but not changeable. */
+  fixed?: Gender;
+}) {
+  const id = `${props.idPrefix}-gender`;
+  const hintId = `${id}-hint`;
+  return (
+    <div className="field">
+      <label htmlFor={id}>Gender</label>
+      {props.fixed ? (
+        <>
+          <input id={id} name="gender" readOnly value={props.fixed} aria-describedby={hintId} />
+          <small id={hintId} className="hint">
+            The seat kept for you is for this gender.
+          </small>
+        </>
+      ) : (
+        <select
+          id={id}
+          name="gender"
+          required
+          value={props.value}
+          onChange={(e) => props.onChange(e.target.value as Gender | "")}
+        >
+          <option value="">Choose…</option>
+          <option value="male">male</option>
+          <option value="female">female</option>
+        </select>
+      )}
+    </div>
+  );
+}
