@@ -4,81 +4,29 @@ import { formatVenueTime } from "../api/lib/time-zone.ts";
 import { backgroundJobs } from "../api/services/jobs.ts";
 import { createScheduler, type Scheduler } from "../api/services/scheduler.ts";
 import { bookings, type Event, outboxMessages, waitlistEntries, waitlistOffers } from "../db/schema.ts";
-import {
-  type BrowserClient,
-  browserClient,
-  startTestServer,
-  type TestServer,
-  verifiedPhoneCookie,
-} from "./api-harness.ts";
-import { insertEvent, insertHeldBooking, insertPaidBookings, makeImage } from "./fixtures.ts";
+import { browserClient } from "./api-harness.ts";
+import { insertHeldBooking } from "./fixtures.ts";
 import { createCheckout, holdSeat, newMobile, pay } from "./suites/booking-flow.ts";
+import { json, offerLink, type Person, waitlistSuite } from "./suites/waitlist.ts";
 
 // Issue #15, the waitlist (docs/decisions/015-balanced-rooms-and-waitlist.md): a verified phone waits
 // for a full event (per gender at a balanced one); every freed seat is offered by SMS to the first in
 // line, kept for WAITLIST_OFFER_MINUTES (never past the start), and passes on when not taken. Real
 // HTTP; the clock is moved, never waited for; the scheduler is ticked by hand as server.ts would.
 
-const PASSWORD = "correct horse battery staple";
 const MINUTE = 60_000;
-const DAY = 24 * 60 * MINUTE;
 
-let server: TestServer;
+const suite = waitlistSuite();
+const { server, now, browserFor, paidSeats, person } = suite;
+const newEvent = (seats: { total: number; male?: number; female?: number; startsIn?: number }) =>
+  suite.newEvent({ ...seats, name: "Harbour Mixer" });
+
+// Ticked by hand, as server.ts's loop would; stopped before the suite checks the server's errors.
 let scheduler: Scheduler;
-let admin: BrowserClient;
-let photo: Uint8Array;
-
-beforeAll(async () => {
-  server = await startTestServer({ env: { OTP_MAX_PER_ADDRESS: "100000" } });
+beforeAll(() => {
   scheduler = createScheduler({ log: server.deps.log, now: server.deps.now }, backgroundJobs(server.deps));
-  admin = browserClient(server.url);
-  expect((await admin.postJson("/api/admin-login", { password: PASSWORD })).status).toBe(200);
-  photo = new Uint8Array(await makeImage("jpeg", 160, 120));
 });
-afterAll(async () => {
-  await scheduler.stop();
-  expect(server.errors).toEqual([]);
-  await server.close();
-});
-
-const now = () => server.deps.now();
-const json = async <T = Record<string, unknown>>(response: Response) => (await response.json()) as T;
-
-/** A browser that verified `phone` (the signed cookie verify-otp would have set). */
-function browserFor(phone: string): BrowserClient {
-  const browser = browserClient(server.url);
-  const cookie = verifiedPhoneCookie(server.deps.env, phone, now());
-  const eq = cookie.indexOf("=");
-  browser.jar.set(cookie.slice(0, eq), cookie.slice(eq + 1));
-  return browser;
-}
-
-/** Paid seats whose payments the local provider can refund (its intents are `pi_local_…`). */
-function paidSeats(eventId: number, count: number, gender: "male" | "female") {
-  return insertPaidBookings(server.deps.db, eventId, count, { gender }).map((p) => {
-    const paymentIntentId = `pi_local_${p.bookingId}_${Math.random().toString(36).slice(2, 10)}`;
-    server.deps.db.update(bookings).set({ paymentIntentId }).where(eq(bookings.id, p.bookingId)).run();
-    return { ...p, paymentIntentId };
-  });
-}
-
-/** A balanced event (or one pool of seats when `male`/`female` are left out) that starts in a week. */
-function newEvent(seats: { total: number; male?: number; female?: number; startsIn?: number }) {
-  return insertEvent(server.deps.db, server.deps.env.UPLOADS_DIR, {
-    name: "Harbour Mixer",
-    totalSeats: seats.total,
-    seatsMale: seats.male ?? null,
-    seatsFemale: seats.female ?? null,
-    startsAt: now() + (seats.startsIn ?? 7 * DAY),
-    timeZone: "Australia/Sydney",
-  });
-}
-
-type Person = { phone: string; browser: BrowserClient };
-const person = (): Person => {
-  const phone = newMobile();
-  return { phone, browser: browserFor(phone) };
-};
+afterAll(() => scheduler.stop());
 
 const join = (p: Person, event: Event, gender: "male" | "female", name = "Sam Lee") =>
   p.browser.postJson("/api/join-waitlist", { eventID: event.id, phone: p.phone, gender, name });
@@ -94,16 +42,13 @@ async function offersTo(phone: string) {
   const outbox = await json<{ to: string; body: string }[]>(await fetch(`${server.url}/api/dev/outbox`));
   return outbox
     .filter((m) => m.to === phone && m.body.includes("/waitlist-offer?"))
-    .map((m) => {
-      const [, o, t] = m.body.match(/\/waitlist-offer\?o=(\d+)&t=(\S+)/) ?? [];
-      return { body: m.body, o: Number(o), t: t ?? "" };
-    });
+    .map((m) => ({ body: m.body, ...offerLink(m.body) }));
 }
 
 const claim = (offer: { o: number; t: string }, browser = browserClient(server.url)) =>
   browser.postJson("/api/claim-offer", { o: offer.o, t: offer.t });
 
-const refund = (paymentIntentId: string) => admin.postJson("/api/refund", { paymentIntentId });
+const refund = (paymentIntentId: string) => suite.admin.postJson("/api/refund", { paymentIntentId });
 
 describe("joining the waitlist", () => {
   it("a verified phone joins a full event and learns its place, counted per gender", async () => {
@@ -116,7 +61,7 @@ describe("joining the waitlist", () => {
     expect(await joined(m2!, event, "male")).toBe(2);
 
     const listed = await json<{ waitlist: Record<string, unknown>[] }>(
-      await admin.get(`/api/admin-event/${event.id}/waitlist`),
+      await suite.admin.get(`/api/admin-event/${event.id}/waitlist`),
     );
     expect(listed.waitlist).toEqual([
       expect.objectContaining({ position: 1, phone: m1!.phone, gender: "male", status: "waiting", name: "Sam Lee" }),
@@ -215,7 +160,7 @@ const browserForPerson = (phone: string): Person => ({ phone, browser: browserFo
 
 async function positions(event: Event) {
   const listed = await json<{ waitlist: { phone: string }[] }>(
-    await admin.get(`/api/admin-event/${event.id}/waitlist`),
+    await suite.admin.get(`/api/admin-event/${event.id}/waitlist`),
   );
   return listed.waitlist.map((w) => w.phone);
 }
@@ -259,6 +204,26 @@ describe("offers", () => {
     expect(await offersTo(waiting.phone)).toHaveLength(1);
   });
 
+  it("a seat a hold gave back by the clock goes to the line before a newcomer, even between ticks", async () => {
+    const event = await newEvent({ total: 2, male: 1, female: 1 });
+    paidSeats(event.id, 1, "female");
+    insertHeldBooking(server.deps.db, event.id, { gender: "male", now: now(), holdMs: 5 * MINUTE });
+    const waiting = person();
+    await joined(waiting, event, "male");
+
+    // The hold runs out; no scheduler tick has run since. A man who never waited tries to book.
+    server.advance(6 * MINUTE);
+    const newcomer = person();
+    const refused = await holdSeat(newcomer.browser, {
+      phone: newcomer.phone,
+      eventId: event.id,
+      image: suite.photo,
+      gender: "male",
+    });
+    expect(refused).toMatchObject({ status: 409, error: "no seats left" });
+    expect(openOffersFor(waiting.phone)).toHaveLength(1);
+  });
+
   it("seats the organiser adds are offered at once, each to the first of its gender", async () => {
     const event = await newEvent({ total: 4, male: 2, female: 2 });
     paidSeats(event.id, 2, "male");
@@ -268,7 +233,7 @@ describe("offers", () => {
     await joined(m2!, event, "male");
     await joined(w1!, event, "female");
     const update = (seats: { total: number; male: number; female: number }) =>
-      admin.postJson("/api/update-event", {
+      suite.admin.postJson("/api/update-event", {
         eventid: event.id,
         eventName: event.name,
         eventDate: new Date(event.startsAt).toISOString().slice(0, 10),
@@ -299,7 +264,7 @@ describe("offers", () => {
     await scheduler.tick();
     const [offer] = await offersTo(a!.phone);
 
-    expect((await admin.postJson("/api/cancel-event", { eventId: event.id })).status).toBe(200);
+    expect((await suite.admin.postJson("/api/cancel-event", { eventId: event.id })).status).toBe(200);
     await scheduler.tick();
     const outbox = await json<{ to: string; body: string }[]>(await fetch(`${server.url}/api/dev/outbox`));
     for (const p of [a!, b!]) {
@@ -314,7 +279,7 @@ describe("offers", () => {
   it("a checkout cancelled on the payment page offers its seat at once", async () => {
     const event = await newEvent({ total: 1 });
     const buyer = person();
-    const held = await holdSeat(buyer.browser, { phone: buyer.phone, eventId: event.id, image: photo });
+    const held = await holdSeat(buyer.browser, { phone: buyer.phone, eventId: event.id, image: suite.photo });
     expect(held.status).toBe(200);
     const session = await createCheckout(server.url, { userID: held.userID!, eventID: event.id }, buyer.browser);
     const waiting = person();
@@ -353,7 +318,7 @@ describe("offers", () => {
     const refused = await holdSeat(first!.browser, {
       phone: first!.phone,
       eventId: event.id,
-      image: photo,
+      image: suite.photo,
       gender: "male",
     });
     expect(refused).toMatchObject({ status: 409, error: "no seats left for men" });
@@ -384,7 +349,7 @@ describe("offers", () => {
     const booking = await holdSeat(first!.browser, {
       phone: first!.phone,
       eventId: event.id,
-      image: photo,
+      image: suite.photo,
       gender: "male",
     });
     expect(booking).toMatchObject({ status: 409, error: "booking has closed" });
@@ -405,7 +370,7 @@ describe("offers", () => {
     const taken = await holdSeat(rival.browser, {
       phone: rival.phone,
       eventId: event.id,
-      image: photo,
+      image: suite.photo,
       gender: "male",
     });
     expect(taken).toMatchObject({ status: 409, error: "no seats left for men" });
@@ -427,7 +392,7 @@ describe("offers", () => {
     const keptFor = Date.parse(answer.expiresAt) - now();
     expect(keptFor).toBeGreaterThan(59 * MINUTE);
     expect(keptFor).toBeLessThanOrEqual(60 * MINUTE);
-    const held = await holdSeat(fresh, { phone: lucky.phone, eventId: event.id, image: photo, gender: "male" });
+    const held = await holdSeat(fresh, { phone: lucky.phone, eventId: event.id, image: suite.photo, gender: "male" });
     expect(held.status).toBe(200);
     const session = await createCheckout(server.url, { userID: held.userID!, eventID: event.id }, fresh);
     expect(await pay(server.url, session.sessionId!)).toBe(303);

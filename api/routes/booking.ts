@@ -7,6 +7,7 @@ import { idParam, jsonId, validate } from "../lib/validate.ts";
 import { assertBookable, assertCanHold, countSave, findEvent, saveUserDetails } from "../services/holds.ts";
 import { sendOtp, verifyOtp } from "../services/otp.ts";
 import { auMobile, COUNTRY_CODE } from "../services/phone.ts";
+import { offerFreedSeatsNow } from "../services/waitlist.ts";
 import { browserVerified, rememberVerifiedPhone } from "./booking-cookie.ts";
 
 const sendOtpBody = z.object({
@@ -79,6 +80,9 @@ export const bookingRoutes = (deps: AppDeps) => {
         { phone: form.phone, address: clientAddress(c), otpMaxPerAddress: deps.env.OTP_MAX_PER_ADDRESS },
         deps.now(),
       );
+      // A seat freed by the clock alone (a hold that ran out) goes to the first person waiting before
+      // anyone else can take it, even ahead of the scheduler's next tick (decision 015).
+      offerFreedSeatsNow(deps, form.eventID);
       // The event and the seats of this gender before the photo: a closed or sold-out event costs no
       // image work (decision 007); holdSeat checks again inside its transaction.
       assertCanHold(deps.db, { eventId: form.eventID, phone: form.phone, gender: form.gender }, deps.now());

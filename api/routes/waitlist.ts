@@ -5,7 +5,7 @@ import { Forbidden, NotFound } from "../lib/errors.ts";
 import { jsonId, validate } from "../lib/validate.ts";
 import { findEvent } from "../services/holds.ts";
 import { auMobile } from "../services/phone.ts";
-import { claimOffer, joinWaitlist, leaveWaitlist } from "../services/waitlist.ts";
+import { claimOffer, joinWaitlist, leaveWaitlist, offerFreedSeatsNow } from "../services/waitlist.ts";
 import { browserVerified, rememberVerifiedPhone } from "./booking-cookie.ts";
 
 // The waitlist of a full event (docs/decisions/015-balanced-rooms-and-waitlist.md).
@@ -56,6 +56,8 @@ export const waitlistRoutes = (deps: AppDeps) => {
         const body = c.req.valid("json");
         const event = findEvent(deps.db, body.eventID);
         if (!event) throw NotFound("no such event");
+        // A seat the clock freed goes to those already waiting before this phone is told "book it".
+        offerFreedSeatsNow(deps, event.id);
         const { position } = joinWaitlist(deps.db, {
           event,
           phone: body.phone,
