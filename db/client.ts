@@ -18,10 +18,11 @@ const migrationsFolder = join(dirname(fileURLToPath(import.meta.url)), "migratio
 export function openDatabase(path: string, options: { timeZone?: string } = {}): Db {
   if (path !== ":memory:") ownerOnly(path);
   const sqlite = new Database(path);
+  // A second writer (another process, a restart racing the old one) waits instead of failing: set
+  // first, so that switching to WAL and migrating wait for it too.
+  sqlite.pragma("busy_timeout = 5000");
   sqlite.pragma("journal_mode = WAL");
   sqlite.pragma("foreign_keys = ON");
-  // A second writer (another process, a restart racing the old one) waits instead of failing.
-  sqlite.pragma("busy_timeout = 5000");
   sqlite.pragma("synchronous = NORMAL");
   const db = drizzle(sqlite, { schema }) as Db;
   migrate(db, { migrationsFolder });
