@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bookings, checkoutSessions, refunds } from "../../db/schema.ts";
+import { bookings, checkoutSessions, events, refunds } from "../../db/schema.ts";
 import { startTestServer, type TestServer } from "../../test/api-harness.ts";
 import { insertEvent, makeImage } from "../../test/fixtures.ts";
 import { createCheckout, holdSeat, newMobile, pay, verifiedBrowser } from "../../test/suites/booking-flow.ts";
@@ -49,5 +49,26 @@ describe("one paid seat per phone per event", () => {
       .all();
     expect(paid.map((b) => b.userId)).toEqual([second.userID]);
     expect(db.select().from(refunds).where(eq(refunds.paymentIntentId, "pi_local_late")).all()).toHaveLength(1);
+  });
+
+  it("refunds a payment that completes after the event was cancelled, and seats nobody", async () => {
+    const { db, env } = server.deps;
+    const event = await insertEvent(db, env.UPLOADS_DIR, { totalSeats: 10 });
+    const phone = newMobile();
+    const browser = await verifiedBrowser(server.url, phone);
+    const image = new Uint8Array(await makeImage());
+    const held = await holdSeat(browser, { phone, eventId: event.id, image });
+    const checkout = await createCheckout(server.url, { userID: held.userID!, eventID: event.id }, browser);
+    // The organiser cancels while the buyer's card payment page is still open at the provider.
+    db.update(events).set({ status: "cancelled" }).where(eq(events.id, event.id)).run();
+    db.update(bookings).set({ status: "released" }).where(eq(bookings.userId, held.userID!)).run();
+
+    const late = await completeCheckout(server.deps, {
+      sessionId: checkout.sessionId!,
+      paymentIntentId: "pi_local_cancelled",
+    });
+    expect(late.outcome).toBe("refunded");
+    expect(db.select().from(bookings).where(eq(bookings.userId, held.userID!)).get()?.status).not.toBe("paid");
+    expect(db.select().from(refunds).where(eq(refunds.paymentIntentId, "pi_local_cancelled")).all()).toHaveLength(1);
   });
 });
