@@ -156,6 +156,22 @@ describe("joining the waitlist", () => {
   });
 });
 
+/**
+ * A one-seat event that a refund just gave back: `a`, a woman, was first in line and now holds the
+ * texted offer; `b`, a man, waits behind her.
+ */
+async function seatOfferedToFirstInLine() {
+  const event = await newEvent({ total: 1 });
+  const [paid] = paidSeats(event.id, 1, "female");
+  const [a, b] = [person(), person()];
+  await joined(a!, event, "female");
+  await joined(b!, event, "male");
+  expect((await refund(paid!.paymentIntentId)).status).toBe(200);
+  await scheduler.tick();
+  const [offer] = await offersTo(a!.phone);
+  return { event, a: a!, b: b!, offer: offer! };
+}
+
 const browserForPerson = (phone: string): Person => ({ phone, browser: browserFor(phone) });
 
 async function positions(event: Event) {
@@ -255,14 +271,7 @@ describe("offers", () => {
   });
 
   it("cancelling the event texts everyone waiting once and closes the line", async () => {
-    const event = await newEvent({ total: 1 });
-    const [paid] = paidSeats(event.id, 1, "female");
-    const [a, b] = [person(), person()];
-    await joined(a!, event, "female");
-    await joined(b!, event, "male");
-    expect((await refund(paid!.paymentIntentId)).status).toBe(200);
-    await scheduler.tick();
-    const [offer] = await offersTo(a!.phone);
+    const { event, a, b, offer } = await seatOfferedToFirstInLine();
 
     expect((await suite.admin.postJson("/api/cancel-event", { eventId: event.id })).status).toBe(200);
     await scheduler.tick();
@@ -404,14 +413,7 @@ describe("offers", () => {
   });
 
   it("the same offer claimed twice is 410; a forged or borrowed token is 403", async () => {
-    const event = await newEvent({ total: 1 });
-    const [paid] = paidSeats(event.id, 1, "female");
-    const [a, b] = [person(), person()];
-    await joined(a!, event, "female");
-    await joined(b!, event, "male");
-    expect((await refund(paid!.paymentIntentId)).status).toBe(200);
-    await scheduler.tick();
-    const [offer] = await offersTo(a!.phone);
+    const { b, offer } = await seatOfferedToFirstInLine();
 
     const forged = await claim({ o: offer!.o, t: `${offer!.t.slice(0, -2)}xx` });
     expect(forged.status).toBe(403);
