@@ -21,13 +21,6 @@ const joinBody = z.object({
 const leaveBody = z.object({ eventID: id, phone: auMobile });
 const claimBody = z.object({ o: id, t: z.string().min(1).max(200) });
 
-// Who waits, their phone, the offer a link opens: no browser or proxy may keep a copy. Set after the
-// handler so refusals carry it too.
-const noStore: MiddlewareHandler = async (c, next) => {
-  await next();
-  c.header("cache-control", "no-store");
-};
-
 export const waitlistRoutes = (deps: AppDeps) => {
   /**
    * 403 unless this browser verified the body's phone, decided before the other fields are judged,
@@ -46,38 +39,33 @@ export const waitlistRoutes = (deps: AppDeps) => {
     return next();
   };
 
-  return (
-    new Hono()
-      // Per path, not "*": this sub-app is mounted at the API's root, where "*" would reach every route.
-      .use("/join-waitlist", noStore)
-      .use("/leave-waitlist", noStore)
-      .use("/claim-offer", noStore)
-      .post("/join-waitlist", verifiedPhoneFirst, validate("json", joinBody), (c) => {
-        const body = c.req.valid("json");
-        const event = findEvent(deps.db, body.eventID);
-        if (!event) throw NotFound("no such event");
-        // A seat the clock freed goes to those already waiting before this phone is told "book it".
-        offerFreedSeatsNow(deps, event.id);
-        const { position } = joinWaitlist(deps.db, {
-          event,
-          phone: body.phone,
-          gender: body.gender,
-          name: body.name,
-          now: deps.now(),
-        });
-        return c.json({ success: true as const, position });
-      })
-      .post("/leave-waitlist", verifiedPhoneFirst, validate("json", leaveBody), (c) => {
-        const body = c.req.valid("json");
-        leaveWaitlist(deps, { eventId: body.eventID, phone: body.phone });
-        return c.json({ success: true as const });
-      })
-      .post("/claim-offer", validate("json", claimBody), (c) => {
-        const body = c.req.valid("json");
-        const offer = claimOffer(deps, { offerId: body.o, token: body.t, now: deps.now() });
-        // The link went to this phone, so opening it proves the phone as a code would.
-        rememberVerifiedPhone(c, deps, offer.phone);
-        return c.json(offer);
-      })
-  );
+  // Who waits and the offers' phones are never cached: the API's answers are no-store by default (decision 013).
+  return new Hono()
+    .post("/join-waitlist", verifiedPhoneFirst, validate("json", joinBody), (c) => {
+      const body = c.req.valid("json");
+      const event = findEvent(deps.db, body.eventID);
+      if (!event) throw NotFound("no such event");
+      // A seat the clock freed goes to those already waiting before this phone is told "book it".
+      offerFreedSeatsNow(deps, event.id);
+      const { position } = joinWaitlist(deps.db, {
+        event,
+        phone: body.phone,
+        gender: body.gender,
+        name: body.name,
+        now: deps.now(),
+      });
+      return c.json({ success: true as const, position });
+    })
+    .post("/leave-waitlist", verifiedPhoneFirst, validate("json", leaveBody), (c) => {
+      const body = c.req.valid("json");
+      leaveWaitlist(deps, { eventId: body.eventID, phone: body.phone });
+      return c.json({ success: true as const });
+    })
+    .post("/claim-offer", validate("json", claimBody), (c) => {
+      const body = c.req.valid("json");
+      const offer = claimOffer(deps, { offerId: body.o, token: body.t, now: deps.now() });
+      // The link went to this phone, so opening it proves the phone as a code would.
+      rememberVerifiedPhone(c, deps, offer.phone);
+      return c.json(offer);
+    });
 };
