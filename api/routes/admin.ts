@@ -133,11 +133,9 @@ export const adminRoutes = (deps: AppDeps) => {
       // answers /get-events and /get-event/{id} stale-while-revalidate for attendees, which would show
       // an organiser the status and fields from before their own last change.
       .get("/admin-events", admin, (c) => {
-        c.header("cache-control", "no-store");
         return c.json(listAdminEvents(deps.db, deps.now()));
       })
       .get("/admin-event/:id", admin, validate("param", z.object({ id: idParam(z) })), (c) => {
-        c.header("cache-control", "no-store");
         return c.json(getEvent(deps.db, c.req.valid("param").id, deps.now()));
       })
       .post("/save-event", admin, validate("form", saveEventForm), async (c) => {
@@ -219,13 +217,11 @@ export const adminRoutes = (deps: AppDeps) => {
         return c.json({ success: true as const, ...result });
       })
       .get("/admin-event/:id/waitlist", admin, validate("param", z.object({ id: idParam(z) })), (c) => {
-        c.header("cache-control", "no-store");
         const event = findEvent(deps.db, c.req.valid("param").id);
         if (!event) throw NotFound("no such event");
         return c.json({ success: true as const, waitlist: listWaitlist(deps.db, event) });
       })
       .get("/admin-event-summary/:id", admin, validate("param", z.object({ id: idParam(z) })), (c) => {
-        c.header("cache-control", "no-store");
         return c.json(eventSummary(deps.db, c.req.valid("param").id, deps.now()));
       })
       .get("/admin-event/:id/participants.csv", admin, validate("param", z.object({ id: idParam(z) })), (c) => {
@@ -234,7 +230,6 @@ export const adminRoutes = (deps: AppDeps) => {
         return c.body(csv, 200, {
           "content-type": "text/csv; charset=utf-8",
           "content-disposition": `attachment; filename="event-${eventId}-participants.csv"`,
-          "cache-control": "no-store",
         });
       })
       .post("/start-event", admin, validate("json", eventIdBody), async (c) => {
@@ -246,7 +241,6 @@ export const adminRoutes = (deps: AppDeps) => {
         return c.json({ success: true as const, ...result });
       })
       .get("/get-event-user/:id", admin, validate("param", z.object({ id: idParam(z) })), (c) => {
-        c.header("cache-control", "no-store");
         return c.json(listEventParticipants(deps.db, c.req.valid("param").id));
       })
       .post(

@@ -25,7 +25,6 @@ export const doorRoutes = (deps: AppDeps) => {
   const admin = requireAdmin(deps);
   return new Hono()
     .get("/admin-event/:id/roster", admin, validate("param", z.object({ id: idParam(z) })), (c) => {
-      c.header("cache-control", "no-store");
       return c.json(getRoster(deps.db, c.req.valid("param").id));
     })
     .post("/check-in", admin, validate("json", checkInBody), (c) => {
@@ -36,13 +35,11 @@ export const doorRoutes = (deps: AppDeps) => {
         clientTs: body.clientTs,
         now: deps.now(),
       });
-      c.header("cache-control", "no-store");
       return c.json({ success: true as const, checkedInAt });
     })
     .post("/undo-check-in", admin, validate("json", undoBody), (c) => {
       const body = c.req.valid("json");
       const { checkedInAt } = undoCheckIn(deps.db, { userId: body.userID, eventId: body.eventID });
-      c.header("cache-control", "no-store");
       return c.json({ success: true as const, checkedInAt });
     });
 };

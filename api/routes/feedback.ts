@@ -1,4 +1,4 @@
-import { Hono, type MiddlewareHandler } from "hono";
+import { Hono } from "hono";
 import { z } from "zod";
 import type { AppDeps } from "../deps.ts";
 import { jsonId, validate } from "../lib/validate.ts";
@@ -20,19 +20,9 @@ const saveBody = z.object({
 });
 const reportBody = z.object({ eventID: id, userID: id, token });
 
-// Who attended, who liked whom and their phone numbers: no browser or proxy may keep a copy. Set
-// after the handler so refusals carry it too.
-const noStore: MiddlewareHandler = async (c, next) => {
-  await next();
-  c.header("cache-control", "no-store");
-};
-
 export const feedbackRoutes = (deps: AppDeps) =>
   new Hono()
     // Per path, not "*": this sub-app is mounted at the API's root, where "*" would reach every route.
-    .use("/get-participants", noStore)
-    .use("/save-feedback", noStore)
-    .use("/get-feedback", noStore)
     .post("/get-participants", validate("json", participantsBody), (c) => {
       const body = c.req.valid("json");
       const participants = getParticipants(deps, { userId: body.userID, eventId: body.eventID, token: body.token });

@@ -1,6 +1,5 @@
 import type { Context } from "hono";
 import { Hono } from "hono";
-import { createMiddleware } from "hono/factory";
 import { z } from "zod";
 import type { AppDeps } from "../deps.ts";
 import { isAdmin } from "../lib/admin-session.ts";
@@ -23,12 +22,6 @@ import { devCheckoutRoutes } from "./payments-dev.ts";
 const id = jsonId(z);
 const optionalText = z.string().max(500).nullish();
 const sessionId = z.string().regex(/^cs_[A-Za-z0-9_]{1,250}$/, "must be a checkout session id");
-
-// Door codes, names and phones: no browser or proxy may keep a copy, error answers included.
-const noStore = createMiddleware(async (c, next) => {
-  c.header("cache-control", "no-store");
-  await next();
-});
 
 export const paymentsRoutes = (deps: AppDeps) => {
   /**
@@ -61,14 +54,13 @@ export const paymentsRoutes = (deps: AppDeps) => {
         return c.json(await createCheckoutSession(deps, { userId: body.userID, eventId: body.eventID }));
       },
     )
-    .get("/checkout-session", noStore, validate("query", z.object({ session_id: sessionId })), async (c) => {
+    .get("/checkout-session", validate("query", z.object({ session_id: sessionId })), async (c) => {
       const { session_id } = c.req.valid("query");
       requireProof(c, bookingOfCheckout(deps.db, session_id)?.booking.phone);
       return c.json(await getCheckoutStatus(deps, session_id));
     })
     .post(
       "/send-confirmation",
-      noStore,
       validate(
         "json",
         z.object({
@@ -98,24 +90,14 @@ export const paymentsRoutes = (deps: AppDeps) => {
       const event = await deps.payments.verifyWebhook(await c.req.text(), c.req.header("stripe-signature"));
       return c.json(await handlePaymentEvent(deps, event));
     })
-    .post(
-      "/ticket",
-      noStore,
-      validate("json", z.object({ bookingId: id, t: z.string().min(1).max(200) })),
-      async (c) => {
-        const body = c.req.valid("json");
-        return c.json(await openTicketLink(deps, { bookingId: body.bookingId, token: body.t }));
-      },
-    )
-    .get(
-      "/get-event-details",
-      noStore,
-      validate("query", z.object({ eventID: idParam(z), userID: idParam(z) })),
-      (c) => {
-        const q = c.req.valid("query");
-        return c.json(getEventDetails(deps.db, { userId: q.userID, eventId: q.eventID, admin: isAdmin(c, deps) }));
-      },
-    )
+    .post("/ticket", validate("json", z.object({ bookingId: id, t: z.string().min(1).max(200) })), async (c) => {
+      const body = c.req.valid("json");
+      return c.json(await openTicketLink(deps, { bookingId: body.bookingId, token: body.t }));
+    })
+    .get("/get-event-details", validate("query", z.object({ eventID: idParam(z), userID: idParam(z) })), (c) => {
+      const q = c.req.valid("query");
+      return c.json(getEventDetails(deps.db, { userId: q.userID, eventId: q.eventID, admin: isAdmin(c, deps) }));
+    })
     .post(
       "/confirm-booking",
       validate("json", z.object({ eventID: id, userID: id, uniqueCode: z.string().min(1).max(64) })),
