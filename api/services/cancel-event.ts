@@ -1,26 +1,11 @@
 import { and, asc, eq, isNotNull } from "drizzle-orm";
-import type { Db } from "../../db/client.ts";
 import { bookings, type Event, events } from "../../db/schema.ts";
-import type { Env } from "../env.ts";
 import { Conflict, NotFound } from "../lib/errors.ts";
-import type { Logger } from "../lib/log.ts";
 import { formatVenueTime } from "../lib/time-zone.ts";
-import type { PaymentsProvider } from "../providers/payments/types.ts";
-import type { SmsProvider } from "../providers/sms/types.ts";
 import { releaseHolds } from "./holds.ts";
 import { deliverPending, enqueueSms } from "./outbox.ts";
-import { refundPayment } from "./refunds.ts";
+import { type RefundDeps, refundPayment } from "./refunds.ts";
 import { endWaitlist } from "./waitlist.ts";
-
-type Deps = {
-  db: Db;
-  // Refunds hand freed seats to the waitlist, whose offers are signed links (a cancelled event makes none).
-  env: Pick<Env, "PUBLIC_BASE_URL" | "SESSION_SECRET" | "WAITLIST_OFFER_MINUTES">;
-  payments: PaymentsProvider;
-  sms: SmsProvider;
-  log: Logger;
-  now: () => number;
-};
 
 /** What one run did: payments refunded now, payments still unrefunded, texts sent and not sent yet. */
 export type CancelResult = { refunded: number; failed: number; sent: number; smsFailed: number };
@@ -41,7 +26,7 @@ const message = (event: Event, amountCents: number) =>
  * the unique refund record). Running it again on a `cancelled` event therefore refunds only what is
  * still paid and queues nothing twice (the texts' dedupe keys).
  */
-export async function cancelEvent(deps: Deps, eventId: number): Promise<CancelResult> {
+export async function cancelEvent(deps: RefundDeps, eventId: number): Promise<CancelResult> {
   const { db } = deps;
   const prefix = `cancel:${eventId}:`;
   db.transaction(

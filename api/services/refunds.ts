@@ -8,7 +8,8 @@ import type { PaymentsProvider } from "../providers/payments/types.ts";
 import type { SmsProvider } from "../providers/sms/types.ts";
 import { offerFreedSeatsNow } from "./waitlist.ts";
 
-type Deps = {
+/** What a refund needs: the provider, and the waitlist's offer for a seat it gives back (texted at once). */
+export type RefundDeps = {
   db: Db;
   env: Pick<Env, "PUBLIC_BASE_URL" | "SESSION_SECRET" | "WAITLIST_OFFER_MINUTES">;
   payments: PaymentsProvider;
@@ -30,7 +31,7 @@ const inFlight = new WeakMap<Db, Map<string, Promise<RefundResult>>>();
  * Before the event starts the seat goes back on sale; after the start the attendee used it, so it
  * keeps counting. cancel-event refunds through here too, so a booking is never refunded twice.
  */
-export function refundPayment(deps: Deps, paymentIntentId: string): Promise<RefundResult> {
+export function refundPayment(deps: RefundDeps, paymentIntentId: string): Promise<RefundResult> {
   let running = inFlight.get(deps.db);
   if (!running) {
     running = new Map();
@@ -44,7 +45,7 @@ export function refundPayment(deps: Deps, paymentIntentId: string): Promise<Refu
   return promise;
 }
 
-async function refundOnce(deps: Deps, paymentIntentId: string): Promise<RefundResult> {
+async function refundOnce(deps: RefundDeps, paymentIntentId: string): Promise<RefundResult> {
   const { db } = deps;
   const booking = db.select().from(bookings).where(eq(bookings.paymentIntentId, paymentIntentId)).get();
   if (!booking) throw NotFound("no booking with that payment");
