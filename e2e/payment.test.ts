@@ -122,7 +122,7 @@ describe.skipIf(noBrowser)("paying through the local checkout and checking in at
   ) {
     await page.goto(`/confirm-booking?eventID=${ids.eventID}&userID=${ids.userID}`);
     await page.getByLabel("Unique code").waitFor();
-    for (const text of expected) expect(await page.getByText(text).isVisible()).toBe(true);
+    for (const text of expected) await page.getByText(text).waitFor();
     await page.getByLabel("Unique code").fill("WRONGCODE9");
     await page.getByRole("button", { name: "Confirm" }).click();
     await page.getByText("Invalid code. Please try again.").waitFor();

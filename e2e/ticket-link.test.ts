@@ -81,7 +81,7 @@ describe.skipIf(noBrowser)("the texted ticket link", () => {
     // The success URL in a browser that never verified the phone: no ticket, a clear way to get it.
     await page.goto(booking.successPath);
     await page.getByText("Your ticket has been texted to you.").waitFor();
-    expect(await page.getByText(/Open the link in the text message/).isVisible()).toBe(true);
+    await page.getByText(/Open the link in the text message/).waitFor();
     expect(await page.locator(".ticket-code").count()).toBe(0);
     expect(await page.getByText(booking.uniqueCode).count()).toBe(0);
     expect(await seriousViolations(page)).toEqual([]);
@@ -139,7 +139,7 @@ describe.skipIf(noBrowser)("the texted ticket link", () => {
 
     await page.goto(`/tickets?add=${bookingId}&t=not-the-token`);
     await page.getByRole("alert").getByText("This ticket link isn't valid.", { exact: false }).waitFor();
-    expect(await page.getByText("No tickets are saved on this device yet.", { exact: false }).isVisible()).toBe(true);
+    await page.getByText("No tickets are saved on this device yet.", { exact: false }).waitFor();
     expect(await page.getByText(booking.uniqueCode).count()).toBe(0);
     expect(await seriousViolations(page)).toEqual([]);
     expect(await overflow(page)).toBeLessThanOrEqual(0);

@@ -66,7 +66,7 @@ describe.skipIf(noBrowser)("a new deployment", () => {
 
     const reload = page.getByRole("button", { name: "Reload" });
     await reload.waitFor({ timeout: 30_000 });
-    expect(await page.getByText("A new version of the app is available.").isVisible()).toBe(true);
+    await page.getByText("A new version of the app is available.").waitFor();
     const firstWorker = await page.evaluate(() => navigator.serviceWorker.controller?.scriptURL);
     expect(firstWorker).toBeTruthy();
 
