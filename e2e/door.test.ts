@@ -130,6 +130,8 @@ describe.skipIf(noBrowser)("the door on a phone", () => {
 
     beforeAll(async () => {
       ({ context, pageErrors } = await newContext(browser, server.url));
+      // Timers run in real time, but a test can jump the page's clock instead of waiting on it.
+      await context.clock.install();
       page = await context.newPage();
     });
     afterAll(async () => {
@@ -234,7 +236,7 @@ describe.skipIf(noBrowser)("the door on a phone", () => {
       expect(checkedIn("Priya Sharma")).not.toBeNull();
     });
 
-    it("shows a second phone's check-in within 30 seconds", { timeout: 90_000 }, async () => {
+    it("shows a second phone's check-in within 30 seconds", async () => {
       const second = await newContext(browser, server.url);
       try {
         const other = await second.context.newPage();
@@ -245,7 +247,8 @@ describe.skipIf(noBrowser)("the door on a phone", () => {
         await text(other, "All check-ins synced").waitFor();
         await expect.poll(() => checkedIn("Asha Patel")).not.toBeNull();
         // The first phone is left alone: its own 30-second sync brings the news.
-        await text(page, "Arrived 3 of 4").waitFor({ timeout: 40_000 });
+        await page.clock.fastForward(30_000);
+        await text(page, "Arrived 3 of 4").waitFor();
         await text(page, "Women 2/2 · Men 1/2").waitFor();
       } finally {
         await second.context.close();
