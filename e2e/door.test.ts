@@ -1,7 +1,6 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import AxeBuilder from "@axe-core/playwright";
 import { eq } from "drizzle-orm";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import QRCode from "qrcode";
@@ -12,30 +11,10 @@ import { openDatabase } from "../db/client.ts";
 import { bookings, users } from "../db/schema.ts";
 import { insertEvent, insertPaidBookings, makeImage } from "../test/fixtures.ts";
 import { type AppServer, launchBrowser, newContext, noBrowser, startAppServer, waitUntil } from "./harness.ts";
+import { expectAccessible, waitForServiceWorker } from "./page-checks.ts";
 
 const PASSWORD = "e2e-admin-password";
 const HOUR = 3_600_000;
-
-/** Waits until the service worker is installed, active and controlling the page. */
-async function waitForServiceWorker(page: Page) {
-  await page.evaluate(async () => {
-    await navigator.serviceWorker.ready;
-    if (!navigator.serviceWorker.controller) {
-      await new Promise<void>((resolve) =>
-        navigator.serviceWorker.addEventListener("controllerchange", () => resolve(), { once: true }),
-      );
-    }
-  });
-}
-
-/** axe-core on the current screen: no serious or critical violations. */
-async function expectAccessible(page: Page, screen: string) {
-  const results = await new AxeBuilder({ page }).analyze();
-  const bad = results.violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-  expect(bad, `axe on ${screen}`).toEqual([]);
-}
 
 /**
  * A y4m video (what Chromium's fake camera plays) of a ticket's QR code held up on a grey table: the

@@ -15,18 +15,7 @@ import {
   startAppServer,
   waitUntil,
 } from "./harness.ts";
-
-/** Waits until the service worker is installed, active and controlling the page. */
-async function waitForServiceWorker(page: Page) {
-  await page.evaluate(async () => {
-    await navigator.serviceWorker.ready;
-    if (!navigator.serviceWorker.controller) {
-      await new Promise<void>((resolve) =>
-        navigator.serviceWorker.addEventListener("controllerchange", () => resolve(), { once: true }),
-      );
-    }
-  });
-}
+import { waitForServiceWorker } from "./page-checks.ts";
 
 describe.skipIf(noBrowser)("installable and offline", () => {
   let server: AppServer;

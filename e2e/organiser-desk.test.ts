@@ -1,5 +1,4 @@
 import { readFileSync } from "node:fs";
-import AxeBuilder from "@axe-core/playwright";
 import { eq } from "drizzle-orm";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -7,6 +6,7 @@ import { openDatabase } from "../db/client.ts";
 import { bookings, events, feedback } from "../db/schema.ts";
 import { insertEvent, insertHeldBooking, insertPaidBookings } from "../test/fixtures.ts";
 import { type AppServer, desktop, launchBrowser, newContext, noBrowser, startAppServer } from "./harness.ts";
+import { expectAccessible } from "./page-checks.ts";
 
 // The organiser's desk (issue #16) at desktop size: the Overview, a cancel through its dialog, an
 // address edit, per-row refund results and the CSV download, each screen checked with axe-core.
@@ -16,15 +16,6 @@ const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 // Whole hours: the edit form offers quarter hours only, as the API accepts.
 const inDays = (n: number) => Math.floor(Date.now() / HOUR) * HOUR + n * DAY;
-
-/** axe-core on the current screen: no serious or critical violations. */
-async function expectAccessible(page: Page, screen: string) {
-  const results = await new AxeBuilder({ page }).analyze();
-  const bad = results.violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-  expect(bad, `axe on ${screen}`).toEqual([]);
-}
 
 describe.skipIf(noBrowser)("the organiser's desk on a desktop", () => {
   let server: AppServer;

@@ -1,10 +1,10 @@
-import AxeBuilder from "@axe-core/playwright";
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../db/client.ts";
 import { verifiedPhoneCookie } from "../test/api-harness.ts";
 import { insertEvent, insertHeldBooking } from "../test/fixtures.ts";
 import { type AppServer, launchBrowser, newContext, noBrowser, startAppServer } from "./harness.ts";
+import { expectAccessible, expectNoSidewaysScroll } from "./page-checks.ts";
 
 // Issue #12 at phone size: the success URL is not a ticket. A browser that did not verify the
 // booking's phone (an installed app on iOS keeps its storage apart from Safari, where the card
@@ -12,13 +12,6 @@ import { type AppServer, launchBrowser, newContext, noBrowser, startAppServer } 
 // saves it, and leaves the address bar clean.
 
 const SESSION_SECRET = "e2e-ticket-link-secret-e2e-ticket-link-0123";
-
-async function seriousViolations(page: Page) {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  return violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id);
-}
-
-const overflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
 
 describe.skipIf(noBrowser)("the texted ticket link", () => {
   let server: AppServer;
@@ -84,8 +77,8 @@ describe.skipIf(noBrowser)("the texted ticket link", () => {
     await page.getByText(/Open the link in the text message/).waitFor();
     expect(await page.locator(".ticket-code").count()).toBe(0);
     expect(await page.getByText(booking.uniqueCode).count()).toBe(0);
-    expect(await seriousViolations(page)).toEqual([]);
-    expect(await overflow(page)).toBeLessThanOrEqual(0);
+    await expectAccessible(page, "the success page in another browser");
+    await expectNoSidewaysScroll(page);
 
     // The texted link: the ticket shows, is saved, and the token leaves the address bar.
     await page.goto(booking.linkPath);
@@ -99,8 +92,8 @@ describe.skipIf(noBrowser)("the texted ticket link", () => {
     await page.getByText("Ticket added for Lantern Social.", { exact: false }).waitFor();
     await expect.poll(() => new URL(page.url()).search).toBe("");
     expect(new URL(page.url()).pathname).toBe("/tickets");
-    expect(await seriousViolations(page)).toEqual([]);
-    expect(await overflow(page)).toBeLessThanOrEqual(0);
+    await expectAccessible(page, "the ticket opened from the texted link");
+    await expectNoSidewaysScroll(page);
 
     // With the keyboard alone: Tab reaches the ticket's actions.
     await page.locator("body").focus();
@@ -141,8 +134,8 @@ describe.skipIf(noBrowser)("the texted ticket link", () => {
     await page.getByRole("alert").getByText("This ticket link isn't valid.", { exact: false }).waitFor();
     await page.getByText("No tickets are saved on this device yet.", { exact: false }).waitFor();
     expect(await page.getByText(booking.uniqueCode).count()).toBe(0);
-    expect(await seriousViolations(page)).toEqual([]);
-    expect(await overflow(page)).toBeLessThanOrEqual(0);
+    await expectAccessible(page, "a wrong ticket link");
+    await expectNoSidewaysScroll(page);
 
     await page.goto(`/tickets?add=${bookingId}`);
     await page.getByRole("alert").getByText("This ticket link is incomplete.", { exact: false }).waitFor();

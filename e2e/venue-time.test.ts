@@ -1,11 +1,11 @@
 import { readFile } from "node:fs/promises";
-import AxeBuilder from "@axe-core/playwright";
-import type { Browser, Dialog, Page } from "playwright-core";
+import type { Browser, Dialog } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../db/client.ts";
 import { events } from "../db/schema.ts";
 import { makeImage } from "../test/fixtures.ts";
 import { type AppServer, launchBrowser, newContext, noBrowser, startAppServer } from "./harness.ts";
+import { expectAccessible } from "./page-checks.ts";
 
 // Issue 11 at phone size: an organiser types a Sydney evening in the admin form, and everyone reads
 // it on the venue's clock with its zone, while the API keeps SPEC.md's UTC.
@@ -18,11 +18,6 @@ function summerDate(now = Date.now()): string {
   let year = today.getUTCFullYear();
   if (Date.UTC(year, 11, 15) - now < 3 * 86_400_000) year++;
   return `${year}-12-15`;
-}
-
-async function seriousViolations(page: Page) {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  return violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id);
 }
 
 describe.skipIf(noBrowser)("the venue's local time, from the admin form to the ticket", () => {
@@ -62,7 +57,7 @@ describe.skipIf(noBrowser)("the venue's local time, from the admin form to the t
     await panel
       .getByLabel("Event image")
       .setInputFiles({ name: "harbour.png", mimeType: "image/png", buffer: await makeImage("png") });
-    expect(await seriousViolations(page)).toEqual([]);
+    await expectAccessible(page, "the Add Event form");
     await panel.getByRole("button", { name: "Save Event" }).click();
     await page.getByText("Event saved successfully!").waitFor();
 
@@ -78,7 +73,7 @@ describe.skipIf(noBrowser)("the venue's local time, from the admin form to the t
     const card = page.locator("article.event-card", { hasText: "Harbour Lights Mixer" });
     await expect.poll(() => card.locator(".event-local-time").textContent()).toBe(`${date} 07:00 PM AEDT`);
     await expect.poll(() => card.locator(".event-utc-time").textContent()).toBe(`${date} 08:00 AM UTC`);
-    expect(await seriousViolations(page)).toEqual([]);
+    await expectAccessible(page, "the home page");
 
     // Booked and paid: the ticket says the same.
     await card.getByRole("button", { name: "Book Tickets" }).click();
@@ -105,7 +100,7 @@ describe.skipIf(noBrowser)("the venue's local time, from the admin form to the t
     const ticket = page.getByRole("article", { name: "Ticket for Harbour Lights Mixer" });
     await expect.poll(() => ticket.locator(".event-local-time").textContent()).toBe(`${date} 07:00 PM AEDT`);
     await expect.poll(() => ticket.locator(".event-utc-time").textContent()).toBe(`${date} 08:00 AM UTC`);
-    expect(await seriousViolations(page)).toEqual([]);
+    await expectAccessible(page, "the ticket on the success page");
 
     // The confirmation SMS names the local time too.
     const texts = (await (await fetch(`${server.url}/api/dev/outbox`)).json()) as { to: string; body: string }[];

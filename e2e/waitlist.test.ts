@@ -1,4 +1,3 @@
-import AxeBuilder from "@axe-core/playwright";
 import { eq } from "drizzle-orm";
 import type { Browser, Dialog, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -16,23 +15,10 @@ import {
   startAppServer,
   verifyPhone,
 } from "./harness.ts";
+import { expectAccessible, expectNoSidewaysScroll } from "./page-checks.ts";
 
 const PASSWORD = "e2e-admin-password";
 const DAY = 86_400_000;
-
-/** axe-core on the current screen: no serious or critical violations. */
-async function expectAccessible(page: Page, screen: string) {
-  const results = await new AxeBuilder({ page }).analyze();
-  const bad = results.violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-  expect(bad, `axe on ${screen}`).toEqual([]);
-}
-
-/** Nothing is wider than the phone: no sideways scrolling at 390 px. */
-async function fitsThePhone(page: Page) {
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-}
 
 describe.skipIf(noBrowser)("the waitlist on a phone", () => {
   let server: AppServer;
@@ -126,7 +112,7 @@ describe.skipIf(noBrowser)("the waitlist on a phone", () => {
     await expect.poll(() => banquet.getByText("Women: 2 seats left").isVisible()).toBe(true);
     await expect.poll(() => banquet.getByText("Men: sold out").isVisible()).toBe(true);
     await expect.poll(() => banquet.getByRole("button", { name: "Book Tickets" }).isEnabled()).toBe(true);
-    await fitsThePhone(page);
+    await expectNoSidewaysScroll(page);
 
     // A man tries to book: the form says the men's seats are gone and offers the waitlist instead.
     await banquet.getByRole("button", { name: "Book Tickets" }).click();
@@ -142,14 +128,14 @@ describe.skipIf(noBrowser)("the waitlist on a phone", () => {
     expect(alerts).toEqual([]);
     expect(page.url()).toContain("/otp-verification");
     await expectAccessible(page, "the details form with the waitlist offered");
-    await fitsThePhone(page);
+    await expectNoSidewaysScroll(page);
 
     await page.getByRole("button", { name: "Join waitlist" }).click();
     const position = page.getByRole("status").filter({ hasText: "You're number 1 on the waitlist." });
     await position.waitFor();
     await expect.poll(() => page.getByRole("button", { name: "Leave waitlist" }).isVisible()).toBe(true);
     await expectAccessible(page, "the place on the waitlist");
-    await fitsThePhone(page);
+    await expectNoSidewaysScroll(page);
     // A reload keeps the place in line on screen.
     await page.reload();
     await position.waitFor();
@@ -192,7 +178,7 @@ describe.skipIf(noBrowser)("the waitlist on a phone", () => {
     await expect.poll(() => phone.getByText("A seat is kept for you until").isVisible()).toBe(true);
     await expect.poll(() => phone.getByText("Balanced Banquet").first().isVisible()).toBe(true);
     await expectAccessible(phone, "the details form opened from the offer");
-    await fitsThePhone(phone);
+    await expectNoSidewaysScroll(phone);
 
     // The usual booking from here: details, checkout, ticket.
     await phone.getByLabel("Name").fill("Rohan Mehta");
@@ -249,7 +235,7 @@ describe.skipIf(noBrowser)("the waitlist on a phone", () => {
     await page.getByLabel("Name").press("Enter");
     await page.getByRole("status").filter({ hasText: "You're number 1 on the waitlist." }).waitFor();
     await expectAccessible(page, "the place on the waitlist of a sold-out event");
-    await fitsThePhone(page);
+    await expectNoSidewaysScroll(page);
 
     await page.getByRole("button", { name: "Leave waitlist" }).focus();
     await page.keyboard.press("Enter");
@@ -266,7 +252,7 @@ describe.skipIf(noBrowser)("the waitlist on a phone", () => {
     await page.getByText("This link is not valid.").waitFor();
     await expect.poll(() => page.getByRole("link", { name: "Back to upcoming events" }).isVisible()).toBe(true);
     await expectAccessible(page, "a forged offer link");
-    await fitsThePhone(page);
+    await expectNoSidewaysScroll(page);
     expect(pageErrors).toEqual([]);
     await context.close();
   });
