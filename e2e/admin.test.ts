@@ -6,6 +6,7 @@ import { openDatabase } from "../db/client.ts";
 import { bookings, events } from "../db/schema.ts";
 import { insertPaidBookings, makeImage } from "../test/fixtures.ts";
 import { type AppServer, desktop, launchBrowser, newContext, noBrowser, startAppServer } from "./harness.ts";
+import { expectAccessible } from "./page-checks.ts";
 
 const DAY = 86_400_000;
 const PASSWORD = "e2e-admin-password";
@@ -58,6 +59,7 @@ describe.skipIf(noBrowser)("admin panel on a desktop", () => {
     await page.getByLabel("Password", { exact: true }).fill("not the password");
     await page.getByRole("button", { name: "Submit" }).click();
     await expect.poll(() => page.getByRole("alert").textContent()).toContain("Invalid credentials. Please try again.");
+    await expectAccessible(page, "the admin login with its error");
     await expect.poll(() => page.getByRole("tablist").count()).toBe(0);
     await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
     await page.getByRole("button", { name: "Submit" }).click();
@@ -97,6 +99,7 @@ describe.skipIf(noBrowser)("admin panel on a desktop", () => {
     await panel
       .getByLabel("Event image")
       .setInputFiles({ name: "party.png", mimeType: "image/png", buffer: await makeImage("png") });
+    await expectAccessible(page, "the Add Event tab");
     await panel.getByRole("button", { name: "Save Event" }).click();
     await expect.poll(() => status(page).textContent()).toBe("Event saved successfully!");
 
@@ -158,6 +161,7 @@ describe.skipIf(noBrowser)("admin panel on a desktop", () => {
     const dialog = page.getByRole("dialog");
     await start.click();
     await expect.poll(() => dialog.textContent()).toContain("Texts 3 participants");
+    await expectAccessible(page, "the Start Event dialog");
     await dialog.getByRole("button", { name: "Start Event" }).click();
     await expect.poll(() => status(page).textContent()).toContain("Event has started! SMS sent to participants.");
     await expect.poll(() => start.isDisabled()).toBe(true);
@@ -209,6 +213,7 @@ describe.skipIf(noBrowser)("admin panel on a desktop", () => {
     const refundButton = panel.getByRole("button", { name: "Refund", exact: true });
     await refundButton.click();
     await expect.poll(() => panel.getByRole("alert").textContent()).toBe("No participants selected for refund.");
+    await expectAccessible(page, "User Details with its error");
 
     // Slow the refunds down so the batch is visibly running, and count what reaches the server.
     let refundCalls = 0;

@@ -15,6 +15,7 @@ import {
   startAppServer,
   verifyPhone,
 } from "./harness.ts";
+import { expectAccessible, expectNoSidewaysScroll } from "./page-checks.ts";
 
 const SOLD_OUT = "Sorry,no more seats are available for booking currently.Please try after some time.";
 
@@ -70,6 +71,8 @@ describe.skipIf(noBrowser)("booking from the home page", () => {
     const alerts = dialogs(page);
     await bookFromHome(page, "Garden Party");
     await expect.poll(() => page.getByText("Garden Party").first().isVisible()).toBe(true);
+    await expectAccessible(page, "the phone number form");
+    await expectNoSidewaysScroll(page);
 
     await page.getByLabel("Mobile number").fill("0412 345 678");
     await page.getByRole("button", { name: "Send OTP" }).click();
@@ -83,6 +86,7 @@ describe.skipIf(noBrowser)("booking from the home page", () => {
     await otp.fill(code === "000000" ? "111111" : "000000");
     await page.getByRole("button", { name: "Verify OTP" }).click();
     await page.getByText("Incorrect OTP.").waitFor();
+    await expectAccessible(page, "the code form with its error");
 
     await otp.fill(code);
     await page.getByRole("button", { name: "Verify OTP" }).click();
@@ -99,6 +103,8 @@ describe.skipIf(noBrowser)("booking from the home page", () => {
     await page.getByLabel("Gender").selectOption("female");
     await page.getByRole("button", { name: "Submit" }).click();
     await page.getByText("Image upload is required.").waitFor();
+    await expectAccessible(page, "the details form with its error");
+    await expectNoSidewaysScroll(page);
 
     await page
       .getByLabel("Photo")
@@ -116,6 +122,8 @@ describe.skipIf(noBrowser)("booking from the home page", () => {
     await expect.poll(() => page.getByText("2031-05-03 06:00 PM").isVisible()).toBe(true);
     await expect.poll(() => page.getByText("$45.00").isVisible()).toBe(true);
     await expect.poll(() => page.getByRole("button", { name: "Proceed to Payment" }).isEnabled()).toBe(true);
+    await expectAccessible(page, "the confirmation");
+    await expectNoSidewaysScroll(page);
 
     // Back from the confirmation returns to the details as typed (only the photo is chosen again).
     await page.goBack();
@@ -166,6 +174,7 @@ describe.skipIf(noBrowser)("booking from the home page", () => {
     await page.goto("/confirmation");
     await page.getByText("Error: No user or event data available.").waitFor();
     await expect.poll(() => page.getByRole("link", { name: "Back to upcoming events" }).isVisible()).toBe(true);
+    await expectAccessible(page, "the confirmation opened directly");
     await page.goto("/otp-verification");
     await page.getByRole("link", { name: "Back to upcoming events" }).waitFor();
     await expect.poll(() => page.getByLabel("Mobile number").count()).toBe(0);

@@ -7,6 +7,7 @@ import { openDatabase } from "../db/client.ts";
 import { events, feedback, users } from "../db/schema.ts";
 import { insertEvent, insertPaidBookings, makeImage } from "../test/fixtures.ts";
 import { type AppServer, launchBrowser, newContext, noBrowser, startAppServer } from "./harness.ts";
+import { expectAccessible, expectNoSidewaysScroll } from "./page-checks.ts";
 
 const env = { SESSION_SECRET: "e2e-secret-e2e-secret-e2e-secret-012345" };
 
@@ -98,6 +99,7 @@ describe.skipIf(noBrowser)("partner feedback on a phone", () => {
       )
       .toEqual([320, 320]);
     await expect.poll(() => page.getByText("All choices saved").isVisible()).toBe(true);
+    await expectAccessible(page, "the partners page");
 
     await card(page, "Priya").getByRole("button", { name: "Like", exact: true }).click();
     await card(page, "Anika").getByRole("button", { name: "Dislike", exact: true }).click();
@@ -127,6 +129,7 @@ describe.skipIf(noBrowser)("partner feedback on a phone", () => {
     await card(page, "Priya").getByRole("button", { name: "Dislike", exact: true }).click();
     await card(page, "Priya").getByRole("button", { name: "Like", exact: true }).click();
     await page.getByText("2 choices waiting to sync").waitFor();
+    await expectAccessible(page, "the partners page with taps waiting");
     await expect.poll(() => pressed(page, "Anika", "Dislike")).toBe("true");
     await context.setOffline(false);
     await page.getByText("All choices saved").waitFor({ timeout: 15_000 });
@@ -140,8 +143,7 @@ describe.skipIf(noBrowser)("partner feedback on a phone", () => {
     await expect.poll(() => pressed(page, "Anika", "Like")).toBe("true");
     await expect.poll(() => pressed(page, "Priya", "Like")).toBe("true");
 
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    expect(overflow).toBeLessThanOrEqual(0);
+    await expectNoSidewaysScroll(page);
 
     // Priya likes him back through her own link; Arjun likes Priya.
     for (const [who, whom] of [
@@ -170,6 +172,8 @@ describe.skipIf(noBrowser)("partner feedback on a phone", () => {
     await expect.poll(() => iliked.getByRole("link").count()).toBe(0);
     const likedMe = page.locator("section", { has: page.getByRole("heading", { name: /They liked you/ }) });
     await expect.poll(() => likedMe.locator("li").count()).toBe(0);
+    await expectAccessible(page, "the report");
+    await expectNoSidewaysScroll(page);
 
     // Priya's report: Vikram mutual, Arjun liked her (with his number).
     await page.goto(reportLink("Priya"));
@@ -187,6 +191,7 @@ describe.skipIf(noBrowser)("partner feedback on a phone", () => {
     await page.goto(participantLink("Vikram", "not-the-right-token"));
     await page.getByRole("alert").getByText("This feedback link isn't valid.", { exact: false }).waitFor();
     await expect.poll(() => page.locator("article.partner-card").count()).toBe(0);
+    await expectAccessible(page, "a wrong feedback link");
 
     await page.goto("/ParticipantFeedback?par1=abc");
     await page.getByRole("alert").getByText("This feedback link is incomplete.", { exact: false }).waitFor();

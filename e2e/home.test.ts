@@ -5,6 +5,7 @@ import { openDatabase } from "../db/client.ts";
 import { events } from "../db/schema.ts";
 import { insertEvent, insertPaidBookings } from "../test/fixtures.ts";
 import { type AppServer, launchBrowser, newContext, noBrowser, startAppServer } from "./harness.ts";
+import { expectAccessible, expectNoSidewaysScroll } from "./page-checks.ts";
 
 describe.skipIf(noBrowser)("home page on a phone", () => {
   let server: AppServer;
@@ -94,9 +95,8 @@ describe.skipIf(noBrowser)("home page on a phone", () => {
     await expect.poll(() => page.locator("footer").textContent()).toContain("2024");
     await expect.poll(() => page.locator("footer").textContent()).toContain("rights reserved");
 
-    // The layout fits a phone: nothing scrolls sideways.
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    expect(overflow).toBeLessThanOrEqual(0);
+    await expectNoSidewaysScroll(page);
+    await expectAccessible(page, "the home page");
 
     await card("Low Seats Night").getByRole("button", { name: "Book Tickets" }).click();
     await page.waitForURL("**/otp-verification");
@@ -113,6 +113,7 @@ describe.skipIf(noBrowser)("home page on a phone", () => {
     await page.goto("/no-such-page");
     await page.getByRole("heading", { name: "Unexpected Application Error!" }).waitFor();
     await expect.poll(() => page.getByText("404 Not Found").isVisible()).toBe(true);
+    await expectAccessible(page, "the router fallback");
     await context.close();
   });
 });

@@ -15,7 +15,7 @@ import {
   startAppServer,
   waitUntil,
 } from "./harness.ts";
-import { waitForServiceWorker } from "./page-checks.ts";
+import { expectAccessible, waitForServiceWorker } from "./page-checks.ts";
 
 describe.skipIf(noBrowser)("installable and offline", () => {
   let server: AppServer;
@@ -84,6 +84,7 @@ describe.skipIf(noBrowser)("installable and offline", () => {
             .catch(() => false),
         );
       expect(firstImageLoaded).toBe(true);
+      await expectAccessible(page, "the home page offline");
     });
 
     it("opens other pages from the cached shell", async () => {

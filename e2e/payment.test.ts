@@ -6,6 +6,7 @@ import { bookings, users } from "../db/schema.ts";
 import { verifiedPhoneCookie } from "../test/api-harness.ts";
 import { insertEvent, insertHeldBooking, makeImage } from "../test/fixtures.ts";
 import { type AppServer, launchBrowser, newContext, noBrowser, startAppServer } from "./harness.ts";
+import { expectAccessible, expectNoSidewaysScroll } from "./page-checks.ts";
 
 // Set here, not left to the harness, so a test can sign the cookie of a browser that verified its phone.
 const SESSION_SECRET = "e2e-payment-secret-e2e-payment-secret-0123";
@@ -61,6 +62,7 @@ describe.skipIf(noBrowser)("paying through the local checkout and checking in at
     await expect.poll(() => page.getByText(eventName).isVisible()).toBe(true);
     await expect.poll(() => page.getByText(amount).isVisible()).toBe(true);
     await expect.poll(() => page.getByRole("button", { name: "Cancel" }).isVisible()).toBe(true);
+    await expectAccessible(page, "the test checkout");
     await page.getByRole("button", { name: "Pay" }).click();
     await page.waitForURL("**/success?**");
     const url = new URL(page.url());
@@ -81,6 +83,8 @@ describe.skipIf(noBrowser)("paying through the local checkout and checking in at
     expect(await qr.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(100);
     await expect.poll(() => page.getByRole("link", { name: "Download QR" }).getAttribute("download")).toMatch(/\.png$/);
     await page.getByText("Your ticket is saved on this device").waitFor();
+    await expectAccessible(page, "the ticket on the success page");
+    await expectNoSidewaysScroll(page);
     const uniqueCode = (await code.textContent()) ?? "";
     expect(uniqueCode).toMatch(/^[A-Z2-9]{10}$/);
     expect(await page.evaluate(() => localStorage.getItem("paymentIntentId"))).toMatch(/^pi_local_/);
@@ -111,6 +115,7 @@ describe.skipIf(noBrowser)("paying through the local checkout and checking in at
       await expect.poll(() => qr.isVisible()).toBe(true);
       expect(await qr.evaluate((img: HTMLImageElement) => img.src.startsWith("data:image/png;base64,"))).toBe(true);
     }
+    await expectAccessible(page, "My tickets, offline");
     await context.setOffline(false);
   }
 
@@ -126,6 +131,7 @@ describe.skipIf(noBrowser)("paying through the local checkout and checking in at
     await page.getByLabel("Unique code").fill("WRONGCODE9");
     await page.getByRole("button", { name: "Confirm" }).click();
     await page.getByText("Invalid code. Please try again.").waitFor();
+    await expectAccessible(page, "the door check with its error");
     await expect.poll(() => page.getByText("Booking confirmed! Thank you!").count()).toBe(0);
     await page.getByLabel("Unique code").fill(uniqueCode);
     await page.getByRole("button", { name: "Confirm" }).click();

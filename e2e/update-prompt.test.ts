@@ -13,6 +13,7 @@ import {
   startAppServer,
   waitUntil,
 } from "./harness.ts";
+import { expectAccessible } from "./page-checks.ts";
 
 const dist = join(dirname(fileURLToPath(import.meta.url)), "..", "dist");
 
@@ -67,6 +68,7 @@ describe.skipIf(noBrowser)("a new deployment", () => {
     const reload = page.getByRole("button", { name: "Reload" });
     await reload.waitFor({ timeout: 30_000 });
     await page.getByText("A new version of the app is available.").waitFor();
+    await expectAccessible(page, "the update prompt");
     const firstWorker = await page.evaluate(() => navigator.serviceWorker.controller?.scriptURL);
     expect(firstWorker).toBeTruthy();
 

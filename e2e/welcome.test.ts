@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, desktop, freePort, launchBrowser, newContext, noBrowser, startAppServer } from "./harness.ts";
+import { expectAccessible, expectNoSidewaysScroll } from "./page-checks.ts";
 
 /** The third-party script as the CDN should serve it; the server pins these exact bytes by their hash. */
 const SCRIPT_BODY = "window.__navbarScriptRan = (window.__navbarScriptRan || 0) + 1;";
@@ -124,6 +125,7 @@ describe.skipIf(noBrowser)("landing page at /welcome", () => {
     await toggle.click();
     await expect.poll(() => toggle.getAttribute("aria-expanded")).toBe("true");
     await expect.poll(() => upcoming.isVisible()).toBe(true);
+    await expectAccessible(page, "the landing page with its menu open");
     await expect
       .poll(() => page.getByRole("link", { name: "My tickets", exact: true }).getAttribute("href"))
       .toBe("/tickets");
@@ -139,8 +141,7 @@ describe.skipIf(noBrowser)("landing page at /welcome", () => {
     await expect.poll(() => toggle.getAttribute("aria-expanded")).toBe("false");
 
     // A 1075-wide video must not make a phone scroll sideways.
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    expect(overflow).toBeLessThanOrEqual(0);
+    await expectNoSidewaysScroll(page);
 
     // The third-party script: in the document after mount, pinned by its hash, run once, and gone
     // after leaving in-app.
@@ -196,6 +197,7 @@ describe.skipIf(noBrowser)("landing page at /welcome", () => {
     await expect
       .poll(() => page.getByRole("link", { name: "Our main site", exact: true }).isVisible(), { timeout: 15_000 })
       .toBe(true);
+    await expectAccessible(page, "the landing page on a wide screen");
 
     await page.getByRole("link", { name: "See upcoming events" }).click();
     await page.getByRole("heading", { name: "Upcoming Events" }).waitFor();
