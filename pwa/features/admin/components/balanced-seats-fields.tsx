@@ -30,36 +30,47 @@ export function BalancedSeatsFields(props: {
       </p>
       {value.balanced ? (
         <div className="admin-balanced-counts">
-          <div className="field">
-            <label htmlFor={`${idPrefix}-seats-male`}>Seats for men</label>
-            <input
-              id={`${idPrefix}-seats-male`}
-              name={props.named ? "seatsMale" : undefined}
-              type="number"
-              required
-              min={0}
-              max={10000}
-              step={1}
-              value={value.men}
-              onChange={(e) => onChange({ ...value, men: e.target.value })}
-            />
-          </div>
-          <div className="field">
-            <label htmlFor={`${idPrefix}-seats-female`}>Seats for women</label>
-            <input
-              id={`${idPrefix}-seats-female`}
-              name={props.named ? "seatsFemale" : undefined}
-              type="number"
-              required
-              min={0}
-              max={10000}
-              step={1}
-              value={value.women}
-              onChange={(e) => onChange({ ...value, women: e.target.value })}
-            />
-          </div>
+          <SeatCount
+            id={`${idPrefix}-seats-male`}
+            label="Seats for men"
+            name={props.named ? "seatsMale" : undefined}
+            value={value.men}
+            onChange={(men) => onChange({ ...value, men })}
+          />
+          <SeatCount
+            id={`${idPrefix}-seats-female`}
+            label="Seats for women"
+            name={props.named ? "seatsFemale" : undefined}
+            value={value.women}
+            onChange={(women) => onChange({ ...value, women })}
+          />
         </div>
       ) : null}
+    </div>
+  );
+}
+
+function SeatCount(props: {
+  id: string;
+  label: string;
+  name: string | undefined;
+  value: string;
+  onChange: (next: string) => void;
+}) {
+  return (
+    <div className="field">
+      <label htmlFor={props.id}>{props.label}</label>
+      <input
+        id={props.id}
+        name={props.name}
+        type="number"
+        required
+        min={0}
+        max={10000}
+        step={1}
+        value={props.value}
+        onChange={(e) => props.onChange(e.target.value)}
+      />
     </div>
   );
 }
