@@ -45,7 +45,7 @@ export function Overview({ events }: { events: ReturnType<typeof useAdminEvents>
       {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be focusable (WCAG 2.1.1) */}
       <section className="admin-table-wrap" aria-labelledby="overview-caption" tabIndex={0}>
         <table className="admin-table admin-overview-table">
-          <caption id="overview-caption" className="admin-sr-only">
+          <caption id="overview-caption" className="sr-only">
             Every event with its sales, money and attendance
           </caption>
           <thead>

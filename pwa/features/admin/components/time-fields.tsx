@@ -18,7 +18,8 @@ export function TimeFields({ idPrefix, hour, minute, onHour, onMinute, names }: 
   const controlled = onHour !== undefined;
   return (
     <fieldset className="admin-time">
-      <legend>Start time (venue's local time)</legend>
+      {/* For screen readers; shown, it would push the row out of line with the Date field. */}
+      <legend className="sr-only">Start time (venue's local time)</legend>
       <div className="field">
         <label htmlFor={`${idPrefix}-hour`}>Hour</label>
         <select

@@ -39,7 +39,7 @@ export function AttendeeRow({ attendee: a, zone, canUndo, idPrefix, autoFocus, o
           {a.name}
         </span>
         <span className="door-meta">
-          {a.gender === "female" ? "Woman" : "Man"} · <span className="door-sr-only">phone ending </span>…{a.phoneLast4}
+          {a.gender === "female" ? "Woman" : "Man"} · <span className="sr-only">phone ending </span>…{a.phoneLast4}
         </span>
         {arrived ? (
           <span className="door-arrived-at">
