@@ -255,6 +255,7 @@ export function EditEventForm({ events }: { events: ReturnType<typeof useAdminEv
   // Keeping a date that is already today or past is allowed; a new date must be from tomorrow at the venue.
   const tomorrow = tomorrowAt(draft?.zone ?? event?.time_zone ?? "UTC");
   const storedDate = event && draft ? apiToWallClock(event.EventDateTime, draft.zone).date : null;
+  const finishingRefunds = event?.event_status === "cancelled" && unrefunded > 0;
   const minDate = storedDate && storedDate < tomorrow ? storedDate : tomorrow;
 
   return (
@@ -434,25 +435,14 @@ export function EditEventForm({ events }: { events: ReturnType<typeof useAdminEv
               >
                 End Event
               </button>
-              {event.event_status === "cancelled" && unrefunded > 0 ? (
-                <button
-                  type="button"
-                  className="button admin-end"
-                  disabled={busy !== null}
-                  onClick={() => void cancel()}
-                >
-                  Finish refunds
-                </button>
-              ) : (
-                <button
-                  type="button"
-                  className="button admin-end"
-                  disabled={event.event_status !== "upcoming" || busy !== null}
-                  onClick={() => void cancel()}
-                >
-                  Cancel event
-                </button>
-              )}
+              <button
+                type="button"
+                className="button admin-end"
+                disabled={busy !== null || (!finishingRefunds && event.event_status !== "upcoming")}
+                onClick={() => void cancel()}
+              >
+                {finishingRefunds ? "Finish refunds" : "Cancel event"}
+              </button>
             </div>
             {event.event_status === "ended" ? (
               <p className="admin-hint span-2">This event has ended; it can no longer be changed.</p>
