@@ -85,6 +85,11 @@ describe.skipIf(noBrowser)("the organiser's desk on a desktop", () => {
       startsAt: inDays(6),
     });
 
+    const stormy = await insertEvent(db, uploads, { name: "Stormy Night", startsAt: inDays(7) });
+    paid(stormy.id, "Leela Das", "female");
+    const [stuck] = insertPaidBookings(db, stormy.id, 1, { name: "Omar Sheikh", gender: "male" });
+    db.update(bookings).set({ paymentIntentId: "pi_unknown_omar" }).where(eq(bookings.id, stuck!.bookingId)).run();
+
     const refundNight = await insertEvent(db, uploads, { name: "Refund Night", startsAt: inDays(8) });
     paid(refundNight.id, "Zara Khan", "female");
     const [broken] = insertPaidBookings(db, refundNight.id, 1, { name: "Rohan Mehta", gender: "male" });
@@ -97,6 +102,8 @@ describe.skipIf(noBrowser)("the organiser's desk on a desktop", () => {
       ball: ball.id,
       rainy: rainy.id,
       typo: typo.id,
+      stormy: stormy.id,
+      stuck: stuck!.bookingId,
       refundNight: refundNight.id,
     });
     db.$client.close();
@@ -168,7 +175,15 @@ describe.skipIf(noBrowser)("the organiser's desk on a desktop", () => {
       ]);
     await expect
       .poll(() => table.locator("tbody th").allTextContents())
-      .toEqual(["Harbour Mixer", "Rainy Night", "Typo Night", "Refund Night", "Later Soiree", "Winter Ball"]);
+      .toEqual([
+        "Harbour Mixer",
+        "Rainy Night",
+        "Typo Night",
+        "Stormy Night",
+        "Refund Night",
+        "Later Soiree",
+        "Winter Ball",
+      ]);
 
     const cells = async (name: string) => overviewRow(name).getByRole("cell").allTextContents();
     await expect.poll(async () => (await cells("Harbour Mixer")).join("|")).toContain("Upcoming|3/10|1|");
@@ -222,6 +237,37 @@ describe.skipIf(noBrowser)("the organiser's desk on a desktop", () => {
     await home.getByText("Harbour Mixer").first().waitFor();
     expect(await home.getByText("Rainy Night").count()).toBe(0);
     await home.close();
+  });
+
+  it("offers Finish refunds on a cancelled event whose refund failed, and it refunds the rest", async () => {
+    await tab("Edit Event").click();
+    await pickEvent("Stormy Night");
+    await panel().getByRole("button", { name: "Cancel event" }).click();
+    const dialog = page.getByRole("dialog");
+    await dialog.getByRole("button", { name: "Cancel event" }).click();
+    await panel().getByText("Event cancelled, but some refunds failed.").waitFor();
+    await panel().getByText("Refunded 1 of 2. Press Finish refunds to try the rest again.").waitFor();
+    await panel().getByText("1 payment still to refund.", { exact: false }).waitFor();
+
+    // The provider knows the payment again (say, a network blip has passed): the retry refunds it.
+    withDb((db) =>
+      db
+        .update(bookings)
+        .set({ paymentIntentId: `pi_local_desk_${ids.stuck}` })
+        .where(eq(bookings.id, ids.stuck!))
+        .run(),
+    );
+    const finish = panel().getByRole("button", { name: "Finish refunds" });
+    await expect.poll(() => finish.isEnabled()).toBe(true);
+    await finish.click();
+    await expect.poll(() => dialog.textContent()).toContain("Finish the refunds of Stormy Night?");
+    await expectAccessible(page, "the finish refunds dialog");
+    await dialog.getByRole("button", { name: "Finish refunds" }).click();
+    await expect.poll(() => status().textContent()).toContain("Refunded 1 of 1");
+    await expect.poll(() => panel().getByRole("button", { name: "Cancel event" }).isDisabled()).toBe(true);
+    expect(await panel().getByRole("button", { name: "Finish refunds" }).count()).toBe(0);
+    const statuses = withDb((db) => db.select().from(bookings).where(eq(bookings.eventId, ids.stormy!)).all());
+    expect(statuses.map((b) => b.status)).toEqual(["refunded", "refunded"]);
   });
 
   it("fixes a typo in an event's address from the Edit tab", async () => {
