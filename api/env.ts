@@ -223,3 +223,14 @@ function loadOrCreateSecret(dataDir: string): string {
 export function readEnv(): Env {
   return parseEnv(process.env);
 }
+
+/** readEnv for a command (the server, backup, restore): a bad setting prints one line each and exits 1. */
+export function readEnvOrExit(): Env {
+  try {
+    return readEnv();
+  } catch (error) {
+    if (!(error instanceof EnvError)) throw error;
+    for (const line of error.problems) console.error(`Configuration error: ${line}`);
+    process.exit(1);
+  }
+}

@@ -6,7 +6,7 @@ import { serve } from "@hono/node-server";
 import { openDatabase } from "../db/client.ts";
 import { seedDemoEvents } from "../db/seed.ts";
 import { createApp } from "./app.ts";
-import { EnvError, readEnv } from "./env.ts";
+import { readEnvOrExit } from "./env.ts";
 import { jsonLogger } from "./lib/log.ts";
 import { createPaymentsProvider } from "./providers/payments/index.ts";
 import { createSmsProvider } from "./providers/sms/index.ts";
@@ -15,16 +15,7 @@ import { createScheduler } from "./services/scheduler.ts";
 
 // The only file that listens. Everything it wires up is built by createApp from these pieces.
 
-let env: ReturnType<typeof readEnv>;
-try {
-  env = readEnv();
-} catch (error) {
-  if (error instanceof EnvError) {
-    for (const line of error.problems) console.error(`Configuration error: ${line}`);
-    process.exit(1);
-  }
-  throw error;
-}
+const env = readEnvOrExit();
 
 const log = jsonLogger;
 const now = () => Date.now();

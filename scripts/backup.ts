@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import Database from "better-sqlite3";
-import { type Env, EnvError, readEnv } from "../api/env.ts";
+import { readEnvOrExit } from "../api/env.ts";
 import { createBackup } from "../api/services/backup.ts";
 
 // `npm run backup -- DIR`: one backup of DATABASE_PATH and UPLOADS_DIR into a new folder under DIR
@@ -8,14 +8,7 @@ import { createBackup } from "../api/services/backup.ts";
 // consistent snapshot without stopping the server's writes.
 
 const args = process.argv.slice(2);
-let env: Env;
-try {
-  env = readEnv();
-} catch (error) {
-  if (!(error instanceof EnvError)) throw error;
-  for (const line of error.problems) console.error(`Configuration error: ${line}`);
-  process.exit(1);
-}
+const env = readEnvOrExit();
 const root = args[0] ?? env.BACKUP_DIR;
 if (!root || args.length > 1 || root.startsWith("-")) {
   console.error("usage: npm run backup -- DIR   (or set BACKUP_DIR)");

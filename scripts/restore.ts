@@ -1,4 +1,4 @@
-import { type Env, EnvError, readEnv } from "../api/env.ts";
+import { readEnvOrExit } from "../api/env.ts";
 import { BackupError, restoreBackup } from "../api/services/backup.ts";
 
 // `npm run restore -- BACKUP_FOLDER [--force]`: puts a backup back into DATABASE_PATH and
@@ -14,14 +14,7 @@ if (!folder || rest.length > 1 || folder.startsWith("-")) {
   console.error("usage: npm run restore -- BACKUP_FOLDER [--force]");
   process.exit(2);
 }
-let env: Env;
-try {
-  env = readEnv();
-} catch (error) {
-  if (!(error instanceof EnvError)) throw error;
-  for (const line of error.problems) console.error(`Configuration error: ${line}`);
-  process.exit(1);
-}
+const env = readEnvOrExit();
 
 try {
   const manifest = await restoreBackup({
