@@ -33,13 +33,25 @@ function readDockerfile() {
   };
 }
 
-/** Runs a Dockerfile exec-form command (["node", ...]) with this Node, and gives its exit code. */
-function run(command: string[], env: Record<string, string>) {
+/** Runs a Dockerfile exec-form command (["node", ...]) with this Node, and gives its exit code and stderr. */
+function runWithStderr(command: string[], env: Record<string, string>) {
   const [program, ...args] = command;
   expect(program).toBe("node");
-  const child = spawn(process.execPath, args, { env: { PATH: process.env.PATH ?? "", ...env }, stdio: "ignore" });
-  return new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  const child = spawn(process.execPath, args, {
+    cwd: root,
+    env: { PATH: process.env.PATH ?? "", ...env },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  let stderr = "";
+  child.stderr?.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  return new Promise<{ code: number | null; stderr: string }>((resolve) =>
+    child.once("close", (code) => resolve({ code, stderr })),
+  );
 }
+
+const run = async (command: string[], env: Record<string, string>) => (await runWithStderr(command, env)).code;
 
 describe("the production start, as the container runs it", () => {
   const dockerfile = readDockerfile();
@@ -69,6 +81,20 @@ describe("the production start, as the container runs it", () => {
     expect(dockerfile.volume).toEqual(["/data"]);
     expect(dockerfile.user).toBeDefined();
     expect(["root", "0"]).not.toContain(dockerfile.user);
+  });
+
+  it("refuses to start with production settings missing, naming each variable on its own line", async () => {
+    const env = { ...dockerfile.env, DATABASE_PATH: join(dataDir, "refused", "app.db"), ADMIN_PASSWORD: "too short" };
+    const { code, stderr } = await runWithStderr(dockerfile.cmd ?? [], env);
+    expect(code).toBe(1);
+    const lines = stderr.split("\n").filter((line) => line.startsWith("Configuration error: "));
+    for (const name of ["ADMIN_PASSWORD", "PUBLIC_BASE_URL", "SESSION_SECRET", "STRIPE_SECRET_KEY"]) {
+      expect(
+        lines.filter((line) => line.startsWith(`Configuration error: ${name}: `)),
+        name,
+      ).toHaveLength(1);
+    }
+    expect(existsSync(join(dataDir, "refused", "app.db"))).toBe(false);
   });
 
   it("starts in production, answers /healthz and the HEALTHCHECK, backs up, and stops cleanly", async () => {
