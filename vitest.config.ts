@@ -4,7 +4,13 @@ import { defineConfig } from "vitest/config";
 // (vitest.browser.config.ts) because they need the built PWA and Chromium.
 export default defineConfig({
   test: {
-    include: ["api/**/*.test.ts", "db/**/*.test.ts", "pwa/**/*.test.{ts,tsx}", "test/**/*.test.ts"],
+    include: [
+      "api/**/*.test.ts",
+      "common/**/*.test.ts",
+      "db/**/*.test.ts",
+      "pwa/**/*.test.{ts,tsx}",
+      "test/**/*.test.ts",
+    ],
     environment: "node",
     testTimeout: 20_000,
     hookTimeout: 30_000,

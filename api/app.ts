@@ -2,6 +2,7 @@ import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { compress } from "hono/compress";
 import { HTTPException } from "hono/http-exception";
+import type { ErrorCode, ErrorReply } from "../common/error-codes.ts";
 import type { AppDeps } from "./deps.ts";
 import { trustProxy } from "./lib/client-address.ts";
 import { DomainError } from "./lib/errors.ts";
@@ -25,9 +26,13 @@ export type { AppDeps } from "./deps.ts";
 const MULTIPART_LIMIT = MAX_IMAGE_BYTES + 64 * 1024;
 const JSON_LIMIT = 64 * 1024;
 
-export function createApp(deps: AppDeps) {
+/**
+ * Every call under /api, as one chain: its type is AppType, which the PWA's client (hono/client's
+ * `hc`) is built from, so a renamed route or reply field fails the PWA's typecheck.
+ */
+export function apiRoutes(deps: AppDeps) {
   // Counted while the body streams in, so an oversized upload is refused before it is buffered.
-  const tooLarge = (c: Context) => c.json({ success: false, error: "request body too large" }, 413);
+  const tooLarge = (c: Context) => c.json(errorBody("request body too large", "too_large"), 413);
   const multipartLimit = bodyLimit({ maxSize: MULTIPART_LIMIT, onError: tooLarge });
   const jsonLimit = bodyLimit({ maxSize: JSON_LIMIT, onError: tooLarge });
 
@@ -49,7 +54,14 @@ export function createApp(deps: AppDeps) {
     .route("/", adminRoutes(deps))
     .route("/", feedbackRoutes(deps))
     .route("/", doorRoutes(deps));
+  return new Hono().route("/api", api);
+}
 
+export type AppType = ReturnType<typeof apiRoutes>;
+
+const errorBody = (error: string, code: ErrorCode): ErrorReply => ({ success: false, error, code });
+
+export function createApp(deps: AppDeps) {
   const app = new Hono();
   app.onError((err, c) => {
     if (err instanceof DomainError) {
@@ -57,15 +69,17 @@ export function createApp(deps: AppDeps) {
       if (err.status >= 500 && err.cause !== undefined) {
         deps.log("warn", err.message, { path: c.req.path, error: String(err.cause).slice(0, 300) });
       }
-      return c.json({ success: false, error: err.message, ...err.extra }, err.status);
+      return c.json({ ...errorBody(err.message, err.code), ...err.extra }, err.status);
     }
     if (err instanceof HTTPException) {
       // Hono's own parsers: malformed JSON, broken multipart and the like.
       const status = err.status >= 500 ? 400 : err.status;
-      return c.json({ success: false, error: err.message || "invalid request" }, status);
+      const code: ErrorCode =
+        status === 413 ? "too_large" : status === 401 ? "admin_session_required" : "invalid_request";
+      return c.json(errorBody(err.message || "invalid request", code), status);
     }
     deps.log("error", "unhandled error", { path: c.req.path, error: String(err), stack: (err as Error)?.stack });
-    return c.json({ success: false, error: "internal error" }, 500);
+    return c.json(errorBody("internal error", "internal_error"), 500);
   });
   app.use("*", securityHeaders(deps.env));
   // Who the client is (TRUST_PROXY), decided before any route keys a rate limit on it.
@@ -74,13 +88,11 @@ export function createApp(deps: AppDeps) {
   app.use("/api/*", privateUnlessDeclared());
   // Outside /api and before the static files: no limits, no body, nothing cached.
   app.route("/", healthRoutes(deps));
-  app.route("/api", api);
+  app.route("/", apiRoutes(deps));
   if (deps.staticDir) app.use("*", staticFiles(deps.staticDir));
   // A sub-app's notFound is not consulted once mounted, so the one answer for unknown paths is here.
   app.notFound((c) =>
-    c.json({ success: false, error: c.req.path.startsWith("/api/") ? "no such endpoint" : "not found" }, 404),
+    c.json(errorBody(c.req.path.startsWith("/api/") ? "no such endpoint" : "not found", "not_found"), 404),
   );
   return app;
 }
-
-export type AppType = ReturnType<typeof createApp>;

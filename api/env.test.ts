@@ -1,4 +1,4 @@
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -37,6 +37,8 @@ describe("configuration", () => {
     expect(first.SESSION_SECRET.length).toBeGreaterThanOrEqual(32);
     // The generated secret is kept, so cookies and texted links survive a restart.
     expect(parseEnv({ DATABASE_PATH: join(dir, "app.db") }).SESSION_SECRET).toBe(first.SESSION_SECRET);
+    // It signs every cookie and link, so only the server's account may read it.
+    expect((statSync(join(dir, "session-secret")).mode & 0o777).toString(8)).toBe("600");
   });
 
   it("names each bad variable on its own line", () => {

@@ -10,6 +10,7 @@ import { readEnvOrExit } from "./env.ts";
 import { jsonLogger } from "./lib/log.ts";
 import { createPaymentsProvider } from "./providers/payments/index.ts";
 import { createSmsProvider } from "./providers/sms/index.ts";
+import { storeImage } from "./services/images.ts";
 import { backgroundJobs } from "./services/jobs.ts";
 import { createScheduler } from "./services/scheduler.ts";
 
@@ -21,7 +22,7 @@ const log = jsonLogger;
 const now = () => Date.now();
 const db = openDatabase(env.DATABASE_PATH, { timeZone: env.EVENT_TIME_ZONE });
 if (env.SEED_DEMO === "1") {
-  const added = await seedDemoEvents(db, env.UPLOADS_DIR);
+  const added = await seedDemoEvents(db, (bytes) => storeImage(env.UPLOADS_DIR, bytes));
   if (added > 0) log("info", `seeded ${added} demo events`);
 }
 const { sms, devOutbox } = createSmsProvider(env, db, log, now);

@@ -10,6 +10,7 @@ import { parseEnv } from "../api/env.ts";
 import { silentLogger } from "../api/lib/log.ts";
 import { createPaymentsProvider } from "../api/providers/payments/index.ts";
 import { createSmsProvider } from "../api/providers/sms/index.ts";
+import { storeImage } from "../api/services/images.ts";
 import { openDatabase } from "../db/client.ts";
 import { seedDemoEvents } from "../db/seed.ts";
 
@@ -26,7 +27,7 @@ const env = parseEnv({
   SESSION_SECRET: "bench-secret-bench-secret-bench-secret-00",
 });
 const db = openDatabase(env.DATABASE_PATH);
-await seedDemoEvents(db, env.UPLOADS_DIR);
+await seedDemoEvents(db, (bytes) => storeImage(env.UPLOADS_DIR, bytes));
 const now = () => Date.now();
 const { sms, devOutbox } = createSmsProvider(env, db, silentLogger, now);
 const payments = createPaymentsProvider(env, db, now);

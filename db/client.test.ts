@@ -2,7 +2,6 @@ import { chmodSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { parseEnv } from "../api/env.ts";
 import { openDatabase } from "./client.ts";
 import { events } from "./schema.ts";
 
@@ -38,13 +37,11 @@ function writeSomething(db: ReturnType<typeof openDatabase>) {
 }
 
 describe("data files", () => {
-  it("creates the database, its WAL and shared memory, and the session secret readable by the owner only", () => {
-    const data = join(tempDir(), "data");
-    const path = join(data, "app.db");
-    const env = parseEnv({ NODE_ENV: "test", DATABASE_PATH: path, SEED_DEMO: "0" });
-    const db = openDatabase(env.DATABASE_PATH);
+  it("creates the database, its WAL and shared memory readable by the owner only", () => {
+    const path = join(tempDir(), "data", "app.db");
+    const db = openDatabase(path);
     writeSomething(db);
-    for (const file of [path, `${path}-wal`, `${path}-shm`, join(data, "session-secret")]) {
+    for (const file of [path, `${path}-wal`, `${path}-shm`]) {
       expect({ file, mode: mode(file).toString(8) }).toEqual({ file, mode: "600" });
     }
     db.$client.close();

@@ -1,8 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { utcToWallClock, wallClockToUtc } from "../api/lib/time-zone.ts";
-import { storeImage } from "../api/services/images.ts";
+import { utcToWallClock, wallClockToUtc } from "../common/time-zone.ts";
 import type { Db } from "./client.ts";
 import { events, type NewEvent } from "./schema.ts";
 
@@ -85,12 +84,18 @@ const demo: DemoEvent[] = [
   },
 ];
 
-/** Adds the demo events to an empty database; a database with any event is left alone. */
-export async function seedDemoEvents(db: Db, uploadsDir: string, now = Date.now()): Promise<number> {
+/** Stores a picture as an upload would be stored (the API's image service), returning its file name. */
+export type StorePicture = (bytes: Uint8Array) => Promise<{ imageName: string }>;
+
+/**
+ * Adds the demo events to an empty database; a database with any event is left alone. The caller
+ * stores the pictures, so the database layer needs nothing of the API's image code.
+ */
+export async function seedDemoEvents(db: Db, storePicture: StorePicture, now = Date.now()): Promise<number> {
   if (db.select({ id: events.id }).from(events).limit(1).all().length > 0) return 0;
   const rows: NewEvent[] = [];
   for (const { image, inDays, localTime, ...event } of demo) {
-    const { imageName } = await storeImage(uploadsDir, await readFile(join(imagesDir, image)));
+    const { imageName } = await storePicture(await readFile(join(imagesDir, image)));
     const date = utcToWallClock(now + inDays * DAY, event.timeZone).date;
     rows.push({ ...event, imageName, startsAt: wallClockToUtc({ date, ...localTime }, event.timeZone) });
   }

@@ -1,7 +1,7 @@
 import { eq, like } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { tomorrowIn, utcToWallClock, wallClockToUtc } from "../api/lib/time-zone.ts";
+import { tomorrowIn, utcToWallClock, wallClockToUtc } from "../common/time-zone.ts";
 import { openDatabase } from "../db/client.ts";
 import { bookings, events } from "../db/schema.ts";
 import { insertPaidBookings, makeImage } from "../test/fixtures.ts";

@@ -78,7 +78,7 @@ describe("one phone saving its details again and again", () => {
 
     const refused = await save(browser, phone, event.id);
     expect(refused.status).toBe(429);
-    expect(refused.body).toEqual({ success: false, error: expect.any(String) });
+    expect(refused.body).toEqual({ success: false, error: expect.any(String), code: "rate_limited" });
     expect(db.select().from(bookings).where(eq(bookings.phone, phone)).all()).toEqual(heldBefore);
     expect(jpgs(env.UPLOADS_DIR)).toEqual(filesBefore);
 
@@ -105,7 +105,7 @@ describe("saves from one address", () => {
     const eleventh = newMobile();
     const refused = await save(verifiedPhoneBrowser(server, eleventh), eleventh, event.id);
     expect(refused.status).toBe(429);
-    expect(refused.body).toEqual({ success: false, error: expect.any(String) });
+    expect(refused.body).toEqual({ success: false, error: expect.any(String), code: "rate_limited" });
     expect(db.select().from(bookings).where(eq(bookings.phone, eleventh)).all()).toEqual([]);
 
     server.advance(HOUR + 1000);
@@ -132,7 +132,7 @@ describe("a full event", () => {
     for (const image of [junk, oversized, new Uint8Array(0)]) {
       const refused = await save(browser, late, event.id, image);
       expect(refused.status).toBe(409);
-      expect(refused.body).toEqual({ success: false, error: "no seats left" });
+      expect(refused.body).toEqual({ success: false, error: "no seats left", code: "sold_out" });
     }
     // A phone that already paid hears so, also before its photo is read.
     const again = await save(verifiedPhoneBrowser(server, paid!.phone), paid!.phone, event.id, junk);

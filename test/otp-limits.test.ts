@@ -9,8 +9,16 @@ import { lastCode, newMobile } from "./suites/booking-flow.ts";
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
-const TOO_MANY_WRONG = { success: false, error: "too many wrong codes for this phone, try again in an hour" };
-const TOO_MANY_TODAY = { success: false, error: "too many codes for this phone today, try again tomorrow" };
+const TOO_MANY_WRONG = {
+  success: false,
+  error: "too many wrong codes for this phone, try again in an hour",
+  code: "rate_limited",
+};
+const TOO_MANY_TODAY = {
+  success: false,
+  error: "too many codes for this phone today, try again tomorrow",
+  code: "rate_limited",
+};
 
 // Every request here comes from one address; its own limit is another test's subject.
 const server = suiteTestServer({ env: { OTP_MAX_PER_ADDRESS: "1000" } });

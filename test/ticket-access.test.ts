@@ -17,7 +17,7 @@ import { createCheckout, holdSeat, newMobile, pay, verifiedBrowser } from "./sui
 // name and phone go only to the browser that verified the booking's phone, or to whoever opens the
 // signed ticket link texted to that phone (docs/decisions/010).
 
-const NO_PROOF = { success: false, error: "verify this phone number first" };
+const NO_PROOF = { success: false, error: "verify this phone number first", code: "phone_not_verified" };
 
 let server: TestServer;
 let photo: Uint8Array;
@@ -225,14 +225,14 @@ describe("the success URL is not a ticket", () => {
       const reply = await answer(await postTicket(client, { bookingId: a.bookingId, t }));
       expect(reply).toEqual({
         status: 403,
-        body: { success: false, error: "this ticket link is not valid" },
+        body: { success: false, error: "this ticket link is not valid", code: "invalid_link" },
         cacheControl: "no-store",
       });
     }
     // An unknown booking with a made-up token looks the same.
     expect(await answer(await postTicket(client, { bookingId: 987_654, t: tokens[0] }))).toMatchObject({
       status: 403,
-      body: { success: false, error: "this ticket link is not valid" },
+      body: { success: false, error: "this ticket link is not valid", code: "invalid_link" },
     });
     for (const body of [{}, { bookingId: a.bookingId }, { bookingId: "x", t: "y" }, { bookingId: 1, t: "" }]) {
       expect((await postTicket(client, body)).status).toBe(400);
@@ -312,7 +312,7 @@ describe("get-event-details reveals no bookings", () => {
 
     const unknownEvent = await anonymous.get(path(987_654, paid.userID));
     expect(unknownEvent.status).toBe(404);
-    expect(await unknownEvent.json()).toEqual({ success: false, error: "no such event" });
+    expect(await unknownEvent.json()).toEqual({ success: false, error: "no such event", code: "not_found" });
   });
 
   it("a ticket link for an event whose personal data was erased has expired (410)", async () => {

@@ -53,7 +53,7 @@ export const adminAuthRoutes = (deps: AppDeps) => {
         recordHit(deps.db, perAddress, address, deps.now());
         recordHit(deps.db, siteWide, SITE, deps.now());
         deps.log("warn", "admin login failed", { address });
-        throw Unauthorized("Invalid credentials");
+        throw Unauthorized("Invalid credentials", "invalid_credentials");
       }
       startAdminSession(c, deps);
       return c.json({ success: true as const });

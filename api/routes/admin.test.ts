@@ -1,11 +1,11 @@
 import { existsSync, readdirSync } from "node:fs";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { utcToWallClock, wallClockToUtc } from "../../common/time-zone.ts";
 import { bookings, events, outboxMessages, refunds } from "../../db/schema.ts";
 import { type BrowserClient, browserClient, startTestServer, type TestServer } from "../../test/api-harness.ts";
 import { insertEvent, insertPaidBookings, makeImage } from "../../test/fixtures.ts";
 import { isValidFeedbackToken } from "../lib/capability.ts";
-import { utcToWallClock, wallClockToUtc } from "../lib/time-zone.ts";
 import type { PaymentsProvider } from "../providers/payments/types.ts";
 import type { SmsProvider } from "../providers/sms/types.ts";
 import { deliverPending } from "../services/outbox.ts";
@@ -157,7 +157,7 @@ describe("the admin session", () => {
   ])("%s %s answers 401 without the session, before looking at the input", async (method, path, payload) => {
     const response = method === "GET" ? await anon.get(path) : await anon.postJson(path, payload);
     expect(response.status).toBe(401);
-    expect(await body(response)).toEqual({ success: false, error: expect.any(String) });
+    expect(await body(response)).toEqual({ success: false, error: expect.any(String), code: "admin_session_required" });
   });
 
   it("refuses save-event without the session and stores nothing", async () => {
@@ -329,7 +329,7 @@ describe("POST /api/save-event", () => {
     const before = server.deps.db.select().from(events).all().length;
     const response = await admin.postForm("/api/save-event", await eventForm(overrides));
     expect(response.status).toBe(400);
-    expect(await body(response)).toEqual({ success: false, error: expect.any(String) });
+    expect(await body(response)).toEqual({ success: false, error: expect.any(String), code: "invalid_request" });
     expect(server.deps.db.select().from(events).all().length).toBe(before);
   });
 
@@ -437,7 +437,7 @@ describe("POST /api/update-event", () => {
       ...overrides,
     });
     expect(response.status).toBe(400);
-    expect(await body(response)).toEqual({ success: false, error: expect.any(String) });
+    expect(await body(response)).toEqual({ success: false, error: expect.any(String), code: "invalid_request" });
     expect((await eventDetail(event.id)).event_name).toBe(event.name);
   });
 
@@ -696,7 +696,7 @@ describe("POST /api/refund", () => {
     failingIntents.add(pi);
     const failed = await refund(pi);
     expect(failed.status).toBe(502);
-    expect(await body(failed)).toEqual({ success: false, error: expect.any(String) });
+    expect(await body(failed)).toEqual({ success: false, error: expect.any(String), code: "provider_failed" });
     expect(bookingRow(p!.bookingId).status).toBe("paid");
     expect(server.deps.db.select().from(refunds).where(eq(refunds.paymentIntentId, pi)).all()).toEqual([]);
 

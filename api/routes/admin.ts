@@ -1,9 +1,9 @@
 import { Hono } from "hono";
 import { z } from "zod";
+import { canonicalTimeZone } from "../../common/time-zone.ts";
 import type { AppDeps } from "../deps.ts";
 import { requireAdmin } from "../lib/admin-session.ts";
 import { BadRequest, NotFound, TooLarge } from "../lib/errors.ts";
-import { canonicalTimeZone } from "../lib/time-zone.ts";
 import { idParam, validate } from "../lib/validate.ts";
 import {
   createEvent,

@@ -48,7 +48,8 @@ export const bookingRoutes = (deps: AppDeps) => {
       throw BadRequest("the form could not be read");
     }
     const parsed = auMobile.safeParse(phone);
-    if (parsed.success && !browserVerified(c, deps, parsed.data)) throw Forbidden("verify this phone number first");
+    if (parsed.success && !browserVerified(c, deps, parsed.data))
+      throw Forbidden("verify this phone number first", "phone_not_verified");
     return next();
   };
   return new Hono()
@@ -72,7 +73,8 @@ export const bookingRoutes = (deps: AppDeps) => {
     })
     .post("/save-user-details", verifiedPhoneFirst, validate("form", detailsForm), async (c) => {
       const form = c.req.valid("form");
-      if (!browserVerified(c, deps, form.phone)) throw Forbidden("verify this phone number first");
+      if (!browserVerified(c, deps, form.phone))
+        throw Forbidden("verify this phone number first", "phone_not_verified");
       // Every save may store a photo pair and a users row: one verified phone (or one address) gets
       // 10 an hour, so a loop cannot fill the disk (docs/decisions/012-disk-and-personal-data.md).
       countSave(

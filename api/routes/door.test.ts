@@ -187,11 +187,11 @@ describe("checking in", () => {
 
     const refusedRefund = await checkIn(admin, event.id, refunded!.userId, now());
     expect(refusedRefund.status).toBe(409);
-    expect(await json(refusedRefund)).toEqual({ success: false, error: "this booking was refunded" });
+    expect(await json(refusedRefund)).toEqual({ success: false, error: "this booking was refunded", code: "refunded" });
     expect((await undo(admin, event.id, refunded!.userId)).status).toBe(409);
     const refusedHold = await checkIn(admin, event.id, held.userId, now());
     expect(refusedHold.status).toBe(409);
-    expect(await json(refusedHold)).toEqual({ success: false, error: "this booking is not paid" });
+    expect(await json(refusedHold)).toEqual({ success: false, error: "this booking is not paid", code: "not_paid" });
     expect(storedCheckIn(refunded!.bookingId)).toBeNull();
     expect(storedCheckIn(held.bookingId)).toBeNull();
 

@@ -129,7 +129,7 @@ describe("GET /api/get-event/{id}", () => {
   it("answers 404 for an unknown id", async () => {
     const response = await get("/api/get-event/987654");
     expect(response.status).toBe(404);
-    expect(await response.json()).toEqual({ success: false, error: "no such event" });
+    expect(await response.json()).toEqual({ success: false, error: "no such event", code: "not_found" });
   });
 
   it.each(["abc", "-1", "0", "1.5", "1e3", "99999999999999999999", "%27%20or%201%3D1"])(
@@ -193,7 +193,7 @@ describe("serving the PWA", () => {
   it("keeps unknown API paths as JSON 404s instead of the shell", async () => {
     const response = await get("/api/nope", { accept: "text/html" });
     expect(response.status).toBe(404);
-    expect(await response.json()).toEqual({ success: false, error: "no such endpoint" });
+    expect(await response.json()).toEqual({ success: false, error: "no such endpoint", code: "not_found" });
   });
 
   it("compresses text assets and caches hashed ones for a year", async () => {

@@ -102,7 +102,7 @@ describe("capability tokens", () => {
       for (const reply of await Promise.all(calls)) {
         expect(reply, `token ${label}`).toEqual({
           status: 403,
-          body: { success: false, error: "this feedback link is not valid" },
+          body: { success: false, error: "this feedback link is not valid", code: "invalid_link" },
         });
       }
     }
@@ -115,7 +115,10 @@ describe("capability tokens", () => {
       eventID: e.eventId,
       token: token(e.vikram.userId, e.eventId),
     });
-    expect(refused).toEqual({ status: 403, body: { success: false, error: "this feedback link is not valid" } });
+    expect(refused).toEqual({
+      status: 403,
+      body: { success: false, error: "this feedback link is not valid", code: "invalid_link" },
+    });
     const opened = await post("get-feedback", {
       userID: e.vikram.userId,
       eventID: e.eventId,
@@ -127,7 +130,10 @@ describe("capability tokens", () => {
   it("does not let the end link's token list partners or save a tap", async () => {
     const e = await scriptedEvent("ended");
     const t = reportToken(e.vikram.userId, e.eventId);
-    const refused = { status: 403, body: { success: false, error: "this feedback link is not valid" } };
+    const refused = {
+      status: 403,
+      body: { success: false, error: "this feedback link is not valid", code: "invalid_link" },
+    };
     expect(await post("get-participants", { userID: e.vikram.userId, eventID: e.eventId, token: t })).toEqual(refused);
     expect(await save(e, e.vikram, e.priya, "like", 1_000, t)).toEqual(refused);
     // Nothing was stored: Priya's report shows no like from Vikram.
@@ -154,7 +160,7 @@ describe("capability tokens", () => {
     for (const body of [swapped, reordered]) {
       expect(await post("get-feedback", body)).toEqual({
         status: 403,
-        body: { success: false, error: "this feedback link is not valid" },
+        body: { success: false, error: "this feedback link is not valid", code: "invalid_link" },
       });
     }
   });
@@ -229,7 +235,7 @@ describe("POST /api/get-participants", () => {
     });
     expect(refunded).toEqual({
       status: 403,
-      body: { success: false, error: "you are not a participant of this event" },
+      body: { success: false, error: "you are not a participant of this event", code: "not_a_participant" },
     });
   });
 
@@ -240,7 +246,10 @@ describe("POST /api/get-participants", () => {
       eventID: e.eventId,
       token: token(e.vikram.userId, e.eventId),
     });
-    expect(reply).toEqual({ status: 409, body: { success: false, error: "this event was cancelled" } });
+    expect(reply).toEqual({
+      status: 409,
+      body: { success: false, error: "this event was cancelled", code: "event_cancelled" },
+    });
   });
 
   it("is closed until the event starts", async () => {
@@ -250,7 +259,10 @@ describe("POST /api/get-participants", () => {
       eventID: e.eventId,
       token: token(e.vikram.userId, e.eventId),
     });
-    expect(reply).toEqual({ status: 409, body: { success: false, error: "feedback opens when the event starts" } });
+    expect(reply).toEqual({
+      status: 409,
+      body: { success: false, error: "feedback opens when the event starts", code: "feedback_not_open" },
+    });
   });
 });
 
@@ -272,7 +284,10 @@ describe("POST /api/save-feedback", () => {
   it("refuses feedback about oneself", async () => {
     const e = await scriptedEvent();
     const reply = await save(e, e.vikram, e.vikram, "like");
-    expect(reply).toEqual({ status: 400, body: { success: false, error: "you cannot rate yourself" } });
+    expect(reply).toEqual({
+      status: 400,
+      body: { success: false, error: "you cannot rate yourself", code: "invalid_request" },
+    });
   });
 
   it("refuses partners who are not participants of the other gender at this event", async () => {
@@ -281,7 +296,10 @@ describe("POST /api/save-feedback", () => {
     server.deps.db.update(bookings).set({ status: "refunded" }).where(eq(bookings.userId, e.anika.userId)).run();
     for (const to of [e.arjun, e.anika, elsewhere.priya, { userId: 987_654, phone: "" }]) {
       const reply = await save(e, e.vikram, to, "like");
-      expect(reply).toEqual({ status: 404, body: { success: false, error: "no such partner at this event" } });
+      expect(reply).toEqual({
+        status: 404,
+        body: { success: false, error: "no such partner at this event", code: "not_found" },
+      });
     }
   });
 
@@ -293,7 +311,7 @@ describe("POST /api/save-feedback", () => {
     const upcoming = await scriptedEvent("upcoming");
     expect(await save(upcoming, upcoming.vikram, upcoming.priya, "like")).toEqual({
       status: 409,
-      body: { success: false, error: "feedback opens when the event starts" },
+      body: { success: false, error: "feedback opens when the event starts", code: "feedback_not_open" },
     });
     const ended = await scriptedEvent("ended");
     expect((await save(ended, ended.vikram, ended.priya, "like")).status).toBe(200);
@@ -345,7 +363,10 @@ describe("POST /api/get-feedback", () => {
         eventID: e.eventId,
         token: reportToken(e.priya.userId, e.eventId),
       });
-    const notYet = { status: 409, body: { success: false, error: "the report opens when the event ends" } };
+    const notYet = {
+      status: 409,
+      body: { success: false, error: "the report opens when the event ends", code: "results_not_yet" },
+    };
     expect(await ask()).toEqual(notYet);
 
     setStatus(e, "started");

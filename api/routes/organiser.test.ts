@@ -193,7 +193,7 @@ describe("GET /api/admin-event-summary/{id}", () => {
     expect(response.headers.get("cache-control")).toBe("no-store");
     const refused = await anon.get(`/api/admin-event-summary/${event.id}`);
     expect(refused.status).toBe(401);
-    expect(await json(refused)).toEqual({ success: false, error: expect.any(String) });
+    expect(await json(refused)).toEqual({ success: false, error: expect.any(String), code: "admin_session_required" });
     expect((await admin.get("/api/admin-event-summary/987654")).status).toBe(404);
     for (const bad of ["abc", "0", "-1", "1.5"]) {
       expect((await admin.get(`/api/admin-event-summary/${bad}`)).status).toBe(400);
@@ -317,7 +317,11 @@ describe("POST /api/cancel-event", () => {
       const [p] = paidBookings(event.id, 1);
       const response = await cancel(event.id);
       expect(response.status).toBe(409);
-      expect(await json(response)).toEqual({ success: false, error: expect.stringContaining(status) });
+      expect(await json(response)).toEqual({
+        success: false,
+        error: expect.stringContaining(status),
+        code: "wrong_state",
+      });
       expect((await eventDetail(event.id)).event_status).toBe(status);
       expect(bookingRow(p!.bookingId).status).toBe("paid");
       expect(await textsTo(p!.phone)).toEqual([]);
@@ -329,7 +333,7 @@ describe("POST /api/cancel-event", () => {
     const event = await newEvent();
     const refused = await cancel(event.id, anon);
     expect(refused.status).toBe(401);
-    expect(await json(refused)).toEqual({ success: false, error: expect.any(String) });
+    expect(await json(refused)).toEqual({ success: false, error: expect.any(String), code: "admin_session_required" });
     expect((await eventDetail(event.id)).event_status).toBe("upcoming");
     expect((await cancel(987654)).status).toBe(404);
     for (const bad of ["abc", 0, -1, 1.5, null]) expect((await cancel(bad)).status).toBe(400);
@@ -407,7 +411,7 @@ describe("POST /api/update-event: the address and the price", () => {
       ...overrides,
     });
     expect(response.status).toBe(400);
-    expect(await json(response)).toEqual({ success: false, error: expect.any(String) });
+    expect(await json(response)).toEqual({ success: false, error: expect.any(String), code: "invalid_request" });
     expect(await eventDetail(event.id)).toMatchObject({
       event_name: event.name,
       event_address: event.address,
@@ -469,7 +473,8 @@ describe("POST /api/update-event-image", () => {
       await form({ ...f, eventid: f.eventid === "EVENT" ? String(event.id) : f.eventid }),
     );
     expect(response.status).toBe(status);
-    expect(await json(response)).toEqual({ success: false, error: expect.any(String) });
+    const code = ({ 400: "invalid_request", 404: "not_found", 413: "too_large", 415: "not_an_image" } as const)[status];
+    expect(await json(response)).toEqual({ success: false, error: expect.any(String), code });
     expect((await eventDetail(event.id)).event_image).toBe(event.imageName);
     expect(await imageStatus(event.imageName)).toBe(200);
   });
@@ -552,7 +557,7 @@ describe("GET /api/admin-event/{id}/participants.csv", () => {
     );
     const refused = await csvOf(event.id, anon);
     expect(refused.status).toBe(401);
-    expect(await json(refused)).toEqual({ success: false, error: expect.any(String) });
+    expect(await json(refused)).toEqual({ success: false, error: expect.any(String), code: "admin_session_required" });
     expect((await csvOf(987654)).status).toBe(404);
     for (const bad of ["abc", "0", "1.5"]) expect((await csvOf(bad)).status).toBe(400);
   });

@@ -123,7 +123,11 @@ describe("POST /api/create-checkout-session with the local checkout", () => {
 
     const anonymous = await post("/api/create-checkout-session", body);
     expect(anonymous.status).toBe(403);
-    expect(await anonymous.json()).toEqual({ success: false, error: "verify this phone number first" });
+    expect(await anonymous.json()).toEqual({
+      success: false,
+      error: "verify this phone number first",
+      code: "phone_not_verified",
+    });
 
     // A proof that has run out, or one not signed by this server, is no proof.
     const day = 24 * 60 * 60_000;
@@ -147,7 +151,11 @@ describe("POST /api/create-checkout-session with the local checkout", () => {
     const stranger = await verifiedBrowser(server.url, newMobile());
     const refused = await stranger.postJson("/api/create-checkout-session", body);
     expect(refused.status).toBe(403);
-    expect(await refused.json()).toEqual({ success: false, error: "verify this phone number first" });
+    expect(await refused.json()).toEqual({
+      success: false,
+      error: "verify this phone number first",
+      code: "phone_not_verified",
+    });
     expect(sessionsOf(held.bookingId)).toEqual([]);
     expect(booking(held.bookingId).holdExpiresAt).toBe(holdBefore);
 
@@ -200,7 +208,11 @@ describe("POST /api/create-checkout-session with the local checkout", () => {
     // Without proof an unknown booking looks exactly like someone else's: nothing to learn by walking ids.
     const unknown = await post("/api/create-checkout-session", { userID: 999999, eventID: event.id });
     expect(unknown.status).toBe(403);
-    expect(await unknown.json()).toEqual({ success: false, error: "verify this phone number first" });
+    expect(await unknown.json()).toEqual({
+      success: false,
+      error: "verify this phone number first",
+      code: "phone_not_verified",
+    });
   });
 
   it.each([{}, { userID: "abc", eventID: 1 }, { userID: 1, eventID: -2 }, { userID: 1.5, eventID: 1 }])(
@@ -309,7 +321,11 @@ describe("GET /api/checkout-session", () => {
     }
     const unknown = await get("/api/checkout-session?session_id=cs_local_ffffffffffffffffffffffff");
     expect(unknown.status).toBe(403);
-    expect(await unknown.json()).toEqual({ success: false, error: "verify this phone number first" });
+    expect(await unknown.json()).toEqual({
+      success: false,
+      error: "verify this phone number first",
+      code: "phone_not_verified",
+    });
   });
 });
 

@@ -30,7 +30,7 @@ export const paymentsRoutes = (deps: AppDeps) => {
    * booking gets the same 403, decided from the database before any provider call (docs/decisions/010).
    */
   const requireProof = (c: Context, phone: string | undefined) => {
-    if (phone === undefined || !browserVerified(c, deps, phone)) throw Forbidden(NO_PROOF);
+    if (phone === undefined || !browserVerified(c, deps, phone)) throw Forbidden(NO_PROOF, "phone_not_verified");
   };
 
   return new Hono()

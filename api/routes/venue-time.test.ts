@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { tomorrowIn, utcToWallClock, wallClockToUtc } from "../../common/time-zone.ts";
 import { openDatabase } from "../../db/client.ts";
 import { bookings, events, refunds } from "../../db/schema.ts";
 import {
@@ -21,7 +22,6 @@ import {
   pay,
   verifiedBrowser,
 } from "../../test/suites/booking-flow.ts";
-import { tomorrowIn, utcToWallClock, wallClockToUtc } from "../lib/time-zone.ts";
 
 // Issue 11: every event has its venue's zone, the API keeps SPEC.md's UTC fields, and sales close at
 // the start whatever the organiser pressed.
@@ -171,7 +171,7 @@ describe("sales close at the start", () => {
     expect(held.status).toBe(200);
 
     server.advance(HOUR);
-    const closed = { success: false, error: "booking has closed" };
+    const closed = { success: false, error: "booking has closed", code: "booking_closed" };
     const otp = await browserClient(server.url).postJson("/api/send-otp", {
       phone: newMobile(),
       countryCode: "+61",

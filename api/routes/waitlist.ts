@@ -35,7 +35,8 @@ export const waitlistRoutes = (deps: AppDeps) => {
       // Not JSON: the validator answers 400.
     }
     const parsed = auMobile.safeParse(phone);
-    if (parsed.success && !browserVerified(c, deps, parsed.data)) throw Forbidden("verify this phone number first");
+    if (parsed.success && !browserVerified(c, deps, parsed.data))
+      throw Forbidden("verify this phone number first", "phone_not_verified");
     return next();
   };
 

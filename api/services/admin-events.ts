@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
+import { tomorrowIn, utcToWallClock } from "../../common/time-zone.ts";
 import type { Db } from "../../db/client.ts";
 import { type Event, events } from "../../db/schema.ts";
 import { BadRequest, Conflict, NotFound } from "../lib/errors.ts";
-import { tomorrowIn, utcToWallClock } from "../lib/time-zone.ts";
 import { type EventSummary, listEventRows, toSummary } from "./events.ts";
 import { seatUse } from "./seats.ts";
 
@@ -73,8 +73,8 @@ function seatPlan(totalSeats: number, male: number | null | undefined, female: n
 
 /** Ended and cancelled events are history: what they were is what the records and texts said. */
 function assertEditable(event: Event) {
-  if (event.status === "ended") throw Conflict("the event has ended");
-  if (event.status === "cancelled") throw Conflict("the event was cancelled");
+  if (event.status === "ended") throw Conflict("the event has ended", "wrong_state");
+  if (event.status === "cancelled") throw Conflict("the event was cancelled", "wrong_state");
 }
 
 /**
@@ -153,13 +153,17 @@ export function updateEvent(db: Db, input: EventUpdateInput, now: number): void 
       // Paid seats, live holds and seats kept for a waitlist offer: no total or gender goes below them.
       const taken = seatUse(tx, event.id, now);
       if (input.totalSeats < taken.total) {
-        throw Conflict(`totalSeats: ${taken.total} seats are already taken`, { takenSeats: taken.total });
+        throw Conflict(`totalSeats: ${taken.total} seats are already taken`, "seats_taken", {
+          takenSeats: taken.total,
+        });
       }
       if (plan.seatsMale !== null && plan.seatsMale < taken.male) {
-        throw Conflict(`seatsMale: ${taken.male} seats are already taken by men`, { takenSeats: taken.male });
+        throw Conflict(`seatsMale: ${taken.male} seats are already taken by men`, "seats_taken", {
+          takenSeats: taken.male,
+        });
       }
       if (plan.seatsFemale !== null && plan.seatsFemale < taken.female) {
-        throw Conflict(`seatsFemale: ${taken.female} seats are already taken by women`, {
+        throw Conflict(`seatsFemale: ${taken.female} seats are already taken by women`, "seats_taken", {
           takenSeats: taken.female,
         });
       }

@@ -1,7 +1,7 @@
 import { and, asc, eq, isNotNull } from "drizzle-orm";
+import { formatVenueTime } from "../../common/time-zone.ts";
 import { bookings, type Event, events } from "../../db/schema.ts";
 import { Conflict, NotFound } from "../lib/errors.ts";
-import { formatVenueTime } from "../lib/time-zone.ts";
 import { releaseHolds } from "./holds.ts";
 import { deliverPending, enqueueSms } from "./outbox.ts";
 import { type RefundDeps, refundPayment } from "./refunds.ts";
@@ -34,7 +34,7 @@ export async function cancelEvent(deps: RefundDeps, eventId: number): Promise<Ca
       const event = tx.select().from(events).where(eq(events.id, eventId)).get();
       if (!event) throw NotFound("no such event");
       if (event.status === "started" || event.status === "ended") {
-        throw Conflict(`the event has ${event.status}; only an upcoming event can be cancelled`);
+        throw Conflict(`the event has ${event.status}; only an upcoming event can be cancelled`, "wrong_state");
       }
       if (event.status === "upcoming") {
         tx.update(events)

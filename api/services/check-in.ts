@@ -93,8 +93,8 @@ function recordCheckIn(tx: Tx, booking: Booking, at: number): string {
 }
 
 function assertAdmissible(booking: Booking) {
-  if (booking.status === "refunded") throw Conflict("this booking was refunded");
-  if (booking.status !== "paid") throw Conflict("this booking is not paid");
+  if (booking.status === "refunded") throw Conflict("this booking was refunded", "refunded");
+  if (booking.status !== "paid") throw Conflict("this booking is not paid", "not_paid");
 }
 
 /**

@@ -102,10 +102,10 @@ async function createOnce(deps: Deps, input: { userId: number; eventId: number }
     (tx) => {
       const ctx = loadBookingContext(tx, input.userId, input.eventId);
       const { booking, event } = ctx;
-      if (booking.status === "paid") throw Conflict("this booking is already paid");
+      if (booking.status === "paid") throw Conflict("this booking is already paid", "already_paid");
       assertSalesOpen(event, now);
       if (booking.status !== "held" || booking.holdExpiresAt <= now) {
-        throw Conflict("the seat hold has expired, please book again");
+        throw Conflict("the seat hold has expired, please book again", "hold_expired");
       }
       const open = tx
         .select()

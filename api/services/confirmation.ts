@@ -18,22 +18,23 @@ export async function sendConfirmation(
   const { db } = deps;
   let ctx = loadBookingContext(db, input.userId, input.eventId);
   if (ctx.booking.status !== "paid") {
-    if (ctx.booking.status === "refunded") throw Conflict("this booking's payment was refunded");
+    if (ctx.booking.status === "refunded") throw Conflict("this booking's payment was refunded", "refunded");
     const session = latestCheckoutFor(db, ctx.booking.id, deps.payments.name);
-    if (!session) throw Conflict("payment not completed");
+    if (!session) throw Conflict("payment not completed", "payment_not_completed");
     const info = await deps.payments.retrieveCheckout(session.id);
-    if (!info.paid || !info.paymentIntentId) throw Conflict("payment not completed");
+    if (!info.paid || !info.paymentIntentId) throw Conflict("payment not completed", "payment_not_completed");
     const { outcome } = await completeCheckout(deps, {
       sessionId: info.id,
       paymentIntentId: info.paymentIntentId,
       bookingId: ctx.booking.id,
     });
-    if (outcome === "refunded") throw Conflict("no seat was left, so the payment was refunded");
+    if (outcome === "refunded") throw Conflict("no seat was left, so the payment was refunded", "refunded");
     ctx = loadBookingContext(db, input.userId, input.eventId);
   }
-  if (ctx.booking.status !== "paid" || !ctx.booking.paymentIntentId) throw Conflict("payment not completed");
+  if (ctx.booking.status !== "paid" || !ctx.booking.paymentIntentId)
+    throw Conflict("payment not completed", "payment_not_completed");
   if (!safeEqual(input.paymentIntentId, ctx.booking.paymentIntentId)) {
-    throw Conflict("that payment does not belong to this booking");
+    throw Conflict("that payment does not belong to this booking", "payment_mismatch");
   }
   return ticketFor(deps, ctx);
 }

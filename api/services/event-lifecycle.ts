@@ -48,7 +48,7 @@ async function transition(deps: Deps, eventId: number, step: Transition): Promis
       const event = tx.select().from(events).where(eq(events.id, eventId)).get();
       if (!event) throw NotFound("no such event");
       if (event.status !== step.from) {
-        throw Conflict(`the event is ${event.status}; it can only be ${step.key}ed when ${step.from}`);
+        throw Conflict(`the event is ${event.status}; it can only be ${step.key}ed when ${step.from}`, "wrong_state");
       }
       tx.update(events)
         .set({ status: step.to })

@@ -36,7 +36,7 @@ const REPORT_NOT_YET = "the report opens when the event ends";
 
 function assertLink(ctx: Ctx, page: FeedbackPage, userId: number, eventId: number, token: unknown) {
   if (!isValidFeedbackToken(ctx.env, page, userId, eventId, token)) {
-    throw Forbidden("this feedback link is not valid");
+    throw Forbidden("this feedback link is not valid", "invalid_link");
   }
 }
 
@@ -50,7 +50,7 @@ function participantOf(db: Q, userId: number, eventId: number): Seat {
     .innerJoin(users, eq(users.id, bookings.userId))
     .where(and(eq(bookings.userId, userId), eq(bookings.eventId, eventId), eq(bookings.status, "paid")))
     .get();
-  if (!row) throw Forbidden("you are not a participant of this event");
+  if (!row) throw Forbidden("you are not a participant of this event", "not_a_participant");
   return row;
 }
 
@@ -62,8 +62,8 @@ function eventStatus(db: Q, eventId: number) {
 
 function assertRatingOpen(db: Q, eventId: number) {
   const status = eventStatus(db, eventId);
-  if (status === "upcoming") throw Conflict("feedback opens when the event starts");
-  if (status === "cancelled") throw Conflict("this event was cancelled");
+  if (status === "upcoming") throw Conflict("feedback opens when the event starts", "feedback_not_open");
+  if (status === "cancelled") throw Conflict("this event was cancelled", "event_cancelled");
 }
 
 /** The other paid participants of the opposite gender, by name. */
@@ -177,7 +177,7 @@ export function getFeedbackReport(
   input: { userId: number; eventId: number; token: unknown },
 ): FeedbackReport {
   assertLink(ctx, "report", input.userId, input.eventId, input.token);
-  if (eventStatus(ctx.db, input.eventId) !== "ended") throw Conflict(REPORT_NOT_YET);
+  if (eventStatus(ctx.db, input.eventId) !== "ended") throw Conflict(REPORT_NOT_YET, "results_not_yet");
   const seat = participantOf(ctx.db, input.userId, input.eventId);
   const partners = partnersOf(ctx.db, input.userId, input.eventId, seat);
 

@@ -26,7 +26,7 @@ export type Attendee = {
 
 /** Sales close at the start, whatever the status: nobody should pay for a night already under way. */
 export function assertSalesOpen(event: Event, now: number) {
-  if (event.startsAt <= now) throw Conflict(BOOKING_CLOSED);
+  if (event.startsAt <= now) throw Conflict(BOOKING_CLOSED, "booking_closed");
 }
 
 export const BOOKING_CLOSED = "booking has closed";
@@ -35,7 +35,7 @@ export const BOOKING_CLOSED = "booking has closed";
 export function assertBookable(event: Event | undefined, now: number): asserts event is Event {
   if (!event) throw NotFound("no such event");
   assertSalesOpen(event, now);
-  if (event.status !== "upcoming") throw Conflict("this event is no longer taking bookings");
+  if (event.status !== "upcoming") throw Conflict("this event is no longer taking bookings", "not_taking_bookings");
 }
 
 export function findEvent(db: Db, eventId: number): Event | undefined {
@@ -54,7 +54,8 @@ function assertSeatFree(q: Q, event: Event, phone: string, gender: Gender, now: 
     .from(bookings)
     .where(and(eq(bookings.phone, phone), eq(bookings.eventId, event.id), eq(bookings.status, "paid")))
     .get();
-  if (paid) throw Conflict("this phone already has a paid seat for this event", { alreadyBooked: true });
+  if (paid)
+    throw Conflict("this phone already has a paid seat for this event", "already_booked", { alreadyBooked: true });
   const found = liveOfferFor(q, event.id, phone, now);
   // At an event with one pool of seats the line has no gender, so the offer is the phone's whatever it picks.
   const offer = found && (!isBalanced(event) || found.gender === gender) ? found : undefined;

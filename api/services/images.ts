@@ -2,9 +2,11 @@ import { randomBytes } from "node:crypto";
 import { chmod, mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import sharp from "sharp";
+import { MAX_IMAGE_BYTES } from "../../common/images.ts";
 import { NotAnImage, NotFound } from "../lib/errors.ts";
 
-export const MAX_IMAGE_BYTES = 5_242_880;
+export { MAX_IMAGE_BYTES };
+
 const ACCEPTED_FORMATS = new Set(["jpeg", "png", "webp"]);
 // A 5 MB file can still decode to a huge bitmap; refuse anything beyond a 50-megapixel camera.
 const MAX_INPUT_PIXELS = 50_000_000;

@@ -161,6 +161,6 @@ export async function verifyOtp(
     throw ProviderFailed("could not check the code");
   }
   if (result !== "wrong") releaseHit(deps.db, WRONG_CODES, phone, at);
-  if (result === "wrong") throw BadRequest("incorrect code");
-  if (result === "expired") throw BadRequest("code expired or already used; request a new one");
+  if (result === "wrong") throw BadRequest("incorrect code", "wrong_code");
+  if (result === "expired") throw BadRequest("code expired or already used; request a new one", "code_expired");
 }

@@ -1,5 +1,5 @@
+import { nationalPhone } from "../../common/national-phone.ts";
 import type { Db } from "../../db/client.ts";
-import { nationalPhone } from "../lib/national-phone.ts";
 import { listEventParticipants } from "./participants.ts";
 
 export const PARTICIPANTS_CSV_HEADER = [

@@ -1,12 +1,12 @@
 import { randomBytes, randomInt } from "node:crypto";
 import { and, desc, eq, ne } from "drizzle-orm";
+import { formatVenueTime } from "../../common/time-zone.ts";
 import type { Db } from "../../db/client.ts";
 import { bookings, checkoutSessions, processedWebhookEvents, refunds } from "../../db/schema.ts";
 import type { Env } from "../env.ts";
 import { savedTicketLink } from "../lib/capability.ts";
 import { ProviderFailed } from "../lib/errors.ts";
 import type { Logger } from "../lib/log.ts";
-import { formatVenueTime } from "../lib/time-zone.ts";
 import type { PaymentEvent, PaymentsProvider } from "../providers/payments/types.ts";
 import type { SmsProvider } from "../providers/sms/types.ts";
 import { type BookingContext, loadBookingContextById, releaseCheckout } from "./checkout.ts";

@@ -51,7 +51,7 @@ async function refundOnce(deps: RefundDeps, paymentIntentId: string): Promise<Re
   if (!booking) throw NotFound("no booking with that payment");
   const recorded = recordedRefund(db, booking.id, paymentIntentId);
   if (recorded) return recorded;
-  if (booking.status !== "paid") throw Conflict(`the booking is ${booking.status}, not paid`);
+  if (booking.status !== "paid") throw Conflict(`the booking is ${booking.status}, not paid`, "not_paid");
 
   let refundId: string;
   try {

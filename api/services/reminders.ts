@@ -1,8 +1,8 @@
 import { and, eq, gt, inArray, lte } from "drizzle-orm";
+import { formatVenueTime, utcToWallClock } from "../../common/time-zone.ts";
 import type { Db } from "../../db/client.ts";
 import { bookings, events } from "../../db/schema.ts";
 import type { Env } from "../env.ts";
-import { formatVenueTime, utcToWallClock } from "../lib/time-zone.ts";
 import { enqueueSms } from "./outbox.ts";
 
 const HOUR = 3_600_000;

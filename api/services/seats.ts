@@ -127,6 +127,6 @@ export const noSeatsLeftFor = (gender: Gender) => `no seats left for ${gender ==
  */
 export function assertSeatFor(q: Q, event: Event, gender: Gender, now: number, options: SeatUseOptions = {}) {
   const left = seatsLeft(event, seatUse(q, event.id, now, options));
-  if (left.total <= 0) throw Conflict("no seats left");
-  if (seatsLeftFor(left, gender) <= 0) throw Conflict(noSeatsLeftFor(gender), { gender });
+  if (left.total <= 0) throw Conflict("no seats left", "sold_out");
+  if (seatsLeftFor(left, gender) <= 0) throw Conflict(noSeatsLeftFor(gender), "gender_sold_out", { gender });
 }

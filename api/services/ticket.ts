@@ -1,6 +1,6 @@
 import QRCode from "qrcode";
 import { isValidLinkToken } from "../lib/capability.ts";
-import { Conflict, DomainError, Forbidden, NotFound } from "../lib/errors.ts";
+import { Conflict, Forbidden, Gone, NotFound } from "../lib/errors.ts";
 import { type BookingContext, loadBookingContextById } from "./checkout.ts";
 import { type CompletionDeps, issueTicket, sendQueuedConfirmation, ticketLink } from "./payment-completion.ts";
 
@@ -37,7 +37,7 @@ export async function ticketFor(deps: CompletionDeps, ctx: BookingContext): Prom
   const uniqueCode = db.transaction(
     (tx) => {
       const fresh = loadBookingContextById(tx, ctx.booking.id);
-      if (fresh?.booking.status !== "paid") throw Conflict("payment not completed");
+      if (fresh?.booking.status !== "paid") throw Conflict("payment not completed", "payment_not_completed");
       return issueTicket(tx, env, fresh, now);
     },
     { behavior: "immediate" },
@@ -70,12 +70,13 @@ export async function ticketFor(deps: CompletionDeps, ctx: BookingContext): Prom
  */
 export async function openTicketLink(deps: CompletionDeps, input: { bookingId: number; token: string }) {
   if (!isValidLinkToken(deps.env, "ticket", [input.bookingId], input.token)) {
-    throw Forbidden("this ticket link is not valid");
+    throw Forbidden("this ticket link is not valid", "invalid_link");
   }
   const ctx = loadBookingContextById(deps.db, input.bookingId);
   if (!ctx) throw NotFound("no such ticket");
-  if (ctx.event.personalDataErasedAt !== null) throw new DomainError(410, "this ticket has expired");
-  if (ctx.booking.status === "refunded") throw Conflict("this booking was refunded, so the ticket is no longer valid");
-  if (ctx.booking.status !== "paid") throw Conflict("this booking is not paid");
+  if (ctx.event.personalDataErasedAt !== null) throw Gone("this ticket has expired");
+  if (ctx.booking.status === "refunded")
+    throw Conflict("this booking was refunded, so the ticket is no longer valid", "refunded");
+  if (ctx.booking.status !== "paid") throw Conflict("this booking is not paid", "not_paid");
   return ticketFor(deps, ctx);
 }

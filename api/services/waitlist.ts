@@ -1,4 +1,5 @@
 import { and, asc, eq, inArray, lte, ne, or, sql } from "drizzle-orm";
+import { formatVenueTime } from "../../common/time-zone.ts";
 import type { Db } from "../../db/client.ts";
 import {
   bookings,
@@ -13,8 +14,8 @@ import type { Env } from "../env.ts";
 import { isValidLinkToken, linkToken } from "../lib/capability.ts";
 import { Conflict, Forbidden, Gone, NotFound } from "../lib/errors.ts";
 import type { Logger } from "../lib/log.ts";
-import { formatVenueTime } from "../lib/time-zone.ts";
 import type { SmsProvider } from "../providers/sms/types.ts";
+import { BOOKING_CLOSED } from "./holds.ts";
 import { deliverPending, enqueueSms } from "./outbox.ts";
 import { isBalanced, liveOffer, type Q, seatsLeft, seatsLeftFor, seatUse } from "./seats.ts";
 
@@ -111,16 +112,17 @@ export function joinWaitlist(
   return db.transaction(
     (tx) => {
       const event = tx.select().from(events).where(eq(events.id, input.event.id)).get() ?? input.event;
-      if (event.startsAt <= now) throw Conflict("booking has closed");
-      if (event.status !== "upcoming") throw Conflict("this event is no longer taking bookings");
+      if (event.startsAt <= now) throw Conflict(BOOKING_CLOSED, "booking_closed");
+      if (event.status !== "upcoming") throw Conflict("this event is no longer taking bookings", "not_taking_bookings");
       const paid = tx
         .select({ id: bookings.id })
         .from(bookings)
         .where(and(eq(bookings.phone, phone), eq(bookings.eventId, event.id), eq(bookings.status, "paid")))
         .get();
-      if (paid) throw Conflict("this phone already has a paid seat for this event", { alreadyBooked: true });
+      if (paid)
+        throw Conflict("this phone already has a paid seat for this event", "already_booked", { alreadyBooked: true });
       if (seatsLeftFor(seatsLeft(event, seatUse(tx, event.id, now)), gender) > 0) {
-        throw Conflict("a seat is free: book it instead");
+        throw Conflict("a seat is free: book it instead", "seat_free");
       }
       const already = tx
         .select({ id: waitlistEntries.id })
@@ -133,7 +135,7 @@ export function joinWaitlist(
           ),
         )
         .get();
-      if (already) throw Conflict("this phone is already on the waitlist");
+      if (already) throw Conflict("this phone is already on the waitlist", "already_waiting");
       const entry = tx
         .insert(waitlistEntries)
         .values({ eventId: event.id, phone, gender, name: input.name })
@@ -361,7 +363,7 @@ export function endWaitlist(tx: Q, event: Event) {
  */
 export function claimOffer(deps: Deps, input: { offerId: number; token: unknown; now: number }) {
   if (!isValidLinkToken(deps.env, "waitlist-offer", [input.offerId], input.token)) {
-    throw Forbidden("this offer link is not valid");
+    throw Forbidden("this offer link is not valid", "invalid_link");
   }
   return deps.db.transaction(
     (tx) => {

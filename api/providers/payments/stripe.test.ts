@@ -173,7 +173,11 @@ describe("when Stripe fails", () => {
   async function expectGeneric502(response: Response) {
     expect(response.status).toBe(502);
     const text = await response.text();
-    expect(JSON.parse(text)).toEqual({ success: false, error: expect.stringMatching(/payment provider/) });
+    expect(JSON.parse(text)).toEqual({
+      success: false,
+      error: expect.stringMatching(/payment provider/),
+      code: "provider_failed",
+    });
     expect(text).not.toContain("leaky");
     expect(text).not.toContain("acct_");
   }
@@ -257,7 +261,11 @@ describe("POST /api/stripe/webhook", () => {
     const completed = fake.event("checkout.session.completed", fake.complete(reply.sessionId));
     const forged = await deliver(completed, "whsec_wrong");
     expect(forged.status).toBe(400);
-    expect(await forged.json()).toEqual({ success: false, error: "invalid webhook signature" });
+    expect(await forged.json()).toEqual({
+      success: false,
+      error: "invalid webhook signature",
+      code: "invalid_request",
+    });
     const unsigned = await post("/api/stripe/webhook", completed);
     expect(unsigned.status).toBe(400);
     expect(booking(held.bookingId).status).toBe("held");

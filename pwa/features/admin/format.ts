@@ -4,7 +4,7 @@ import {
   utcToWallClock,
   type WallClock,
   wallClockToUtc,
-} from "../../../api/lib/time-zone.ts";
+} from "../../../common/time-zone.ts";
 
 /** The earliest date the server accepts for a new event: tomorrow on the venue's calendar. */
 export const tomorrowAt = (zone: string, now = Date.now()) => tomorrowIn(zone, now);
@@ -37,7 +37,7 @@ export const formatAud = (aud: number) =>
 /** The stored thumbnail beside an uploaded photo (api/services/images.ts names them `x.jpg` / `x-thumb.jpg`). */
 export const thumbnailOf = (imageName: string) => imageName.replace(/\.jpg$/, "-thumb.jpg");
 
-export { nationalPhone } from "../../../api/lib/national-phone.ts";
+export { nationalPhone } from "../../../common/national-phone.ts";
 
 const STATUS_LABELS: Record<string, string> = {
   upcoming: "Upcoming",

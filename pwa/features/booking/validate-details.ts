@@ -1,6 +1,6 @@
+import { MAX_IMAGE_BYTES } from "../../../common/images.ts";
 import type { Gender } from "./types.ts";
 
-export const MAX_PHOTO_BYTES = 5 * 1024 * 1024;
 export const PHOTO_TYPES = ["image/jpeg", "image/png", "image/webp"];
 
 export type DetailsInput = { name: string; email: string; gender: Gender | ""; photo: File | null };
@@ -10,6 +10,6 @@ export function validateDetails(input: DetailsInput): string | null {
   if (!input.name.trim() || !input.email.trim() || !input.gender) return "All fields are required.";
   if (!input.photo) return "Image upload is required.";
   if (!PHOTO_TYPES.includes(input.photo.type)) return "Please choose an image file (JPEG, PNG or WebP).";
-  if (input.photo.size >= MAX_PHOTO_BYTES) return "Image should be less than 5 MB.";
+  if (input.photo.size >= MAX_IMAGE_BYTES) return "Image should be less than 5 MB.";
   return null;
 }

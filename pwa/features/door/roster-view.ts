@@ -1,5 +1,5 @@
-import { DEFAULT_TIME_ZONE, formatVenueTime, utcToWallClock } from "../../../api/lib/time-zone.ts";
 import type { RosterAttendee } from "../../../api/services/roster.ts";
+import { DEFAULT_TIME_ZONE, formatVenueTime, utcToWallClock } from "../../../common/time-zone.ts";
 import type { KeptDoorEvent, QueuedCheckIn } from "../../lib/offline-db.ts";
 
 /** What the door view shows for one attendee: the server's roster with this phone's waiting taps on top. */

@@ -1,4 +1,4 @@
-import { DEFAULT_TIME_ZONE, formatUtcTime, formatVenueTime } from "../../../api/lib/time-zone.ts";
+import { DEFAULT_TIME_ZONE, formatUtcTime, formatVenueTime } from "../../../common/time-zone.ts";
 import type { EventSummary, SeatsByGender } from "./types.ts";
 
 const pad = (n: number) => String(n).padStart(2, "0");

@@ -1,5 +1,5 @@
 import { type FormEvent, useEffect, useRef, useState } from "react";
-import { DEFAULT_TIME_ZONE } from "../../../../api/lib/time-zone.ts";
+import { DEFAULT_TIME_ZONE } from "../../../../common/time-zone.ts";
 import { replyError } from "../../../lib/api.ts";
 import { eventDefaults, saveEvent } from "../admin-api.ts";
 import { type BalancedSeats, validateBalancedSeats } from "../balanced-seats.ts";

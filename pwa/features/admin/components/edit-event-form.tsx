@@ -1,4 +1,5 @@
 import { type FormEvent, useCallback, useEffect, useRef, useState } from "react";
+import { MAX_IMAGE_BYTES } from "../../../../common/images.ts";
 import { imageUrl, replyError } from "../../../lib/api.ts";
 import {
   type AdminEventDetail,
@@ -28,8 +29,6 @@ import { useConfirm } from "./confirm-dialog.tsx";
 import { EventPicker } from "./event-picker.tsx";
 import { FormMessage, type Message } from "./form-message.tsx";
 import { TimeFields, ZoneField } from "./time-fields.tsx";
-
-const MAX_IMAGE_BYTES = 5_242_880;
 
 /** The form's fields; the date and time are the venue's wall clock in `zone`. */
 type Draft = {

@@ -1,4 +1,4 @@
-import { AUSTRALIAN_TIME_ZONES } from "../../../../api/lib/time-zone.ts";
+import { AUSTRALIAN_TIME_ZONES } from "../../../../common/time-zone.ts";
 import { HOURS, MINUTES } from "../format.ts";
 
 type Props = {

@@ -1,8 +1,8 @@
 import { useState } from "react";
 import { useLocation, useNavigate } from "react-router-dom";
+import { normaliseAuMobile } from "../../../../common/phone.ts";
 import { paths } from "../../../app/paths.ts";
 import type { EventSummary } from "../../events/types.ts";
-import { toE164 } from "../phone.ts";
 import type { BookingIntent, BookingPageState, ConfirmationState, OfferState } from "../types.ts";
 import { DetailsForm } from "./details-form.tsx";
 import { OtpStep } from "./otp-step.tsx";
@@ -60,7 +60,7 @@ export function BookingFlow({
   const [typedPhone, setTypedPhone] = useState("");
   // The server accepted the number, so it is an Australian mobile; E.164 is what the details carry.
   const verified = (phone: string) => {
-    const e164 = toE164(phone) ?? phone;
+    const e164 = normaliseAuMobile(phone) ?? phone;
     setStep(afterVerified(e164));
     remember({ verifiedPhone: e164 });
   };

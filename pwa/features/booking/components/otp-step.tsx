@@ -1,5 +1,6 @@
 import { type FormEvent, useState } from "react";
-import { formatPhone, toE164 } from "../phone.ts";
+import { normaliseAuMobile } from "../../../../common/phone.ts";
+import { formatPhone } from "../phone.ts";
 import { verifyOtp } from "../verify-otp.ts";
 
 const MESSAGES = {
@@ -24,7 +25,7 @@ export function OtpStep(props: { phone: string; onVerified: () => void; onChange
     else setMessage(MESSAGES[outcome]);
   };
 
-  const e164 = toE164(props.phone);
+  const e164 = normaliseAuMobile(props.phone);
   return (
     <form className="form" onSubmit={submit} noValidate>
       <p className="message ok" role="status">

@@ -3,7 +3,7 @@ import { useFeedbackReport } from "../get-feedback.ts";
 import { type FeedbackLink, INCOMPLETE_LINK, REPORT_NOT_YET } from "../link.ts";
 import type { ReportEntry } from "../types.ts";
 import "../feedback.css";
-import { nationalPhone } from "../../../../api/lib/national-phone.ts";
+import { nationalPhone } from "../../../../common/national-phone.ts";
 import { ErrorNotice } from "../../../lib/error-notice.tsx";
 
 function ReportGroup({

@@ -1,0 +1,57 @@
+/**
+ * Every error reply is `{ success: false, error, code }`: `error` is a short reason for people and
+ * may be reworded, `code` is stable and is what a client branches on. This is the one list of codes;
+ * docs/api.md says which call answers which. A code is added here, never renamed.
+ */
+export const ERROR_CODES = {
+  // 400: the request itself is wrong.
+  invalid_request: "a field is missing or malformed; `error` names it",
+  wrong_code: "the one-time code does not match",
+  code_expired: "the one-time code expired or was used; ask for a new one",
+  // 401: a session is missing.
+  admin_session_required: "the call needs the organiser's session",
+  invalid_credentials: "the admin password is wrong",
+  // 403: the caller may not do this.
+  phone_not_verified: "this browser has not verified the phone number",
+  invalid_link: "the link's signature does not match (cut off, altered, or for something else)",
+  not_a_participant: "the link's person has no seat at this event",
+  forbidden: "not allowed",
+  // 404
+  not_found: "no such thing (event, booking, image, endpoint, …)",
+  // 409: the request is fine but the state does not allow it.
+  booking_closed: "the event has started, so booking has closed",
+  not_taking_bookings: "the event is no longer upcoming (started, ended or cancelled)",
+  already_booked: "this phone already has a paid seat for the event",
+  sold_out: "no seats are left",
+  gender_sold_out: "no seats are left for this gender at a balanced event (`gender` says which)",
+  seat_free: "a seat is free, so there is no need to wait: book it",
+  already_waiting: "this phone is already on the event's waitlist",
+  hold_expired: "the seat hold ran out before payment; book again",
+  already_paid: "this booking is already paid",
+  payment_not_completed: "the provider does not report the payment as paid",
+  payment_mismatch: "the payment does not belong to this booking",
+  refunded: "the booking's payment was refunded",
+  not_paid: "the booking is not paid",
+  wrong_state: "the event is not in the state this action needs (start, end, cancel, edit)",
+  seats_taken: "fewer seats than are already taken (`takenSeats` says how many)",
+  feedback_not_open: "ratings open when the event starts",
+  event_cancelled: "the event was cancelled",
+  results_not_yet: "the matches are not released yet",
+  // 410
+  gone: "the offer or ticket expired or was used",
+  // 413, 415, 429
+  too_large: "the body or the file is too large",
+  not_an_image: "the file is not a JPEG, PNG or WebP image",
+  rate_limited: "too many attempts; try again later",
+  // 5xx: not the caller's fault.
+  provider_failed: "the payment or SMS provider failed",
+  internal_error: "a bug on the server",
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** The body of every error reply. Extra fields (`gender`, `takenSeats`, `alreadyBooked`) may follow. */
+export type ErrorReply = { success: false; error: string; code: ErrorCode };
+
+export const isErrorCode = (value: unknown): value is ErrorCode =>
+  typeof value === "string" && Object.hasOwn(ERROR_CODES, value);
