@@ -1,7 +1,7 @@
 import { randomBytes, randomInt } from "node:crypto";
 import { and, desc, eq, ne } from "drizzle-orm";
 import { formatVenueTime } from "../../common/time-zone.ts";
-import type { Db } from "../../db/client.ts";
+import type { Db, DbOrTx } from "../../db/client.ts";
 import { bookings, checkoutSessions, processedWebhookEvents, refunds } from "../../db/schema.ts";
 import type { Env } from "../env.ts";
 import { savedTicketLink } from "../lib/capability.ts";
@@ -42,7 +42,7 @@ function randomCode(): string {
  * Gives a paid booking its door code and queues the confirmation SMS, once. Runs inside the
  * transaction that marks the booking paid, so the code and the message exist exactly when the seat does.
  */
-export function issueTicket(tx: Pick<Db, "select" | "update" | "insert">, env: Env, ctx: BookingContext, now: number) {
+export function issueTicket(tx: DbOrTx, env: Env, ctx: BookingContext, now: number) {
   const { booking, user, event } = ctx;
   if (booking.uniqueCode) return booking.uniqueCode;
   let code = randomCode();
@@ -85,7 +85,7 @@ type Decision =
   | { outcome: "paid" | "not_payable" | "ignored"; bookingId?: number }
   | { outcome: "refunded"; bookingId: number; refund?: { key: string; amountCents: number } };
 
-export function latestCheckoutFor(db: Pick<Db, "select">, bookingId: number, provider: PaymentsProvider["name"]) {
+export function latestCheckoutFor(db: DbOrTx, bookingId: number, provider: PaymentsProvider["name"]) {
   return db
     .select()
     .from(checkoutSessions)

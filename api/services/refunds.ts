@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import type { Db } from "../../db/client.ts";
+import type { Db, DbOrTx } from "../../db/client.ts";
 import { bookings, events, refunds } from "../../db/schema.ts";
 import type { Env } from "../env.ts";
 import { Conflict, NotFound, ProviderFailed } from "../lib/errors.ts";
@@ -83,7 +83,7 @@ async function refundOnce(deps: RefundDeps, paymentIntentId: string): Promise<Re
   return result;
 }
 
-function recordedRefund(db: Pick<Db, "select">, bookingId: number, paymentIntentId: string): RefundResult | null {
+function recordedRefund(db: DbOrTx, bookingId: number, paymentIntentId: string): RefundResult | null {
   const row = db
     .select({ refundId: refunds.refundId, seatReleased: bookings.seatReleased })
     .from(refunds)

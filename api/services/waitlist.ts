@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, lte, ne, or, sql } from "drizzle-orm";
 import { formatVenueTime } from "../../common/time-zone.ts";
-import type { Db } from "../../db/client.ts";
+import type { Db, DbOrTx } from "../../db/client.ts";
 import {
   bookings,
   type Event,
@@ -17,7 +17,7 @@ import type { Logger } from "../lib/log.ts";
 import type { SmsProvider } from "../providers/sms/types.ts";
 import { BOOKING_CLOSED } from "./holds.ts";
 import { deliverPending, enqueueSms } from "./outbox.ts";
-import { isBalanced, liveOffer, type Q, seatsLeft, seatsLeftFor, seatUse } from "./seats.ts";
+import { isBalanced, liveOffer, seatsLeft, seatsLeftFor, seatUse } from "./seats.ts";
 
 /**
  * The waitlist of a full event (docs/decisions/015-balanced-rooms-and-waitlist.md). People wait per
@@ -44,7 +44,7 @@ const takingBookings = (event: Event, now: number) => event.status === "upcoming
 const sameLine = (event: Event, gender: Gender) => (isBalanced(event) ? eq(waitlistEntries.gender, gender) : undefined);
 
 /** 1 for the first in line. */
-function positionOf(q: Q, event: Event, entry: { id: number; gender: Gender }): number {
+function positionOf(q: DbOrTx, event: Event, entry: { id: number; gender: Gender }): number {
   const row = q
     .select({ n: sql<number>`count(*)` })
     .from(waitlistEntries)
@@ -61,7 +61,7 @@ function positionOf(q: Q, event: Event, entry: { id: number; gender: Gender }): 
 }
 
 /** How many are waiting (or holding an offer) at an event, overall and per gender. */
-export function waitlistLength(q: Q, eventId: number): { total: number; male: number; female: number } {
+export function waitlistLength(q: DbOrTx, eventId: number): { total: number; male: number; female: number } {
   const rows = q
     .select({ gender: waitlistEntries.gender, n: sql<number>`count(*)` })
     .from(waitlistEntries)
@@ -324,7 +324,7 @@ export function offerFreedSeatsNow(deps: OfferDeps, eventId: number): number {
 }
 
 /** Ends an event's line: nobody is offered a seat any more and offers still out are withdrawn. */
-function closeWaitlist(tx: Q, eventId: number) {
+function closeWaitlist(tx: DbOrTx, eventId: number) {
   tx.update(waitlistEntries)
     .set({ status: "ended" })
     .where(and(eq(waitlistEntries.eventId, eventId), inArray(waitlistEntries.status, [...WAITING])))
@@ -340,7 +340,7 @@ function closeWaitlist(tx: Q, eventId: number) {
  * closes. Runs inside the cancel's transaction; the keys share cancel-event's `cancel:{eventId}:`
  * prefix, so its delivery run sends them with the attendees' texts.
  */
-export function endWaitlist(tx: Q, event: Event) {
+export function endWaitlist(tx: DbOrTx, event: Event) {
   const waiting = tx
     .select({ id: waitlistEntries.id, phone: waitlistEntries.phone })
     .from(waitlistEntries)
@@ -391,7 +391,7 @@ export function claimOffer(deps: Deps, input: { offerId: number; token: unknown;
 }
 
 /** This phone's offer still keeping a seat at the event, if any: its booking takes that seat. */
-export function liveOfferFor(q: Q, eventId: number, phone: string, now: number): WaitlistOffer | undefined {
+export function liveOfferFor(q: DbOrTx, eventId: number, phone: string, now: number): WaitlistOffer | undefined {
   return q
     .select()
     .from(waitlistOffers)
@@ -400,13 +400,13 @@ export function liveOfferFor(q: Q, eventId: number, phone: string, now: number):
 }
 
 /** The offer became a booking: from here the hold keeps the seat, and the person leaves the line. */
-export function offerBooked(q: Q, offer: WaitlistOffer, bookingId: number) {
+export function offerBooked(q: DbOrTx, offer: WaitlistOffer, bookingId: number) {
   q.update(waitlistOffers).set({ status: "booked", bookingId }).where(eq(waitlistOffers.id, offer.id)).run();
   q.update(waitlistEntries).set({ status: "booked" }).where(eq(waitlistEntries.id, offer.entryId)).run();
 }
 
 /** Offers out for an event right now (the admin's and the tests' view). */
-export const openOffers = (q: Q, eventId: number, now: number) =>
+export const openOffers = (q: DbOrTx, eventId: number, now: number) =>
   q
     .select()
     .from(waitlistOffers)
