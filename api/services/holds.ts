@@ -12,7 +12,7 @@ import {
 import { Conflict, NotFound, TooLarge } from "../lib/errors.ts";
 import { assertUnderLimit, type Limit, recordHit } from "../lib/rate-limit.ts";
 import { MAX_IMAGE_BYTES, NO_PHOTO, removeStoredFiles, removeStoredImage, storeImage } from "./images.ts";
-import { assertSeatFor, isBalanced } from "./seats.ts";
+import { assertNoPaidBooking, assertSeatFor, isBalanced } from "./seats.ts";
 import { liveOfferFor, offerBooked } from "./waitlist.ts";
 
 export type Attendee = {
@@ -55,13 +55,7 @@ function assertSeatFree(
   gender: Gender,
   now: number,
 ): WaitlistOffer | undefined {
-  const paid = q
-    .select({ id: bookings.id })
-    .from(bookings)
-    .where(and(eq(bookings.phone, phone), eq(bookings.eventId, event.id), eq(bookings.status, "paid")))
-    .get();
-  if (paid)
-    throw Conflict("this phone already has a paid seat for this event", "already_booked", { alreadyBooked: true });
+  assertNoPaidBooking(q, event.id, phone);
   const found = liveOfferFor(q, event.id, phone, now);
   // At an event with one pool of seats the line has no gender, so the offer is the phone's whatever it picks.
   const offer = found && (!isBalanced(event) || found.gender === gender) ? found : undefined;

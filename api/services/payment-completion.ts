@@ -1,5 +1,5 @@
 import { randomBytes, randomInt } from "node:crypto";
-import { and, desc, eq, ne } from "drizzle-orm";
+import { and, desc, eq } from "drizzle-orm";
 import { formatVenueTime } from "../../common/time-zone.ts";
 import type { Db, DbOrTx } from "../../db/client.ts";
 import { bookings, checkoutSessions, processedWebhookEvents, refunds } from "../../db/schema.ts";
@@ -11,7 +11,7 @@ import type { PaymentEvent, PaymentsProvider } from "../providers/payments/types
 import type { SmsProvider } from "../providers/sms/types.ts";
 import { type BookingContext, loadBookingContextById, releaseCheckout } from "./checkout.ts";
 import { deliverPending, enqueueSms } from "./outbox.ts";
-import { isBalanced, seatsLeft, seatsLeftFor, seatUse } from "./seats.ts";
+import { isBalanced, paidBookingOf, seatsLeft, seatsLeftFor, seatUse } from "./seats.ts";
 import { liveOfferFor, offerBooked } from "./waitlist.ts";
 
 export type CompletionDeps = {
@@ -147,19 +147,7 @@ export async function completeCheckout(
 
       // One paid seat per phone per event: an older checkout paid after the same phone booked again
       // (and paid) buys nothing, so it goes back.
-      const paidBefore = tx
-        .select({ id: bookings.id })
-        .from(bookings)
-        .where(
-          and(
-            eq(bookings.phone, booking.phone),
-            eq(bookings.eventId, event.id),
-            eq(bookings.status, "paid"),
-            ne(bookings.id, booking.id),
-          ),
-        )
-        .get();
-      if (paidBefore) {
+      if (paidBookingOf(tx, event.id, booking.phone, { exceptBookingId: booking.id })) {
         tx.update(bookings)
           .set({ status: "refunded", seatReleased: true, paymentIntentId: pi, amountCents })
           .where(eq(bookings.id, booking.id))

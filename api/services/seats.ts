@@ -119,11 +119,42 @@ export const noSeatsLeftFor = (gender: Gender) => `no seats left for ${gender ==
 
 /**
  * 409 unless a seat for `gender` is free at `event`. Call it inside the IMMEDIATE transaction that
- * then takes the seat, so that no gender is ever oversold: SPEC.md's "no seats left" for a full
- * event, "no seats left for men|women" when only the chosen gender is full.
+ * then takes the seat, so that no gender is ever oversold: "no seats left" for a full event, "no
+ * seats left for men|women" when only the chosen gender is full.
  */
 export function assertSeatFor(q: DbOrTx, event: Event, gender: Gender, now: number, options: SeatUseOptions = {}) {
   const left = seatsLeft(event, seatUse(q, event.id, now, options));
   if (left.total <= 0) throw Conflict("no seats left", "sold_out");
   if (seatsLeftFor(left, gender) <= 0) throw Conflict(noSeatsLeftFor(gender), "gender_sold_out", { gender });
+}
+
+/**
+ * This phone's paid booking for the event, if it has one: a phone holds at most one paid seat per
+ * event. `exceptBookingId` leaves out the booking a payment is being completed for.
+ */
+export function paidBookingOf(
+  q: DbOrTx,
+  eventId: number,
+  phone: string,
+  options: { exceptBookingId?: number } = {},
+): { id: number } | undefined {
+  return q
+    .select({ id: bookings.id })
+    .from(bookings)
+    .where(
+      and(
+        eq(bookings.phone, phone),
+        eq(bookings.eventId, eventId),
+        eq(bookings.status, "paid"),
+        options.exceptBookingId === undefined ? undefined : ne(bookings.id, options.exceptBookingId),
+      ),
+    )
+    .get();
+}
+
+/** 409 when this phone already has a paid seat for the event: it needs no hold and no place in line. */
+export function assertNoPaidBooking(q: DbOrTx, eventId: number, phone: string) {
+  if (paidBookingOf(q, eventId, phone)) {
+    throw Conflict("this phone already has a paid seat for this event", "already_booked", { alreadyBooked: true });
+  }
 }

@@ -17,7 +17,7 @@ import type { Logger } from "../lib/log.ts";
 import type { SmsProvider } from "../providers/sms/types.ts";
 import { BOOKING_CLOSED } from "./holds.ts";
 import { deliverPending, enqueueSms } from "./outbox.ts";
-import { isBalanced, liveOffer, seatsLeft, seatsLeftFor, seatUse } from "./seats.ts";
+import { assertNoPaidBooking, isBalanced, liveOffer, seatsLeft, seatsLeftFor, seatUse } from "./seats.ts";
 
 /**
  * The waitlist of a full event (docs/decisions/015-balanced-rooms-and-waitlist.md). People wait per
@@ -114,13 +114,7 @@ export function joinWaitlist(
       const event = tx.select().from(events).where(eq(events.id, input.event.id)).get() ?? input.event;
       if (event.startsAt <= now) throw Conflict(BOOKING_CLOSED, "booking_closed");
       if (event.status !== "upcoming") throw Conflict("this event is no longer taking bookings", "not_taking_bookings");
-      const paid = tx
-        .select({ id: bookings.id })
-        .from(bookings)
-        .where(and(eq(bookings.phone, phone), eq(bookings.eventId, event.id), eq(bookings.status, "paid")))
-        .get();
-      if (paid)
-        throw Conflict("this phone already has a paid seat for this event", "already_booked", { alreadyBooked: true });
+      assertNoPaidBooking(tx, event.id, phone);
       if (seatsLeftFor(seatsLeft(event, seatUse(tx, event.id, now)), gender) > 0) {
         throw Conflict("a seat is free: book it instead", "seat_free");
       }
