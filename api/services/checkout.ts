@@ -14,7 +14,7 @@ import type { Env } from "../env.ts";
 import { Conflict, NotFound } from "../lib/errors.ts";
 import type { PaymentsProvider } from "../providers/payments/types.ts";
 import { assertSalesOpen } from "./holds.ts";
-import { type OfferDeps, offerFreedSeatsNow } from "./waitlist.ts";
+import { type OfferDeps, offerFreedSeatsNow } from "./waitlist-offers.ts";
 
 type Deps = { db: Db; env: Env; payments: PaymentsProvider; now: () => number };
 

@@ -13,7 +13,7 @@ import { Conflict, NotFound, TooLarge } from "../lib/errors.ts";
 import { assertUnderLimit, type Limit, recordHit } from "../lib/rate-limit.ts";
 import { MAX_IMAGE_BYTES, NO_PHOTO, removeStoredFiles, removeStoredImage, storeImage } from "./images.ts";
 import { assertNoPaidBooking, assertSeatFor, isBalanced } from "./seats.ts";
-import { liveOfferFor, offerBooked } from "./waitlist.ts";
+import { liveOfferFor, offerBooked } from "./waitlist-offers.ts";
 
 export type Attendee = {
   name: string;

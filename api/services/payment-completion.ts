@@ -12,7 +12,7 @@ import type { SmsProvider } from "../providers/sms/types.ts";
 import { type BookingContext, loadBookingContextById, releaseCheckout } from "./checkout.ts";
 import { deliverPending, enqueueSms } from "./outbox.ts";
 import { isBalanced, paidBookingOf, seatsLeft, seatsLeftFor, seatUse } from "./seats.ts";
-import { liveOfferFor, offerBooked } from "./waitlist.ts";
+import { liveOfferFor, offerBooked } from "./waitlist-offers.ts";
 
 export type CompletionDeps = {
   db: Db;

@@ -6,7 +6,7 @@ import { Conflict, NotFound, ProviderFailed } from "../lib/errors.ts";
 import type { Logger } from "../lib/log.ts";
 import type { PaymentsProvider } from "../providers/payments/types.ts";
 import type { SmsProvider } from "../providers/sms/types.ts";
-import { offerFreedSeatsNow } from "./waitlist.ts";
+import { offerFreedSeatsNow } from "./waitlist-offers.ts";
 
 /** What a refund needs: the provider, and the waitlist's offer for a seat it gives back (texted at once). */
 export type RefundDeps = {
