@@ -25,6 +25,19 @@ export function enqueueSms(db: DbOrTx, message: { dedupeKey: string; to: string;
 }
 
 /**
+ * Sends the pending texts whose keys start with `dedupePrefix` (one event's news) and counts them:
+ * those not sent stay queued for the retry loop.
+ */
+export async function deliverBatch(
+  deps: Parameters<typeof deliverPending>[0],
+  dedupePrefix: string,
+): Promise<{ sent: number; failed: number }> {
+  const handled = await deliverPending(deps, { dedupePrefix });
+  const sent = handled.filter((m) => m.status === "sent").length;
+  return { sent, failed: handled.length - sent };
+}
+
+/**
  * Sends what is pending, one message at a time, and records each result on its own row: one
  * failing number never stops the rest, and a failure is retried on the next delivery run.
  * Returns the messages it handled, with their final state.
