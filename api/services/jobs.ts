@@ -5,7 +5,7 @@ import { queueDueReminders } from "./reminders.ts";
 import { applyRetention } from "./retention.ts";
 import type { Job } from "./scheduler.ts";
 import { sweepUploads } from "./upload-sweep.ts";
-import { offerFreedSeats } from "./waitlist.ts";
+import { offerFreedSeats } from "./waitlist-offers.ts";
 
 const HOUR = 3_600_000;
 
