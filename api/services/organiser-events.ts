@@ -4,7 +4,7 @@ import type { Env } from "../env.ts";
 import { BadRequest, TooLarge } from "../lib/errors.ts";
 import { createEvent, replaceEventImage, updateEvent } from "./admin-events.ts";
 import { MAX_IMAGE_BYTES, removeStoredImage, STORED_NAME, storeImage, thumbnailName } from "./images.ts";
-import { type OfferDeps, offerFreedSeatsNow } from "./waitlist.ts";
+import { type OfferDeps, offerFreedSeatsNow } from "./waitlist-offers.ts";
 
 /**
  * The organiser's writes to an event, with what each brings along: a new picture stored first and

@@ -15,10 +15,6 @@ import { closeWaitlist, type OfferDeps, offerFreedSeatsNow, WAITING } from "./wa
  * line (offers, their claim and expiry) is waitlist-offers.ts.
  */
 
-// api/routes/admin.ts imports offerFreedSeatsNow from here; once it imports it from waitlist-offers.ts
-// this re-export can go.
-export { offerFreedSeatsNow } from "./waitlist-offers.ts";
-
 /** People in the same line as `gender` at this event: their gender's at a balanced event, everyone otherwise. */
 const sameLine = (event: Event, gender: Gender) => (isBalanced(event) ? eq(waitlistEntries.gender, gender) : undefined);
 
