@@ -1,5 +1,6 @@
 import { readEnvOrExit } from "../api/env.ts";
-import { BackupError, restoreBackup } from "../api/services/backup.ts";
+import { BackupError } from "../api/services/backup-manifest.ts";
+import { restoreBackup } from "../api/services/backup-restore.ts";
 
 // `npm run restore -- BACKUP_FOLDER [--force]`: puts a backup back into DATABASE_PATH and
 // UPLOADS_DIR. Stop the server first. A target that already holds data is refused without --force,

@@ -1,0 +1,90 @@
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { afterEach, describe, expect, it } from "vitest";
+import { openDatabase } from "../../db/client.ts";
+import { type BackupPlace, backedUp, backupPlace, sha256 } from "../../test/backups.ts";
+import { dbState, folderState } from "../../test/suites/db-state.ts";
+import { BackupError } from "./backup-manifest.ts";
+import { restoreBackup } from "./backup-restore.ts";
+
+const T0 = Date.parse("2026-03-01T02:00:00.000Z");
+
+let place: BackupPlace;
+async function setup() {
+  place = backupPlace();
+  return { ...(await backedUp(place, T0)), env: place.env, dir: place.dir };
+}
+afterEach(() => place?.close());
+
+describe("a backup's restore", () => {
+  it("restores into an empty folder: every row and every upload, checked", async () => {
+    const { env, backup, dir } = await setup();
+    const target = join(dir, "restored");
+    const manifest = await restoreBackup({
+      folder: backup.folder,
+      databasePath: join(target, "app.db"),
+      uploadsDir: join(target, "uploads"),
+      force: false,
+    });
+    expect(manifest.counts.paidBookings).toBe(7);
+    const restored = new Database(join(target, "app.db"), { readonly: true });
+    try {
+      expect(dbState(restored)).toEqual(dbState(place.db.$client));
+      expect(restored.pragma("integrity_check", { simple: true })).toBe("ok");
+    } finally {
+      restored.close();
+    }
+    expect(folderState(join(target, "uploads"))).toEqual(folderState(env.UPLOADS_DIR));
+  });
+
+  it("refuses a target that holds data unless forced, and then replaces it whole", async () => {
+    const { env, backup } = await setup();
+    const before = sha256(env.DATABASE_PATH);
+    const into = { folder: backup.folder, databasePath: env.DATABASE_PATH, uploadsDir: env.UPLOADS_DIR };
+    await expect(restoreBackup({ ...into, force: false })).rejects.toThrow(/not empty.*--force/);
+    expect(sha256(env.DATABASE_PATH)).toBe(before);
+
+    // Forced: the live database is closed first, as the README says (stop the server).
+    place.db.$client.close();
+    writeFileSync(join(env.UPLOADS_DIR, "stray.jpg"), "not from the backup");
+    await restoreBackup({ ...into, force: true });
+    expect(existsSync(`${env.DATABASE_PATH}-wal`)).toBe(false);
+    expect(folderState(env.UPLOADS_DIR)).not.toContain("stray.jpg");
+    place.db = openDatabase(env.DATABASE_PATH);
+    expect(place.db.$client.prepare("select count(*) from bookings where status = 'paid'").pluck().get()).toBe(7);
+  });
+
+  it("refuses a damaged backup before touching the target", async () => {
+    const { backup, dir } = await setup();
+    const copy = join(backup.folder, "app.db");
+    const bytes = readFileSync(copy);
+    bytes[bytes.length - 100] = (bytes[bytes.length - 100] ?? 0) ^ 0xff;
+    writeFileSync(copy, bytes);
+    const target = join(dir, "restored");
+    const attempt = restoreBackup({
+      folder: backup.folder,
+      databasePath: join(target, "app.db"),
+      uploadsDir: join(target, "uploads"),
+      force: false,
+    });
+    await expect(attempt).rejects.toBeInstanceOf(BackupError);
+    await expect(attempt).rejects.toThrow(/sha256/);
+    expect(existsSync(target)).toBe(false);
+  });
+
+  it("refuses a backup whose uploads are incomplete", async () => {
+    const { backup, dir } = await setup();
+    const [first] = readdirSync(join(backup.folder, "uploads"));
+    rmSync(join(backup.folder, "uploads", first!));
+    const target = join(dir, "restored");
+    await expect(
+      restoreBackup({
+        folder: backup.folder,
+        databasePath: join(target, "app.db"),
+        uploadsDir: join(target, "uploads"),
+        force: false,
+      }),
+    ).rejects.toThrow(/lack 1 of the manifest's 2 files/);
+  });
+});
