@@ -23,11 +23,22 @@ const sqlite = new Database(env.DATABASE_PATH, { fileMustExist: true });
 // The server may be mid-write; wait for it rather than fail.
 sqlite.pragma("busy_timeout = 5000");
 try {
-  const { folder, manifest } = await createBackup({ sqlite, uploadsDir: env.UPLOADS_DIR, root, now: Date.now() });
+  const { folder, manifest, leftOut } = await createBackup({
+    sqlite,
+    uploadsDir: env.UPLOADS_DIR,
+    root,
+    now: Date.now(),
+  });
   console.log(
     `backup written to ${folder}: ${manifest.counts.events} events, ${manifest.counts.paidBookings} paid bookings, ` +
       `${manifest.uploads.count} uploaded files; database sha256 ${manifest.database.sha256}`,
   );
+  if (leftOut.length > 0) {
+    console.warn(
+      `left out ${leftOut.length} entries of ${env.UPLOADS_DIR} that are not stored uploads ` +
+        `(links, folders or other files): ${leftOut.slice(0, 5).join(", ")}`,
+    );
+  }
 } catch (error) {
   console.error(`backup failed: ${error instanceof Error ? error.message : String(error)}`);
   process.exitCode = 1;

@@ -18,7 +18,7 @@ if (!folder || rest.length > 1 || folder.startsWith("-")) {
 const env = readEnvOrExit();
 
 try {
-  const manifest = await restoreBackup({
+  const { manifest, leftOut } = await restoreBackup({
     folder,
     databasePath: env.DATABASE_PATH,
     uploadsDir: env.UPLOADS_DIR,
@@ -29,6 +29,12 @@ try {
       `${manifest.counts.events} events, ${manifest.counts.paidBookings} paid bookings, ` +
       `${manifest.uploads.count} uploaded files; sha256, integrity_check and counts verified. Done.`,
   );
+  if (leftOut.length > 0) {
+    console.warn(
+      `left out ${leftOut.length} entries of the backup that are not uploads its manifest lists ` +
+        `(links, folders or files added to it): ${leftOut.slice(0, 5).join(", ")}`,
+    );
+  }
 } catch (error) {
   const message = error instanceof Error ? error.message : String(error);
   console.error(error instanceof BackupError ? `restore refused: ${message}` : `restore failed: ${message}`);

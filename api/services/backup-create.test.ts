@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { type BackupPlace, backedUp, backupPlace, sha256 } from "../../test/backups.ts";
@@ -6,6 +6,7 @@ import { insertEvent, insertPaidBookings } from "../../test/fixtures.ts";
 import type { Env } from "../env.ts";
 import type { Logger } from "../lib/log.ts";
 import { createSmsProvider } from "../providers/sms/index.ts";
+import { createBackup } from "./backup-create.ts";
 import { listBackups, readManifest } from "./backup-manifest.ts";
 import { backgroundJobs } from "./jobs.ts";
 
@@ -100,6 +101,31 @@ describe("a backup", () => {
     expect(mode(join(backup.folder, "manifest.json"))).toBe(0o600);
     for (const file of readdirSync(join(backup.folder, "uploads"))) {
       expect(mode(join(backup.folder, "uploads", file)), file).toBe(0o600);
+    }
+  });
+
+  it("copies only stored uploads that are regular files: a link to a host file or folder stays behind", async () => {
+    const { env, db, dir } = setup();
+    await insertEvent(db, env.UPLOADS_DIR);
+    const real = readdirSync(env.UPLOADS_DIR).sort();
+    // Someone who can write UPLOADS_DIR (or a bug) plants links that look like uploads.
+    writeFileSync(join(dir, "host-secret"), "a file on the host the backup must not carry");
+    mkdirSync(join(dir, "host-folder"));
+    writeFileSync(join(dir, "host-folder", `${"c".repeat(32)}.jpg`), "a file inside a folder on the host");
+    symlinkSync(join(dir, "host-secret"), join(env.UPLOADS_DIR, `${"a".repeat(32)}.jpg`));
+    symlinkSync(join(dir, "host-folder"), join(env.UPLOADS_DIR, "linked-folder"));
+
+    const { manifest, folder, leftOut } = await createBackup({
+      sqlite: db.$client,
+      uploadsDir: env.UPLOADS_DIR,
+      root: env.BACKUP_DIR!,
+      now: T0,
+    });
+    expect(manifest.uploads.files.map((f) => f.name)).toEqual(real);
+    expect(readdirSync(join(folder, "uploads"), { recursive: true }).sort()).toEqual(real);
+    expect(leftOut).toEqual([`${"a".repeat(32)}.jpg`, "linked-folder"]);
+    for (const name of real) {
+      expect(readFileSync(join(folder, "uploads", name))).toEqual(readFileSync(join(env.UPLOADS_DIR, name)));
     }
   });
 });

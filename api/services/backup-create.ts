@@ -5,7 +5,7 @@ import type Database from "better-sqlite3";
 import type { Db } from "../../db/client.ts";
 import type { Env } from "../env.ts";
 import type { Logger } from "../lib/log.ts";
-import { copyTree, fileDigest, inspectDatabase } from "./backup-files.ts";
+import { copyUploads, inspectDatabase, listUploads, regularFileDigest } from "./backup-files.ts";
 import {
   type Backup,
   BackupError,
@@ -27,14 +27,15 @@ const HOUR = 3_600_000;
  * Writes a new backup folder under `root`: the database through SQLite's online backup API (a
  * consistent snapshot, safe while this or another process writes), then the uploads. Images are
  * stored before the rows that name them, so copying the database first means every image it names
- * is already on disk when the uploads are copied.
+ * is already on disk when the uploads are copied. `leftOut` names what UPLOADS_DIR holds that is
+ * not a stored upload (links, folders, other files): never copied, and worth a look.
  */
 export async function createBackup(input: {
   sqlite: Database.Database;
   uploadsDir: string;
   root: string;
   now: number;
-}): Promise<Backup> {
+}): Promise<Backup & { leftOut: string[] }> {
   // A backup holds everything the data folder does: readable by the server's account only (decision 012).
   await mkdir(input.root, { recursive: true, mode: 0o700 });
   const name = await freeName(input.root, folderName(input.now));
@@ -48,13 +49,16 @@ export async function createBackup(input: {
     await chmod(copy, 0o600);
     const { counts, integrity } = inspectDatabase(copy, { makeSelfContained: true });
     if (integrity !== "ok") throw new BackupError(`the copy fails PRAGMA integrity_check: ${integrity}`);
-    const database = await fileDigest(copy);
-    const files = await copyTree(input.uploadsDir, join(staging, UPLOADS_FOLDER));
+    const database = await regularFileDigest(copy);
+    if (!database) throw new BackupError(`the copy ${copy} is not a regular file`);
+    // Only stored uploads that are regular files: a link would copy whatever it points at.
+    const uploads = await listUploads(input.uploadsDir);
+    const files = await copyUploads(input.uploadsDir, join(staging, UPLOADS_FOLDER), uploads.stored);
     const manifest = newManifest({ now: input.now, database, counts, files });
     await writeManifest(staging, manifest);
     const folder = join(input.root, name);
     await rename(staging, folder);
-    return { folder, manifest };
+    return { folder, manifest, leftOut: uploads.other };
   } catch (error) {
     await rm(staging, { recursive: true, force: true });
     throw error;
@@ -104,6 +108,13 @@ export async function backupIfDue(
     uploads: backup.manifest.uploads.count,
     removed: removed.length,
   });
+  if (backup.leftOut.length > 0) {
+    deps.log("warn", "backup left out what is not a stored upload", {
+      uploadsDir: deps.env.UPLOADS_DIR,
+      count: backup.leftOut.length,
+      names: backup.leftOut.slice(0, 5),
+    });
+  }
   return backup;
 }
 

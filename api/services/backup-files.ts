@@ -1,12 +1,15 @@
 import { createHash } from "node:crypto";
-import { createReadStream } from "node:fs";
-import { copyFile, mkdir, readdir, stat } from "node:fs/promises";
-import { dirname, join, relative, sep } from "node:path";
+import { constants } from "node:fs";
+import { type FileHandle, lstat, mkdir, open, readdir } from "node:fs/promises";
+import { join } from "node:path";
 import Database from "better-sqlite3";
 import type { FileEntry } from "./backup-manifest.ts";
+import { STORED_NAME, UPLOAD_DIR_MODE, UPLOAD_FILE_MODE } from "./images.ts";
 
 // The files a backup is made of, read and copied the same way by the backup and the restore: the
-// database copy's checks and digest, and the uploads.
+// database copy's checks, and the uploads. Nothing here follows a symbolic link: a link planted in
+// the uploads folder or in a backup would otherwise copy a host file in as an upload, which the
+// image route then serves (docs/decisions/006-operations.md).
 
 /**
  * Integrity and the counts the manifest records. With `makeSelfContained` the copy is also switched
@@ -32,49 +35,102 @@ export function inspectDatabase(file: string, options: { makeSelfContained: bool
   }
 }
 
-export async function fileDigest(file: string): Promise<{ bytes: number; sha256: string }> {
-  const hash = createHash("sha256");
-  let bytes = 0;
-  for await (const chunk of createReadStream(file)) {
-    hash.update(chunk as Buffer);
-    bytes += (chunk as Buffer).length;
-  }
-  return { bytes, sha256: hash.digest("hex") };
-}
+export type Digest = { bytes: number; sha256: string };
 
-/** Regular files under `dir` (paths relative to it, `/`-separated), skipping probes and half-written temporaries. */
-export async function listFiles(dir: string): Promise<FileEntry[]> {
-  let entries: string[];
+// O_NOFOLLOW refuses a link that replaced the file after it was looked at; O_NONBLOCK keeps a FIFO
+// put there from hanging the open (the handle's fstat then refuses it).
+const READ_NO_FOLLOW = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
+const NOT_A_FILE = new Set(["ENOENT", "ENOTDIR", "ELOOP", "EMLINK", "ENXIO"]);
+
+/** A handle on `path` if it is a regular file; undefined if it is missing, a link, a folder or anything else. */
+async function openRegularFile(path: string): Promise<FileHandle | undefined> {
+  const seen = await lstat(path).catch(() => undefined);
+  if (!seen?.isFile()) return undefined;
+  let handle: FileHandle;
   try {
-    entries = await readdir(dir, { recursive: true, encoding: "utf8" });
-  } catch {
-    return [];
+    handle = await open(path, READ_NO_FOLLOW);
+  } catch (error) {
+    if (NOT_A_FILE.has((error as NodeJS.ErrnoException).code ?? "")) return undefined;
+    throw error;
   }
-  const files: FileEntry[] = [];
-  for (const entry of entries.sort()) {
-    const base = entry.split(sep).at(-1) ?? entry;
-    if (base.startsWith(".") || base.endsWith(".tmp")) continue;
-    const info = await stat(join(dir, entry)).catch(() => undefined);
-    if (info?.isFile()) files.push({ name: entry.split(sep).join("/"), bytes: info.size });
-  }
-  return files;
+  if ((await handle.stat()).isFile()) return handle;
+  await handle.close();
+  return undefined;
 }
 
-/** Copies the files of `from` into `to` (created); a file deleted meanwhile is simply not copied. */
-export async function copyTree(from: string, to: string): Promise<FileEntry[]> {
-  await mkdir(to, { recursive: true });
-  const copied: FileEntry[] = [];
-  for (const file of await listFiles(from)) {
-    const target = join(to, ...file.name.split("/"));
-    if (relative(to, target).startsWith("..")) continue;
-    await mkdir(dirname(target), { recursive: true });
+async function eachChunk(handle: FileHandle, use: (chunk: Buffer) => Promise<unknown> | undefined): Promise<Digest> {
+  const hash = createHash("sha256");
+  const buffer = Buffer.allocUnsafe(1 << 16);
+  let bytes = 0;
+  for (;;) {
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
+    if (bytesRead === 0) return { bytes, sha256: hash.digest("hex") };
+    const chunk = buffer.subarray(0, bytesRead);
+    hash.update(chunk);
+    bytes += bytesRead;
+    await use(chunk);
+  }
+}
+
+/** Size and sha256 of `path` if it is a regular file; undefined otherwise. */
+export async function regularFileDigest(path: string): Promise<Digest | undefined> {
+  const source = await openRegularFile(path);
+  if (!source) return undefined;
+  try {
+    return await eachChunk(source, () => undefined);
+  } finally {
+    await source.close();
+  }
+}
+
+/**
+ * Copies `from` to a new file `to` (readable by the server's account only, like every upload and
+ * the database: decision 012) if `from` is a regular file, and gives what it copied; undefined, and
+ * nothing written, otherwise. `to` must not exist: a link put there is never written through.
+ */
+export async function copyRegularFile(from: string, to: string): Promise<Digest | undefined> {
+  const source = await openRegularFile(from);
+  if (!source) return undefined;
+  try {
+    const target = await open(to, "wx", UPLOAD_FILE_MODE);
     try {
-      await copyFile(join(from, ...file.name.split("/")), target);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") continue;
-      throw error;
+      return await eachChunk(source, (chunk) => target.write(chunk));
+    } finally {
+      await target.close();
     }
-    copied.push({ name: file.name, bytes: (await stat(target)).size });
+  } finally {
+    await source.close();
+  }
+}
+
+/**
+ * The top of an uploads folder, looked at with lstat and never followed: the stored uploads (a name
+ * the app writes, STORED_NAME, on a regular file) and the names of everything else (links, folders,
+ * other files). Probes and half-written temporaries (`.name`, `*.tmp`) are neither.
+ */
+export async function listUploads(dir: string): Promise<{ stored: string[]; other: string[] }> {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  const stored: string[] = [];
+  const other: string[] = [];
+  for (const name of names.sort()) {
+    if (name.startsWith(".") || name.endsWith(".tmp")) continue;
+    const isFile = (await lstat(join(dir, name)).catch(() => undefined))?.isFile();
+    (isFile && STORED_NAME.test(name) ? stored : other).push(name);
+  }
+  return { stored, other };
+}
+
+/**
+ * Copies the stored uploads `names` from `from` into a new folder `to`. One that is gone or is no
+ * longer a regular file by the time it is copied is left out (the sweep may delete one meanwhile).
+ */
+export async function copyUploads(from: string, to: string, names: readonly string[]): Promise<FileEntry[]> {
+  await mkdir(to, { recursive: true, mode: UPLOAD_DIR_MODE });
+  const copied: FileEntry[] = [];
+  for (const name of names) {
+    if (!STORED_NAME.test(name)) continue;
+    const digest = await copyRegularFile(join(from, name), join(to, name));
+    if (digest) copied.push({ name, bytes: digest.bytes });
   }
   return copied;
 }

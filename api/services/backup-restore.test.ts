@@ -1,4 +1,13 @@
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  lstatSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
@@ -21,7 +30,7 @@ describe("a backup's restore", () => {
   it("restores into an empty folder: every row and every upload, checked", async () => {
     const { env, backup, dir } = await setup();
     const target = join(dir, "restored");
-    const manifest = await restoreBackup({
+    const { manifest } = await restoreBackup({
       folder: backup.folder,
       databasePath: join(target, "app.db"),
       uploadsDir: join(target, "uploads"),
@@ -86,5 +95,45 @@ describe("a backup's restore", () => {
         force: false,
       }),
     ).rejects.toThrow(/lack 1 of the manifest's 2 files/);
+  });
+
+  it("copies only the uploads its manifest lists: a planted link or file is left behind", async () => {
+    const { env, backup, dir } = await setup();
+    const uploads = join(backup.folder, "uploads");
+    writeFileSync(join(dir, "host-secret"), "a file on the host the restore must not serve");
+    symlinkSync(join(dir, "host-secret"), join(uploads, `${"a".repeat(32)}.jpg`));
+    writeFileSync(join(uploads, `${"b".repeat(32)}.jpg`), "a file the backup never held");
+    const target = join(dir, "restored");
+    const { leftOut } = await restoreBackup({
+      folder: backup.folder,
+      databasePath: join(target, "app.db"),
+      uploadsDir: join(target, "uploads"),
+      force: false,
+    });
+    expect(leftOut).toEqual([`${"a".repeat(32)}.jpg`, `${"b".repeat(32)}.jpg`]);
+    expect(folderState(join(target, "uploads"))).toEqual(folderState(env.UPLOADS_DIR));
+    for (const name of folderState(join(target, "uploads"))) {
+      expect(lstatSync(join(target, "uploads", name)).isFile(), name).toBe(true);
+    }
+  });
+
+  it("refuses a backup in which a listed upload is a link, before touching the target", async () => {
+    const { backup, dir } = await setup();
+    const [first] = readdirSync(join(backup.folder, "uploads"));
+    const listed = join(backup.folder, "uploads", first!);
+    // A host file of exactly the listed size, so only the link itself can give it away.
+    writeFileSync(join(dir, "host-secret"), Buffer.alloc(statSync(listed).size, "s"));
+    rmSync(listed);
+    symlinkSync(join(dir, "host-secret"), listed);
+    const target = join(dir, "restored");
+    await expect(
+      restoreBackup({
+        folder: backup.folder,
+        databasePath: join(target, "app.db"),
+        uploadsDir: join(target, "uploads"),
+        force: false,
+      }),
+    ).rejects.toThrow(/lack 1 of the manifest's 2 files/);
+    expect(existsSync(target)).toBe(false);
   });
 });

@@ -1,14 +1,16 @@
 import { existsSync } from "node:fs";
-import { copyFile, mkdir, rename, rm } from "node:fs/promises";
+import { lstat, mkdir, readdir, rename, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { copyTree, fileDigest, inspectDatabase, listFiles } from "./backup-files.ts";
+import { copyRegularFile, copyUploads, inspectDatabase, listUploads, regularFileDigest } from "./backup-files.ts";
 import {
   BackupError,
   type BackupManifest,
   DATABASE_FILE,
+  type FileEntry,
   readManifestOrRefuse,
   UPLOADS_FOLDER,
 } from "./backup-manifest.ts";
+import { STORED_NAME } from "./images.ts";
 
 // Putting a backup back, and checking a backup or a restored folder against its manifest
 // (docs/decisions/006-operations.md).
@@ -18,22 +20,39 @@ import {
  * anything is written (checksum, integrity_check, counts, every upload present) and the result is
  * checked again after. A target that already holds a database or uploads is refused unless `force`.
  * The server must be stopped: a running server would keep writing to the file it has open.
+ *
+ * Only what the manifest lists is copied, and of the uploads only stored names on regular files: a
+ * link or a file planted in the backup stays behind (`leftOut` names it), and a listed upload that
+ * is a link counts as missing, so the backup is refused.
  */
 export async function restoreBackup(input: {
   folder: string;
   databasePath: string;
   uploadsDir: string;
   force: boolean;
-}): Promise<BackupManifest> {
+}): Promise<{ manifest: BackupManifest; leftOut: string[] }> {
   const manifest = await readManifestOrRefuse(input.folder);
   const copy = join(input.folder, DATABASE_FILE);
   const sourceUploads = join(input.folder, UPLOADS_FOLDER);
+  if (existsSync(sourceUploads) && !(await lstat(sourceUploads)).isDirectory()) {
+    throw new BackupError(`the backup's ${UPLOADS_FOLDER} is not a folder (a link is never followed)`);
+  }
+  // A backup written before uploads were checked by name may list other files; they stay behind.
+  const uploads = manifest.uploads.files.filter((f) => STORED_NAME.test(f.name));
+  const listed = new Set(uploads.map((f) => f.name));
+  const leftOut = [
+    ...manifest.uploads.files.filter((f) => !listed.has(f.name)).map((f) => f.name),
+    ...(await readdir(sourceUploads).catch(() => [] as string[]))
+      .sort()
+      .filter((n) => !n.startsWith(".") && !listed.has(n)),
+  ];
   await verifyDatabase(copy, manifest, "the backup's database");
-  await verifyUploads(sourceUploads, manifest, "the backup's uploads");
+  await verifyUploads(sourceUploads, uploads, manifest, "the backup's uploads");
 
+  const present = await listUploads(input.uploadsDir);
   const occupied = [
     ...[input.databasePath, `${input.databasePath}-wal`].filter((f) => existsSync(f)),
-    ...((await listFiles(input.uploadsDir)).length > 0 ? [input.uploadsDir] : []),
+    ...(present.stored.length + present.other.length > 0 ? [input.uploadsDir] : []),
   ];
   if (occupied.length > 0 && !input.force) {
     throw new BackupError(`the target is not empty (${occupied.join(", ")}): add --force to replace it`);
@@ -44,10 +63,15 @@ export async function restoreBackup(input: {
   const stagedDb = `${input.databasePath}.restoring`;
   const stagedUploads = `${input.uploadsDir}.restoring`;
   const oldUploads = `${input.uploadsDir}.replaced`;
+  await rm(stagedDb, { force: true });
   await rm(stagedUploads, { recursive: true, force: true });
   await rm(oldUploads, { recursive: true, force: true });
-  await copyFile(copy, stagedDb);
-  await copyTree(sourceUploads, stagedUploads);
+  if (!(await copyRegularFile(copy, stagedDb))) throw new BackupError(`the backup's database changed while restoring`);
+  await copyUploads(
+    sourceUploads,
+    stagedUploads,
+    uploads.map((f) => f.name),
+  );
   // A WAL left by the replaced database would be replayed into the restored one: it goes first.
   await rm(`${input.databasePath}-wal`, { force: true });
   await rm(`${input.databasePath}-shm`, { force: true });
@@ -57,14 +81,14 @@ export async function restoreBackup(input: {
   await rm(oldUploads, { recursive: true, force: true });
 
   await verifyDatabase(input.databasePath, manifest, "the restored database");
-  await verifyUploads(input.uploadsDir, manifest, "the restored uploads");
-  return manifest;
+  await verifyUploads(input.uploadsDir, uploads, manifest, "the restored uploads");
+  return { manifest, leftOut };
 }
 
 async function verifyDatabase(file: string, manifest: BackupManifest, what: string) {
-  if (!existsSync(file)) throw new BackupError(`${what} is missing (${file})`);
-  const { sha256 } = await fileDigest(file);
-  if (sha256 !== manifest.database.sha256) {
+  const digest = await regularFileDigest(file);
+  if (!digest) throw new BackupError(`${what} is missing or not a regular file (${file})`);
+  if (digest.sha256 !== manifest.database.sha256) {
     throw new BackupError(`${what} does not match the manifest's sha256: the copy is damaged`);
   }
   const found = inspectDatabase(file, { makeSelfContained: false });
@@ -78,9 +102,13 @@ async function verifyDatabase(file: string, manifest: BackupManifest, what: stri
   }
 }
 
-async function verifyUploads(dir: string, manifest: BackupManifest, what: string) {
-  const present = new Map((await listFiles(dir)).map((f) => [f.name, f.bytes]));
-  const missing = manifest.uploads.files.filter((f) => present.get(f.name) !== f.bytes);
+/** Every upload in `files` is a regular file in `dir` of its listed size; links and folders count as missing. */
+async function verifyUploads(dir: string, files: FileEntry[], manifest: BackupManifest, what: string) {
+  const missing: FileEntry[] = [];
+  for (const file of files) {
+    const found = await regularFileDigest(join(dir, file.name));
+    if (found?.bytes !== file.bytes) missing.push(file);
+  }
   if (missing.length > 0 || manifest.uploads.count !== manifest.uploads.files.length) {
     throw new BackupError(
       `${what} lack ${missing.length} of the manifest's ${manifest.uploads.count} files (${missing
