@@ -5,7 +5,8 @@ import { createBackup } from "../api/services/backup-create.ts";
 
 // `npm run backup -- DIR`: one backup of DATABASE_PATH and UPLOADS_DIR into a new folder under DIR
 // (BACKUP_DIR when DIR is left out). Safe while the server runs: SQLite's online backup API reads a
-// consistent snapshot without stopping the server's writes.
+// consistent snapshot without stopping the server's writes. The manifest is signed with
+// SESSION_SECRET, so restoring needs the same secret (docs/decisions/006-operations.md).
 
 const args = process.argv.slice(2);
 const env = readEnvOrExit();
@@ -28,6 +29,7 @@ try {
     uploadsDir: env.UPLOADS_DIR,
     root,
     now: Date.now(),
+    secret: env.SESSION_SECRET,
   });
   console.log(
     `backup written to ${folder}: ${manifest.counts.events} events, ${manifest.counts.paidBookings} paid bookings, ` +

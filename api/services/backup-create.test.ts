@@ -1,7 +1,7 @@
 import { mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { type BackupPlace, backedUp, backupPlace, sha256 } from "../../test/backups.ts";
+import { type BackupPlace, backedUp, backupPlace, SECRET, sha256 } from "../../test/backups.ts";
 import { insertEvent, insertPaidBookings } from "../../test/fixtures.ts";
 import type { Env } from "../env.ts";
 import type { Logger } from "../lib/log.ts";
@@ -120,12 +120,23 @@ describe("a backup", () => {
       uploadsDir: env.UPLOADS_DIR,
       root: env.BACKUP_DIR!,
       now: T0,
+      secret: env.SESSION_SECRET,
     });
     expect(manifest.uploads.files.map((f) => f.name)).toEqual(real);
     expect(readdirSync(join(folder, "uploads"), { recursive: true }).sort()).toEqual(real);
     expect(leftOut).toEqual([`${"a".repeat(32)}.jpg`, "linked-folder"]);
     for (const name of real) {
       expect(readFileSync(join(folder, "uploads", name))).toEqual(readFileSync(join(env.UPLOADS_DIR, name)));
+    }
+  });
+
+  it("signs its manifest with SESSION_SECRET, and writes the secret nowhere", async () => {
+    const { backup } = await backedUp(setup(), T0);
+    const manifest = await readManifest(backup.folder);
+    expect(manifest.signature).toMatch(/^hmac-sha256:[\w-]{43}$/);
+    for (const file of readdirSync(backup.folder, { recursive: true, encoding: "utf8" })) {
+      const path = join(backup.folder, file);
+      if (statSync(path).isFile()) expect(readFileSync(path).includes(SECRET), file).toBe(false);
     }
   });
 });

@@ -35,6 +35,8 @@ export async function createBackup(input: {
   uploadsDir: string;
   root: string;
   now: number;
+  /** SESSION_SECRET: signs the manifest, and is never written into the backup. */
+  secret: string;
 }): Promise<Backup & { leftOut: string[] }> {
   // A backup holds everything the data folder does: readable by the server's account only (decision 012).
   await mkdir(input.root, { recursive: true, mode: 0o700 });
@@ -54,7 +56,7 @@ export async function createBackup(input: {
     // Only stored uploads that are regular files: a link would copy whatever it points at.
     const uploads = await listUploads(input.uploadsDir);
     const files = await copyUploads(input.uploadsDir, join(staging, UPLOADS_FOLDER), uploads.stored);
-    const manifest = newManifest({ now: input.now, database, counts, files });
+    const manifest = newManifest({ now: input.now, database, counts, files, secret: input.secret });
     await writeManifest(staging, manifest);
     const folder = join(input.root, name);
     await rename(staging, folder);
@@ -90,7 +92,7 @@ export async function pruneBackups(root: string, keep: number): Promise<string[]
 export async function backupIfDue(
   deps: {
     db: Pick<Db, "$client">;
-    env: Pick<Env, "BACKUP_DIR" | "BACKUP_EVERY_HOURS" | "BACKUP_KEEP" | "UPLOADS_DIR">;
+    env: Pick<Env, "BACKUP_DIR" | "BACKUP_EVERY_HOURS" | "BACKUP_KEEP" | "SESSION_SECRET" | "UPLOADS_DIR">;
     log: Logger;
   },
   now: number,
@@ -99,7 +101,13 @@ export async function backupIfDue(
   if (!root) return undefined;
   const [newest] = await listBackups(root);
   if (newest && now - Date.parse(newest.manifest.createdAt) < deps.env.BACKUP_EVERY_HOURS * HOUR) return undefined;
-  const backup = await createBackup({ sqlite: deps.db.$client, uploadsDir: deps.env.UPLOADS_DIR, root, now });
+  const backup = await createBackup({
+    sqlite: deps.db.$client,
+    uploadsDir: deps.env.UPLOADS_DIR,
+    root,
+    now,
+    secret: deps.env.SESSION_SECRET,
+  });
   const removed = await pruneBackups(root, deps.env.BACKUP_KEEP);
   deps.log("info", "backup written", {
     folder: backup.folder,

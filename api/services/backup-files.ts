@@ -130,7 +130,7 @@ export async function copyUploads(from: string, to: string, names: readonly stri
   for (const name of names) {
     if (!STORED_NAME.test(name)) continue;
     const digest = await copyRegularFile(join(from, name), join(to, name));
-    if (digest) copied.push({ name, bytes: digest.bytes });
+    if (digest) copied.push({ name, ...digest });
   }
   return copied;
 }

@@ -12,7 +12,15 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { openDatabase } from "../../db/client.ts";
-import { type BackupPlace, backedUp, backupPlace, sha256 } from "../../test/backups.ts";
+import {
+  asUnsignedBackup,
+  type BackupPlace,
+  backedUp,
+  backupPlace,
+  SECRET,
+  sha256,
+  tamperWithBackup,
+} from "../../test/backups.ts";
 import { dbState, folderState } from "../../test/suites/db-state.ts";
 import { BackupError } from "./backup-manifest.ts";
 import { restoreBackup } from "./backup-restore.ts";
@@ -26,11 +34,15 @@ async function setup() {
 }
 afterEach(() => place?.close());
 
+/** A restore with the secret the backups were made with, taking no unsigned backup. */
+const signedBy = { secret: SECRET, allowUnsigned: false };
+
 describe("a backup's restore", () => {
   it("restores into an empty folder: every row and every upload, checked", async () => {
     const { env, backup, dir } = await setup();
     const target = join(dir, "restored");
     const { manifest } = await restoreBackup({
+      ...signedBy,
       folder: backup.folder,
       databasePath: join(target, "app.db"),
       uploadsDir: join(target, "uploads"),
@@ -51,13 +63,13 @@ describe("a backup's restore", () => {
     const { env, backup } = await setup();
     const before = sha256(env.DATABASE_PATH);
     const into = { folder: backup.folder, databasePath: env.DATABASE_PATH, uploadsDir: env.UPLOADS_DIR };
-    await expect(restoreBackup({ ...into, force: false })).rejects.toThrow(/not empty.*--force/);
+    await expect(restoreBackup({ ...signedBy, ...into, force: false })).rejects.toThrow(/not empty.*--force/);
     expect(sha256(env.DATABASE_PATH)).toBe(before);
 
     // Forced: the live database is closed first, as the README says (stop the server).
     place.db.$client.close();
     writeFileSync(join(env.UPLOADS_DIR, "stray.jpg"), "not from the backup");
-    await restoreBackup({ ...into, force: true });
+    await restoreBackup({ ...signedBy, ...into, force: true });
     expect(existsSync(`${env.DATABASE_PATH}-wal`)).toBe(false);
     expect(folderState(env.UPLOADS_DIR)).not.toContain("stray.jpg");
     place.db = openDatabase(env.DATABASE_PATH);
@@ -72,6 +84,7 @@ describe("a backup's restore", () => {
     writeFileSync(copy, bytes);
     const target = join(dir, "restored");
     const attempt = restoreBackup({
+      ...signedBy,
       folder: backup.folder,
       databasePath: join(target, "app.db"),
       uploadsDir: join(target, "uploads"),
@@ -89,6 +102,7 @@ describe("a backup's restore", () => {
     const target = join(dir, "restored");
     await expect(
       restoreBackup({
+        ...signedBy,
         folder: backup.folder,
         databasePath: join(target, "app.db"),
         uploadsDir: join(target, "uploads"),
@@ -105,6 +119,7 @@ describe("a backup's restore", () => {
     writeFileSync(join(uploads, `${"b".repeat(32)}.jpg`), "a file the backup never held");
     const target = join(dir, "restored");
     const { leftOut } = await restoreBackup({
+      ...signedBy,
       folder: backup.folder,
       databasePath: join(target, "app.db"),
       uploadsDir: join(target, "uploads"),
@@ -128,6 +143,7 @@ describe("a backup's restore", () => {
     const target = join(dir, "restored");
     await expect(
       restoreBackup({
+        ...signedBy,
         folder: backup.folder,
         databasePath: join(target, "app.db"),
         uploadsDir: join(target, "uploads"),
@@ -135,5 +151,60 @@ describe("a backup's restore", () => {
       }),
     ).rejects.toThrow(/lack 1 of the manifest's 2 files/);
     expect(existsSync(target)).toBe(false);
+  });
+});
+
+describe("a backup's signature", () => {
+  const restoreInto = (folder: string, dir: string, options: { secret?: string; allowUnsigned?: boolean } = {}) =>
+    restoreBackup({
+      folder,
+      databasePath: join(dir, "restored", "app.db"),
+      uploadsDir: join(dir, "restored", "uploads"),
+      force: false,
+      secret: options.secret ?? SECRET,
+      allowUnsigned: options.allowUnsigned ?? false,
+    });
+
+  it("refuses an edited backup whose sha256 was recomputed, even with --unsigned, before touching the target", async () => {
+    const { backup, dir } = await setup();
+    tamperWithBackup(backup.folder);
+    await expect(restoreInto(backup.folder, dir)).rejects.toThrow(/signature does not match/);
+    await expect(restoreInto(backup.folder, dir, { allowUnsigned: true })).rejects.toThrow(/signature does not match/);
+    expect(existsSync(join(dir, "restored"))).toBe(false);
+  });
+
+  it("refuses a backup made with another SESSION_SECRET", async () => {
+    const { backup, dir } = await setup();
+    const other = "another-secret-another-secret-another-0123";
+    await expect(restoreInto(backup.folder, dir, { secret: other })).rejects.toThrow(/signature does not match/);
+    expect(existsSync(join(dir, "restored"))).toBe(false);
+  });
+
+  it("restores an unsigned backup made before signing only with --unsigned", async () => {
+    const { backup, dir } = await setup();
+    asUnsignedBackup(backup.folder);
+    await expect(restoreInto(backup.folder, dir)).rejects.toThrow(/not signed.*--unsigned/);
+    expect(existsSync(join(dir, "restored"))).toBe(false);
+    const { manifest } = await restoreInto(backup.folder, dir, { allowUnsigned: true });
+    expect(manifest.counts.paidBookings).toBe(7);
+    expect(sha256(join(dir, "restored", "app.db"))).toBe(sha256(join(backup.folder, "app.db")));
+  });
+
+  it("refuses a signed backup whose signature was removed, even with --unsigned", async () => {
+    const { backup, dir } = await setup();
+    const file = join(backup.folder, "manifest.json");
+    const { signature: _, ...unsigned } = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
+    writeFileSync(file, JSON.stringify(unsigned));
+    await expect(restoreInto(backup.folder, dir, { allowUnsigned: true })).rejects.toThrow(/no signature/);
+    expect(existsSync(join(dir, "restored"))).toBe(false);
+  });
+
+  it("refuses an upload swapped for another of the same size", async () => {
+    const { backup, dir } = await setup();
+    const [first] = readdirSync(join(backup.folder, "uploads"));
+    const listed = join(backup.folder, "uploads", first!);
+    writeFileSync(listed, Buffer.alloc(statSync(listed).size, "x"));
+    await expect(restoreInto(backup.folder, dir)).rejects.toThrow(/lack 1 of the manifest's 2 files/);
+    expect(existsSync(join(dir, "restored"))).toBe(false);
   });
 });

@@ -7,7 +7,7 @@ import {
   type BackupManifest,
   DATABASE_FILE,
   type FileEntry,
-  readManifestOrRefuse,
+  readSignedManifest,
   UPLOADS_FOLDER,
 } from "./backup-manifest.ts";
 import { STORED_NAME } from "./images.ts";
@@ -17,8 +17,9 @@ import { STORED_NAME } from "./images.ts";
 
 /**
  * Restores a backup folder into `databasePath` and `uploadsDir`. The backup is checked before
- * anything is written (checksum, integrity_check, counts, every upload present) and the result is
- * checked again after. A target that already holds a database or uploads is refused unless `force`.
+ * anything is written (the manifest's signature with `secret`, checksums, integrity_check, counts,
+ * every upload present) and the result is checked again after. An unsigned backup (made before
+ * backups were signed) needs `allowUnsigned`; one whose signature does not match is always refused. A target that already holds a database or uploads is refused unless `force`.
  * The server must be stopped: a running server would keep writing to the file it has open.
  *
  * Only what the manifest lists is copied, and of the uploads only stored names on regular files: a
@@ -30,8 +31,11 @@ export async function restoreBackup(input: {
   databasePath: string;
   uploadsDir: string;
   force: boolean;
-}): Promise<{ manifest: BackupManifest; leftOut: string[] }> {
-  const manifest = await readManifestOrRefuse(input.folder);
+  /** SESSION_SECRET: the backup must be signed with the same one. */
+  secret: string;
+  allowUnsigned: boolean;
+}): Promise<{ manifest: BackupManifest; signed: boolean; leftOut: string[] }> {
+  const { manifest, signed } = await readSignedManifest(input.folder, input);
   const copy = join(input.folder, DATABASE_FILE);
   const sourceUploads = join(input.folder, UPLOADS_FOLDER);
   if (existsSync(sourceUploads) && !(await lstat(sourceUploads)).isDirectory()) {
@@ -82,7 +86,7 @@ export async function restoreBackup(input: {
 
   await verifyDatabase(input.databasePath, manifest, "the restored database");
   await verifyUploads(input.uploadsDir, uploads, manifest, "the restored uploads");
-  return { manifest, leftOut };
+  return { manifest, signed, leftOut };
 }
 
 async function verifyDatabase(file: string, manifest: BackupManifest, what: string) {
@@ -102,19 +106,23 @@ async function verifyDatabase(file: string, manifest: BackupManifest, what: stri
   }
 }
 
-/** Every upload in `files` is a regular file in `dir` of its listed size; links and folders count as missing. */
+/**
+ * Every upload in `files` is a regular file in `dir` with its listed size and (signed backups) sha256;
+ * links and folders count as missing.
+ */
 async function verifyUploads(dir: string, files: FileEntry[], manifest: BackupManifest, what: string) {
   const missing: FileEntry[] = [];
   for (const file of files) {
     const found = await regularFileDigest(join(dir, file.name));
-    if (found?.bytes !== file.bytes) missing.push(file);
+    if (found?.bytes !== file.bytes || (file.sha256 !== undefined && found.sha256 !== file.sha256)) missing.push(file);
   }
   if (missing.length > 0 || manifest.uploads.count !== manifest.uploads.files.length) {
     throw new BackupError(
-      `${what} lack ${missing.length} of the manifest's ${manifest.uploads.count} files (${missing
-        .slice(0, 3)
-        .map((f) => f.name)
-        .join(", ")})`,
+      `${what} lack ${missing.length} of the manifest's ${manifest.uploads.count} files as listed ` +
+        `(missing, not a regular file, or other bytes): ${missing
+          .slice(0, 3)
+          .map((f) => f.name)
+          .join(", ")}`,
     );
   }
 }
