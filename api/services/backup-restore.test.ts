@@ -1,4 +1,5 @@
 import {
+  cpSync,
   existsSync,
   lstatSync,
   readdirSync,
@@ -150,6 +151,25 @@ describe("a backup's restore", () => {
         force: false,
       }),
     ).rejects.toThrow(/lack 1 of the manifest's 2 files/);
+    expect(existsSync(target)).toBe(false);
+  });
+
+  it("refuses a backup whose uploads folder is a link, even to the very same files", async () => {
+    const { backup, dir } = await setup();
+    const uploads = join(backup.folder, "uploads");
+    cpSync(uploads, join(dir, "elsewhere"), { recursive: true });
+    rmSync(uploads, { recursive: true });
+    symlinkSync(join(dir, "elsewhere"), uploads);
+    const target = join(dir, "restored");
+    await expect(
+      restoreBackup({
+        ...signedBy,
+        folder: backup.folder,
+        databasePath: join(target, "app.db"),
+        uploadsDir: join(target, "uploads"),
+        force: false,
+      }),
+    ).rejects.toThrow(/uploads is not a folder/);
     expect(existsSync(target)).toBe(false);
   });
 });

@@ -38,7 +38,8 @@ export async function restoreBackup(input: {
   const { manifest, signed } = await readSignedManifest(input.folder, input);
   const copy = join(input.folder, DATABASE_FILE);
   const sourceUploads = join(input.folder, UPLOADS_FOLDER);
-  if (existsSync(sourceUploads) && !(await lstat(sourceUploads)).isDirectory()) {
+  const uploadsFolder = await lstat(sourceUploads).catch(() => undefined);
+  if (uploadsFolder && !uploadsFolder.isDirectory()) {
     throw new BackupError(`the backup's ${UPLOADS_FOLDER} is not a folder (a link is never followed)`);
   }
   // A backup written before uploads were checked by name may list other files; they stay behind.
@@ -71,11 +72,7 @@ export async function restoreBackup(input: {
   await rm(stagedUploads, { recursive: true, force: true });
   await rm(oldUploads, { recursive: true, force: true });
   if (!(await copyRegularFile(copy, stagedDb))) throw new BackupError(`the backup's database changed while restoring`);
-  await copyUploads(
-    sourceUploads,
-    stagedUploads,
-    uploads.map((f) => f.name),
-  );
+  await copyUploads(sourceUploads, stagedUploads, [...listed]);
   // A WAL left by the replaced database would be replayed into the restored one: it goes first.
   await rm(`${input.databasePath}-wal`, { force: true });
   await rm(`${input.databasePath}-shm`, { force: true });
