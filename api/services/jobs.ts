@@ -1,5 +1,5 @@
 import type { AppDeps } from "../deps.ts";
-import { backupIfDue } from "./backup.ts";
+import { backupIfDue } from "./backup-create.ts";
 import { deliverPending } from "./outbox.ts";
 import { queueDueReminders } from "./reminders.ts";
 import { applyRetention } from "./retention.ts";
