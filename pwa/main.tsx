@@ -1,8 +1,7 @@
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
-import { RouterProvider } from "react-router-dom";
 import { OfflineIndicator } from "./app/offline-indicator.tsx";
-import { router } from "./app/router.tsx";
+import { AppRouter } from "./app/router.tsx";
 import { UpdatePrompt } from "./app/update-prompt.tsx";
 import "./styles.css";
 
@@ -11,7 +10,7 @@ if (!root) throw new Error("#root is missing from index.html");
 createRoot(root).render(
   <StrictMode>
     <OfflineIndicator />
-    <RouterProvider router={router} />
+    <AppRouter />
     <UpdatePrompt />
   </StrictMode>,
 );

@@ -1,4 +1,6 @@
+import { Suspense } from "react";
 import { Link, Outlet } from "react-router-dom";
+import { PageLoading } from "./page-loading.tsx";
 import { paths } from "./paths.ts";
 
 export function Layout() {
@@ -13,7 +15,9 @@ export function Layout() {
           <Link to={paths.tickets}>My tickets</Link>
         </nav>
       </header>
-      <Outlet />
+      <Suspense fallback={<PageLoading />}>
+        <Outlet />
+      </Suspense>
       <footer className="site-footer">
         <p>© 2024 Saathi Speed Dating. All rights reserved.</p>
         <p className="footer-small">Speed-dating events for South Asian singles across Australia.</p>

@@ -1,13 +1,14 @@
-import { isRouteErrorResponse, useRouteError } from "react-router-dom";
+/** An unknown address, shown as a router's "404 Not Found". */
+export const NOT_FOUND = { status: 404, statusText: "Not Found" } as const;
 
-/** The router's fallback (SPEC.md section 2): the heading, the status text or message, the stack. */
-export function RouteError() {
-  const error = useRouteError();
-  const message = isRouteErrorResponse(error)
-    ? `${error.status} ${error.statusText}`
-    : error instanceof Error
-      ? error.message
-      : String(error);
+/** The router's fallback: the heading, the status text or message, the stack. */
+export function RouteError({ error }: { error: unknown }) {
+  const message =
+    error === NOT_FOUND
+      ? `${NOT_FOUND.status} ${NOT_FOUND.statusText}`
+      : error instanceof Error
+        ? error.message
+        : String(error);
   const stack = error instanceof Error ? error.stack : undefined;
   return (
     <main className="page route-error">

@@ -1,73 +1,93 @@
-import { createBrowserRouter, data } from "react-router-dom";
+import { Component, type ComponentType, lazy, type ReactNode, Suspense } from "react";
+import { BrowserRouter, Route, Routes, useLocation } from "react-router-dom";
 import { HomePage } from "../routes/home.tsx";
 import { Layout } from "./layout.tsx";
+import { PageLoading } from "./page-loading.tsx";
 import { paths } from "./paths.ts";
-import { RouteError } from "./route-error.tsx";
+import { NOT_FOUND, RouteError } from "./route-error.tsx";
 
 // The home page ships in the first bundle; every other page is its own chunk, fetched when
-// visited (and precached by the service worker), so a phone's first visit downloads little.
-export const routes = [
-  {
-    element: <Layout />,
-    errorElement: <RouteError />,
-    hydrateFallbackElement: <PageLoading />,
-    children: [
-      { path: paths.home, element: <HomePage /> },
-      {
-        path: paths.otpVerification,
-        lazy: async () => ({ Component: (await import("../routes/otp-verification.tsx")).OtpVerificationPage }),
-      },
-      {
-        path: paths.confirmation,
-        lazy: async () => ({ Component: (await import("../routes/confirmation.tsx")).ConfirmationPage }),
-      },
-      { path: paths.success, lazy: async () => ({ Component: (await import("../routes/success.tsx")).SuccessPage }) },
-      {
-        path: paths.confirmBooking,
-        lazy: async () => ({ Component: (await import("../routes/confirm-booking.tsx")).ConfirmBookingPage }),
-      },
-      {
-        path: paths.participantFeedback,
-        lazy: async () => ({
-          Component: (await import("../routes/participant-feedback.tsx")).ParticipantFeedbackPage,
-        }),
-      },
-      {
-        path: paths.eventFeedback,
-        lazy: async () => ({ Component: (await import("../routes/event-feedback.tsx")).EventFeedbackPage }),
-      },
-      {
-        path: paths.waitlistOffer,
-        lazy: async () => ({ Component: (await import("../routes/waitlist-offer.tsx")).WaitlistOfferPage }),
-      },
-      { path: paths.tickets, lazy: async () => ({ Component: (await import("../routes/tickets.tsx")).TicketsPage }) },
-      { path: paths.admin, lazy: async () => ({ Component: (await import("../routes/admin.tsx")).AdminPage }) },
-      {
-        path: paths.adminDoor,
-        lazy: async () => ({ Component: (await import("../routes/admin-door.tsx")).AdminDoorPage }),
-      },
-      { path: "*", loader: notFound },
-    ],
-  },
-  // The landing page has its own navigation bar, so it sits outside the app's header and footer.
-  {
-    path: paths.welcome,
-    errorElement: <RouteError />,
-    hydrateFallbackElement: <PageLoading />,
-    lazy: async () => ({ Component: (await import("../routes/welcome.tsx")).WelcomePage }),
-  },
-];
+// visited (and precached by the service worker), so a phone's first visit downloads little. The
+// declarative router (not the data router) keeps that first bundle small: no page here uses loaders
+// or actions.
+const page = <K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) =>
+  lazy(async () => ({ default: (await load())[name] }));
 
-function notFound(): never {
-  throw data(null, { status: 404, statusText: "Not Found" });
-}
+const OtpVerificationPage = page(() => import("../routes/otp-verification.tsx"), "OtpVerificationPage");
+const ConfirmationPage = page(() => import("../routes/confirmation.tsx"), "ConfirmationPage");
+const SuccessPage = page(() => import("../routes/success.tsx"), "SuccessPage");
+const ConfirmBookingPage = page(() => import("../routes/confirm-booking.tsx"), "ConfirmBookingPage");
+const ParticipantFeedbackPage = page(() => import("../routes/participant-feedback.tsx"), "ParticipantFeedbackPage");
+const EventFeedbackPage = page(() => import("../routes/event-feedback.tsx"), "EventFeedbackPage");
+const WaitlistOfferPage = page(() => import("../routes/waitlist-offer.tsx"), "WaitlistOfferPage");
+const TicketsPage = page(() => import("../routes/tickets.tsx"), "TicketsPage");
+const AdminPage = page(() => import("../routes/admin.tsx"), "AdminPage");
+const AdminDoorPage = page(() => import("../routes/admin-door.tsx"), "AdminDoorPage");
+const WelcomePage = page(() => import("../routes/welcome.tsx"), "WelcomePage");
 
-function PageLoading() {
+export function AppRouter() {
   return (
-    <main className="page" aria-busy="true">
-      <p className="empty">Loading…</p>
-    </main>
+    <BrowserRouter>
+      <Pages />
+    </BrowserRouter>
   );
 }
 
-export const router = createBrowserRouter(routes);
+function Pages() {
+  const { pathname } = useLocation();
+  return (
+    <ErrorFallback pathname={pathname}>
+      <Routes>
+        <Route element={<Layout />}>
+          <Route path={paths.home} element={<HomePage />} />
+          <Route path={paths.otpVerification} element={<OtpVerificationPage />} />
+          <Route path={paths.confirmation} element={<ConfirmationPage />} />
+          <Route path={paths.success} element={<SuccessPage />} />
+          <Route path={paths.confirmBooking} element={<ConfirmBookingPage />} />
+          <Route path={paths.participantFeedback} element={<ParticipantFeedbackPage />} />
+          <Route path={paths.eventFeedback} element={<EventFeedbackPage />} />
+          <Route path={paths.waitlistOffer} element={<WaitlistOfferPage />} />
+          <Route path={paths.tickets} element={<TicketsPage />} />
+          <Route path={paths.admin} element={<AdminPage />} />
+          <Route path={paths.adminDoor} element={<AdminDoorPage />} />
+          <Route path="*" element={<RouteError error={NOT_FOUND} />} />
+        </Route>
+        {/* The landing page has its own navigation bar, so it sits outside the app's header and footer. */}
+        <Route
+          path={paths.welcome}
+          element={
+            <Suspense fallback={<PageLoading />}>
+              <WelcomePage />
+            </Suspense>
+          }
+        />
+      </Routes>
+    </ErrorFallback>
+  );
+}
+
+type FallbackState = { error: unknown; pathname: string };
+
+/**
+ * A page that throws while rendering (or whose chunk cannot load) shows the router's fallback, until
+ * the address changes.
+ */
+export class ErrorFallback extends Component<{ pathname: string; children: ReactNode }, FallbackState> {
+  override state: FallbackState = { error: null, pathname: this.props.pathname };
+
+  static getDerivedStateFromError(error: unknown) {
+    return { error };
+  }
+
+  static getDerivedStateFromProps(props: { pathname: string }, state: FallbackState) {
+    return props.pathname === state.pathname ? null : { error: null, pathname: props.pathname };
+  }
+
+  override componentDidCatch(error: unknown) {
+    console.error(error);
+  }
+
+  override render() {
+    return this.state.error === null ? this.props.children : <RouteError error={this.state.error} />;
+  }
+}
