@@ -26,6 +26,7 @@ export const ERROR_CODES = {
   gender_sold_out: "no seats are left for this gender at a balanced event (`gender` says which)",
   seat_free: "a seat is free, so there is no need to wait: book it",
   already_waiting: "this phone is already on the event's waitlist",
+  already_holding: "this phone holds a seat at the event: pay for it or let it go before joining the waitlist",
   hold_expired: "the seat hold ran out before payment; book again",
   already_paid: "this booking is already paid",
   payment_not_completed: "the provider does not report the payment as paid",

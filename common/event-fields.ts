@@ -16,7 +16,14 @@ export type EventTime = { hour: number; minute: number };
 const numeric = <T extends z.ZodType>(schema: T) =>
   z.preprocess((v) => (typeof v === "string" && /^\s*-?\d+(\.\d+)?\s*$/.test(v) ? Number(v) : v), schema);
 
-const text = (max: number) => z.string().trim().min(1, "is required").max(max);
+// Names and addresses are one line of text: control characters (NUL, escape, line breaks) are refused.
+const text = (max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1, "is required")
+    .max(max)
+    .refine((v) => !/\p{Cc}/u.test(v), "must not contain control characters");
 export const eventId = numeric(z.number().int().positive().max(Number.MAX_SAFE_INTEGER));
 const seats = numeric(z.number().int().min(L.totalSeats.min).max(L.totalSeats.max));
 // Seats kept for one gender (decision 015); a gender may have none. Both or neither: the service checks.

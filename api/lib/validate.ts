@@ -16,6 +16,18 @@ export const validate = <T extends z.ZodType, Target extends keyof ValidationTar
     }
   });
 
+/**
+ * A person's name as they type it: 1 to 100 characters, and no control characters (NUL, escape,
+ * delete and the like), which have no place in a name and would follow it into texts and the CSV.
+ */
+export const personName = (z: typeof import("zod").z) =>
+  z
+    .string()
+    .trim()
+    .min(1, "is required")
+    .max(100, "must be at most 100 characters")
+    .refine((v) => !/\p{Cc}/u.test(v), "must not contain control characters");
+
 /** Ids are positive integers; anything else in a path or query is a 400, never a lookup. */
 export const idParam = (z: typeof import("zod").z) =>
   z

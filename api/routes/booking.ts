@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { AppDeps } from "../deps.ts";
 import { clientAddress } from "../lib/client-address.ts";
 import { BadRequest, Forbidden, NotFound } from "../lib/errors.ts";
-import { idParam, jsonId, validate } from "../lib/validate.ts";
+import { idParam, jsonId, personName, validate } from "../lib/validate.ts";
 import { assertBookable, assertCanHold, countSave, findEvent, saveUserDetails } from "../services/holds.ts";
 import { sendOtp, verifyOtp } from "../services/otp.ts";
 import { auMobile, COUNTRY_CODE } from "../services/phone.ts";
@@ -26,7 +26,7 @@ const verifyOtpBody = z.object({
 });
 
 const detailsForm = z.object({
-  name: z.string().trim().min(1, "is required").max(100, "must be at most 100 characters"),
+  name: personName(z),
   email: z.string().trim().max(254, "must be at most 254 characters").pipe(z.email("must be an email address")),
   phone: auMobile,
   gender: z.enum(["male", "female"], "must be male or female"),

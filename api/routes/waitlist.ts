@@ -2,10 +2,10 @@ import { Hono, type MiddlewareHandler } from "hono";
 import { z } from "zod";
 import type { AppDeps } from "../deps.ts";
 import { Forbidden, NotFound } from "../lib/errors.ts";
-import { jsonId, validate } from "../lib/validate.ts";
+import { jsonId, personName, validate } from "../lib/validate.ts";
 import { findEvent } from "../services/holds.ts";
 import { auMobile } from "../services/phone.ts";
-import { joinWaitlist, leaveWaitlist } from "../services/waitlist.ts";
+import { countJoin, joinWaitlist, leaveWaitlist } from "../services/waitlist.ts";
 import { claimOffer, offerFreedSeatsNow } from "../services/waitlist-offers.ts";
 import { browserVerified, rememberVerifiedPhone } from "./booking-cookie.ts";
 
@@ -17,7 +17,7 @@ const joinBody = z.object({
   eventID: id,
   phone: auMobile,
   gender: z.enum(["male", "female"], "must be male or female"),
-  name: z.string().trim().min(1, "is required").max(100, "must be at most 100 characters"),
+  name: personName(z),
 });
 const leaveBody = z.object({ eventID: id, phone: auMobile });
 const claimBody = z.object({ o: id, t: z.string().min(1).max(200) });
@@ -45,6 +45,7 @@ export const waitlistRoutes = (deps: AppDeps) => {
   return new Hono()
     .post("/join-waitlist", verifiedPhoneFirst, validate("json", joinBody), (c) => {
       const body = c.req.valid("json");
+      countJoin(deps.db, body.phone, deps.now());
       const event = findEvent(deps.db, body.eventID);
       if (!event) throw NotFound("no such event");
       // A seat the clock freed goes to those already waiting before this phone is told "book it".

@@ -20,6 +20,11 @@ export const CONFIRM_PER_ADDRESS_LIMIT: Limit = { bucket: "confirm-booking", max
 /** How far ahead of the server a door phone's clock may run, and how late a queued check-in may arrive. */
 export const CHECK_IN_CLOCK_SKEW_MS = 5 * MINUTE;
 export const CHECK_IN_MAX_AGE_MS = 7 * DAY;
+/**
+ * How long before the start the doors may open: a check-in dated earlier is not an arrival at the
+ * night (docs/decisions/017-second-review.md), and neither is one dated before the booking was paid.
+ */
+export const DOORS_OPEN_BEFORE_START_MS = 3 * 60 * MINUTE;
 
 /**
  * The confirm-booking page's header: anyone scanning a QR opens it, so it answers the event's public
@@ -110,8 +115,14 @@ export function checkIn(
   if (input.clientTs < input.now - CHECK_IN_MAX_AGE_MS) throw BadRequest("clientTs: is more than a week old");
   return db.transaction(
     (tx) => {
-      const { booking } = loadBookingContext(tx, input.userId, input.eventId);
+      const { booking, event } = loadBookingContext(tx, input.userId, input.eventId);
       assertAdmissible(booking);
+      if (input.clientTs < event.startsAt - DOORS_OPEN_BEFORE_START_MS) {
+        throw BadRequest("clientTs: is before the doors open, 3 hours before the start; check the phone's clock");
+      }
+      if (booking.paidAt !== null && input.clientTs < booking.paidAt) {
+        throw BadRequest("clientTs: is before the booking was paid; check the phone's clock");
+      }
       return { checkedInAt: recordCheckIn(tx, booking, input.clientTs) };
     },
     { behavior: "immediate" },

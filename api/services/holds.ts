@@ -12,7 +12,7 @@ import {
 import { Conflict, NotFound, TooLarge } from "../lib/errors.ts";
 import { assertUnderLimit, type Limit, recordHit } from "../lib/rate-limit.ts";
 import { MAX_IMAGE_BYTES, NO_PHOTO, removeStoredFiles, removeStoredImage, storeImage } from "./images.ts";
-import { assertNoPaidBooking, assertSeatFor, isBalanced } from "./seats.ts";
+import { assertNoPaidBooking, assertSeatFor, isBalanced, liveHoldOf } from "./seats.ts";
 import { liveOfferFor, offerBooked } from "./waitlist-offers.ts";
 
 export type Attendee = {
@@ -142,7 +142,10 @@ export function holdSeat(
     (tx) => {
       const event = tx.select().from(events).where(eq(events.id, eventId)).get();
       assertBookable(event, now);
-      // A retry (back button, a second tab) replaces this phone's earlier hold instead of taking a second seat.
+      // A retry (back button, a second tab) replaces this phone's earlier hold instead of taking a
+      // second seat, and keeps its expiry: saving again every few minutes must not pin the seat past
+      // it while others wait for it (docs/decisions/017-second-review.md).
+      const kept = liveHoldOf(tx, eventId, attendee.phone, now);
       releaseHolds(tx, and(eq(bookings.phone, attendee.phone), eq(bookings.eventId, eventId)) as SQL);
       const offer = assertSeatFree(tx, event, attendee.phone, attendee.gender, now);
       const unreferencedPhotos = repointReleasedPhotos(tx, { eventId, attendee });
@@ -154,7 +157,7 @@ export function holdSeat(
           eventId,
           phone: attendee.phone,
           status: "held",
-          holdExpiresAt: now + input.holdMinutes * 60_000,
+          holdExpiresAt: kept?.holdExpiresAt ?? now + input.holdMinutes * 60_000,
           amountCents: event.priceCents,
         })
         .returning({ id: bookings.id })

@@ -17,11 +17,15 @@ export const PARTICIPANTS_CSV_HEADER = [
 /**
  * A cell as a spreadsheet should read it. Text an attendee typed can start with `=`, `+`, `-`, `@`,
  * a tab or a carriage return, which Excel, Numbers and Sheets would run as a formula (CSV injection,
- * OWASP): such cells get a leading `'`, the spreadsheet convention for "this is text". Then the
- * RFC 4180 quoting for commas, quotes and line breaks.
+ * OWASP): such cells get a leading `'`, the spreadsheet convention for "this is text". The test is
+ * made on the text as a spreadsheet may read it: compatibility forms folded (NFKC turns the
+ * full-width `＝` and the small `﹦` into `=`) and leading spaces and invisible format characters
+ * (zero-width space, word joiner, U+180E) dropped. Then the RFC 4180 quoting for commas, quotes and
+ * line breaks.
  */
 export function csvCell(value: string): string {
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  const read = value.normalize("NFKC").replace(/^[\s\p{Cf}]+/u, "");
+  const safe = /^[=+\-@\t\r]/.test(read) || /^[\t\r]/.test(value) ? `'${value}` : value;
   return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
 }
 

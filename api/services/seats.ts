@@ -128,6 +128,22 @@ export function assertSeatFor(q: DbOrTx, event: Event, gender: Gender, now: numb
   if (seatsLeftFor(left, gender) <= 0) throw Conflict(noSeatsLeftFor(gender), "gender_sold_out", { gender });
 }
 
+/** This phone's hold at the event that has not run out yet, if any. */
+export function liveHoldOf(q: DbOrTx, eventId: number, phone: string, now: number) {
+  return q
+    .select({ id: bookings.id, holdExpiresAt: bookings.holdExpiresAt })
+    .from(bookings)
+    .where(
+      and(
+        eq(bookings.eventId, eventId),
+        eq(bookings.phone, phone),
+        eq(bookings.status, "held"),
+        gt(bookings.holdExpiresAt, now),
+      ),
+    )
+    .get();
+}
+
 /**
  * This phone's paid booking for the event, if it has one: a phone holds at most one paid seat per
  * event. `exceptBookingId` leaves out the booking a payment is being completed for.

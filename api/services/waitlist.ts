@@ -1,11 +1,12 @@
-import { and, asc, eq, inArray, lte, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, lte, notInArray, sql } from "drizzle-orm";
 import { formatVenueTime } from "../../common/time-zone.ts";
 import type { Db, DbOrTx } from "../../db/client.ts";
 import { type Event, events, type Gender, waitlistEntries, waitlistOffers } from "../../db/schema.ts";
 import { Conflict, NotFound } from "../lib/errors.ts";
+import { assertUnderLimit, type Limit, recordHit } from "../lib/rate-limit.ts";
 import { BOOKING_CLOSED } from "./holds.ts";
 import { enqueueSms } from "./outbox.ts";
-import { assertNoPaidBooking, isBalanced, seatsLeft, seatsLeftFor, seatUse } from "./seats.ts";
+import { assertNoPaidBooking, isBalanced, liveHoldOf, seatsLeft, seatsLeftFor, seatUse } from "./seats.ts";
 import { closeWaitlist, type OfferDeps, offerFreedSeatsNow, WAITING } from "./waitlist-offers.ts";
 
 /**
@@ -75,6 +76,16 @@ export function listWaitlist(db: Db, event: Event) {
 }
 
 /**
+ * Counts one join against its phone: 10 an hour, 429 after. Checked before it is counted, so a
+ * refused join counts nothing. Joining and leaving in a loop costs the others in line nothing.
+ */
+export const JOINS_PER_PHONE: Limit = { bucket: "join-waitlist-phone", max: 10, windowMs: 3_600_000 };
+export function countJoin(db: Db, phone: string, now: number) {
+  assertUnderLimit(db, JOINS_PER_PHONE, phone, now);
+  recordHit(db, JOINS_PER_PHONE, phone, now);
+}
+
+/**
  * Joins the line for a seat of `gender`: only while that gender (or the whole event) is full, so
  * nobody waits for a seat they could book now. 409 for a free seat, a phone already waiting or
  * already holding a paid seat, and once sales closed.
@@ -90,6 +101,11 @@ export function joinWaitlist(
       if (event.startsAt <= now) throw Conflict(BOOKING_CLOSED, "booking_closed");
       if (event.status !== "upcoming") throw Conflict("this event is no longer taking bookings", "not_taking_bookings");
       assertNoPaidBooking(tx, event.id, phone);
+      // A phone holding a seat waits for nothing: joining would let a buyer keep the seat and a
+      // place in line at once (docs/decisions/017-second-review.md).
+      if (liveHoldOf(tx, event.id, phone, now)) {
+        throw Conflict("this phone holds a seat at this event: pay for it or let it go first", "already_holding");
+      }
       if (seatsLeftFor(seatsLeft(event, seatUse(tx, event.id, now)), gender) > 0) {
         throw Conflict("a seat is free: book it instead", "seat_free");
       }
@@ -105,6 +121,23 @@ export function joinWaitlist(
         )
         .get();
       if (already) throw Conflict("this phone is already on the waitlist", "already_waiting");
+      // One row per phone and event: an earlier place the phone left, with no offer ever made on it,
+      // is replaced rather than kept, so joining and leaving in a loop leaves one row, not thousands.
+      // The new row goes to the end of the line like any newcomer.
+      const offered = tx
+        .select({ id: waitlistOffers.entryId })
+        .from(waitlistOffers)
+        .where(eq(waitlistOffers.eventId, event.id));
+      tx.delete(waitlistEntries)
+        .where(
+          and(
+            eq(waitlistEntries.eventId, event.id),
+            eq(waitlistEntries.phone, phone),
+            eq(waitlistEntries.status, "left"),
+            notInArray(waitlistEntries.id, offered),
+          ),
+        )
+        .run();
       const entry = tx
         .insert(waitlistEntries)
         .values({ eventId: event.id, phone, gender, name: input.name })
