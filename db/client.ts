@@ -9,6 +9,13 @@ import * as schema from "./schema.ts";
 
 export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
 
+/**
+ * The database or a transaction on it. A helper that reads or writes takes this, so the same check
+ * runs alone and inside the IMMEDIATE transaction of a multi-step write that re-checks it
+ * (docs/decisions/002-seats-holds-and-payment.md).
+ */
+export type DbOrTx = Db | Parameters<Parameters<Db["transaction"]>[0]>[0];
+
 const migrationsFolder = join(dirname(fileURLToPath(import.meta.url)), "migrations");
 
 /**

@@ -1,12 +1,13 @@
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Db, openDatabase } from "../db/client.ts";
+import { asUnsignedBackup, tamperWithBackup } from "../test/backups.ts";
 import { insertEvent, insertPaidBookings } from "../test/fixtures.ts";
 import { folderState, integrity } from "../test/suites/db-state.ts";
 import { startAppServer } from "./harness.ts";
@@ -127,6 +128,44 @@ describe("npm run backup and npm run restore", () => {
     const forced = await runScript("restore", [backupFolder, "--force"], target);
     expect(forced.code, forced.stderr).toBe(0);
     expect(sha256(target.DATABASE_PATH!)).toBe(sha256(join(backupFolder, "app.db")));
+  });
+
+  it("refuses an edited backup whose sha256 was recomputed, even with --unsigned, and changes nothing", async () => {
+    const tampered = join(dir, "tampered");
+    cpSync(backupFolder, tampered, { recursive: true });
+    tamperWithBackup(tampered);
+    const fresh = {
+      ...secret,
+      DATABASE_PATH: join(dir, "fresh", "app.db"),
+      UPLOADS_DIR: join(dir, "fresh", "uploads"),
+    };
+    for (const args of [[tampered], [tampered, "--unsigned"]]) {
+      const refused = await runScript("restore", args, fresh);
+      expect(refused.code, args.join(" ")).toBe(1);
+      expect(refused.stderr.trimEnd().split("\n")).toEqual([expect.stringMatching(/^restore refused: .*signature/)]);
+      expect(refused.stdout).toBe("");
+    }
+    expect(existsSync(join(dir, "fresh"))).toBe(false);
+  });
+
+  it("restores a backup made before signing only with --unsigned", async () => {
+    const old = join(dir, "unsigned");
+    cpSync(backupFolder, old, { recursive: true });
+    asUnsignedBackup(old);
+    const fresh = {
+      ...secret,
+      DATABASE_PATH: join(dir, "fresh", "app.db"),
+      UPLOADS_DIR: join(dir, "fresh", "uploads"),
+    };
+    const refused = await runScript("restore", [old], fresh);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr.trimEnd().split("\n")).toEqual([expect.stringMatching(/^restore refused: .*--unsigned/)]);
+    expect(existsSync(join(dir, "fresh"))).toBe(false);
+
+    const accepted = await runScript("restore", [old, "--unsigned"], fresh);
+    expect(accepted.code, accepted.stderr).toBe(0);
+    expect(accepted.stdout).toMatch(/integrity_check and counts verified\. Done\./);
+    expect(sha256(fresh.DATABASE_PATH)).toBe(sha256(join(backupFolder, "app.db")));
   });
 
   it("gives a restored folder the server starts on and serves from", async () => {

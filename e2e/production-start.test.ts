@@ -1,10 +1,10 @@
 import { spawn } from "node:child_process";
-import { chownSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { chownSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { listBackups } from "../api/services/backup.ts";
+import { listBackups } from "../api/services/backup-manifest.ts";
 import { type FakeStripe, startFakeStripe } from "../test/fakes/stripe.ts";
 import { type FakeTwilio, startFakeTwilio } from "../test/fakes/twilio.ts";
 import { type AppServer, startAppServer, waitUntil } from "./harness.ts";
@@ -52,6 +52,31 @@ function runWithStderr(command: string[], env: Record<string, string>) {
 }
 
 const run = async (command: string[], env: Record<string, string>) => (await runWithStderr(command, env)).code;
+
+/**
+ * Whether `uid` can start the server from this checkout: load tsx from its node_modules (wherever
+ * that link points), read the server's source and the built PWA, and write the data folder. A clone
+ * under a folder other users cannot enter (a home folder such as /root, a `mktemp -d` folder) fails
+ * this, and a server started as that user would only die with "Cannot find package 'tsx'".
+ */
+function canStartAs(uid: number, dataDir: string) {
+  const check = [
+    "const { accessSync, constants: c } = require('node:fs');",
+    `for (const f of ${JSON.stringify(["package.json", "api/server.ts", "dist/index.html"])}) accessSync(f, c.R_OK);`,
+    `accessSync(${JSON.stringify(dataDir)}, c.W_OK | c.X_OK);`,
+  ].join("\n");
+  const child = spawn(process.execPath, ["--import", "tsx", "-e", check], {
+    cwd: root,
+    env: { PATH: process.env.PATH ?? "" },
+    stdio: "ignore",
+    uid,
+    gid: uid,
+  });
+  return new Promise<boolean>((resolve) => {
+    child.once("error", () => resolve(false));
+    child.once("close", (code) => resolve(code === 0));
+  });
+}
 
 describe("the production start, as the container runs it", () => {
   const dockerfile = readDockerfile();
@@ -116,14 +141,26 @@ describe("the production start, as the container runs it", () => {
       TWILIO_FROM: "+61400000000",
       TWILIO_API_BASE: twilio.url,
     });
-    // As root here, run as nobody: the app must need no write outside its data folder.
-    const asRoot = process.getuid?.() === 0;
-    if (asRoot) chownSync(dataDir, NOBODY, NOBODY);
-    server = await startAppServer(env, dataDir, asRoot ? { uid: NOBODY, gid: NOBODY } : {});
+    // As root here, run as nobody: the app must need no write outside its data folder. Only where
+    // nobody can read this checkout; otherwise the server runs as root, and says so.
+    let asNobody = process.getuid?.() === 0;
+    if (asNobody) {
+      chownSync(dataDir, NOBODY, NOBODY);
+      asNobody = await canStartAs(NOBODY, dataDir);
+      if (!asNobody) {
+        console.info(
+          `production start runs as root, not nobody: user ${NOBODY} cannot read ${root} or its node_modules ` +
+            "(a parent folder is closed to other users); run from a checkout others can read to check the drop",
+        );
+      }
+    }
+    server = await startAppServer(env, dataDir, asNobody ? { uid: NOBODY, gid: NOBODY } : {});
 
     const health = await fetch(`${server.url}/healthz`);
     expect(health.status).toBe(200);
     expect(await health.json()).toEqual({ ok: true });
+    // The database was made by the user the server ran as.
+    expect(statSync(join(dataDir, "app.db")).uid).toBe(asNobody ? NOBODY : process.getuid?.());
     const port = new URL(server.url).port;
     expect(await run(dockerfile.healthcheck ?? [], { PORT: port })).toBe(0);
 

@@ -1,11 +1,12 @@
 import { existsSync } from "node:fs";
 import Database from "better-sqlite3";
 import { readEnvOrExit } from "../api/env.ts";
-import { createBackup } from "../api/services/backup.ts";
+import { createBackup } from "../api/services/backup-create.ts";
 
 // `npm run backup -- DIR`: one backup of DATABASE_PATH and UPLOADS_DIR into a new folder under DIR
 // (BACKUP_DIR when DIR is left out). Safe while the server runs: SQLite's online backup API reads a
-// consistent snapshot without stopping the server's writes.
+// consistent snapshot without stopping the server's writes. The manifest is signed with
+// SESSION_SECRET, so restoring needs the same secret (docs/decisions/006-operations.md).
 
 const args = process.argv.slice(2);
 const env = readEnvOrExit();
@@ -23,11 +24,23 @@ const sqlite = new Database(env.DATABASE_PATH, { fileMustExist: true });
 // The server may be mid-write; wait for it rather than fail.
 sqlite.pragma("busy_timeout = 5000");
 try {
-  const { folder, manifest } = await createBackup({ sqlite, uploadsDir: env.UPLOADS_DIR, root, now: Date.now() });
+  const { folder, manifest, leftOut } = await createBackup({
+    sqlite,
+    uploadsDir: env.UPLOADS_DIR,
+    root,
+    now: Date.now(),
+    secret: env.SESSION_SECRET,
+  });
   console.log(
     `backup written to ${folder}: ${manifest.counts.events} events, ${manifest.counts.paidBookings} paid bookings, ` +
       `${manifest.uploads.count} uploaded files; database sha256 ${manifest.database.sha256}`,
   );
+  if (leftOut.length > 0) {
+    console.warn(
+      `left out ${leftOut.length} entries of ${env.UPLOADS_DIR} that are not stored uploads ` +
+        `(links, folders or other files): ${leftOut.slice(0, 5).join(", ")}`,
+    );
+  }
 } catch (error) {
   console.error(`backup failed: ${error instanceof Error ? error.message : String(error)}`);
   process.exitCode = 1;

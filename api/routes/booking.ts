@@ -7,7 +7,7 @@ import { idParam, jsonId, validate } from "../lib/validate.ts";
 import { assertBookable, assertCanHold, countSave, findEvent, saveUserDetails } from "../services/holds.ts";
 import { sendOtp, verifyOtp } from "../services/otp.ts";
 import { auMobile, COUNTRY_CODE } from "../services/phone.ts";
-import { offerFreedSeatsNow } from "../services/waitlist.ts";
+import { offerFreedSeatsNow } from "../services/waitlist-offers.ts";
 import { browserVerified, rememberVerifiedPhone } from "./booking-cookie.ts";
 
 const sendOtpBody = z.object({

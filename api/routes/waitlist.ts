@@ -5,7 +5,8 @@ import { Forbidden, NotFound } from "../lib/errors.ts";
 import { jsonId, validate } from "../lib/validate.ts";
 import { findEvent } from "../services/holds.ts";
 import { auMobile } from "../services/phone.ts";
-import { claimOffer, joinWaitlist, leaveWaitlist, offerFreedSeatsNow } from "../services/waitlist.ts";
+import { joinWaitlist, leaveWaitlist } from "../services/waitlist.ts";
+import { claimOffer, offerFreedSeatsNow } from "../services/waitlist-offers.ts";
 import { browserVerified, rememberVerifiedPhone } from "./booking-cookie.ts";
 
 // The waitlist of a full event (docs/decisions/015-balanced-rooms-and-waitlist.md).

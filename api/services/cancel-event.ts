@@ -2,8 +2,9 @@ import { and, asc, eq, isNotNull } from "drizzle-orm";
 import { formatVenueTime } from "../../common/time-zone.ts";
 import { bookings, type Event, events } from "../../db/schema.ts";
 import { Conflict, NotFound } from "../lib/errors.ts";
+import { textPaidAttendees } from "./attendee-texts.ts";
 import { releaseHolds } from "./holds.ts";
-import { deliverPending, enqueueSms } from "./outbox.ts";
+import { deliverBatch } from "./outbox.ts";
 import { type RefundDeps, refundPayment } from "./refunds.ts";
 import { endWaitlist } from "./waitlist.ts";
 
@@ -45,19 +46,10 @@ export async function cancelEvent(deps: RefundDeps, eventId: number): Promise<Ca
         releaseHolds(tx, eq(bookings.eventId, eventId));
         endWaitlist(tx, { ...event, status: "cancelled" });
       }
-      const paid = tx
-        .select({ id: bookings.id, phone: bookings.phone, amountCents: bookings.amountCents })
-        .from(bookings)
-        .where(and(eq(bookings.eventId, eventId), eq(bookings.status, "paid")))
-        .orderBy(asc(bookings.id))
-        .all();
-      for (const booking of paid) {
-        enqueueSms(tx, {
-          dedupeKey: `${prefix}${booking.id}`,
-          to: booking.phone,
-          body: message(event, booking.amountCents),
-        });
-      }
+      textPaidAttendees(tx, eventId, {
+        dedupeKey: (attendee) => `${prefix}${attendee.id}`,
+        body: (attendee) => message(event, attendee.amountCents),
+      });
     },
     { behavior: "immediate" },
   );
@@ -81,7 +73,6 @@ export async function cancelEvent(deps: RefundDeps, eventId: number): Promise<Ca
     }
   }
 
-  const handled = await deliverPending(deps, { dedupePrefix: prefix });
-  const sent = handled.filter((m) => m.status === "sent").length;
-  return { refunded, failed, sent, smsFailed: handled.length - sent };
+  const texts = await deliverBatch(deps, prefix);
+  return { refunded, failed, sent: texts.sent, smsFailed: texts.failed };
 }

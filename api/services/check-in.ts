@@ -1,5 +1,5 @@
 import { and, eq, gt, isNull, or } from "drizzle-orm";
-import type { Db } from "../../db/client.ts";
+import type { Db, DbOrTx } from "../../db/client.ts";
 import { type Booking, bookings, events } from "../../db/schema.ts";
 import { safeEqual } from "../lib/crypto.ts";
 import { BadRequest, Conflict, NotFound } from "../lib/errors.ts";
@@ -80,10 +80,8 @@ export function confirmBooking(
   );
 }
 
-type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
-
 /** The first arrival wins: a later time never replaces an earlier one, an earlier one always does. */
-function recordCheckIn(tx: Tx, booking: Booking, at: number): string {
+function recordCheckIn(tx: DbOrTx, booking: Booking, at: number): string {
   tx.update(bookings)
     .set({ checkedInAt: at })
     .where(and(eq(bookings.id, booking.id), or(isNull(bookings.checkedInAt), gt(bookings.checkedInAt, at))))

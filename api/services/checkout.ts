@@ -1,5 +1,5 @@
 import { and, desc, eq, gt } from "drizzle-orm";
-import type { Db } from "../../db/client.ts";
+import type { Db, DbOrTx } from "../../db/client.ts";
 import {
   type Booking,
   bookings,
@@ -14,10 +14,9 @@ import type { Env } from "../env.ts";
 import { Conflict, NotFound } from "../lib/errors.ts";
 import type { PaymentsProvider } from "../providers/payments/types.ts";
 import { assertSalesOpen } from "./holds.ts";
-import { type OfferDeps, offerFreedSeatsNow } from "./waitlist.ts";
+import { type OfferDeps, offerFreedSeatsNow } from "./waitlist-offers.ts";
 
 type Deps = { db: Db; env: Env; payments: PaymentsProvider; now: () => number };
-type Reader = Pick<Db, "select">;
 
 export type BookingContext = { booking: Booking; user: User; event: Event };
 
@@ -31,13 +30,13 @@ const MIN_CHECKOUT_MS = 31 * 60_000;
 /** The placeholder Stripe replaces with the session id in the success URL. */
 export const SESSION_ID_PLACEHOLDER = "{CHECKOUT_SESSION_ID}";
 
-export function loadBookingContext(db: Reader, userId: number, eventId: number): BookingContext {
+export function loadBookingContext(db: DbOrTx, userId: number, eventId: number): BookingContext {
   const row = findBookingContext(db, userId, eventId);
   if (!row) throw NotFound("no such booking");
   return row;
 }
 
-export function findBookingContext(db: Reader, userId: number, eventId: number): BookingContext | undefined {
+export function findBookingContext(db: DbOrTx, userId: number, eventId: number): BookingContext | undefined {
   return db
     .select({ booking: bookings, user: users, event: events })
     .from(bookings)
@@ -47,7 +46,7 @@ export function findBookingContext(db: Reader, userId: number, eventId: number):
     .get();
 }
 
-export function loadBookingContextById(db: Reader, bookingId: number): BookingContext | undefined {
+export function loadBookingContextById(db: DbOrTx, bookingId: number): BookingContext | undefined {
   return db
     .select({ booking: bookings, user: users, event: events })
     .from(bookings)
@@ -161,12 +160,12 @@ async function createOnce(deps: Deps, input: { userId: number; eventId: number }
   return { sessionId: info.id, paymentIntentId: info.paymentIntentId, url: info.url };
 }
 
-export function findCheckoutSession(db: Reader, sessionId: string): CheckoutSession | undefined {
+export function findCheckoutSession(db: DbOrTx, sessionId: string): CheckoutSession | undefined {
   return db.select().from(checkoutSessions).where(eq(checkoutSessions.id, sessionId)).get();
 }
 
 /** The booking a checkout session of this app belongs to; undefined for a session it never created. */
-export function bookingOfCheckout(db: Reader, sessionId: string): BookingContext | undefined {
+export function bookingOfCheckout(db: DbOrTx, sessionId: string): BookingContext | undefined {
   const session = findCheckoutSession(db, sessionId);
   return session && loadBookingContextById(db, session.bookingId);
 }

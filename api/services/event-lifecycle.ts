@@ -1,12 +1,13 @@
-import { and, asc, eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { bookings, type Event, events } from "../../db/schema.ts";
+import { type Event, events } from "../../db/schema.ts";
 import type { Env } from "../env.ts";
 import { eventFeedbackLink, participantFeedbackLink } from "../lib/capability.ts";
 import { Conflict, NotFound } from "../lib/errors.ts";
 import type { Logger } from "../lib/log.ts";
 import type { SmsProvider } from "../providers/sms/types.ts";
-import { deliverPending, enqueueSms } from "./outbox.ts";
+import { textPaidAttendees } from "./attendee-texts.ts";
+import { deliverBatch } from "./outbox.ts";
 
 type Deps = { db: Db; env: Env; sms: SmsProvider; log: Logger; now: () => number };
 
@@ -54,25 +55,14 @@ async function transition(deps: Deps, eventId: number, step: Transition): Promis
         .set({ status: step.to })
         .where(and(eq(events.id, eventId), eq(events.status, step.from)))
         .run();
-      const paid = tx
-        .select({ userId: bookings.userId, phone: bookings.phone })
-        .from(bookings)
-        .where(and(eq(bookings.eventId, eventId), eq(bookings.status, "paid")))
-        .orderBy(asc(bookings.id))
-        .all();
-      for (const p of paid) {
-        enqueueSms(tx, {
-          dedupeKey: `${prefix}${p.userId}`,
-          to: p.phone,
-          body: step.message(deps.env, event, p.userId),
-        });
-      }
+      textPaidAttendees(tx, eventId, {
+        dedupeKey: (attendee) => `${prefix}${attendee.userId}`,
+        body: (attendee) => step.message(deps.env, event, attendee.userId),
+      });
     },
     { behavior: "immediate" },
   );
-  const handled = await deliverPending(deps, { dedupePrefix: prefix });
-  const sent = handled.filter((m) => m.status === "sent").length;
-  return { sent, failed: handled.length - sent };
+  return deliverBatch(deps, prefix);
 }
 
 export const startEvent = (deps: Deps, eventId: number) => transition(deps, eventId, START);

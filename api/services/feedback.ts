@@ -1,5 +1,5 @@
 import { and, asc, eq, ne, sql } from "drizzle-orm";
-import type { Db } from "../../db/client.ts";
+import type { Db, DbOrTx } from "../../db/client.ts";
 import { bookings, events, feedback, users } from "../../db/schema.ts";
 import type { Env } from "../env.ts";
 import { type FeedbackPage, isValidFeedbackToken } from "../lib/capability.ts";
@@ -22,8 +22,6 @@ import { BadRequest, Conflict, Forbidden, NotFound } from "../lib/errors.ts";
  */
 
 type Ctx = { db: Db; env: Pick<Env, "SESSION_SECRET"> };
-/** The database or a transaction on it: the checks run inside the save's transaction too. */
-type Q = Db | Parameters<Parameters<Db["transaction"]>[0]>[0];
 
 export type FeedbackValue = "like" | "dislike";
 export type Partner = { id: number; username: string; image_name: string };
@@ -43,7 +41,7 @@ function assertLink(ctx: Ctx, page: FeedbackPage, userId: number, eventId: numbe
 type Seat = { gender: "male" | "female" };
 
 /** The caller's paid seat at the event, or 403. */
-function participantOf(db: Q, userId: number, eventId: number): Seat {
+function participantOf(db: DbOrTx, userId: number, eventId: number): Seat {
   const row = db
     .select({ gender: users.gender })
     .from(bookings)
@@ -54,20 +52,20 @@ function participantOf(db: Q, userId: number, eventId: number): Seat {
   return row;
 }
 
-function eventStatus(db: Q, eventId: number) {
+function eventStatus(db: DbOrTx, eventId: number) {
   const event = db.select({ status: events.status }).from(events).where(eq(events.id, eventId)).get();
   if (!event) throw NotFound("no such event");
   return event.status;
 }
 
-function assertRatingOpen(db: Q, eventId: number) {
+function assertRatingOpen(db: DbOrTx, eventId: number) {
   const status = eventStatus(db, eventId);
   if (status === "upcoming") throw Conflict("feedback opens when the event starts", "feedback_not_open");
   if (status === "cancelled") throw Conflict("this event was cancelled", "event_cancelled");
 }
 
 /** The other paid participants of the opposite gender, by name. */
-function partnersOf(db: Q, userId: number, eventId: number, seat: Seat) {
+function partnersOf(db: DbOrTx, userId: number, eventId: number, seat: Seat) {
   return db
     .select({ id: users.id, username: users.name, image_name: users.thumbName, phone: users.phone })
     .from(bookings)

@@ -1,5 +1,5 @@
 import { and, eq, inArray, type SQL } from "drizzle-orm";
-import type { Db } from "../../db/client.ts";
+import type { Db, DbOrTx } from "../../db/client.ts";
 import {
   bookings,
   checkoutSessions,
@@ -12,8 +12,8 @@ import {
 import { Conflict, NotFound, TooLarge } from "../lib/errors.ts";
 import { assertUnderLimit, type Limit, recordHit } from "../lib/rate-limit.ts";
 import { MAX_IMAGE_BYTES, NO_PHOTO, removeStoredFiles, removeStoredImage, storeImage } from "./images.ts";
-import { assertSeatFor, isBalanced, type Q } from "./seats.ts";
-import { liveOfferFor, offerBooked } from "./waitlist.ts";
+import { assertNoPaidBooking, assertSeatFor, isBalanced } from "./seats.ts";
+import { liveOfferFor, offerBooked } from "./waitlist-offers.ts";
 
 export type Attendee = {
   name: string;
@@ -48,14 +48,14 @@ export function findEvent(db: Db, eventId: number): Event | undefined {
  * replaces it, so it is the seat the retry would take. Nor does its own live waitlist offer for that
  * gender: the offer kept that very seat for it. Returns that offer, which the hold then uses up.
  */
-function assertSeatFree(q: Q, event: Event, phone: string, gender: Gender, now: number): WaitlistOffer | undefined {
-  const paid = q
-    .select({ id: bookings.id })
-    .from(bookings)
-    .where(and(eq(bookings.phone, phone), eq(bookings.eventId, event.id), eq(bookings.status, "paid")))
-    .get();
-  if (paid)
-    throw Conflict("this phone already has a paid seat for this event", "already_booked", { alreadyBooked: true });
+function assertSeatFree(
+  q: DbOrTx,
+  event: Event,
+  phone: string,
+  gender: Gender,
+  now: number,
+): WaitlistOffer | undefined {
+  assertNoPaidBooking(q, event.id, phone);
   const found = liveOfferFor(q, event.id, phone, now);
   // At an event with one pool of seats the line has no gender, so the offer is the phone's whatever it picks.
   const offer = found && (!isBalanced(event) || found.gender === gender) ? found : undefined;
@@ -107,7 +107,7 @@ export type HeldSeat = {
  * Releases the live holds `where` selects, and closes their open checkouts: a payment page left open
  * must not buy the seat afterwards. Runs inside the caller's transaction.
  */
-export function releaseHolds(tx: Q, where: SQL): void {
+export function releaseHolds(tx: DbOrTx, where: SQL): void {
   const released = tx
     .update(bookings)
     .set({ status: "released" })
@@ -174,7 +174,7 @@ export function holdSeat(
  * per save. A save's names are random and only ever shared by rows of its phone and event (through
  * this update), so looking at this phone's rows is enough to know a name is free.
  */
-function repointReleasedPhotos(tx: Q, input: { eventId: number; attendee: Attendee }): string[] {
+function repointReleasedPhotos(tx: DbOrTx, input: { eventId: number; attendee: Attendee }): string[] {
   const released = tx
     .select({ id: users.id, imageName: users.imageName, thumbName: users.thumbName })
     .from(bookings)

@@ -1,11 +1,11 @@
 import type { AppDeps } from "../deps.ts";
-import { backupIfDue } from "./backup.ts";
+import { backupIfDue } from "./backup-create.ts";
 import { deliverPending } from "./outbox.ts";
 import { queueDueReminders } from "./reminders.ts";
 import { applyRetention } from "./retention.ts";
 import type { Job } from "./scheduler.ts";
 import { sweepUploads } from "./upload-sweep.ts";
-import { offerFreedSeats } from "./waitlist.ts";
+import { offerFreedSeats } from "./waitlist-offers.ts";
 
 const HOUR = 3_600_000;
 

@@ -1,5 +1,5 @@
 import { and, asc, eq, lt, lte } from "drizzle-orm";
-import type { Db } from "../../db/client.ts";
+import type { Db, DbOrTx } from "../../db/client.ts";
 import { type OutboxMessage, outboxMessages } from "../../db/schema.ts";
 import type { Logger } from "../lib/log.ts";
 import type { SmsProvider } from "../providers/sms/types.ts";
@@ -20,8 +20,21 @@ export const retryDelay = (attempts: number) => Math.min(MAX_RETRY_MS, FIRST_RET
  * confirmed, an event started), so the message exists exactly when the change does. The same
  * `dedupeKey` twice queues one message: replays and double clicks send nothing more.
  */
-export function enqueueSms(db: Pick<Db, "insert">, message: { dedupeKey: string; to: string; body: string }): void {
+export function enqueueSms(db: DbOrTx, message: { dedupeKey: string; to: string; body: string }): void {
   db.insert(outboxMessages).values(message).onConflictDoNothing({ target: outboxMessages.dedupeKey }).run();
+}
+
+/**
+ * Sends the pending texts whose keys start with `dedupePrefix` (one event's news) and counts them:
+ * those not sent stay queued for the retry loop.
+ */
+export async function deliverBatch(
+  deps: Parameters<typeof deliverPending>[0],
+  dedupePrefix: string,
+): Promise<{ sent: number; failed: number }> {
+  const handled = await deliverPending(deps, { dedupePrefix });
+  const sent = handled.filter((m) => m.status === "sent").length;
+  return { sent, failed: handled.length - sent };
 }
 
 /**

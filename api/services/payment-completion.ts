@@ -1,18 +1,16 @@
-import { randomBytes, randomInt } from "node:crypto";
-import { and, desc, eq, ne } from "drizzle-orm";
-import { formatVenueTime } from "../../common/time-zone.ts";
-import type { Db } from "../../db/client.ts";
+import { randomBytes } from "node:crypto";
+import { and, desc, eq } from "drizzle-orm";
+import type { Db, DbOrTx } from "../../db/client.ts";
 import { bookings, checkoutSessions, processedWebhookEvents, refunds } from "../../db/schema.ts";
 import type { Env } from "../env.ts";
-import { savedTicketLink } from "../lib/capability.ts";
 import { ProviderFailed } from "../lib/errors.ts";
 import type { Logger } from "../lib/log.ts";
 import type { PaymentEvent, PaymentsProvider } from "../providers/payments/types.ts";
 import type { SmsProvider } from "../providers/sms/types.ts";
-import { type BookingContext, loadBookingContextById, releaseCheckout } from "./checkout.ts";
-import { deliverPending, enqueueSms } from "./outbox.ts";
-import { isBalanced, seatsLeft, seatsLeftFor, seatUse } from "./seats.ts";
-import { liveOfferFor, offerBooked } from "./waitlist.ts";
+import { loadBookingContextById, releaseCheckout } from "./checkout.ts";
+import { isBalanced, paidBookingOf, seatsLeft, seatsLeftFor, seatUse } from "./seats.ts";
+import { issueTicket, sendQueuedConfirmation } from "./ticket.ts";
+import { liveOfferFor, offerBooked } from "./waitlist-offers.ts";
 
 export type CompletionDeps = {
   db: Db;
@@ -22,55 +20,6 @@ export type CompletionDeps = {
   log: Logger;
   now: () => number;
 };
-
-// No 0/O, 1/I/L: the code is read aloud and typed at the door.
-const ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789";
-const CODE_LENGTH = 10;
-
-export const ticketLink = (env: Pick<Env, "PUBLIC_BASE_URL">, eventId: number, userId: number) =>
-  `${env.PUBLIC_BASE_URL}/confirm-booking?eventID=${eventId}&userID=${userId}`;
-
-export const confirmationDedupeKey = (bookingId: number) => `confirmation-${bookingId}`;
-
-function randomCode(): string {
-  let code = "";
-  for (let i = 0; i < CODE_LENGTH; i++) code += ALPHABET[randomInt(ALPHABET.length)];
-  return code;
-}
-
-/**
- * Gives a paid booking its door code and queues the confirmation SMS, once. Runs inside the
- * transaction that marks the booking paid, so the code and the message exist exactly when the seat does.
- */
-export function issueTicket(tx: Pick<Db, "select" | "update" | "insert">, env: Env, ctx: BookingContext, now: number) {
-  const { booking, user, event } = ctx;
-  if (booking.uniqueCode) return booking.uniqueCode;
-  let code = randomCode();
-  // 31^10 codes make a clash vanishingly rare, but the column has no unique index, so check.
-  while (tx.select({ id: bookings.id }).from(bookings).where(eq(bookings.uniqueCode, code)).get()) code = randomCode();
-  tx.update(bookings).set({ uniqueCode: code, confirmationSentAt: now }).where(eq(bookings.id, booking.id)).run();
-  // The ticket link is the only way to the QR for a phone whose browser did not verify the number
-  // (an installed app on iOS keeps its storage apart from Safari, where a card checkout may return).
-  // Links end their lines: a full stop after one is read as part of it by some phones.
-  enqueueSms(tx, {
-    dedupeKey: confirmationDedupeKey(booking.id),
-    to: user.phone,
-    body:
-      `You're booked for ${event.name} on ${formatVenueTime(event.startsAt, event.timeZone)} at ${event.address}. ` +
-      `Your ticket code is ${code}. Show it at the door: ${ticketLink(env, event.id, user.id)}\n` +
-      `Save your ticket on your phone: ${savedTicketLink(env, booking.id)}`,
-  });
-  return code;
-}
-
-/** Sends the queued confirmation now; a failure stays queued for the background retry. */
-export async function sendQueuedConfirmation(deps: Omit<CompletionDeps, "env" | "payments">, bookingId: number) {
-  try {
-    await deliverPending(deps, { dedupePrefix: confirmationDedupeKey(bookingId) });
-  } catch (error) {
-    deps.log("warn", "confirmation sms not delivered yet", { bookingId, error: String(error).slice(0, 200) });
-  }
-}
 
 /**
  * - `paid`: the booking now holds its seat (or already did with this payment).
@@ -85,7 +34,7 @@ type Decision =
   | { outcome: "paid" | "not_payable" | "ignored"; bookingId?: number }
   | { outcome: "refunded"; bookingId: number; refund?: { key: string; amountCents: number } };
 
-export function latestCheckoutFor(db: Pick<Db, "select">, bookingId: number, provider: PaymentsProvider["name"]) {
+export function latestCheckoutFor(db: DbOrTx, bookingId: number, provider: PaymentsProvider["name"]) {
   return db
     .select()
     .from(checkoutSessions)
@@ -147,19 +96,7 @@ export async function completeCheckout(
 
       // One paid seat per phone per event: an older checkout paid after the same phone booked again
       // (and paid) buys nothing, so it goes back.
-      const paidBefore = tx
-        .select({ id: bookings.id })
-        .from(bookings)
-        .where(
-          and(
-            eq(bookings.phone, booking.phone),
-            eq(bookings.eventId, event.id),
-            eq(bookings.status, "paid"),
-            ne(bookings.id, booking.id),
-          ),
-        )
-        .get();
-      if (paidBefore) {
+      if (paidBookingOf(tx, event.id, booking.phone, { exceptBookingId: booking.id })) {
         tx.update(bookings)
           .set({ status: "refunded", seatReleased: true, paymentIntentId: pi, amountCents })
           .where(eq(bookings.id, booking.id))

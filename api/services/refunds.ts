@@ -1,12 +1,12 @@
 import { eq } from "drizzle-orm";
-import type { Db } from "../../db/client.ts";
+import type { Db, DbOrTx } from "../../db/client.ts";
 import { bookings, events, refunds } from "../../db/schema.ts";
 import type { Env } from "../env.ts";
 import { Conflict, NotFound, ProviderFailed } from "../lib/errors.ts";
 import type { Logger } from "../lib/log.ts";
 import type { PaymentsProvider } from "../providers/payments/types.ts";
 import type { SmsProvider } from "../providers/sms/types.ts";
-import { offerFreedSeatsNow } from "./waitlist.ts";
+import { offerFreedSeatsNow } from "./waitlist-offers.ts";
 
 /** What a refund needs: the provider, and the waitlist's offer for a seat it gives back (texted at once). */
 export type RefundDeps = {
@@ -83,7 +83,7 @@ async function refundOnce(deps: RefundDeps, paymentIntentId: string): Promise<Re
   return result;
 }
 
-function recordedRefund(db: Pick<Db, "select">, bookingId: number, paymentIntentId: string): RefundResult | null {
+function recordedRefund(db: DbOrTx, bookingId: number, paymentIntentId: string): RefundResult | null {
   const row = db
     .select({ refundId: refunds.refundId, seatReleased: bookings.seatReleased })
     .from(refunds)

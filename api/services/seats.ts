@@ -1,10 +1,7 @@
 import { and, eq, gt, inArray, ne, or, type SQL, sql } from "drizzle-orm";
-import type { Db } from "../../db/client.ts";
+import type { DbOrTx } from "../../db/client.ts";
 import { bookings, type Event, type Gender, users, waitlistOffers } from "../../db/schema.ts";
 import { Conflict } from "../lib/errors.ts";
-
-/** The database or a transaction on it: seats are counted inside the transactions that take them. */
-export type Q = Db | Parameters<Parameters<Db["transaction"]>[0]>[0];
 
 /**
  * The one definition of a seat that counts against an event: a paid booking, a hold that has not
@@ -48,13 +45,13 @@ function add(use: SeatUse, gender: Gender, n: number) {
 export type SeatUseOptions = { exceptPhone?: string; exceptHoldOf?: string };
 
 /** The seats in use at `eventId`. */
-export function seatUse(q: Q, eventId: number, now: number, options: SeatUseOptions = {}): SeatUse {
+export function seatUse(q: DbOrTx, eventId: number, now: number, options: SeatUseOptions = {}): SeatUse {
   return seatUseByEvent(q, now, { eventId, ...options }).get(eventId) ?? empty();
 }
 
 /** `seatUse` for every event at once (the event list), or for one. */
 export function seatUseByEvent(
-  q: Q,
+  q: DbOrTx,
   now: number,
   options: SeatUseOptions & { eventId?: number } = {},
 ): Map<number, SeatUse> {
@@ -122,11 +119,42 @@ export const noSeatsLeftFor = (gender: Gender) => `no seats left for ${gender ==
 
 /**
  * 409 unless a seat for `gender` is free at `event`. Call it inside the IMMEDIATE transaction that
- * then takes the seat, so that no gender is ever oversold: SPEC.md's "no seats left" for a full
- * event, "no seats left for men|women" when only the chosen gender is full.
+ * then takes the seat, so that no gender is ever oversold: "no seats left" for a full event, "no
+ * seats left for men|women" when only the chosen gender is full.
  */
-export function assertSeatFor(q: Q, event: Event, gender: Gender, now: number, options: SeatUseOptions = {}) {
+export function assertSeatFor(q: DbOrTx, event: Event, gender: Gender, now: number, options: SeatUseOptions = {}) {
   const left = seatsLeft(event, seatUse(q, event.id, now, options));
   if (left.total <= 0) throw Conflict("no seats left", "sold_out");
   if (seatsLeftFor(left, gender) <= 0) throw Conflict(noSeatsLeftFor(gender), "gender_sold_out", { gender });
+}
+
+/**
+ * This phone's paid booking for the event, if it has one: a phone holds at most one paid seat per
+ * event. `exceptBookingId` leaves out the booking a payment is being completed for.
+ */
+export function paidBookingOf(
+  q: DbOrTx,
+  eventId: number,
+  phone: string,
+  options: { exceptBookingId?: number } = {},
+): { id: number } | undefined {
+  return q
+    .select({ id: bookings.id })
+    .from(bookings)
+    .where(
+      and(
+        eq(bookings.phone, phone),
+        eq(bookings.eventId, eventId),
+        eq(bookings.status, "paid"),
+        options.exceptBookingId === undefined ? undefined : ne(bookings.id, options.exceptBookingId),
+      ),
+    )
+    .get();
+}
+
+/** 409 when this phone already has a paid seat for the event: it needs no hold and no place in line. */
+export function assertNoPaidBooking(q: DbOrTx, eventId: number, phone: string) {
+  if (paidBookingOf(q, eventId, phone)) {
+    throw Conflict("this phone already has a paid seat for this event", "already_booked", { alreadyBooked: true });
+  }
 }

@@ -1,13 +1,75 @@
+import { randomInt } from "node:crypto";
+import { eq } from "drizzle-orm";
 import QRCode from "qrcode";
-import { isValidLinkToken } from "../lib/capability.ts";
+import { formatVenueTime } from "../../common/time-zone.ts";
+import type { Db, DbOrTx } from "../../db/client.ts";
+import { bookings } from "../../db/schema.ts";
+import type { Env } from "../env.ts";
+import { isValidLinkToken, savedTicketLink } from "../lib/capability.ts";
 import { Conflict, Forbidden, Gone, NotFound } from "../lib/errors.ts";
+import type { Logger } from "../lib/log.ts";
+import type { SmsProvider } from "../providers/sms/types.ts";
 import { type BookingContext, loadBookingContextById } from "./checkout.ts";
-import { type CompletionDeps, issueTicket, sendQueuedConfirmation, ticketLink } from "./payment-completion.ts";
+import { deliverPending, enqueueSms } from "./outbox.ts";
 
 /**
- * A ticket is shown to whoever can prove the booking: the browser that verified its phone (the signed
- * cookie, checked by the route) or the holder of the link texted to that phone (docs/decisions/010).
+ * Tickets: issuing one to a paid booking (its door code and the confirmation SMS with its links) and
+ * showing it (the code and the QR of the door link). Payment completion calls `issueTicket` inside
+ * the transaction that marks the booking paid. A ticket is shown to whoever can prove the booking:
+ * the browser that verified its phone (the signed cookie, checked by the route) or the holder of the
+ * link texted to that phone (docs/decisions/010).
  */
+
+export type TicketDeps = { db: Db; env: Env; sms: SmsProvider; log: Logger; now: () => number };
+
+// No 0/O, 1/I/L: the code is read aloud and typed at the door.
+const ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789";
+const CODE_LENGTH = 10;
+
+export const ticketLink = (env: Pick<Env, "PUBLIC_BASE_URL">, eventId: number, userId: number) =>
+  `${env.PUBLIC_BASE_URL}/confirm-booking?eventID=${eventId}&userID=${userId}`;
+
+export const confirmationDedupeKey = (bookingId: number) => `confirmation-${bookingId}`;
+
+function randomCode(): string {
+  let code = "";
+  for (let i = 0; i < CODE_LENGTH; i++) code += ALPHABET[randomInt(ALPHABET.length)];
+  return code;
+}
+
+/**
+ * Gives a paid booking its door code and queues the confirmation SMS, once. Runs inside the
+ * transaction that marks the booking paid, so the code and the message exist exactly when the seat does.
+ */
+export function issueTicket(tx: DbOrTx, env: Env, ctx: BookingContext, now: number) {
+  const { booking, user, event } = ctx;
+  if (booking.uniqueCode) return booking.uniqueCode;
+  let code = randomCode();
+  // 31^10 codes make a clash vanishingly rare, but the column has no unique index, so check.
+  while (tx.select({ id: bookings.id }).from(bookings).where(eq(bookings.uniqueCode, code)).get()) code = randomCode();
+  tx.update(bookings).set({ uniqueCode: code, confirmationSentAt: now }).where(eq(bookings.id, booking.id)).run();
+  // The ticket link is the only way to the QR for a phone whose browser did not verify the number
+  // (an installed app on iOS keeps its storage apart from Safari, where a card checkout may return).
+  // Links end their lines: a full stop after one is read as part of it by some phones.
+  enqueueSms(tx, {
+    dedupeKey: confirmationDedupeKey(booking.id),
+    to: user.phone,
+    body:
+      `You're booked for ${event.name} on ${formatVenueTime(event.startsAt, event.timeZone)} at ${event.address}. ` +
+      `Your ticket code is ${code}. Show it at the door: ${ticketLink(env, event.id, user.id)}\n` +
+      `Save your ticket on your phone: ${savedTicketLink(env, booking.id)}`,
+  });
+  return code;
+}
+
+/** Sends the queued confirmation now; a failure stays queued for the background retry. */
+export async function sendQueuedConfirmation(deps: Omit<TicketDeps, "env">, bookingId: number) {
+  try {
+    await deliverPending(deps, { dedupePrefix: confirmationDedupeKey(bookingId) });
+  } catch (error) {
+    deps.log("warn", "confirmation sms not delivered yet", { bookingId, error: String(error).slice(0, 200) });
+  }
+}
 
 /** The one refusal for a caller without proof, whatever the booking: unknown, unpaid or someone else's. */
 export const NO_PROOF = "verify this phone number first";
@@ -31,7 +93,7 @@ export type TicketReply = {
  * The ticket of a paid booking: its door code (issued once, with the confirmation SMS queued in the
  * same transaction) and the QR of the door link. Repeated calls give the same code and QR.
  */
-export async function ticketFor(deps: CompletionDeps, ctx: BookingContext): Promise<TicketReply> {
+export async function ticketFor(deps: TicketDeps, ctx: BookingContext): Promise<TicketReply> {
   const { db, env } = deps;
   const now = deps.now();
   const uniqueCode = db.transaction(
@@ -68,7 +130,7 @@ export async function ticketFor(deps: CompletionDeps, ctx: BookingContext): Prom
  * POST /api/ticket: the confirmation SMS's link. The token is checked before the database is read,
  * so a wrong one learns nothing about which bookings exist.
  */
-export async function openTicketLink(deps: CompletionDeps, input: { bookingId: number; token: string }) {
+export async function openTicketLink(deps: TicketDeps, input: { bookingId: number; token: string }) {
   if (!isValidLinkToken(deps.env, "ticket", [input.bookingId], input.token)) {
     throw Forbidden("this ticket link is not valid", "invalid_link");
   }

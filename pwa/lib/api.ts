@@ -1,12 +1,32 @@
+import { type ClientResponse, hc, type InferResponseType } from "hono/client";
+import type { AppType } from "../../api/app.ts";
+import type { ErrorCode } from "../../common/error-codes.ts";
 import { SERVED_OFFLINE_HEADER } from "./served-offline.ts";
 import { noteAnswerSource } from "./use-online.ts";
 
 /**
- * The PWA's one way to call the API. A reply the server sent (any status) comes back as `ApiReply`
- * so pages can show SPEC.md's "success false" message; only a call that could not be made at all
- * (offline, DNS, aborted) throws `CallFailed`, for SPEC.md's "call failed" message.
+ * The PWA's one way to call the API: `api` is hono/client's `hc` over the server's own route types
+ * (AppType), so a call's path, its input and its reply are the server's, and a renamed field fails
+ * the typecheck. `send` turns a call into an `ApiReply`: a reply the server sent (any status) comes
+ * back as data, so pages can show the product's "success false" message; only a call that could not
+ * be made at all (offline, DNS, aborted, an answer that is not the API's) throws `CallFailed`, for the
+ * "call failed" message. The reference for every call is docs/api.md.
  */
-export type ApiReply<T> = { ok: boolean; status: number; data: T };
+
+/** What an error reply carries: the person's `error`, the machine `code`, and a few named extras. */
+export type ErrorData = {
+  success?: false;
+  error?: string;
+  code?: ErrorCode;
+  /** gender_sold_out: the gender whose seats are gone. */
+  gender?: "male" | "female";
+  /** already_booked */
+  alreadyBooked?: boolean;
+  /** seats_taken */
+  takenSeats?: number;
+};
+
+export type ApiReply<T> = { ok: true; status: number; data: T } | { ok: false; status: number; data: ErrorData };
 
 export class CallFailed extends Error {
   constructor(cause: unknown) {
@@ -14,38 +34,36 @@ export class CallFailed extends Error {
   }
 }
 
-type Body = Record<string, unknown> | FormData;
-
-async function call<T>(method: "GET" | "POST", url: string, body?: Body, signal?: AbortSignal): Promise<ApiReply<T>> {
+async function callFetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
   let response: Response;
   try {
-    response = await fetch(url, {
-      method,
-      credentials: "same-origin",
-      headers: body && !(body instanceof FormData) ? { "content-type": "application/json" } : undefined,
-      body: body instanceof FormData ? body : body ? JSON.stringify(body) : undefined,
-      signal,
-    });
+    response = await fetch(input, { ...init, credentials: "same-origin" });
   } catch (error) {
     throw new CallFailed(error);
   }
   noteAnswerSource(response.headers.get(SERVED_OFFLINE_HEADER) === "1");
-  let data: unknown = null;
-  try {
-    data = await response.json();
-  } catch {
-    // Not JSON (a proxy's error page, say): treat it as a failed call, not a reply.
-    if (!response.ok) throw new CallFailed(new Error(`HTTP ${response.status}`));
-  }
-  return { ok: response.ok, status: response.status, data: data as T };
+  return response;
 }
 
-export const apiGet = <T>(url: string, signal?: AbortSignal) => call<T>("GET", url, undefined, signal);
-export const apiPost = <T>(url: string, body: Body, signal?: AbortSignal) => call<T>("POST", url, body, signal);
+/** The API's calls, typed by the server's routes: `api["get-events"].$get()`. */
+export const api = hc<AppType>("/", { fetch: callFetch }).api;
+
+/** Makes one call and reads its reply. */
+export async function send<T>(request: Promise<ClientResponse<T, number, "json">>): Promise<ApiReply<T>> {
+  const response = await request;
+  let data: unknown;
+  try {
+    data = await response.json();
+  } catch (error) {
+    // Not JSON (a proxy's error page, say): not the API's answer, so the call failed.
+    throw new CallFailed(error);
+  }
+  if (response.ok) return { ok: true, status: response.status, data: data as T };
+  return { ok: false, status: response.status, data: data && typeof data === "object" ? (data as ErrorData) : {} };
+}
 
 /** Where a stored image (event picture, attendee photo, thumbnail) is served from. */
 export const imageUrl = (name: string) => `/api/images/${encodeURIComponent(name)}`;
 
-/** The error text of a failed reply, for the few places that show it. */
-export const replyError = (data: unknown): string | undefined =>
-  data && typeof data === "object" && "error" in data && typeof data.error === "string" ? data.error : undefined;
+/** A call's success reply, as the server declares it: `Ok<typeof api["get-events"]["$get"]>`. */
+export type Ok<Call> = InferResponseType<Call, 200>;

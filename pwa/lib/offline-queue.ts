@@ -39,21 +39,21 @@ export type QueueStoreName<S extends DBSchema, E extends QueueEntry> = {
  */
 export type Verdict = "sent" | "retry" | "drop" | "wait";
 
-export type OfflineQueueOptions<E extends QueueEntry, S extends DBSchema> = {
+export type OfflineQueueOptions<E extends QueueEntry, S extends DBSchema, R> = {
   open(): Promise<IDBPDatabase<S>>;
   store: QueueStoreName<S, E>;
   /** The Background Sync tag; the service worker maps it back to this queue (pwa/sw.ts). */
   syncTag: string;
   /** Makes the call. Throws `CallFailed` when it could not be made at all (offline). */
-  send(entry: E): Promise<ApiReply<unknown>>;
+  send(entry: E): Promise<ApiReply<R>>;
   /** Default: 2xx sent, 5xx retry, any other reply drop. */
-  judge?(reply: ApiReply<unknown>): Verdict;
+  judge?(reply: ApiReply<R>): Verdict;
   /** After the entry left the queue because the server has it; `data` is the server's answer. */
-  onSent?(entry: E, data: unknown): Promise<void> | void;
+  onSent?(entry: E, data: R): Promise<void> | void;
   /** After a refused entry left the queue; say so to the user here. */
-  onDropped?(entry: E, reply: ApiReply<unknown>): Promise<void> | void;
+  onDropped?(entry: E, reply: ApiReply<R>): Promise<void> | void;
   /** After a `wait` verdict (not after a plain network failure). */
-  onWait?(entry: E, reply: ApiReply<unknown>): void;
+  onWait?(entry: E, reply: ApiReply<R>): void;
 };
 
 export type OfflineQueue<E extends QueueEntry> = {
@@ -94,9 +94,9 @@ export type FlushQueueMessage = { type: "FLUSH_QUEUE"; tag: string };
 const defaultJudge = (reply: ApiReply<unknown>): Verdict =>
   reply.ok ? "sent" : reply.status >= 500 ? "retry" : "drop";
 
-/** `E` is the entry type, `S` the database schema; the store must hold exactly `E`s. */
-export function createOfflineQueue<E extends QueueEntry, S extends DBSchema>(
-  options: OfflineQueueOptions<E, S>,
+/** `E` is the entry type, `S` the database schema (the store must hold exactly `E`s), `R` the server's reply. */
+export function createOfflineQueue<E extends QueueEntry, S extends DBSchema, R = unknown>(
+  options: OfflineQueueOptions<E, S, R>,
 ): OfflineQueue<E> {
   const judge = options.judge ?? defaultJudge;
   // idb cannot follow a store name that is itself a type parameter; inside the engine the store is
@@ -173,7 +173,7 @@ export function createOfflineQueue<E extends QueueEntry, S extends DBSchema>(
   }
 
   async function send(entry: E): Promise<Verdict> {
-    let reply: ApiReply<unknown>;
+    let reply: ApiReply<R>;
     try {
       reply = await options.send(entry);
     } catch (error) {
@@ -184,7 +184,8 @@ export function createOfflineQueue<E extends QueueEntry, S extends DBSchema>(
     const verdict = judge(reply);
     if (verdict === "sent") {
       await removeIfCurrent(entry);
-      await options.onSent?.(entry, reply.data);
+      // A judge may count a refusal as delivered; only a success has an answer to hand on.
+      if (reply.ok) await options.onSent?.(entry, reply.data);
     } else if (verdict === "drop") {
       await removeIfCurrent(entry);
       await options.onDropped?.(entry, reply);

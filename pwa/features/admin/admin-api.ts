@@ -1,9 +1,4 @@
-import type { AdminEventListItem } from "../../../api/services/admin-events.ts";
-import type { CancelResult } from "../../../api/services/cancel-event.ts";
-import type { AdminEventSummary as EventNumbers } from "../../../api/services/event-summary.ts";
-import type { EventDetail as AdminEventDetail } from "../../../api/services/events.ts";
-import type { EventParticipant as Participant } from "../../../api/services/participants.ts";
-import { type ApiReply, apiGet, apiPost } from "../../lib/api.ts";
+import { type ApiReply, api, type Ok, send } from "../../lib/api.ts";
 import { useAdminStore } from "./admin-store.ts";
 
 // Every admin call goes through here so a lapsed session (401) locks the panel wherever it happens.
@@ -13,86 +8,53 @@ async function guarded<T>(call: Promise<ApiReply<T>>): Promise<ApiReply<T>> {
   return reply;
 }
 
-// The API's own types (types only: nothing of the server is bundled). Both carry the seat plan of a
-// balanced event (`seatsMale`/`seatsFemale`, null for one pool) and `SeatsLeft` per gender.
-export type AdminEventStatus = AdminEventDetail["event_status"];
-export type AdminEventSummary = Pick<
-  AdminEventListItem,
-  "id" | "event_name" | "EventDateTime" | "event_status" | "SeatAvailabilityPer" | "time_zone"
-> &
-  Partial<Pick<AdminEventListItem, "seatsMale" | "seatsFemale">>;
-export type { AdminEventDetail, EventNumbers, Participant };
+const id = (n: number) => ({ param: { id: String(n) } });
 
-export type Failure = { success: false; error?: string };
-export type LifecycleReply = { success: true; sent: number; failed: number } | Failure;
+// The replies are the server's own types, read from its routes: a field renamed there fails here.
+// Both event shapes carry the seat plan of a balanced event (`seatsMale`/`seatsFemale`, null for one
+// pool) and `SeatsLeft` per gender.
+export type AdminEventSummary = Ok<(typeof api)["admin-events"]["$get"]>[number];
+export type AdminEventDetail = Ok<(typeof api)["admin-event"][":id"]["$get"]>;
+export type AdminEventStatus = AdminEventDetail["event_status"];
+/** The Overview's numbers for one event (seats, holds, money, check-ins, matches). */
+export type EventNumbers = Ok<(typeof api)["admin-event-summary"][":id"]["$get"]>;
+export type Participant = Ok<(typeof api)["get-event-user"][":id"]["$get"]>[number];
+/** One person in an event's waitlist, first in line first (per gender at a balanced event). */
+export type WaitlistRow = Ok<(typeof api)["admin-event"][":id"]["waitlist"]["$get"]>["waitlist"][number];
+export type LifecycleReply = ApiReply<Ok<(typeof api)["start-event"]["$post"]>>;
 
 /** The configured default zone for new events (EVENT_TIME_ZONE), from the public settings. */
-export const eventDefaults = () => apiGet<{ eventTimeZone?: string }>("/api/public-config");
+export const eventDefaults = () => send(api["public-config"].$get());
 
-export const adminSession = () => apiGet<{ admin: boolean }>("/api/admin-session");
-export const adminLogin = (password: string) => apiPost<{ success: boolean }>("/api/admin-login", { password });
-export const adminLogout = () => apiPost<{ success: boolean }>("/api/admin-logout", {});
+export const adminSession = () => send(api["admin-session"].$get());
+export const adminLogin = (password: string) => send(api["admin-login"].$post({ json: { password } }));
+export const adminLogout = () => send(api["admin-logout"].$post());
 
 // The same data as /api/get-events and /api/get-event/{id}, from admin twins the service worker
 // does not cache: after Start Event the panel must see "started", not the cached "upcoming".
-export const listEvents = () => guarded(apiGet<AdminEventSummary[]>("/api/admin-events"));
-export const getEventDetail = (id: number) => guarded(apiGet<AdminEventDetail>(`/api/admin-event/${id}`));
+export const listEvents = () => guarded(send(api["admin-events"].$get()));
+export const getEventDetail = (eventId: number) => guarded(send(api["admin-event"][":id"].$get(id(eventId))));
 
-export const saveEvent = (form: FormData) =>
-  guarded(apiPost<{ success: true; id: number } | Failure>("/api/save-event", form));
+export type NewEvent = Parameters<(typeof api)["save-event"]["$post"]>[0]["form"];
+export const saveEvent = (form: NewEvent) => guarded(send(api["save-event"].$post({ form })));
 
-export type EventUpdate = {
-  eventid: number;
-  eventName: string;
-  eventDate: string;
-  totalSeats: number;
-  eventTime: string;
-  eventduration: number;
-  fromage: number;
-  toage: number;
-  timeZone: string;
-  eventAddress: string;
-  bookingAmount: number;
-  /** Both numbers for a balanced event, both null to go back to one pool of seats. */
-  seatsMale: number | null;
-  seatsFemale: number | null;
-};
-export const updateEvent = (update: EventUpdate) =>
-  guarded(apiPost<{ success: true } | Failure>("/api/update-event", update));
+export type EventUpdate = Parameters<(typeof api)["update-event"]["$post"]>[0]["json"];
+export const updateEvent = (update: EventUpdate) => guarded(send(api["update-event"].$post({ json: update })));
 
-export const startEvent = (eventId: number) => guarded(apiPost<LifecycleReply>("/api/start-event", { eventId }));
-export const endEvent = (eventId: number) => guarded(apiPost<LifecycleReply>("/api/end-event", { eventId }));
+export const startEvent = (eventId: number) => guarded(send(api["start-event"].$post({ json: { eventId } })));
+export const endEvent = (eventId: number) => guarded(send(api["end-event"].$post({ json: { eventId } })));
+export const cancelEvent = (eventId: number) => guarded(send(api["cancel-event"].$post({ json: { eventId } })));
 
-export const getEventUsers = (eventId: number) => guarded(apiGet<Participant[]>(`/api/get-event-user/${eventId}`));
+export const getEventUsers = (eventId: number) => guarded(send(api["get-event-user"][":id"].$get(id(eventId))));
 
-export const refund = (paymentIntentId: string) =>
-  guarded(apiPost<{ success: true; refundId: string } | Failure>("/api/refund", { paymentIntentId }));
+export const refund = (paymentIntentId: string) => guarded(send(api.refund.$post({ json: { paymentIntentId } })));
 
-/** The Overview's numbers for one event (seats, holds, money, check-ins, matches). */
-export const getEventNumbers = (eventId: number) =>
-  guarded(apiGet<EventNumbers | Failure>(`/api/admin-event-summary/${eventId}`));
+export const getEventNumbers = (eventId: number) => guarded(send(api["admin-event-summary"][":id"].$get(id(eventId))));
 
-export const cancelEvent = (eventId: number) =>
-  guarded(apiPost<({ success: true } & CancelResult) | Failure>("/api/cancel-event", { eventId }));
+export const updateEventImage = (eventId: number, image: File) =>
+  guarded(send(api["update-event-image"].$post({ form: { eventid: String(eventId), eventImage: image } })));
 
-export const updateEventImage = (eventId: number, image: File) => {
-  const form = new FormData();
-  form.append("eventid", String(eventId));
-  form.append("eventImage", image);
-  return guarded(apiPost<{ success: true; event_image: string } | Failure>("/api/update-event-image", form));
-};
-
-/** One person in an event's waitlist, first in line first (per gender at a balanced event). */
-export type WaitlistRow = {
-  position: number;
-  name: string;
-  phone: string;
-  gender: "male" | "female";
-  status: string;
-  joinedAt: string;
-};
-export const getWaitlist = (eventId: number) =>
-  guarded(apiGet<{ success: true; waitlist: WaitlistRow[] } | Failure>(`/api/admin-event/${eventId}/waitlist`));
+export const getWaitlist = (eventId: number) => guarded(send(api["admin-event"][":id"].waitlist.$get(id(eventId))));
 
 /** Where the participants spreadsheet is served (the admin session cookie goes with it). */
-export const participantsCsvUrl = (eventId: number) => `/api/admin-event/${eventId}/participants.csv`;
+export const participantsCsvUrl = (eventId: number) => api["admin-event"][":id"]["participants.csv"].$path(id(eventId));

@@ -1,3 +1,4 @@
+import { EVENT_LIMITS } from "../../../common/event-limits.ts";
 import {
   formatVenueTime,
   tomorrowIn,
@@ -29,7 +30,7 @@ export function formatAtVenue(iso: string | null, zone: string): string {
 
 export const HOURS = Array.from({ length: 24 }, (_, h) => h);
 // SPEC.md lists 0, 14, 30, 45 for the edit form; 14 is a slip, and the server only takes quarter hours.
-export const MINUTES = [0, 15, 30, 45];
+export const MINUTES = EVENT_LIMITS.minutes;
 
 export const formatAud = (aud: number) =>
   new Intl.NumberFormat("en-AU", { style: "currency", currency: "AUD" }).format(aud);

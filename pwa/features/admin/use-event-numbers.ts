@@ -21,7 +21,7 @@ export function useEventNumbers(ids: number[]) {
         let value: NumbersState;
         try {
           const reply = await getEventNumbers(id);
-          value = reply.ok && reply.data && "eventId" in reply.data ? reply.data : "error";
+          value = reply.ok ? reply.data : "error";
         } catch (error) {
           console.warn(error);
           value = "error";

@@ -9,7 +9,7 @@ export function useWaitlist(eventId: number | null) {
   const load = useCallback(async (id: number) => {
     try {
       const reply = await getWaitlist(id);
-      if (reply.ok && reply.data.success && Array.isArray(reply.data.waitlist)) {
+      if (reply.ok) {
         setState({ status: "ready", rows: reply.data.waitlist });
       } else setState({ status: "error" });
     } catch (error) {

@@ -1,7 +1,7 @@
-import { apiPost, CallFailed } from "../../lib/api.ts";
-import type { Gender } from "./types.ts";
+import { api, CallFailed, type Ok, send } from "../../lib/api.ts";
 
-export type Claim = { eventID: number; phone: string; gender: Gender; expiresAt: string };
+/** The claimed seat: which event, the phone it was offered to, the gender's seat and how long it is kept. */
+export type Claim = Omit<Ok<(typeof api)["claim-offer"]["$post"]>, "success">;
 
 export type ClaimOutcome =
   | { kind: "claimed"; claim: Claim }
@@ -11,25 +11,14 @@ export type ClaimOutcome =
   | { kind: "invalid" }
   | { kind: "failed" };
 
-const isClaim = (data: unknown): data is Claim & { success: true } => {
-  const d = data as Partial<Claim> & { success?: unknown };
-  return (
-    d?.success === true &&
-    typeof d.eventID === "number" &&
-    typeof d.phone === "string" &&
-    (d.gender === "male" || d.gender === "female") &&
-    typeof d.expiresAt === "string"
-  );
-};
-
 async function post(o: string, t: string): Promise<ClaimOutcome> {
   try {
-    const reply = await apiPost<unknown>("/api/claim-offer", { o: Number(o), t });
-    if (reply.ok && isClaim(reply.data)) {
+    const reply = await send(api["claim-offer"].$post({ json: { o: Number(o), t } }));
+    if (reply.ok) {
       const { eventID, phone, gender, expiresAt } = reply.data;
       return { kind: "claimed", claim: { eventID, phone, gender, expiresAt } };
     }
-    if (reply.status === 410) return { kind: "gone" };
+    if (reply.data.code === "gone") return { kind: "gone" };
     if (reply.status >= 500 || reply.status === 429) return { kind: "failed" };
     return { kind: "invalid" };
   } catch (error) {

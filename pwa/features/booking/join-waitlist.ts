@@ -1,5 +1,4 @@
-import { apiPost, CallFailed, replyError } from "../../lib/api.ts";
-import { BOOKING_CLOSED } from "../events/format.ts";
+import { api, CallFailed, send } from "../../lib/api.ts";
 import type { Gender } from "./types.ts";
 
 export type JoinWaitlistInput = { eventID: number; phone: string; gender: Gender; name: string };
@@ -16,29 +15,24 @@ export type JoinOutcome =
   | { kind: "refused"; error: string }
   | { kind: "failed" };
 
-// The server's 409 reasons (api/services/waitlist.ts), told apart by their text as the contract writes them.
-const SEAT_FREE = /seat is free/;
-const ALREADY_WAITING = /already on the waitlist/;
-
 export async function joinWaitlist(input: JoinWaitlistInput): Promise<JoinOutcome> {
   try {
-    const reply = await apiPost<{ success: boolean; position?: number; error?: string; alreadyBooked?: boolean }>(
-      "/api/join-waitlist",
-      { ...input, name: input.name.trim() },
-    );
-    if (reply.ok && reply.data?.success && typeof reply.data.position === "number") {
-      return { kind: "joined", position: reply.data.position };
+    const reply = await send(api["join-waitlist"].$post({ json: { ...input, name: input.name.trim() } }));
+    if (reply.ok) return { kind: "joined", position: reply.data.position };
+    switch (reply.data.code) {
+      case "already_booked":
+        return { kind: "already-booked" };
+      case "booking_closed":
+        return { kind: "closed" };
+      case "seat_free":
+        return { kind: "seat-free" };
+      case "already_waiting":
+        return { kind: "already-waiting" };
+      case "phone_not_verified":
+        return { kind: "unverified" };
     }
-    const error = replyError(reply.data);
-    if (reply.status === 409) {
-      if (reply.data?.alreadyBooked) return { kind: "already-booked" };
-      if (error === BOOKING_CLOSED) return { kind: "closed" };
-      if (error && SEAT_FREE.test(error)) return { kind: "seat-free" };
-      if (error && ALREADY_WAITING.test(error)) return { kind: "already-waiting" };
-    }
-    if (reply.status === 403) return { kind: "unverified" };
     if (reply.status >= 500) return { kind: "failed" };
-    return { kind: "refused", error: error ?? "Could not join the waitlist." };
+    return { kind: "refused", error: reply.data.error ?? "Could not join the waitlist." };
   } catch (error) {
     if (error instanceof CallFailed) return { kind: "failed" };
     throw error;

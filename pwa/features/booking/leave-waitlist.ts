@@ -1,12 +1,12 @@
-import { apiPost, CallFailed } from "../../lib/api.ts";
+import { api, CallFailed, send } from "../../lib/api.ts";
 
 export type LeaveOutcome = "left" | "unverified" | "failed";
 
 export async function leaveWaitlist(input: { eventID: number; phone: string }): Promise<LeaveOutcome> {
   try {
-    const reply = await apiPost<{ success: boolean }>("/api/leave-waitlist", input);
+    const reply = await send(api["leave-waitlist"].$post({ json: input }));
     // 404: the phone is no longer in line (the offer lapsed, a second tab left first); either way it is out.
-    if ((reply.ok && reply.data?.success) || reply.status === 404) return "left";
+    if (reply.ok || reply.data.code === "not_found") return "left";
     if (reply.status === 403) return "unverified";
     return "failed";
   } catch (error) {

@@ -19,12 +19,16 @@ describe("verifyOtp", () => {
   it("calls a refused code incorrect, but a server or SMS-provider fault a failed call", async () => {
     answer(200, { success: true });
     expect(await verifyOtp("+61412345678", "123456")).toBe("verified");
-    answer(400, { success: false, error: "wrong code" });
+    answer(400, { success: false, error: "wrong code", code: "wrong_code" });
     expect(await verifyOtp("+61412345678", "123456")).toBe("incorrect");
     // Past the wrong-code limit even the right code is refused: not "incorrect".
-    answer(429, { success: false, error: "too many wrong codes for this phone, try again in an hour" });
+    answer(429, {
+      success: false,
+      error: "too many wrong codes for this phone, try again in an hour",
+      code: "rate_limited",
+    });
     expect(await verifyOtp("+61412345678", "123456")).toBe("limited");
-    answer(502, { success: false, error: "provider down" });
+    answer(502, { success: false, error: "provider down", code: "provider_failed" });
     expect(await verifyOtp("+61412345678", "123456")).toBe("failed");
     vi.stubGlobal(
       "fetch",
@@ -50,17 +54,17 @@ describe("saveUserDetails", () => {
   it("tells sold out, a lapsed verification and a server fault apart", async () => {
     answer(200, { success: true, userID: 7 });
     expect(await saveUserDetails(details)).toEqual({ kind: "saved", userID: 7 });
-    answer(409, { success: false, error: "no seats left" });
+    answer(409, { success: false, error: "no seats left", code: "sold_out" });
     expect(await saveUserDetails(details)).toEqual({ kind: "sold-out" });
-    answer(409, { success: false, error: "no seats left for men", gender: "male" });
+    answer(409, { success: false, error: "no seats left for men", code: "gender_sold_out", gender: "male" });
     expect(await saveUserDetails(details)).toEqual({ kind: "gender-full", gender: "male" });
-    answer(409, { success: false, error: "no seats left for women", gender: "female" });
+    answer(409, { success: false, error: "no seats left for women", code: "gender_sold_out", gender: "female" });
     expect(await saveUserDetails(details)).toEqual({ kind: "gender-full", gender: "female" });
-    answer(403, { success: false, error: "verify this phone number first" });
+    answer(403, { success: false, error: "verify this phone number first", code: "phone_not_verified" });
     expect(await saveUserDetails(details)).toEqual({ kind: "unverified" });
-    answer(500, { success: false, error: "internal error" });
+    answer(500, { success: false, error: "internal error", code: "internal_error" });
     expect(await saveUserDetails(details)).toEqual({ kind: "failed" });
-    answer(415, { success: false, error: "not an image (JPEG, PNG or WebP)" });
+    answer(415, { success: false, error: "not an image (JPEG, PNG or WebP)", code: "not_an_image" });
     expect(await saveUserDetails(details)).toEqual({ kind: "refused", error: "not an image (JPEG, PNG or WebP)" });
   });
 });
@@ -71,19 +75,24 @@ describe("joinWaitlist", () => {
   it("gives the place in line, and tells each refusal apart", async () => {
     answer(200, { success: true, position: 2 });
     expect(await joinWaitlist(input)).toEqual({ kind: "joined", position: 2 });
-    answer(409, { success: false, error: "a seat is free: book it instead" });
+    answer(409, { success: false, error: "a seat is free: book it instead", code: "seat_free" });
     expect(await joinWaitlist(input)).toEqual({ kind: "seat-free" });
-    answer(409, { success: false, error: "this phone is already on the waitlist" });
+    answer(409, { success: false, error: "this phone is already on the waitlist", code: "already_waiting" });
     expect(await joinWaitlist(input)).toEqual({ kind: "already-waiting" });
-    answer(409, { success: false, error: "this phone already has a paid seat for this event", alreadyBooked: true });
+    answer(409, {
+      success: false,
+      error: "this phone already has a paid seat for this event",
+      code: "already_booked",
+      alreadyBooked: true,
+    });
     expect(await joinWaitlist(input)).toEqual({ kind: "already-booked" });
-    answer(409, { success: false, error: "booking has closed" });
+    answer(409, { success: false, error: "booking has closed", code: "booking_closed" });
     expect(await joinWaitlist(input)).toEqual({ kind: "closed" });
-    answer(403, { success: false, error: "verify this phone number first" });
+    answer(403, { success: false, error: "verify this phone number first", code: "phone_not_verified" });
     expect(await joinWaitlist(input)).toEqual({ kind: "unverified" });
-    answer(409, { success: false, error: "this event is no longer taking bookings" });
+    answer(409, { success: false, error: "this event is no longer taking bookings", code: "not_taking_bookings" });
     expect(await joinWaitlist(input)).toEqual({ kind: "refused", error: "this event is no longer taking bookings" });
-    answer(503, { success: false, error: "busy" });
+    answer(503, { success: false, error: "busy", code: "internal_error" });
     expect(await joinWaitlist(input)).toEqual({ kind: "failed" });
   });
 });
@@ -92,9 +101,9 @@ describe("leaveWaitlist", () => {
   it("counts a phone no longer in line as having left", async () => {
     answer(200, { success: true });
     expect(await leaveWaitlist({ eventID: 3, phone: "+61412345678" })).toBe("left");
-    answer(404, { success: false, error: "this phone is not on the waitlist" });
+    answer(404, { success: false, error: "this phone is not on the waitlist", code: "not_found" });
     expect(await leaveWaitlist({ eventID: 3, phone: "+61412345678" })).toBe("left");
-    answer(403, { success: false, error: "verify this phone number first" });
+    answer(403, { success: false, error: "verify this phone number first", code: "phone_not_verified" });
     expect(await leaveWaitlist({ eventID: 3, phone: "+61412345678" })).toBe("unverified");
   });
 });
@@ -104,9 +113,9 @@ describe("claimOffer", () => {
     const claim = { eventID: 4, phone: "+61412345678", gender: "female", expiresAt: "2031-05-03T09:00:00.000Z" };
     answer(200, { success: true, ...claim });
     expect(await claimOffer("11", "good")).toEqual({ kind: "claimed", claim });
-    answer(410, { success: false, error: "this offer has expired or was already used" });
+    answer(410, { success: false, error: "this offer has expired or was already used", code: "gone" });
     expect(await claimOffer("12", "good")).toEqual({ kind: "gone" });
-    answer(403, { success: false, error: "this offer link is not valid" });
+    answer(403, { success: false, error: "this offer link is not valid", code: "invalid_link" });
     expect(await claimOffer("13", "forged")).toEqual({ kind: "invalid" });
   });
 

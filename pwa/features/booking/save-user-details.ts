@@ -1,6 +1,5 @@
-import { apiPost, CallFailed, replyError } from "../../lib/api.ts";
-import { BOOKING_CLOSED, BOOKING_CLOSED_MESSAGE } from "../events/format.ts";
-import { genderFull } from "./seat-messages.ts";
+import { api, CallFailed, send } from "../../lib/api.ts";
+import { BOOKING_CLOSED_MESSAGE } from "../events/format.ts";
 import type { Gender } from "./types.ts";
 
 export type UserDetails = {
@@ -24,35 +23,30 @@ export type SaveOutcome =
   | { kind: "failed" };
 
 export async function saveUserDetails(details: UserDetails): Promise<SaveOutcome> {
-  const form = new FormData();
-  form.append("name", details.name.trim());
-  form.append("email", details.email.trim());
-  form.append("phone", details.phone);
-  form.append("gender", details.gender);
-  form.append("eventID", String(details.eventID));
-  form.append("eventName", details.eventName);
-  form.append("image", details.image);
   try {
-    const reply = await apiPost<{ success: boolean; userID?: number; error?: string; alreadyBooked?: boolean }>(
-      "/api/save-user-details",
-      form,
+    const reply = await send(
+      api["save-user-details"].$post({
+        form: {
+          name: details.name.trim(),
+          email: details.email.trim(),
+          phone: details.phone,
+          gender: details.gender,
+          eventID: String(details.eventID),
+          eventName: details.eventName,
+          image: details.image,
+        },
+      }),
     );
-    if (reply.ok && reply.data?.success && typeof reply.data.userID === "number") {
-      return { kind: "saved", userID: reply.data.userID };
-    }
-    if (reply.status === 409 && reply.data?.alreadyBooked) {
-      return { kind: "refused", error: "You already have a paid seat for this event." };
-    }
-    if (reply.status === 409 && replyError(reply.data) === BOOKING_CLOSED) {
-      return { kind: "refused", error: BOOKING_CLOSED_MESSAGE };
-    }
-    const full = genderFull(replyError(reply.data));
-    if (reply.status === 409 && full) return { kind: "gender-full", gender: full };
-    // SPEC.md: "success false" here means the seats ran out; the server answers 409 for it.
+    if (reply.ok) return { kind: "saved", userID: reply.data.userID };
+    const { code, gender } = reply.data;
+    if (code === "already_booked") return { kind: "refused", error: "You already have a paid seat for this event." };
+    if (code === "booking_closed") return { kind: "refused", error: BOOKING_CLOSED_MESSAGE };
+    if (code === "gender_sold_out" && gender) return { kind: "gender-full", gender };
+    // The product's "success false" on this step means the seats ran out (docs/api.md: 409 sold_out).
     if (reply.status === 409) return { kind: "sold-out" };
-    if (reply.status === 403) return { kind: "unverified" };
+    if (code === "phone_not_verified") return { kind: "unverified" };
     if (reply.status >= 500) return { kind: "failed" };
-    return { kind: "refused", error: replyError(reply.data) ?? "Could not save your details." };
+    return { kind: "refused", error: reply.data.error ?? "Could not save your details." };
   } catch (error) {
     if (error instanceof CallFailed) return { kind: "failed" };
     throw error;

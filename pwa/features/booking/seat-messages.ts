@@ -3,13 +3,6 @@ import type { Gender } from "./types.ts";
 /** How a gender is named in the seat messages, as the server names it: "no seats left for men". */
 export const genderPlural = (gender: Gender) => (gender === "male" ? "men" : "women");
 
-/** The gender a 409 "no seats left for men|women" names; null for any other error. */
-export function genderFull(error: string | undefined): Gender | null {
-  if (error === "no seats left for men") return "male";
-  if (error === "no seats left for women") return "female";
-  return null;
-}
-
 /** What the details form says when the chosen gender's seats are gone at a balanced event. */
 export const genderFullMessage = (gender: Gender) =>
   `No seats left for ${genderPlural(gender)}. Join the waitlist and we'll text you when a seat frees up.`;

@@ -1,7 +1,5 @@
-import { apiPost, CallFailed, replyError } from "../../lib/api.ts";
-import { BOOKING_CLOSED } from "../events/format.ts";
+import { api, CallFailed, send } from "../../lib/api.ts";
 
-export type SendOtpReply = { success: boolean; PhoneVerification?: boolean; error?: string };
 export type SendOtpOutcome =
   | { kind: "sent" }
   | { kind: "skip" }
@@ -12,9 +10,8 @@ export type SendOtpOutcome =
 /** SPEC.md section 8: any reply that is not a success is "Failed to send OTP.", a call that fails "Error sending OTP.". */
 export async function sendOtp(phone: string, eventID: number): Promise<SendOtpOutcome> {
   try {
-    const reply = await apiPost<SendOtpReply>("/api/send-otp", { phone, countryCode: "+61", eventID });
-    if (reply.status === 409 && replyError(reply.data) === BOOKING_CLOSED) return { kind: "closed" };
-    if (!reply.ok || !reply.data?.success) return { kind: "refused" };
+    const reply = await send(api["send-otp"].$post({ json: { phone, countryCode: "+61", eventID } }));
+    if (!reply.ok) return reply.data.code === "booking_closed" ? { kind: "closed" } : { kind: "refused" };
     return reply.data.PhoneVerification ? { kind: "skip" } : { kind: "sent" };
   } catch (error) {
     if (error instanceof CallFailed) return { kind: "failed" };

@@ -1,11 +1,11 @@
-import { apiPost, CallFailed } from "../../lib/api.ts";
+import { api, CallFailed, send } from "../../lib/api.ts";
 
 export type VerifyOtpOutcome = "verified" | "incorrect" | "limited" | "failed";
 
 export async function verifyOtp(phone: string, otp: string): Promise<VerifyOtpOutcome> {
   try {
-    const reply = await apiPost<{ success: boolean }>("/api/verify-otp", { phone, otp });
-    if (reply.ok && reply.data?.success) return "verified";
+    const reply = await send(api["verify-otp"].$post({ json: { phone, otp } }));
+    if (reply.ok) return "verified";
     // Only a refused code is "incorrect"; a server or SMS-provider fault must not make the attendee
     // retype a right code and burn their tries.
     // Past 10 wrong codes an hour even the right one is refused: saying "incorrect" would mislead.

@@ -1,4 +1,4 @@
-import { apiPost, replyError } from "../../lib/api.ts";
+import { api, type Ok, send } from "../../lib/api.ts";
 import { checkInKey, type OfflineSchema, offlineDb, type QueuedCheckIn } from "../../lib/offline-db.ts";
 import { createOfflineQueue, type Verdict } from "../../lib/offline-queue.ts";
 
@@ -25,7 +25,8 @@ export type CheckInEvent =
   /** The admin session lapsed: nothing can be sent until someone logs in again. Nothing is lost. */
   | { type: "session-lapsed" };
 
-type CheckInReply = { success?: boolean; checkedInAt?: string | null; error?: string };
+/** What the server kept: the booking's check-in time, or null after an undo. */
+type CheckInReply = Ok<(typeof api)["check-in"]["$post"]> | Ok<(typeof api)["undo-check-in"]["$post"]>;
 
 const listeners = new Set<(event: CheckInEvent) => void>();
 
@@ -55,27 +56,19 @@ async function nameOf(eventID: number, userID: number): Promise<string> {
   );
 }
 
-const queue = createOfflineQueue<QueuedCheckIn, OfflineSchema>({
+const queue = createOfflineQueue<QueuedCheckIn, OfflineSchema, CheckInReply>({
   open: offlineDb,
   store: "checkInQueue",
   syncTag: CHECK_IN_SYNC_TAG,
   judge,
   send: (entry) =>
     entry.action === "check-in"
-      ? apiPost<CheckInReply>("/api/check-in", {
-          eventID: entry.eventID,
-          userID: entry.userID,
-          clientTs: entry.clientTs,
-        })
-      : apiPost<CheckInReply>("/api/undo-check-in", { eventID: entry.eventID, userID: entry.userID }),
-  onSent: async (entry, data) => {
-    const reply = data as CheckInReply | null;
-    const checkedInAt =
-      entry.action === "undo"
-        ? null
-        : typeof reply?.checkedInAt === "string"
-          ? reply.checkedInAt
-          : new Date(entry.clientTs).toISOString();
+      ? send(
+          api["check-in"].$post({ json: { eventID: entry.eventID, userID: entry.userID, clientTs: entry.clientTs } }),
+        )
+      : send(api["undo-check-in"].$post({ json: { eventID: entry.eventID, userID: entry.userID } })),
+  onSent: async (entry, kept) => {
+    const checkedInAt = entry.action === "undo" ? null : (kept.checkedInAt ?? new Date(entry.clientTs).toISOString());
     // The kept roster follows the server at once, so a reload offline shows what the server has.
     const db = await offlineDb();
     const tx = db.transaction("doorRosters", "readwrite");
@@ -91,7 +84,7 @@ const queue = createOfflineQueue<QueuedCheckIn, OfflineSchema>({
   },
   onDropped: async (entry, reply) => {
     const name = await nameOf(entry.eventID, entry.userID);
-    const reason = replyError(reply.data) ?? `error ${reply.status}`;
+    const reason = (!reply.ok && reply.data.error) || `error ${reply.status}`;
     emit({ type: "changed", eventID: entry.eventID });
     emit({
       type: "notice",

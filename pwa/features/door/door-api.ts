@@ -1,5 +1,4 @@
-import type { Roster } from "../../../api/services/roster.ts";
-import { apiGet, CallFailed, imageUrl } from "../../lib/api.ts";
+import { api, CallFailed, imageUrl, send } from "../../lib/api.ts";
 import { keepForOffline } from "../../lib/offline-cache.ts";
 import { type KeptDoorEvent, type KeptRoster, offlineDb } from "../../lib/offline-db.ts";
 import { useAdminStore } from "../admin/admin-store.ts";
@@ -44,12 +43,12 @@ async function keptEvents(): Promise<KeptDoorEvent[] | null> {
 export async function loadDoorEvents(): Promise<Loaded<KeptDoorEvent[]>> {
   let failure = OFFLINE_NO_COPY;
   try {
-    const reply = await apiGet<unknown>("/api/admin-events");
+    const reply = await send(api["admin-events"].$get());
     if (reply.status === 401) {
       useAdminStore.getState().lock();
       return { status: "locked" };
     }
-    if (reply.ok && Array.isArray(reply.data)) {
+    if (reply.ok) {
       const events = reply.data.map(toDoorEvent).filter((e): e is KeptDoorEvent => e !== null);
       try {
         const tx = (await offlineDb()).transaction("doorEvents", "readwrite");
@@ -79,13 +78,14 @@ export async function keptRoster(eventID: number): Promise<KeptRoster | undefine
 export async function loadRoster(eventID: number): Promise<Loaded<KeptRoster>> {
   let failure = OFFLINE_NO_COPY;
   try {
-    const reply = await apiGet<Roster>(`/api/admin-event/${eventID}/roster`);
+    const reply = await send(api["admin-event"][":id"].roster.$get({ param: { id: String(eventID) } }));
     if (reply.status === 401) {
       useAdminStore.getState().lock();
       return { status: "locked" };
     }
-    if (reply.status === 404) return { status: "error", message: "This event no longer exists." };
-    if (reply.ok && reply.data && Array.isArray(reply.data.attendees)) {
+    if (!reply.ok && reply.data.code === "not_found")
+      return { status: "error", message: "This event no longer exists." };
+    if (reply.ok) {
       const roster: KeptRoster = { ...reply.data, eventID, savedAt: Date.now() };
       try {
         await (await offlineDb()).put("doorRosters", roster);

@@ -1,11 +1,11 @@
 import { useCallback, useEffect, useState } from "react";
-import { apiGet, CallFailed, imageUrl } from "../../lib/api.ts";
+import { api, CallFailed, imageUrl, send } from "../../lib/api.ts";
 import { keepForOffline } from "../../lib/offline-cache.ts";
 import { isListed } from "./format.ts";
-import type { EventDetail, EventSummary } from "./types.ts";
+import type { EventSummary } from "./types.ts";
 
-export const getEvents = () => apiGet<EventSummary[]>("/api/get-events");
-export const getEvent = (id: number) => apiGet<EventDetail>(`/api/get-event/${id}`);
+export const getEvents = () => send(api["get-events"].$get());
+export const getEvent = (id: number) => send(api["get-event"][":id"].$get({ param: { id: String(id) } }));
 
 type State = { status: "loading" } | { status: "error"; message: string } | { status: "ready"; events: EventSummary[] };
 

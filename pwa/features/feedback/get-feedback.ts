@@ -1,14 +1,10 @@
 import { useCallback, useEffect, useState } from "react";
-import { apiPost, CallFailed, replyError } from "../../lib/api.ts";
+import { api, CallFailed, send } from "../../lib/api.ts";
 import { type FeedbackLink, INVALID_LINK } from "./link.ts";
 import type { FeedbackReport } from "./types.ts";
 
 export const getFeedback = (link: FeedbackLink) =>
-  apiPost<FeedbackReport & { error?: string }>("/api/get-feedback", {
-    eventID: link.eventID,
-    userID: link.userID,
-    token: link.token,
-  });
+  send(api["get-feedback"].$post({ json: { eventID: link.eventID, userID: link.userID, token: link.token } }));
 
 export type ReportState =
   | { status: "loading" }
@@ -17,11 +13,6 @@ export type ReportState =
   | { status: "not-yet" }
   | { status: "ready"; report: FeedbackReport };
 
-const isReport = (data: unknown): data is FeedbackReport =>
-  Boolean(data) &&
-  typeof data === "object" &&
-  ["mutual", "likedme", "iliked"].every((k) => Array.isArray((data as Record<string, unknown>)[k]));
-
 export function useFeedbackReport(link: FeedbackLink | null) {
   const [state, setState] = useState<ReportState>({ status: "loading" });
   const load = useCallback(async () => {
@@ -29,16 +20,16 @@ export function useFeedbackReport(link: FeedbackLink | null) {
     setState({ status: "loading" });
     try {
       const reply = await getFeedback(link);
-      if (reply.ok && isReport(reply.data)) {
+      if (reply.ok) {
         setState({ status: "ready", report: reply.data });
       } else if (reply.status === 403) {
         setState({ status: "error", message: INVALID_LINK });
-      } else if (reply.status === 409) {
+      } else if (reply.data.code === "results_not_yet") {
         setState({ status: "not-yet" });
       } else {
         setState({
           status: "error",
-          message: `We couldn't load your matches: ${replyError(reply.data) ?? "please try again."}`,
+          message: `We couldn't load your matches: ${reply.data.error ?? "please try again."}`,
         });
       }
     } catch (error) {

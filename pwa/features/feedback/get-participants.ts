@@ -1,16 +1,12 @@
 import { useCallback, useEffect, useState } from "react";
-import { apiPost, CallFailed, imageUrl, replyError } from "../../lib/api.ts";
+import { api, CallFailed, type ErrorData, imageUrl, send } from "../../lib/api.ts";
 import { keepForOffline } from "../../lib/offline-cache.ts";
 import { offlineDb, ticketKey } from "../../lib/offline-db.ts";
 import { type FeedbackLink, INVALID_LINK } from "./link.ts";
 import type { Partner } from "./types.ts";
 
 export const getParticipants = (link: FeedbackLink) =>
-  apiPost<{ participants?: Partner[]; error?: string }>("/api/get-participants", {
-    userID: link.userID,
-    eventID: link.eventID,
-    token: link.token,
-  });
+  send(api["get-participants"].$post({ json: { userID: link.userID, eventID: link.eventID, token: link.token } }));
 
 export type PartnersState =
   | { status: "loading" }
@@ -27,10 +23,10 @@ async function cachedPartners(link: FeedbackLink): Promise<Partner[] | undefined
   }
 }
 
-function messageFor(status: number, data: unknown): string {
+function messageFor(status: number, data: ErrorData): string {
   if (status === 403) return INVALID_LINK;
-  if (status === 409) return "Rating opens when the event starts. Please come back then.";
-  return `We couldn't load your partners: ${replyError(data) ?? "please try again."}`;
+  if (data.code === "feedback_not_open") return "Rating opens when the event starts. Please come back then.";
+  return `We couldn't load your partners: ${data.error ?? "please try again."}`;
 }
 
 /**
@@ -45,7 +41,7 @@ export function usePartners(link: FeedbackLink | null) {
     let failure: string;
     try {
       const reply = await getParticipants(link);
-      if (reply.ok && Array.isArray(reply.data?.participants)) {
+      if (reply.ok) {
         const partners = reply.data.participants;
         setState({ status: "ready", partners, offline: false });
         // The thumbnails too, so a reload without a network still shows faces, not broken images.

@@ -1,4 +1,4 @@
-import { apiPost, replyError } from "../../lib/api.ts";
+import { api, type Ok, send } from "../../lib/api.ts";
 import {
   type FeedbackChoice,
   type FeedbackValue,
@@ -37,8 +37,6 @@ export type QueueEvent =
   | { type: "changed"; eventID: number; fromUserID: number }
   | { type: "notice"; eventID: number; fromUserID: number; message: string };
 
-type SaveReply = { success?: boolean; feedback?: FeedbackValue; clientTs?: number; error?: string };
-
 const listeners = new Set<(event: QueueEvent) => void>();
 
 export function subscribe(listener: (event: QueueEvent) => void): () => void {
@@ -50,33 +48,34 @@ function emit(event: QueueEvent) {
   for (const listener of listeners) listener(event);
 }
 
-const queue = createOfflineQueue<QueuedTap, OfflineSchema>({
+/** What the server kept for a tap: the newest choice of that pair, which may be another phone's. */
+type Kept = Ok<(typeof api)["save-feedback"]["$post"]>;
+
+const queue = createOfflineQueue<QueuedTap, OfflineSchema, Kept>({
   open: offlineDb,
   store: "feedbackQueue",
   syncTag: FEEDBACK_SYNC_TAG,
   send: (tap) =>
-    apiPost<SaveReply | null>("/api/save-feedback", {
-      fromUserID: tap.fromUserID,
-      toUserID: tap.toUserID,
-      eventID: tap.eventID,
-      feedback: tap.feedback,
-      token: tap.token,
-      clientTs: tap.clientTs,
-    }),
-  onSent: async (tap, data) => {
+    send(
+      api["save-feedback"].$post({
+        json: {
+          fromUserID: tap.fromUserID,
+          toUserID: tap.toUserID,
+          eventID: tap.eventID,
+          feedback: tap.feedback,
+          token: tap.token,
+          clientTs: tap.clientTs,
+        },
+      }),
+    ),
+  onSent: async (tap, kept) => {
     // The server says what it kept; if that is newer than what this device shows (the same link
     // used on another phone), show the server's choice.
-    const reply = data as SaveReply | null;
     const db = await offlineDb();
     const tx = db.transaction("feedbackChoices", "readwrite");
     const choice = await tx.store.get(tap.key);
-    if (
-      choice &&
-      (reply?.feedback === "like" || reply?.feedback === "dislike") &&
-      typeof reply.clientTs === "number" &&
-      reply.clientTs > choice.clientTs
-    ) {
-      await tx.store.put({ ...choice, feedback: reply.feedback, clientTs: reply.clientTs });
+    if (choice && kept.clientTs > choice.clientTs) {
+      await tx.store.put({ ...choice, feedback: kept.feedback, clientTs: kept.clientTs });
     }
     await tx.done;
     emit({ type: "changed", eventID: tap.eventID, fromUserID: tap.fromUserID });
@@ -90,7 +89,7 @@ const queue = createOfflineQueue<QueuedTap, OfflineSchema>({
     const cached = await tx.objectStore("partners").get(ticketKey(tap.eventID, tap.fromUserID));
     await tx.done;
     const name = cached?.partners.find((p) => p.id === tap.toUserID)?.username ?? "this partner";
-    const reason = replyError(reply.data) ?? `error ${reply.status}`;
+    const reason = (!reply.ok && reply.data.error) || `error ${reply.status}`;
     emit({ type: "changed", eventID: tap.eventID, fromUserID: tap.fromUserID });
     emit({
       type: "notice",

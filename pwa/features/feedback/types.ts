@@ -1,4 +1,7 @@
-/** What get-participants and get-feedback answer (api/services/feedback.ts). */
-export type Partner = { id: number; username: string; image_name: string };
-export type ReportEntry = Partner & { phone?: string };
-export type FeedbackReport = { mutual: ReportEntry[]; likedme: ReportEntry[]; iliked: ReportEntry[] };
+import type { api, Ok } from "../../lib/api.ts";
+
+/** What get-feedback answers: the three disjoint groups of the report, phones only where shared. */
+export type FeedbackReport = Ok<(typeof api)["get-feedback"]["$post"]>;
+export type ReportEntry = FeedbackReport["mutual"][number];
+/** One person on the rating page, as get-participants lists them. */
+export type Partner = Ok<(typeof api)["get-participants"]["$post"]>["participants"][number];

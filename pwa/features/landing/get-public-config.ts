@@ -1,18 +1,17 @@
 import { useEffect, useState } from "react";
-import { apiGet } from "../../lib/api.ts";
+import { api, type Ok, send } from "../../lib/api.ts";
 
-/** GET /api/public-config: the non-secret settings api/routes/config.ts exposes. */
-export type PublicConfig = {
-  supportEmail: string;
-  companySiteUrl: string;
-  navbarScriptUrl: string;
-  /** The script's Subresource Integrity hash; a config cached before it existed has none, and then the script is not loaded. */
+/**
+ * GET /api/public-config: the non-secret settings api/routes/config.ts exposes. The script's
+ * Subresource Integrity hash may be missing from a config cached before it existed; then the script
+ * is not loaded.
+ */
+export type PublicConfig = Omit<Ok<(typeof api)["public-config"]["$get"]>, "navbarScriptIntegrity"> & {
   navbarScriptIntegrity?: string;
-  stripePublishableKey: string | null;
-  eventTimeZone: string;
 };
 
-export const getPublicConfig = (signal?: AbortSignal) => apiGet<PublicConfig>("/api/public-config", signal);
+export const getPublicConfig = (signal?: AbortSignal) =>
+  send(api["public-config"].$get(undefined, { init: { signal } }));
 
 type State = { status: "loading" } | { status: "error" } | { status: "ready"; config: PublicConfig };
 

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { apiGet, apiPost, CallFailed } from "../../lib/api.ts";
-import { type TicketReply, ticketFromReply } from "../tickets/ticket-reply.ts";
+import { api, CallFailed, send } from "../../lib/api.ts";
+import { ticketFromReply } from "../tickets/ticket-reply.ts";
 import { getTicket, type SavedTicket, saveTicket } from "../tickets/ticket-store.ts";
 
 /** The query parameters of SPEC.md's success URL. */
@@ -13,8 +13,6 @@ export type SuccessParams = {
   userEmail: string;
   phone: string;
 };
-
-export type ConfirmationReply = TicketReply;
 
 export const PAYMENT_INTENT_KEY = "paymentIntentId";
 
@@ -59,39 +57,33 @@ async function textedOrSaved(params: SuccessParams): Promise<ConfirmState> {
 /** Steps the success page through SPEC.md's flow: payment intent → local storage → confirmation → saved ticket. */
 export async function confirmPayment(params: SuccessParams): Promise<ConfirmState> {
   try {
-    const session = await apiGet<{ paymentIntentId?: string | null; paid?: boolean }>(
-      `/api/checkout-session?session_id=${encodeURIComponent(params.sessionId)}`,
-    );
-    if (session.status === 403) return textedOrSaved(params);
-    if (session.status === 404) {
-      return { status: "error", message: "We couldn't find this payment. Please check the link.", canRetry: false };
+    const session = await send(api["checkout-session"].$get({ query: { session_id: params.sessionId } }));
+    if (!session.ok) {
+      if (session.data.code === "phone_not_verified") return textedOrSaved(params);
+      if (session.data.code === "not_found") {
+        return { status: "error", message: "We couldn't find this payment. Please check the link.", canRetry: false };
+      }
+      return { status: "error", message: FAILED, canRetry: true };
     }
-    const paymentIntentId = session.data?.paymentIntentId;
-    if (!session.ok || !session.data?.paid || !paymentIntentId) {
-      return { status: "error", message: session.ok ? NOT_PAID : FAILED, canRetry: true };
-    }
+    const { paid, paymentIntentId } = session.data;
+    if (!paid || !paymentIntentId) return { status: "error", message: NOT_PAID, canRetry: true };
     localStorage.setItem(PAYMENT_INTENT_KEY, paymentIntentId);
 
-    const reply = await apiPost<ConfirmationReply>("/api/send-confirmation", {
-      userID: params.userID,
-      userEmail: params.userEmail,
-      eventID: params.eventID,
-      eventName: params.eventName,
-      userPhone: params.phone,
-      paymentIntentId,
-    });
-    if (reply.status === 403) return textedOrSaved(params);
-    const ticket = reply.ok
-      ? ticketFromReply(reply.data, {
-          eventID: params.eventID,
+    const reply = await send(
+      api["send-confirmation"].$post({
+        json: {
           userID: params.userID,
+          userEmail: params.userEmail,
+          eventID: params.eventID,
           eventName: params.eventName,
-          phone: params.phone,
-        })
-      : null;
-    if (!ticket) {
-      const refunded = reply.status === 409 && /refund/i.test(JSON.stringify(reply.data ?? ""));
-      return refunded
+          userPhone: params.phone,
+          paymentIntentId,
+        },
+      }),
+    );
+    if (!reply.ok) {
+      if (reply.data.code === "phone_not_verified") return textedOrSaved(params);
+      return reply.data.code === "refunded"
         ? {
             status: "error",
             message:
@@ -100,6 +92,7 @@ export async function confirmPayment(params: SuccessParams): Promise<ConfirmStat
           }
         : { status: "error", message: reply.status === 409 ? NOT_PAID : FAILED, canRetry: true };
     }
+    const ticket = ticketFromReply(reply.data);
     try {
       return { status: "ready", ticket: await saveTicket(ticket), saved: true };
     } catch (error) {

@@ -26,6 +26,22 @@ function api(routes: Record<string, { status: number; body: unknown } | "offline
   return calls;
 }
 
+/** The ticket send-confirmation answers, as the server shapes it (api/services/ticket.ts). */
+const ticketReply = (fields: { name: string }) => ({
+  success: true,
+  qrCodeImage: "data:image/png;base64,AAAA",
+  uniqueCode: "ABCDEFGH23",
+  eventName: "Garden Party",
+  eventDate: "2031-05-03T18:00:00.000Z",
+  eventLocation: "1 George St",
+  time_zone: "Australia/Sydney",
+  event_duration: 2,
+  phone: "+61412345678",
+  userID: 7,
+  eventID: 3,
+  ...fields,
+});
+
 beforeEach(() => {
   globalThis.indexedDB = new IDBFactory();
   resetOfflineDbForTests();
@@ -59,7 +75,10 @@ describe("startCheckout", () => {
 
   it("only logs a reply without a session id, and throws a message fit to show", async () => {
     api({
-      "/api/create-checkout-session": { status: 409, body: { success: false, error: "the seat hold has expired" } },
+      "/api/create-checkout-session": {
+        status: 409,
+        body: { success: false, error: "the seat hold has expired", code: "hold_expired" },
+      },
     });
     const log = vi.spyOn(console, "log").mockImplementation(() => {});
     const assign = vi.fn();
@@ -96,15 +115,7 @@ describe("the success page's confirmation", () => {
       "/api/checkout-session": { status: 200, body: { paymentIntentId: "pi_local_9", paid: true } },
       "/api/send-confirmation": {
         status: 200,
-        body: {
-          qrCodeImage: "data:image/png;base64,AAAA",
-          uniqueCode: "ABCDEFGH23",
-          eventName: "Garden Party",
-          eventDate: "2031-05-03T18:00:00.000Z",
-          eventLocation: "1 George St",
-          name: "Priya Sharma",
-          phone: "+61412345678",
-        },
+        body: ticketReply({ name: "Priya Sharma" }),
       },
     });
     const state = await confirmPayment(params);
@@ -139,7 +150,7 @@ describe("the success page's confirmation", () => {
       "/api/checkout-session": { status: 200, body: { paymentIntentId: "pi_local_9", paid: true } },
       "/api/send-confirmation": {
         status: 200,
-        body: { qrCodeImage: "data:image/png;base64,AAAA", uniqueCode: "ABCDEFGH23", name: "Priya" },
+        body: ticketReply({ name: "Priya" }),
       },
     });
     await confirmPayment(params);
@@ -150,7 +161,10 @@ describe("the success page's confirmation", () => {
 
   it("says the ticket was texted when the server keeps it from this browser (403), without asking further", async () => {
     const calls = api({
-      "/api/checkout-session": { status: 403, body: { success: false, error: "verify this phone number first" } },
+      "/api/checkout-session": {
+        status: 403,
+        body: { success: false, error: "verify this phone number first", code: "phone_not_verified" },
+      },
     });
     expect(await confirmPayment(params)).toEqual({ status: "texted" });
     expect(calls.map((c) => c.url)).toEqual(["/api/checkout-session?session_id=cs_local_1"]);
@@ -160,7 +174,10 @@ describe("the success page's confirmation", () => {
   it("says the ticket was texted when send-confirmation refuses this browser (403)", async () => {
     api({
       "/api/checkout-session": { status: 200, body: { paymentIntentId: "pi_local_9", paid: true } },
-      "/api/send-confirmation": { status: 403, body: { success: false, error: "verify this phone number first" } },
+      "/api/send-confirmation": {
+        status: 403,
+        body: { success: false, error: "verify this phone number first", code: "phone_not_verified" },
+      },
     });
     expect(await confirmPayment(params)).toEqual({ status: "texted" });
     expect(await getTicket(3, 7)).toBeUndefined();
@@ -176,7 +193,10 @@ describe("the success page's confirmation", () => {
       qrCodeImage: "data:image/png;base64,AAAA",
     });
     api({
-      "/api/checkout-session": { status: 403, body: { success: false, error: "verify this phone number first" } },
+      "/api/checkout-session": {
+        status: 403,
+        body: { success: false, error: "verify this phone number first", code: "phone_not_verified" },
+      },
     });
     expect(await confirmPayment(params)).toMatchObject({ status: "ready", ticket: { uniqueCode: "ABCDEFGH23" } });
   });

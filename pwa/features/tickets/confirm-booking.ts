@@ -1,8 +1,7 @@
 import { useCallback, useEffect, useState } from "react";
-import { apiGet, apiPost, CallFailed } from "../../lib/api.ts";
+import { api, CallFailed, type Ok, send } from "../../lib/api.ts";
 
-export type EventDetails = { eventName: string; eventDate: string; eventLocation: string; time_zone?: string };
-type DetailsReply = { event?: EventDetails; uniqueCode?: string | null };
+export type EventDetails = Ok<(typeof api)["get-event-details"]["$get"]>["event"];
 
 export const CONFIRMED = "Booking confirmed! Thank you!";
 export const INVALID = "Invalid code. Please try again.";
@@ -22,9 +21,11 @@ export function useEventDetails(eventID: number | null, userID: number | null) {
     }
     setState({ status: "loading" });
     try {
-      const reply = await apiGet<DetailsReply>(`/api/get-event-details?eventID=${eventID}&userID=${userID}`);
-      if (reply.ok && reply.data?.event) setState({ status: "ready", event: reply.data.event });
-      else if (reply.status === 404 || reply.status === 400)
+      const reply = await send(
+        api["get-event-details"].$get({ query: { eventID: String(eventID), userID: String(userID) } }),
+      );
+      if (reply.ok) setState({ status: "ready", event: reply.data.event });
+      else if (reply.data.code === "not_found" || reply.data.code === "invalid_request")
         setState({ status: "error", message: "We couldn't find this booking.", canRetry: false });
       else setState({ status: "error", message: "We couldn't load the event details.", canRetry: true });
     } catch (error) {
@@ -50,10 +51,10 @@ export type CheckResult = { confirmed: boolean; message: string };
 /** Sends the typed code to the server, which compares it; the browser never sees the real one. */
 export async function confirmBookingCode(eventID: number, userID: number, uniqueCode: string): Promise<CheckResult> {
   try {
-    const reply = await apiPost<{ confirmed?: boolean }>("/api/confirm-booking", { eventID, userID, uniqueCode });
+    const reply = await send(api["confirm-booking"].$post({ json: { eventID, userID, uniqueCode } }));
     if (reply.ok)
-      return reply.data?.confirmed ? { confirmed: true, message: CONFIRMED } : { confirmed: false, message: INVALID };
-    if (reply.status === 429) {
+      return reply.data.confirmed ? { confirmed: true, message: CONFIRMED } : { confirmed: false, message: INVALID };
+    if (reply.data.code === "rate_limited") {
       return {
         confirmed: false,
         message: "Too many wrong codes for this ticket. Please wait a few minutes and try again.",

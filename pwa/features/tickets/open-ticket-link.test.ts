@@ -79,7 +79,7 @@ describe("the texted ticket link", () => {
   });
 
   it("says a bad link is not valid, without a retry, and saves nothing", async () => {
-    ticketApi({ status: 403, body: { success: false, error: "this ticket link is not valid" } });
+    ticketApi({ status: 403, body: { success: false, error: "this ticket link is not valid", code: "invalid_link" } });
     expect(await openTicketLink({ bookingId: 42, token: "bad" })).toEqual({
       status: "error",
       message: "This ticket link isn't valid. Please open the link from your text message again.",
@@ -91,7 +91,7 @@ describe("the texted ticket link", () => {
   it("says a refunded booking's ticket is no longer valid", async () => {
     ticketApi({
       status: 409,
-      body: { success: false, error: "this booking was refunded, so the ticket is no longer valid" },
+      body: { success: false, error: "this booking was refunded, so the ticket is no longer valid", code: "refunded" },
     });
     expect(await openTicketLink({ bookingId: 42, token: "tok" })).toMatchObject({
       status: "error",

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useSearchParams } from "react-router-dom";
-import { apiPost, CallFailed, replyError } from "../../lib/api.ts";
+import { type ApiReply, api, CallFailed, send } from "../../lib/api.ts";
 import { type TicketReply, ticketFromReply } from "./ticket-reply.ts";
 import { type SavedTicket, saveTicket } from "./ticket-store.ts";
 
@@ -35,35 +35,36 @@ const FAILED = "We couldn't open your ticket just now. Please try again.";
 
 /** Asks the server for the linked ticket and keeps it on this device. */
 export async function openTicketLink(link: TicketLink): Promise<TicketLinkState> {
-  let reply: Awaited<ReturnType<typeof apiPost<TicketReply>>>;
+  let reply: ApiReply<TicketReply>;
   try {
-    reply = await apiPost<TicketReply>("/api/ticket", { bookingId: link.bookingId, t: link.token });
+    reply = await send(api.ticket.$post({ json: { bookingId: link.bookingId, t: link.token } }));
   } catch (error) {
     console.error(error);
     return error instanceof CallFailed
       ? { status: "error", message: "You seem to be offline. Reconnect and try again.", canRetry: true }
       : { status: "error", message: FAILED, canRetry: true };
   }
-  const ticket = reply.ok ? ticketFromReply(reply.data) : null;
-  if (!ticket) {
-    if (reply.status === 403 || reply.status === 400 || reply.status === 404) {
+  if (!reply.ok) {
+    const { code } = reply.data;
+    if (code === "invalid_link" || code === "invalid_request" || code === "not_found") {
       return { status: "error", message: INVALID, canRetry: false };
     }
-    if (reply.status === 409) {
-      const refunded = /refund/i.test(replyError(reply.data) ?? "");
+    if (code === "refunded" || code === "not_paid") {
       return {
         status: "error",
-        message: refunded
-          ? "This booking was refunded, so its ticket is no longer valid."
-          : "This booking isn't paid, so it has no ticket yet.",
+        message:
+          code === "refunded"
+            ? "This booking was refunded, so its ticket is no longer valid."
+            : "This booking isn't paid, so it has no ticket yet.",
         canRetry: false,
       };
     }
-    if (reply.status === 410) {
+    if (code === "gone") {
       return { status: "error", message: "This ticket has expired: the event is long over.", canRetry: false };
     }
     return { status: "error", message: FAILED, canRetry: true };
   }
+  const ticket = ticketFromReply(reply.data);
   try {
     return { status: "added", ticket: await saveTicket(ticket), saved: true };
   } catch (error) {

@@ -1,15 +1,11 @@
+import { EVENT_LIMITS as L } from "../../../../common/event-limits.ts";
 import type { BalancedSeats } from "../balanced-seats.ts";
 
-/**
- * The Balanced seats choice and its two counts. With `named`, the inputs carry the API's field
- * names so the Add form's own FormData sends them (only while the box is ticked: an unticked event
- * sends neither).
- */
+/** The Balanced seats choice and its two counts (an unticked event sends neither). */
 export function BalancedSeatsFields(props: {
   idPrefix: string;
   value: BalancedSeats;
   onChange: (next: BalancedSeats) => void;
-  named?: boolean;
 }) {
   const { idPrefix, value, onChange } = props;
   return (
@@ -33,14 +29,12 @@ export function BalancedSeatsFields(props: {
           <SeatCount
             id={`${idPrefix}-seats-male`}
             label="Seats for men"
-            name={props.named ? "seatsMale" : undefined}
             value={value.men}
             onChange={(men) => onChange({ ...value, men })}
           />
           <SeatCount
             id={`${idPrefix}-seats-female`}
             label="Seats for women"
-            name={props.named ? "seatsFemale" : undefined}
             value={value.women}
             onChange={(women) => onChange({ ...value, women })}
           />
@@ -50,23 +44,16 @@ export function BalancedSeatsFields(props: {
   );
 }
 
-function SeatCount(props: {
-  id: string;
-  label: string;
-  name: string | undefined;
-  value: string;
-  onChange: (next: string) => void;
-}) {
+function SeatCount(props: { id: string; label: string; value: string; onChange: (next: string) => void }) {
   return (
     <div className="field">
       <label htmlFor={props.id}>{props.label}</label>
       <input
         id={props.id}
-        name={props.name}
         type="number"
         required
-        min={0}
-        max={10000}
+        min={L.genderSeats.min}
+        max={L.genderSeats.max}
         step={1}
         value={props.value}
         onChange={(e) => props.onChange(e.target.value)}

@@ -3,30 +3,23 @@ import { HOURS, MINUTES } from "../format.ts";
 
 type Props = {
   idPrefix: string;
-  hour?: number;
-  minute?: number;
-  onHour?(h: number): void;
-  onMinute?(m: number): void;
-  /** Uncontrolled use (the add form reads its FormData): the select names. */
-  names?: { hour: string; minute: string };
+  hour: number;
+  minute: number;
+  onHour(h: number): void;
+  onMinute(m: number): void;
 };
 
 const pad = (n: number) => String(n).padStart(2, "0");
 
 /** Hours 0-23 and quarter-hour minutes (SPEC.md section 9), on the venue's clock. */
-export function TimeFields({ idPrefix, hour, minute, onHour, onMinute, names }: Props) {
-  const controlled = onHour !== undefined;
+export function TimeFields({ idPrefix, hour, minute, onHour, onMinute }: Props) {
   return (
     <fieldset className="admin-time">
       {/* For screen readers; shown, it would push the row out of line with the Date field. */}
       <legend className="sr-only">Start time (venue's local time)</legend>
       <div className="field">
         <label htmlFor={`${idPrefix}-hour`}>Hour</label>
-        <select
-          id={`${idPrefix}-hour`}
-          name={names?.hour}
-          {...(controlled ? { value: hour, onChange: (e) => onHour(Number(e.target.value)) } : { defaultValue: 19 })}
-        >
+        <select id={`${idPrefix}-hour`} value={hour} onChange={(e) => onHour(Number(e.target.value))}>
           {HOURS.map((h) => (
             <option key={h} value={h}>
               {pad(h)}
@@ -36,13 +29,7 @@ export function TimeFields({ idPrefix, hour, minute, onHour, onMinute, names }: 
       </div>
       <div className="field">
         <label htmlFor={`${idPrefix}-minute`}>Minute</label>
-        <select
-          id={`${idPrefix}-minute`}
-          name={names?.minute}
-          {...(controlled
-            ? { value: minute, onChange: (e) => onMinute?.(Number(e.target.value)) }
-            : { defaultValue: 0 })}
-        >
+        <select id={`${idPrefix}-minute`} value={minute} onChange={(e) => onMinute(Number(e.target.value))}>
           {MINUTES.map((m) => (
             <option key={m} value={m}>
               {pad(m)}
@@ -60,7 +47,7 @@ export function ZoneField(props: { id: string; value: string; onChange(zone: str
   return (
     <div className="field">
       <label htmlFor={props.id}>Time zone</label>
-      <select id={props.id} name="timeZone" value={props.value} onChange={(e) => props.onChange(e.target.value)}>
+      <select id={props.id} value={props.value} onChange={(e) => props.onChange(e.target.value)}>
         {known ? null : <option value={props.value}>{props.value}</option>}
         {AUSTRALIAN_TIME_ZONES.map((z) => (
           <option key={z.zone} value={z.zone}>

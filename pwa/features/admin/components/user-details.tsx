@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { imageUrl, replyError } from "../../../lib/api.ts";
+import { imageUrl } from "../../../lib/api.ts";
 import { ErrorNotice } from "../../../lib/error-notice.tsx";
 import { getEventUsers, type Participant, refund } from "../admin-api.ts";
 import { downloadParticipantsCsv } from "../export-participants.ts";
@@ -97,8 +97,8 @@ export function UserDetails({ events }: { events: ReturnType<typeof useAdminEven
         intents,
         async (pi): Promise<RefundOutcome> => {
           const reply = await refund(pi);
-          if (reply.ok && reply.data.success) return { ok: true };
-          return { ok: false, reason: replyError(reply.data) ?? `HTTP ${reply.status}` };
+          if (reply.ok) return { ok: true };
+          return { ok: false, reason: reply.data.error ?? `HTTP ${reply.status}` };
         },
         (m) => window.alert(m),
       );

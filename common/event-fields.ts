@@ -1,0 +1,140 @@
+import { z } from "zod";
+import { EVENT_LIMITS as L } from "./event-limits.ts";
+import { canonicalTimeZone } from "./time-zone.ts";
+
+/**
+ * The fields of save-event and update-event, checked once: the server validates requests with these
+ * schemas, and the admin forms take their limits from the same EVENT_LIMITS (common/event-limits.ts).
+ * Each schema maps the API's field names (kept as the product first named them: `eventduration`,
+ * `fromage`) to the names the services use, so routes hand over what they validated.
+ */
+
+export type EventTime = { hour: number; minute: number };
+
+// Multipart fields arrive as text and JSON clients may send either, so numbers accept both; only
+// plain decimals are read as numbers ("1e3", "0x10" and "" stay text and fail).
+const numeric = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((v) => (typeof v === "string" && /^\s*-?\d+(\.\d+)?\s*$/.test(v) ? Number(v) : v), schema);
+
+const text = (max: number) => z.string().trim().min(1, "is required").max(max);
+export const eventId = numeric(z.number().int().positive().max(Number.MAX_SAFE_INTEGER));
+const seats = numeric(z.number().int().min(L.totalSeats.min).max(L.totalSeats.max));
+// Seats kept for one gender (decision 015); a gender may have none. Both or neither: the service checks.
+const genderSeats = numeric(z.number().int("must be a whole number").min(L.genderSeats.min).max(L.genderSeats.max));
+const age = numeric(z.number().int().min(L.age.min).max(L.age.max));
+const hours = numeric(z.number().min(L.durationHours.min).max(L.durationHours.max));
+const amountCents = numeric(
+  z
+    .number()
+    // Card payments have a floor (Stripe's is 0.50 AUD): a cheaper price could never be paid.
+    .min(L.price.min)
+    .max(L.price.max)
+    .refine((v) => Math.abs(v * 100 - Math.round(v * 100)) < 1e-6, "at most 2 decimals"),
+).transform((v) => Math.round(v * 100));
+
+const date = z
+  .string()
+  .trim()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, "must be YYYY-MM-DD")
+  .refine((v) => {
+    const d = new Date(`${v}T00:00:00.000Z`);
+    return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(v);
+  }, "is not a real date");
+
+// The API sends "H:M" (so "9:0"); "09:00" is the same time. Minutes come in quarter hours.
+const time = z
+  .string()
+  .trim()
+  .regex(/^\d{1,2}:\d{1,2}$/, "must be H:M")
+  .transform((v): EventTime => {
+    const [hour, minute] = v.split(":").map(Number) as [number, number];
+    return { hour, minute };
+  })
+  .refine((t) => t.hour <= 23, "hours must be 0-23")
+  .refine((t) => (L.minutes as readonly number[]).includes(t.minute), "minutes must be 0, 15, 30 or 45");
+
+// An IANA zone name, stored in its canonical spelling; "Mars/Olympus" and "" are 400.
+const timeZone = z
+  .string()
+  .trim()
+  .max(64)
+  .transform((v, ctx) => {
+    const zone = canonicalTimeZone(v);
+    if (!zone) ctx.addIssue({ code: "custom", message: "is not an IANA time zone such as Australia/Sydney" });
+    return zone ?? z.NEVER;
+  });
+
+const imageFile = z.instanceof(File, { message: "an image file is required" });
+
+/** save-event (multipart): a new event and its picture. */
+export const newEventForm = z
+  .object({
+    eventName: text(L.name.max),
+    eventDate: date,
+    eventTime: time,
+    eventAddress: text(L.address.max),
+    totalSeats: seats,
+    bookingAmount: amountCents,
+    eventImage: imageFile,
+    eventduration: hours,
+    fromage: age,
+    toage: age,
+    timeZone: timeZone.optional(),
+    seatsMale: genderSeats.optional(),
+    seatsFemale: genderSeats.optional(),
+  })
+  .transform((f) => ({
+    name: f.eventName,
+    date: f.eventDate,
+    time: f.eventTime,
+    address: f.eventAddress,
+    totalSeats: f.totalSeats,
+    priceCents: f.bookingAmount,
+    durationHours: f.eventduration,
+    fromAge: f.fromage,
+    toAge: f.toage,
+    timeZone: f.timeZone,
+    seatsMale: f.seatsMale,
+    seatsFemale: f.seatsFemale,
+    image: f.eventImage,
+  }));
+
+/** update-event (JSON): fields left out keep their values. */
+export const eventUpdateBody = z
+  .object({
+    eventid: eventId,
+    eventName: text(L.name.max),
+    eventDate: date,
+    totalSeats: seats,
+    eventTime: time.optional(),
+    eventduration: hours.optional(),
+    fromage: age.optional(),
+    toage: age.optional(),
+    timeZone: timeZone.optional(),
+    eventAddress: text(L.address.max).optional(),
+    bookingAmount: amountCents.optional(),
+    // null and null: back to one pool of seats; left out: the plan stays.
+    seatsMale: genderSeats.nullable().optional(),
+    seatsFemale: genderSeats.nullable().optional(),
+  })
+  .transform((b) => ({
+    id: b.eventid,
+    name: b.eventName,
+    date: b.eventDate,
+    totalSeats: b.totalSeats,
+    time: b.eventTime,
+    durationHours: b.eventduration,
+    fromAge: b.fromage,
+    toAge: b.toage,
+    timeZone: b.timeZone,
+    address: b.eventAddress,
+    priceCents: b.bookingAmount,
+    seatsMale: b.seatsMale,
+    seatsFemale: b.seatsFemale,
+  }));
+
+/** update-event-image (multipart). */
+export const eventImageForm = z.object({ eventid: eventId, eventImage: imageFile });
+
+export type NewEventFields = z.output<typeof newEventForm>;
+export type EventUpdateFields = z.output<typeof eventUpdateBody>;

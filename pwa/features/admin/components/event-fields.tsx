@@ -1,0 +1,113 @@
+import type { ReactNode } from "react";
+import { EVENT_LIMITS as L } from "../../../../common/event-limits.ts";
+import type { EventDraft } from "../event-draft.ts";
+import { BalancedSeatsFields } from "./balanced-seats-fields.tsx";
+import { TimeFields, ZoneField } from "./time-fields.tsx";
+
+type Props = {
+  /** Keeps the Add and Edit forms' ids apart when both are in the page. */
+  idPrefix: string;
+  draft: EventDraft;
+  onChange<K extends keyof EventDraft>(key: K, value: EventDraft[K]): void;
+  /** The earliest date the picker offers, on the venue's clock. */
+  minDate: string;
+  /** A line under the price (the Edit form says paid bookings keep theirs). */
+  priceHint?: string;
+  /** The picture field, which differs: a required file on Add, the current picture and an optional file on Edit. */
+  picture: ReactNode;
+};
+
+/** An event's fields, in one order for Add and Edit, with the limits the server checks (common/event-limits.ts). */
+export function EventFields({ idPrefix, draft, onChange, minDate, priceHint, picture }: Props) {
+  const id = (name: string) => `${idPrefix}-${name}`;
+  const number = (key: "seats" | "price" | "duration" | "fromAge" | "toAge") => ({
+    type: "number",
+    required: true,
+    value: draft[key],
+    onChange: (e: { target: { value: string } }) => onChange(key, e.target.value),
+  });
+  return (
+    <>
+      <div className="field span-2">
+        <label htmlFor={id("name")}>Event name</label>
+        <input
+          id={id("name")}
+          required
+          maxLength={L.name.max}
+          value={draft.name}
+          onChange={(e) => onChange("name", e.target.value)}
+        />
+      </div>
+      <ZoneField id={id("zone")} value={draft.zone} onChange={(zone) => onChange("zone", zone)} />
+      <div className="field">
+        <label htmlFor={id("date")}>Date</label>
+        <input
+          id={id("date")}
+          type="date"
+          required
+          min={minDate}
+          value={draft.date}
+          onChange={(e) => onChange("date", e.target.value)}
+        />
+      </div>
+      <TimeFields
+        idPrefix={idPrefix}
+        hour={draft.hour}
+        minute={draft.minute}
+        onHour={(h) => onChange("hour", h)}
+        onMinute={(m) => onChange("minute", m)}
+      />
+      <div className="field span-2">
+        <label htmlFor={id("address")}>Address</label>
+        <input
+          id={id("address")}
+          required
+          maxLength={L.address.max}
+          autoComplete="off"
+          value={draft.address}
+          onChange={(e) => onChange("address", e.target.value)}
+        />
+      </div>
+      <div className="field">
+        <label htmlFor={id("seats")}>Total seats</label>
+        <input id={id("seats")} min={L.totalSeats.min} max={L.totalSeats.max} step={1} {...number("seats")} />
+      </div>
+      <BalancedSeatsFields idPrefix={idPrefix} value={draft.seatPlan} onChange={(plan) => onChange("seatPlan", plan)} />
+      <div className="field">
+        <label htmlFor={id("amount")}>Ticket price (AUD)</label>
+        <input
+          id={id("amount")}
+          min={L.price.min}
+          max={L.price.max}
+          step={L.price.step}
+          aria-describedby={priceHint ? id("amount-hint") : undefined}
+          {...number("price")}
+        />
+        {priceHint ? (
+          <p id={id("amount-hint")} className="admin-hint">
+            {priceHint}
+          </p>
+        ) : null}
+      </div>
+      <div className="field">
+        <label htmlFor={id("duration")}>Duration (hours)</label>
+        <input
+          id={id("duration")}
+          min={L.durationHours.min}
+          max={L.durationHours.max}
+          step={L.durationHours.step}
+          {...number("duration")}
+        />
+      </div>
+      <div className="field">
+        <label htmlFor={id("from-age")}>From age</label>
+        <input id={id("from-age")} min={L.age.min} max={L.age.max} step={1} {...number("fromAge")} />
+      </div>
+      <div className="field">
+        <label htmlFor={id("to-age")}>To age</label>
+        <input id={id("to-age")} min={L.age.min} max={L.age.max} step={1} {...number("toAge")} />
+      </div>
+      {picture}
+    </>
+  );
+}

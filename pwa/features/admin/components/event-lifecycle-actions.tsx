@@ -1,0 +1,146 @@
+import { useState } from "react";
+import { type AdminEventDetail, cancelEvent, endEvent, startEvent } from "../admin-api.ts";
+import { formatAud, plural } from "../format.ts";
+import { numbersOf } from "../use-event-editor.ts";
+import { useConfirm } from "./confirm-dialog.tsx";
+import type { Message } from "./form-message.tsx";
+
+type Props = {
+  event: AdminEventDetail;
+  /** Paid bookings of a cancelled event still to refund: the cancel button then finishes them. */
+  unrefunded: number;
+  /** Another action (saving the fields) is running: these wait for it. */
+  blocked: boolean;
+  onMessage(message: Message): void;
+  /** While an action runs, the form's own Update waits too. */
+  onBusy(busy: boolean): void;
+  /** After an action went through or failed: the event is read again. */
+  onDone(): Promise<void>;
+};
+
+/** Start Event, End Event and Cancel event (or Finish refunds), each confirmed in a dialog first. */
+export function EventLifecycleActions({ event, unrefunded, blocked, onMessage, onBusy, onDone }: Props) {
+  const [busy, setBusyHere] = useState(false);
+  const setBusy = (next: boolean) => {
+    setBusyHere(next);
+    onBusy(next);
+  };
+  const { confirm, dialog } = useConfirm();
+  const finishingRefunds = event.event_status === "cancelled" && unrefunded > 0;
+  const disabled = busy || blocked;
+
+  const run = async (failure: string, act: () => Promise<Message>) => {
+    setBusy(true);
+    onMessage(null);
+    try {
+      onMessage(await act());
+      await onDone();
+    } catch (error) {
+      console.warn(error);
+      onMessage({ kind: "error", text: failure, detail: "The server could not be reached." });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const lifecycle = async (step: "start" | "end") => {
+    const paid = (await numbersOf(event.id))?.paid.total;
+    const who = paid === undefined ? "every paid participant" : plural(paid, "participant");
+    const go = await confirm({
+      title: `${step === "start" ? "Start" : "End"} ${event.event_name}?`,
+      lines: [
+        step === "start"
+          ? `Texts ${who} their link to like or pass on the people they meet.`
+          : `Texts ${who} their link to see their matches.`,
+        step === "start" ? "Bookings are closed from now on." : "Feedback results open to everyone who came.",
+        "This cannot be undone.",
+      ],
+      confirmLabel: step === "start" ? "Start Event" : "End Event",
+    });
+    if (!go) return;
+    const failed = step === "start" ? "Failed to start the event." : "Failed to end the event.";
+    await run(failed, async () => {
+      const reply = await (step === "start" ? startEvent(event.id) : endEvent(event.id));
+      if (reply.ok) {
+        const text =
+          step === "start"
+            ? "Event has started! SMS sent to participants."
+            : "Event has ended! SMS sent to participants.";
+        return { kind: "ok", text, detail: smsSummary(reply.data.sent, reply.data.failed) };
+      }
+      return reply.status === 401 ? null : { kind: "error", text: failed, detail: reply.data.error };
+    });
+  };
+
+  const cancel = async () => {
+    const numbers = await numbersOf(event.id);
+    const paid = numbers?.paid.total;
+    const lines =
+      paid === undefined
+        ? ["Refunds every paid booking and texts every paid participant."]
+        : [
+            `Refunds ${plural(paid, "payment")}, ${formatAud(numbers?.revenue ?? 0)}.`,
+            ...(finishingRefunds ? [] : [`Texts ${plural(paid, "participant")} that the event is cancelled.`]),
+          ];
+    const go = await confirm({
+      title: finishingRefunds ? `Finish the refunds of ${event.event_name}?` : `Cancel ${event.event_name}?`,
+      lines: finishingRefunds
+        ? lines
+        : [...lines, "Releases every hold, and the event leaves the home page.", "This cannot be undone."],
+      confirmLabel: finishingRefunds ? "Finish refunds" : "Cancel event",
+    });
+    if (!go) return;
+    await run("Failed to cancel the event.", async () => {
+      const reply = await cancelEvent(event.id);
+      if (!reply.ok) {
+        return reply.status === 401
+          ? null
+          : { kind: "error", text: "Failed to cancel the event.", detail: reply.data.error };
+      }
+      const { refunded, failed, sent, smsFailed } = reply.data;
+      const tally = `Refunded ${refunded} of ${refunded + failed}.`;
+      return failed === 0
+        ? { kind: "ok", text: "Event cancelled.", detail: `${tally} ${smsSummary(sent, smsFailed)}` }
+        : {
+            kind: "error",
+            text: "Event cancelled, but some refunds failed.",
+            detail: `${tally} Press Finish refunds to try the rest again.`,
+          };
+    });
+  };
+
+  return (
+    <>
+      <button
+        type="button"
+        className="button admin-start"
+        disabled={event.event_status !== "upcoming" || disabled}
+        onClick={() => void lifecycle("start")}
+      >
+        Start Event
+      </button>
+      <button
+        type="button"
+        className="button admin-end"
+        disabled={event.event_status !== "started" || disabled}
+        onClick={() => void lifecycle("end")}
+      >
+        End Event
+      </button>
+      <button
+        type="button"
+        className="button admin-end"
+        disabled={disabled || (!finishingRefunds && event.event_status !== "upcoming")}
+        onClick={() => void cancel()}
+      >
+        {finishingRefunds ? "Finish refunds" : "Cancel event"}
+      </button>
+      {dialog}
+    </>
+  );
+}
+
+function smsSummary(sent: number, failed: number): string {
+  const texts = `${sent} text${sent === 1 ? "" : "s"} sent`;
+  return failed ? `${texts}; ${failed} could not be delivered yet and will be retried automatically.` : `${texts}.`;
+}

@@ -1,0 +1,92 @@
+import type { AdminEventDetail, EventUpdate, NewEvent } from "./admin-api.ts";
+import { type BalancedSeats, balancedSeatsOf, seatsForUpdate, validateBalancedSeats } from "./balanced-seats.ts";
+import { apiToWallClock, wallClockToApi } from "./format.ts";
+
+/**
+ * An event as the Add and Edit forms hold it: numbers as typed, the start on the venue's wall clock
+ * in `zone`. One shape for both forms, so they show the same fields in the same order and send the
+ * same checks (common/event-limits.ts).
+ */
+export type EventDraft = {
+  name: string;
+  zone: string;
+  date: string;
+  hour: number;
+  minute: number;
+  address: string;
+  seats: string;
+  seatPlan: BalancedSeats;
+  price: string;
+  duration: string;
+  fromAge: string;
+  toAge: string;
+};
+
+export const emptyDraft = (zone: string): EventDraft => ({
+  name: "",
+  zone,
+  date: "",
+  hour: 19,
+  minute: 0,
+  address: "",
+  seats: "",
+  seatPlan: { balanced: false, men: "", women: "" },
+  price: "",
+  duration: "",
+  fromAge: "",
+  toAge: "",
+});
+
+export const draftOf = (e: AdminEventDetail): EventDraft => ({
+  name: e.event_name,
+  zone: e.time_zone,
+  ...apiToWallClock(e.EventDateTime, e.time_zone),
+  address: e.event_address,
+  seats: String(e.total_seats),
+  seatPlan: balancedSeatsOf(e),
+  price: e.booking_amount.toFixed(2),
+  duration: String(e.event_duration),
+  fromAge: String(e.from_age),
+  toAge: String(e.to_age),
+});
+
+/** What the browser's own input checks cannot see; null when the draft may be sent. */
+export const draftProblem = (draft: EventDraft): string | null => validateBalancedSeats(draft.seatPlan, draft.seats);
+
+/** The venue's wall clock as the API's UTC date and H:M time, with the zone's daylight saving applied. */
+const startOf = (draft: EventDraft) =>
+  wallClockToApi({ date: draft.date, hour: draft.hour, minute: draft.minute }, draft.zone);
+
+/** save-event's multipart fields. An unbalanced event sends no seat counts at all. */
+export function newEventOf(draft: EventDraft, image: File): NewEvent {
+  const { eventDate, eventTime } = startOf(draft);
+  return {
+    eventName: draft.name,
+    eventDate,
+    eventTime,
+    timeZone: draft.zone,
+    eventAddress: draft.address,
+    totalSeats: draft.seats,
+    ...(draft.seatPlan.balanced ? { seatsMale: draft.seatPlan.men, seatsFemale: draft.seatPlan.women } : {}),
+    bookingAmount: draft.price,
+    eventduration: draft.duration,
+    fromage: draft.fromAge,
+    toage: draft.toAge,
+    eventImage: image,
+  };
+}
+
+/** update-event's body: every field, and the seat plan as both counts or both null. */
+export const updateOf = (eventId: number, draft: EventDraft): EventUpdate => ({
+  eventid: eventId,
+  eventName: draft.name,
+  ...startOf(draft),
+  timeZone: draft.zone,
+  eventAddress: draft.address,
+  totalSeats: Number(draft.seats),
+  ...seatsForUpdate(draft.seatPlan),
+  bookingAmount: Number(draft.price),
+  eventduration: Number(draft.duration),
+  fromage: Number(draft.fromAge),
+  toage: Number(draft.toAge),
+});
