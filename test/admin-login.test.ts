@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rateLimitHits } from "../db/schema.ts";
-import { browserClient, startTestServer, suiteTestServer, type TestServer } from "./api-harness.ts";
+import { browserClient, suiteTestServer, type TestServer, withTestServer } from "./api-harness.ts";
 import { newMobile } from "./suites/booking-flow.ts";
 import { send } from "./suites/http.ts";
 
@@ -180,15 +180,8 @@ describe("changing ADMIN_PASSWORD", () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   /** The same database opened again after a restart with `password`. */
-  async function restartWith(password: string, work: (server: TestServer) => Promise<void>) {
-    const server = await startTestServer({ env: { DATABASE_PATH: database, ADMIN_PASSWORD: password } });
-    try {
-      await work(server);
-      expect(server.errors).toEqual([]);
-    } finally {
-      await server.close();
-    }
-  }
+  const restartWith = (password: string, work: (server: TestServer) => Promise<void>) =>
+    withTestServer({ env: { DATABASE_PATH: database, ADMIN_PASSWORD: password } }, work);
 
   it("ends every session opened with the old one; a restart alone ends none", async () => {
     let cookie = "";

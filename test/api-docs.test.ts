@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../api/app.ts";
 import { ERROR_CODES, isErrorCode } from "../common/error-codes.ts";
-import { startTestServer } from "./api-harness.ts";
+import { withTestServer } from "./api-harness.ts";
 
 // docs/api.md is the API's contract for people: it must name every call the app serves and every
 // error code the app can answer. The convention this test reads (written up at the top of the doc):
@@ -105,13 +105,10 @@ beforeAll(async () => {
   // The real app on a temporary database, as every API suite builds it: createApp mounts apiRoutes
   // (all of /api) and /healthz, and registers the dev-only calls whatever the providers, so its
   // routing table is the whole API.
-  const server = await startTestServer();
-  try {
+  await withTestServer(async (server) => {
     const routes = createApp(server.deps).routes.filter((r) => r.method !== "ALL");
     served = [...new Set(routes.map((r) => `${r.method} ${docPath(r.path)}`))].sort();
-  } finally {
-    await server.close();
-  }
+  });
 });
 
 describe(`${DOC} lists every call`, () => {

@@ -20,24 +20,33 @@ export type TestServer = {
   advance(ms: number): void;
   /** Entries the app logged at level "error" (an unhandled error is a bug: a 5xx). */
   errors: { message: string; fields?: Record<string, unknown> }[];
+  /** Stops the server and deletes its files; a second call does nothing. */
   close(): Promise<void>;
+};
+
+export type TestServerOptions = {
+  /** Configuration over the test defaults, as process.env would give it. */
+  env?: Record<string, string>;
+  /** Replaces dependencies (providers, the logger, the clock) built from the configuration. */
+  deps?: (base: AppDeps) => Partial<AppDeps>;
+  /**
+   * Where to listen; "::" takes IPv4 and IPv6 (dual stack), so a suite can send from 127.0.0.x
+   * and from ::1 to the same port. `url` stays on 127.0.0.1 either way.
+   */
+  hostname?: "127.0.0.1" | "::";
+  /**
+   * Whether an error the app logged fails the suite or test (default true: an unhandled error is a
+   * 5xx). A test that provokes one on purpose turns this off and asserts `errors` itself.
+   */
+  expectNoErrors?: boolean;
 };
 
 /**
  * The real app on a real port with its own temporary SQLite file and uploads folder, so suites run
- * in parallel without sharing anything. `env` overrides configuration; `deps` replaces providers.
+ * in parallel without sharing anything. Suites use `suiteTestServer` or `withTestServer`, which
+ * also close it and check its errors; this is their building block.
  */
-export async function startTestServer(
-  options: {
-    env?: Record<string, string>;
-    deps?: (base: AppDeps) => Partial<AppDeps>;
-    /**
-     * Where to listen; "::" takes IPv4 and IPv6 (dual stack), so a suite can send from 127.0.0.x
-     * and from ::1 to the same port. `url` stays on 127.0.0.1 either way.
-     */
-    hostname?: "127.0.0.1" | "::";
-  } = {},
-): Promise<TestServer> {
+export async function startTestServer(options: Omit<TestServerOptions, "expectNoErrors"> = {}): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), "sdt-api-"));
   const errors: TestServer["errors"] = [];
   const log: Logger = (level, message, fields) => {
@@ -69,6 +78,7 @@ export async function startTestServer(
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   if (!options.env?.PUBLIC_BASE_URL) env.PUBLIC_BASE_URL = url;
 
+  let closing: Promise<void> | undefined;
   return {
     url,
     deps,
@@ -76,48 +86,98 @@ export async function startTestServer(
     advance: (ms) => {
       offset += ms;
     },
-    close: async () => {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      db.$client.close();
-      rmSync(dir, { recursive: true, force: true });
+    close: () => {
+      closing ??= (async () => {
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+        db.$client.close();
+        rmSync(dir, { recursive: true, force: true });
+      })();
+      return closing;
     },
   };
 }
 
 /**
  * A server for the enclosing describe block (or the whole file, called at the top level): started
- * before its tests, closed after them, and by default failing them if the app logged an error. The
- * handle stands for the server from the first hook or test on.
+ * in its beforeAll, checked for logged errors and closed in its afterAll. The handle stands for the
+ * server from the first hook or test on. Options given as a function are read when the server
+ * starts, so they can use what an earlier hook started (a fake's URL, see `suiteFake`).
  */
-export function suiteTestServer(
-  options: Parameters<typeof startTestServer>[0] = {},
-  { expectNoErrors = true }: { expectNoErrors?: boolean } = {},
-): TestServer {
-  let server: TestServer | undefined;
-  const started = () => {
-    if (!server) throw new Error("the suite's server starts in beforeAll: use it from a hook or a test");
-    return server;
-  };
+export function suiteTestServer(options: TestServerOptions | (() => TestServerOptions) = {}): TestServer {
+  let expectNoErrors: boolean | undefined;
+  return suiteHandle(
+    "the suite's server",
+    () => {
+      const { expectNoErrors: check, ...serverOptions } = typeof options === "function" ? options() : options;
+      expectNoErrors = check;
+      return startTestServer(serverOptions);
+    },
+    async (server) => {
+      try {
+        if (expectNoErrors !== false) expect(server.errors, "errors the app logged").toEqual([]);
+      } finally {
+        await server.close();
+      }
+    },
+  );
+}
+
+/**
+ * A server for one test, or one step of it: `fn` gets a fresh server, which is checked for logged
+ * errors once `fn` is done and closed whatever happened. For a test that needs its own clock or
+ * limits, a server that is broken on purpose, or a restart on the same database file.
+ */
+export async function withTestServer<T>(fn: (server: TestServer) => Promise<T>): Promise<T>;
+export async function withTestServer<T>(options: TestServerOptions, fn: (server: TestServer) => Promise<T>): Promise<T>;
+export async function withTestServer<T>(
+  ...args: [fn: (server: TestServer) => Promise<T>] | [TestServerOptions, (server: TestServer) => Promise<T>]
+): Promise<T> {
+  const [options, fn] = args.length === 1 ? [{}, args[0]] : args;
+  const { expectNoErrors, ...serverOptions } = options;
+  const server = await startTestServer(serverOptions);
+  try {
+    const result = await fn(server);
+    if (expectNoErrors !== false) expect(server.errors, "errors the app logged").toEqual([]);
+    return result;
+  } finally {
+    await server.close();
+  }
+}
+
+/**
+ * A fake at the network edge (`startFakeStripe`, `startFakeTwilio`) for the enclosing describe
+ * block, started in its beforeAll and closed in its afterAll. Declare it before the server that
+ * points at it: before-hooks run in order and after-hooks in reverse, so the fake outlives it.
+ */
+export function suiteFake<T extends { close(): Promise<void> }>(start: () => Promise<T>): T {
+  return suiteHandle("the suite's fake", start, (fake) => fake.close());
+}
+
+/**
+ * Starts something in the enclosing block's beforeAll and stops it in its afterAll, returning a
+ * handle that forwards to it, so a block can name it at the top and use it from its hooks and tests.
+ */
+function suiteHandle<T extends object>(what: string, start: () => Promise<T>, stop: (it: T) => Promise<void>): T {
+  let current: T | undefined;
   beforeAll(async () => {
-    server = await startTestServer(options);
+    current = await start();
   });
   afterAll(async () => {
-    if (expectNoErrors) expect(started().errors).toEqual([]);
-    await started().close();
+    // Nothing to stop when the start failed; its own error is the one reported.
+    if (current) await stop(current);
   });
-  return {
-    get url() {
-      return started().url;
-    },
-    get deps() {
-      return started().deps;
-    },
-    get errors() {
-      return started().errors;
-    },
-    advance: (ms) => started().advance(ms),
-    close: () => started().close(),
+  const started = () => {
+    if (!current) throw new Error(`${what} starts in beforeAll: use it from a hook or a test`);
+    return current;
   };
+  return new Proxy({} as T, {
+    get: (_, key) => {
+      const target = started();
+      const value: unknown = Reflect.get(target, key);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+    set: (_, key, value) => Reflect.set(started(), key, value),
+  });
 }
 
 /** A tiny cookie-keeping client, one per simulated browser. */

@@ -1,10 +1,10 @@
 import { existsSync } from "node:fs";
 import { eq } from "drizzle-orm";
 import Stripe from "stripe";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../api/app.ts";
 import { bookings, events } from "../db/schema.ts";
-import { startTestServer, type TestServer, verifiedPhoneCookie } from "./api-harness.ts";
+import { suiteFake, suiteTestServer, verifiedPhoneCookie } from "./api-harness.ts";
 import { startFakeStripe } from "./fakes/stripe.ts";
 import { insertEvent, insertHeldBooking, insertPaidBookings, makeImage } from "./fixtures.ts";
 import { type Case, casesFor, type Endpoint } from "./suites/bad-input-cases.ts";
@@ -22,7 +22,9 @@ const ADMIN_PASSWORD = "correct horse battery staple";
 // Logging in and out writes admin_sessions on purpose too: logout ends the session on the server.
 const COUNTED_ON_PURPOSE = ["rate_limit_hits", "admin_sessions"];
 
-let server: TestServer;
+const server = suiteTestServer({
+  env: { OTP_MAX_PER_ADDRESS: "100000", OTP_MAX_PER_PHONE: "1000", ADMIN_LOGIN_MAX_FAILURES: "100000" },
+});
 let jpeg: Uint8Array;
 let adminCookie: string;
 let eventId: number;
@@ -359,9 +361,6 @@ async function barrage(ep: Endpoint, sessions: Session[], live: (s: Session) => 
 }
 
 beforeAll(async () => {
-  server = await startTestServer({
-    env: { OTP_MAX_PER_ADDRESS: "100000", OTP_MAX_PER_PHONE: "1000", ADMIN_LOGIN_MAX_FAILURES: "100000" },
-  });
   jpeg = new Uint8Array(await makeImage("jpeg", 120, 90));
   const { db, env } = server.deps;
   // Real data in every table, so "unchanged" is checked against something.
@@ -400,11 +399,6 @@ async function adminLogin(): Promise<string> {
   expect(cookie).toMatch(/sdt_admin=/);
   return cookie;
 }
-
-afterAll(async () => {
-  expect(server.errors).toEqual([]);
-  await server.close();
-});
 
 describe("every endpoint answers bad input with a 4xx {success:false, error} and changes nothing", () => {
   // The table needs the seeded event's id, so it is read lazily inside each test.
@@ -571,79 +565,72 @@ describe("the two multipart calls, where the rest of the request would succeed",
 });
 
 describe("the Stripe webhook", () => {
+  const fake = suiteFake(startFakeStripe);
+  const stripeServer = suiteTestServer(() => ({
+    env: { STRIPE_SECRET_KEY: "sk_test_x", STRIPE_WEBHOOK_SECRET: "whsec_test", STRIPE_API_BASE: fake.url },
+  }));
+
   it("refuses unsigned, forged and junk deliveries with a 400 and changes nothing", async () => {
-    const fake = await startFakeStripe();
-    const stripeServer = await startTestServer({
-      env: { STRIPE_SECRET_KEY: "sk_test_x", STRIPE_WEBHOOK_SECRET: "whsec_test", STRIPE_API_BASE: fake.url },
-    });
-    try {
-      const { db, env } = stripeServer.deps;
-      const event = await insertEvent(db, env.UPLOADS_DIR);
-      const held = insertHeldBooking(db, event.id, { now: stripeServer.deps.now() });
-      const checkout = await createCheckout(
-        stripeServer.url,
-        { userID: held.userId, eventID: event.id },
-        verifiedPhoneCookie(env, held.phone, stripeServer.deps.now()),
+    const { db, env } = stripeServer.deps;
+    const event = await insertEvent(db, env.UPLOADS_DIR);
+    const held = insertHeldBooking(db, event.id, { now: stripeServer.deps.now() });
+    const checkout = await createCheckout(
+      stripeServer.url,
+      { userID: held.userId, eventID: event.id },
+      verifiedPhoneCookie(env, held.phone, stripeServer.deps.now()),
+    );
+    const completed = JSON.stringify(fake.event("checkout.session.completed", fake.complete(checkout.sessionId ?? "")));
+    const sign = (payload: string, secret = "whsec_test") =>
+      Stripe.webhooks.generateTestHeaderString({ payload, secret });
+    const deliveries: { label: string; body: string | Uint8Array; signature?: string; type?: string }[] = [
+      { label: "unsigned", body: completed },
+      { label: "forged", body: completed, signature: sign(completed, "whsec_wrong") },
+      { label: "signature of other bytes", body: completed, signature: sign(`${completed} `) },
+      { label: "junk signature", body: completed, signature: "t=1,v1=zz" },
+      { label: "huge signature", body: completed, signature: `t=1,v1=${"a".repeat(8000)}` },
+      {
+        label: "old timestamp",
+        body: completed,
+        signature: Stripe.webhooks.generateTestHeaderString({
+          payload: completed,
+          secret: "whsec_test",
+          timestamp: 1,
+        }),
+      },
+      { label: "malformed JSON, signed", body: "{", signature: sign("{") },
+      { label: "JSON array, signed", body: "[]", signature: sign("[]") },
+      { label: "null, signed", body: "null", signature: sign("null") },
+      { label: "empty object, signed", body: "{}", signature: sign("{}") },
+      {
+        label: "event without its object, signed",
+        body: '{"id":"evt_x","type":"checkout.session.completed","data":{"object":null}}',
+        signature: sign('{"id":"evt_x","type":"checkout.session.completed","data":{"object":null}}'),
+      },
+      { label: "binary, signed", body: new Uint8Array([0xff, 0xfe, 0x00]), signature: sign("\ufffd\ufffd\u0000") },
+      { label: "no body", body: "", signature: sign("") },
+      { label: "form-encoded", body: "a=1", signature: sign("a=1"), type: "application/x-www-form-urlencoded" },
+    ];
+    const before = dbState(db.$client);
+    const failures: string[] = [];
+    for (const d of deliveries) {
+      const headers: Record<string, string> = { "content-type": d.type ?? "application/json" };
+      if (d.signature) headers["stripe-signature"] = d.signature;
+      const reply = await send(stripeServer.url, {
+        method: "POST",
+        path: "/api/stripe/webhook",
+        headers,
+        body: d.body,
+      });
+      const problem = judge(
+        { method: "POST", path: "/api/stripe/webhook" },
+        { label: d.label, req: { method: "POST", path: "" }, expect: "bad" },
+        reply,
+        false,
       );
-      const completed = JSON.stringify(
-        fake.event("checkout.session.completed", fake.complete(checkout.sessionId ?? "")),
-      );
-      const sign = (payload: string, secret = "whsec_test") =>
-        Stripe.webhooks.generateTestHeaderString({ payload, secret });
-      const deliveries: { label: string; body: string | Uint8Array; signature?: string; type?: string }[] = [
-        { label: "unsigned", body: completed },
-        { label: "forged", body: completed, signature: sign(completed, "whsec_wrong") },
-        { label: "signature of other bytes", body: completed, signature: sign(`${completed} `) },
-        { label: "junk signature", body: completed, signature: "t=1,v1=zz" },
-        { label: "huge signature", body: completed, signature: `t=1,v1=${"a".repeat(8000)}` },
-        {
-          label: "old timestamp",
-          body: completed,
-          signature: Stripe.webhooks.generateTestHeaderString({
-            payload: completed,
-            secret: "whsec_test",
-            timestamp: 1,
-          }),
-        },
-        { label: "malformed JSON, signed", body: "{", signature: sign("{") },
-        { label: "JSON array, signed", body: "[]", signature: sign("[]") },
-        { label: "null, signed", body: "null", signature: sign("null") },
-        { label: "empty object, signed", body: "{}", signature: sign("{}") },
-        {
-          label: "event without its object, signed",
-          body: '{"id":"evt_x","type":"checkout.session.completed","data":{"object":null}}',
-          signature: sign('{"id":"evt_x","type":"checkout.session.completed","data":{"object":null}}'),
-        },
-        { label: "binary, signed", body: new Uint8Array([0xff, 0xfe, 0x00]), signature: sign("\ufffd\ufffd\u0000") },
-        { label: "no body", body: "", signature: sign("") },
-        { label: "form-encoded", body: "a=1", signature: sign("a=1"), type: "application/x-www-form-urlencoded" },
-      ];
-      const before = dbState(db.$client);
-      const failures: string[] = [];
-      for (const d of deliveries) {
-        const headers: Record<string, string> = { "content-type": d.type ?? "application/json" };
-        if (d.signature) headers["stripe-signature"] = d.signature;
-        const reply = await send(stripeServer.url, {
-          method: "POST",
-          path: "/api/stripe/webhook",
-          headers,
-          body: d.body,
-        });
-        const problem = judge(
-          { method: "POST", path: "/api/stripe/webhook" },
-          { label: d.label, req: { method: "POST", path: "" }, expect: "bad" },
-          reply,
-          false,
-        );
-        if (problem) failures.push(`${d.label}: ${problem}`);
-      }
-      expect(failures).toEqual([]);
-      expect(dbState(db.$client)).toEqual(before);
-      expect(db.select().from(bookings).where(eq(bookings.id, held.bookingId)).get()?.status).toBe("held");
-      expect(stripeServer.errors).toEqual([]);
-    } finally {
-      await stripeServer.close();
-      await fake.close();
+      if (problem) failures.push(`${d.label}: ${problem}`);
     }
+    expect(failures).toEqual([]);
+    expect(dbState(db.$client)).toEqual(before);
+    expect(db.select().from(bookings).where(eq(bookings.id, held.bookingId)).get()?.status).toBe("held");
   });
 });

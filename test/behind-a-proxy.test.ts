@@ -1,7 +1,7 @@
 import { request } from "node:http";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { rateLimitHits } from "../db/schema.ts";
-import { startTestServer, type TestServer } from "./api-harness.ts";
+import { suiteTestServer, type TestServer, withTestServer } from "./api-harness.ts";
 import { lastCode, newMobile } from "./suites/booking-flow.ts";
 
 // Behind a reverse proxy every visitor arrives from the proxy's address. These suites speak real HTTP
@@ -63,13 +63,9 @@ function hitsByKey(server: TestServer, bucket: string): Record<string, number> {
 }
 
 describe("behind a trusted proxy (TRUST_PROXY=127.0.0.1)", () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer({
-      env: { TRUST_PROXY: PROXY, OTP_MAX_PER_ADDRESS: "2", OTP_MAX_PER_PHONE: "100", ADMIN_LOGIN_MAX_FAILURES: "2" },
-    });
+  const server = suiteTestServer({
+    env: { TRUST_PROXY: PROXY, OTP_MAX_PER_ADDRESS: "2", OTP_MAX_PER_PHONE: "100", ADMIN_LOGIN_MAX_FAILURES: "2" },
   });
-  afterAll(() => server.close());
 
   it("limits codes per visitor, by the address the proxy forwards, not per proxy", async () => {
     expect((await sendOtp(server, PROXY, "198.51.100.1")).status).toBe(200);
@@ -117,11 +113,7 @@ describe("behind a trusted proxy (TRUST_PROXY=127.0.0.1)", () => {
 });
 
 describe("without TRUST_PROXY", () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer({ env: { OTP_MAX_PER_ADDRESS: "2", OTP_MAX_PER_PHONE: "100" } });
-  });
-  afterAll(() => server.close());
+  const server = suiteTestServer({ env: { OTP_MAX_PER_ADDRESS: "2", OTP_MAX_PER_PHONE: "100" } });
 
   it("keys every limit on the socket peer, whatever X-Forwarded-For says", async () => {
     expect((await sendOtp(server, PROXY, "198.51.100.1")).status).toBe(200);
@@ -143,26 +135,21 @@ describe("cookies", () => {
   const secure = (line: string) => line.split(";").some((part) => part.trim().toLowerCase() === "secure");
 
   it("are Secure when the public origin is https, even though the proxy speaks http to the app", async () => {
-    const server = await startTestServer({
-      env: { PUBLIC_BASE_URL: "https://tickets.example.com", ALLOW_LOCAL_PROVIDERS: "1", TRUST_PROXY: "loopback" },
-    });
-    try {
-      const cookies = await cookiesOf(server);
-      expect(cookies.map((c) => c.split("=")[0])).toEqual(["sdt_phone", "sdt_admin"]);
-      expect(cookies.every(secure)).toBe(true);
-    } finally {
-      await server.close();
-    }
+    await withTestServer(
+      { env: { PUBLIC_BASE_URL: "https://tickets.example.com", ALLOW_LOCAL_PROVIDERS: "1", TRUST_PROXY: "loopback" } },
+      async (server) => {
+        const cookies = await cookiesOf(server);
+        expect(cookies.map((c) => c.split("=")[0])).toEqual(["sdt_phone", "sdt_admin"]);
+        expect(cookies.every(secure)).toBe(true);
+      },
+    );
   });
 
   it("are not Secure on a plain http origin, where a browser would drop them", async () => {
-    const server = await startTestServer();
-    try {
+    await withTestServer(async (server) => {
       const cookies = await cookiesOf(server);
       expect(cookies).toHaveLength(2);
       expect(cookies.some(secure)).toBe(false);
-    } finally {
-      await server.close();
-    }
+    });
   });
 });

@@ -224,7 +224,7 @@ describe("the upload sweep", () => {
 });
 
 describe("uploads at rest", () => {
-  const server = suiteTestServer({}, { expectNoErrors: false });
+  const server = suiteTestServer({ expectNoErrors: false });
 
   it("stores photos readable by the server's account only, in a folder only it can open", async () => {
     const { db, env } = server.deps;

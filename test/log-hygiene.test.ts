@@ -1,38 +1,31 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type { Logger } from "../api/lib/log.ts";
+import { describe, expect, it, vi } from "vitest";
 import { bookings } from "../db/schema.ts";
-import { browserClient, startTestServer, type TestServer } from "./api-harness.ts";
-import { type FakeTwilio, startFakeTwilio } from "./fakes/twilio.ts";
+import { browserClient, suiteFake, suiteTestServer } from "./api-harness.ts";
+import { startFakeTwilio } from "./fakes/twilio.ts";
 import { insertEvent, makeImage } from "./fixtures.ts";
 
 // With the real SMS provider, codes and link tokens travel only inside text messages: nothing the
 // server logs may contain them (only the console provider, a development tool, prints messages).
 describe("logs with the real SMS provider", () => {
-  let fake: FakeTwilio;
-  let server: TestServer;
   const lines: string[] = [];
-  const capture: Logger = (level, message, fields) => {
-    lines.push(`${level} ${message} ${JSON.stringify(fields ?? {})}`);
-  };
-
-  beforeAll(async () => {
-    fake = await startFakeTwilio();
-    server = await startTestServer({
-      env: {
-        TWILIO_ACCOUNT_SID: `AC${"3c".repeat(16)}`,
-        TWILIO_AUTH_TOKEN: "fake-auth-token-for-logs",
-        TWILIO_VERIFY_SERVICE_SID: `VA${"4d".repeat(16)}`,
-        TWILIO_FROM: "+61400000001",
-        TWILIO_API_BASE: fake.url,
+  const fake = suiteFake(startFakeTwilio);
+  const server = suiteTestServer(() => ({
+    env: {
+      TWILIO_ACCOUNT_SID: `AC${"3c".repeat(16)}`,
+      TWILIO_AUTH_TOKEN: "fake-auth-token-for-logs",
+      TWILIO_VERIFY_SERVICE_SID: `VA${"4d".repeat(16)}`,
+      TWILIO_FROM: "+61400000001",
+      TWILIO_API_BASE: fake.url,
+    },
+    // Every line is kept to be searched; errors still reach the harness, which fails on them.
+    deps: (base) => ({
+      log: (level, message, fields) => {
+        lines.push(`${level} ${message} ${JSON.stringify(fields ?? {})}`);
+        base.log(level, message, fields);
       },
-      deps: () => ({ log: capture }),
-    });
-  });
-  afterAll(async () => {
-    await server.close();
-    await fake.close();
-  });
+    }),
+  }));
 
   it("never prints the code, the door code, the link tokens or the secrets", async () => {
     const printed: string[] = [];

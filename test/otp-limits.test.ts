@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { browserClient, startTestServer, suiteTestServer } from "./api-harness.ts";
+import { browserClient, suiteFake, suiteTestServer } from "./api-harness.ts";
 import { startFakeTwilio } from "./fakes/twilio.ts";
 import { lastCode, newMobile } from "./suites/booking-flow.ts";
 
@@ -111,38 +111,33 @@ describe("codes sent per phone", () => {
 });
 
 describe("with Twilio Verify", () => {
+  const fake = suiteFake(startFakeTwilio);
+  const twilio = suiteTestServer(() => ({
+    env: {
+      TWILIO_ACCOUNT_SID: `AC${"1a".repeat(16)}`,
+      TWILIO_AUTH_TOKEN: "fake-auth-token-0123456789",
+      TWILIO_VERIFY_SERVICE_SID: `VA${"2b".repeat(16)}`,
+      TWILIO_FROM: "+61400000000",
+      TWILIO_API_BASE: fake.url,
+    },
+  }));
+
   it("stops guesses at 10 wrong codes an hour before Verify is asked, even against one code", async () => {
-    const fake = await startFakeTwilio();
-    const twilio = await startTestServer({
-      env: {
-        TWILIO_ACCOUNT_SID: `AC${"1a".repeat(16)}`,
-        TWILIO_AUTH_TOKEN: "fake-auth-token-0123456789",
-        TWILIO_VERIFY_SERVICE_SID: `VA${"2b".repeat(16)}`,
-        TWILIO_FROM: "+61400000000",
-        TWILIO_API_BASE: fake.url,
-      },
-    });
-    try {
-      const phone = newMobile();
-      const client = browserClient(twilio.url);
-      expect((await client.postJson("/api/send-otp", { phone, countryCode: "+61" })).status).toBe(200);
-      const code = fake.codes.get(phone) ?? "";
-      const guess = (otp: string) => client.postJson("/api/verify-otp", { phone, otp });
-      for (let i = 0; i < 10; i++) expect((await guess(wrongFor(code))).status).toBe(400);
-      const checks = () => fake.requests.filter((r) => r.path.endsWith("/VerificationCheck")).length;
-      expect(checks()).toBe(10);
+    const phone = newMobile();
+    const client = browserClient(twilio.url);
+    expect((await client.postJson("/api/send-otp", { phone, countryCode: "+61" })).status).toBe(200);
+    const code = fake.codes.get(phone) ?? "";
+    const guess = (otp: string) => client.postJson("/api/verify-otp", { phone, otp });
+    for (let i = 0; i < 10; i++) expect((await guess(wrongFor(code))).status).toBe(400);
+    const checks = () => fake.requests.filter((r) => r.path.endsWith("/VerificationCheck")).length;
+    expect(checks()).toBe(10);
 
-      const right = await guess(code);
-      expect(right.status).toBe(429);
-      expect(await right.json()).toEqual(TOO_MANY_WRONG);
-      expect(checks()).toBe(10);
+    const right = await guess(code);
+    expect(right.status).toBe(429);
+    expect(await right.json()).toEqual(TOO_MANY_WRONG);
+    expect(checks()).toBe(10);
 
-      twilio.advance(HOUR + 1000);
-      expect((await guess(code)).status).toBe(200);
-      expect(twilio.errors).toEqual([]);
-    } finally {
-      await twilio.close();
-      await fake.close();
-    }
+    twilio.advance(HOUR + 1000);
+    expect((await guess(code)).status).toBe(200);
   });
 });

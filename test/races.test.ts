@@ -1,11 +1,11 @@
 import { and, eq, sql } from "drizzle-orm";
 import Stripe from "stripe";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { AppDeps } from "../api/deps.ts";
 import type { PaymentsProvider } from "../api/providers/payments/types.ts";
 import type { SmsProvider } from "../api/providers/sms/types.ts";
 import { bookings, checkoutSessions, events, outboxMessages, processedWebhookEvents, refunds } from "../db/schema.ts";
-import { startTestServer, type TestServer, verifiedPhoneCookie } from "./api-harness.ts";
+import { suiteFake, suiteTestServer, type TestServer, verifiedPhoneCookie } from "./api-harness.ts";
 import { startFakeStripe } from "./fakes/stripe.ts";
 import { insertEvent, insertHeldBooking, insertPaidBookings, makeImage } from "./fixtures.ts";
 import {
@@ -97,27 +97,22 @@ async function adminCookie(server: TestServer): Promise<string> {
 }
 
 describe("with the local providers", () => {
-  let server: TestServer;
   let payCalls: ReturnType<typeof countingPayments>["calls"];
   let smsSent: ReturnType<typeof countingSms>["sent"];
   let photo: Uint8Array;
+  const server = suiteTestServer({
+    env: { OTP_MAX_PER_ADDRESS: "100000", OTP_MAX_PER_PHONE: "1000" },
+    deps: (base: AppDeps) => {
+      const payments = countingPayments(base.payments);
+      const sms = countingSms(base.sms);
+      payCalls = payments.calls;
+      smsSent = sms.sent;
+      return { payments: payments.provider, sms: sms.provider };
+    },
+  });
 
   beforeAll(async () => {
-    server = await startTestServer({
-      env: { OTP_MAX_PER_ADDRESS: "100000", OTP_MAX_PER_PHONE: "1000" },
-      deps: (base: AppDeps) => {
-        const payments = countingPayments(base.payments);
-        const sms = countingSms(base.sms);
-        payCalls = payments.calls;
-        smsSent = sms.sent;
-        return { payments: payments.provider, sms: sms.provider };
-      },
-    });
     photo = new Uint8Array(await makeImage("jpeg", 160, 120));
-  });
-  afterAll(async () => {
-    expect(server.errors).toEqual([]);
-    await server.close();
   });
 
   /** A booking taken to "paid" through the real calls: hold, checkout, Pay. */
@@ -372,20 +367,10 @@ describe("with the local providers", () => {
 
 describe("with Stripe (the real SDK against a fake Stripe)", () => {
   const WEBHOOK_SECRET = "whsec_test";
-  let fake: Awaited<ReturnType<typeof startFakeStripe>>;
-  let server: TestServer;
-
-  beforeAll(async () => {
-    fake = await startFakeStripe();
-    server = await startTestServer({
-      env: { STRIPE_SECRET_KEY: "sk_test_x", STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_API_BASE: fake.url },
-    });
-  });
-  afterAll(async () => {
-    expect(server.errors).toEqual([]);
-    await server.close();
-    await fake.close();
-  });
+  const fake = suiteFake(startFakeStripe);
+  const server = suiteTestServer(() => ({
+    env: { STRIPE_SECRET_KEY: "sk_test_x", STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_API_BASE: fake.url },
+  }));
 
   const deliver = (event: { id: string }) => {
     const payload = JSON.stringify(event);

@@ -1,15 +1,9 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { linkToken } from "../api/lib/capability.ts";
 import { bookings, events } from "../db/schema.ts";
-import {
-  type BrowserClient,
-  browserClient,
-  startTestServer,
-  type TestServer,
-  verifiedPhoneCookie,
-} from "./api-harness.ts";
-import { type FakeStripe, startFakeStripe } from "./fakes/stripe.ts";
+import { type BrowserClient, browserClient, suiteFake, suiteTestServer, verifiedPhoneCookie } from "./api-harness.ts";
+import { startFakeStripe } from "./fakes/stripe.ts";
 import { insertEvent, insertHeldBooking, makeImage } from "./fixtures.ts";
 import { createCheckout, holdSeat, newMobile, pay, verifiedBrowser } from "./suites/booking-flow.ts";
 
@@ -19,16 +13,11 @@ import { createCheckout, holdSeat, newMobile, pay, verifiedBrowser } from "./sui
 
 const NO_PROOF = { success: false, error: "verify this phone number first", code: "phone_not_verified" };
 
-let server: TestServer;
+const server = suiteTestServer({ env: { OTP_MAX_PER_ADDRESS: "1000", OTP_MAX_PER_PHONE: "100" } });
 let photo: Uint8Array;
 
 beforeAll(async () => {
-  server = await startTestServer({ env: { OTP_MAX_PER_ADDRESS: "1000", OTP_MAX_PER_PHONE: "100" } });
   photo = new Uint8Array(await makeImage("jpeg", 120, 90));
-});
-afterAll(async () => {
-  expect(server.errors).toEqual([]);
-  await server.close();
 });
 
 type Answer = { status: number; body: unknown; cacheControl: string | null };
@@ -327,20 +316,10 @@ describe("get-event-details reveals no bookings", () => {
 });
 
 describe("with Stripe", () => {
-  let fake: FakeStripe;
-  let stripeServer: TestServer;
-
-  beforeAll(async () => {
-    fake = await startFakeStripe();
-    stripeServer = await startTestServer({
-      env: { STRIPE_SECRET_KEY: "sk_test_x", STRIPE_WEBHOOK_SECRET: "whsec_test", STRIPE_API_BASE: fake.url },
-    });
-  });
-  afterAll(async () => {
-    expect(stripeServer.errors).toEqual([]);
-    await stripeServer.close();
-    await fake.close();
-  });
+  const fake = suiteFake(startFakeStripe);
+  const stripeServer = suiteTestServer(() => ({
+    env: { STRIPE_SECRET_KEY: "sk_test_x", STRIPE_WEBHOOK_SECRET: "whsec_test", STRIPE_API_BASE: fake.url },
+  }));
 
   /** A seat held with an open Stripe checkout that Stripe says is paid, the webhook not yet arrived. */
   async function paidAtStripe() {

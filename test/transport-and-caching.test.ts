@@ -1,8 +1,8 @@
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { feedbackToken, linkToken } from "../api/lib/capability.ts";
 import { bookings } from "../db/schema.ts";
-import { browserClient, startTestServer, type TestServer } from "./api-harness.ts";
+import { browserClient, suiteTestServer } from "./api-harness.ts";
 import { insertEvent, insertPaidBookings, makeImage } from "./fixtures.ts";
 import { detailsForm, lastCode, newMobile } from "./suites/booking-flow.ts";
 
@@ -13,20 +13,10 @@ import { detailsForm, lastCode, newMobile } from "./suites/booking-flow.ts";
 const PASSWORD = "correct horse battery staple";
 
 describe("Strict-Transport-Security", () => {
-  let https: TestServer;
-  let http: TestServer;
-
-  beforeAll(async () => {
-    [https, http] = await Promise.all([
-      startTestServer({ env: { PUBLIC_BASE_URL: "https://tickets.example.com", ALLOW_LOCAL_PROVIDERS: "1" } }),
-      startTestServer(),
-    ]);
+  const https = suiteTestServer({
+    env: { PUBLIC_BASE_URL: "https://tickets.example.com", ALLOW_LOCAL_PROVIDERS: "1" },
   });
-  afterAll(async () => {
-    expect(https.errors).toEqual([]);
-    expect(http.errors).toEqual([]);
-    await Promise.all([https.close(), http.close()]);
-  });
+  const http = suiteTestServer();
 
   it("is sent on every answer when the public origin is https, for a year and the subdomains", async () => {
     for (const path of ["/api/get-events", "/api/get-event/999999", "/api/nowhere", "/healthz"]) {
@@ -44,7 +34,7 @@ describe("Strict-Transport-Security", () => {
 });
 
 describe("Cache-Control", () => {
-  let server: TestServer;
+  const server = suiteTestServer();
   /** What each call answered: its status and Cache-Control, collected along one real booking night. */
   const answers = new Map<string, { status: number; cache: string | null }>();
   let eventImage: string;
@@ -55,7 +45,6 @@ describe("Cache-Control", () => {
   };
 
   beforeAll(async () => {
-    server = await startTestServer();
     const { db, env } = server.deps;
     const event = await insertEvent(db, env.UPLOADS_DIR, { name: "Caching Night", totalSeats: 6 });
     eventImage = event.imageName;
@@ -176,10 +165,6 @@ describe("Cache-Control", () => {
       }),
     );
     record("POST /api/admin-logout", await admin.postJson("/api/admin-logout", {}));
-  });
-  afterAll(async () => {
-    expect(server.errors).toEqual([]);
-    await server.close();
   });
 
   // Each carries a phone, an email, a door code, a payment id, a checkout link, a verification

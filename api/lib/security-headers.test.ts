@@ -1,26 +1,20 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../../test/api-harness.ts";
+import { describe, expect, it } from "vitest";
+import { suiteTestServer } from "../../test/api-harness.ts";
 import { scriptSource } from "./security-headers.ts";
 
-let server: TestServer;
-
-beforeAll(async () => {
+const server = suiteTestServer(() => {
   const dist = mkdtempSync(join(tmpdir(), "sdt-dist-headers-"));
   writeFileSync(join(dist, "index.html"), "<!doctype html><title>shell</title>");
-  server = await startTestServer({
+  return {
     env: {
       NAVBAR_SCRIPT_URL: "https://cdn.example.net/slim.js",
       NAVBAR_SCRIPT_INTEGRITY: "sha384-oqVuAfXRKap7fdgcCY5uykM6+R9GqQ8K/uxy9rx7HNQlGYl1kPzQho1wx4JwY8wC",
     },
     deps: () => ({ staticDir: dist }),
-  });
-});
-afterAll(async () => {
-  expect(server.errors).toEqual([]);
-  await server.close();
+  };
 });
 
 describe("security headers", () => {

@@ -1,9 +1,9 @@
 import { existsSync, readdirSync } from "node:fs";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { utcToWallClock, wallClockToUtc } from "../../common/time-zone.ts";
 import { bookings, events, outboxMessages, refunds } from "../../db/schema.ts";
-import { type BrowserClient, browserClient, startTestServer, type TestServer } from "../../test/api-harness.ts";
+import { type BrowserClient, browserClient, suiteTestServer } from "../../test/api-harness.ts";
 import { insertEvent, insertPaidBookings, makeImage } from "../../test/fixtures.ts";
 import { isValidFeedbackToken } from "../lib/capability.ts";
 import type { PaymentsProvider } from "../providers/payments/types.ts";
@@ -45,20 +45,15 @@ const payments: PaymentsProvider = {
   },
 };
 
-let server: TestServer;
+const server = suiteTestServer({ deps: () => ({ sms, payments }) });
 let admin: BrowserClient;
 let anon: BrowserClient;
 
 beforeAll(async () => {
-  server = await startTestServer({ deps: () => ({ sms, payments }) });
   admin = browserClient(server.url);
   anon = browserClient(server.url);
   const login = await admin.postJson("/api/admin-login", { password: PASSWORD });
   expect(login.status).toBe(200);
-});
-afterAll(async () => {
-  expect(server.errors).toEqual([]);
-  await server.close();
 });
 beforeEach(() => {
   failingNumbers.clear();
@@ -207,14 +202,7 @@ describe("the panel's uncached event reads", () => {
 });
 
 describe("admin-login rate limit", () => {
-  let limited: TestServer;
-  beforeAll(async () => {
-    limited = await startTestServer({ env: { ADMIN_LOGIN_MAX_FAILURES: "3" }, deps: () => ({ sms, payments }) });
-  });
-  afterAll(async () => {
-    expect(limited.errors).toEqual([]);
-    await limited.close();
-  });
+  const limited = suiteTestServer({ env: { ADMIN_LOGIN_MAX_FAILURES: "3" }, deps: () => ({ sms, payments }) });
 
   it("counts only failures, then answers 429 (even to the right password) for 15 minutes", async () => {
     const client = browserClient(limited.url);

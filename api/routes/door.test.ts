@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { bookings, users } from "../../db/schema.ts";
-import { type BrowserClient, browserClient, startTestServer, type TestServer } from "../../test/api-harness.ts";
+import { type BrowserClient, browserClient, suiteTestServer, withTestServer } from "../../test/api-harness.ts";
 import { insertEvent, insertHeldBooking, insertPaidBookings } from "../../test/fixtures.ts";
 import { CHECK_IN_CLOCK_SKEW_MS, CHECK_IN_MAX_AGE_MS } from "../services/check-in.ts";
 import type { Roster } from "../services/roster.ts";
@@ -9,19 +9,14 @@ import type { Roster } from "../services/roster.ts";
 const PASSWORD = "correct horse battery staple";
 const MINUTE = 60_000;
 
-let server: TestServer;
+const server = suiteTestServer();
 let admin: BrowserClient;
 let anon: BrowserClient;
 
 beforeAll(async () => {
-  server = await startTestServer();
   admin = browserClient(server.url);
   anon = browserClient(server.url);
   expect((await admin.postJson("/api/admin-login", { password: PASSWORD })).status).toBe(200);
-});
-afterAll(async () => {
-  expect(server.errors).toEqual([]);
-  await server.close();
 });
 
 const json = async <T = Record<string, unknown>>(response: Response) => (await response.json()) as T;
@@ -273,8 +268,7 @@ describe("the attendee's confirm-booking page", () => {
 
   it("stops one address after 200 wrong codes in 10 minutes, across any bookings", async () => {
     // Its own server, so the address count starts at zero whatever ran before.
-    const own = await startTestServer();
-    try {
+    await withTestServer(async (own) => {
       const { db, env } = own.deps;
       const event = await insertEvent(db, env.UPLOADS_DIR);
       const [a] = insertPaidBookings(db, event.id, 1);
@@ -297,9 +291,6 @@ describe("the attendee's confirm-booking page", () => {
 
       own.advance(10 * MINUTE + 1000);
       expect(await json(await guess(a!.userId, "HJKMNPQRST"))).toMatchObject({ confirmed: true });
-      expect(own.errors).toEqual([]);
-    } finally {
-      await own.close();
-    }
+    });
   });
 });

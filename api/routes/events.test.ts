@@ -2,24 +2,19 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { bookings, events, waitlistEntries, waitlistOffers } from "../../db/schema.ts";
-import { startTestServer, type TestServer } from "../../test/api-harness.ts";
+import { suiteTestServer, withTestServer } from "../../test/api-harness.ts";
 import { insertEvent, insertPaidBookings } from "../../test/fixtures.ts";
 
-let server: TestServer;
 const DAY = 86_400_000;
 
-beforeAll(async () => {
+const server = suiteTestServer(() => {
   const dist = mkdtempSync(join(tmpdir(), "sdt-dist-"));
   mkdirSync(join(dist, "assets"));
   writeFileSync(join(dist, "index.html"), `<!doctype html><title>shell</title>${"<!-- pad -->".repeat(100)}`);
   writeFileSync(join(dist, "assets", "index-abc123.js"), `console.log("app");${" ".repeat(4000)}`);
-  server = await startTestServer({ deps: () => ({ staticDir: dist }) });
-});
-afterAll(async () => {
-  expect(server.errors).toEqual([]);
-  await server.close();
+  return { deps: () => ({ staticDir: dist }) };
 });
 
 const get = (path: string, headers: Record<string, string> = {}) => fetch(server.url + path, { headers });
@@ -218,8 +213,7 @@ describe("byte ranges for media", () => {
     mkdirSync(join(dist, "landing"));
     const video = Buffer.from(Array.from({ length: 1000 }, (_, i) => i % 256));
     writeFileSync(join(dist, "landing", "hero.mp4"), video);
-    const ranged = await startTestServer({ deps: () => ({ staticDir: dist }) });
-    try {
+    await withTestServer({ deps: () => ({ staticDir: dist }) }, async (ranged) => {
       const part = await fetch(`${ranged.url}/landing/hero.mp4`, { headers: { range: "bytes=10-19" } });
       expect(part.status).toBe(206);
       expect(part.headers.get("content-range")).toBe("bytes 10-19/1000");
@@ -228,8 +222,6 @@ describe("byte ranges for media", () => {
       expect(tail.headers.get("content-range")).toBe("bytes 995-999/1000");
       const beyond = await fetch(`${ranged.url}/landing/hero.mp4`, { headers: { range: "bytes=5000-" } });
       expect(beyond.status).toBe(416);
-    } finally {
-      await ranged.close();
-    }
+    });
   });
 });

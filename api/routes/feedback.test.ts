@@ -1,19 +1,11 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { bookings, events, users } from "../../db/schema.ts";
-import { startTestServer, type TestServer } from "../../test/api-harness.ts";
+import { suiteTestServer } from "../../test/api-harness.ts";
 import { insertEvent, insertPaidBookings } from "../../test/fixtures.ts";
 import { feedbackToken } from "../lib/capability.ts";
 
-let server: TestServer;
-
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  expect(server.errors).toEqual([]);
-  await server.close();
-});
+const server = suiteTestServer();
 
 const request = (path: string, body: unknown) =>
   fetch(`${server.url}/api/${path}`, {

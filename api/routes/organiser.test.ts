@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { bookings, events, refunds, users } from "../../db/schema.ts";
-import { type BrowserClient, browserClient, startTestServer, type TestServer } from "../../test/api-harness.ts";
+import { type BrowserClient, browserClient, suiteTestServer } from "../../test/api-harness.ts";
 import { insertEvent, insertHeldBooking, insertPaidBookings, makeImage } from "../../test/fixtures.ts";
 import { createCheckout, holdSeat, newMobile, pay, verifiedBrowser } from "../../test/suites/booking-flow.ts";
 import { feedbackToken } from "../lib/capability.ts";
@@ -22,33 +22,28 @@ const refundCalls: RefundCall[] = [];
  */
 let fault: (n: number) => "ok" | "outage" | "lost-answer" = () => "ok";
 
-let server: TestServer;
+const server = suiteTestServer({
+  deps: (base) => ({
+    payments: {
+      ...base.payments,
+      refund: async (paymentIntentId, key) => {
+        refundCalls.push({ paymentIntentId, key });
+        const mode = fault(refundCalls.length);
+        if (mode === "outage") throw new Error("card network unavailable");
+        const made = await base.payments.refund(paymentIntentId, key);
+        if (mode === "lost-answer") throw new Error("socket hang up");
+        return made;
+      },
+    },
+  }),
+});
 let admin: BrowserClient;
 let anon: BrowserClient;
 
 beforeAll(async () => {
-  server = await startTestServer({
-    deps: (base) => ({
-      payments: {
-        ...base.payments,
-        refund: async (paymentIntentId, key) => {
-          refundCalls.push({ paymentIntentId, key });
-          const mode = fault(refundCalls.length);
-          if (mode === "outage") throw new Error("card network unavailable");
-          const made = await base.payments.refund(paymentIntentId, key);
-          if (mode === "lost-answer") throw new Error("socket hang up");
-          return made;
-        },
-      },
-    }),
-  });
   admin = browserClient(server.url);
   anon = browserClient(server.url);
   expect((await admin.postJson("/api/admin-login", { password: PASSWORD })).status).toBe(200);
-});
-afterAll(async () => {
-  expect(server.errors).toEqual([]);
-  await server.close();
 });
 beforeEach(() => {
   refundCalls.length = 0;

@@ -1,19 +1,11 @@
 import { and, eq, like } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { bookings, checkoutSessions, outboxMessages } from "../../db/schema.ts";
-import { browserClient, startTestServer, type TestServer, verifiedPhoneCookie } from "../../test/api-harness.ts";
+import { browserClient, suiteTestServer, verifiedPhoneCookie } from "../../test/api-harness.ts";
 import { insertEvent, insertHeldBooking, insertPaidBookings } from "../../test/fixtures.ts";
 import { newMobile, verifiedBrowser } from "../../test/suites/booking-flow.ts";
 
-let server: TestServer;
-
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  expect(server.errors).toEqual([]);
-  await server.close();
-});
+const server = suiteTestServer();
 
 const post = (path: string, body: unknown, cookie?: string) =>
   fetch(server.url + path, {

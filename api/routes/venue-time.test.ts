@@ -2,17 +2,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { tomorrowIn, utcToWallClock, wallClockToUtc } from "../../common/time-zone.ts";
 import { openDatabase } from "../../db/client.ts";
 import { bookings, events, refunds } from "../../db/schema.ts";
-import {
-  type BrowserClient,
-  browserClient,
-  startTestServer,
-  type TestServer,
-  verifiedPhoneCookie,
-} from "../../test/api-harness.ts";
+import { type BrowserClient, browserClient, suiteTestServer, verifiedPhoneCookie } from "../../test/api-harness.ts";
 import { insertEvent, insertHeldBooking, makeImage } from "../../test/fixtures.ts";
 import {
   createCheckout,
@@ -30,17 +24,12 @@ const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const PASSWORD = "correct horse battery staple";
 
-let server: TestServer;
+const server = suiteTestServer({ env: { EVENT_TIME_ZONE: "Australia/Brisbane" } });
 let admin: BrowserClient;
 
 beforeAll(async () => {
-  server = await startTestServer({ env: { EVENT_TIME_ZONE: "Australia/Brisbane" } });
   admin = browserClient(server.url);
   expect((await admin.postJson("/api/admin-login", { password: PASSWORD })).status).toBe(200);
-});
-afterAll(async () => {
-  expect(server.errors).toEqual([]);
-  await server.close();
 });
 
 const utcDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);

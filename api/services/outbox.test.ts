@@ -1,11 +1,10 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { outboxMessages } from "../../db/schema.ts";
-import { startTestServer, type TestServer } from "../../test/api-harness.ts";
+import { suiteTestServer } from "../../test/api-harness.ts";
 import type { SmsProvider } from "../providers/sms/types.ts";
 import { deliverPending, enqueueSms, retryDelay } from "./outbox.ts";
 
-let server: TestServer;
 let down = true;
 const delivered: string[] = [];
 const flaky: SmsProvider = {
@@ -19,12 +18,7 @@ const flaky: SmsProvider = {
   },
 };
 
-beforeAll(async () => {
-  server = await startTestServer({ deps: () => ({ sms: flaky }) });
-});
-afterAll(async () => {
-  await server.close();
-});
+const server = suiteTestServer({ deps: () => ({ sms: flaky }) });
 
 describe("the SMS outbox", () => {
   it("rides out an hours-long provider outage with backoff, then sends the message once", async () => {

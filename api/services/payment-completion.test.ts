@@ -1,19 +1,12 @@
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { bookings, checkoutSessions, events, refunds } from "../../db/schema.ts";
-import { startTestServer, type TestServer } from "../../test/api-harness.ts";
+import { suiteTestServer } from "../../test/api-harness.ts";
 import { insertEvent, makeImage } from "../../test/fixtures.ts";
 import { createCheckout, holdSeat, newMobile, pay, verifiedBrowser } from "../../test/suites/booking-flow.ts";
 import { completeCheckout } from "./payment-completion.ts";
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  expect(server.errors).toEqual([]);
-  await server.close();
-});
+const server = suiteTestServer();
 
 describe("one paid seat per phone per event", () => {
   it("closes the old checkout when the phone books again, and refunds an old payment that still arrives", async () => {

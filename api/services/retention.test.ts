@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { eq, inArray } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   bookings,
   type Event,
@@ -14,7 +14,7 @@ import {
   waitlistEntries,
   waitlistOffers,
 } from "../../db/schema.ts";
-import { browserClient, startTestServer, type TestServer } from "../../test/api-harness.ts";
+import { browserClient, suiteTestServer, withTestServer } from "../../test/api-harness.ts";
 import { insertEvent, insertHeldBooking, insertPaidBookings, makeImage } from "../../test/fixtures.ts";
 import { dbState } from "../../test/suites/db-state.ts";
 import { NO_PHOTO, storeImage } from "./images.ts";
@@ -32,14 +32,7 @@ const PASSWORD = "correct horse battery staple";
 
 const endOf = (event: Event) => event.startsAt + event.durationHours * HOUR;
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  expect(server.errors).toEqual([]);
-  await server.close();
-});
+const server = suiteTestServer();
 
 /** Gives each booking's attendee a real stored photo, as save-user-details would have. */
 async function withPhotos(userIds: number[]) {
@@ -151,8 +144,7 @@ describe("an event's attendees, RETENTION_DAYS after its end", () => {
   });
 
   it("erases a cancelled event by its planned end, on the scheduler, after RETENTION_DAYS of its own", async () => {
-    const short = await startTestServer({ env: { RETENTION_DAYS: "30" } });
-    try {
+    await withTestServer({ env: { RETENTION_DAYS: "30" } }, async (short) => {
       const { db, env } = short.deps;
       const event = await insertEvent(db, env.UPLOADS_DIR, { status: "cancelled" });
       const [booking] = insertPaidBookings(db, event.id, 1);
@@ -167,9 +159,7 @@ describe("an event's attendees, RETENTION_DAYS after its end", () => {
       expect(db.select().from(users).where(eq(users.id, booking!.userId)).get()).toMatchObject(ERASED);
       expect(db.select().from(bookings).where(eq(bookings.id, booking!.bookingId)).get()?.phone).toBe(ERASED.phone);
       await scheduler.stop();
-    } finally {
-      await short.close();
-    }
+    });
   });
 });
 

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { browserClient, startTestServer, type TestServer } from "../../../test/api-harness.ts";
-import { type FakeTwilio, startFakeTwilio } from "../../../test/fakes/twilio.ts";
+import { describe, expect, it } from "vitest";
+import { browserClient, suiteFake, suiteTestServer } from "../../../test/api-harness.ts";
+import { startFakeTwilio } from "../../../test/fakes/twilio.ts";
 
 const ACCOUNT = `AC${"1a".repeat(16)}`;
 const TOKEN = "fake-auth-token-0123456789";
@@ -10,26 +10,16 @@ const PHONE = "+61412345678";
 
 // The real twilio SDK, pointed at a fake Twilio on loopback: the requests it sends are the contract.
 describe("the Twilio provider", () => {
-  let fake: FakeTwilio;
-  let server: TestServer;
-
-  beforeAll(async () => {
-    fake = await startFakeTwilio();
-    server = await startTestServer({
-      env: {
-        TWILIO_ACCOUNT_SID: ACCOUNT,
-        TWILIO_AUTH_TOKEN: TOKEN,
-        TWILIO_VERIFY_SERVICE_SID: SERVICE,
-        TWILIO_FROM: FROM,
-        TWILIO_API_BASE: fake.url,
-      },
-    });
-  });
-  afterAll(async () => {
-    expect(server.errors).toEqual([]);
-    await server.close();
-    await fake.close();
-  });
+  const fake = suiteFake(startFakeTwilio);
+  const server = suiteTestServer(() => ({
+    env: {
+      TWILIO_ACCOUNT_SID: ACCOUNT,
+      TWILIO_AUTH_TOKEN: TOKEN,
+      TWILIO_VERIFY_SERVICE_SID: SERVICE,
+      TWILIO_FROM: FROM,
+      TWILIO_API_BASE: fake.url,
+    },
+  }));
 
   it("is chosen when the account keys are set, with no dev outbox", async () => {
     expect(server.deps.sms.name).toBe("twilio");
