@@ -60,12 +60,12 @@ export function zoneAbbreviation(ms: number, zone: string): string {
 const clock12 = ({ date, hour, minute }: WallClock) =>
   `${date} ${pad(hour % 12 === 0 ? 12 : hour % 12)}:${pad(minute)} ${hour < 12 ? "AM" : "PM"}`;
 
-/** `2026-11-29 07:00 PM AEDT`: SPEC.md's `YYYY-MM-DD hh:mm A` on the venue's clock, with its zone. */
+/** `2026-11-29 07:00 PM AEDT`: the cards' `YYYY-MM-DD hh:mm A` on the venue's clock, with its zone. */
 export function formatVenueTime(ms: number, zone: string): string {
   return `${clock12(utcToWallClock(ms, zone))} ${zoneAbbreviation(ms, zone)}`;
 }
 
-/** `2026-11-29 08:00 AM UTC`: SPEC.md's own form, kept as the secondary line. */
+/** `2026-11-29 08:00 AM UTC`: the UTC form events were first shown in, kept as the secondary line. */
 export function formatUtcTime(ms: number): string {
   return `${clock12(utcToWallClock(ms, "UTC"))} UTC`;
 }

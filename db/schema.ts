@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 // Times are stored as integer milliseconds since the epoch (UTC) unless a column says otherwise;
-// the API turns them into the ISO strings CONTRACT.md asks for.
+// the API turns them into ISO 8601 UTC strings (docs/api.md, Formats).
 const createdAt = () => integer("created_at").notNull().default(sql`(unixepoch('subsec') * 1000)`);
 
 export const eventStatuses = ["upcoming", "started", "ended", "cancelled"] as const;

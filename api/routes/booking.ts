@@ -13,7 +13,7 @@ import { browserVerified, rememberVerifiedPhone } from "./booking-cookie.ts";
 const sendOtpBody = z.object({
   phone: auMobile,
   countryCode: z.literal(COUNTRY_CODE, `must be ${COUNTRY_CODE}`),
-  // The event being booked (beyond SPEC.md): no code is sent for one whose sales have closed.
+  // The event being booked (optional, added later): no code is sent for one whose sales have closed.
   eventID: jsonId(z).optional(),
 });
 
@@ -38,7 +38,7 @@ const detailsForm = z.object({
 });
 
 export const bookingRoutes = (deps: AppDeps) => {
-  // CONTRACT.md: 403 unless this browser verified `phone`, decided before the other fields are
+  // 403 unless this browser verified `phone` (docs/api.md, "Who may call"), decided before the other fields are
   // judged, so a browser that proved nothing learns nothing about the form either.
   const verifiedPhoneFirst: MiddlewareHandler = async (c, next) => {
     let phone: unknown;
@@ -104,7 +104,7 @@ export const bookingRoutes = (deps: AppDeps) => {
       return c.json({ success: true as const, userID: userId });
     })
     .get("/dev/outbox", (c) => {
-      // Exists only with the console provider, and never in production (CONTRACT.md, Providers).
+      // Exists only with the console provider, and never in production (docs/api.md, "Who may call").
       if (!deps.devOutbox || deps.env.NODE_ENV === "production") throw NotFound("no such endpoint");
       return c.json(deps.devOutbox.list());
     });

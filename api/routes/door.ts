@@ -17,7 +17,7 @@ const checkInBody = z.object({
 const undoBody = z.object({ eventID: id, userID: id });
 
 /**
- * The door (CONTRACT.md, "Beyond SPEC.md: running the night"): staff phones read the roster and
+ * The door (docs/decisions/008-door.md): staff phones read the roster and
  * check attendees in, possibly long after the tap, from an offline queue. Every answer is personal
  * and changes minute to minute, so nothing here may be cached.
  */

@@ -6,8 +6,9 @@ import { validate } from "../lib/validate.ts";
 import { findCheckoutSession, loadBookingContextById, releaseCheckout, successUrl } from "../services/checkout.ts";
 import { payLocalCheckout } from "../services/payment-completion.ts";
 
-// The local checkout of CONTRACT.md: a stand-in for Stripe's hosted page while Stripe is not
-// configured. It never exists in production or next to the real provider.
+// The local checkout (README, "Real payments and SMS"; `/api/dev/checkout/{id}` in docs/api.md): a stand-in
+// for Stripe's hosted page while Stripe is not configured. It never exists in production or next to the real
+// provider.
 
 const param = validate("param", z.object({ id: z.string().regex(/^cs_local_[a-f0-9]{24}$/, "no such checkout") }));
 

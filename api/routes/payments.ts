@@ -41,7 +41,7 @@ export const paymentsRoutes = (deps: AppDeps) => {
         z.object({
           userID: id,
           eventID: id,
-          // SPEC.md's client sends these; the price and the names come from the database instead.
+          // Clients send these, as the call always carried them; the price and the names come from the database.
           amount: z.unknown().optional(),
           userEmail: optionalText,
           eventName: optionalText,

@@ -78,8 +78,8 @@ function assertEditable(event: Event) {
 }
 
 /**
- * SPEC.md's "date minimum is tomorrow", on the venue's clock: a Sydney event for tomorrow at 9 am is
- * today in UTC, and must still be accepted.
+ * An event's date is tomorrow or later, on the venue's clock (decision 005): a Sydney event for
+ * tomorrow at 9 am is today in UTC, and must still be accepted.
  */
 function assertFromTomorrow(startsAt: number, zone: string, now: number) {
   if (utcToWallClock(startsAt, zone).date < tomorrowIn(zone, now)) {

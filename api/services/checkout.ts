@@ -57,7 +57,8 @@ export function loadBookingContextById(db: DbOrTx, bookingId: number): BookingCo
 }
 
 /**
- * SPEC.md's success URL. Every value comes from the database, not from the client, so the page the
+ * The success URL the checkout returns to (`/success?session_id=…&userID=…&eventID=…&eventName=…&amount=…
+ * &userEmail=…&phone=…`). Every value comes from the database, not from the client, so the page the
  * buyer returns to shows what was actually bought.
  */
 export function successUrl(env: Pick<Env, "PUBLIC_BASE_URL">, sessionId: string, ctx: BookingContext): string {

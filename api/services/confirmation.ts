@@ -7,7 +7,7 @@ import { ticketFor } from "./ticket.ts";
 export type ConfirmationDeps = CompletionDeps;
 
 /**
- * SPEC.md's send-confirmation: only for a booking whose payment the provider reports paid. Calling it
+ * `send-confirmation` (docs/api.md): only for a booking whose payment the provider reports paid. Calling it
  * again returns the same code and QR and sends nothing more. The route lets only the browser that
  * verified the booking's phone this far (docs/decisions/010); the payment intent id must match too.
  */

@@ -8,7 +8,7 @@ import { waitlistLength } from "./waitlist.ts";
 
 type ByGender = { total: number; male: number | null; female: number | null };
 
-/** One row of the organiser's Overview (CONTRACT.md, "Beyond SPEC.md": Organiser). Money in AUD dollars. */
+/** One row of the organiser's Overview (`GET /api/admin-event-summary/{id}`, decision 014). Money in AUD dollars. */
 export type AdminEventSummary = {
   eventId: number;
   status: EventStatus;

@@ -16,7 +16,7 @@ export type EventSummary = {
   event_duration: number;
   from_age: number;
   to_age: number;
-  /** The venue's IANA zone; `EventDateTime` stays UTC (CONTRACT.md, "Beyond SPEC.md: running the night"). */
+  /** The venue's IANA zone; `EventDateTime` stays UTC, so clients that ignore the zone keep working (decision 005). */
   time_zone: string;
   /** Seats left per gender at a balanced event, null at one with a single pool (decision 015). */
   SeatsLeft: { male: number; female: number } | null;
@@ -34,9 +34,9 @@ export type EventDetail = EventSummary & {
 const noUse: SeatUse = { total: 0, male: 0, female: 0 };
 
 /**
- * SPEC.md's `SeatAvailabilityPer` and, beside it, what is left per gender. Seats in use are paid
- * ones, live holds and live waitlist offers (api/services/seats.ts), so a seat kept for the person
- * it was offered to never shows as free.
+ * `SeatAvailabilityPer` (the percentage of seats left) and, beside it, what is left per gender.
+ * Seats in use are paid ones, live holds and live waitlist offers (api/services/seats.ts), so a seat
+ * kept for the person it was offered to never shows as free.
  */
 export function toSummary(event: Event, use: SeatUse): EventSummary {
   const left = seatsLeft(event, use);

@@ -11,7 +11,7 @@ import { BadRequest, Conflict, Forbidden, NotFound } from "../lib/errors.ts";
  * token opens its own page only (docs/decisions/011): the start link's lists partners and saves
  * taps, the end link's reads the report, which holds phone numbers.
  *
- * Decisions (CONTRACT.md leaves them open):
+ * Decisions made here (the calls' shapes in docs/api.md do not settle them):
  * - Ratings are taken once the event has started and after it ended; before the start nobody has
  *   met anyone, so saving (and listing partners) answers 409. The report answers 409 until the
  *   event has ended: before then it would show likes as they happen, mid-conversation.

@@ -4,11 +4,12 @@ import { bookings, events, users } from "../../db/schema.ts";
 import { NotFound } from "../lib/errors.ts";
 
 /**
- * One row of the admin's participant table: SPEC.md section 3 plus `status`, `checkedInAt`, and for
- * the organiser's desk `email` and `bookedAt` (when the payment went through; ISO 8601 UTC).
+ * One row of the admin's participant table (`get-event-user/{id}`, docs/api.md): the booking's fields from
+ * `id` to `phone`, plus `status`, `checkedInAt`, and for the organiser's desk `email` and `bookedAt` (when
+ * the payment went through; ISO 8601 UTC).
  */
 export type EventParticipant = {
-  /** The attendee's user id (what the feedback links and SPEC.md call the participant's id). */
+  /** The attendee's user id: the same id the feedback links carry for this participant. */
   id: number;
   username: string;
   gender: "male" | "female";

@@ -1,4 +1,4 @@
-/** Every route of the PWA in one place (SPEC.md section 2 plus CONTRACT.md's additions). */
+/** Every route of the PWA in one place: the original pages, then `/welcome`, `/admin/door`, `/tickets` and more. */
 export const paths = {
   home: "/",
   welcome: "/welcome",

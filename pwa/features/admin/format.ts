@@ -11,8 +11,8 @@ import {
 export const tomorrowAt = (zone: string, now = Date.now()) => tomorrowIn(zone, now);
 
 /**
- * The organiser types the venue's wall clock; SPEC.md's calls carry UTC (`eventDate`, `eventTime` as
- * H:M), so the form converts here, with the zone's daylight saving applied.
+ * The organiser types the venue's wall clock; the API's calls carry UTC (`eventDate`, `eventTime` as
+ * H:M; docs/api.md), so the form converts here, with the zone's daylight saving applied.
  */
 export function wallClockToApi(clock: WallClock, zone: string): { eventDate: string; eventTime: string } {
   const utc = utcToWallClock(wallClockToUtc(clock, zone), "UTC");
@@ -29,7 +29,8 @@ export function formatAtVenue(iso: string | null, zone: string): string {
 }
 
 export const HOURS = Array.from({ length: 24 }, (_, h) => h);
-// SPEC.md lists 0, 14, 30, 45 for the edit form; 14 is a slip, and the server only takes quarter hours.
+// The edit form offers the add form's 0, 15, 30, 45: an early design listed 14, a slip, and the server only
+// takes quarter hours.
 export const MINUTES = EVENT_LIMITS.minutes;
 
 export const formatAud = (aud: number) =>

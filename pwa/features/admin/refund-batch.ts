@@ -2,9 +2,9 @@
 export type RefundOutcome = { ok: true } | { ok: false; reason: string };
 
 /**
- * SPEC.md section 8's refund batch: one call per selected participant, one "Refund Failed" per
- * error, then "Refund initiated for N participant(s)". SPEC.md shows "Refund Successfull" whatever
- * happened; the organiser's desk (issue #16) shows it only when every refund went through, and
+ * The refund batch: one call per selected participant, one "Refund Failed" per error, then
+ * "Refund initiated for N participant(s)". The panel first showed "Refund Successfull" whatever
+ * happened; the organiser's desk (decision 014) shows it only when every refund went through, and
  * `Refunded N of M` otherwise, so a failed batch never reads as a success.
  * Calls go one after another so the provider sees a steady trickle, not a burst.
  */

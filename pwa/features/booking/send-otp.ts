@@ -7,7 +7,7 @@ export type SendOtpOutcome =
   | { kind: "failed" }
   | { kind: "closed" };
 
-/** SPEC.md section 8: any reply that is not a success is "Failed to send OTP.", a call that fails "Error sending OTP.". */
+/** Any reply that is not a success is "Failed to send OTP.", a call that fails "Error sending OTP.". */
 export async function sendOtp(phone: string, eventID: number): Promise<SendOtpOutcome> {
   try {
     const reply = await send(api["send-otp"].$post({ json: { phone, countryCode: "+61", eventID } }));

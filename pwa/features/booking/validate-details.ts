@@ -5,7 +5,7 @@ export const PHOTO_TYPES = ["image/jpeg", "image/png", "image/webp"];
 
 export type DetailsInput = { name: string; email: string; gender: Gender | ""; photo: File | null };
 
-/** The details form's client-side checks, in SPEC.md section 5's order; null when all pass. */
+/** The details form's client-side checks, first failure shown: required fields, then the photo; null when all pass. */
 export function validateDetails(input: DetailsInput): string | null {
   if (!input.name.trim() || !input.email.trim() || !input.gender) return "All fields are required.";
   if (!input.photo) return "Image upload is required.";

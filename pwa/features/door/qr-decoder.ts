@@ -1,6 +1,6 @@
 /**
  * Reading a ticket's QR code from the camera. The code encodes
- * `${PUBLIC_BASE_URL}/confirm-booking?eventID=…&userID=…` (CONTRACT.md, send-confirmation).
+ * `${PUBLIC_BASE_URL}/confirm-booking?eventID=…&userID=…` (`qrCodeImage` of `send-confirmation`, docs/api.md).
  *
  * The browser's own `BarcodeDetector` is used where it exists (Chrome on Android and macOS, fast,
  * native). Elsewhere (Safari, Firefox, desktop Linux) jsQR decodes a canvas frame: pure JavaScript,

@@ -3,7 +3,7 @@ import type { EventSummary, SeatsByGender } from "./types.ts";
 
 const pad = (n: number) => String(n).padStart(2, "0");
 
-/** SPEC.md: date-time in UTC as `YYYY-MM-DD hh:mm A`, e.g. `2026-12-05 07:30 PM`. */
+/** Date-time in UTC as `YYYY-MM-DD hh:mm A`, e.g. `2026-12-05 07:30 PM`: the form events were first shown in. */
 export function formatEventDateTime(iso: string): string {
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return "";
@@ -12,14 +12,14 @@ export function formatEventDateTime(iso: string): string {
   return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(hour12)}:${pad(d.getUTCMinutes())} ${h < 12 ? "AM" : "PM"}`;
 }
 
-/** SPEC.md section 4: the seats label, shown only when seats are low or gone. */
+/** The seats label, shown only when seats are low (40% or less left) or gone. */
 export function seatsLabel(seatsLeftPercent: number): string | null {
   if (seatsLeftPercent <= 0) return "Sold Out";
   if (seatsLeftPercent <= 40) return `Only ${seatsLeftPercent}% seats left!`;
   return null;
 }
 
-/** The venue's local time with its zone, and SPEC.md's UTC form as the secondary line. */
+/** The venue's local time with its zone, and the UTC form as the secondary line (decision 005). */
 export function venueDateTime(iso: string, zone: string | undefined): { local: string; utc: string } | null {
   const ms = Date.parse(iso);
   if (Number.isNaN(ms)) return null;
@@ -28,7 +28,7 @@ export function venueDateTime(iso: string, zone: string | undefined): { local: s
 
 /**
  * The banner on an event's card, most important first: a cancelled event says so wherever it is
- * still shown; then sales closed at the start; then SPEC.md's seats label.
+ * still shown; then sales closed at the start; then the seats label (`seatsLabel`).
  */
 export function cardLabel(event: SeatFacts, now = Date.now()): CardLabel | null {
   if (event.event_status === "cancelled") return { text: "Cancelled", kind: "cancelled" };
@@ -41,7 +41,7 @@ export function cardLabel(event: SeatFacts, now = Date.now()): CardLabel | null 
 
 type CardLabel = { text: string; kind: "cancelled" | "closed" | "sold-out" | "low" };
 
-/** What the seat rules read: SPEC.md's percentage, and the per-gender counts of a balanced event. */
+/** What the seat rules read: the percentage left, and the per-gender counts of a balanced event. */
 type SeatFacts = Pick<EventSummary, "event_status" | "SeatAvailabilityPer" | "EventDateTime"> & {
   SeatsLeft?: SeatsByGender;
 };

@@ -1,4 +1,4 @@
-// The shapes of SPEC.md section 3 are the API's own types (types only: nothing of the server is bundled).
+// The event shapes (docs/api.md, Events) are the API's own types (types only: nothing of the server is bundled).
 import type { EventDetail, EventSummary } from "../../../api/services/events.ts";
 
 export type { EventDetail, EventSummary };

@@ -4,7 +4,7 @@ export type FeedbackLink = { userID: number; eventID: number; token: string };
 const ID = /^[1-9]\d{0,15}$/;
 
 /**
- * Reads a feedback link's query. The two pages put the ids in opposite orders (SPEC.md section 2):
+ * Reads a feedback link's query. The two pages put the ids in opposite orders, as the texted links always did:
  * /ParticipantFeedback has par1 = user and par2 = event, /EventFeedback par1 = event and par2 = user.
  */
 export function readFeedbackLink(params: URLSearchParams, page: "participant" | "event"): FeedbackLink | null {

@@ -3,7 +3,7 @@ import { api, CallFailed, send } from "../../lib/api.ts";
 import { ticketFromReply } from "../tickets/ticket-reply.ts";
 import { getTicket, type SavedTicket, saveTicket } from "../tickets/ticket-store.ts";
 
-/** The query parameters of SPEC.md's success URL. */
+/** The query parameters of the success URL (`successUrl` in api/services/checkout.ts). */
 export type SuccessParams = {
   sessionId: string;
   userID: number;
@@ -54,7 +54,7 @@ async function textedOrSaved(params: SuccessParams): Promise<ConfirmState> {
   return saved ? { status: "ready", ticket: saved, saved: true } : { status: "texted" };
 }
 
-/** Steps the success page through SPEC.md's flow: payment intent → local storage → confirmation → saved ticket. */
+/** Steps the success page through its flow: payment intent → local storage → confirmation → saved ticket. */
 export async function confirmPayment(params: SuccessParams): Promise<ConfirmState> {
   try {
     const session = await send(api["checkout-session"].$get({ query: { session_id: params.sessionId } }));

@@ -1,13 +1,13 @@
 import { type ApiReply, api, CallFailed, type Ok, send } from "../../lib/api.ts";
 import { BOOKING_CLOSED_MESSAGE } from "../events/format.ts";
 
-// The confirmation page (issue 3) calls this from "Proceed to Payment".
+// The confirmation page calls this from "Proceed to Payment".
 export type CheckoutUser = { userID: number; name: string; email: string; phone: string };
 export type CheckoutEvent = { id: number; event_name: string; booking_amount: number };
 
 /**
  * Asks the API for a checkout session and sends the browser to the provider's payment page. The
- * amount is sent because SPEC.md's call carries it, but the server charges the event's own price.
+ * amount is sent because the call has always carried it, but the server charges the event's own price.
  * Throws an Error with a message fit to show when the payment cannot start.
  */
 export async function startCheckout(user: CheckoutUser, event: CheckoutEvent): Promise<void> {

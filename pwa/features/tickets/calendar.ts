@@ -9,7 +9,7 @@ export type CalendarTicket = Pick<
   "eventID" | "userID" | "eventName" | "eventDateTime" | "eventLocation" | "durationHours" | "uniqueCode"
 >;
 
-// SPEC.md's events last a few hours; a ticket saved before durations were kept assumes two.
+// Events last a few hours; a ticket saved before durations were kept assumes two.
 const FALLBACK_HOURS = 2;
 
 const stamp = (ms: number) =>

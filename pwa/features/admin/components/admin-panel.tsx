@@ -10,7 +10,7 @@ import { Overview } from "./overview.tsx";
 import { UserDetails } from "./user-details.tsx";
 import "../admin.css";
 
-// Overview comes first in the row; the panel still opens on Add Event, as SPEC.md's panel always did,
+// Overview comes first in the row; the panel still opens on Add Event, as it always did,
 // so the flows people (and scripts) know keep working (docs/decisions/014-organiser-desk.md).
 const TABS = ["Overview", "Add Event", "Edit Event", "User Details"] as const;
 type Tab = (typeof TABS)[number];

@@ -11,7 +11,7 @@ type Props = {
 
 const pad = (n: number) => String(n).padStart(2, "0");
 
-/** Hours 0-23 and quarter-hour minutes (SPEC.md section 9), on the venue's clock. */
+/** Hours 0-23 and minutes 0, 15, 30, 45 (the only ones the server takes), on the venue's clock. */
 export function TimeFields({ idPrefix, hour, minute, onHour, onMinute }: Props) {
   return (
     <fieldset className="admin-time">

@@ -27,7 +27,7 @@ const STEP_TITLES = {
 } as const;
 
 /**
- * SPEC.md section 4's booking flow up to the seat hold: phone, code (skipped when already verified),
+ * The booking flow up to the seat hold: phone, code (skipped when already verified),
  * details. With `intent: "waitlist"` (a sold-out event's card) the last step joins the waitlist
  * instead; a details form that finds the seats gone offers the same. An `offer` (opened from the
  * waitlist SMS) starts at the details, the phone already proven by the link.

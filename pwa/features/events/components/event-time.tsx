@@ -1,8 +1,8 @@
 import { venueDateTime } from "../format.ts";
 
 /**
- * When an event happens, as people at the venue read it (`2026-11-29 07:00 PM AEDT`), with SPEC.md's
- * UTC form below it. Used inside a `<dd>` wherever an event's time is shown.
+ * When an event happens, as people at the venue read it (`2026-11-29 07:00 PM AEDT`), with the UTC form
+ * (`2026-11-29 08:00 AM UTC`) below it. Used inside a `<dd>` wherever an event's time is shown.
  */
 export function EventTime({ iso, zone }: { iso: string | undefined; zone: string | undefined }) {
   const when = iso ? venueDateTime(iso, zone) : null;

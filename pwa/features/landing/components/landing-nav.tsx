@@ -7,11 +7,11 @@ import "../landing.css";
 
 const brand = "Saathi Speed Dating";
 
-/** The landing page's own navigation bar: logo, collapsible menu and contact line (SPEC.md section 1). */
+/** The landing page's own navigation bar: logo, collapsible menu and contact line. */
 export function LandingNav() {
   const config = usePublicConfig();
   const ready = config.status === "ready" ? config.config : undefined;
-  // SPEC.md: the navigation bar loads the third-party slim script on mount and removes it on unmount.
+  // The navigation bar loads the third-party slim script (`NAVBAR_SCRIPT_URL`) on mount and removes it on unmount.
   // This page is the only one that loads it (decision 013).
   useExternalScript(ready?.navbarScriptUrl, ready?.navbarScriptIntegrity);
 
