@@ -28,6 +28,10 @@ export const events = sqliteTable(
     seatsMale: integer("seats_male"),
     seatsFemale: integer("seats_female"),
     status: text("status", { enum: eventStatuses }).notNull().default("upcoming"),
+    // When the organiser started and ended the night (epoch ms); null before. A night may start
+    // before its planned time, and the door and the rounds go by when it really did.
+    startedAt: integer("started_at"),
+    endedAt: integer("ended_at"),
     // Set once RETENTION_DAYS after the end, when the attendees' photos and contact details are erased.
     personalDataErasedAt: integer("personal_data_erased_at"),
     createdAt: createdAt(),

@@ -67,7 +67,7 @@ export function insertPaidBookings(
   db: Db,
   eventId: number,
   count: number,
-  attendee: { gender?: "male" | "female"; name?: string } = {},
+  attendee: { gender?: "male" | "female"; name?: string; paidAt?: number } = {},
 ) {
   const ids: { userId: number; bookingId: number; phone: string }[] = [];
   for (let i = 0; i < count; i++) {
@@ -82,7 +82,7 @@ export function insertPaidBookings(
         holdExpiresAt: Date.now(),
         amountCents: 4500,
         paymentIntentId: `pi_fixture_${user.id}_${Math.random().toString(36).slice(2)}`,
-        paidAt: Date.now(),
+        paidAt: attendee.paidAt ?? Date.now(),
       })
       .returning()
       .get();

@@ -28,8 +28,9 @@ const iso = (ms: number) => new Date(ms).toISOString();
 /** An event with `count` paid attendees, alternating men and women. */
 async function eventWith(count: number, name = "Door Night") {
   const { db, env } = server.deps;
-  const event = await insertEvent(db, env.UPLOADS_DIR, { name, status: "started" });
-  return { event, attendees: insertPaidBookings(db, event.id, count) };
+  // A night under way for half an hour, booked the day before: the door takes taps from then on.
+  const event = await insertEvent(db, env.UPLOADS_DIR, { name, status: "started", startsAt: now() - 30 * MINUTE });
+  return { event, attendees: insertPaidBookings(db, event.id, count, { paidAt: now() - 24 * 60 * MINUTE }) };
 }
 
 const checkIn = (client: BrowserClient, eventID: number, userID: number, clientTs: number) =>

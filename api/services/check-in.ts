@@ -21,7 +21,7 @@ export const CONFIRM_PER_ADDRESS_LIMIT: Limit = { bucket: "confirm-booking", max
 export const CHECK_IN_CLOCK_SKEW_MS = 5 * MINUTE;
 export const CHECK_IN_MAX_AGE_MS = 7 * DAY;
 /**
- * How long before the start the doors may open: a check-in dated earlier is not an arrival at the
+ * How long before the start (or the early start) the doors may open: a check-in dated earlier is not an arrival at the
  * night (docs/decisions/017-second-review.md), and neither is one dated before the booking was paid.
  */
 export const DOORS_OPEN_BEFORE_START_MS = 3 * 60 * MINUTE;
@@ -117,7 +117,9 @@ export function checkIn(
     (tx) => {
       const { booking, event } = loadBookingContext(tx, input.userId, input.eventId);
       assertAdmissible(booking);
-      if (input.clientTs < event.startsAt - DOORS_OPEN_BEFORE_START_MS) {
+      // A night the organiser started early opens its doors from then.
+      const opens = Math.min(event.startsAt, event.startedAt ?? event.startsAt) - DOORS_OPEN_BEFORE_START_MS;
+      if (input.clientTs < opens) {
         throw BadRequest("clientTs: is before the doors open, 3 hours before the start; check the phone's clock");
       }
       if (booking.paidAt !== null && input.clientTs < booking.paidAt) {

@@ -52,7 +52,7 @@ async function transition(deps: Deps, eventId: number, step: Transition): Promis
         throw Conflict(`the event is ${event.status}; it can only be ${step.key}ed when ${step.from}`, "wrong_state");
       }
       tx.update(events)
-        .set({ status: step.to })
+        .set({ status: step.to, ...(step.to === "started" ? { startedAt: deps.now() } : { endedAt: deps.now() }) })
         .where(and(eq(events.id, eventId), eq(events.status, step.from)))
         .run();
       textPaidAttendees(tx, eventId, {

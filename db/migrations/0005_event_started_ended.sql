@@ -1,0 +1,2 @@
+ALTER TABLE `events` ADD `started_at` integer;--> statement-breakpoint
+ALTER TABLE `events` ADD `ended_at` integer;
