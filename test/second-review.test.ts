@@ -5,7 +5,7 @@ import { csvCell } from "../api/services/participants-csv.ts";
 import { createScheduler, type Scheduler } from "../api/services/scheduler.ts";
 import { bookings, waitlistEntries } from "../db/schema.ts";
 import { insertPaidBookings } from "./fixtures.ts";
-import { detailsForm, holdSeat } from "./suites/booking-flow.ts";
+import { createCheckout, detailsForm, holdSeat } from "./suites/booking-flow.ts";
 import { json, offerLink, waitlistSuite } from "./suites/waitlist.ts";
 
 // The second security review's findings (docs/decisions/017-second-review.md), each reproduced as
@@ -61,6 +61,34 @@ describe("a renewed hold does not pin a seat", () => {
     expect(await offersTo(y.phone)).toHaveLength(1);
   });
 
+  it("never stretches a hold past HOLD_MINUTES and one checkout, however often the buyer saves and pays again", async () => {
+    const event = await suite.newEvent({ total: 1 });
+    const x = person();
+    const y = person();
+    const held = await holdSeat(x.browser, { phone: x.phone, eventId: event.id, image: suite.photo });
+    expect(held.status).toBe(200);
+    const first = server.deps.db.select().from(bookings).where(eq(bookings.userId, held.userID!)).get()!;
+    const cap = first.heldSince! + server.deps.env.HOLD_MINUTES * MINUTE + 31 * MINUTE;
+    await y.browser.postJson("/api/join-waitlist", { eventID: event.id, phone: y.phone, gender: "male", name: "Yu" });
+
+    // Proceed to Payment just before the hold ends, then save the details again and pay again: the
+    // review's loop, which used to push the hold 31 minutes on each round.
+    server.advance(29 * MINUTE);
+    expect((await createCheckout(server.url, { userID: held.userID!, eventID: event.id }, x.browser)).status).toBe(200);
+    server.advance(29 * MINUTE);
+    const again = await holdSeat(x.browser, { phone: x.phone, eventId: event.id, image: suite.photo });
+    expect(again.status).toBe(200);
+    expect((await createCheckout(server.url, { userID: again.userID!, eventID: event.id }, x.browser)).status).toBe(
+      200,
+    );
+    const hold = server.deps.db.select().from(bookings).where(eq(bookings.userId, again.userID!)).get()!;
+    expect(hold.holdExpiresAt).toBeLessThanOrEqual(cap);
+
+    server.advance(cap - now() + MINUTE);
+    await scheduler.tick();
+    expect(await offersTo(y.phone)).toHaveLength(1);
+  });
+
   it("refuses the waitlist to a phone that holds a live seat at the event (409 already_holding)", async () => {
     const event = await suite.newEvent({ total: 1 });
     const x = person();
@@ -103,6 +131,16 @@ describe("check-in times belong to the night", () => {
     const onTheNight = await checkIn(tapped);
     expect(onTheNight.status).toBe(200);
     expect(row()?.checkedInAt).toBe(tapped);
+  });
+
+  it("opens the doors from an early start: the organiser started the night before its planned time", async () => {
+    const event = await suite.newEvent({ total: 2, startsIn: 2 * 24 * HOUR });
+    const [paid] = insertPaidBookings(server.deps.db, event.id, 1, { paidAt: now() - HOUR });
+    const checkIn = () =>
+      suite.admin.postJson("/api/check-in", { eventID: event.id, userID: paid!.userId, clientTs: now() });
+    expect((await checkIn()).status).toBe(400);
+    expect((await suite.admin.postJson("/api/start-event", { eventId: event.id })).status).toBe(200);
+    expect((await checkIn()).status).toBe(200);
   });
 });
 

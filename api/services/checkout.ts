@@ -23,8 +23,8 @@ export type BookingContext = { booking: Booking; user: User; event: Event };
 // Stripe refuses a Checkout Session whose expires_at is less than 30 minutes after its creation. A
 // hold has at most 30 minutes left when the buyer reaches "Proceed to Payment", so creating a checkout
 // stretches the hold to 31 minutes from now (the extra minute covers the call to Stripe) and the
-// session expires with it. The stretch happens once per session, and a session is reused while open,
-// so a hold cannot be extended forever.
+// session expires with it. A session is reused while open, and no stretch goes past HOLD_MINUTES plus
+// 31 minutes from when the phone first held the seat, so a hold cannot be extended forever.
 const MIN_CHECKOUT_MS = 31 * 60_000;
 
 /** The placeholder Stripe replaces with the session id in the success URL. */
@@ -121,9 +121,16 @@ async function createOnce(deps: Deps, input: { userId: number; eventId: number }
         .orderBy(desc(checkoutSessions.createdAt))
         .get();
       if (open) return { kind: "reuse" as const, open };
+      // Stripe keeps a checkout open at least 30 minutes, so starting one stretches the hold to match,
+      // but never past HOLD_MINUTES plus one checkout from when the phone first held the seat: saving
+      // the details again and starting another checkout must not pin the seat forever (decision 017).
+      // A checkout that outlives its hold can still be paid: the payment then takes a free seat or is
+      // refunded (decision 002).
       const expiresAt = Math.max(booking.holdExpiresAt, now + MIN_CHECKOUT_MS);
+      const heldSince = booking.heldSince ?? booking.createdAt;
+      const holdExpiresAt = Math.min(expiresAt, heldSince + deps.env.HOLD_MINUTES * 60_000 + MIN_CHECKOUT_MS);
       tx.update(bookings)
-        .set({ holdExpiresAt: expiresAt, amountCents: event.priceCents })
+        .set({ holdExpiresAt, amountCents: event.priceCents })
         .where(eq(bookings.id, booking.id))
         .run();
       return { kind: "create" as const, ctx, expiresAt };

@@ -158,6 +158,7 @@ export function holdSeat(
           phone: attendee.phone,
           status: "held",
           holdExpiresAt: kept?.holdExpiresAt ?? now + input.holdMinutes * 60_000,
+          heldSince: kept?.heldSince ?? now,
           amountCents: event.priceCents,
         })
         .returning({ id: bookings.id })

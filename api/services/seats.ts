@@ -131,7 +131,11 @@ export function assertSeatFor(q: DbOrTx, event: Event, gender: Gender, now: numb
 /** This phone's hold at the event that has not run out yet, if any. */
 export function liveHoldOf(q: DbOrTx, eventId: number, phone: string, now: number) {
   return q
-    .select({ id: bookings.id, holdExpiresAt: bookings.holdExpiresAt })
+    .select({
+      id: bookings.id,
+      holdExpiresAt: bookings.holdExpiresAt,
+      heldSince: sql<number>`coalesce(${bookings.heldSince}, ${bookings.createdAt})`,
+    })
     .from(bookings)
     .where(
       and(
