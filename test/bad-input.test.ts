@@ -3,6 +3,7 @@ import { eq } from "drizzle-orm";
 import Stripe from "stripe";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../api/app.ts";
+import { isErrorCode } from "../common/error-codes.ts";
 import { bookings, events } from "../db/schema.ts";
 import { suiteFake, suiteTestServer, verifiedPhoneCookie } from "./api-harness.ts";
 import { startFakeStripe } from "./fakes/stripe.ts";
@@ -310,10 +311,12 @@ function judge(ep: Endpoint, c: Case, reply: Reply, baseSucceeds: boolean): stri
     return `${reply.status} (accepted): ${reply.text.slice(0, 120)}`;
   }
   if (!reply.contentType.includes("application/json")) return `${reply.status} without a JSON content type`;
-  const error = body as { success?: unknown; error?: unknown };
+  const error = body as { success?: unknown; error?: unknown; code?: unknown };
   if (error.success !== false || typeof error.error !== "string" || error.error === "") {
     return `${reply.status} without {success:false, error}: ${reply.text.slice(0, 120)}`;
   }
+  // Clients branch on the code, so every refusal carries one of the listed codes.
+  if (!isErrorCode(error.code)) return `${reply.status} without a listed code: ${reply.text.slice(0, 120)}`;
   return null;
 }
 
