@@ -75,9 +75,8 @@ export const bookings = sqliteTable(
     phone: text("phone").notNull(),
     status: text("status", { enum: bookingStatuses }).notNull().default("held"),
     holdExpiresAt: integer("hold_expires_at").notNull(),
-    // When this phone's hold at the event began, carried over when a repeated save replaces the
-    // hold: renewing never makes a hold outlast HOLD_MINUTES plus one checkout from it. Null on rows
-    // from before it was kept, which then count from their own creation.
+    // When the phone first held this seat, carried over by a repeated save: no renewal outlasts
+    // HOLD_MINUTES plus one checkout from it. Null on older rows (they count from created_at).
     heldSince: integer("held_since"),
     amountCents: integer("amount_cents").notNull(),
     // A refund after the event started keeps the seat (it was used); this records whether it counts.
