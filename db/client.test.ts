@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { openDatabase } from "./client.ts";
 import { events } from "./schema.ts";
 
-// Issue 12, "Data at rest": the database holds names, emails and phones, so it, its WAL and the
+// Data at rest (docs/decisions/012-disk-and-personal-data.md): the database holds names, emails and phones, so it, its WAL and the
 // generated session secret are readable by the server's account only.
 
 const mode = (path: string) => statSync(path).mode & 0o777;

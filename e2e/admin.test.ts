@@ -64,7 +64,7 @@ describe.skipIf(noBrowser)("admin panel on a desktop", () => {
     await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
     await page.getByRole("button", { name: "Submit" }).click();
     await page.getByRole("tablist").waitFor();
-    // The organiser's desk (issue #16) adds Overview before SPEC.md's three tabs; the panel still opens on Add Event.
+    // The organiser's desk (docs/decisions/014) adds Overview before the three original tabs; the panel still opens on Add Event.
     expect(await page.getByRole("tab").allTextContents()).toEqual([
       "Overview",
       "Add Event",
@@ -192,7 +192,7 @@ describe.skipIf(noBrowser)("admin panel on a desktop", () => {
     const rows = panel.locator("tbody tr");
     await expect.poll(() => rows.count()).toBe(3);
     await expect.poll(() => rows.first().textContent()).toContain("Asha Rao");
-    // Phones read the national way (issue #16): +61412345678 as 0412 345 678.
+    // Phones read the national way: +61412345678 as 0412 345 678.
     const ashaPhone = people[0]!.phone;
     const national = `0${ashaPhone.slice(3, 6)} ${ashaPhone.slice(6, 9)} ${ashaPhone.slice(9)}`;
     await expect.poll(() => rows.first().textContent()).toContain(national);

@@ -19,7 +19,7 @@ import {
 import { integrity } from "../test/suites/db-state.ts";
 import { type AppServer, startAppServer } from "./harness.ts";
 
-// CONTRACT.md promises hold through a crash: the real server (spawned like `npm start`) is killed
+// The promises of docs/decisions/002-seats-holds-and-payment.md hold through a crash: the real server (spawned like `npm start`) is killed
 // with SIGKILL while bookings are in flight and restarted on the same SQLite file, three times.
 // Whatever the server answered as confirmed must still be confirmed with the same code, no event
 // may hold more seats than it has (nor a balanced one more of a gender than its half), holds still
@@ -70,7 +70,7 @@ async function buyer(
   }
 }
 
-/** Seats taken per CONTRACT.md, at a chosen moment. */
+/** Seats taken as docs/decisions/002-seats-holds-and-payment.md counts them, at a chosen moment. */
 function takenSeats(sqlite: ReturnType<typeof openDatabase>["$client"], eventId: number, now: number): number {
   return sqlite
     .prepare(

@@ -60,7 +60,7 @@ describe.skipIf(noBrowser)("home page on a phone", () => {
 
     const card = (name: string) => page.locator("article.event-card", { hasText: name });
 
-    // The venue's clock with its zone first, SPEC.md's UTC form beneath.
+    // The venue's clock with its zone first, the UTC form beneath.
     const when = (name: string, part: "local" | "utc") => card(name).locator(`.event-${part}-time`).textContent();
     await expect.poll(() => when("Low Seats Night", "local")).toBe("2031-03-08 06:30 AM AEDT");
     await expect.poll(() => when("Low Seats Night", "utc")).toBe("2031-03-07 07:30 PM UTC");

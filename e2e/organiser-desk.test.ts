@@ -8,7 +8,7 @@ import { insertEvent, insertHeldBooking, insertPaidBookings } from "../test/fixt
 import { type AppServer, desktop, launchBrowser, newContext, noBrowser, startAppServer } from "./harness.ts";
 import { expectAccessible } from "./page-checks.ts";
 
-// The organiser's desk (issue #16) at desktop size: the Overview, a cancel through its dialog, an
+// The organiser's desk (docs/decisions/014-organiser-desk.md) at desktop size: the Overview, a cancel through its dialog, an
 // address edit, per-row refund results and the CSV download, each screen checked with axe-core.
 
 const PASSWORD = "e2e-admin-password";

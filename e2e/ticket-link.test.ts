@@ -6,7 +6,7 @@ import { insertEvent, insertHeldBooking } from "../test/fixtures.ts";
 import { type AppServer, launchBrowser, newContext, noBrowser, startAppServer } from "./harness.ts";
 import { expectAccessible, expectNoSidewaysScroll } from "./page-checks.ts";
 
-// Issue #12 at phone size: the success URL is not a ticket. A browser that did not verify the
+// At phone size, the success URL is not a ticket (docs/decisions/010-tickets-are-not-urls.md). A browser that did not verify the
 // booking's phone (an installed app on iOS keeps its storage apart from Safari, where the card
 // checkout returned) is told the ticket was texted; the texted link shows the ticket on that phone,
 // saves it, and leaves the address bar clean.

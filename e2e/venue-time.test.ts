@@ -7,8 +7,8 @@ import { makeImage } from "../test/fixtures.ts";
 import { type AppServer, launchBrowser, newContext, noBrowser, startAppServer } from "./harness.ts";
 import { expectAccessible } from "./page-checks.ts";
 
-// Issue 11 at phone size: an organiser types a Sydney evening in the admin form, and everyone reads
-// it on the venue's clock with its zone, while the API keeps SPEC.md's UTC.
+// Venue time at phone size (docs/decisions/005-venue-time.md): an organiser types a Sydney evening in the admin form, and everyone reads
+// it on the venue's clock with its zone, while the API keeps UTC.
 
 const PASSWORD = "e2e-admin-password";
 

@@ -7,7 +7,7 @@ import { browserClient, suiteTestServer, type TestServer, withTestServer } from 
 import { newMobile } from "./suites/booking-flow.ts";
 import { send } from "./suites/http.ts";
 
-// Issue 12: password guessing spread over addresses, and sessions that end on the server. Requests
+// Password guessing spread over addresses (docs/decisions/009-admin-login-and-sessions.md), and sessions that end on the server. Requests
 // leave from chosen loopback addresses (the first suite's server listens on "::", so ::1 reaches it
 // too); addresses beyond loopback arrive the way they do in production, through a trusted proxy's
 // X-Forwarded-For.

@@ -13,7 +13,7 @@ import { createCheckout, newMobile, pay, verifiedBrowser } from "./suites/bookin
 import { dbState, folderState } from "./suites/db-state.ts";
 import { pool, type Reply, send, sendChunked } from "./suites/http.ts";
 
-// CONTRACT.md: "Bad input never causes a 5xx", error bodies are `{success:false, error}`, and a
+// docs/api.md: bad input never causes a 5xx, error bodies are `{success:false, error, code}`, and a
 // refused request changes nothing. Every endpoint under /api gets the same barrage, generated from
 // the table below, with and without the admin session.
 

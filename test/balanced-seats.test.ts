@@ -6,7 +6,7 @@ import { insertHeldBooking, insertPaidBookings } from "./fixtures.ts";
 import { createCheckout, holdSeat } from "./suites/booking-flow.ts";
 import { json, waitlistSuite } from "./suites/waitlist.ts";
 
-// Issue #15, seats by gender (docs/decisions/015-balanced-rooms-and-waitlist.md): an event may split
+// Seats by gender (docs/decisions/015-balanced-rooms-and-waitlist.md): an event may split
 // its seats between men and women; the event answers say what is left of each, and no gender is
 // ever booked past its seats. Real HTTP on a real SQLite file; the clock is moved, never waited for.
 

@@ -12,7 +12,7 @@ import { type BrowserClient, browserClient, suiteTestServer, verifiedPhoneBrowse
 import { insertEvent, insertPaidBookings, makeImage } from "./fixtures.ts";
 import { createCheckout, detailsForm, newMobile, pay } from "./suites/booking-flow.ts";
 
-// Issue 12, "Disk growth by repeated saves" and "Data at rest": a verified phone cannot fill the disk
+// Disk growth by repeated saves and data at rest (docs/decisions/012-disk-and-personal-data.md): a verified phone cannot fill the disk
 // with photos, a full event costs no photo work, the upload sweep deletes what no booking needs, and
 // uploads are the server account's alone.
 

@@ -3,7 +3,7 @@ import { browserClient, suiteFake, suiteTestServer } from "./api-harness.ts";
 import { startFakeTwilio } from "./fakes/twilio.ts";
 import { lastCode, newMobile } from "./suites/booking-flow.ts";
 
-// Issue #12, "One-time codes": per phone, at most 10 wrong codes an hour across all its codes and at
+// One-time codes (docs/decisions/011-links-and-codes.md): per phone, at most 10 wrong codes an hour across all its codes and at
 // most 10 codes a day, so a phone can neither be guessed into nor bombed with texts.
 
 const MINUTE = 60_000;

@@ -18,7 +18,7 @@ import {
   verifiedBrowser,
 } from "./suites/booking-flow.ts";
 
-// CONTRACT.md: "Seats are never oversold, whatever the concurrency", confirmations are idempotent
+// docs/decisions/002: seats are never oversold, whatever the concurrency; confirmations are idempotent
 // and send the SMS once, a repeated refund never refunds twice, webhook replays are harmless. Each
 // test fires its requests in one Promise.all burst so they really overlap on the server.
 
@@ -60,7 +60,7 @@ function countingSms(inner: SmsProvider) {
   return { provider, sent };
 }
 
-/** Seats taken per CONTRACT.md: paid, live holds, and refunds that kept their seat. */
+/** Seats taken as docs/decisions/002 counts them: paid, live holds, and refunds that kept their seat. */
 function takenSeats(server: TestServer, eventId: number): number {
   const now = server.deps.now();
   return (

@@ -7,7 +7,7 @@ import { startFakeStripe } from "./fakes/stripe.ts";
 import { insertEvent, insertHeldBooking, makeImage } from "./fixtures.ts";
 import { createCheckout, holdSeat, newMobile, pay, verifiedBrowser } from "./suites/booking-flow.ts";
 
-// Issue #12: the success URL is not a ticket, and answers do not reveal bookings. The door code, QR,
+// The success URL is not a ticket (docs/decisions/010-tickets-are-not-urls.md), and answers do not reveal bookings. The door code, QR,
 // name and phone go only to the browser that verified the booking's phone, or to whoever opens the
 // signed ticket link texted to that phone (docs/decisions/010).
 

@@ -6,7 +6,7 @@ import { browserClient, suiteTestServer } from "./api-harness.ts";
 import { insertEvent, insertPaidBookings, makeImage } from "./fixtures.ts";
 import { detailsForm, lastCode, newMobile } from "./suites/booking-flow.ts";
 
-// Issue 12, "Transport and caching", in one place: HSTS when the public origin is https, and
+// Transport and caching (docs/decisions/013-headers-and-providers.md), in one place: HSTS when the public origin is https, and
 // `Cache-Control: no-store` on every answer that carries personal data, a code or a capability,
 // while the public reads stay cacheable (docs/decisions/013).
 

@@ -8,7 +8,7 @@ import { browserClient } from "./api-harness.ts";
 import { createCheckout, holdSeat, newMobile, pay } from "./suites/booking-flow.ts";
 import { json, offerLink, waitlistSuite } from "./suites/waitlist.ts";
 
-// Issue #15's races (docs/decisions/015-balanced-rooms-and-waitlist.md): no gender is ever oversold
+// The waitlist's races (docs/decisions/015-balanced-rooms-and-waitlist.md): no gender is ever oversold
 // however many buyers arrive at once, and one freed seat is offered exactly once however many
 // refunds, ticks and scheduler copies notice it together. Each burst is one Promise.all.
 

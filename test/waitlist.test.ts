@@ -9,7 +9,7 @@ import { insertHeldBooking } from "./fixtures.ts";
 import { createCheckout, holdSeat, newMobile, pay } from "./suites/booking-flow.ts";
 import { json, offerLink, type Person, waitlistSuite } from "./suites/waitlist.ts";
 
-// Issue #15, the waitlist (docs/decisions/015-balanced-rooms-and-waitlist.md): a verified phone waits
+// The waitlist (docs/decisions/015-balanced-rooms-and-waitlist.md): a verified phone waits
 // for a full event (per gender at a balanced one); every freed seat is offered by SMS to the first in
 // line, kept for WAITLIST_OFFER_MINUTES (never past the start), and passes on when not taken. Real
 // HTTP; the clock is moved, never waited for; the scheduler is ticked by hand as server.ts would.

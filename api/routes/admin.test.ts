@@ -290,7 +290,7 @@ describe("POST /api/save-event", () => {
     ["an impossible date", { eventDate: "2031-02-30" }],
     ["a date in another format", { eventDate: "30/12/2031" }],
     ["hour 24", { eventTime: "24:00" }],
-    ["minute 14 (SPEC.md's slip)", { eventTime: "19:14" }],
+    ["minute 14 (an early design's slip)", { eventTime: "19:14" }],
     ["minute 60", { eventTime: "19:60" }],
     ["a time without minutes", { eventTime: "19" }],
     ["a missing time", { eventTime: null }],

@@ -20,7 +20,7 @@ const server = suiteTestServer(() => {
 const get = (path: string, headers: Record<string, string> = {}) => fetch(server.url + path, { headers });
 
 describe("GET /api/get-events", () => {
-  it("lists every event soonest first with every field of SPEC.md section 3", async () => {
+  it("lists every event soonest first with every field of the event answer (docs/api.md)", async () => {
     const { db, env } = server.deps;
     const later = await insertEvent(db, env.UPLOADS_DIR, { name: "Later", startsAt: Date.UTC(2031, 0, 2, 19, 30) });
     const sooner = await insertEvent(db, env.UPLOADS_DIR, {

@@ -6,7 +6,7 @@ import { insertEvent, insertHeldBooking, insertPaidBookings, makeImage } from ".
 import { createCheckout, holdSeat, newMobile, pay, verifiedBrowser } from "../../test/suites/booking-flow.ts";
 import { feedbackToken } from "../lib/capability.ts";
 
-// The organiser's desk (issue #16): the Overview's numbers, cancelling an event, the edits SPEC.md's
+// The organiser's desk (docs/decisions/014-organiser-desk.md): the Overview's numbers, cancelling an event, the edits the original
 // form could not make, and the participants spreadsheet. Real HTTP on a real SQLite file; the local
 // payments provider underneath, wrapped so a test can count refund calls and make some fail.
 

@@ -17,7 +17,7 @@ import {
   verifiedBrowser,
 } from "../../test/suites/booking-flow.ts";
 
-// Issue 11: every event has its venue's zone, the API keeps SPEC.md's UTC fields, and sales close at
+// Venue time (docs/decisions/005-venue-time.md): every event has its venue's zone, the API keeps its UTC fields, and sales close at
 // the start whatever the organiser pressed.
 
 const HOUR = 3_600_000;
@@ -58,7 +58,7 @@ const eventAnswer = async (id: number) =>
   (await (await fetch(`${server.url}/api/get-event/${id}`)).json()) as Record<string, unknown>;
 
 describe("an event's time zone", () => {
-  it("is stored as sent, answered beside SPEC.md's UTC fields, and defaults to EVENT_TIME_ZONE", async () => {
+  it("is stored as sent, answered beside the UTC fields, and defaults to EVENT_TIME_ZONE", async () => {
     const sydney = await saveEvent({ timeZone: "Australia/Sydney", eventDate: "2031-11-29", eventTime: "8:0" });
     expect(sydney.status).toBe(200);
     expect(await eventAnswer(sydney.body.id!)).toMatchObject({

@@ -22,7 +22,7 @@ import { backgroundJobs } from "./jobs.ts";
 import { applyRetention, ERASED } from "./retention.ts";
 import { createScheduler } from "./scheduler.ts";
 
-// Issue 12, "Privacy retention": RETENTION_DAYS after an event's planned end its attendees' photos,
+// Personal data retention (docs/decisions/012-disk-and-personal-data.md): RETENTION_DAYS after an event's planned end its attendees' photos,
 // names, emails and phones are gone, the money records stay, and sent SMS keep only a few words.
 
 const MINUTE = 60_000;

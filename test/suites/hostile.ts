@@ -1,7 +1,7 @@
 import { canonicalTimeZone } from "../../common/time-zone.ts";
 
 // The hostile values the bad-input suite puts into every field, and what each field accepts under
-// CONTRACT.md, so a value that happens to be legal for a field is never counted as bad input.
+// docs/api.md, so a value that happens to be legal for a field is never counted as bad input.
 
 export type Kind =
   | "id"

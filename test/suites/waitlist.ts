@@ -5,7 +5,7 @@ import { type BrowserClient, browserClient, suiteTestServer, verifiedPhoneBrowse
 import { insertEvent, insertPaidBookings, makeImage } from "../fixtures.ts";
 import { newMobile } from "./booking-flow.ts";
 
-// What the seats-by-gender and waitlist suites (issue #15) share: one server per file with an
+// What the seats-by-gender and waitlist suites (docs/decisions/015) share: one server per file with an
 // admin signed in, a photo to book with, and events and paid seats written straight to its database.
 
 const PASSWORD = "correct horse battery staple";

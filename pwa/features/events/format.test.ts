@@ -54,7 +54,7 @@ describe("canBook", () => {
 });
 
 describe("venueDateTime", () => {
-  it("shows the venue's clock with its zone first and SPEC.md's UTC form second", () => {
+  it("shows the venue's clock with its zone first and the UTC form second", () => {
     expect(venueDateTime("2026-11-29T08:00:00.000Z", "Australia/Sydney")).toEqual({
       local: "2026-11-29 07:00 PM AEDT",
       utc: "2026-11-29 08:00 AM UTC",

@@ -96,7 +96,7 @@ describe("the success page's confirmation", () => {
     ),
   )!;
 
-  it("reads SPEC.md's query parameters and refuses a link without them", () => {
+  it("reads the success URL's query parameters and refuses a link without them", () => {
     expect(params).toEqual({
       sessionId: "cs_local_1",
       userID: 7,
