@@ -7,6 +7,7 @@ import { RangeRequestsPlugin } from "workbox-range-requests";
 import { NavigationRoute, registerRoute } from "workbox-routing";
 import { CacheFirst, NetworkFirst, StaleWhileRevalidate } from "workbox-strategies";
 import { CHECK_IN_SYNC_TAG, flushCheckIns } from "./features/door/check-in-queue.ts";
+import type { EventSummary } from "./features/events/types.ts";
 import { FEEDBACK_SYNC_TAG, flushQueue as flushFeedback } from "./features/feedback/tap-queue.ts";
 import type { FlushQueueMessage } from "./lib/offline-queue.ts";
 import { SERVED_OFFLINE_HEADER } from "./lib/served-offline.ts";
@@ -95,13 +96,14 @@ async function warmEventCaches() {
   const response = await fetch("/api/get-events", { credentials: "same-origin" });
   if (!response.ok) return;
   await (await caches.open("events")).put("/api/get-events", response.clone());
-  const list = (await response.json()) as { event_image?: string; event_status?: string }[];
+  // The raw answer is what gets cached, so this reads it with fetch rather than the typed client.
+  const list = (await response.json()) as EventSummary[];
   const images = await caches.open("images");
   await Promise.all(
     list
-      .filter((e) => e.event_status !== "ended" && e.event_status !== "cancelled" && typeof e.event_image === "string")
+      .filter((e) => e.event_status !== "ended" && e.event_status !== "cancelled")
       .map(async (e) => {
-        const url = `/api/images/${encodeURIComponent(e.event_image as string)}`;
+        const url = `/api/images/${encodeURIComponent(e.event_image)}`;
         if (!(await images.match(url))) await images.add(url).catch(() => undefined);
       }),
   );
