@@ -38,17 +38,21 @@ afterEach(() => place?.close());
 /** A restore with the secret the backups were made with, taking no unsigned backup. */
 const signedBy = { secret: SECRET, allowUnsigned: false };
 
+/** A signed restore of `folder` into a fresh data folder `target` (its app.db and uploads/). */
+const restoreInto = (target: string, folder: string) =>
+  restoreBackup({
+    ...signedBy,
+    folder,
+    databasePath: join(target, "app.db"),
+    uploadsDir: join(target, "uploads"),
+    force: false,
+  });
+
 describe("a backup's restore", () => {
   it("restores into an empty folder: every row and every upload, checked", async () => {
     const { env, backup, dir } = await setup();
     const target = join(dir, "restored");
-    const { manifest } = await restoreBackup({
-      ...signedBy,
-      folder: backup.folder,
-      databasePath: join(target, "app.db"),
-      uploadsDir: join(target, "uploads"),
-      force: false,
-    });
+    const { manifest } = await restoreInto(target, backup.folder);
     expect(manifest.counts.paidBookings).toBe(7);
     const restored = new Database(join(target, "app.db"), { readonly: true });
     try {
@@ -84,13 +88,7 @@ describe("a backup's restore", () => {
     bytes[bytes.length - 100] = (bytes[bytes.length - 100] ?? 0) ^ 0xff;
     writeFileSync(copy, bytes);
     const target = join(dir, "restored");
-    const attempt = restoreBackup({
-      ...signedBy,
-      folder: backup.folder,
-      databasePath: join(target, "app.db"),
-      uploadsDir: join(target, "uploads"),
-      force: false,
-    });
+    const attempt = restoreInto(target, backup.folder);
     await expect(attempt).rejects.toBeInstanceOf(BackupError);
     await expect(attempt).rejects.toThrow(/sha256/);
     expect(existsSync(target)).toBe(false);
@@ -101,15 +99,7 @@ describe("a backup's restore", () => {
     const [first] = readdirSync(join(backup.folder, "uploads"));
     rmSync(join(backup.folder, "uploads", first!));
     const target = join(dir, "restored");
-    await expect(
-      restoreBackup({
-        ...signedBy,
-        folder: backup.folder,
-        databasePath: join(target, "app.db"),
-        uploadsDir: join(target, "uploads"),
-        force: false,
-      }),
-    ).rejects.toThrow(/lack 1 of the manifest's 2 files/);
+    await expect(restoreInto(target, backup.folder)).rejects.toThrow(/lack 1 of the manifest's 2 files/);
   });
 
   it("copies only the uploads its manifest lists: a planted link or file is left behind", async () => {
@@ -119,13 +109,7 @@ describe("a backup's restore", () => {
     symlinkSync(join(dir, "host-secret"), join(uploads, `${"a".repeat(32)}.jpg`));
     writeFileSync(join(uploads, `${"b".repeat(32)}.jpg`), "a file the backup never held");
     const target = join(dir, "restored");
-    const { leftOut } = await restoreBackup({
-      ...signedBy,
-      folder: backup.folder,
-      databasePath: join(target, "app.db"),
-      uploadsDir: join(target, "uploads"),
-      force: false,
-    });
+    const { leftOut } = await restoreInto(target, backup.folder);
     expect(leftOut).toEqual([`${"a".repeat(32)}.jpg`, `${"b".repeat(32)}.jpg`]);
     expect(folderState(join(target, "uploads"))).toEqual(folderState(env.UPLOADS_DIR));
     for (const name of folderState(join(target, "uploads"))) {
@@ -142,15 +126,7 @@ describe("a backup's restore", () => {
     rmSync(listed);
     symlinkSync(join(dir, "host-secret"), listed);
     const target = join(dir, "restored");
-    await expect(
-      restoreBackup({
-        ...signedBy,
-        folder: backup.folder,
-        databasePath: join(target, "app.db"),
-        uploadsDir: join(target, "uploads"),
-        force: false,
-      }),
-    ).rejects.toThrow(/lack 1 of the manifest's 2 files/);
+    await expect(restoreInto(target, backup.folder)).rejects.toThrow(/lack 1 of the manifest's 2 files/);
     expect(existsSync(target)).toBe(false);
   });
 
@@ -161,15 +137,7 @@ describe("a backup's restore", () => {
     rmSync(uploads, { recursive: true });
     symlinkSync(join(dir, "elsewhere"), uploads);
     const target = join(dir, "restored");
-    await expect(
-      restoreBackup({
-        ...signedBy,
-        folder: backup.folder,
-        databasePath: join(target, "app.db"),
-        uploadsDir: join(target, "uploads"),
-        force: false,
-      }),
-    ).rejects.toThrow(/uploads is not a folder/);
+    await expect(restoreInto(target, backup.folder)).rejects.toThrow(/uploads is not a folder/);
     expect(existsSync(target)).toBe(false);
   });
 });
