@@ -49,7 +49,7 @@ export function latestCheckoutFor(db: DbOrTx, bookingId: number, provider: Payme
  * booking; a payment that arrives after its hold was released takes a free seat if there is one and
  * is otherwise refunded, so nobody pays for a seat they do not get. The refund is claimed in that
  * transaction and asked of the provider after it (services/refunds.ts), so a crash in between leaves
- * a claim that the provider's retry of the webhook finishes.
+ * a claim that the provider's retry of the webhook, or the background job, finishes.
  */
 export async function completeCheckout(
   deps: CompletionDeps,

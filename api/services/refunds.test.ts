@@ -12,6 +12,7 @@ import {
 import { type FakeSession, startFakeStripe } from "../../test/fakes/stripe.ts";
 import { insertEvent, insertHeldBooking, insertPaidBookings } from "../../test/fixtures.ts";
 import { createCheckout } from "../../test/suites/booking-flow.ts";
+import { backgroundJobs } from "./jobs.ts";
 
 // A refund is a provider call between two writes: the decision to refund and the record of the
 // refund. These tests kill the server in between, with the real `stripe` SDK against the fake
@@ -211,6 +212,60 @@ describe("the claim", () => {
       });
     } finally {
       server.advance(-32 * MINUTE);
+    }
+  });
+});
+
+describe("the refunds job", () => {
+  /** The job as server.ts builds it: a new list per call is a freshly started server. */
+  const refundsJob = () => {
+    const job = backgroundJobs(server.deps).find((j) => j.name === "refunds");
+    if (!job) throw new Error("no refunds job in api/services/jobs.ts");
+    return job;
+  };
+
+  it("finishes a refund a crash left claimed, once it is no longer in flight", async () => {
+    const event = await newEvent();
+    const paid = await paidThroughStripe(event.id);
+    killAfterNextRefund();
+    expect((await admin.postJson("/api/refund", { paymentIntentId: paid.paymentIntentId })).status).toBe(502);
+    const [made] = refundsAtStripe(paid.paymentIntentId);
+    restart();
+
+    // Moments later the call could still be under way in another process: the job leaves it.
+    await refundsJob().run(server.deps.now());
+    expect(bookingRow(paid.bookingId).status).toBe("paid");
+
+    server.advance(5 * MINUTE);
+    try {
+      fake.forgetIdempotencyKeys();
+      expect(await refundsJob().run(server.deps.now())).toEqual({ finished: 1, failed: 0 });
+      expect(bookingRow(paid.bookingId)).toMatchObject({ status: "refunded", seatReleased: true });
+      expect(recorded(paid.paymentIntentId)).toEqual([expect.objectContaining({ refundId: made!.id })]);
+      expect(refundsAtStripe(paid.paymentIntentId)).toHaveLength(1);
+      // Nothing left to do on the next run, and the admin's refund answers the recorded one.
+      expect(await refundsJob().run(server.deps.now())).toEqual({ finished: 0, failed: 0 });
+      const again = await admin.postJson("/api/refund", { paymentIntentId: paid.paymentIntentId });
+      expect(await json(again)).toEqual({ success: true, refundId: made!.id });
+    } finally {
+      server.advance(-5 * MINUTE);
+    }
+  });
+
+  it("keeps a claim the provider keeps failing, and tries it again on a later run", async () => {
+    const event = await newEvent();
+    const paid = await paidThroughStripe(event.id);
+    fake.failNext("/v1/refunds", 2, { status: 400, message: "fake stripe: card network down" });
+    expect((await admin.postJson("/api/refund", { paymentIntentId: paid.paymentIntentId })).status).toBe(502);
+    server.advance(5 * MINUTE);
+    try {
+      expect(await refundsJob().run(server.deps.now())).toEqual({ finished: 0, failed: 1 });
+      expect(bookingRow(paid.bookingId).status).toBe("paid");
+      expect(await refundsJob().run(server.deps.now())).toEqual({ finished: 1, failed: 0 });
+      expect(bookingRow(paid.bookingId).status).toBe("refunded");
+      expect(refundsAtStripe(paid.paymentIntentId)).toHaveLength(1);
+    } finally {
+      server.advance(-5 * MINUTE);
     }
   });
 });

@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { and, asc, eq, isNull, lte } from "drizzle-orm";
 import type { Db, DbOrTx } from "../../db/client.ts";
 import { bookings, events, type RefundClaim, refundClaims, refunds } from "../../db/schema.ts";
 import type { Env } from "../env.ts";
@@ -19,6 +19,13 @@ export type RefundDeps = {
 };
 
 export type RefundResult = { refundId: string; seatReleased: boolean };
+
+/**
+ * A claim this old without a recorded refund is no longer in flight: the server that made it crashed
+ * or the provider failed, and the background job finishes it. Well past the SDK's 20-second timeout
+ * with its two retries, so the job never races a call still under way.
+ */
+export const UNFINISHED_CLAIM_MS = 5 * 60_000;
 
 // Refunds under way in this process, per database, so a double click or two admin tabs share one
 // provider call instead of racing. Across processes the claim (`refund_claims`) holds the one
@@ -143,6 +150,37 @@ export async function finishClaim(deps: RefundDeps, claim: RefundClaim): Promise
   // A seat back on sale goes at once to the first person waiting for it (decision 015).
   if (result.released && result.eventId !== undefined) offerFreedSeatsNow(deps, result.eventId);
   return { refundId: result.refundId, seatReleased: result.seatReleased };
+}
+
+/** Refunds claimed at least UNFINISHED_CLAIM_MS before `now` and not recorded yet, oldest first. */
+export function unfinishedClaims(db: DbOrTx, now: number): RefundClaim[] {
+  return db
+    .select({ claim: refundClaims })
+    .from(refundClaims)
+    .leftJoin(refunds, eq(refunds.paymentIntentId, refundClaims.paymentIntentId))
+    .where(and(isNull(refunds.id), lte(refundClaims.claimedAt, now - UNFINISHED_CLAIM_MS)))
+    .orderBy(asc(refundClaims.claimedAt), asc(refundClaims.id))
+    .all()
+    .map((row) => row.claim);
+}
+
+/**
+ * The background job: finishes every refund a crash or a provider failure left claimed but not
+ * recorded, so none stays half-done until someone presses a button. A failure is logged and tried
+ * again on a later tick; one failing payment never stops the others.
+ */
+export async function finishUnfinishedRefunds(deps: RefundDeps, now: number) {
+  let finished = 0;
+  let failed = 0;
+  for (const claim of unfinishedClaims(deps.db, now)) {
+    try {
+      await finishClaim(deps, claim);
+      finished++;
+    } catch {
+      failed++; // finishClaim logged it
+    }
+  }
+  return { finished, failed };
 }
 
 async function refundAtProvider(deps: RefundDeps, claim: RefundClaim): Promise<string> {
