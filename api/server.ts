@@ -46,7 +46,7 @@ const server = serve({ fetch: app.fetch, port: env.PORT }, (info) => {
 });
 
 // Reminders, SMS retries and the rest: one loop, stopped before the database closes.
-const scheduler = createScheduler({ log, now }, backgroundJobs({ db, env, sms, log, now }));
+const scheduler = createScheduler({ log, now }, backgroundJobs({ db, env, sms, payments, log, now }));
 scheduler.start();
 
 // Graceful shutdown (docs/decisions/006-operations.md). Responses still being worked on are tracked

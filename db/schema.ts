@@ -181,6 +181,33 @@ export const refunds = sqliteTable(
   (t) => [uniqueIndex("refunds_payment_intent").on(t.paymentIntentId)],
 );
 
+/**
+ * A refund decided on, written in the IMMEDIATE transaction that decides it and before the provider
+ * is asked (docs/decisions/002-seats-holds-and-payment.md). The refund is done once `refunds` holds a
+ * row for the same payment; a claim without one is a refund a crash or a provider failure left
+ * half-done, which a retry or the background job finishes with the claim's idempotency key. One claim
+ * per payment and per key: a payment is refunded once.
+ */
+export const refundClaims = sqliteTable(
+  "refund_claims",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    bookingId: integer("booking_id")
+      .notNull()
+      .references(() => bookings.id),
+    paymentIntentId: text("payment_intent_id").notNull(),
+    idempotencyKey: text("idempotency_key").notNull(),
+    amountCents: integer("amount_cents").notNull(),
+    reason: text("reason", { enum: ["admin", "no_seat"] }).notNull(),
+    claimedAt: integer("claimed_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("refund_claims_payment_intent").on(t.paymentIntentId),
+    uniqueIndex("refund_claims_idempotency_key").on(t.idempotencyKey),
+    index("refund_claims_claimed_at").on(t.claimedAt),
+  ],
+);
+
 /** Webhook deliveries already handled, so replays change nothing. */
 export const processedWebhookEvents = sqliteTable("processed_webhook_events", {
   id: text("id").primaryKey(),
@@ -294,6 +321,7 @@ export type NewEvent = typeof events.$inferInsert;
 export type User = typeof users.$inferSelect;
 export type Booking = typeof bookings.$inferSelect;
 export type CheckoutSession = typeof checkoutSessions.$inferSelect;
+export type RefundClaim = typeof refundClaims.$inferSelect;
 export type Feedback = typeof feedback.$inferSelect;
 export type OutboxMessage = typeof outboxMessages.$inferSelect;
 export type WaitlistEntry = typeof waitlistEntries.$inferSelect;

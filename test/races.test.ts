@@ -40,6 +40,7 @@ function countingPayments(inner: PaymentsProvider) {
       await new Promise((r) => setTimeout(r, 50));
       return inner.refund(paymentIntentId, key);
     },
+    findRefund: (paymentIntentId) => inner.findRefund(paymentIntentId),
     ...(inner.verifyWebhook ? { verifyWebhook: inner.verifyWebhook.bind(inner) } : {}),
   };
   return { provider, calls };

@@ -43,6 +43,8 @@ const payments: PaymentsProvider = {
     if (failingIntents.has(paymentIntentId)) throw new Error("card network unavailable");
     return { refundId: `re_fake_${key}` };
   },
+  // Never reached: this provider never answers that a payment is refunded already.
+  findRefund: notUsed,
 };
 
 const server = suiteTestServer({ deps: () => ({ sms, payments }) });

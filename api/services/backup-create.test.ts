@@ -5,6 +5,7 @@ import { type BackupPlace, backedUp, backupPlace, SECRET, sha256 } from "../../t
 import { insertEvent, insertPaidBookings } from "../../test/fixtures.ts";
 import type { Env } from "../env.ts";
 import type { Logger } from "../lib/log.ts";
+import { createLocalPayments } from "../providers/payments/local.ts";
 import { createSmsProvider } from "../providers/sms/index.ts";
 import { createBackup } from "./backup-create.ts";
 import { listBackups, readManifest } from "./backup-manifest.ts";
@@ -29,7 +30,8 @@ afterEach(() => place?.close());
 function backupJob(env: Env) {
   const now = () => T0;
   const { sms } = createSmsProvider(env, place.db, log, now);
-  const job = backgroundJobs({ db: place.db, env, sms, log, now }).find((j) => j.name === "backup");
+  const payments = createLocalPayments(env, place.db, now);
+  const job = backgroundJobs({ db: place.db, env, sms, payments, log, now }).find((j) => j.name === "backup");
   if (!job) throw new Error("no backup job in api/services/jobs.ts");
   return job;
 }

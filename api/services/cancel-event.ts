@@ -23,9 +23,11 @@ const message = (event: Event, amountCents: number) =>
  *
  * Crash-safe by order, not by one big transaction (a refund is a provider call): the status change
  * and every text commit together first, so a cancelled event is never left on sale and nobody misses
- * the news; then each paid booking goes through the one refund path (provider idempotency key plus
- * the unique refund record). Running it again on a `cancelled` event therefore refunds only what is
- * still paid and queues nothing twice (the texts' dedupe keys).
+ * the news; then each paid booking goes through the one refund path (a claim written before the
+ * provider is called, its idempotency key, the unique refund record). Running it again on a
+ * `cancelled` event ("Finish refunds") therefore finishes only what is still paid, records a refund
+ * the provider made before a crash instead of making another, and queues nothing twice (the texts'
+ * dedupe keys).
  */
 export async function cancelEvent(deps: RefundDeps, eventId: number): Promise<CancelResult> {
   const { db } = deps;

@@ -1,6 +1,7 @@
 import type { AppDeps } from "../deps.ts";
 import { backupIfDue } from "./backup-create.ts";
 import { deliverPending } from "./outbox.ts";
+import { finishUnfinishedRefunds, UNFINISHED_CLAIM_MS } from "./refunds.ts";
 import { queueDueReminders } from "./reminders.ts";
 import { applyRetention } from "./retention.ts";
 import type { Job } from "./scheduler.ts";
@@ -28,12 +29,15 @@ export function paced(everyMs: number, run: (now: number) => unknown): (now: num
  * outbox, so what they queue goes out in the same tick. server.ts runs them; tests call them with a
  * moved clock.
  */
-export function backgroundJobs(deps: Pick<AppDeps, "db" | "env" | "sms" | "log" | "now">): Job[] {
+export function backgroundJobs(deps: Pick<AppDeps, "db" | "env" | "sms" | "payments" | "log" | "now">): Job[] {
   const uploads = { db: deps.db, uploadsDir: deps.env.UPLOADS_DIR };
   return [
     { name: "reminders", run: (now) => queueDueReminders(deps.db, deps.env, now) },
     // Seats freed by the clock alone (a hold or an offer that ran out) go to the next in line (decision 015).
     { name: "waitlist-offers", run: (now) => offerFreedSeats(deps, now) },
+    // Refunds claimed but never recorded (a crash, a provider failure), finished once they are no
+    // longer in flight; a seat they give back is offered at once (docs/decisions/002-seats-holds-and-payment.md).
+    { name: "refunds", run: paced(UNFINISHED_CLAIM_MS, (now) => finishUnfinishedRefunds(deps, now)) },
     // Messages whose first send failed (or that a crash interrupted) are retried here.
     { name: "outbox", run: () => deliverPending(deps) },
     // Photos of holds that ran out and files no row names (docs/decisions/012-disk-and-personal-data.md).

@@ -1,13 +1,13 @@
 import { randomBytes } from "node:crypto";
 import { and, desc, eq } from "drizzle-orm";
 import type { Db, DbOrTx } from "../../db/client.ts";
-import { bookings, checkoutSessions, processedWebhookEvents, refunds } from "../../db/schema.ts";
+import { bookings, checkoutSessions, processedWebhookEvents, type RefundClaim } from "../../db/schema.ts";
 import type { Env } from "../env.ts";
-import { ProviderFailed } from "../lib/errors.ts";
 import type { Logger } from "../lib/log.ts";
 import type { PaymentEvent, PaymentsProvider } from "../providers/payments/types.ts";
 import type { SmsProvider } from "../providers/sms/types.ts";
 import { loadBookingContextById, releaseCheckout } from "./checkout.ts";
+import { claimRefund, finishClaim, isRefundRecorded } from "./refunds.ts";
 import { isBalanced, paidBookingOf, seatsLeft, seatsLeftFor, seatUse } from "./seats.ts";
 import { issueTicket, sendQueuedConfirmation } from "./ticket.ts";
 import { liveOfferFor, offerBooked } from "./waitlist-offers.ts";
@@ -32,7 +32,7 @@ export type CompletionOutcome = "paid" | "refunded" | "not_payable" | "ignored";
 
 type Decision =
   | { outcome: "paid" | "not_payable" | "ignored"; bookingId?: number }
-  | { outcome: "refunded"; bookingId: number; refund?: { key: string; amountCents: number } };
+  | { outcome: "refunded"; bookingId: number; claim?: RefundClaim };
 
 export function latestCheckoutFor(db: DbOrTx, bookingId: number, provider: PaymentsProvider["name"]) {
   return db
@@ -47,7 +47,9 @@ export function latestCheckoutFor(db: DbOrTx, bookingId: number, provider: Payme
  * The one place a payment becomes a seat, used by the Stripe webhook, the local checkout's Pay and
  * send-confirmation alike. Everything is decided in one immediate transaction that re-reads the
  * booking; a payment that arrives after its hold was released takes a free seat if there is one and
- * is otherwise refunded, so nobody pays for a seat they do not get.
+ * is otherwise refunded, so nobody pays for a seat they do not get. The refund is claimed in that
+ * transaction and asked of the provider after it (services/refunds.ts), so a crash in between leaves
+ * a claim that the provider's retry of the webhook, or the background job, finishes.
  */
 export async function completeCheckout(
   deps: CompletionDeps,
@@ -58,6 +60,8 @@ export async function completeCheckout(
   const pi = input.paymentIntentId;
   const decision: Decision = db.transaction(
     (tx) => {
+      const noSeatClaim = (bookingId: number, paymentIntentId: string, idempotencyKey: string, amountCents: number) =>
+        claimRefund(tx, { bookingId, paymentIntentId, idempotencyKey, amountCents, reason: "no_seat" }, now);
       const session = tx.select().from(checkoutSessions).where(eq(checkoutSessions.id, input.sessionId)).get();
       if (input.requireOpen && (session?.status !== "open" || session.expiresAt <= now)) {
         return { outcome: "not_payable" };
@@ -76,21 +80,21 @@ export async function completeCheckout(
 
       if (booking.paymentIntentId === pi) {
         if (booking.status === "paid") return { outcome: "paid", bookingId: booking.id };
-        // Refunded earlier for want of a seat; if the refund call failed then, try it again.
-        const done = tx.select({ id: refunds.id }).from(refunds).where(eq(refunds.paymentIntentId, pi)).get();
+        // Refunded earlier for want of a seat; if the refund was not recorded then, finish it.
         return {
           outcome: "refunded",
           bookingId: booking.id,
-          refund: done ? undefined : { key: `refund-${booking.id}`, amountCents },
+          claim: isRefundRecorded(tx, pi)
+            ? undefined
+            : noSeatClaim(booking.id, pi, `refund-${booking.id}`, amountCents),
         };
       }
       if (booking.status === "paid" || booking.status === "refunded") {
         // A second payment for a booking that already has one: it buys nothing, so it goes back.
-        const done = tx.select({ id: refunds.id }).from(refunds).where(eq(refunds.paymentIntentId, pi)).get();
         return {
           outcome: "refunded",
           bookingId: booking.id,
-          refund: done ? undefined : { key: `refund-${pi}`, amountCents },
+          claim: isRefundRecorded(tx, pi) ? undefined : noSeatClaim(booking.id, pi, `refund-${pi}`, amountCents),
         };
       }
 
@@ -101,7 +105,11 @@ export async function completeCheckout(
           .set({ status: "refunded", seatReleased: true, paymentIntentId: pi, amountCents })
           .where(eq(bookings.id, booking.id))
           .run();
-        return { outcome: "refunded", bookingId: booking.id, refund: { key: `refund-${booking.id}`, amountCents } };
+        return {
+          outcome: "refunded",
+          bookingId: booking.id,
+          claim: noSeatClaim(booking.id, pi, `refund-${booking.id}`, amountCents),
+        };
       }
 
       // Sales close at the start: a checkout left open past it is paid back, seat or no seat.
@@ -127,33 +135,18 @@ export async function completeCheckout(
         .set({ status: "refunded", seatReleased: true, paymentIntentId: pi, amountCents })
         .where(eq(bookings.id, booking.id))
         .run();
-      return { outcome: "refunded", bookingId: booking.id, refund: { key: `refund-${booking.id}`, amountCents } };
+      return {
+        outcome: "refunded",
+        bookingId: booking.id,
+        claim: noSeatClaim(booking.id, pi, `refund-${booking.id}`, amountCents),
+      };
     },
     { behavior: "immediate" },
   );
 
   if (decision.outcome === "paid" && decision.bookingId) await sendQueuedConfirmation(deps, decision.bookingId);
-  if (decision.outcome === "refunded" && decision.refund) {
-    let refundId: string;
-    try {
-      ({ refundId } = await deps.payments.refund(pi, decision.refund.key));
-    } catch (error) {
-      deps.log("warn", "automatic refund failed", {
-        bookingId: decision.bookingId,
-        error: String(error).slice(0, 200),
-      });
-      throw ProviderFailed("the payment provider did not make the refund");
-    }
-    db.insert(refunds)
-      .values({
-        bookingId: decision.bookingId,
-        paymentIntentId: pi,
-        refundId,
-        amountCents: decision.refund.amountCents,
-        reason: "no_seat",
-      })
-      .onConflictDoNothing()
-      .run();
+  if (decision.outcome === "refunded" && decision.claim) {
+    await finishClaim(deps, decision.claim);
     deps.log("info", "payment refunded: no seat left", { bookingId: decision.bookingId });
   }
   return { outcome: decision.outcome, bookingId: decision.bookingId };

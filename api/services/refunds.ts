@@ -1,10 +1,10 @@
-import { eq } from "drizzle-orm";
+import { and, asc, eq, isNull, lte } from "drizzle-orm";
 import type { Db, DbOrTx } from "../../db/client.ts";
-import { bookings, events, refunds } from "../../db/schema.ts";
+import { bookings, events, type RefundClaim, refundClaims, refunds } from "../../db/schema.ts";
 import type { Env } from "../env.ts";
 import { Conflict, NotFound, ProviderFailed } from "../lib/errors.ts";
 import type { Logger } from "../lib/log.ts";
-import type { PaymentsProvider } from "../providers/payments/types.ts";
+import { AlreadyRefunded, type PaymentsProvider } from "../providers/payments/types.ts";
 import type { SmsProvider } from "../providers/sms/types.ts";
 import { offerFreedSeatsNow } from "./waitlist-offers.ts";
 
@@ -20,9 +20,16 @@ export type RefundDeps = {
 
 export type RefundResult = { refundId: string; seatReleased: boolean };
 
+/**
+ * A claim this old without a recorded refund is no longer in flight: the server that made it crashed
+ * or the provider failed, and the background job finishes it. Well past the SDK's 20-second timeout
+ * with its two retries, so the job never races a call still under way.
+ */
+export const UNFINISHED_CLAIM_MS = 5 * 60_000;
+
 // Refunds under way in this process, per database, so a double click or two admin tabs share one
-// provider call instead of racing. Across processes the provider's idempotency key
-// (`refund-{bookingId}`) still makes both calls the same refund, and the unique payment intent on
+// provider call instead of racing. Across processes the claim (`refund_claims`) holds the one
+// idempotency key both use, so the provider makes one refund, and the unique payment intent on
 // `refunds` keeps one record.
 const inFlight = new WeakMap<Db, Map<string, Promise<RefundResult>>>();
 
@@ -46,41 +53,153 @@ export function refundPayment(deps: RefundDeps, paymentIntentId: string): Promis
 }
 
 async function refundOnce(deps: RefundDeps, paymentIntentId: string): Promise<RefundResult> {
-  const { db } = deps;
-  const booking = db.select().from(bookings).where(eq(bookings.paymentIntentId, paymentIntentId)).get();
-  if (!booking) throw NotFound("no booking with that payment");
-  const recorded = recordedRefund(db, booking.id, paymentIntentId);
-  if (recorded) return recorded;
-  if (booking.status !== "paid") throw Conflict(`the booking is ${booking.status}, not paid`, "not_paid");
+  const claimed = deps.db.transaction(
+    (tx) => {
+      const booking = tx.select().from(bookings).where(eq(bookings.paymentIntentId, paymentIntentId)).get();
+      if (!booking) throw NotFound("no booking with that payment");
+      const recorded = recordedRefund(tx, booking.id, paymentIntentId);
+      if (recorded) return { recorded };
+      // A claim left unfinished (a crash, a provider failure) is finished, whatever the booking's state.
+      const earlier = claimOf(tx, paymentIntentId);
+      if (earlier) return { claim: earlier };
+      if (booking.status !== "paid") throw Conflict(`the booking is ${booking.status}, not paid`, "not_paid");
+      const claim = claimRefund(
+        tx,
+        {
+          bookingId: booking.id,
+          paymentIntentId,
+          idempotencyKey: `refund-${booking.id}`,
+          amountCents: booking.amountCents,
+          reason: "admin",
+        },
+        deps.now(),
+      );
+      return { claim };
+    },
+    { behavior: "immediate" },
+  );
+  if (claimed.recorded) return claimed.recorded;
+  return finishClaim(deps, claimed.claim);
+}
 
+/**
+ * Claims a refund inside the caller's IMMEDIATE transaction, the one that decided it, so the
+ * decision and the claim commit together before the provider is asked. A claim already there for the
+ * payment is kept, with its key.
+ */
+export function claimRefund(tx: DbOrTx, claim: Omit<RefundClaim, "id" | "claimedAt">, now: number): RefundClaim {
+  tx.insert(refundClaims)
+    .values({ ...claim, claimedAt: now })
+    .onConflictDoNothing()
+    .run();
+  const row = claimOf(tx, claim.paymentIntentId);
+  // Keys name a booking or a payment, so another payment under the same key is a bug, not a retry.
+  if (!row) throw new Error(`refund key ${claim.idempotencyKey} is claimed for another payment`);
+  return row;
+}
+
+/** Whether the payment's refund is recorded already. */
+export function isRefundRecorded(db: DbOrTx, paymentIntentId: string): boolean {
+  return (
+    db.select({ id: refunds.id }).from(refunds).where(eq(refunds.paymentIntentId, paymentIntentId)).get() !== undefined
+  );
+}
+
+/**
+ * Asks the provider for a claimed refund and records it. Safe to run again, from any process and
+ * after any crash: the claim's idempotency key makes the provider answer with the refund it made, and
+ * a payment it refunded under a key it has since forgotten is looked up instead of refunded again.
+ * Recording the refund of a booking's own payment while the booking is still paid ends the booking.
+ */
+export async function finishClaim(deps: RefundDeps, claim: RefundClaim): Promise<RefundResult> {
+  const { bookingId, paymentIntentId } = claim;
   let refundId: string;
   try {
-    ({ refundId } = await deps.payments.refund(paymentIntentId, `refund-${booking.id}`));
+    refundId = await refundAtProvider(deps, claim);
   } catch (error) {
-    deps.log("warn", "refund failed at the provider", { bookingId: booking.id, error: String(error).slice(0, 200) });
+    deps.log("warn", "refund failed at the provider", {
+      bookingId,
+      reason: claim.reason,
+      error: String(error).slice(0, 200),
+    });
     throw ProviderFailed("the payment provider did not make the refund");
   }
 
-  const result = db.transaction(
+  const result = deps.db.transaction(
     (tx) => {
       // Another process may have recorded the same (idempotent) refund while the provider answered.
-      const again = recordedRefund(tx, booking.id, paymentIntentId);
-      if (again) return again;
+      const again = recordedRefund(tx, bookingId, paymentIntentId);
+      if (again) return { ...again, released: false };
+      tx.insert(refunds)
+        .values({ bookingId, paymentIntentId, refundId, amountCents: claim.amountCents, reason: claim.reason })
+        .run();
+      const booking = tx.select().from(bookings).where(eq(bookings.id, bookingId)).get();
+      // A payment refunded for want of a seat already left its booking refunded when it was claimed.
+      if (booking?.paymentIntentId !== paymentIntentId || booking.status !== "paid") {
+        return { refundId, seatReleased: booking?.seatReleased ?? false, released: false };
+      }
       const event = tx.select().from(events).where(eq(events.id, booking.eventId)).get();
       // A cancelled event has no seats to keep: its refunds never count as a seat used.
       const seatReleased =
         event?.status === "cancelled" || (event?.status === "upcoming" && deps.now() < event.startsAt);
-      tx.insert(refunds)
-        .values({ bookingId: booking.id, paymentIntentId, refundId, amountCents: booking.amountCents, reason: "admin" })
-        .run();
-      tx.update(bookings).set({ status: "refunded", seatReleased }).where(eq(bookings.id, booking.id)).run();
-      return { refundId, seatReleased };
+      tx.update(bookings).set({ status: "refunded", seatReleased }).where(eq(bookings.id, bookingId)).run();
+      return { refundId, seatReleased, released: seatReleased, eventId: booking.eventId };
     },
     { behavior: "immediate" },
   );
   // A seat back on sale goes at once to the first person waiting for it (decision 015).
-  if (result.seatReleased) offerFreedSeatsNow(deps, booking.eventId);
-  return result;
+  if (result.released && result.eventId !== undefined) offerFreedSeatsNow(deps, result.eventId);
+  return { refundId: result.refundId, seatReleased: result.seatReleased };
+}
+
+/** Refunds claimed at least UNFINISHED_CLAIM_MS before `now` and not recorded yet, oldest first. */
+export function unfinishedClaims(db: DbOrTx, now: number): RefundClaim[] {
+  return db
+    .select({ claim: refundClaims })
+    .from(refundClaims)
+    .leftJoin(refunds, eq(refunds.paymentIntentId, refundClaims.paymentIntentId))
+    .where(and(isNull(refunds.id), lte(refundClaims.claimedAt, now - UNFINISHED_CLAIM_MS)))
+    .orderBy(asc(refundClaims.claimedAt), asc(refundClaims.id))
+    .all()
+    .map((row) => row.claim);
+}
+
+/**
+ * The background job: finishes every refund a crash or a provider failure left claimed but not
+ * recorded, so none stays half-done until someone presses a button. A failure is logged and tried
+ * again on a later tick; one failing payment never stops the others.
+ */
+export async function finishUnfinishedRefunds(deps: RefundDeps, now: number) {
+  let finished = 0;
+  let failed = 0;
+  for (const claim of unfinishedClaims(deps.db, now)) {
+    try {
+      await finishClaim(deps, claim);
+      finished++;
+    } catch {
+      failed++; // finishClaim logged it
+    }
+  }
+  return { finished, failed };
+}
+
+async function refundAtProvider(deps: RefundDeps, claim: RefundClaim): Promise<string> {
+  try {
+    return (await deps.payments.refund(claim.paymentIntentId, claim.idempotencyKey)).refundId;
+  } catch (error) {
+    if (!(error instanceof AlreadyRefunded)) throw error;
+    // The provider made this refund before (a crash lost its answer, and the key has since been
+    // forgotten), or someone refunded the payment at the provider's dashboard: either way the money
+    // went back, and that refund is the one to record.
+    const existing = await deps.payments.findRefund(claim.paymentIntentId);
+    if (!existing) throw error;
+    deps.log("info", "refund found at the provider, made earlier", { bookingId: claim.bookingId });
+    return existing.refundId;
+  }
+}
+
+function claimOf(db: DbOrTx, paymentIntentId: string): RefundClaim | undefined {
+  return db.select().from(refundClaims).where(eq(refundClaims.paymentIntentId, paymentIntentId)).get();
 }
 
 function recordedRefund(db: DbOrTx, bookingId: number, paymentIntentId: string): RefundResult | null {

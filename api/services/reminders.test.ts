@@ -8,6 +8,7 @@ import { bookings, events } from "../../db/schema.ts";
 import { insertEvent, insertPaidBookings } from "../../test/fixtures.ts";
 import { type Env, parseEnv } from "../env.ts";
 import { silentLogger } from "../lib/log.ts";
+import { createLocalPayments } from "../providers/payments/local.ts";
 import type { SmsProvider } from "../providers/sms/types.ts";
 import { backgroundJobs } from "./jobs.ts";
 import { dueReminder } from "./reminders.ts";
@@ -36,7 +37,14 @@ const sms: SmsProvider = {
 const scheduler = () =>
   createScheduler(
     { log: silentLogger, now: () => clock },
-    backgroundJobs({ db, env, sms, log: silentLogger, now: () => clock }),
+    backgroundJobs({
+      db,
+      env,
+      sms,
+      payments: createLocalPayments(env, db, () => clock),
+      log: silentLogger,
+      now: () => clock,
+    }),
   );
 
 /** Moves the clock minute by minute, ticking like the server does, so no moment is skipped. */

@@ -4,8 +4,10 @@ import type { AddressInfo } from "node:net";
 /**
  * A fake Stripe API on 127.0.0.1 for contract tests: the real `stripe` SDK talks to it over HTTP
  * (STRIPE_API_BASE), so the requests the app makes are checked exactly as Stripe would receive them.
- * It answers checkout.sessions create/retrieve and refunds create, honours Idempotency-Key like
- * Stripe (same key, same answer), and records every request.
+ * It answers checkout.sessions create/retrieve and refunds create and list, honours Idempotency-Key
+ * like Stripe (same key, same answer, until the key is forgotten), and records every request. As
+ * Stripe does, it refunds a payment once: asked again under a key it does not remember, it answers
+ * 400 `charge_already_refunded`.
  */
 
 export type RecordedRequest = {
@@ -33,11 +35,25 @@ export type FakeSession = {
   url: string | null;
 };
 
+export type FakeRefund = {
+  id: string;
+  object: "refund";
+  amount: number;
+  currency: string;
+  payment_intent: string;
+  reason: string | null;
+  status: "succeeded";
+  created: number;
+  /** The Idempotency-Key it was made under (not part of Stripe's object). */
+  idempotencyKey?: string;
+};
+
 export type FakeStripe = {
   url: string;
   requests: RecordedRequest[];
   sessions: Map<string, FakeSession>;
-  refunds: { id: string; payment_intent: string; idempotencyKey?: string }[];
+  /** Every refund made, oldest first. */
+  refunds: FakeRefund[];
   /** The buyer pays: the session completes with a new payment intent. */
   complete(sessionId: string): FakeSession;
   /** The session runs out of time unpaid. */
@@ -47,6 +63,11 @@ export type FakeStripe = {
    * with `error`'s message and status when given.
    */
   failNext(path: string, times?: number, error?: { status?: number; message?: string }): void;
+  /**
+   * Forgets every idempotency key, as Stripe does 24 hours after a key's first request: a repeated
+   * request is then a new one.
+   */
+  forgetIdempotencyKeys(): void;
   /** A signed-off Stripe event around a session, ready for the webhook. */
   event(
     type: string,
@@ -54,6 +75,13 @@ export type FakeStripe = {
   ): { id: string; object: "event"; type: string; data: { object: FakeSession } };
   close(): Promise<void>;
 };
+
+const noSuch = (what: string, id: string) => ({
+  error: { type: "invalid_request_error", code: "resource_missing", message: `No such ${what}: '${id}'` },
+});
+
+/** A refund as Stripe's API shows it. */
+const stripeRefund = ({ idempotencyKey: _, ...refund }: FakeRefund) => refund;
 
 let counter = 0;
 const nextId = (prefix: string) =>
@@ -71,10 +99,8 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     res.writeHead(status, { "content-type": "application/json", "request-id": nextId("req") });
     res.end(JSON.stringify(body));
   };
-  const missing = (res: ServerResponse, what: string, id: string) =>
-    send(res, 404, {
-      error: { type: "invalid_request_error", code: "resource_missing", message: `No such ${what}: '${id}'` },
-    });
+  const missing = (res: ServerResponse, what: string, id: string) => send(res, 404, noSuch(what, id));
+  const paidWith = (pi: string) => [...sessions.values()].find((s) => s.payment_intent === pi);
 
   const handle = (req: IncomingMessage, body: string): { status: number; body: unknown } => {
     const url = new URL(req.url ?? "/", "http://fake");
@@ -114,10 +140,44 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     }
     if (req.method === "POST" && url.pathname === "/v1/refunds") {
       const pi = form.payment_intent ?? "";
-      if (![...sessions.values()].some((s) => s.payment_intent === pi)) return { status: 404, body: null };
-      const refund = { id: nextId("re"), payment_intent: pi, idempotencyKey: req.headers["idempotency-key"] as string };
+      const session = paidWith(pi);
+      if (!session) return { status: 404, body: noSuch("payment_intent", pi) };
+      // Without a remembered Idempotency-Key a second full refund is refused, as Stripe refuses it.
+      if (refunds.some((r) => r.payment_intent === pi)) {
+        return {
+          status: 400,
+          body: {
+            error: {
+              type: "invalid_request_error",
+              code: "charge_already_refunded",
+              message: `Charge ch_for_${pi} has already been refunded.`,
+            },
+          },
+        };
+      }
+      const refund: FakeRefund = {
+        id: nextId("re"),
+        object: "refund",
+        amount: session.amount_total,
+        currency: session.currency,
+        payment_intent: pi,
+        reason: form.reason ?? null,
+        status: "succeeded",
+        created: Math.floor(Date.now() / 1000),
+        idempotencyKey: req.headers["idempotency-key"] as string | undefined,
+      };
       refunds.push(refund);
-      return { status: 200, body: { id: refund.id, object: "refund", payment_intent: pi, status: "succeeded" } };
+      return { status: 200, body: stripeRefund(refund) };
+    }
+    if (req.method === "GET" && url.pathname === "/v1/refunds") {
+      const pi = url.searchParams.get("payment_intent");
+      if (pi !== null && !paidWith(pi)) return { status: 404, body: noSuch("payment_intent", pi) };
+      // Stripe lists newest first.
+      const data = refunds
+        .filter((r) => pi === null || r.payment_intent === pi)
+        .reverse()
+        .map(stripeRefund);
+      return { status: 200, body: { object: "list", data, has_more: false, url: "/v1/refunds" } };
     }
     return { status: 404, body: null };
   };
@@ -149,7 +209,7 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       const cached = cacheKey ? idempotent.get(cacheKey) : undefined;
       const answer = cached ?? handle(req, body);
       if (cacheKey && !cached) idempotent.set(cacheKey, answer);
-      if (answer.status === 404)
+      if (answer.status === 404 && answer.body === null)
         return missing(
           res,
           url.pathname.includes("refunds") ? "payment_intent" : "checkout.session",
@@ -180,6 +240,9 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       const session = get(id);
       Object.assign(session, { status: "expired", url: null });
       return structuredClone(session);
+    },
+    forgetIdempotencyKeys() {
+      idempotent.clear();
     },
     failNext(path, times = 1, error = {}) {
       failures.set(path, times);

@@ -18,12 +18,15 @@ afterAll(() => {
 });
 
 describe("the local payments provider", () => {
-  it("gives the same refund for the same key, a new one for another key, and refuses other providers' payments", async () => {
+  it("gives a payment one refund whatever the key, finds it, and refuses other providers' payments", async () => {
     const a = await payments.refund("pi_local_abc", "refund-1");
     expect(a.refundId).toMatch(/^re_local_/);
     expect(await payments.refund("pi_local_abc", "refund-1")).toEqual(a);
+    expect(await payments.refund("pi_local_abc", "refund-pi_local_abc")).toEqual(a);
+    expect(await payments.findRefund("pi_local_abc")).toEqual(a);
     expect((await payments.refund("pi_local_def", "refund-2")).refundId).not.toBe(a.refundId);
     await expect(payments.refund("pi_3Nabc", "refund-3")).rejects.toThrow();
+    await expect(payments.findRefund("pi_3Nabc")).rejects.toThrow();
   });
 
   it("answers a repeated create with the same session and reports it expired after its time", async () => {

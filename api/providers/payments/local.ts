@@ -57,11 +57,21 @@ export function createLocalPayments(env: Pick<Env, "PUBLIC_BASE_URL">, db: Db, n
       if (row?.provider !== "local") throw NotFound("no such checkout session");
       return toInfo(row, now());
     },
-    async refund(paymentIntentId, idempotencyKey) {
-      if (!paymentIntentId.startsWith("pi_local_")) throw new Error(`No such payment_intent: '${paymentIntentId}'`);
-      return { refundId: `re_local_${digest(idempotencyKey)}` };
+    // No money moves here and no refund is stored: a local payment's one refund is named after the
+    // payment, so every key gives that refund (it never answers AlreadyRefunded) and `findRefund`
+    // names it.
+    async refund(paymentIntentId) {
+      return { refundId: localRefundId(paymentIntentId) };
+    },
+    async findRefund(paymentIntentId) {
+      return { refundId: localRefundId(paymentIntentId) };
     },
   };
+}
+
+function localRefundId(paymentIntentId: string) {
+  if (!paymentIntentId.startsWith("pi_local_")) throw new Error(`No such payment_intent: '${paymentIntentId}'`);
+  return `re_local_${digest(paymentIntentId)}`;
 }
 
 function toInfo(row: CheckoutSession, now: number, metadata: Record<string, string> = {}): CheckoutInfo {

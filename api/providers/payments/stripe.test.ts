@@ -7,6 +7,7 @@ import { type FakeSession, startFakeStripe } from "../../../test/fakes/stripe.ts
 import { insertEvent, insertHeldBooking, insertPaidBookings } from "../../../test/fixtures.ts";
 import { DomainError } from "../../lib/errors.ts";
 import { createStripePayments } from "./stripe.ts";
+import { AlreadyRefunded } from "./types.ts";
 
 // The real `stripe` SDK against a fake Stripe on loopback: what the app sends to Stripe, and what
 // it does with Stripe's signed webhooks.
@@ -209,6 +210,54 @@ describe("when Stripe fails", () => {
     expect(failure).toBeInstanceOf(DomainError);
     expect(failure).toMatchObject({ status: 502, message: "the payment provider is unavailable" });
     expect(String((failure as Error).cause)).toContain(distinctive);
+  });
+});
+
+describe("a refund Stripe made under a key it has forgotten", () => {
+  it("answers AlreadyRefunded for a second refund of the payment, and findRefund names the refund", async () => {
+    // A Stripe of its own, so the refund counts of the webhook tests stay exact.
+    const own = await startFakeStripe();
+    try {
+      const payments = createStripePayments({
+        secretKey: "sk_test_x",
+        webhookSecret: WEBHOOK_SECRET,
+        apiBase: own.url,
+      });
+      const paid = async () => {
+        const checkout = await payments.createCheckout({
+          amountCents: 5500,
+          currency: "aud",
+          productName: "Stripe Night",
+          customerEmail: "buyer@example.com",
+          successUrl: "https://tickets.example/success?session_id={CHECKOUT_SESSION_ID}",
+          cancelUrl: "https://tickets.example/",
+          expiresAt: Date.now() + 31 * 60_000,
+          metadata: { bookingId: "1" },
+          idempotencyKey: `checkout-${Math.random()}`,
+        });
+        return own.complete(checkout.id).payment_intent!;
+      };
+      const pi = await paid();
+      const other = await paid();
+      expect(await payments.findRefund(pi)).toBeNull();
+      const made = await payments.refund(pi, "refund-1");
+      await payments.refund(other, "refund-2");
+      // Within 24 hours the key gives back the same refund.
+      expect(await payments.refund(pi, "refund-1")).toEqual(made);
+
+      own.forgetIdempotencyKeys();
+      const refused = await payments.refund(pi, "refund-1").then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(refused).toBeInstanceOf(AlreadyRefunded);
+      expect((refused as Error).cause).toMatchObject({ code: "charge_already_refunded", statusCode: 400 });
+      expect(await payments.findRefund(pi)).toEqual(made);
+      expect(own.requests.at(-1)).toMatchObject({ method: "GET", path: "/v1/refunds" });
+      expect(own.refunds.filter((r) => r.payment_intent === pi)).toHaveLength(1);
+    } finally {
+      await own.close();
+    }
   });
 });
 

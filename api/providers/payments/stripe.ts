@@ -1,6 +1,6 @@
 import Stripe from "stripe";
 import { BadRequest, NotFound, ProviderFailed } from "../../lib/errors.ts";
-import type { CheckoutInfo, PaymentEvent, PaymentsProvider } from "./types.ts";
+import { AlreadyRefunded, type CheckoutInfo, type PaymentEvent, type PaymentsProvider } from "./types.ts";
 
 /** The only words a client hears when Stripe fails. */
 export const PAYMENT_PROVIDER_UNAVAILABLE = "the payment provider is unavailable";
@@ -63,10 +63,29 @@ export function createStripePayments(options: StripeOptions): PaymentsProvider {
       return toInfo(await call(() => stripe.checkout.sessions.retrieve(sessionId)));
     },
     async refund(paymentIntentId, idempotencyKey) {
-      const refund = await call(() =>
-        stripe.refunds.create({ payment_intent: paymentIntentId, reason: "requested_by_customer" }, { idempotencyKey }),
-      );
+      const refund = await call(async () => {
+        try {
+          return await stripe.refunds.create(
+            { payment_intent: paymentIntentId, reason: "requested_by_customer" },
+            { idempotencyKey },
+          );
+        } catch (error) {
+          // A key Stripe has forgotten (after 24 hours) makes a repeated refund a new request, which
+          // Stripe refuses for a payment it refunded already; the caller looks that refund up.
+          if (error instanceof Stripe.errors.StripeInvalidRequestError && error.code === "charge_already_refunded") {
+            throw new AlreadyRefunded(paymentIntentId, { cause: error });
+          }
+          throw error;
+        }
+      });
       return { refundId: refund.id };
+    },
+    async findRefund(paymentIntentId) {
+      // Newest first; one page is plenty, as the app only ever makes one full refund of a payment.
+      const list = await call(() => stripe.refunds.list({ payment_intent: paymentIntentId, limit: 10 }));
+      // A failed or cancelled refund gave nothing back.
+      const refund = list.data.find((r) => r.status !== "failed" && r.status !== "canceled");
+      return refund ? { refundId: refund.id } : null;
     },
     async verifyWebhook(payload, signature) {
       let event: Stripe.Event;
@@ -116,6 +135,7 @@ async function call<T>(request: () => Promise<T>): Promise<T> {
   try {
     return await request();
   } catch (error) {
+    if (error instanceof AlreadyRefunded) throw error;
     const status = (error as { statusCode?: number }).statusCode;
     if (status === 404) throw NotFound("no such checkout session");
     const failure = ProviderFailed(PAYMENT_PROVIDER_UNAVAILABLE);

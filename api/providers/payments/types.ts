@@ -3,13 +3,27 @@ export interface PaymentsProvider {
   readonly name: "stripe" | "local";
   createCheckout(input: CreateCheckoutInput): Promise<CheckoutInfo>;
   retrieveCheckout(sessionId: string): Promise<CheckoutInfo>;
-  /** Refunds the whole payment. The same idempotency key always gives back the same refund. */
+  /**
+   * Refunds the whole payment. The same idempotency key always gives back the same refund, for as
+   * long as the provider remembers the key (Stripe: 24 hours); asked again after that, a payment it
+   * has refunded throws AlreadyRefunded, and `findRefund` names the refund it has.
+   */
   refund(paymentIntentId: string, idempotencyKey: string): Promise<{ refundId: string }>;
+  /** The refund the payment already has at the provider, or null when it has none. */
+  findRefund(paymentIntentId: string): Promise<{ refundId: string } | null>;
   /**
    * Checks a webhook delivery's signature and reads it. Only providers that send webhooks have it;
    * a bad signature throws BadRequest.
    */
   verifyWebhook?(payload: string, signature: string | undefined): Promise<PaymentEvent>;
+}
+
+/** The provider refused a refund because the payment has been refunded already. */
+export class AlreadyRefunded extends Error {
+  constructor(paymentIntentId: string, options?: ErrorOptions) {
+    super(`payment ${paymentIntentId} is refunded already`, options);
+    this.name = "AlreadyRefunded";
+  }
 }
 
 export type CreateCheckoutInput = {
