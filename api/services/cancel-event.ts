@@ -1,4 +1,5 @@
 import { and, asc, eq, isNotNull } from "drizzle-orm";
+import { audFromCents, REFUND_ARRIVES } from "../../common/money.ts";
 import { formatVenueTime } from "../../common/time-zone.ts";
 import { bookings, type Event, events } from "../../db/schema.ts";
 import { Conflict, NotFound } from "../lib/errors.ts";
@@ -11,11 +12,9 @@ import { endWaitlist } from "./waitlist.ts";
 /** What one run did: payments refunded now, payments still unrefunded, texts sent and not sent yet. */
 export type CancelResult = { refunded: number; failed: number; sent: number; smsFailed: number };
 
-const aud = (cents: number) => `$${(cents / 100).toFixed(2)}`;
-
 const message = (event: Event, amountCents: number) =>
   `Sorry: ${event.name} on ${formatVenueTime(event.startsAt, event.timeZone)} has been cancelled. ` +
-  `Your ${aud(amountCents)} is being refunded to your card; it can take 5-10 business days to show.`;
+  `Your ${audFromCents(amountCents)} is being refunded to your card; ${REFUND_ARRIVES}.`;
 
 /**
  * Cancels an event that has not started: status `cancelled`, holds released, waitlist ended, every

@@ -1,4 +1,5 @@
 import { and, asc, eq, isNull, lte } from "drizzle-orm";
+import { audFromCents, REFUND_ARRIVES } from "../../common/money.ts";
 import type { Db, DbOrTx } from "../../db/client.ts";
 import { bookings, events, type RefundClaim, refundClaims, refunds } from "../../db/schema.ts";
 import type { Env } from "../env.ts";
@@ -6,6 +7,7 @@ import { Conflict, NotFound, ProviderFailed } from "../lib/errors.ts";
 import type { Logger } from "../lib/log.ts";
 import { AlreadyRefunded, type PaymentsProvider } from "../providers/payments/types.ts";
 import type { SmsProvider } from "../providers/sms/types.ts";
+import { deliverPending, enqueueSms } from "./outbox.ts";
 import { offerFreedSeatsNow } from "./waitlist-offers.ts";
 
 /** What a refund needs: the provider, and the waitlist's offer for a seat it gives back (texted at once). */
@@ -134,6 +136,7 @@ export async function finishClaim(deps: RefundDeps, claim: RefundClaim): Promise
         .values({ bookingId, paymentIntentId, refundId, amountCents: claim.amountCents, reason: claim.reason })
         .run();
       const booking = tx.select().from(bookings).where(eq(bookings.id, bookingId)).get();
+      textRefund(tx, claim, booking?.eventId);
       // A payment refunded for want of a seat already left its booking refunded when it was claimed.
       if (booking?.paymentIntentId !== paymentIntentId || booking.status !== "paid") {
         return { refundId, seatReleased: booking?.seatReleased ?? false, released: false };
@@ -149,7 +152,28 @@ export async function finishClaim(deps: RefundDeps, claim: RefundClaim): Promise
   );
   // A seat back on sale goes at once to the first person waiting for it (decision 015).
   if (result.released && result.eventId !== undefined) offerFreedSeatsNow(deps, result.eventId);
+  deliverPending(deps, { dedupePrefix: `refund:${paymentIntentId}` }).catch((error: unknown) =>
+    deps.log("warn", "refund text not sent yet; the outbox retries", { error: String(error).slice(0, 200) }),
+  );
   return { refundId: result.refundId, seatReleased: result.seatReleased };
+}
+
+/**
+ * Tells the person their money is on its way, once per refunded payment (the key is the payment's),
+ * in the transaction that records the refund: what they paid and how long a card refund takes. A
+ * cancelled event's text already said both, so its refunds add nothing.
+ */
+function textRefund(tx: DbOrTx, claim: RefundClaim, eventId: number | undefined) {
+  const event = eventId === undefined ? undefined : tx.select().from(events).where(eq(events.id, eventId)).get();
+  if (!event || event.status === "cancelled") return;
+  const booking = tx.select({ phone: bookings.phone }).from(bookings).where(eq(bookings.id, claim.bookingId)).get();
+  if (!booking) return;
+  const why = claim.reason === "no_seat" ? "The last seat went while you were paying, so " : "";
+  enqueueSms(tx, {
+    dedupeKey: `refund:${claim.paymentIntentId}`,
+    to: booking.phone,
+    body: `${why}${why ? "your" : "Your"} ${audFromCents(claim.amountCents)} for ${event.name} is being refunded to your card; ${REFUND_ARRIVES}.`,
+  });
 }
 
 /** Refunds claimed at least UNFINISHED_CLAIM_MS before `now` and not recorded yet, oldest first. */
