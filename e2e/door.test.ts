@@ -166,6 +166,23 @@ describe.skipIf(noBrowser)("the door on a phone", () => {
       expect(pageErrors).toEqual([]);
     });
 
+    it("shows staff no attendee's My tickets in the header, on the admin panel or at the door", async () => {
+      const header = page.getByRole("banner");
+      await expect.poll(() => header.getByRole("link", { name: "Saathi Speed Dating home" }).count()).toBe(1);
+      expect(await header.getByRole("link", { name: "My tickets" }).count()).toBe(0);
+      await page.goto("/admin");
+      await page.getByRole("tablist").waitFor();
+      expect(await header.getByRole("link", { name: "My tickets" }).count()).toBe(0);
+      await page.goto("/admin/door");
+      await text(page, "Arrived 1 of 4").waitFor();
+      expect(await header.getByRole("link", { name: "My tickets" }).count()).toBe(0);
+      // An attendee's page still has it.
+      await page.goto("/");
+      await header.getByRole("link", { name: "My tickets" }).waitFor();
+      await page.goto("/admin/door");
+      await text(page, "Arrived 1 of 4").waitFor();
+    });
+
     it("reopens offline from what the phone kept, queues a check-in, and syncs it with the tap's time", async () => {
       await waitForServiceWorker(page);
       // The roster's photos are kept for offline use: wait until all four are stored.
@@ -181,6 +198,11 @@ describe.skipIf(noBrowser)("the door on a phone", () => {
       await page.reload();
       await text(page, "Arrived 1 of 4").waitFor();
       await text(page, "Showing the list kept on this phone.").waitFor();
+      // The banner says what still works here: check-ins wait on the phone.
+      await page
+        .getByRole("status")
+        .filter({ hasText: "You're offline. Check-ins are saved on this phone and will sync when you're back online." })
+        .waitFor();
       const photosShown = await page
         .getByRole("list", { name: "Attendees" })
         .locator("img")
