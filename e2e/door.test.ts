@@ -166,6 +166,23 @@ describe.skipIf(noBrowser)("the door on a phone", () => {
       expect(pageErrors).toEqual([]);
     });
 
+    it("shows staff no attendee's My tickets in the header, on the admin panel or at the door", async () => {
+      const header = page.getByRole("banner");
+      await expect.poll(() => header.getByRole("link", { name: "Saathi Speed Dating home" }).count()).toBe(1);
+      expect(await header.getByRole("link", { name: "My tickets" }).count()).toBe(0);
+      await page.goto("/admin");
+      await page.getByRole("tablist").waitFor();
+      expect(await header.getByRole("link", { name: "My tickets" }).count()).toBe(0);
+      await page.goto("/admin/door");
+      await text(page, "Arrived 1 of 4").waitFor();
+      expect(await header.getByRole("link", { name: "My tickets" }).count()).toBe(0);
+      // An attendee's page still has it.
+      await page.goto("/");
+      await header.getByRole("link", { name: "My tickets" }).waitFor();
+      await page.goto("/admin/door");
+      await text(page, "Arrived 1 of 4").waitFor();
+    });
+
     it("reopens offline from what the phone kept, queues a check-in, and syncs it with the tap's time", async () => {
       await waitForServiceWorker(page);
       // The roster's photos are kept for offline use: wait until all four are stored.
@@ -181,6 +198,11 @@ describe.skipIf(noBrowser)("the door on a phone", () => {
       await page.reload();
       await text(page, "Arrived 1 of 4").waitFor();
       await text(page, "Showing the list kept on this phone.").waitFor();
+      // The banner says what still works here: check-ins wait on the phone.
+      await page
+        .getByRole("status")
+        .filter({ hasText: "You're offline. Check-ins are saved on this phone and will sync when you're back online." })
+        .waitFor();
       const photosShown = await page
         .getByRole("list", { name: "Attendees" })
         .locator("img")
@@ -337,6 +359,124 @@ describe.skipIf(noBrowser)("the door on a phone", () => {
         expect(await page.getByRole("region", { name: "Scanned ticket" }).count()).toBe(0);
       } finally {
         await close();
+      }
+    });
+  });
+  describe("Scan ticket where no camera can be used", () => {
+    const codes = { "Asha Patel": "HJKM NPQR ST", "Priya Sharma": "ABCD EFGH 23" };
+    beforeAll(() => {
+      const db = openDatabase(dbPath());
+      try {
+        for (const [name, code] of Object.entries(codes)) {
+          const uniqueCode = code.replaceAll(" ", "");
+          db.update(bookings).set({ uniqueCode }).where(eq(bookings.id, people[name]!.bookingId)).run();
+        }
+      } finally {
+        db.$client.close();
+      }
+    });
+
+    /** The door view logged in, in a browser with no camera; `noGetUserMedia` takes camera access away too. */
+    async function doorWithoutCamera(noGetUserMedia: boolean) {
+      const opened = await newContext(browser, server.url);
+      if (noGetUserMedia) {
+        await opened.context.addInitScript(() => {
+          Object.defineProperty(navigator, "mediaDevices", { value: undefined });
+        });
+      }
+      const page = await opened.context.newPage();
+      await page.goto("/admin/door");
+      // The door's login is the admin panel's modal, styled as there: a card over a dimmed page, its
+      // close button a thumb-sized target (unstyled, it was a 20 px ×).
+      const login = page.getByRole("dialog", { name: "Admin login" });
+      await login.waitFor();
+      const close = (await login.getByRole("button", { name: "Close" }).boundingBox())!;
+      expect(Math.min(close.width, close.height)).toBeGreaterThanOrEqual(44);
+      const card = (await login.boundingBox())!;
+      expect(card.x).toBeGreaterThan(0);
+      expect(card.y).toBeGreaterThan(100);
+      await login.getByLabel("Password", { exact: true }).fill(PASSWORD);
+      await login.getByRole("button", { name: "Submit" }).click();
+      await page.getByLabel("Find attendee", { exact: true }).waitFor();
+      return { ...opened, page };
+    }
+
+    const typeTheCode = async (page: Page, typed: string) => {
+      const dialog = page.getByRole("dialog", { name: "Type the code" });
+      await dialog.getByLabel("Ticket code or link").fill(typed);
+      await dialog.getByRole("button", { name: "Open ticket" }).click();
+    };
+
+    it("offers Type the code when the phone has no camera, and the ticket's code opens the attendee's row", async () => {
+      const { context, page, pageErrors } = await doorWithoutCamera(false);
+      try {
+        await page.getByRole("button", { name: "Scan ticket" }).click();
+        // Chromium here has camera access but no camera: the scanner says so and asks for the code.
+        const dialog = page.getByRole("dialog", { name: "Type the code" });
+        await dialog.waitFor({ timeout: 20_000 });
+        await dialog
+          .getByRole("alert")
+          .filter({ hasText: /camera/ })
+          .waitFor();
+        await expect
+          .poll(() => page.evaluate(() => document.activeElement?.getAttribute("id")))
+          .toBe("door-ticket-code");
+        await expectAccessible(page, "Type the code");
+
+        // A wrong code says so and keeps the dialog open.
+        await typeTheCode(page, "ZZZZ ZZZZ 22");
+        await dialog
+          .getByText("No ticket for this event has that code. Check it with the attendee, or find them by name.")
+          .waitFor();
+        await expectAccessible(page, "Type the code, wrong code");
+
+        // The code as printed on the ticket, typed in lower case: her row opens.
+        await typeTheCode(page, codes["Asha Patel"].toLowerCase());
+        const scanned = page.getByRole("region", { name: "Scanned ticket" });
+        await scanned.waitFor();
+        await expect.poll(() => dialog.count()).toBe(0);
+        expect(await scanned.getByRole("listitem").textContent()).toContain("Asha Patel");
+        expect(pageErrors).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    });
+
+    it("goes straight to Type the code without camera access, and the ticket's link opens the row as a scan does", async () => {
+      const { context, page, pageErrors } = await doorWithoutCamera(true);
+      try {
+        await page.getByRole("button", { name: "Scan ticket" }).click();
+        const dialog = page.getByRole("dialog", { name: "Type the code" });
+        await dialog.waitFor();
+        await dialog
+          .getByText("The camera can't be used in this browser. Type the ticket's code below instead.")
+          .waitFor();
+        expect(await dialog.locator("video").count()).toBe(0);
+
+        // Not a ticket: said in the dialog.
+        await typeTheCode(page, "www.example.com/tickets");
+        await dialog.getByText(/^That isn't a ticket code or link\./).waitFor();
+
+        // The link the QR code holds, pasted: Kabir's row opens.
+        await typeTheCode(
+          page,
+          `${server.url}/confirm-booking?eventID=${eventId}&userID=${people["Kabir Singh"]!.userId}`,
+        );
+        const scanned = page.getByRole("region", { name: "Scanned ticket" });
+        await scanned.waitFor();
+        expect(await scanned.getByRole("listitem").textContent()).toContain("Kabir Singh");
+
+        // Another event's ticket gets the same warning as a scanned one.
+        await scanned.getByRole("button", { name: "Done" }).click();
+        await page.getByRole("button", { name: "Scan ticket" }).click();
+        await typeTheCode(page, `/confirm-booking?eventID=${otherEventId}&userID=${people["Nina Elsewhere"]!.userId}`);
+        await page
+          .getByRole("alert")
+          .filter({ hasText: "This ticket is for another event: Next Week Mixer. Do not check it in here." })
+          .waitFor();
+        expect(pageErrors).toEqual([]);
+      } finally {
+        await context.close();
       }
     });
   });

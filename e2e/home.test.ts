@@ -1,9 +1,10 @@
 import { eq } from "drizzle-orm";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { storeImage } from "../api/services/images.ts";
 import { openDatabase } from "../db/client.ts";
 import { events } from "../db/schema.ts";
-import { insertEvent, insertPaidBookings } from "../test/fixtures.ts";
+import { insertEvent, insertPaidBookings, makeImage } from "../test/fixtures.ts";
 import { type AppServer, launchBrowser, newContext, noBrowser, startAppServer } from "./harness.ts";
 import { expectAccessible, expectNoSidewaysScroll } from "./page-checks.ts";
 
@@ -33,6 +34,24 @@ describe.skipIf(noBrowser)("home page on a phone", () => {
     const ended = await insertEvent(db, uploads, { name: "Long Gone", startsAt: Date.UTC(2031, 2, 10, 0, 0) });
     db.update(events).set({ status: "ended" }).where(eq(events.id, ended.id)).run();
     await insertEvent(db, uploads, { name: "Plenty Of Room", startsAt: Date.UTC(2031, 2, 11, 12, 0), totalSeats: 50 });
+    // An organiser's phone photo, taken upright: three times as tall as it is wide.
+    const portrait = await storeImage(uploads, await makeImage("jpeg", 600, 1800, { r: 60, g: 90, b: 180 }));
+    const tall = await insertEvent(db, uploads, {
+      name: "Portrait Picture Night",
+      startsAt: Date.UTC(2031, 2, 13, 8, 0),
+      totalSeats: 20,
+      imageName: portrait.imageName,
+    });
+    insertPaidBookings(db, tall.id, 17);
+    const balanced = await insertEvent(db, uploads, {
+      name: "Balanced Low",
+      startsAt: Date.UTC(2031, 2, 14, 8, 0),
+      totalSeats: 10,
+      seatsMale: 5,
+      seatsFemale: 5,
+    });
+    insertPaidBookings(db, balanced.id, 2, { gender: "female" });
+    insertPaidBookings(db, balanced.id, 4, { gender: "male" });
     await insertEvent(db, uploads, {
       name: "Perth Evening",
       startsAt: Date.UTC(2031, 2, 12, 11, 0),
@@ -60,14 +79,40 @@ describe.skipIf(noBrowser)("home page on a phone", () => {
 
     const card = (name: string) => page.locator("article.event-card", { hasText: name });
 
-    // The venue's clock with its zone first, the UTC form beneath.
+    // The venue's clock with its zone first, starting with the venue's weekday; the UTC form beneath.
     const when = (name: string, part: "local" | "utc") => card(name).locator(`.event-${part}-time`).textContent();
-    await expect.poll(() => when("Low Seats Night", "local")).toBe("2031-03-08 06:30 AM AEDT");
+    // 07:30 PM UTC on a Friday is Saturday morning in Sydney: the venue's day is the one named.
+    await expect.poll(() => when("Low Seats Night", "local")).toBe("Sat 2031-03-08 06:30 AM AEDT");
     await expect.poll(() => when("Low Seats Night", "utc")).toBe("2031-03-07 07:30 PM UTC");
     await expect.poll(() => when("Full House", "utc")).toBe("2031-03-08 09:05 AM UTC");
-    await expect.poll(() => when("Perth Evening", "local")).toBe("2031-03-12 07:00 PM AWST");
+    await expect.poll(() => when("Perth Evening", "local")).toBe("Wed 2031-03-12 07:00 PM AWST");
     await expect.poll(() => when("Perth Evening", "utc")).toBe("2031-03-12 11:00 AM UTC");
     await expect.poll(() => card("Low Seats Night").getByText("Only 40% seats left!").isVisible()).toBe(true);
+    // An event with one pool of seats gives the count once few remain, as a balanced one does per gender.
+    const seats = (name: string) => card(name).locator(".event-seats dd").allTextContents();
+    await expect.poll(() => seats("Low Seats Night")).toEqual(["4 seats left"]);
+    await expect.poll(() => seats("Portrait Picture Night")).toEqual(["3 seats left"]);
+    await expect.poll(() => card("Portrait Picture Night").getByText("Only 15% seats left!").isVisible()).toBe(true);
+    await expect.poll(() => seats("Balanced Low")).toEqual(["Women: 3 seats left", "Men: 1 seat left"]);
+    await expect.poll(() => seats("Plenty Of Room")).toEqual([]);
+    await expect.poll(() => seats("Full House")).toEqual([]);
+
+    // A portrait picture is cropped to the cards' 8:5 frame: its card is no taller than a landscape one's.
+    // (Pictures load lazily: bring it on screen, and wait until it has.)
+    await card("Portrait Picture Night").scrollIntoViewIfNeeded();
+    await expect
+      .poll(() =>
+        card("Portrait Picture Night")
+          .locator("img")
+          .evaluate((img: HTMLImageElement) => img.naturalHeight),
+      )
+      .toBeGreaterThan(0);
+    const media = (await card("Portrait Picture Night").locator(".event-card-media").boundingBox())!;
+    expect(Math.abs(media.height - (media.width * 5) / 8)).toBeLessThan(2);
+    const tallCard = (await card("Portrait Picture Night").boundingBox())!;
+    const plainCard = (await card("Plenty Of Room").boundingBox())!;
+    expect(tallCard.height).toBeLessThan(plainCard.height + 80);
+    expect(tallCard.height).toBeLessThan(700);
     await expect
       .poll(() => card("Low Seats Night").getByRole("button", { name: "Book Tickets" }).isEnabled())
       .toBe(true);

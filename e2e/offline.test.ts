@@ -51,6 +51,28 @@ describe.skipIf(noBrowser)("installable and offline", () => {
     let context: BrowserContext;
     let page: Page;
 
+    const banner = () => page.getByRole("status").filter({ hasText: "You're offline." });
+
+    /** The banner sits under the header, at the top of the page and once scrolled (where it can be): it never covers it. */
+    async function expectBannerBelowHeader() {
+      const room = await page.evaluate(() => document.documentElement.scrollHeight - window.innerHeight);
+      for (const scrollY of room > 0 ? [0, Math.min(600, room)] : [0]) {
+        await page.evaluate((y) => window.scrollTo(0, y), scrollY);
+        await expect.poll(() => page.evaluate(() => Math.round(window.scrollY))).toBe(Math.round(scrollY));
+        const header = (await page.getByRole("banner").boundingBox())!;
+        const shown = (await banner().boundingBox())!;
+        expect(header.y).toBeLessThanOrEqual(0.5);
+        expect(shown.y).toBeGreaterThanOrEqual(header.y + header.height - 0.5);
+        // And the header is what a thumb at its middle touches.
+        const hit = await page.evaluate(({ x, y }) => Boolean(document.elementFromPoint(x, y)?.closest("header")), {
+          x: header.x + header.width / 2,
+          y: header.y + header.height / 2,
+        });
+        expect(hit).toBe(true);
+      }
+      await page.evaluate(() => window.scrollTo(0, 0));
+    }
+
     beforeAll(async () => {
       ({ context } = await newContext(browser, server.url));
       page = await context.newPage();
@@ -74,6 +96,11 @@ describe.skipIf(noBrowser)("installable and offline", () => {
       await page.locator("article.event-card").first().waitFor();
       await expect.poll(() => page.locator("article.event-card").count()).toBe(5);
       await expect.poll(() => page.getByText("You're offline.").isVisible()).toBe(true);
+      // What is true on this page: the saved events show, and booking waits for a connection.
+      await expect
+        .poll(() => banner().textContent())
+        .toBe("You're offline. These are the events saved on this phone. Booking needs a connection.");
+      await expectBannerBelowHeader();
       const firstImageLoaded = await page
         .locator("article.event-card img")
         .first()
@@ -92,6 +119,21 @@ describe.skipIf(noBrowser)("installable and offline", () => {
       await page.locator("main").waitFor();
       await expect.poll(() => page.locator("main h1").count()).toBeGreaterThan(0);
       await expect.poll(() => page.getByText("Unexpected Application Error!").count()).toBe(0);
+      // My tickets: saved tickets need no connection.
+      await expect
+        .poll(() => banner().textContent())
+        .toBe("You're offline. Your saved tickets still work, QR code and all.");
+      await expectAccessible(page, "My tickets offline");
+    });
+
+    it("says on a booking page that booking needs a connection", async () => {
+      await page.goto("/otp-verification");
+      await page.locator("main").waitFor();
+      await expect
+        .poll(() => banner().textContent())
+        .toBe("You're offline. Booking needs a connection: this step carries on once you're back online.");
+      await expectBannerBelowHeader();
+      await expectAccessible(page, "a booking page offline");
     });
   });
 
@@ -148,6 +190,10 @@ describe.skipIf(noBrowser)("installable and offline", () => {
     it("reloads offline with the partners and their photos", async () => {
       await page.reload();
       await page.getByRole("heading", { name: "Your Partners" }).waitFor();
+      // Rating works offline: the banner says the taps wait on the phone, not that anything is lost.
+      await expect
+        .poll(() => page.locator(".offline-indicator").textContent())
+        .toBe("You're offline. Your likes are saved on this phone and will sync when you're back online.");
       await card("Kabir").waitFor();
       await expect.poll(() => page.locator("article.partner-card").count()).toBe(2);
       const photosShown = await page.locator("article.partner-card img").evaluateAll((imgs) =>

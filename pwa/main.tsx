@@ -1,6 +1,5 @@
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
-import { OfflineIndicator } from "./app/offline-indicator.tsx";
 import { AppRouter } from "./app/router.tsx";
 import { UpdatePrompt } from "./app/update-prompt.tsx";
 import "./styles.css";
@@ -9,7 +8,6 @@ const root = document.getElementById("root");
 if (!root) throw new Error("#root is missing from index.html");
 createRoot(root).render(
   <StrictMode>
-    <OfflineIndicator />
     <AppRouter />
     <UpdatePrompt />
   </StrictMode>,

@@ -54,6 +54,7 @@ describe("GET /api/get-events", () => {
       to_age: 40,
       time_zone: "Australia/Perth",
       SeatsLeft: null,
+      seatsLeftTotal: 7,
     });
     expect(list.find((e) => e.id === later.id)?.SeatAvailabilityPer).toBe(100);
   });

@@ -20,6 +20,8 @@ export type EventSummary = {
   time_zone: string;
   /** Seats left per gender at a balanced event, null at one with a single pool (decision 015). */
   SeatsLeft: { male: number; female: number } | null;
+  /** Seats left in all: the count behind `SeatAvailabilityPer`, so a card can say "3 seats left". */
+  seatsLeftTotal: number;
 };
 
 export type EventDetail = EventSummary & {
@@ -54,6 +56,7 @@ export function toSummary(event: Event, use: SeatUse): EventSummary {
     to_age: event.toAge,
     time_zone: event.timeZone,
     SeatsLeft: left.male === null || left.female === null ? null : { male: left.male, female: left.female },
+    seatsLeftTotal: left.total,
   };
 }
 

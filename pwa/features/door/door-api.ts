@@ -109,3 +109,14 @@ export async function loadRoster(eventID: number): Promise<Loaded<KeptRoster>> {
     ? { status: "ready", data: kept, kept: true, savedAt: kept.savedAt }
     : { status: "error", message: failure };
 }
+
+/**
+ * A paid booking's door code (the unique code on the ticket), which the server gives the organiser's
+ * session with the booking's public event details; null when the booking has none.
+ */
+export async function doorCode(eventID: number, userID: number): Promise<string | null> {
+  const reply = await send(
+    api["get-event-details"].$get({ query: { eventID: String(eventID), userID: String(userID) } }),
+  );
+  return reply.ok ? reply.data.uniqueCode : null;
+}

@@ -1,7 +1,7 @@
 import QRCode from "qrcode";
 import sharp, { type Sharp } from "sharp";
 import { describe, expect, it } from "vitest";
-import { decodePixels, parseTicket } from "./qr-decoder.ts";
+import { decodePixels, looksLikeUniqueCode, parseTicket, parseTypedTicket } from "./qr-decoder.ts";
 
 // The decoder is driven with real QR images made by the `qrcode` package (the one that draws the
 // tickets, api/services/confirmation.ts), turned into RGBA pixels by sharp as a canvas would give them.
@@ -59,5 +59,35 @@ describe("what a scanned text names", () => {
     "javascript:alert(1)//confirm-booking?eventID=7&userID=9",
   ])("refuses %s", (text) => {
     expect(parseTicket(text)).toBeNull();
+  });
+});
+
+describe("a ticket link typed at the door", () => {
+  it.each([
+    "https://tickets.example.com.au/confirm-booking?eventID=42&userID=1337",
+    "  https://tickets.example.com.au/confirm-booking?eventID=42&userID=1337\n",
+    "tickets.example.com.au/confirm-booking?eventID=42&userID=1337",
+    "localhost:5173/confirm-booking?eventID=42&userID=1337",
+    "/confirm-booking?eventID=42&userID=1337",
+    "eventID=42&userID=1337",
+    "?userID=1337&eventID=42",
+    // Pasted from a message that wrapped the link over two lines.
+    "https://tickets.example.com.au/confirm-booking?eventID=42\n&userID=1337",
+  ])("reads %j as the booking it names", (typed) => {
+    expect(parseTypedTicket(typed)).toEqual({ eventID: 42, userID: 1337 });
+  });
+
+  it.each(["", "hello", "https://tickets.example.com.au/tickets?add=5&t=x", "eventID=42", "ABCDEFGH23"])(
+    "finds no ticket in %j",
+    (typed) => {
+      expect(parseTypedTicket(typed)).toBeNull();
+    },
+  );
+
+  it("tells a unique code apart from a link", () => {
+    expect(looksLikeUniqueCode("ABCD EFGH 23")).toBe(true);
+    expect(looksLikeUniqueCode("abcdefgh23")).toBe(true);
+    expect(looksLikeUniqueCode("eventID=42&userID=1337")).toBe(false);
+    expect(looksLikeUniqueCode("https://tickets.example.com.au/confirm-booking?eventID=42&userID=1337")).toBe(false);
   });
 });

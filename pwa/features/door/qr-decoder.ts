@@ -27,6 +27,27 @@ export function parseTicket(text: string): TicketRef | null {
   return eventID && userID ? { eventID, userID } : null;
 }
 
+// Any host will do: only the path and the query name the ticket.
+const SOMEWHERE = "https://ticket.invalid";
+
+/**
+ * The booking a ticket link typed (or pasted) by hand names: the whole link as the QR code holds it,
+ * or the link without `https://`, from `/confirm-booking`, or just `eventID=…&userID=…`. Null otherwise.
+ */
+export function parseTypedTicket(typed: string): TicketRef | null {
+  const text = typed.trim().replace(/\s+/g, "");
+  if (!text) return null;
+  if (/^https?:/i.test(text)) return parseTicket(text);
+  if (text.startsWith("/")) return parseTicket(SOMEWHERE + text);
+  if (/^\??eventID=/i.test(text) || /^\??userID=/i.test(text)) {
+    return parseTicket(`${SOMEWHERE}/confirm-booking?${text.replace(/^\?/, "")}`);
+  }
+  return parseTicket(`https://${text}`);
+}
+
+/** The typed text looks like a ticket's unique code (`ABCD EFGH 23`) rather than its link. */
+export const looksLikeUniqueCode = (typed: string) => /^[a-z\d]{6,16}$/i.test(typed.replace(/[\s-]+/g, ""));
+
 /** RGBA pixels, as a canvas's ImageData or sharp's raw output give them. */
 export type Pixels = { data: Uint8ClampedArray; width: number; height: number };
 
@@ -96,7 +117,7 @@ export async function createFrameDecoder(): Promise<FrameDecoder> {
 
 /**
  * Whether a camera can be used here at all: a secure context (https or localhost), getUserMedia, and
- * a Permissions-Policy that allows the camera. Where not, the Scan ticket button is not shown.
+ * a Permissions-Policy that allows the camera. Where not, Scan ticket goes straight to typing the code.
  */
 export function cameraUsable(): boolean {
   if (typeof window === "undefined" || !window.isSecureContext) return false;

@@ -6,6 +6,7 @@ import {
   formatEventDateTime,
   genderSeatLines,
   isListed,
+  seatLines,
   seatsLabel,
   venueDateTime,
 } from "./format.ts";
@@ -60,6 +61,38 @@ describe("venueDateTime", () => {
       utc: "2026-11-29 08:00 AM UTC",
     });
     expect(venueDateTime("2026-11-29T08:00:00.000Z", "Australia/Perth")?.local).toBe("2026-11-29 04:00 PM AWST");
+  });
+
+  it("starts with the weekday on the venue's clock when asked, and leaves the UTC line as it was", () => {
+    expect(venueDateTime("2026-12-01T08:00:00.000Z", "Australia/Sydney", { weekday: true })).toEqual({
+      local: "Tue 2026-12-01 07:00 PM AEDT",
+      utc: "2026-12-01 08:00 AM UTC",
+    });
+    // 23:30 UTC on a Monday is already Tuesday morning in Sydney: the venue's day is the one shown.
+    expect(venueDateTime("2026-11-30T23:30:00.000Z", "Australia/Sydney", { weekday: true })?.local).toBe(
+      "Tue 2026-12-01 10:30 AM AEDT",
+    );
+    expect(venueDateTime("2026-11-30T23:30:00.000Z", "Australia/Sydney", { weekday: true })?.utc).toBe(
+      "2026-11-30 11:30 PM UTC",
+    );
+  });
+});
+
+describe("seatLines", () => {
+  it("gives an event with one pool of seats its count once few remain, as a balanced one has per gender", () => {
+    expect(seatLines({ SeatAvailabilityPer: 15, SeatsLeft: null, seatsLeftTotal: 3 })).toEqual(["3 seats left"]);
+    expect(seatLines({ SeatAvailabilityPer: 5, SeatsLeft: null, seatsLeftTotal: 1 })).toEqual(["1 seat left"]);
+    expect(seatLines({ SeatAvailabilityPer: 40, SeatsLeft: null, seatsLeftTotal: 8 })).toEqual(["8 seats left"]);
+    expect(seatLines({ SeatAvailabilityPer: 30, SeatsLeft: { male: 0, female: 3 }, seatsLeftTotal: 3 })).toEqual([
+      "Women: 3 seats left",
+      "Men: sold out",
+    ]);
+  });
+
+  it("says nothing while plenty are left, when sold out (the label says so), or without a count", () => {
+    expect(seatLines({ SeatAvailabilityPer: 41, SeatsLeft: null, seatsLeftTotal: 41 })).toEqual([]);
+    expect(seatLines({ SeatAvailabilityPer: 0, SeatsLeft: null, seatsLeftTotal: 0 })).toEqual([]);
+    expect(seatLines({ SeatAvailabilityPer: 10, SeatsLeft: null })).toEqual([]);
   });
 });
 

@@ -1,4 +1,4 @@
-import { DEFAULT_TIME_ZONE, formatUtcTime, formatVenueTime } from "../../../common/time-zone.ts";
+import { DEFAULT_TIME_ZONE, formatUtcTime, formatVenueTime, utcToWallClock } from "../../../common/time-zone.ts";
 import type { EventSummary, SeatsByGender } from "./types.ts";
 
 const pad = (n: number) => String(n).padStart(2, "0");
@@ -12,18 +12,41 @@ export function formatEventDateTime(iso: string): string {
   return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(hour12)}:${pad(d.getUTCMinutes())} ${h < 12 ? "AM" : "PM"}`;
 }
 
+/** Seats are "low" at this percentage left or below: the label warns, and the card gives the count. */
+const LOW_SEATS_PERCENT = 40;
+
 /** The seats label, shown only when seats are low (40% or less left) or gone. */
 export function seatsLabel(seatsLeftPercent: number): string | null {
   if (seatsLeftPercent <= 0) return "Sold Out";
-  if (seatsLeftPercent <= 40) return `Only ${seatsLeftPercent}% seats left!`;
+  if (seatsLeftPercent <= LOW_SEATS_PERCENT) return `Only ${seatsLeftPercent}% seats left!`;
   return null;
 }
 
-/** The venue's local time with its zone, and the UTC form as the secondary line (decision 005). */
-export function venueDateTime(iso: string, zone: string | undefined): { local: string; utc: string } | null {
+const WEEKDAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"] as const;
+
+/** The day of the week on the venue's clock (`Tue`): an evening out is planned by its weekday. */
+export function venueWeekday(ms: number, zone: string): string {
+  const date = utcToWallClock(ms, zone).date;
+  return WEEKDAYS[new Date(`${date}T00:00:00Z`).getUTCDay()] ?? "";
+}
+
+/**
+ * The venue's local time with its zone, and the UTC form as the secondary line (decision 005).
+ * `weekday` puts the venue's day of the week first: `Tue 2026-12-01 07:00 PM AEDT`.
+ */
+export function venueDateTime(
+  iso: string,
+  zone: string | undefined,
+  options: { weekday?: boolean } = {},
+): { local: string; utc: string } | null {
   const ms = Date.parse(iso);
   if (Number.isNaN(ms)) return null;
-  return { local: formatVenueTime(ms, zone ?? DEFAULT_TIME_ZONE), utc: formatUtcTime(ms) };
+  const venueZone = zone ?? DEFAULT_TIME_ZONE;
+  const local = formatVenueTime(ms, venueZone);
+  return {
+    local: options.weekday ? `${venueWeekday(ms, venueZone)} ${local}` : local,
+    utc: formatUtcTime(ms),
+  };
 }
 
 /**
@@ -41,9 +64,13 @@ export function cardLabel(event: SeatFacts, now = Date.now()): CardLabel | null 
 
 type CardLabel = { text: string; kind: "cancelled" | "closed" | "sold-out" | "low" };
 
-/** What the seat rules read: the percentage left, and the per-gender counts of a balanced event. */
+/**
+ * What the seat rules read: the percentage left, the per-gender counts of a balanced event, and the
+ * count left in all (absent from a list this phone kept from before the server sent it).
+ */
 type SeatFacts = Pick<EventSummary, "event_status" | "SeatAvailabilityPer" | "EventDateTime"> & {
   SeatsLeft?: SeatsByGender;
+  seatsLeftTotal?: number;
 };
 
 /** A seat is left for someone: for either gender at a balanced event, in the one pool otherwise. */
@@ -57,6 +84,17 @@ const seatCount = (n: number) => (n <= 0 ? "sold out" : `${n} ${n === 1 ? "seat"
 export function genderSeatLines(event: Pick<SeatFacts, "SeatAvailabilityPer" | "SeatsLeft">): string[] {
   if (!event.SeatsLeft) return [];
   return [`Women: ${seatCount(event.SeatsLeft.female)}`, `Men: ${seatCount(event.SeatsLeft.male)}`];
+}
+
+/**
+ * The seat lines on a card: a balanced event's per gender, always; an event with one pool of seats
+ * says how many are left once few remain (when the percentage label warns), and nothing before.
+ */
+export function seatLines(event: Pick<SeatFacts, "SeatAvailabilityPer" | "SeatsLeft" | "seatsLeftTotal">): string[] {
+  if (event.SeatsLeft) return genderSeatLines(event);
+  const left = event.seatsLeftTotal;
+  if (typeof left !== "number" || left <= 0 || event.SeatAvailabilityPer > LOW_SEATS_PERCENT) return [];
+  return [seatCount(left)];
 }
 
 /** The server's error when sales have closed, and what the attendee reads instead. */

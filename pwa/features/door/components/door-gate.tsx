@@ -3,6 +3,8 @@ import { useOnline } from "../../../lib/use-online.ts";
 import { adminSession } from "../../admin/admin-api.ts";
 import { useAdminStore } from "../../admin/admin-store.ts";
 import { LoginModal } from "../../admin/components/login-modal.tsx";
+// The modal's own styles live with the admin panel, which the door page does not load.
+import "../../admin/admin.css";
 
 /**
  * The admin session in front of the door view, with the admin panel's own password modal. Offline

@@ -2,7 +2,8 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { ErrorNotice } from "../../../lib/error-notice.tsx";
 import { useOnline } from "../../../lib/use-online.ts";
 import { UNDO_WINDOW_MS, useDoorStore } from "../door-store.ts";
-import { cameraUsable, parseTicket } from "../qr-decoder.ts";
+import { findByCode } from "../find-by-code.ts";
+import { cameraUsable, type TicketRef } from "../qr-decoder.ts";
 import { countArrivals, type DoorAttendee, matchesQuery, withPending, zoneOf } from "../roster-view.ts";
 import { useDoorSync } from "../use-door-sync.ts";
 import { ArrivalsSummary } from "./arrivals-summary.tsx";
@@ -50,9 +51,8 @@ export function DoorView() {
     return at !== undefined && now - at < UNDO_WINDOW_MS;
   };
 
-  const onScanned = useCallback((text: string) => {
+  const onScanned = useCallback((ticket: TicketRef | null) => {
     setScanning(false);
-    const ticket = parseTicket(text);
     const current = useDoorStore.getState();
     const kept = current.roster.status === "ready" ? current.roster.roster : null;
     if (!ticket) {
@@ -78,6 +78,14 @@ export function DoorView() {
           : "No paid booking matches this ticket. Do not check it in.",
       });
     }
+  }, []);
+  const findCode = useCallback(async (code: string): Promise<TicketRef | null> => {
+    const current = useDoorStore.getState();
+    if (current.eventID === null || current.roster.status !== "ready") return null;
+    const eventID = current.eventID;
+    const userIDs = current.roster.roster.attendees.map((a) => a.userID);
+    const userID = await findByCode(eventID, userIDs, code);
+    return userID === null ? null : { eventID, userID };
   }, []);
   const closeScanner = useCallback(() => {
     setScanning(false);
@@ -198,22 +206,23 @@ export function DoorView() {
             {shown.map((a) => row(a, "row"))}
           </ul>
 
-          {camera ? (
-            <div className="door-actions">
-              <button
-                ref={scanButton}
-                type="button"
-                className="button primary door-scan"
-                onClick={() => {
-                  setScanned(null);
-                  setScanning(true);
-                }}
-              >
-                Scan ticket
-              </button>
-            </div>
+          {/* Without a camera, Scan ticket still opens: the dialog then asks for the ticket's code. */}
+          <div className="door-actions">
+            <button
+              ref={scanButton}
+              type="button"
+              className="button primary door-scan"
+              onClick={() => {
+                setScanned(null);
+                setScanning(true);
+              }}
+            >
+              Scan ticket
+            </button>
+          </div>
+          {scanning ? (
+            <ScanDialog camera={camera} findCode={findCode} onResult={onScanned} onClose={closeScanner} />
           ) : null}
-          {scanning ? <ScanDialog onResult={onScanned} onClose={closeScanner} /> : null}
         </>
       ) : null}
     </div>

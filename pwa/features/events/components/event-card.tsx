@@ -1,7 +1,7 @@
 import { useNavigate } from "react-router-dom";
 import { paths } from "../../../app/paths.ts";
 import { imageUrl } from "../../../lib/api.ts";
-import { canBook, canJoinWaitlist, cardLabel, formatHours, formatPrice, genderSeatLines } from "../format.ts";
+import { canBook, canJoinWaitlist, cardLabel, formatHours, formatPrice, seatLines } from "../format.ts";
 import type { EventSummary } from "../types.ts";
 import { EventTime } from "./event-time.tsx";
 
@@ -10,8 +10,8 @@ export function EventCard({ event, now = Date.now() }: { event: EventSummary; no
   const label = cardLabel(event, now);
   const bookable = canBook(event, now);
   const waitlist = canJoinWaitlist(event, now);
-  // Seats per gender matter only while tickets are sold.
-  const genderLines = label?.kind === "cancelled" || label?.kind === "closed" ? [] : genderSeatLines(event);
+  // Seats left matter only while tickets are sold.
+  const seats = label?.kind === "cancelled" || label?.kind === "closed" ? [] : seatLines(event);
   // The booking pages read this state (BookingPageState); "waitlist" ends in the waitlist form.
   const start = (intent: "book" | "waitlist") => navigate(paths.otpVerification, { state: { event, intent } });
   return (
@@ -33,7 +33,7 @@ export function EventCard({ event, now = Date.now() }: { event: EventSummary; no
           <div>
             <dt>When</dt>
             <dd className="event-datetime">
-              <EventTime iso={event.EventDateTime} zone={event.time_zone} />
+              <EventTime iso={event.EventDateTime} zone={event.time_zone} weekday />
             </dd>
           </div>
           <div>
@@ -54,10 +54,10 @@ export function EventCard({ event, now = Date.now() }: { event: EventSummary; no
               {event.from_age}–{event.to_age}
             </dd>
           </div>
-          {genderLines.length > 0 ? (
-            <div className="event-gender-seats">
+          {seats.length > 0 ? (
+            <div className="event-seats">
               <dt>Seats</dt>
-              {genderLines.map((line) => (
+              {seats.map((line) => (
                 <dd key={line}>{line}</dd>
               ))}
             </div>

@@ -2,10 +2,19 @@ import { venueDateTime } from "../format.ts";
 
 /**
  * When an event happens, as people at the venue read it (`2026-11-29 07:00 PM AEDT`), with the UTC form
- * (`2026-11-29 08:00 AM UTC`) below it. Used inside a `<dd>` wherever an event's time is shown.
+ * (`2026-11-29 08:00 AM UTC`) below it. Used inside a `<dd>` wherever an event's time is shown;
+ * `weekday` starts the venue's line with its day (`Sun 2026-11-29 07:00 PM AEDT`).
  */
-export function EventTime({ iso, zone }: { iso: string | undefined; zone: string | undefined }) {
-  const when = iso ? venueDateTime(iso, zone) : null;
+export function EventTime({
+  iso,
+  zone,
+  weekday = false,
+}: {
+  iso: string | undefined;
+  zone: string | undefined;
+  weekday?: boolean;
+}) {
+  const when = iso ? venueDateTime(iso, zone, { weekday }) : null;
   if (!when) return null;
   return (
     <>

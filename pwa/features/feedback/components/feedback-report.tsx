@@ -21,7 +21,8 @@ function ReportGroup({
   return (
     <section className="report-group" aria-labelledby={id}>
       <h2 id={id}>
-        {title} <span className="report-count">{people.length}</span>
+        {/* A nought beside a heading reads as a verdict: the count shows only when someone is listed. */}
+        {title} {people.length > 0 ? <span className="report-count">{people.length}</span> : null}
       </h2>
       {people.length === 0 ? (
         <p className="empty">{empty}</p>
@@ -49,7 +50,10 @@ function ReportGroup({
   );
 }
 
-/** The mutual-likes report of /EventFeedback. */
+/**
+ * The mutual-likes report of /EventFeedback. Its words are kind on purpose: an empty group or a like
+ * that was not returned is said plainly, never as a rejection.
+ */
 export function FeedbackReportView({ link }: { link: FeedbackLink | null }) {
   const { state, reload } = useFeedbackReport(link);
   if (!link) {
@@ -86,19 +90,19 @@ export function FeedbackReportView({ link }: { link: FeedbackLink | null }) {
       <ReportGroup
         title="Mutual matches"
         intro="You liked each other. Say hello!"
-        empty="No mutual matches this time. Plenty more events to come."
+        empty="No mutual matches from this night. That happens often, and every event brings new people to meet."
         people={mutual}
       />
       <ReportGroup
         title="They liked you"
-        intro="They'd like to see you again. Their number is here if you change your mind."
-        empty="Nobody else to show here."
+        intro="They enjoyed meeting you. Their number is here if you'd like to say hello."
+        empty="Nothing more to show here."
         people={likedme}
       />
       <ReportGroup
         title="You liked"
-        intro="You liked them; they didn't choose you back this time."
-        empty="Nobody to show here."
+        intro="People you enjoyed meeting. Numbers are only shared when both people like each other, to keep everyone's privacy."
+        empty="Nothing more to show here."
         people={iliked}
       />
     </div>
