@@ -398,6 +398,8 @@ describe("offers", () => {
       eventID: event.id,
       phone: lucky.phone,
       gender: "male",
+      // The name given when joining, so the details form opens filled in.
+      name: "Sam Lee",
       expiresAt: expect.any(String),
     });
     // Kept for WAITLIST_OFFER_MINUTES (60) from when it was made.
