@@ -113,6 +113,7 @@ describe.skipIf(noBrowser)("booking from the home page", () => {
     await page.getByText("Please choose an image file (JPEG, PNG or WebP).").waitFor();
 
     await page.getByLabel("Photo").setInputFiles({ name: "me.png", mimeType: "image/png", buffer: photo });
+    await page.getByLabel("I have read who sees my details").check();
     await page.getByRole("button", { name: "Submit" }).click();
     await page.waitForURL("**/confirmation");
     expect(alerts).toEqual(["Form submitted successfully!"]);

@@ -242,7 +242,7 @@ export async function verifyPhone(page: Page, baseUrl: string, typed: string, e1
   await page.getByLabel("Name").waitFor();
 }
 
-/** Fills every field of the booking's details form (not submitted). */
+/** Fills every field of the booking's details form and ticks the box about who sees what (not submitted). */
 export async function fillDetails(
   page: Page,
   person: { name: string; email: string; gender: "male" | "female"; photo: Buffer },
@@ -251,4 +251,5 @@ export async function fillDetails(
   await page.getByLabel("Email").fill(person.email);
   await page.getByLabel("Gender").selectOption(person.gender);
   await page.getByLabel("Photo").setInputFiles({ name: "me.png", mimeType: "image/png", buffer: person.photo });
+  await page.getByLabel("I have read who sees my details").check();
 }

@@ -164,6 +164,7 @@ describe.skipIf(noBrowser)("paying through the local checkout and checking in at
     await page.getByLabel("Email").fill("meera@example.com");
     await page.getByLabel("Gender").selectOption("female");
     await page.getByLabel("Photo").setInputFiles({ name: "me.png", mimeType: "image/png", buffer: photo });
+    await page.getByLabel("I have read who sees my details").check();
     await page.getByRole("button", { name: "Submit" }).click();
     await page.waitForURL("**/confirmation");
     await page.getByRole("button", { name: "Proceed to Payment" }).click();

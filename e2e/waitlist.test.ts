@@ -8,7 +8,6 @@ import {
   type AppServer,
   desktop,
   devOutbox,
-  fillDetails,
   launchBrowser,
   newContext,
   noBrowser,
@@ -114,22 +113,27 @@ describe.skipIf(noBrowser)("the waitlist on a phone", () => {
     await expect.poll(() => banquet.getByRole("button", { name: "Book Tickets" }).isEnabled()).toBe(true);
     await expectNoSidewaysScroll(page);
 
-    // A man tries to book: the form says the men's seats are gone and offers the waitlist instead.
+    // A man tries to book: the page asks Woman or Man first, and says at once that the men's seats
+    // are gone, before any phone, code, details or photo, offering the waitlist instead.
     await banquet.getByRole("button", { name: "Book Tickets" }).click();
     await page.waitForURL("**/otp-verification");
-    await verify(page, "0455 111 222", "+61455111222");
-    await fillDetails(page, { name: "Rohan Mehta", email: "rohan@example.com", gender: "male", photo });
-    await page.getByRole("button", { name: "Submit" }).click();
+    await page.getByRole("button", { name: "Man", exact: true }).click();
     await page
       .getByRole("alert")
       .filter({ hasText: "No seats left for men. Join the waitlist and we'll text you when a seat frees up." })
       .waitFor();
+    await expect.poll(() => page.getByLabel("Mobile number").count()).toBe(0);
     // The generic sold-out alert is for a whole event that is full, not for one gender.
     expect(alerts).toEqual([]);
-    expect(page.url()).toContain("/otp-verification");
-    await expectAccessible(page, "the details form with the waitlist offered");
+    await expectAccessible(page, "the side choice with the waitlist offered");
     await expectNoSidewaysScroll(page);
 
+    await page.getByRole("button", { name: "Join waitlist" }).click();
+    await page.getByRole("heading", { name: "Join the waitlist" }).waitFor();
+    await verify(page, "0455 111 222", "+61455111222");
+    // The waitlist form knows the side chosen.
+    await expect.poll(() => page.getByLabel("Gender").inputValue()).toBe("male");
+    await page.getByLabel("Name").fill("Rohan Mehta");
     await page.getByRole("button", { name: "Join waitlist" }).click();
     const position = page.getByRole("status").filter({ hasText: "You're number 1 on the waitlist." });
     await position.waitFor();
@@ -173,7 +177,9 @@ describe.skipIf(noBrowser)("the waitlist on a phone", () => {
     await expect.poll(() => phone.getByLabel("OTP", { exact: true }).count()).toBe(0);
     // The gender is the offer's: shown, not changeable.
     const gender = phone.getByLabel("Gender");
-    await expect.poll(() => gender.inputValue()).toBe("male");
+    await expect.poll(() => gender.inputValue()).toBe("Male");
+    // The name given when joining the line is filled in, though this phone never typed it.
+    await expect.poll(() => phone.getByLabel("Name").inputValue()).toBe("Rohan Mehta");
     expect(await gender.getAttribute("readonly")).not.toBeNull();
     await expect.poll(() => phone.getByText("A seat is kept for you until").isVisible()).toBe(true);
     await expect.poll(() => phone.getByText("Balanced Banquet").first().isVisible()).toBe(true);
@@ -184,6 +190,7 @@ describe.skipIf(noBrowser)("the waitlist on a phone", () => {
     await phone.getByLabel("Name").fill("Rohan Mehta");
     await phone.getByLabel("Email").fill("rohan@example.com");
     await phone.getByLabel("Photo").setInputFiles({ name: "me.png", mimeType: "image/png", buffer: photo });
+    await phone.getByLabel("I have read who sees my details").check();
     await phone.getByRole("button", { name: "Submit" }).click();
     await phone.waitForURL("**/confirmation");
     expect(phoneAlerts).toEqual(["Form submitted successfully!"]);

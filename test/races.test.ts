@@ -316,7 +316,8 @@ describe("with the local providers", () => {
     if (booking?.status === "paid") {
       expect(row).toMatchObject({ status: "paid", paymentIntentId: booking.paymentIntentId });
     } else {
-      expect(booking).toMatchObject({ status: "released", paymentIntentId: null });
+      // Cancel ends the checkout but keeps the seat held for its buyer, unpaid.
+      expect(booking).toMatchObject({ status: "held", paymentIntentId: null });
       expect(row?.status).toBe("cancelled");
       expect(replies.filter((_, i) => i % 2 === 0)).toEqual(Array(5).fill(409));
     }

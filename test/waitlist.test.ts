@@ -285,7 +285,7 @@ describe("offers", () => {
     expect(late.status).toBe(409);
   });
 
-  it("a checkout cancelled on the payment page offers its seat at once", async () => {
+  it("a checkout cancelled on the payment page keeps its seat for the buyer until the hold runs out, then offers it", async () => {
     const event = await newEvent({ total: 1 });
     const buyer = person();
     const held = await holdSeat(buyer.browser, { phone: buyer.phone, eventId: event.id, image: suite.photo });
@@ -299,6 +299,12 @@ describe("offers", () => {
       redirect: "manual",
     });
     expect(cancelled.status).toBe(303);
+    // The buyer is back on the held booking and may still pay: the seat is not offered yet.
+    await scheduler.tick();
+    expect(openOffersFor(waiting.phone)).toHaveLength(0);
+    // The checkout stretched the hold to 31 minutes; once it runs out the seat goes to the line.
+    server.advance(32 * MINUTE);
+    await scheduler.tick();
     expect(openOffersFor(waiting.phone)).toHaveLength(1);
   });
 
@@ -398,6 +404,8 @@ describe("offers", () => {
       eventID: event.id,
       phone: lucky.phone,
       gender: "male",
+      // The name given when joining, so the details form opens filled in.
+      name: "Sam Lee",
       expiresAt: expect.any(String),
     });
     // Kept for WAITLIST_OFFER_MINUTES (60) from when it was made.

@@ -98,8 +98,8 @@ describe("booking with the console provider", () => {
     const saved = await browser.postForm("/api/save-user-details", detailsForm(attendee(phone.typed, event.id)));
     const finished = server.deps.now();
     expect(saved.status).toBe(200);
-    const body = (await saved.json()) as { success: boolean; userID: number };
-    expect(body).toEqual({ success: true, userID: expect.any(Number) });
+    const body = (await saved.json()) as { success: boolean; userID: number; holdExpiresAt: string };
+    expect(body).toEqual({ success: true, userID: expect.any(Number), holdExpiresAt: expect.any(String) });
 
     const user = db.select().from(users).where(eq(users.id, body.userID)).get();
     expect(user).toMatchObject({
@@ -112,6 +112,8 @@ describe("booking with the console provider", () => {
     expect(booking).toMatchObject({ eventId: event.id, phone: phone.e164, status: "held", amountCents: 3950 });
     expect(booking?.holdExpiresAt).toBeGreaterThanOrEqual(started + 30 * MINUTE);
     expect(booking?.holdExpiresAt).toBeLessThanOrEqual(finished + 30 * MINUTE);
+    // The reply says until when, so the confirmation page can show it.
+    expect(body.holdExpiresAt).toBe(new Date(booking?.holdExpiresAt ?? 0).toISOString());
 
     // The photo is stored re-encoded, with its thumbnail, and served like any image.
     for (const name of [user?.imageName, user?.thumbName]) {
@@ -368,16 +370,20 @@ describe("booking with the console provider", () => {
     expect(over.status).toBe(409);
   });
 
-  it("replaces a phone's earlier hold on retry instead of taking a second seat", async () => {
+  it("replaces a phone's earlier hold on retry instead of taking a second seat, and keeps its expiry", async () => {
     const { db, env } = server.deps;
     const event = await insertEvent(db, env.UPLOADS_DIR, { totalSeats: 2 });
     const phone = newPhone().e164;
     const browser = await verifiedBrowser(server, phone);
+    const expiries: string[] = [];
     for (let i = 0; i < 3; i++) {
-      expect((await browser.postForm("/api/save-user-details", detailsForm(attendee(phone, event.id)))).status).toBe(
-        200,
-      );
+      const saved = await browser.postForm("/api/save-user-details", detailsForm(attendee(phone, event.id)));
+      expect(saved.status).toBe(200);
+      expiries.push(((await saved.json()) as { holdExpiresAt: string }).holdExpiresAt);
+      server.advance(5 * MINUTE);
     }
+    // Saving again says the first hold's expiry: the seat is not kept any longer for it.
+    expect(new Set(expiries).size).toBe(1);
     const rows = db.select().from(bookings).where(eq(bookings.eventId, event.id)).orderBy(bookings.id).all();
     expect(rows.map((r) => r.status)).toEqual(["released", "released", "held"]);
     const otherPhone = newPhone().e164;

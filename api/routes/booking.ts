@@ -90,7 +90,7 @@ export const bookingRoutes = (deps: AppDeps) => {
       assertCanHold(deps.db, { eventId: form.eventID, phone: form.phone, gender: form.gender }, deps.now());
       // A browser sends an empty, nameless file when none was chosen.
       if (!form.image || form.image.size === 0) throw BadRequest("image: is required");
-      const { userId } = await saveUserDetails(
+      const { userId, holdExpiresAt } = await saveUserDetails(
         { db: deps.db, uploadsDir: deps.env.UPLOADS_DIR, holdMinutes: deps.env.HOLD_MINUTES, now: deps.now },
         {
           eventId: form.eventID,
@@ -101,7 +101,8 @@ export const bookingRoutes = (deps: AppDeps) => {
           image: form.image,
         },
       );
-      return c.json({ success: true as const, userID: userId });
+      // Until when the seat is kept, so the confirmation page can say so (a retry keeps the first expiry).
+      return c.json({ success: true as const, userID: userId, holdExpiresAt: new Date(holdExpiresAt).toISOString() });
     })
     .get("/dev/outbox", (c) => {
       // Exists only with the console provider, and never in production (docs/api.md, "Who may call").

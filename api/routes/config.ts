@@ -14,6 +14,8 @@ export const configRoutes = (deps: AppDeps) =>
         stripePublishableKey: deps.env.STRIPE_PUBLISHABLE_KEY ?? null,
         // The admin form's default zone for a new event.
         eventTimeZone: deps.env.EVENT_TIME_ZONE,
+        // The /privacy page says how long attendees' personal data is kept after their event.
+        retentionDays: deps.env.RETENTION_DAYS,
       },
       200,
       { "cache-control": "public, max-age=300" },

@@ -3,7 +3,14 @@ import { z } from "zod";
 import type { AppDeps } from "../deps.ts";
 import { NotFound } from "../lib/errors.ts";
 import { validate } from "../lib/validate.ts";
-import { findCheckoutSession, loadBookingContextById, releaseCheckout, successUrl } from "../services/checkout.ts";
+import {
+  cancelCheckout,
+  cancelUrl,
+  findCheckoutSession,
+  heldUntil,
+  loadBookingContextById,
+  successUrl,
+} from "../services/checkout.ts";
 import { payLocalCheckout } from "../services/payment-completion.ts";
 
 // The local checkout (README, "Real payments and SMS"; `/api/dev/checkout/{id}` in docs/api.md): a stand-in
@@ -68,6 +75,18 @@ export const devCheckoutRoutes = (deps: AppDeps) => {
           ),
         );
       }
+      if (session.status === "cancelled") {
+        const back = escapeHtml(
+          cancelUrl(deps.env, { userId: ctx.user.id, eventId: ctx.event.id, heldUntil: heldUntil(ctx.booking, now) }),
+        );
+        return c.html(
+          page(
+            "Test checkout",
+            `${heading}${summary}<p>This checkout was cancelled, so nothing was charged.</p><a class="link" href="${back}">Back to your booking</a>`,
+          ),
+          410,
+        );
+      }
       if (session.status !== "open" || session.expiresAt <= now) {
         return c.html(
           page(
@@ -105,7 +124,10 @@ export const devCheckoutRoutes = (deps: AppDeps) => {
     })
     .post("/dev/checkout/:id/cancel", param, (c) => {
       const { session } = load(c.req.valid("param").id);
-      releaseCheckout(deps, session.id, "cancelled", deps.now());
-      return c.redirect(`${deps.env.PUBLIC_BASE_URL}/`, 303);
+      // The checkout ends; the seat stays held, and the buyer goes back to the booking to pay again.
+      const ctx = cancelCheckout(deps.db, session.id);
+      if (!ctx) throw NotFound("no such checkout");
+      const until = heldUntil(ctx.booking, deps.now());
+      return c.redirect(cancelUrl(deps.env, { userId: ctx.user.id, eventId: ctx.event.id, heldUntil: until }), 303);
     });
 };

@@ -262,7 +262,7 @@ describe("the local checkout page", () => {
     expect(page).toContain("already paid");
   });
 
-  it("Cancel gives the seat back and returns home; a later Pay charges nothing", async () => {
+  it("Cancel returns to the held booking, which keeps its seat; the cancelled checkout never charges", async () => {
     const held = await heldBooking();
     const session = await checkout(held, held.event);
     const cancel = await fetch(`${server.url}/api/dev/checkout/${session.sessionId}/cancel`, {
@@ -270,12 +270,44 @@ describe("the local checkout page", () => {
       redirect: "manual",
     });
     expect(cancel.status).toBe(303);
-    expect(cancel.headers.get("location")).toBe(`${server.url}/`);
-    expect(booking(held.bookingId).status).toBe("released");
+    const { holdExpiresAt } = booking(held.bookingId);
+    expect(cancel.headers.get("location")).toBe(
+      `${server.url}/confirmation?payment=cancelled&userID=${held.userId}&eventID=${held.event.id}` +
+        `&heldUntil=${encodeURIComponent(new Date(holdExpiresAt).toISOString())}`,
+    );
+    expect(booking(held.bookingId).status).toBe("held");
+    expect(sessionsOf(held.bookingId).map((s) => s.status)).toEqual(["cancelled"]);
     const late = await pay(session.sessionId);
     expect(late.status).toBe(409);
-    expect(booking(held.bookingId).status).toBe("released");
-    expect(booking(held.bookingId).paymentIntentId).toBeNull();
+    expect(booking(held.bookingId)).toMatchObject({ status: "held", paymentIntentId: null });
+    // Back on the checkout page, the way to the booking is offered, not a payment.
+    const page = await get(`/api/dev/checkout/${session.sessionId}`);
+    expect(page.status).toBe(410);
+    expect(await page.text()).toContain("Back to your booking");
+
+    // Proceed to Payment again starts a new checkout for the same hold, which can be paid.
+    const again = await checkout(held, held.event);
+    expect(again.sessionId).not.toBe(session.sessionId);
+    expect((await pay(again.sessionId)).status).toBe(303);
+    expect(booking(held.bookingId).status).toBe("paid");
+  });
+
+  it("Cancel after the hold ran out returns to the booking without a time, so the page can say so", async () => {
+    const held = await heldBooking();
+    const session = await checkout(held, held.event);
+    server.advance(32 * 60_000);
+    try {
+      const cancel = await fetch(`${server.url}/api/dev/checkout/${session.sessionId}/cancel`, {
+        method: "POST",
+        redirect: "manual",
+      });
+      expect(cancel.status).toBe(303);
+      expect(cancel.headers.get("location")).toBe(
+        `${server.url}/confirmation?payment=cancelled&userID=${held.userId}&eventID=${held.event.id}`,
+      );
+    } finally {
+      server.advance(-32 * 60_000);
+    }
   });
 
   it("refuses to pay an expired checkout", async () => {

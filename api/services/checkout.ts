@@ -70,6 +70,25 @@ export function successUrl(env: Pick<Env, "PUBLIC_BASE_URL">, sessionId: string,
   );
 }
 
+/**
+ * Where Cancel on the payment page leads: back to the held booking's confirmation page
+ * (`/confirmation?payment=cancelled&userID=…&eventID=…&heldUntil=…`), which finds the booking's
+ * details in the tab's own storage. `heldUntil` (ISO 8601 UTC) is until when the seat stays held; it
+ * is left out when the hold is already gone, and the page then says so.
+ */
+export function cancelUrl(
+  env: Pick<Env, "PUBLIC_BASE_URL">,
+  input: { userId: number; eventId: number; heldUntil: number | null },
+): string {
+  const held =
+    input.heldUntil === null ? "" : `&heldUntil=${encodeURIComponent(new Date(input.heldUntil).toISOString())}`;
+  return `${env.PUBLIC_BASE_URL}/confirmation?payment=cancelled&userID=${input.userId}&eventID=${input.eventId}${held}`;
+}
+
+/** Until when `booking`'s seat is still held at `now`, or null when it is not held any more. */
+export const heldUntil = (booking: Booking, now: number): number | null =>
+  booking.status === "held" && booking.holdExpiresAt > now ? booking.holdExpiresAt : null;
+
 export type CheckoutReply = { sessionId: string; paymentIntentId: string | null; url: string };
 
 // Checkouts being created in this process, per booking: a double click shares one provider call.
@@ -133,21 +152,22 @@ async function createOnce(deps: Deps, input: { userId: number; eventId: number }
         .set({ holdExpiresAt, amountCents: event.priceCents })
         .where(eq(bookings.id, booking.id))
         .run();
-      return { kind: "create" as const, ctx, expiresAt };
+      return { kind: "create" as const, ctx, expiresAt, holdExpiresAt };
     },
     { behavior: "immediate" },
   );
   if (plan.kind === "reuse")
     return { sessionId: plan.open.id, paymentIntentId: plan.open.paymentIntentId, url: plan.open.url };
 
-  const { ctx, expiresAt } = plan;
+  const { ctx, expiresAt, holdExpiresAt } = plan;
   const info = await payments.createCheckout({
     amountCents: ctx.event.priceCents,
     currency: "aud",
     productName: ctx.event.name,
     customerEmail: ctx.user.email,
     successUrl: successUrl(deps.env, SESSION_ID_PLACEHOLDER, ctx),
-    cancelUrl: `${deps.env.PUBLIC_BASE_URL}/`,
+    // Stripe's cancel link ends nothing: the session stays payable and the seat held until they expire.
+    cancelUrl: cancelUrl(deps.env, { userId: ctx.user.id, eventId: ctx.event.id, heldUntil: holdExpiresAt }),
     expiresAt,
     metadata: { bookingId: String(ctx.booking.id), userId: String(ctx.user.id), eventId: String(ctx.event.id) },
     // One key per booking and hold window: a retry after a lost reply gets the same session back.
@@ -229,4 +249,24 @@ export function releaseCheckout(
   );
   if (freedAt !== undefined) offerFreedSeatsNow(deps, freedAt);
   return ended;
+}
+
+/**
+ * Cancel on the local checkout page: that checkout can no longer be paid, but the seat stays held for
+ * its buyer until the hold runs out, as it does when a buyer leaves Stripe's page by its cancel link,
+ * so "Proceed to Payment" can start a new checkout. Returns the booking as it is now.
+ */
+export function cancelCheckout(db: Db, sessionId: string): BookingContext | undefined {
+  return db.transaction(
+    (tx) => {
+      const session = findCheckoutSession(tx, sessionId);
+      if (!session) return undefined;
+      tx.update(checkoutSessions)
+        .set({ status: "cancelled" })
+        .where(and(eq(checkoutSessions.id, sessionId), eq(checkoutSessions.status, "open")))
+        .run();
+      return loadBookingContextById(tx, session.bookingId);
+    },
+    { behavior: "immediate" },
+  );
 }

@@ -99,6 +99,8 @@ export function countSave(db: Db, input: { phone: string; address: string; otpMa
 export type HeldSeat = {
   userId: number;
   bookingId: number;
+  /** When the hold runs out (epoch ms): a retry keeps the first hold's expiry. */
+  holdExpiresAt: number;
   /** Stored photos no row names any more once the hold committed: the caller deletes the files. */
   unreferencedPhotos: string[];
 };
@@ -150,6 +152,7 @@ export function holdSeat(
       const offer = assertSeatFree(tx, event, attendee.phone, attendee.gender, now);
       const unreferencedPhotos = repointReleasedPhotos(tx, { eventId, attendee });
       const user = tx.insert(users).values(attendee).returning({ id: users.id }).get();
+      const holdExpiresAt = kept?.holdExpiresAt ?? now + input.holdMinutes * 60_000;
       const booking = tx
         .insert(bookings)
         .values({
@@ -157,14 +160,14 @@ export function holdSeat(
           eventId,
           phone: attendee.phone,
           status: "held",
-          holdExpiresAt: kept?.holdExpiresAt ?? now + input.holdMinutes * 60_000,
+          holdExpiresAt,
           heldSince: kept?.heldSince ?? now,
           amountCents: event.priceCents,
         })
         .returning({ id: bookings.id })
         .get();
       if (offer) offerBooked(tx, offer, booking.id);
-      return { userId: user.id, bookingId: booking.id, unreferencedPhotos };
+      return { userId: user.id, bookingId: booking.id, holdExpiresAt, unreferencedPhotos };
     },
     { behavior: "immediate" },
   );
@@ -224,7 +227,7 @@ function repointReleasedPhotos(tx: DbOrTx, input: { eventId: number; attendee: A
 export async function saveUserDetails(
   deps: { db: Db; uploadsDir: string; holdMinutes: number; now: () => number },
   input: { eventId: number; name: string; email: string; phone: string; gender: "male" | "female"; image: File },
-): Promise<{ userId: number; bookingId: number }> {
+): Promise<{ userId: number; bookingId: number; holdExpiresAt: number }> {
   if (input.image.size > MAX_IMAGE_BYTES) throw TooLarge("image larger than 5 MB");
   const stored = await storeImage(deps.uploadsDir, new Uint8Array(await input.image.arrayBuffer()));
   let held: HeldSeat;
@@ -241,5 +244,5 @@ export async function saveUserDetails(
   }
   // Best effort: whatever is left behind is an orphan the upload sweep deletes within hours.
   await removeStoredFiles(deps.uploadsDir, held.unreferencedPhotos).catch(() => undefined);
-  return { userId: held.userId, bookingId: held.bookingId };
+  return { userId: held.userId, bookingId: held.bookingId, holdExpiresAt: held.holdExpiresAt };
 }

@@ -220,11 +220,18 @@ export function claimOffer(deps: Deps, input: { offerId: number; token: unknown;
         .set({ status: "claimed", claimedAt: input.now })
         .where(eq(waitlistOffers.id, offer.id))
         .run();
+      // The name given when joining the line, so the details form opens filled in.
+      const entry = tx
+        .select({ name: waitlistEntries.name })
+        .from(waitlistEntries)
+        .where(eq(waitlistEntries.id, offer.entryId))
+        .get();
       return {
         success: true as const,
         eventID: offer.eventId,
         phone: offer.phone,
         gender: offer.gender,
+        name: entry?.name ?? "",
         expiresAt: new Date(offer.expiresAt).toISOString(),
       };
     },

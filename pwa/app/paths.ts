@@ -13,4 +13,6 @@ export const paths = {
   tickets: "/tickets",
   /** The waitlist SMS link: `?o={offerId}&t={token}`. */
   waitlistOffer: "/waitlist-offer",
+  /** What is kept about attendees, for how long, and who sees what. */
+  privacy: "/privacy",
 } as const;

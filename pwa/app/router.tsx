@@ -24,6 +24,7 @@ const TicketsPage = page(() => import("../routes/tickets.tsx"), "TicketsPage");
 const AdminPage = page(() => import("../routes/admin.tsx"), "AdminPage");
 const AdminDoorPage = page(() => import("../routes/admin-door.tsx"), "AdminDoorPage");
 const WelcomePage = page(() => import("../routes/welcome.tsx"), "WelcomePage");
+const PrivacyPage = page(() => import("../routes/privacy.tsx"), "PrivacyPage");
 
 export function AppRouter() {
   return (
@@ -50,6 +51,7 @@ function Pages() {
           <Route path={paths.tickets} element={<TicketsPage />} />
           <Route path={paths.admin} element={<AdminPage />} />
           <Route path={paths.adminDoor} element={<AdminDoorPage />} />
+          <Route path={paths.privacy} element={<PrivacyPage />} />
           <Route path="*" element={<RouteError error={NOT_FOUND} />} />
         </Route>
         {/* The landing page has its own navigation bar, so it sits outside the app's header and footer. */}

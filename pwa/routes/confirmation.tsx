@@ -1,17 +1,26 @@
-import { useLocation } from "react-router-dom";
+import { useCallback, useState } from "react";
+import { BookAgain } from "../features/booking/components/book-again.tsx";
 import { AttendeeSummary } from "../features/booking/components/booking-details.tsx";
 import { EventSummaryCard } from "../features/booking/components/event-summary.tsx";
+import { HoldNotice } from "../features/booking/components/hold-notice.tsx";
 import { MissingState } from "../features/booking/components/missing-state.tsx";
 import { ProceedToPayment } from "../features/booking/components/proceed-to-payment.tsx";
-import type { ConfirmationState } from "../features/booking/types.ts";
+import { useHeldBooking } from "../features/booking/use-held-booking.ts";
 import "../features/booking/booking.css";
 
 export function ConfirmationPage() {
-  const state = useLocation().state as Partial<ConfirmationState> | null;
-  if (!state?.user || !state.event) {
+  const { state, cancelled } = useHeldBooking();
+  const [gone, setGone] = useState(false);
+  const onGone = useCallback(() => setGone(true), []);
+  if (!state) {
     return (
       <main className="page">
         <h1>Confirmation</h1>
+        {cancelled ? (
+          <p className="notice" role="status">
+            Payment cancelled: nothing was charged.
+          </p>
+        ) : null}
         <MissingState message="Error: No user or event data available." />
       </main>
     );
@@ -19,12 +28,12 @@ export function ConfirmationPage() {
   return (
     <main className="page">
       <h1>Confirmation</h1>
-      <p>Your seat is held for 30 minutes. Check your details, then pay to confirm it.</p>
+      <HoldNotice until={state.holdExpiresAt} zone={state.event.time_zone} cancelled={cancelled} onGone={onGone} />
       <h2 className="booking-section-title">Your details</h2>
       <AttendeeSummary user={state.user} />
       <h2 className="booking-section-title">Event</h2>
       <EventSummaryCard event={state.event} />
-      <ProceedToPayment user={state.user} event={state.event} />
+      {gone ? <BookAgain event={state.event} /> : <ProceedToPayment user={state.user} event={state.event} />}
     </main>
   );
 }

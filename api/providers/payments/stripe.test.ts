@@ -84,7 +84,10 @@ describe("Stripe Checkout through the SDK", () => {
       "line_items[0][price_data][unit_amount]": "5500",
       "line_items[0][price_data][product_data][name]": "Stripe Night",
       customer_email: held.email,
-      cancel_url: `${server.url}/`,
+      // Back to the held booking, saying until when its seat stays held (the stretched hold).
+      cancel_url:
+        `${server.url}/confirmation?payment=cancelled&userID=${held.userId}&eventID=${event.id}` +
+        `&heldUntil=${encodeURIComponent(new Date(booking(held.bookingId).holdExpiresAt).toISOString())}`,
       "metadata[bookingId]": String(held.bookingId),
       "metadata[userId]": String(held.userId),
       "metadata[eventId]": String(event.id),

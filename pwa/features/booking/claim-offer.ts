@@ -1,6 +1,6 @@
 import { api, CallFailed, type Ok, send } from "../../lib/api.ts";
 
-/** The claimed seat: which event, the phone it was offered to, the gender's seat and how long it is kept. */
+/** The claimed seat: which event, the phone it was offered to, the gender's seat, the name given when joining and how long it is kept. */
 export type Claim = Omit<Ok<(typeof api)["claim-offer"]["$post"]>, "success">;
 
 export type ClaimOutcome =
@@ -15,8 +15,8 @@ async function post(o: string, t: string): Promise<ClaimOutcome> {
   try {
     const reply = await send(api["claim-offer"].$post({ json: { o: Number(o), t } }));
     if (reply.ok) {
-      const { eventID, phone, gender, expiresAt } = reply.data;
-      return { kind: "claimed", claim: { eventID, phone, gender, expiresAt } };
+      const { eventID, phone, gender, name, expiresAt } = reply.data;
+      return { kind: "claimed", claim: { eventID, phone, gender, name, expiresAt } };
     }
     if (reply.data.code === "gone") return { kind: "gone" };
     if (reply.status >= 500 || reply.status === 429) return { kind: "failed" };

@@ -52,8 +52,12 @@ describe("saveUserDetails", () => {
   };
 
   it("tells sold out, a lapsed verification and a server fault apart", async () => {
-    answer(200, { success: true, userID: 7 });
-    expect(await saveUserDetails(details)).toEqual({ kind: "saved", userID: 7 });
+    answer(200, { success: true, userID: 7, holdExpiresAt: "2031-05-03T09:30:00.000Z" });
+    expect(await saveUserDetails(details)).toEqual({
+      kind: "saved",
+      userID: 7,
+      holdExpiresAt: "2031-05-03T09:30:00.000Z",
+    });
     answer(409, { success: false, error: "no seats left", code: "sold_out" });
     expect(await saveUserDetails(details)).toEqual({ kind: "sold-out" });
     answer(409, { success: false, error: "no seats left for men", code: "gender_sold_out", gender: "male" });
@@ -110,7 +114,13 @@ describe("leaveWaitlist", () => {
 
 describe("claimOffer", () => {
   it("hands back the offer, and says expired for 410 and not valid for a forged link", async () => {
-    const claim = { eventID: 4, phone: "+61412345678", gender: "female", expiresAt: "2031-05-03T09:00:00.000Z" };
+    const claim = {
+      eventID: 4,
+      phone: "+61412345678",
+      gender: "female",
+      name: "Anika Das",
+      expiresAt: "2031-05-03T09:00:00.000Z",
+    };
     answer(200, { success: true, ...claim });
     expect(await claimOffer("11", "good")).toEqual({ kind: "claimed", claim });
     answer(410, { success: false, error: "this offer has expired or was already used", code: "gone" });

@@ -13,7 +13,8 @@ export type UserDetails = {
 };
 
 export type SaveOutcome =
-  | { kind: "saved"; userID: number }
+  /** `holdExpiresAt`: until when the seat is held (ISO UTC). */
+  | { kind: "saved"; userID: number; holdExpiresAt: string }
   | { kind: "sold-out" }
   /** A balanced event's seats for this gender are gone (others may be left): the waitlist is offered. */
   | { kind: "gender-full"; gender: Gender }
@@ -37,7 +38,7 @@ export async function saveUserDetails(details: UserDetails): Promise<SaveOutcome
         },
       }),
     );
-    if (reply.ok) return { kind: "saved", userID: reply.data.userID };
+    if (reply.ok) return { kind: "saved", userID: reply.data.userID, holdExpiresAt: reply.data.holdExpiresAt };
     const { code, gender } = reply.data;
     if (code === "already_booked") return { kind: "refused", error: "You already have a paid seat for this event." };
     if (code === "booking_closed") return { kind: "refused", error: BOOKING_CLOSED_MESSAGE };

@@ -4,10 +4,18 @@ export type Gender = "male" | "female";
 
 /** What /confirmation receives in navigation state, and hands to checkout. */
 export type BookingUser = { userID: number; name: string; email: string; phone: string; gender: Gender };
-export type ConfirmationState = { user: BookingUser; event: EventSummary };
+/**
+ * The held booking /confirmation shows. `holdExpiresAt` (ISO UTC, from save-user-details) is until
+ * when the seat is held; null once the server said the hold is gone; absent in a state saved before
+ * the server told it.
+ */
+export type ConfirmationState = { user: BookingUser; event: EventSummary; holdExpiresAt?: string | null };
 
-/** A waitlist offer opened from its SMS link: the seat is kept for this gender until `expiresAt` (ISO UTC). */
-export type OfferState = { gender: Gender; expiresAt: string };
+/**
+ * A waitlist offer opened from its SMS link: the seat is kept for this gender until `expiresAt` (ISO
+ * UTC); `name` is the one given when joining the line.
+ */
+export type OfferState = { gender: Gender; name?: string; expiresAt: string };
 
 /** "waitlist" from a sold-out event's Join waitlist: the flow ends in the waitlist form, not the details. */
 export type BookingIntent = "book" | "waitlist";
@@ -17,6 +25,11 @@ export type BookingPageState = {
   event: EventSummary;
   intent?: BookingIntent;
   offer?: OfferState;
+  /** The side chosen first at a balanced event (Woman / Man). */
+  side?: Gender;
   verifiedPhone?: string;
   waitlisted?: { position: number | null };
 };
+
+/** How the gender choices read: the values sent stay `male` / `female`. */
+export const GENDER_LABELS: Record<Gender, string> = { male: "Male", female: "Female" };

@@ -3,13 +3,38 @@ import type { Gender } from "./types.ts";
 
 export const PHOTO_TYPES = ["image/jpeg", "image/png", "image/webp"];
 
-export type DetailsInput = { name: string; email: string; gender: Gender | ""; photo: File | null };
+export const FIELDS_REQUIRED = "All fields are required.";
+export const PHOTO_REQUIRED = "Image upload is required.";
+export const PHOTO_NOT_IMAGE = "Please choose an image file (JPEG, PNG or WebP).";
+export const PHOTO_TOO_LARGE = "Image should be less than 5 MB.";
+export const CONSENT_REQUIRED = "Please tick the box to confirm you have read who sees your details.";
 
-/** The details form's client-side checks, first failure shown: required fields, then the photo; null when all pass. */
+export type DetailsInput = {
+  name: string;
+  email: string;
+  gender: Gender | "";
+  photo: File | null;
+  /** The box under the notice of who sees what. */
+  consent: boolean;
+};
+
+/** A chosen photo's own problem (not an image, 5 MB or more), checked as soon as it is chosen; null when fine. */
+export function checkPhoto(photo: File): string | null {
+  if (!PHOTO_TYPES.includes(photo.type)) return PHOTO_NOT_IMAGE;
+  if (photo.size >= MAX_IMAGE_BYTES) return PHOTO_TOO_LARGE;
+  return null;
+}
+
+/**
+ * The details form's client-side checks, first failure shown: required fields, then the photo, then
+ * the box; null when all pass. The form shows a message only while it still applies, so
+ * "All fields are required." goes once the fields are filled.
+ */
 export function validateDetails(input: DetailsInput): string | null {
-  if (!input.name.trim() || !input.email.trim() || !input.gender) return "All fields are required.";
-  if (!input.photo) return "Image upload is required.";
-  if (!PHOTO_TYPES.includes(input.photo.type)) return "Please choose an image file (JPEG, PNG or WebP).";
-  if (input.photo.size >= MAX_IMAGE_BYTES) return "Image should be less than 5 MB.";
+  if (!input.name.trim() || !input.email.trim() || !input.gender) return FIELDS_REQUIRED;
+  if (!input.photo) return PHOTO_REQUIRED;
+  const photoProblem = checkPhoto(input.photo);
+  if (photoProblem) return photoProblem;
+  if (!input.consent) return CONSENT_REQUIRED;
   return null;
 }

@@ -1,5 +1,26 @@
+import { Fragment } from "react";
 import { formatPhone } from "../phone.ts";
-import type { BookingUser } from "../types.ts";
+import { type BookingUser, GENDER_LABELS } from "../types.ts";
+
+/**
+ * An email with places to wrap between its parts (before `@` and `.`, after `-` and `_`), so a long
+ * one breaks at a word's edge on a phone instead of mid-word (with `overflow-wrap: break-word` as
+ * the last resort for a single part wider than the screen).
+ */
+export function WrappableEmail({ email }: { email: string }) {
+  const parts = email.split(/(?=[@.])|(?<=[-_])/);
+  return (
+    <>
+      {parts.map((part, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one fixed string, never reordered.
+        <Fragment key={i}>
+          {i > 0 ? <wbr /> : null}
+          {part}
+        </Fragment>
+      ))}
+    </>
+  );
+}
 
 export function AttendeeSummary({ user }: { user: BookingUser }) {
   return (
@@ -8,9 +29,11 @@ export function AttendeeSummary({ user }: { user: BookingUser }) {
         <dt>Name</dt>
         <dd className="booking-user-name">{user.name}</dd>
       </div>
-      <div>
+      <div className="booking-summary-wide">
         <dt>Email</dt>
-        <dd>{user.email}</dd>
+        <dd className="booking-email">
+          <WrappableEmail email={user.email} />
+        </dd>
       </div>
       <div>
         <dt>Mobile</dt>
@@ -18,7 +41,7 @@ export function AttendeeSummary({ user }: { user: BookingUser }) {
       </div>
       <div>
         <dt>Gender</dt>
-        <dd>{user.gender}</dd>
+        <dd>{GENDER_LABELS[user.gender] ?? user.gender}</dd>
       </div>
     </dl>
   );

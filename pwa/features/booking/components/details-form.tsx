@@ -1,4 +1,4 @@
-import { type FormEvent, useEffect, useState } from "react";
+import { type FormEvent, useEffect, useRef, useState } from "react";
 import { venueDateTime } from "../../events/format.ts";
 import type { EventSummary } from "../../events/types.ts";
 import { readDraft, saveDraft } from "../draft.ts";
@@ -6,18 +6,23 @@ import { saveUserDetails } from "../save-user-details.ts";
 import { genderFullMessage, SOLD_OUT_WAITLIST_MESSAGE } from "../seat-messages.ts";
 import type { BookingUser, Gender, OfferState } from "../types.ts";
 import { useJoinWaitlist } from "../use-join-waitlist.ts";
-import { PHOTO_TYPES, validateDetails } from "../validate-details.ts";
+import { CONSENT_REQUIRED, FIELDS_REQUIRED, PHOTO_REQUIRED, validateDetails } from "../validate-details.ts";
 import { GenderField, NameField, VerifiedPhoneField } from "./person-fields.tsx";
+import { PhotoField } from "./photo-field.tsx";
+import { PrivacyConsent } from "./privacy-consent.tsx";
+
+/** The form's own checks: shown only while they still apply, so each goes once it is put right. */
+const CHECKS = new Set<string>([FIELDS_REQUIRED, PHOTO_REQUIRED, CONSENT_REQUIRED]);
 
 export const SOLD_OUT_ALERT = "Sorry,no more seats are available for booking currently.Please try after some time.";
 
-/** Step 3: who is coming. `onSaved` once a seat is held for them. */
+/** Step 3: who is coming. `onSaved` once a seat is held for them, with until when. */
 export function DetailsForm(props: {
   phone: string;
   event: EventSummary;
   /** Booking a seat a waitlist offer keeps: the gender is the offer's and cannot change. */
   offer?: OfferState;
-  onSaved: (user: BookingUser) => void;
+  onSaved: (user: BookingUser, holdExpiresAt: string) => void;
   /** The seats ran out and this person joined the waitlist instead (null: they were already on it). */
   onJoinedWaitlist: (position: number | null) => void;
   /** The server no longer accepts this browser's verification (expired or cleared): verify again. */
@@ -26,7 +31,8 @@ export function DetailsForm(props: {
   const eventId = props.event.id;
   // The photo has to be chosen again after Back or a reload, since a file cannot be kept.
   const [draft] = useState(() => readDraft(eventId));
-  const [name, setName] = useState(draft.name);
+  // A waitlist offer opened on another phone has no draft: the name given when joining fills in.
+  const [name, setName] = useState(draft.name || (props.offer?.name ?? ""));
   const [email, setEmail] = useState(draft.email);
   const [chosenGender, setGender] = useState<Gender | "">(draft.gender);
   const gender = props.offer?.gender ?? chosenGender;
@@ -34,6 +40,9 @@ export function DetailsForm(props: {
     saveDraft(eventId, { name, email, gender });
   }, [eventId, name, email, gender]);
   const [photo, setPhoto] = useState<File | null>(null);
+  const [photoProblem, setPhotoProblem] = useState<string | null>(null);
+  const photoInput = useRef<HTMLInputElement>(null);
+  const [consent, setConsent] = useState(false);
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<string | null>(null);
   const [unverified, setUnverified] = useState(false);
@@ -43,9 +52,13 @@ export function DetailsForm(props: {
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    const problem = validateDetails({ name, email, gender, photo });
+    const problem = validateDetails({ name, email, gender, photo, consent });
     if (problem || !photo || !gender) {
-      setMessage(problem);
+      // A refused file already says why under the picker: that, not "required", is what to fix.
+      if (problem === PHOTO_REQUIRED && photoProblem) {
+        setMessage(null);
+        photoInput.current?.focus();
+      } else setMessage(problem);
       return;
     }
     setBusy(true);
@@ -64,7 +77,10 @@ export function DetailsForm(props: {
     setBusy(false);
     if (outcome.kind === "saved") {
       window.alert("Form submitted successfully!");
-      props.onSaved({ userID: outcome.userID, name: name.trim(), email: email.trim(), phone: props.phone, gender });
+      props.onSaved(
+        { userID: outcome.userID, name: name.trim(), email: email.trim(), phone: props.phone, gender },
+        outcome.holdExpiresAt,
+      );
     } else if (outcome.kind === "gender-full") {
       setMessage(genderFullMessage(outcome.gender));
       setWaitlistOffered(true);
@@ -90,6 +106,9 @@ export function DetailsForm(props: {
     void waitlist.join(name, gender);
   };
   const keptUntil = props.offer ? venueDateTime(props.offer.expiresAt, props.event.time_zone) : null;
+  const stillApplies =
+    message === null || !CHECKS.has(message) || validateDetails({ name, email, gender, photo, consent }) === message;
+  const shown = waitlist.seatFree || !stillApplies ? null : message;
 
   return (
     <form className="form" onSubmit={submit} noValidate>
@@ -115,23 +134,18 @@ export function DetailsForm(props: {
         />
       </div>
       <GenderField idPrefix="booking" value={gender} onChange={setGender} fixed={props.offer?.gender} />
-      <div className="field">
-        <label htmlFor="booking-photo">Photo</label>
-        <input
-          id="booking-photo"
-          name="image"
-          type="file"
-          accept={PHOTO_TYPES.join(",")}
-          required
-          aria-describedby="booking-photo-hint"
-          onChange={(e) => setPhoto(e.target.files?.[0] ?? null)}
-        />
-        <small id="booking-photo-hint" className="hint">
-          JPEG, PNG or WebP, less than 5 MB. Other participants see it after the event.
-        </small>
-      </div>
+      <PhotoField
+        photo={photo}
+        problem={photoProblem}
+        inputRef={photoInput}
+        onChoose={(chosen, problem) => {
+          setPhoto(chosen);
+          setPhotoProblem(problem);
+        }}
+      />
+      <PrivacyConsent checked={consent} onChange={setConsent} />
       <p className="message error" role="alert">
-        {waitlist.seatFree ? null : message}
+        {shown}
       </p>
       {unverified || waitlist.unverified ? (
         <button type="button" className="button" onClick={props.onUnverified}>

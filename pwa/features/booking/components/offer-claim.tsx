@@ -33,7 +33,7 @@ export function OfferClaim({ o, t }: { o: string; t: string }) {
         const state: BookingPageState = {
           event: reply.data,
           verifiedPhone: claim.phone,
-          offer: { gender: claim.gender, expiresAt: claim.expiresAt },
+          offer: { gender: claim.gender, name: claim.name, expiresAt: claim.expiresAt },
         };
         navigate(paths.otpVerification, { replace: true, state });
       } catch (error) {

@@ -1,7 +1,9 @@
-import { type FormEvent, useState } from "react";
+import { type FormEvent, useEffect, useRef, useState } from "react";
 import { normaliseAuMobile } from "../../../../common/phone.ts";
 import { formatPhone } from "../phone.ts";
+import { type SendOtpProblem as Problem, sendOtp } from "../send-otp.ts";
 import { verifyOtp } from "../verify-otp.ts";
+import { SendOtpProblem } from "./send-otp-problem.tsx";
 
 const MESSAGES = {
   incorrect: "Incorrect OTP.",
@@ -9,11 +11,28 @@ const MESSAGES = {
   failed: "Error verifying OTP.",
 } as const;
 
-/** Step 2: the code texted to `phone`. */
-export function OtpStep(props: { phone: string; onVerified: () => void; onChangeNumber: () => void }) {
+/** How long a code is waited for before another may be asked (send-otp's own limits still apply). */
+export const RESEND_AFTER_MS = 30_000;
+
+/** Step 2: the code texted to `phone`, with Resend code once it has had time to arrive. */
+export function OtpStep(props: {
+  phone: string;
+  eventID: number;
+  onVerified: () => void;
+  /** The phone turned out to be verified already when a new code was asked. */
+  onAlreadyVerified: () => void;
+  onChangeNumber: () => void;
+}) {
   const [otp, setOtp] = useState("");
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<string | null>(null);
+  const input = useRef<HTMLInputElement>(null);
+  const resend = useResend(props.phone, props.eventID, props.onAlreadyVerified);
+
+  // The code box takes the focus, so the keypad (and the SMS code suggestion) is up at once.
+  useEffect(() => {
+    input.current?.focus();
+  }, []);
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -26,14 +45,16 @@ export function OtpStep(props: { phone: string; onVerified: () => void; onChange
   };
 
   const e164 = normaliseAuMobile(props.phone);
+  const shownPhone = e164 ? formatPhone(e164) : props.phone;
   return (
     <form className="form" onSubmit={submit} noValidate>
       <p className="message ok" role="status">
-        We sent a code to {e164 ? formatPhone(e164) : props.phone}.
+        {resend.resent ? `We sent a new code to ${shownPhone}.` : `We sent a code to ${shownPhone}.`}
       </p>
       <div className="field">
         <label htmlFor="booking-otp">OTP</label>
         <input
+          ref={input}
           id="booking-otp"
           name="otp"
           inputMode="numeric"
@@ -51,9 +72,54 @@ export function OtpStep(props: { phone: string; onVerified: () => void; onChange
       <button type="submit" className="button primary" disabled={busy || !otp} aria-busy={busy}>
         Verify OTP
       </button>
+      <div className="resend">
+        {resend.ready ? (
+          <button
+            type="button"
+            className="button"
+            onClick={() => {
+              setMessage(null);
+              void resend.send();
+            }}
+            disabled={resend.busy || busy}
+            aria-busy={resend.busy}
+          >
+            Resend code
+          </button>
+        ) : (
+          <p className="hint">No code yet? You can ask for a new one after 30 seconds.</p>
+        )}
+        <SendOtpProblem problem={resend.problem} />
+      </div>
       <button type="button" className="button link-button" onClick={props.onChangeNumber} disabled={busy}>
         Use a different number
       </button>
     </form>
   );
+}
+
+/** Resend code: offered RESEND_AFTER_MS after the last code was sent, through the same send-otp call. */
+function useResend(phone: string, eventID: number, onAlreadyVerified: () => void) {
+  const [sentAt, setSentAt] = useState(() => Date.now());
+  const [ready, setReady] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [resent, setResent] = useState(false);
+  const [problem, setProblem] = useState<Problem | null>(null);
+  useEffect(() => {
+    setReady(false);
+    const timer = setTimeout(() => setReady(true), Math.max(0, sentAt + RESEND_AFTER_MS - Date.now()));
+    return () => clearTimeout(timer);
+  }, [sentAt]);
+  const send = async () => {
+    setBusy(true);
+    setProblem(null);
+    const outcome = await sendOtp(phone, eventID);
+    setBusy(false);
+    if (outcome.kind === "sent") {
+      setResent(true);
+      setSentAt(Date.now());
+    } else if (outcome.kind === "skip") onAlreadyVerified();
+    else setProblem(outcome.kind);
+  };
+  return { ready, busy, resent, problem, send };
 }

@@ -1,5 +1,5 @@
 import { formatPhone } from "../phone.ts";
-import type { Gender } from "../types.ts";
+import { GENDER_LABELS, type Gender } from "../types.ts";
 
 /**
  * The fields the details form and the waitlist form both ask for. `idPrefix` keeps each form's ids
@@ -47,7 +47,7 @@ export function GenderField(props: {
       <label htmlFor={id}>Gender</label>
       {props.fixed ? (
         <>
-          <input id={id} name="gender" readOnly value={props.fixed} aria-describedby={hintId} />
+          <input id={id} name="gender" readOnly value={GENDER_LABELS[props.fixed]} aria-describedby={hintId} />
           <small id={hintId} className="hint">
             The seat kept for you is for this gender.
           </small>
@@ -61,8 +61,8 @@ export function GenderField(props: {
           onChange={(e) => props.onChange(e.target.value as Gender | "")}
         >
           <option value="">Choose…</option>
-          <option value="male">male</option>
-          <option value="female">female</option>
+          <option value="male">{GENDER_LABELS.male}</option>
+          <option value="female">{GENDER_LABELS.female}</option>
         </select>
       )}
     </div>

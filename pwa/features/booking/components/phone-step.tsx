@@ -1,12 +1,6 @@
 import { type FormEvent, useState } from "react";
-import { BOOKING_CLOSED_MESSAGE } from "../../events/format.ts";
-import { sendOtp } from "../send-otp.ts";
-
-const MESSAGES = {
-  refused: "Failed to send OTP.",
-  failed: "Error sending OTP.",
-  closed: BOOKING_CLOSED_MESSAGE,
-} as const;
+import { type SendOtpProblem as Problem, sendOtp } from "../send-otp.ts";
+import { SendOtpProblem } from "./send-otp-problem.tsx";
 
 /** Step 1: the mobile number. `onSent` when a code is on its way, `onVerified` when this browser already verified it. */
 export function PhoneStep(props: {
@@ -17,17 +11,17 @@ export function PhoneStep(props: {
 }) {
   const [phone, setPhone] = useState(props.initialPhone);
   const [busy, setBusy] = useState(false);
-  const [message, setMessage] = useState<string | null>(null);
+  const [problem, setProblem] = useState<Problem | null>(null);
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setBusy(true);
-    setMessage(null);
+    setProblem(null);
     const outcome = await sendOtp(phone, props.eventID);
     setBusy(false);
     if (outcome.kind === "sent") props.onSent(phone);
     else if (outcome.kind === "skip") props.onVerified(phone);
-    else setMessage(MESSAGES[outcome.kind]);
+    else setProblem(outcome.kind);
   };
 
   return (
@@ -46,6 +40,7 @@ export function PhoneStep(props: {
             autoComplete="tel-national"
             placeholder="412 345 678"
             aria-describedby="booking-phone-hint"
+            aria-invalid={problem === "refused" ? true : undefined}
             required
             value={phone}
             onChange={(e) => setPhone(e.target.value)}
@@ -55,9 +50,7 @@ export function PhoneStep(props: {
           Australian mobile. We text you a 6-digit code.
         </small>
       </div>
-      <p className="message error" role="alert">
-        {message}
-      </p>
+      <SendOtpProblem problem={problem} />
       <button type="submit" className="button primary" disabled={busy || !phone.trim()} aria-busy={busy}>
         Send OTP
       </button>

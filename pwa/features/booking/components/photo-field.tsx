@@ -1,0 +1,75 @@
+import { type RefObject, useEffect, useState } from "react";
+import { checkPhoto, PHOTO_TYPES } from "../validate-details.ts";
+
+/**
+ * The photo picker: the native file input (kept for the keyboard and screen readers, shown through
+ * its label) styled as a tile with a preview of the chosen photo. A file that is not an image or is
+ * 5 MB or more is refused as soon as it is chosen, with the product's message under the field.
+ */
+export function PhotoField(props: {
+  photo: File | null;
+  problem: string | null;
+  onChoose: (photo: File | null, problem: string | null) => void;
+  inputRef?: RefObject<HTMLInputElement | null>;
+}) {
+  const preview = usePreview(props.photo);
+  return (
+    <div className="field photo-field">
+      <label htmlFor="booking-photo">Photo</label>
+      <input
+        ref={props.inputRef}
+        id="booking-photo"
+        className="photo-input"
+        name="image"
+        type="file"
+        accept={PHOTO_TYPES.join(",")}
+        required
+        aria-invalid={props.problem ? true : undefined}
+        aria-describedby="booking-photo-hint booking-photo-problem"
+        onChange={(e) => {
+          const file = e.target.files?.[0];
+          // Closing the picker without choosing keeps the photo already chosen.
+          if (!file) return;
+          const problem = checkPhoto(file);
+          // A refused file is let go at once, and choosing the same one again is a new choice.
+          if (problem) e.target.value = "";
+          props.onChoose(problem ? null : file, problem);
+        }}
+      />
+      <label htmlFor="booking-photo" className="photo-picker">
+        {preview ? (
+          <img className="photo-preview" src={preview} alt="" />
+        ) : (
+          <span className="photo-placeholder" aria-hidden="true">
+            +
+          </span>
+        )}
+        <span className="photo-picker-text">
+          <span className="photo-picker-action">{props.photo ? "Change photo" : "Choose a photo"}</span>
+          {props.photo ? <span className="photo-file-name">{props.photo.name}</span> : null}
+        </span>
+      </label>
+      <small id="booking-photo-hint" className="hint">
+        A clear photo of your face: JPEG, PNG or WebP, less than 5 MB.
+      </small>
+      <p id="booking-photo-problem" className="message error" role="alert">
+        {props.problem}
+      </p>
+    </div>
+  );
+}
+
+/** An object URL for the chosen photo, let go when it changes or the form goes. */
+function usePreview(photo: File | null): string | null {
+  const [url, setUrl] = useState<string | null>(null);
+  useEffect(() => {
+    if (!photo) {
+      setUrl(null);
+      return;
+    }
+    const made = URL.createObjectURL(photo);
+    setUrl(made);
+    return () => URL.revokeObjectURL(made);
+  }, [photo]);
+  return url;
+}

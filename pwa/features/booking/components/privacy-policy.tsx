@@ -1,0 +1,85 @@
+import { Link } from "react-router-dom";
+import { paths } from "../../../app/paths.ts";
+import { usePrivacyFacts } from "../use-privacy-facts.ts";
+
+/**
+ * The /privacy page: what is kept about an attendee, who sees what and for how long, in plain words.
+ * It follows what the server does: get-participants (name and thumbnail to the people met),
+ * get-feedback (a phone only to people its owner liked) and docs/decisions/012-disk-and-personal-data.md.
+ */
+export function PrivacyPolicy() {
+  const state = usePrivacyFacts();
+  const facts = state.status === "ready" ? state.facts : null;
+  const days = facts?.retentionDays;
+  return (
+    <div className="privacy-policy">
+      <p className="privacy-lead">What we keep when you book a Saathi night, who sees it, and when we erase it.</p>
+
+      <h2>What we keep</h2>
+      <ul>
+        <li>Your name, email, mobile number and gender, and the photo you upload.</li>
+        <li>
+          Your photo is redrawn on our server, which removes hidden details stored in the file, such as where it was
+          taken.
+        </li>
+        <li>
+          Your booking: the event, the price and the payment's reference. Your card details go to the card payment
+          provider, never to us.
+        </li>
+        <li>At the event: when you arrived, and the Like or Dislike you give each person you met.</li>
+      </ul>
+
+      <h2>Who sees what</h2>
+      <ul>
+        <li>
+          <strong>The people you meet that night</strong> see your name and photo, so they can rate the people they met.
+        </li>
+        <li>
+          <strong>The people you Like</strong> see your mobile number in their matches after the event, so a mutual
+          match can get in touch. Nobody you Dislike or do not rate gets it, and a Dislike is never shown to anyone.
+        </li>
+        <li>
+          <strong>The organiser</strong> sees your details to run the night: the guest list, the door check and any
+          refund. Your email is seen only by the organiser, and by the card payment provider for your receipt.
+        </li>
+      </ul>
+
+      <h2>How long we keep it</h2>
+      <ul>
+        <li aria-busy={state.status === "loading"}>
+          {state.status === "loading" ? (
+            "Loading how long we keep your details…"
+          ) : days ? (
+            <>
+              <strong>
+                {days} {days === 1 ? "day" : "days"}
+              </strong>{" "}
+              after your event ends, your name, email, mobile number and photo are erased. The booking, the payment and
+              the ratings stay for our accounts, without them.
+            </>
+          ) : (
+            "A set number of days after your event ends, your name, email, mobile number and photo are erased (we couldn't load the number just now). The booking, the payment and the ratings stay for our accounts, without them."
+          )}
+        </li>
+        <li>If you hold a seat but don't pay for it, your photo is deleted within a few days at most.</li>
+        <li>The text messages we send you keep their full wording for 7 days, then only their first few words.</li>
+        <li>Copies in our backups go as the backups are replaced.</li>
+      </ul>
+
+      <h2>Questions</h2>
+      <p>
+        {facts?.supportEmail ? (
+          <>
+            Write to <a href={`mailto:${facts.supportEmail}`}>{facts.supportEmail}</a> with any question about your
+            details.
+          </>
+        ) : (
+          "Ask the organiser any question about your details."
+        )}
+      </p>
+      <p>
+        <Link to={paths.home}>Back to upcoming events</Link>
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,59 @@
+// @vitest-environment happy-dom
+import { beforeEach, describe, expect, it } from "vitest";
+import {
+  holdEndLabel,
+  readCancelledReturn,
+  readHeldBooking,
+  rememberHeldBooking,
+  timeLeftLabel,
+} from "./held-booking.ts";
+import type { ConfirmationState } from "./types.ts";
+
+const state = {
+  user: { userID: 7, name: "Priya", email: "priya@example.com", phone: "+61412345678", gender: "female" },
+  event: { id: 3, event_name: "Garden Party", time_zone: "Australia/Perth" },
+  holdExpiresAt: "2031-05-03T11:45:00.000Z",
+} as unknown as ConfirmationState;
+
+beforeEach(() => sessionStorage.clear());
+
+describe("the hold's end", () => {
+  it("reads on the venue's clock, daylight saving included", () => {
+    // 09:45 UTC is 7:45 PM in Sydney in May (AEST, +10) and 8:45 PM in January (AEDT, +11).
+    expect(holdEndLabel("2031-05-03T09:45:00.000Z", "Australia/Sydney")).toBe("7:45 PM");
+    expect(holdEndLabel("2031-01-03T09:45:00.000Z", "Australia/Sydney")).toBe("8:45 PM");
+    expect(holdEndLabel("2031-05-03T04:05:00.000Z", "Australia/Perth")).toBe("12:05 PM");
+    expect(holdEndLabel("2031-05-03T16:30:00.000Z", "Australia/Perth")).toBe("12:30 AM");
+  });
+
+  it("counts the minutes left up, never saying 0 while the seat is held", () => {
+    const end = Date.parse("2031-05-03T09:45:00.000Z");
+    expect(timeLeftLabel(end, end - 29 * 60_000 - 1)).toBe("30 minutes left");
+    expect(timeLeftLabel(end, end - 60_000)).toBe("1 minute left");
+    expect(timeLeftLabel(end, end - 1_000)).toBe("1 minute left");
+  });
+});
+
+describe("the way back from the payment page", () => {
+  it("finds the booking this tab held, and only that one", () => {
+    rememberHeldBooking(state);
+    expect(readHeldBooking(7, 3)).toEqual(state);
+    expect(readHeldBooking(8, 3)).toBeNull();
+    expect(readHeldBooking(7, 4)).toBeNull();
+    sessionStorage.setItem("saathi-held-booking", "{not json");
+    expect(readHeldBooking(7, 3)).toBeNull();
+  });
+
+  it("reads Cancel's address: the ids, and the hold's end when the seat is still held", () => {
+    const back = (q: string) => readCancelledReturn(new URLSearchParams(q));
+    expect(back("payment=cancelled&userID=7&eventID=3&heldUntil=2031-05-03T09%3A45%3A00.000Z")).toEqual({
+      userID: 7,
+      eventID: 3,
+      heldUntil: "2031-05-03T09:45:00.000Z",
+    });
+    expect(back("payment=cancelled&userID=7&eventID=3")).toEqual({ userID: 7, eventID: 3, heldUntil: null });
+    expect(back("payment=cancelled&userID=7&eventID=3&heldUntil=soon")?.heldUntil).toBeNull();
+    expect(back("userID=7&eventID=3")).toBeNull();
+    expect(back("payment=cancelled&userID=x&eventID=3")).toBeNull();
+  });
+});

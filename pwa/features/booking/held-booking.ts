@@ -1,0 +1,51 @@
+import { DEFAULT_TIME_ZONE, utcToWallClock } from "../../../common/time-zone.ts";
+import type { ConfirmationState } from "./types.ts";
+
+// The held booking survives the trip to the payment page and back: Cancel there (the local
+// checkout's, or Stripe's cancel link) opens /confirmation afresh, without the navigation state it
+// came with, so this tab keeps the booking in sessionStorage. The URL carries only the ids and the
+// hold's end (api/services/checkout.ts, cancelUrl), never the name, email or phone.
+const KEY = "saathi-held-booking";
+
+export function rememberHeldBooking(state: ConfirmationState) {
+  try {
+    sessionStorage.setItem(KEY, JSON.stringify(state));
+  } catch {
+    // Storage refused (private mode): Back still works; a return from the payment page cannot.
+  }
+}
+
+/** The booking this tab held for `userID` at `eventID`, or null when it kept none. */
+export function readHeldBooking(userID: number, eventID: number): ConfirmationState | null {
+  try {
+    const saved = JSON.parse(sessionStorage.getItem(KEY) ?? "null") as Partial<ConfirmationState> | null;
+    if (saved?.user?.userID === userID && saved.event?.id === eventID) return saved as ConfirmationState;
+  } catch {
+    // Unreadable: as if nothing was kept.
+  }
+  return null;
+}
+
+/** What the return from the payment page says (`?payment=cancelled&userID=&eventID=&heldUntil=`). */
+export type CancelledReturn = { userID: number; eventID: number; heldUntil: string | null };
+
+export function readCancelledReturn(search: URLSearchParams): CancelledReturn | null {
+  if (search.get("payment") !== "cancelled") return null;
+  const userID = Number(search.get("userID"));
+  const eventID = Number(search.get("eventID"));
+  if (!Number.isInteger(userID) || userID <= 0 || !Number.isInteger(eventID) || eventID <= 0) return null;
+  const heldUntil = search.get("heldUntil");
+  return { userID, eventID, heldUntil: heldUntil && !Number.isNaN(Date.parse(heldUntil)) ? heldUntil : null };
+}
+
+/** `7:45 PM`: the hold's end on the venue's clock. */
+export function holdEndLabel(iso: string, zone: string | undefined): string {
+  const { hour, minute } = utcToWallClock(Date.parse(iso), zone ?? DEFAULT_TIME_ZONE);
+  return `${hour % 12 === 0 ? 12 : hour % 12}:${String(minute).padStart(2, "0")} ${hour < 12 ? "AM" : "PM"}`;
+}
+
+/** `29 minutes left`, `1 minute left`, rounded up, so it never says 0 while the seat is still held. */
+export function timeLeftLabel(untilMs: number, nowMs: number): string {
+  const minutes = Math.max(1, Math.ceil((untilMs - nowMs) / 60_000));
+  return `${minutes} ${minutes === 1 ? "minute" : "minutes"} left`;
+}
