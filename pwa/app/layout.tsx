@@ -32,6 +32,9 @@ export function Layout() {
       <footer className="site-footer">
         <p>© 2024 Saathi Speed Dating. All rights reserved.</p>
         <p className="footer-small">Speed-dating events for South Asian singles across Australia.</p>
+        <p className="footer-small">
+          <Link to={paths.privacy}>Privacy</Link>
+        </p>
       </footer>
     </div>
   );
