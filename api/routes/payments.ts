@@ -110,6 +110,8 @@ export const paymentsRoutes = (deps: AppDeps) => {
             uniqueCode: body.uniqueCode,
             address: clientAddress(c),
             now: deps.now(),
+            // Door staff confirm at any time; an attendee's own code is an arrival only during the night.
+            staff: isAdmin(c, deps),
           }),
         );
       },
