@@ -353,7 +353,9 @@ describe("POST /api/send-confirmation", () => {
       .all();
     expect(messages).toHaveLength(1);
     expect(messages[0]?.body).toContain(a.uniqueCode);
-    expect(messages[0]?.body).toContain(`${server.url}/confirm-booking?eventID=${paid.event.id}&userID=${paid.userId}`);
+    // The text's link shows the ticket with its QR; the door page the QR encodes is an empty code box.
+    expect(messages[0]?.body).toContain(`${server.url}/tickets?add=${paid.bookingId}&t=${a.ticketToken}`);
+    expect(messages[0]?.body).not.toContain("/confirm-booking");
     const sentToBuyer = server.deps.devOutbox
       ?.list()
       .filter((m) => m.to === paid.phone && m.body.includes(a.uniqueCode!));
