@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { api, CallFailed, send } from "../../lib/api.ts";
 import { ticketFromReply } from "../tickets/ticket-reply.ts";
-import { getTicket, type SavedTicket, saveTicket } from "../tickets/ticket-store.ts";
+import { asSavedTicket, getTicket, type SavedTicket, saveTicket } from "../tickets/ticket-store.ts";
 
 /** The query parameters of the success URL (`successUrl` in api/services/checkout.ts). */
 export type SuccessParams = {
@@ -100,7 +100,7 @@ export async function confirmPayment(params: SuccessParams): Promise<ConfirmStat
       console.error(error);
       return {
         status: "ready",
-        ticket: { ...ticket, key: `${params.eventID}:${params.userID}`, savedAt: Date.now() },
+        ticket: asSavedTicket(ticket),
         saved: false,
       };
     }
