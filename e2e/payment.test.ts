@@ -63,9 +63,12 @@ describe.skipIf(noBrowser)("paying through the local checkout and checking in at
     await expect.poll(() => page.getByText(amount).isVisible()).toBe(true);
     await expect.poll(() => page.getByRole("button", { name: "Cancel" }).isVisible()).toBe(true);
     await expectAccessible(page, "the test checkout");
+    // The success URL as the checkout returns to it, before the page tidies the address bar.
+    const landing = page.waitForEvent("framenavigated", {
+      predicate: (frame) => frame === page.mainFrame() && frame.url().includes("/success?"),
+    });
     await page.getByRole("button", { name: "Pay" }).click();
-    await page.waitForURL("**/success?**");
-    const url = new URL(page.url());
+    const url = new URL((await landing).url());
     expect([...url.searchParams.keys()]).toEqual([
       "session_id",
       "userID",
@@ -83,6 +86,21 @@ describe.skipIf(noBrowser)("paying through the local checkout and checking in at
     expect(await qr.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(100);
     await expect.poll(() => page.getByRole("link", { name: "Download QR" }).getAttribute("download")).toMatch(/\.png$/);
     await page.getByText("Your ticket is saved on this device").waitFor();
+    // The email and the phone leave the address bar and the history; what a reload needs stays.
+    await expect
+      .poll(() => [...new URL(page.url()).searchParams.keys()])
+      .toEqual(["session_id", "userID", "eventID", "eventName", "amount"]);
+    const cdp = await page.context().newCDPSession(page);
+    const history = (await cdp.send("Page.getNavigationHistory")) as { entries: { url: string }[] };
+    for (const entry of history.entries) {
+      expect(entry.url).not.toMatch(/userEmail=|[?&]phone=/);
+      expect(decodeURIComponent(entry.url)).not.toContain(url.searchParams.get("userEmail") ?? "@");
+    }
+    await cdp.detach();
+    // The phone the code went to, as an Australian reads it.
+    await expect
+      .poll(() => page.locator(".payment-success .notice").textContent())
+      .toMatch(/texted your code to 04\d\d \d{3} \d{3}\./);
     await expectAccessible(page, "the ticket on the success page");
     await expectNoSidewaysScroll(page);
     const uniqueCode = (await code.textContent()) ?? "";
@@ -133,10 +151,28 @@ describe.skipIf(noBrowser)("paying through the local checkout and checking in at
     await page.getByText("Invalid code. Please try again.").waitFor();
     await expectAccessible(page, "the door check with its error");
     await expect.poll(() => page.getByText("Booking confirmed! Thank you!").count()).toBe(0);
+    // The attendee's own code, weeks before the night: right, but not an arrival.
     await page.getByLabel("Unique code").fill(uniqueCode);
     await page.getByRole("button", { name: "Confirm" }).click();
     await page.getByText("Booking confirmed! Thank you!").waitFor();
-    expect(readBooking(ids.userID)?.checkedInAt).toBeGreaterThan(0);
+    await page.getByText("You're not checked in yet: show your ticket at the door on the night.").waitFor();
+    expect(readBooking(ids.userID)?.checkedInAt).toBeNull();
+    // Door staff, signed in, confirming the same code: checked in.
+    const login = await page.evaluate(
+      async () =>
+        (
+          await fetch("/api/admin-login", {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify({ password: "e2e-admin-password" }),
+          })
+        ).status,
+    );
+    expect(login).toBe(200);
+    await page.getByRole("button", { name: "Confirm" }).click();
+    await expect.poll(() => readBooking(ids.userID)?.checkedInAt ?? 0).toBeGreaterThan(0);
+    await expect.poll(() => page.getByText("You're not checked in yet", { exact: false }).count()).toBe(0);
+    await page.getByText("Booking confirmed! Thank you!").waitFor();
   }
 
   it("books from the home page, pays, gets a ticket and is checked in with the right code", async () => {

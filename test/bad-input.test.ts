@@ -170,6 +170,7 @@ function endpointTable(): Endpoint[] {
     },
     { method: "GET", path: "/api/get-event-details", query: { eventID: id(), userID: id() } },
     { method: "POST", path: "/api/ticket", body: { type: "json", fields: { bookingId: id(), t: any } } },
+    { method: "POST", path: "/api/ticket-status", body: { type: "json", fields: { bookingId: id(), t: any } } },
     {
       method: "POST",
       path: "/api/confirm-booking",
@@ -425,6 +426,7 @@ describe("every endpoint answers bad input with a 4xx {success:false, error} and
     "POST /api/stripe/webhook",
     "GET /api/get-event-details",
     "POST /api/ticket",
+    "POST /api/ticket-status",
     "POST /api/confirm-booking",
     "GET /api/dev/checkout/:id",
     "POST /api/dev/checkout/:id/pay",

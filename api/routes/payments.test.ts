@@ -48,8 +48,8 @@ async function checkout(
 const pay = (sessionId: string) =>
   fetch(`${server.url}/api/dev/checkout/${sessionId}/pay`, { method: "POST", redirect: "manual" });
 
-async function paidBooking() {
-  const held = await heldBooking();
+async function paidBooking(eventOverrides: Parameters<typeof insertEvent>[2] = {}) {
+  const held = await heldBooking(eventOverrides);
   const session = await checkout(held, held.event);
   const paid = await pay(session.sessionId);
   expect(paid.status).toBe(303);
@@ -385,7 +385,9 @@ describe("POST /api/send-confirmation", () => {
       .all();
     expect(messages).toHaveLength(1);
     expect(messages[0]?.body).toContain(a.uniqueCode);
-    expect(messages[0]?.body).toContain(`${server.url}/confirm-booking?eventID=${paid.event.id}&userID=${paid.userId}`);
+    // The text's link shows the ticket with its QR; the door page the QR encodes is an empty code box.
+    expect(messages[0]?.body).toContain(`${server.url}/tickets?add=${paid.bookingId}&t=${a.ticketToken}`);
+    expect(messages[0]?.body).not.toContain("/confirm-booking");
     const sentToBuyer = server.deps.devOutbox
       ?.list()
       .filter((m) => m.to === paid.phone && m.body.includes(a.uniqueCode!));
@@ -434,7 +436,8 @@ describe("the door check", () => {
   });
 
   it("confirm-booking says no to a wrong code, yes to the right one, and keeps the first check-in time", async () => {
-    const paid = await paidBooking();
+    // On the night: an attendee's own code records an arrival from 2 hours before the start.
+    const paid = await paidBooking({ startsAt: server.deps.now() + 60 * 60_000 });
     const code = booking(paid.bookingId).uniqueCode!;
     const attempt = (uniqueCode: string) =>
       post("/api/confirm-booking", { eventID: paid.event.id, userID: paid.userId, uniqueCode });
@@ -451,7 +454,7 @@ describe("the door check", () => {
     expect(first).not.toBeNull();
     server.advance(60_000);
     const again = await json<{ confirmed: boolean; checkedInAt: string }>(await attempt(code));
-    expect(again).toEqual({ confirmed: true, checkedInAt: new Date(first!).toISOString() });
+    expect(again).toEqual({ confirmed: true, checkedIn: true, checkedInAt: new Date(first!).toISOString() });
     expect(booking(paid.bookingId).checkedInAt).toBe(first);
   });
 

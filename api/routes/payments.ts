@@ -15,13 +15,15 @@ import {
 } from "../services/checkout.ts";
 import { sendConfirmation } from "../services/confirmation.ts";
 import { handlePaymentEvent } from "../services/payment-completion.ts";
-import { NO_PROOF, openTicketLink } from "../services/ticket.ts";
+import { NO_PROOF, openTicketLink, ticketStatus } from "../services/ticket.ts";
 import { browserVerified } from "./booking-cookie.ts";
 import { devCheckoutRoutes } from "./payments-dev.ts";
 
 const id = jsonId(z);
 const optionalText = z.string().max(500).nullish();
 const sessionId = z.string().regex(/^cs_[A-Za-z0-9_]{1,250}$/, "must be a checkout session id");
+/** The texted ticket link's `add` and `t`, which every saved ticket keeps. */
+const ticketCapability = z.object({ bookingId: id, t: z.string().min(1).max(200) });
 
 export const paymentsRoutes = (deps: AppDeps) => {
   /**
@@ -90,9 +92,13 @@ export const paymentsRoutes = (deps: AppDeps) => {
       const event = await deps.payments.verifyWebhook(await c.req.text(), c.req.header("stripe-signature"));
       return c.json(await handlePaymentEvent(deps, event));
     })
-    .post("/ticket", validate("json", z.object({ bookingId: id, t: z.string().min(1).max(200) })), async (c) => {
+    .post("/ticket", validate("json", ticketCapability), async (c) => {
       const body = c.req.valid("json");
       return c.json(await openTicketLink(deps, { bookingId: body.bookingId, token: body.t }));
+    })
+    .post("/ticket-status", validate("json", ticketCapability), (c) => {
+      const body = c.req.valid("json");
+      return c.json(ticketStatus(deps, { bookingId: body.bookingId, token: body.t }));
     })
     .get("/get-event-details", validate("query", z.object({ eventID: idParam(z), userID: idParam(z) })), (c) => {
       const q = c.req.valid("query");
@@ -110,6 +116,8 @@ export const paymentsRoutes = (deps: AppDeps) => {
             uniqueCode: body.uniqueCode,
             address: clientAddress(c),
             now: deps.now(),
+            // Door staff confirm at any time; an attendee's own code is an arrival only during the night.
+            staff: isAdmin(c, deps),
           }),
         );
       },

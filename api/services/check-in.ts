@@ -1,6 +1,6 @@
 import { and, eq, gt, isNull, or } from "drizzle-orm";
 import type { Db, DbOrTx } from "../../db/client.ts";
-import { type Booking, bookings, events } from "../../db/schema.ts";
+import { type Booking, bookings, type Event, events } from "../../db/schema.ts";
 import { safeEqual } from "../lib/crypto.ts";
 import { BadRequest, Conflict, NotFound } from "../lib/errors.ts";
 import { assertUnderLimit, type Limit, recordHit } from "../lib/rate-limit.ts";
@@ -26,6 +26,25 @@ export const CHECK_IN_MAX_AGE_MS = 7 * DAY;
  */
 export const DOORS_OPEN_BEFORE_START_MS = 3 * 60 * MINUTE;
 
+/** How long before the start an attendee's own code counts as arriving (docs/api.md, confirm-booking). */
+export const SELF_ARRIVAL_BEFORE_START_MS = 2 * 60 * MINUTE;
+
+/**
+ * Whether a code typed on the confirm-booking page without a staff session is an arrival: from 2 hours
+ * before the start (or the organiser's early start) until the night's end, which is its planned end
+ * (counted from a late start, if it started late), or earlier if the organiser ended it. The confirmation
+ * SMS used to link to that page, so attendees typed their code at home days ahead: that is not arriving.
+ */
+export function isSelfArrivalOpen(
+  event: Pick<Event, "status" | "startsAt" | "startedAt" | "endedAt" | "durationHours">,
+  now: number,
+): boolean {
+  if (event.status === "cancelled" || event.status === "ended" || event.endedAt !== null) return false;
+  const start = event.startedAt ?? event.startsAt;
+  if (now < Math.min(event.startsAt, start) - SELF_ARRIVAL_BEFORE_START_MS) return false;
+  return now <= Math.max(event.startsAt, start) + event.durationHours * 60 * MINUTE;
+}
+
 /**
  * The confirm-booking page's header: anyone scanning a QR opens it, so it answers the event's public
  * details for any existing event whatever the `userId`, and walking the sequential user ids learns
@@ -50,14 +69,25 @@ export function getEventDetails(db: Db, input: { userId: number; eventId: number
 const normaliseCode = (code: string) => code.trim().toUpperCase();
 
 /**
- * Checks a door code on the server, in constant time, for a paid booking only, and records the first
- * check-in. Wrong guesses count against the booking (5 per 10 minutes) and the caller's address (200);
- * at either limit every guess is refused, the right one too, so guessing stays pointless.
+ * `checkedIn`: whether the booking has an arrival on record after this call; `checkedInAt` is the
+ * first one, present exactly when `checkedIn` is true.
+ */
+export type ConfirmBookingReply =
+  | { confirmed: false }
+  | { confirmed: true; checkedIn: true; checkedInAt: string }
+  | { confirmed: true; checkedIn: false };
+
+/**
+ * Checks a door code on the server, in constant time, for a paid booking only. A right code records
+ * the first check-in when staff confirm it (`staff`: the admin session) or, for anyone, during the
+ * night (`isSelfArrivalOpen`); otherwise it only says the code is right. Wrong guesses count against
+ * the booking (5 per 10 minutes) and the caller's address (200); at either limit every guess is
+ * refused, the right one too, so guessing stays pointless.
  */
 export function confirmBooking(
   db: Db,
-  input: { userId: number; eventId: number; uniqueCode: string; address: string; now: number },
-): { confirmed: boolean; checkedInAt?: string } {
+  input: { userId: number; eventId: number; uniqueCode: string; address: string; now: number; staff: boolean },
+): ConfirmBookingReply {
   const bookingKey = `${input.eventId}:${input.userId}`;
   assertUnderLimit(db, CONFIRM_PER_ADDRESS_LIMIT, input.address, input.now);
   assertUnderLimit(db, CONFIRM_PER_BOOKING_LIMIT, bookingKey, input.now);
@@ -77,9 +107,15 @@ export function confirmBooking(
     return { confirmed: false };
   }
   return db.transaction(
-    (tx) => {
-      const { booking } = loadBookingContext(tx, input.userId, input.eventId);
-      return { confirmed: true, checkedInAt: recordCheckIn(tx, booking, input.now) };
+    (tx): ConfirmBookingReply => {
+      const { booking, event } = loadBookingContext(tx, input.userId, input.eventId);
+      if (input.staff || isSelfArrivalOpen(event, input.now)) {
+        return { confirmed: true, checkedIn: true, checkedInAt: recordCheckIn(tx, booking, input.now) };
+      }
+      // Already checked in (by staff, or during the night): that arrival stands.
+      return booking.checkedInAt === null
+        ? { confirmed: true, checkedIn: false }
+        : { confirmed: true, checkedIn: true, checkedInAt: new Date(booking.checkedInAt).toISOString() };
     },
     { behavior: "immediate" },
   );

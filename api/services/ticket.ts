@@ -1,11 +1,12 @@
 import { randomInt } from "node:crypto";
 import { eq } from "drizzle-orm";
 import QRCode from "qrcode";
+import { isOverByClock, type TicketStatus } from "../../common/ticket-status.ts";
 import { formatVenueTime } from "../../common/time-zone.ts";
 import type { Db, DbOrTx } from "../../db/client.ts";
 import { bookings } from "../../db/schema.ts";
 import type { Env } from "../env.ts";
-import { isValidLinkToken, savedTicketLink } from "../lib/capability.ts";
+import { isValidLinkToken, linkToken, savedTicketLink } from "../lib/capability.ts";
 import { Conflict, Forbidden, Gone, NotFound } from "../lib/errors.ts";
 import type { Logger } from "../lib/log.ts";
 import type { SmsProvider } from "../providers/sms/types.ts";
@@ -26,7 +27,11 @@ export type TicketDeps = { db: Db; env: Env; sms: SmsProvider; log: Logger; now:
 const ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789";
 const CODE_LENGTH = 10;
 
-export const ticketLink = (env: Pick<Env, "PUBLIC_BASE_URL">, eventId: number, userId: number) =>
+/**
+ * What the ticket's QR encodes: the door page staff scan. It shows no ticket (only a code box), so it
+ * is never the link an attendee is sent to; they get `savedTicketLink`, which shows this QR.
+ */
+export const doorQrLink = (env: Pick<Env, "PUBLIC_BASE_URL">, eventId: number, userId: number) =>
   `${env.PUBLIC_BASE_URL}/confirm-booking?eventID=${eventId}&userID=${userId}`;
 
 export const confirmationDedupeKey = (bookingId: number) => `confirmation-${bookingId}`;
@@ -48,16 +53,16 @@ export function issueTicket(tx: DbOrTx, env: Env, ctx: BookingContext, now: numb
   // 31^10 codes make a clash vanishingly rare, but the column has no unique index, so check.
   while (tx.select({ id: bookings.id }).from(bookings).where(eq(bookings.uniqueCode, code)).get()) code = randomCode();
   tx.update(bookings).set({ uniqueCode: code, confirmationSentAt: now }).where(eq(bookings.id, booking.id)).run();
-  // The ticket link is the only way to the QR for a phone whose browser did not verify the number
+  // One link, the signed ticket link: it shows the QR on whatever phone opens it and saves it there
   // (an installed app on iOS keeps its storage apart from Safari, where a card checkout may return).
-  // Links end their lines: a full stop after one is read as part of it by some phones.
+  // Never the door page the QR encodes: that is an empty code box. A link ends the message: a full
+  // stop after one is read as part of it by some phones.
   enqueueSms(tx, {
     dedupeKey: confirmationDedupeKey(booking.id),
     to: user.phone,
     body:
       `You're booked for ${event.name} on ${formatVenueTime(event.startsAt, event.timeZone)} at ${event.address}. ` +
-      `Your ticket code is ${code}. Show it at the door: ${ticketLink(env, event.id, user.id)}\n` +
-      `Save your ticket on your phone: ${savedTicketLink(env, booking.id)}`,
+      `Your ticket code is ${code}. Your ticket, with the QR to show at the door: ${savedTicketLink(env, booking.id)}`,
   });
   return code;
 }
@@ -87,6 +92,9 @@ export type TicketReply = {
   phone: string;
   userID: number;
   eventID: number;
+  /** The texted ticket link's `add` and `t`: what a saved ticket shows to `ticket-status`. */
+  bookingId: number;
+  ticketToken: string;
 };
 
 /**
@@ -105,7 +113,7 @@ export async function ticketFor(deps: TicketDeps, ctx: BookingContext): Promise<
     { behavior: "immediate" },
   );
   await sendQueuedConfirmation(deps, ctx.booking.id);
-  const qrCodeImage = await QRCode.toDataURL(ticketLink(env, ctx.event.id, ctx.user.id), {
+  const qrCodeImage = await QRCode.toDataURL(doorQrLink(env, ctx.event.id, ctx.user.id), {
     errorCorrectionLevel: "M",
     margin: 2,
     width: 320,
@@ -123,6 +131,8 @@ export async function ticketFor(deps: TicketDeps, ctx: BookingContext): Promise<
     phone: ctx.user.phone,
     userID: ctx.user.id,
     eventID: ctx.event.id,
+    bookingId: ctx.booking.id,
+    ticketToken: linkToken(env, "ticket", ctx.booking.id),
   };
 }
 
@@ -141,4 +151,49 @@ export async function openTicketLink(deps: TicketDeps, input: { bookingId: numbe
     throw Conflict("this booking was refunded, so the ticket is no longer valid", "refunded");
   if (ctx.booking.status !== "paid") throw Conflict("this booking is not paid", "not_paid");
   return ticketFor(deps, ctx);
+}
+
+export type TicketStatusReply = {
+  status: TicketStatus;
+  eventName: string;
+  eventDate: string;
+  eventLocation: string;
+  time_zone: string;
+  event_duration: number;
+};
+
+/**
+ * POST /api/ticket-status: what a saved ticket is worth now, for the phone that keeps it. The
+ * ticket's own link token is the proof, checked before the database is read, so it answers for one
+ * booking only. A cancelled event outranks a refund (cancelling refunds everyone), a refund outranks
+ * the end. The event's public details come along, so a ticket follows an edited time or address.
+ */
+export function ticketStatus(
+  deps: Pick<TicketDeps, "db" | "env" | "now">,
+  input: { bookingId: number; token: string },
+) {
+  if (!isValidLinkToken(deps.env, "ticket", [input.bookingId], input.token)) {
+    throw Forbidden("this ticket link is not valid", "invalid_link");
+  }
+  const ctx = loadBookingContextById(deps.db, input.bookingId);
+  if (!ctx) throw NotFound("no such ticket");
+  const { booking, event } = ctx;
+  if (booking.status !== "paid" && booking.status !== "refunded")
+    throw Conflict("this booking is not paid", "not_paid");
+  const status: TicketStatus =
+    event.status === "cancelled"
+      ? "cancelled"
+      : booking.status === "refunded"
+        ? "refunded"
+        : event.status === "ended" || isOverByClock(event.startsAt, event.durationHours, deps.now())
+          ? "ended"
+          : "paid";
+  return {
+    status,
+    eventName: event.name,
+    eventDate: new Date(event.startsAt).toISOString(),
+    eventLocation: event.address,
+    time_zone: event.timeZone,
+    event_duration: event.durationHours,
+  } satisfies TicketStatusReply;
 }

@@ -50,7 +50,8 @@ describe("the device's database", () => {
 
     const db = await offlineDb();
     expect(db.version).toBe(OFFLINE_DB_VERSION);
-    expect(await db.get("tickets", "3:9")).toEqual(ticket);
+    // Kept whole; since version 3 a ticket knows its status, and one saved before was a paid booking's.
+    expect(await db.get("tickets", "3:9")).toEqual({ ...ticket, status: "paid" });
     expect(await db.getAllFromIndex("feedbackQueue", "byNextAttempt")).toEqual([tap]);
     expect([...db.objectStoreNames].sort()).toEqual([
       "checkInQueue",
@@ -62,5 +63,52 @@ describe("the device's database", () => {
       "tickets",
     ]);
     expect([...db.transaction("checkInQueue").store.indexNames].sort()).toEqual(["byEvent", "byNextAttempt"]);
+  });
+
+  it("upgrades a version 2 database: saved tickets keep everything and become paid, the door's queue is untouched", async () => {
+    const v2 = await openDB(OFFLINE_DB_NAME, 2, {
+      upgrade(db) {
+        db.createObjectStore("tickets", { keyPath: "key" }).createIndex("bySavedAt", "savedAt");
+        db.createObjectStore("feedbackQueue", { keyPath: "key" }).createIndex("byNextAttempt", "nextAttemptAt");
+        db.createObjectStore("feedbackChoices", { keyPath: "key" }).createIndex("byEventUser", [
+          "eventID",
+          "fromUserID",
+        ]);
+        db.createObjectStore("partners", { keyPath: "key" });
+        const checkIns = db.createObjectStore("checkInQueue", { keyPath: "key" });
+        checkIns.createIndex("byNextAttempt", "nextAttemptAt");
+        checkIns.createIndex("byEvent", "eventID");
+        db.createObjectStore("doorRosters", { keyPath: "eventID" });
+        db.createObjectStore("doorEvents", { keyPath: "id" });
+      },
+    });
+    const tickets = [1, 2, 3].map((n) => ({
+      key: `${n}:9`,
+      eventID: n,
+      userID: 9,
+      eventName: `Night ${n}`,
+      eventDateTime: `2031-0${n}-01T08:00:00.000Z`,
+      name: "Asha",
+      uniqueCode: "ABCDEFGHJK",
+      qrCodeImage: "data:image/png;base64,AAAA",
+      savedAt: n,
+    }));
+    for (const ticket of tickets) await v2.put("tickets", ticket);
+    const checkIn = {
+      key: "1:9",
+      eventID: 1,
+      userID: 9,
+      action: "check-in",
+      clientTs: 5,
+      attempts: 0,
+      nextAttemptAt: 0,
+    };
+    await v2.put("checkInQueue", checkIn);
+    v2.close();
+
+    const db = await offlineDb();
+    expect(db.version).toBe(3);
+    expect(await db.getAll("tickets")).toEqual(tickets.map((t) => ({ ...t, status: "paid" })));
+    expect(await db.getAll("checkInQueue")).toEqual([checkIn]);
   });
 });

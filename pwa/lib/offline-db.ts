@@ -1,5 +1,6 @@
 import { type DBSchema, type IDBPDatabase, openDB } from "idb";
 import type { Roster, RosterEvent } from "../../api/services/roster.ts";
+import type { TicketStatus } from "../../common/ticket-status.ts";
 import type { QueueEntry } from "./offline-queue.ts";
 
 /**
@@ -25,6 +26,15 @@ export type SavedTicket = {
   /** `data:image/png;base64,…`, so the QR shows without a network. */
   qrCodeImage: string;
   savedAt: number;
+  /**
+   * The texted ticket link's `add` and `t`: the capability that asks `ticket-status` what the ticket
+   * is worth now. Tickets saved before version 3 lack them and keep the status they were saved with.
+   */
+  bookingId?: number;
+  ticketToken?: string;
+  /** As last heard from the server (`paid` when saved); when it was heard, if ever since saving. */
+  status: TicketStatus;
+  statusCheckedAt?: number;
 };
 
 export type FeedbackValue = "like" | "dislike";
@@ -82,13 +92,13 @@ export interface OfflineSchema extends DBSchema {
 }
 
 export const OFFLINE_DB_NAME = "saathi-offline";
-export const OFFLINE_DB_VERSION = 2;
+export const OFFLINE_DB_VERSION = 3;
 
 let opening: Promise<IDBPDatabase<OfflineSchema>> | undefined;
 
 export function offlineDb(): Promise<IDBPDatabase<OfflineSchema>> {
   opening ??= openDB<OfflineSchema>(OFFLINE_DB_NAME, OFFLINE_DB_VERSION, {
-    upgrade(db, oldVersion) {
+    upgrade(db, oldVersion, _newVersion, transaction) {
       // Each step moves the database up one version; a new shape adds the next `if (oldVersion < n) {…}`.
       if (oldVersion < 1) {
         db.createObjectStore("tickets", { keyPath: "key" }).createIndex("bySavedAt", "savedAt");
@@ -106,6 +116,18 @@ export function offlineDb(): Promise<IDBPDatabase<OfflineSchema>> {
         checkIns.createIndex("byEvent", "eventID");
         db.createObjectStore("doorRosters", { keyPath: "eventID" });
         db.createObjectStore("doorEvents", { keyPath: "id" });
+      }
+      // Version 3: tickets know their status. Every ticket saved before was saved from a paid
+      // booking's reply, so that is its last known status; only the versionchange transaction's own
+      // requests are awaited here, which keeps it open until the last ticket is written.
+      if (oldVersion < 3) {
+        void (async () => {
+          let cursor = await transaction.objectStore("tickets").openCursor();
+          while (cursor) {
+            if (!cursor.value.status) await cursor.update({ ...cursor.value, status: "paid" });
+            cursor = await cursor.continue();
+          }
+        })();
       }
     },
     blocking() {

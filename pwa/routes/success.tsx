@@ -1,13 +1,12 @@
-import { useSearchParams } from "react-router-dom";
 import { PaymentSuccess } from "../features/payment/components/payment-success.tsx";
-import { readSuccessParams } from "../features/payment/confirm-payment.ts";
+import { useSuccessParams } from "../features/payment/confirm-payment.ts";
 
 export function SuccessPage() {
-  const [search] = useSearchParams();
+  const params = useSuccessParams();
   return (
     <main className="page">
       <h1>Your ticket</h1>
-      <PaymentSuccess params={readSuccessParams(search)} />
+      <PaymentSuccess params={params} />
     </main>
   );
 }

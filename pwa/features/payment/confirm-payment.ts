@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from "react";
+import { useSearchParams } from "react-router-dom";
 import { api, CallFailed, send } from "../../lib/api.ts";
 import { ticketFromReply } from "../tickets/ticket-reply.ts";
-import { getTicket, type SavedTicket, saveTicket } from "../tickets/ticket-store.ts";
+import { asSavedTicket, getTicket, type SavedTicket, saveTicket } from "../tickets/ticket-store.ts";
 
 /** The query parameters of the success URL (`successUrl` in api/services/checkout.ts). */
 export type SuccessParams = {
@@ -30,6 +31,32 @@ export function readSuccessParams(search: URLSearchParams): SuccessParams | null
     userEmail: search.get("userEmail") ?? "",
     phone: search.get("phone") ?? "",
   };
+}
+
+/** What the success URL says about the person rather than the payment: the page needs neither to reload. */
+const PERSONAL_PARAMS = ["userEmail", "phone"] as const;
+
+/**
+ * The success URL's parameters, read once; then the email and the phone are taken out of the address
+ * bar by replacing the history entry, so they stay in neither the history nor a screenshot. What the
+ * page needs to load again (the session and the ids) stays.
+ */
+export function useSuccessParams(): SuccessParams | null {
+  const [search, setSearch] = useSearchParams();
+  const [params] = useState(() => readSuccessParams(search));
+  const personal = PERSONAL_PARAMS.some((name) => search.has(name));
+  useEffect(() => {
+    if (!personal) return;
+    setSearch(
+      (current) => {
+        const rest = new URLSearchParams(current);
+        for (const name of PERSONAL_PARAMS) rest.delete(name);
+        return rest;
+      },
+      { replace: true },
+    );
+  }, [personal, setSearch]);
+  return params;
 }
 
 export type ConfirmState =
@@ -100,7 +127,7 @@ export async function confirmPayment(params: SuccessParams): Promise<ConfirmStat
       console.error(error);
       return {
         status: "ready",
-        ticket: { ...ticket, key: `${params.eventID}:${params.userID}`, savedAt: Date.now() },
+        ticket: asSavedTicket(ticket),
         saved: false,
       };
     }

@@ -46,14 +46,22 @@ export function useEventDetails(eventID: number | null, userID: number | null) {
   return { state, reload: load };
 }
 
-export type CheckResult = { confirmed: boolean; message: string };
+/**
+ * `notArrived`: the code is right but no arrival was recorded (an attendee checking their own code
+ * before the night), so the page says where the check-in really happens.
+ */
+export type CheckResult = { confirmed: boolean; message: string; notArrived?: boolean };
+
+export const SHOW_AT_THE_DOOR = "You're not checked in yet: show your ticket at the door on the night.";
 
 /** Sends the typed code to the server, which compares it; the browser never sees the real one. */
 export async function confirmBookingCode(eventID: number, userID: number, uniqueCode: string): Promise<CheckResult> {
   try {
     const reply = await send(api["confirm-booking"].$post({ json: { eventID, userID, uniqueCode } }));
-    if (reply.ok)
-      return reply.data.confirmed ? { confirmed: true, message: CONFIRMED } : { confirmed: false, message: INVALID };
+    if (reply.ok) {
+      if (!reply.data.confirmed) return { confirmed: false, message: INVALID };
+      return { confirmed: true, message: CONFIRMED, notArrived: !reply.data.checkedIn };
+    }
     if (reply.data.code === "rate_limited") {
       return {
         confirmed: false,

@@ -36,6 +36,8 @@ const ticket = {
   phone: "+61412345678",
   userID: 7,
   eventID: 3,
+  bookingId: 42,
+  ticketToken: "tok",
 };
 
 beforeEach(() => {
@@ -75,6 +77,10 @@ describe("the texted ticket link", () => {
       phone: "+61412345678",
       uniqueCode: "ABCDEFGH23",
       qrCodeImage: "data:image/png;base64,AAAA",
+      // The link's capability, so the saved ticket can ask ticket-status later.
+      bookingId: 42,
+      ticketToken: "tok",
+      status: "paid",
     });
   });
 

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { useSearchParams } from "react-router-dom";
 import { type ApiReply, api, CallFailed, send } from "../../lib/api.ts";
 import { type TicketReply, ticketFromReply } from "./ticket-reply.ts";
-import { type SavedTicket, saveTicket } from "./ticket-store.ts";
+import { asSavedTicket, type SavedTicket, saveTicket } from "./ticket-store.ts";
 
 /**
  * The confirmation SMS's link, `/tickets?add={bookingId}&t={token}`: a capability that shows the
@@ -72,7 +72,7 @@ export async function openTicketLink(link: TicketLink): Promise<TicketLinkState>
     console.error(error);
     return {
       status: "added",
-      ticket: { ...ticket, key: `${ticket.eventID}:${ticket.userID}`, savedAt: Date.now() },
+      ticket: asSavedTicket(ticket),
       saved: false,
     };
   }

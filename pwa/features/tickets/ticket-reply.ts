@@ -1,10 +1,10 @@
 import type { api, Ok } from "../../lib/api.ts";
-import type { SavedTicket } from "./ticket-store.ts";
+import type { TicketFields } from "./ticket-store.ts";
 
 /** What send-confirmation and POST /api/ticket answer for a paid booking (the server's one ticket shape). */
 export type TicketReply = Ok<(typeof api)["ticket"]["$post"]>;
 
-export type TicketFields = Omit<SavedTicket, "key" | "savedAt">;
+export type { TicketFields } from "./ticket-store.ts";
 
 /** The saved-ticket shape of a reply, one mapping for the success page and the texted link so both keep the same ticket. */
 export function ticketFromReply(data: TicketReply): TicketFields {
@@ -20,5 +20,7 @@ export function ticketFromReply(data: TicketReply): TicketFields {
     phone: data.phone,
     uniqueCode: data.uniqueCode,
     qrCodeImage: data.qrCodeImage,
+    bookingId: data.bookingId,
+    ticketToken: data.ticketToken,
   };
 }

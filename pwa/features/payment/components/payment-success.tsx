@@ -1,4 +1,5 @@
 import { Link } from "react-router-dom";
+import { nationalPhone } from "../../../../common/national-phone.ts";
 import "../payment.css";
 import { ErrorNotice } from "../../../lib/error-notice.tsx";
 import { TicketCard } from "../../tickets/components/ticket-card.tsx";
@@ -41,7 +42,8 @@ export function PaymentSuccess({ params }: { params: SuccessParams | null }) {
   return (
     <section className="payment-success" aria-labelledby="ticket-heading">
       <p className="notice ok" id="ticket-heading">
-        Payment received. You're booked! We've also texted your code to {state.ticket.phone || "your phone"}.
+        Payment received. You're booked! We've also texted your code to{" "}
+        {state.ticket.phone ? <span className="phone">{nationalPhone(state.ticket.phone)}</span> : "your phone"}.
       </p>
       <TicketCard ticket={state.ticket} />
       <p className="message" role="status">

@@ -1,6 +1,7 @@
 import { type FormEvent, useId, useState } from "react";
+import { Link } from "react-router-dom";
 import { EventTime } from "../../events/components/event-time.tsx";
-import { type CheckResult, confirmBookingCode, useEventDetails } from "../confirm-booking.ts";
+import { type CheckResult, confirmBookingCode, SHOW_AT_THE_DOOR, useEventDetails } from "../confirm-booking.ts";
 import "../tickets.css";
 import { ErrorNotice } from "../../../lib/error-notice.tsx";
 
@@ -61,9 +62,14 @@ export function ConfirmBookingForm({ eventID, userID }: { eventID: number | null
         <button type="submit" className="button primary" disabled={checking || code === ""} aria-busy={checking}>
           Confirm
         </button>
-        <p className={`message door-result ${result?.confirmed ? "ok" : "error"}`} role="status">
-          {result?.message}
-        </p>
+        <div role="status">
+          <p className={`message door-result ${result?.confirmed ? "ok" : "error"}`}>{result?.message}</p>
+          {result?.notArrived ? (
+            <p className="door-next">
+              {SHOW_AT_THE_DOOR} <Link to="/tickets">My tickets</Link>
+            </p>
+          ) : null}
+        </div>
       </form>
     </div>
   );

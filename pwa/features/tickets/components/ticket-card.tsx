@@ -1,4 +1,5 @@
 import { EventTime } from "../../events/components/event-time.tsx";
+import { ticketStanding } from "../ticket-standing.ts";
 import type { SavedTicket } from "../ticket-store.ts";
 import { AddToCalendar } from "./add-to-calendar.tsx";
 import "../tickets.css";
@@ -15,25 +16,55 @@ export type TicketView = Pick<
   | "name"
   | "uniqueCode"
   | "qrCodeImage"
+  | "status"
 >;
 
-/** One ticket as shown at the door: the QR big enough to scan, the code readable aloud. */
+const VOID_LABEL = { refunded: "Refunded", cancelled: "Cancelled" } as const;
+const VOID_NOTE = {
+  refunded: "This booking was refunded, so this ticket is no longer valid.",
+  cancelled: "This event was cancelled, so this ticket is no longer valid. Your payment is being refunded.",
+} as const;
+
+/**
+ * One ticket. Valid and upcoming: the QR big enough to scan, the code readable aloud, and its
+ * actions. Refunded or cancelled: said plainly, and the QR is not drawn at all (a struck-out
+ * placeholder stands in its place), so no door scanner can read a dead ticket. Past: a record only.
+ */
 export function TicketCard({ ticket, headingLevel = 2 }: { ticket: TicketView; headingLevel?: 2 | 3 }) {
   const Heading = headingLevel === 2 ? "h2" : "h3";
+  const { voided, past } = ticketStanding(ticket, Date.now());
+  const usable = !voided && !past;
   return (
-    <article className="ticket-card" aria-label={`Ticket for ${ticket.eventName}`}>
+    <article
+      className={`ticket-card${voided ? " is-void" : ""}${past ? " is-past" : ""}`}
+      aria-label={`Ticket for ${ticket.eventName}`}
+    >
       <Heading className="ticket-event">{ticket.eventName}</Heading>
-      <img
-        className="ticket-qr"
-        src={ticket.qrCodeImage}
-        alt={`QR code for ${ticket.name}'s ticket`}
-        width={240}
-        height={240}
-      />
+      {voided ? (
+        <div className="ticket-void-note">
+          <p className="ticket-status">{VOID_LABEL[voided]}</p>
+          <p>{VOID_NOTE[voided]}</p>
+        </div>
+      ) : past ? (
+        <p className="ticket-past-note">This night is over.</p>
+      ) : null}
+      {usable ? (
+        <img
+          className="ticket-qr"
+          src={ticket.qrCodeImage}
+          alt={`QR code for ${ticket.name}'s ticket`}
+          width={240}
+          height={240}
+        />
+      ) : voided && !past ? (
+        <div className="ticket-qr-void" role="img" aria-label={`No QR code: this ticket is ${voided}`}>
+          <span aria-hidden="true">Not valid</span>
+        </div>
+      ) : null}
       <dl className="ticket-facts">
         <div>
           <dt>Unique code</dt>
-          <dd className="ticket-code">{ticket.uniqueCode}</dd>
+          <dd className="ticket-code">{voided ? <s>{ticket.uniqueCode}</s> : ticket.uniqueCode}</dd>
         </div>
         <div>
           <dt>Name</dt>
@@ -54,10 +85,14 @@ export function TicketCard({ ticket, headingLevel = 2 }: { ticket: TicketView; h
           </div>
         ) : null}
       </dl>
-      <a className="button ticket-download" href={ticket.qrCodeImage} download={`ticket-${ticket.uniqueCode}.png`}>
-        Download QR
-      </a>
-      <AddToCalendar ticket={ticket} />
+      {usable ? (
+        <>
+          <a className="button ticket-download" href={ticket.qrCodeImage} download={`ticket-${ticket.uniqueCode}.png`}>
+            Download QR
+          </a>
+          <AddToCalendar ticket={ticket} />
+        </>
+      ) : null}
     </article>
   );
 }

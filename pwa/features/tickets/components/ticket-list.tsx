@@ -1,7 +1,21 @@
 import { Link } from "react-router-dom";
 import { ErrorNotice } from "../../../lib/error-notice.tsx";
+import { groupTickets } from "../ticket-standing.ts";
+import type { SavedTicket } from "../ticket-store.ts";
 import { useSavedTickets } from "../use-saved-tickets.ts";
 import { TicketCard } from "./ticket-card.tsx";
+
+function Tickets({ tickets, headingLevel }: { tickets: SavedTicket[]; headingLevel: 2 | 3 }) {
+  return (
+    <ul className="ticket-list">
+      {tickets.map((ticket) => (
+        <li key={ticket.key}>
+          <TicketCard ticket={ticket} headingLevel={headingLevel} />
+        </li>
+      ))}
+    </ul>
+  );
+}
 
 export function TicketList() {
   const { state, reload } = useSavedTickets();
@@ -25,13 +39,20 @@ export function TicketList() {
       </div>
     );
   }
+  const { upcoming, past } = groupTickets(state.tickets, Date.now());
+  if (past.length === 0) return <Tickets tickets={upcoming} headingLevel={2} />;
   return (
-    <ul className="ticket-list">
-      {state.tickets.map((ticket) => (
-        <li key={ticket.key}>
-          <TicketCard ticket={ticket} />
-        </li>
-      ))}
-    </ul>
+    <>
+      {upcoming.length > 0 ? (
+        <section className="ticket-group" aria-labelledby="tickets-upcoming">
+          <h2 id="tickets-upcoming">Upcoming</h2>
+          <Tickets tickets={upcoming} headingLevel={3} />
+        </section>
+      ) : null}
+      <section className="ticket-group" aria-labelledby="tickets-past">
+        <h2 id="tickets-past">Past</h2>
+        <Tickets tickets={past} headingLevel={3} />
+      </section>
+    </>
   );
 }
