@@ -85,6 +85,7 @@ export const bookings = sqliteTable(
     uniqueCode: text("unique_code"),
     confirmationSentAt: integer("confirmation_sent_at"),
     checkedInAt: integer("checked_in_at"),
+    leftAt: integer("left_at"), // the host's **Left** on the Rounds tab: came, then went home early
     paidAt: integer("paid_at"),
     createdAt: createdAt(),
   },
