@@ -32,7 +32,7 @@ const MAX_CLOCK_AHEAD_MS = 24 * 60 * 60 * 1000;
 /** The 409 of get-feedback before the end; the PWA's report page recognises it by its status. */
 const REPORT_NOT_YET = "the report opens when the event ends";
 
-function assertLink(ctx: Ctx, page: FeedbackPage, userId: number, eventId: number, token: unknown) {
+export function assertLink(ctx: Ctx, page: FeedbackPage, userId: number, eventId: number, token: unknown) {
   if (!isValidFeedbackToken(ctx.env, page, userId, eventId, token)) {
     throw Forbidden("this feedback link is not valid", "invalid_link");
   }
@@ -41,7 +41,7 @@ function assertLink(ctx: Ctx, page: FeedbackPage, userId: number, eventId: numbe
 type Seat = { gender: "male" | "female" };
 
 /** The caller's paid seat at the event, or 403. */
-function participantOf(db: DbOrTx, userId: number, eventId: number): Seat {
+export function participantOf(db: DbOrTx, userId: number, eventId: number): Seat {
   const row = db
     .select({ gender: users.gender })
     .from(bookings)
