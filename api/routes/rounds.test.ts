@@ -77,6 +77,21 @@ const markLeft = async (n: Night, who: Person, left: boolean) =>
 const startToken = (n: Night, who: Person) => feedbackToken(server.deps.env, "start", who.userId, n.eventId);
 const myRounds = async (n: Night, who: Person, token: unknown = startToken(n, who)) =>
   reply<MyRoundsView>(await anon.postJson("/api/my-rounds", { eventID: n.eventId, userID: who.userId, token }));
+const participants = async (n: Night, who: Person) =>
+  reply<{ participants: { id: number; username: string }[] }>(
+    await anon.postJson("/api/get-participants", { userID: who.userId, eventID: n.eventId, token: startToken(n, who) }),
+  );
+const like = async (n: Night, from: Person, to: Person) =>
+  reply(
+    await anon.postJson("/api/save-feedback", {
+      fromUserID: from.userId,
+      toUserID: to.userId,
+      eventID: n.eventId,
+      feedback: "like",
+      token: startToken(n, from),
+    }),
+  );
+
 /** Milliseconds from the reply's serverNow to its phaseEndsAt: what a phone counts down. */
 const timeLeft = (view: { phaseEndsAt: string | null; serverNow: string }) =>
   view.phaseEndsAt === null ? null : Date.parse(view.phaseEndsAt) - Date.parse(view.serverNow);
@@ -322,6 +337,8 @@ describe("running the rounds", () => {
     advance(30 * MINUTE);
     expect(clock((await getRounds(n)).body)).toEqual(["finished", 1, null, null]);
     expect(clock((await myRounds(n, n.people.Wendy!)).body)).toEqual(["finished", 1, null, null]);
+    // Only round 1 was played before the end, so only its partner is Wendy's to rate.
+    expect((await participants(n, n.people.Wendy!)).body.participants).toHaveLength(1);
   });
 });
 
@@ -432,6 +449,56 @@ describe("the guest's phone", () => {
     await run(n, "pause");
     advance(MINUTE);
     expect(clock((await myRounds(n, Wendy!)).body)).toEqual(["paused", 1, "break", MINUTE]);
+  });
+});
+
+describe("who counts as a partner", () => {
+  it("lists only the people met in the rounds started so far, newest first, once there is a plan", async () => {
+    const n = await night({ women: ["Wendy", "Wanda"], men: ["Arjun", "Vikram", "Noshow"], absent: ["Noshow"] });
+    const { Wendy, Noshow } = n.people as Record<string, Person>;
+    const { rounds } = (await plan(n)).body;
+    const partnerIn = (round: number) => {
+      const pair = rounds[round - 1]!.pairs.find((p) => p.femaleID === Wendy!.userId)!;
+      return pair.maleID;
+    };
+    // Planned, not started: nobody met yet.
+    expect((await participants(n, Wendy!)).body).toEqual({ participants: [] });
+
+    await run(n, "start");
+    expect((await participants(n, Wendy!)).body.participants.map((p) => p.id)).toEqual([partnerIn(1)]);
+    const notYetMet = [n.people.Arjun!, n.people.Vikram!].find((m) => m.userId !== partnerIn(1))!;
+    expect(await like(n, Wendy!, notYetMet)).toEqual({
+      status: 404,
+      body: { success: false, error: "no such partner at this event", code: "not_found" },
+    });
+
+    advance(6 * MINUTE); // round 2 has started by itself
+    expect((await participants(n, Wendy!)).body.participants.map((p) => p.id)).toEqual([partnerIn(2), partnerIn(1)]);
+    expect((await like(n, Wendy!, notYetMet)).status).toBe(200);
+    // A no-show is never a partner.
+    expect((await like(n, Wendy!, Noshow!)).status).toBe(404);
+  });
+
+  it("lists only the checked-in people of the other gender once the door was used, and refuses a tap on a no-show", async () => {
+    const n = await night({ women: ["Wendy"], men: ["Arjun", "Vikram", "Noshow"], absent: ["Noshow"] });
+    const { Wendy, Arjun, Noshow } = n.people as Record<string, Person>;
+    expect((await participants(n, Wendy!)).body.participants.map((p) => p.username)).toEqual(["Arjun", "Vikram"]);
+    expect(await like(n, Wendy!, Noshow!)).toEqual({
+      status: 404,
+      body: { success: false, error: "no such partner at this event", code: "not_found" },
+    });
+    expect((await like(n, Wendy!, Arjun!)).status).toBe(200);
+    // Someone who came and then left stays a partner: they were met.
+    await markLeft(n, Arjun!, true);
+    expect((await participants(n, Wendy!)).body.participants.map((p) => p.username)).toEqual(["Arjun", "Vikram"]);
+  });
+
+  it("lists every paid person of the other gender while nobody was checked in, as before", async () => {
+    const n = await night({ women: ["Wendy"], men: ["Arjun", "Vikram"], absent: ["Wendy", "Arjun", "Vikram"] });
+    expect((await participants(n, n.people.Wendy!)).body.participants.map((p) => p.username)).toEqual([
+      "Arjun",
+      "Vikram",
+    ]);
   });
 });
 
