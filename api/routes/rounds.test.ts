@@ -169,6 +169,29 @@ describe("who may call", () => {
   });
 });
 
+describe("caching", () => {
+  it("marks every rounds answer no-store: they change by the second and are personal", async () => {
+    const n = await night({ women: ["Wendy"], men: ["Arjun"] });
+    const replies = [
+      await admin.get(`/api/admin-event/${n.eventId}/rounds`),
+      await admin.postJson("/api/plan-rounds", { eventID: n.eventId }),
+      await admin.postJson("/api/run-rounds", { eventID: n.eventId, action: "start" }),
+      await admin.postJson("/api/mark-left", { eventID: n.eventId, userID: n.people.Arjun!.userId, left: true }),
+      await anon.postJson("/api/my-rounds", {
+        eventID: n.eventId,
+        userID: n.people.Wendy!.userId,
+        token: startToken(n, n.people.Wendy!),
+      }),
+      await anon.postJson("/api/my-rounds", { eventID: n.eventId, userID: n.people.Wendy!.userId, token: "x" }),
+    ];
+    expect(replies.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 403]);
+    for (const response of replies) {
+      await response.body?.cancel();
+      expect(response.headers.get("cache-control")).toBe("no-store");
+    }
+  });
+});
+
 describe("planning from the people present", () => {
   it("shows who is present before planning, with names and no contact details", async () => {
     const n = await night({ women: ["Wendy", "Wanda"], men: ["Arjun", "Vikram", "Sam"], absent: ["Sam"] });
