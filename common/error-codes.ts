@@ -38,6 +38,7 @@ export const ERROR_CODES = {
   feedback_not_open: "ratings open when the event starts",
   event_cancelled: "the event was cancelled",
   results_not_yet: "the matches are not released yet",
+  not_checked_in: "the attendee was not checked in at the door, so cannot be marked as left",
   // 410
   gone: "the offer or ticket expired or was used",
   // 413, 415, 429

@@ -1,3 +1,5 @@
+// Every table the selling side of a night reads and writes, in one file so their references read
+// top to bottom (over 300 lines for that reason); the night's own rounds are in rounds-schema.ts.
 import { sql } from "drizzle-orm";
 import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
@@ -85,6 +87,7 @@ export const bookings = sqliteTable(
     uniqueCode: text("unique_code"),
     confirmationSentAt: integer("confirmation_sent_at"),
     checkedInAt: integer("checked_in_at"),
+    leftAt: integer("left_at"), // the host's **Left** on the Rounds tab: came, then went home early
     paidAt: integer("paid_at"),
     createdAt: createdAt(),
   },

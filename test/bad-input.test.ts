@@ -295,6 +295,39 @@ function endpointTable(): Endpoint[] {
       admin: true,
       body: { type: "json", fields: { eventID: id(), userID: id() } },
     },
+    { method: "GET", path: "/api/admin-event/:id/rounds", admin: true, params: { id: id() } },
+    {
+      method: "POST",
+      path: "/api/plan-rounds",
+      admin: true,
+      body: {
+        type: "json",
+        fields: {
+          eventID: id(),
+          roundMinutes: { kind: "roundMinutes", base: 5, optional: true },
+          breakMinutes: { kind: "breakMinutes", base: 1, optional: true },
+          maxRounds: { kind: "maxRounds", base: 9, optional: true },
+          seated: { kind: "gender", base: "female", optional: true },
+        },
+      },
+    },
+    {
+      method: "POST",
+      path: "/api/run-rounds",
+      admin: true,
+      body: { type: "json", fields: { eventID: id(), action: { kind: "roundsAction", base: "start" } } },
+    },
+    {
+      method: "POST",
+      path: "/api/mark-left",
+      admin: true,
+      body: { type: "json", fields: { eventID: id(), userID: id(), left: { kind: "boolean", base: true } } },
+    },
+    {
+      method: "POST",
+      path: "/api/my-rounds",
+      body: { type: "json", fields: { eventID: id(), userID: id(), token: any } },
+    },
   ];
 }
 
@@ -453,6 +486,11 @@ describe("every endpoint answers bad input with a 4xx {success:false, error} and
     "GET /api/admin-event/:id/roster",
     "POST /api/check-in",
     "POST /api/undo-check-in",
+    "GET /api/admin-event/:id/rounds",
+    "POST /api/plan-rounds",
+    "POST /api/run-rounds",
+    "POST /api/mark-left",
+    "POST /api/my-rounds",
   ];
 
   it("the table lists every endpoint the app serves", () => {

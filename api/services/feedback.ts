@@ -1,9 +1,10 @@
-import { and, asc, eq, ne, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNotNull, ne, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "../../db/client.ts";
 import { bookings, events, feedback, users } from "../../db/schema.ts";
 import type { Env } from "../env.ts";
 import { type FeedbackPage, isValidFeedbackToken } from "../lib/capability.ts";
 import { BadRequest, Conflict, Forbidden, NotFound } from "../lib/errors.ts";
+import { metInStartedRounds } from "./rounds.ts";
 
 /**
  * Partner feedback after an event. Every call is made with a capability link (the `t` texted at
@@ -15,8 +16,12 @@ import { BadRequest, Conflict, Forbidden, NotFound } from "../lib/errors.ts";
  * - Ratings are taken once the event has started and after it ended; before the start nobody has
  *   met anyone, so saving (and listing partners) answers 409. The report answers 409 until the
  *   event has ended: before then it would show likes as they happen, mid-conversation.
- * - The caller must hold a paid, unrefunded seat (403 otherwise); the rated partner must be a
- *   participant of the same event of the other gender (404 otherwise: a refunded or unknown partner).
+ * - The caller must hold a paid, unrefunded seat (403 otherwise); the rated partner must be one of
+ *   the caller's partners (404 otherwise, as for a refunded or unknown person). Partners are, in this
+ *   order of precedence (docs/decisions/019-running-the-night.md): with a rounds plan, the paid
+ *   attendees met in the rounds started so far, newest first; else, once anyone was checked in at
+ *   the door, the checked-in attendees of the other gender; else every paid attendee of the other
+ *   gender. So a no-show is nobody's partner once the door or the rounds say who came.
  * - A `clientTs` more than a day ahead of the server's clock is refused (400): a phone with a clock
  *   set far ahead would otherwise make one tap impossible to change.
  */
@@ -32,7 +37,7 @@ const MAX_CLOCK_AHEAD_MS = 24 * 60 * 60 * 1000;
 /** The 409 of get-feedback before the end; the PWA's report page recognises it by its status. */
 const REPORT_NOT_YET = "the report opens when the event ends";
 
-function assertLink(ctx: Ctx, page: FeedbackPage, userId: number, eventId: number, token: unknown) {
+export function assertLink(ctx: Ctx, page: FeedbackPage, userId: number, eventId: number, token: unknown) {
   if (!isValidFeedbackToken(ctx.env, page, userId, eventId, token)) {
     throw Forbidden("this feedback link is not valid", "invalid_link");
   }
@@ -41,7 +46,7 @@ function assertLink(ctx: Ctx, page: FeedbackPage, userId: number, eventId: numbe
 type Seat = { gender: "male" | "female" };
 
 /** The caller's paid seat at the event, or 403. */
-function participantOf(db: DbOrTx, userId: number, eventId: number): Seat {
+export function participantOf(db: DbOrTx, userId: number, eventId: number): Seat {
   const row = db
     .select({ gender: users.gender })
     .from(bookings)
@@ -64,10 +69,12 @@ function assertRatingOpen(db: DbOrTx, eventId: number) {
   if (status === "cancelled") throw Conflict("this event was cancelled", "event_cancelled");
 }
 
-/** The other paid participants of the opposite gender, by name. */
-function partnersOf(db: DbOrTx, userId: number, eventId: number, seat: Seat) {
+const partnerColumns = { id: users.id, username: users.name, image_name: users.thumbName };
+
+/** The other paid participants of the opposite gender, by name; `checkedIn` keeps those who came only. */
+function paidOfOtherGender(db: DbOrTx, userId: number, eventId: number, seat: Seat, checkedIn = false) {
   return db
-    .select({ id: users.id, username: users.name, image_name: users.thumbName, phone: users.phone })
+    .select({ ...partnerColumns, phone: users.phone })
     .from(bookings)
     .innerJoin(users, eq(users.id, bookings.userId))
     .where(
@@ -76,21 +83,47 @@ function partnersOf(db: DbOrTx, userId: number, eventId: number, seat: Seat) {
         eq(bookings.status, "paid"),
         ne(users.id, userId),
         ne(users.gender, seat.gender),
+        checkedIn ? isNotNull(bookings.checkedInAt) : undefined,
       ),
     )
     .orderBy(asc(sql`${users.name} collate nocase`), asc(users.id))
     .all();
 }
 
-export function getParticipants(ctx: Ctx, input: { userId: number; eventId: number; token: unknown }): Partner[] {
+const anyoneCheckedIn = (db: DbOrTx, eventId: number) =>
+  db
+    .select({ id: bookings.id })
+    .from(bookings)
+    .where(and(eq(bookings.eventId, eventId), isNotNull(bookings.checkedInAt)))
+    .limit(1)
+    .get() !== undefined;
+
+/** Whom the caller may see and rate: the partner rule at the top of this file. */
+function partnersOf(db: DbOrTx, userId: number, eventId: number, seat: Seat, now: number): Partner[] {
+  const met = metInStartedRounds(db, eventId, userId, now);
+  if (met === null) {
+    return paidOfOtherGender(db, userId, eventId, seat, anyoneCheckedIn(db, eventId)).map(({ phone: _, ...p }) => p);
+  }
+  if (met.length === 0) return [];
+  const rows = db
+    .select(partnerColumns)
+    .from(bookings)
+    .innerJoin(users, eq(users.id, bookings.userId))
+    .where(and(eq(bookings.eventId, eventId), eq(bookings.status, "paid"), inArray(users.id, met)))
+    .all();
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return met.flatMap((id) => byId.get(id) ?? []);
+}
+
+export function getParticipants(
+  ctx: Ctx,
+  input: { userId: number; eventId: number; token: unknown },
+  now: number,
+): Partner[] {
   assertLink(ctx, "start", input.userId, input.eventId, input.token);
   assertRatingOpen(ctx.db, input.eventId);
   const seat = participantOf(ctx.db, input.userId, input.eventId);
-  return partnersOf(ctx.db, input.userId, input.eventId, seat).map(({ id, username, image_name }) => ({
-    id,
-    username,
-    image_name,
-  }));
+  return partnersOf(ctx.db, input.userId, input.eventId, seat, now);
 }
 
 export type SaveFeedbackInput = {
@@ -120,20 +153,8 @@ export function saveFeedback(
     (db) => {
       assertRatingOpen(db, input.eventId);
       const seat = participantOf(db, input.fromUserId, input.eventId);
-      const partner = db
-        .select({ id: users.id })
-        .from(bookings)
-        .innerJoin(users, eq(users.id, bookings.userId))
-        .where(
-          and(
-            eq(bookings.userId, input.toUserId),
-            eq(bookings.eventId, input.eventId),
-            eq(bookings.status, "paid"),
-            ne(users.gender, seat.gender),
-          ),
-        )
-        .get();
-      if (!partner) throw NotFound("no such partner at this event");
+      const partners = partnersOf(db, input.fromUserId, input.eventId, seat, now);
+      if (!partners.some((p) => p.id === input.toUserId)) throw NotFound("no such partner at this event");
 
       db.insert(feedback)
         .values({
@@ -177,7 +198,9 @@ export function getFeedbackReport(
   assertLink(ctx, "report", input.userId, input.eventId, input.token);
   if (eventStatus(ctx.db, input.eventId) !== "ended") throw Conflict(REPORT_NOT_YET, "results_not_yet");
   const seat = participantOf(ctx.db, input.userId, input.eventId);
-  const partners = partnersOf(ctx.db, input.userId, input.eventId, seat);
+  // Every paid attendee of the other gender, wider than the partner rule: a like saved before the door
+  // or a plan narrowed the partners still counts.
+  const partners = paidOfOtherGender(ctx.db, input.userId, input.eventId, seat);
 
   const likes = ctx.db
     .select({ from: feedback.fromUserId, to: feedback.toUserId })

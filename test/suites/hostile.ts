@@ -25,7 +25,12 @@ export type Kind =
   | "text"
   | "any"
   | "file"
-  | "timeZone";
+  | "timeZone"
+  | "roundMinutes"
+  | "breakMinutes"
+  | "maxRounds"
+  | "roundsAction"
+  | "boolean";
 
 /** `untrimmed`: any string of 1..max characters is legal as it is (a door code is compared as typed). */
 export type Field = { kind: Kind; base: unknown; optional?: boolean; max?: number; untrimmed?: boolean };
@@ -137,6 +142,11 @@ const accepts: Record<Kind, (v: unknown) => boolean> = {
   any: () => true,
   file: () => false,
   timeZone: (v) => typeof v === "string" && canonicalTimeZone(v.trim()) !== null,
+  roundMinutes: (v) => inRange(v, 1, 30, true),
+  breakMinutes: (v) => inRange(v, 0, 10, true),
+  maxRounds: (v) => v === null || inRange(v, 1, 200, true),
+  roundsAction: (v) => typeof v === "string" && ["start", "pause", "resume", "extend", "next", "finish"].includes(v),
+  boolean: (v) => typeof v === "boolean",
 };
 
 /** Whether `value` could be a legal value of the field (then a 2xx would not be a bug). */

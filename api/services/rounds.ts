@@ -1,0 +1,277 @@
+import { and, eq, isNotNull } from "drizzle-orm";
+import { ROUNDS_DEFAULTS, type RoundsSettings } from "../../common/rounds-settings.ts";
+import type { Db, DbOrTx } from "../../db/client.ts";
+import { type EventRounds, eventRounds, type RoundsPhase, type RoundsStatus } from "../../db/rounds-schema.ts";
+import { bookings, type Event, events, users } from "../../db/schema.ts";
+import { Conflict, NotFound } from "../lib/errors.ts";
+import { advance, applyAction, type Clock, type ClockAction, shownPhaseEnd, type Timing } from "./rounds-clock.ts";
+import { planRounds, type Round, replanRounds } from "./rounds-plan.ts";
+
+/**
+ * The night's rounds on the server (docs/decisions/019-running-the-night.md): the plan built from the
+ * people present, the clock the host runs, and who has met whom. The planner and the clock are pure
+ * (rounds-plan.ts, rounds-clock.ts); this file reads and writes them, each write in one IMMEDIATE
+ * transaction that re-reads the state it changes.
+ */
+
+const MINUTE = 60_000;
+
+/** A checked-in attendee as the host's console lists them: never an email or a full phone. */
+export type RoundsPerson = {
+  userID: number;
+  username: string;
+  gender: "male" | "female";
+  /** The 320 px thumbnail. */
+  image_name: string;
+  /** Marked **Left**: not present, so left out of any re-plan. */
+  left: boolean;
+  /** When they were checked in at the door, ISO 8601 UTC. */
+  arrivedAt: string;
+};
+
+/** What the host's console reads; every admin rounds call answers it. */
+export type RoundsView = {
+  status: "none" | RoundsStatus;
+  settings: RoundsSettings;
+  current: number | null;
+  phase: RoundsPhase | null;
+  phaseEndsAt: string | null;
+  serverNow: string;
+  present: { female: number; male: number };
+  rounds: Round[];
+  /** Every checked-in attendee, present or left, by name. */
+  people: RoundsPerson[];
+  /** Present now but not in the plan: checked in (or back) since the last Plan or Re-plan. */
+  arrivals: number[];
+};
+
+const NOT_STARTED: Clock = {
+  status: "planned",
+  current: null,
+  phase: null,
+  phaseEndsAt: null,
+  pausedRemainingMs: null,
+};
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+function findEvent(db: DbOrTx, eventId: number): Event {
+  const event = db.select().from(events).where(eq(events.id, eventId)).get();
+  if (!event) throw NotFound("no such event");
+  return event;
+}
+
+function assertStarted(event: Event) {
+  if (event.status !== "started") {
+    throw Conflict(`the event is ${event.status}; the rounds run while it is started`, "wrong_state");
+  }
+}
+
+const settingsOf = (row: EventRounds | undefined): RoundsSettings =>
+  row
+    ? { roundMinutes: row.roundMinutes, breakMinutes: row.breakMinutes, maxRounds: row.maxRounds, seated: row.seated }
+    : { ...ROUNDS_DEFAULTS };
+
+const timingOf = (row: EventRounds): Timing => ({
+  roundMs: row.roundMinutes * MINUTE,
+  breakMs: row.breakMinutes * MINUTE,
+  totalRounds: row.plan.length,
+});
+
+/**
+ * The clock at `now`. Once the event has ended the night's clock stops at the end: a host who ends the
+ * event mid-round has finished the rounds, and the rounds after it were never played.
+ */
+function clockAt(row: EventRounds, event: Event, now: number): Clock {
+  const stored: Clock = {
+    status: row.status,
+    current: row.current,
+    phase: row.phase,
+    phaseEndsAt: row.phaseEndsAt,
+    pausedRemainingMs: row.pausedRemainingMs,
+  };
+  const until = event.status === "ended" && event.endedAt !== null ? Math.min(now, event.endedAt) : now;
+  const clock = advance(stored, timingOf(row), until);
+  if (event.status !== "started" && (clock.status === "running" || clock.status === "paused")) {
+    return { ...clock, status: "finished", phase: null, phaseEndsAt: null, pausedRemainingMs: null };
+  }
+  return clock;
+}
+
+type Attendee = RoundsPerson & { checkedInAt: number };
+
+/** The paid attendees checked in at the door, left or not, by name. */
+function checkedIn(db: DbOrTx, eventId: number): Attendee[] {
+  const rows = db
+    .select({
+      userID: users.id,
+      username: users.name,
+      gender: users.gender,
+      image_name: users.thumbName,
+      checkedInAt: bookings.checkedInAt,
+      leftAt: bookings.leftAt,
+    })
+    .from(bookings)
+    .innerJoin(users, eq(users.id, bookings.userId))
+    .where(and(eq(bookings.eventId, eventId), eq(bookings.status, "paid"), isNotNull(bookings.checkedInAt)))
+    .all();
+  return rows
+    .map(({ leftAt, checkedInAt, ...person }) => ({
+      ...person,
+      left: leftAt !== null,
+      checkedInAt: checkedInAt ?? 0,
+      arrivedAt: new Date(checkedInAt ?? 0).toISOString(),
+    }))
+    .sort((a, b) => a.username.localeCompare(b.username, "en", { sensitivity: "base" }) || a.userID - b.userID);
+}
+
+/** The present (checked in, not left), in order of arrival, by side: the order the planner seats them in. */
+function presentBySide(people: Attendee[]) {
+  const present = people.filter((p) => !p.left).sort((a, b) => a.checkedInAt - b.checkedInAt || a.userID - b.userID);
+  return {
+    female: present.filter((p) => p.gender === "female").map((p) => p.userID),
+    male: present.filter((p) => p.gender === "male").map((p) => p.userID),
+  };
+}
+
+function view(db: DbOrTx, event: Event, row: EventRounds | undefined, now: number): RoundsView {
+  const people = checkedIn(db, event.id);
+  const present = presentBySide(people);
+  const clock = row ? clockAt(row, event, now) : undefined;
+  const planned = new Set(row?.plannedFor ?? []);
+  return {
+    status: clock?.status ?? "none",
+    settings: settingsOf(row),
+    current: clock?.current ?? null,
+    phase: clock?.phase ?? null,
+    phaseEndsAt: iso(clock ? shownPhaseEnd(clock, now) : null),
+    serverNow: new Date(now).toISOString(),
+    present: { female: present.female.length, male: present.male.length },
+    rounds: row?.plan ?? [],
+    people: people.map(({ checkedInAt: _, ...person }) => person),
+    arrivals: row ? [...present.female, ...present.male].filter((id) => !planned.has(id)) : [],
+  };
+}
+
+const findRounds = (db: DbOrTx, eventId: number) =>
+  db.select().from(eventRounds).where(eq(eventRounds.eventId, eventId)).get();
+
+/** The host's console: the plan, the clock and who is present. 404 for no such event. */
+export function getRounds(db: Db, eventId: number, now: number): RoundsView {
+  const event = findEvent(db, eventId);
+  return view(db, event, findRounds(db, eventId), now);
+}
+
+/**
+ * Plan rounds, or Re-plan rounds once they run: the rounds not yet started are rebuilt from the people
+ * present now, the started ones are kept as they were. Settings left out keep their value.
+ */
+export function planEventRounds(db: Db, input: { eventId: number } & Partial<RoundsSettings>, now: number): RoundsView {
+  return db.transaction(
+    (tx) => {
+      const event = findEvent(tx, input.eventId);
+      assertStarted(event);
+      const row = findRounds(tx, input.eventId);
+      const clock = row ? clockAt(row, event, now) : undefined;
+      if (clock?.status === "finished") throw Conflict("the rounds are finished", "wrong_state");
+      const before = settingsOf(row);
+      const settings: RoundsSettings = {
+        roundMinutes: input.roundMinutes ?? before.roundMinutes,
+        breakMinutes: input.breakMinutes ?? before.breakMinutes,
+        maxRounds: input.maxRounds === undefined ? before.maxRounds : input.maxRounds,
+        seated: input.seated ?? before.seated,
+      };
+      const present = presentBySide(checkedIn(tx, input.eventId));
+      const under = { ...present, seated: settings.seated, maxRounds: settings.maxRounds };
+      const started = clock?.current ?? 0;
+      const plan =
+        row && started > 0 ? replanRounds({ ...under, played: row.plan.slice(0, started) }) : planRounds(under);
+      const values = {
+        ...settings,
+        ...(clock ?? NOT_STARTED),
+        plan,
+        plannedFor: [...present.female, ...present.male],
+        plannedAt: now,
+        updatedAt: now,
+      };
+      tx.insert(eventRounds)
+        .values({ eventId: input.eventId, ...values })
+        .onConflictDoUpdate({ target: eventRounds.eventId, set: values })
+        .run();
+      return view(tx, event, findRounds(tx, input.eventId), now);
+    },
+    { behavior: "immediate" },
+  );
+}
+
+/** Start, Pause, Resume, +1 min, Next and Finish rounds (rounds-clock.ts says what each does). */
+export function runRounds(db: Db, input: { eventId: number; action: ClockAction }, now: number): RoundsView {
+  return db.transaction(
+    (tx) => {
+      const event = findEvent(tx, input.eventId);
+      assertStarted(event);
+      const row = findRounds(tx, input.eventId);
+      if (!row) throw Conflict("plan the rounds first", "wrong_state");
+      const clock = applyAction(clockAt(row, event, now), timingOf(row), input.action, now);
+      tx.update(eventRounds)
+        .set({ ...clock, updatedAt: now })
+        .where(eq(eventRounds.eventId, input.eventId))
+        .run();
+      return view(tx, event, findRounds(tx, input.eventId), now);
+    },
+    { behavior: "immediate" },
+  );
+}
+
+/**
+ * **Left**: the attendee went home (or, with `left: false`, is back). Someone who left is not present,
+ * so the next re-plan leaves them out; the rounds they already played stay as they were. Only someone
+ * checked in can leave.
+ */
+export function markLeft(db: Db, input: { eventId: number; userId: number; left: boolean }, now: number): RoundsView {
+  return db.transaction(
+    (tx) => {
+      const event = findEvent(tx, input.eventId);
+      assertStarted(event);
+      const booking = tx
+        .select()
+        .from(bookings)
+        .where(and(eq(bookings.eventId, input.eventId), eq(bookings.userId, input.userId)))
+        .get();
+      if (!booking) throw NotFound("no such booking");
+      if (booking.status === "refunded") throw Conflict("this booking was refunded", "refunded");
+      if (booking.status !== "paid") throw Conflict("this booking is not paid", "not_paid");
+      if (input.left && booking.checkedInAt === null) {
+        throw Conflict("only someone checked in at the door can leave", "not_checked_in");
+      }
+      const leftAt = input.left ? (booking.leftAt ?? now) : null;
+      tx.update(bookings).set({ leftAt }).where(eq(bookings.id, booking.id)).run();
+      return view(tx, event, findRounds(tx, input.eventId), now);
+    },
+    { behavior: "immediate" },
+  );
+}
+
+/** The plan and the clock at `now` for the guest's phone; undefined when the event has no plan. */
+export function roundsAt(db: DbOrTx, eventId: number, now: number): { rounds: Round[]; clock: Clock } | undefined {
+  const row = findRounds(db, eventId);
+  if (!row) return undefined;
+  return { rounds: row.plan, clock: clockAt(row, findEvent(db, eventId), now) };
+}
+
+/**
+ * Whom `userId` has met in the rounds started so far, newest first, or null when the event has no
+ * plan (the partner rule then falls back to the door's list, see feedback.ts).
+ */
+export function metInStartedRounds(db: DbOrTx, eventId: number, userId: number, now: number): number[] | null {
+  const night = roundsAt(db, eventId, now);
+  if (!night) return null;
+  const met: number[] = [];
+  for (const round of night.rounds.slice(0, night.clock.current ?? 0).reverse()) {
+    for (const pair of round.pairs) {
+      const other = pair.femaleID === userId ? pair.maleID : pair.maleID === userId ? pair.femaleID : null;
+      if (other !== null && !met.includes(other)) met.push(other);
+    }
+  }
+  return met;
+}

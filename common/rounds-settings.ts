@@ -1,0 +1,25 @@
+/**
+ * The settings of a night's rounds: their defaults and limits, one set for the server's checks
+ * (api/routes/rounds.ts) and the host's form, so the form never lets through what the server refuses.
+ */
+export const ROUNDS_DEFAULTS = {
+  roundMinutes: 5,
+  breakMinutes: 1,
+  /** No cap: as many rounds as it takes for everyone present to meet everyone. */
+  maxRounds: null,
+  /** Who keeps their table all night; the other side moves. */
+  seated: "female",
+} as const satisfies RoundsSettings;
+
+export const ROUNDS_LIMITS = {
+  roundMinutes: { min: 1, max: 30 },
+  breakMinutes: { min: 0, max: 10 },
+  maxRounds: { min: 1, max: 200 },
+} as const;
+
+export type RoundsSettings = {
+  roundMinutes: number;
+  breakMinutes: number;
+  maxRounds: number | null;
+  seated: "female" | "male";
+};

@@ -1,0 +1,47 @@
+import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { events, genders } from "./schema.ts";
+
+// The night's rounds (docs/decisions/019-running-the-night.md), in a file of their own so schema.ts
+// stays the booking side's. drizzle.config.ts lists both files.
+
+export const roundsStatuses = ["planned", "running", "paused", "finished"] as const;
+export type RoundsStatus = (typeof roundsStatuses)[number];
+export const roundsPhases = ["round", "break"] as const;
+export type RoundsPhase = (typeof roundsPhases)[number];
+
+/** One round as stored: who sits with whom at which table, and who has no partner this round. */
+export type StoredRound = {
+  round: number;
+  pairs: { table: number; femaleID: number; maleID: number }[];
+  sitOut: number[];
+};
+
+/**
+ * One row per event once its rounds were planned (no row: status "none"). Only the last change is
+ * stored: where the clock stood then (`current`, `phase`, `phaseEndsAt`). Every phase after it
+ * follows from the settings and the clock, so reading needs no background job and a restart loses
+ * nothing; every write first stores where the clock has got to, so new settings never rewrite the past.
+ */
+export const eventRounds = sqliteTable("event_rounds", {
+  eventId: integer("event_id")
+    .primaryKey()
+    .references(() => events.id),
+  status: text("status", { enum: roundsStatuses }).notNull(),
+  roundMinutes: integer("round_minutes").notNull(),
+  breakMinutes: integer("break_minutes").notNull(),
+  maxRounds: integer("max_rounds"),
+  seated: text("seated", { enum: genders }).notNull(),
+  plan: text("plan", { mode: "json" }).$type<StoredRound[]>().notNull(),
+  // Who was present when the plan was last made: anyone present now and not in it is a new arrival.
+  plannedFor: text("planned_for", { mode: "json" }).$type<number[]>().notNull(),
+  plannedAt: integer("planned_at").notNull(),
+  // The round that started last (1-based); null before the start.
+  current: integer("current"),
+  phase: text("phase", { enum: roundsPhases }),
+  // When the current phase ends while running; null while paused (see pausedRemainingMs) or not running.
+  phaseEndsAt: integer("phase_ends_at"),
+  pausedRemainingMs: integer("paused_remaining_ms"),
+  updatedAt: integer("updated_at").notNull(),
+});
+
+export type EventRounds = typeof eventRounds.$inferSelect;
