@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { eq } from "drizzle-orm";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { utcToWallClock } from "../common/time-zone.ts";
 import { openDatabase } from "../db/client.ts";
 import { bookings, events, feedback } from "../db/schema.ts";
 import { insertEvent, insertHeldBooking, insertPaidBookings } from "../test/fixtures.ts";
@@ -332,12 +333,21 @@ describe.skipIf(noBrowser)("the organiser's desk on a desktop", () => {
       page.waitForEvent("download"),
       panel().getByRole("button", { name: "Export CSV" }).click(),
     ]);
-    expect(download.suggestedFilename()).toMatch(/\.csv$/);
+    // Named after the event and its date at the venue; the times on the venue's clock, its zone in the header.
+    const harbour = withDb((db) => db.select().from(events).where(eq(events.id, ids.harbour!)).get()!);
+    expect(download.suggestedFilename()).toBe(
+      `harbour-mixer-${utcToWallClock(harbour.startsAt, "Australia/Sydney").date}-participants.csv`,
+    );
     const csv = readFileSync((await download.path())!, "utf8").split("\n");
-    expect(csv[0]).toBe("name,email,phone,gender,status,amount,payment_intent_id,booked_at,checked_in_at");
+    expect(csv[0]).toBe(
+      "name,email,phone,gender,status,amount,payment_intent_id,booked_at (Australia/Sydney),checked_in_at (Australia/Sydney)",
+    );
     expect(csv.slice(1, -1)).toHaveLength(3);
+    const ashaPaidAt = withDb((db) => db.select().from(bookings).where(eq(bookings.phone, asha)).get()!.paidAt!);
+    const booked = utcToWallClock(ashaPaidAt, "Australia/Sydney");
+    const bookedAt = `${booked.date} ${String(booked.hour).padStart(2, "0")}:${String(booked.minute).padStart(2, "0")}`;
     expect(csv[1]).toMatch(
-      new RegExp(`^Asha Rao,[^,]+,${national},female,paid,45.00,pi_local_desk_\\d+,\\d{4}-\\d\\d-\\d\\dT`),
+      new RegExp(`^Asha Rao,[^,]+,${national},female,paid,45.00,pi_local_desk_\\d+,${bookedAt},$`),
     );
     expect(csv[3]).toMatch(/^'=Formula Fan,/);
   });
