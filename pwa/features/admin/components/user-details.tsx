@@ -16,8 +16,14 @@ type Rows = { status: "idle" } | { status: "loading" } | { status: "error" } | {
 
 const refundable = (p: Participant) => p.status === "paid" && Boolean(p.payment_intent_id);
 
-export function UserDetails({ events }: { events: ReturnType<typeof useAdminEvents> }) {
-  const [eventId, setEventId] = useState<number | null>(null);
+type Props = {
+  events: ReturnType<typeof useAdminEvents>;
+  /** The picked event, kept by the panel (an Overview row links here with it picked). */
+  eventId: number | null;
+  onPick(id: number | null): void;
+};
+
+export function UserDetails({ events, eventId, onPick }: Props) {
   // Check-in times read on the venue's clock, like every other time in the panel.
   const picked = events.state.status === "ready" ? events.state.events.find((e) => e.id === eventId) : undefined;
   const zone = picked?.time_zone ?? "UTC";
@@ -127,7 +133,7 @@ export function UserDetails({ events }: { events: ReturnType<typeof useAdminEven
 
   return (
     <div className="admin-users">
-      <EventPicker id="users-event" events={events} value={eventId} onChange={setEventId} />
+      <EventPicker id="users-event" events={events} value={eventId} onChange={onPick} />
       {rows.status === "idle" ? <p className="empty">Choose an event to see who booked.</p> : null}
       {rows.status === "loading" ? (
         <p role="status" className="admin-loading">
