@@ -238,8 +238,8 @@ describe.skipIf(noBrowser)("admin panel on a desktop", () => {
     expect(refundCalls).toBe(2);
 
     await expect.poll(() => rows.filter({ hasText: "refunded" }).count()).toBe(2);
-    await expect.poll(() => rows.filter({ hasText: "Vikram Shah" }).textContent()).toContain("paid");
-    await expect.poll(() => rows.filter({ hasText: "Asha Rao" }).textContent()).toContain("refunded");
+    await expect.poll(() => rows.filter({ hasText: "Vikram Shah" }).textContent()).toContain("Paid");
+    await expect.poll(() => rows.filter({ hasText: "Asha Rao" }).textContent()).toContain("Refunded");
     await expect.poll(() => refundButton.isEnabled()).toBe(true);
     const check = db();
     const refunded = check.select().from(bookings).where(like(bookings.paymentIntentId, "pi_local_e2e_%")).all();

@@ -19,11 +19,13 @@ describe("nationalPhone", () => {
 
 describe("statusLabel and plural", () => {
   it("names every status, cancelled included, and counts with the right noun", () => {
-    expect(["upcoming", "started", "ended", "cancelled"].map(statusLabel)).toEqual([
+    expect(["upcoming", "started", "ended", "cancelled", "paid", "refunded"].map(statusLabel)).toEqual([
       "Upcoming",
       "Started",
       "Ended",
       "Cancelled",
+      "Paid",
+      "Refunded",
     ]);
     expect(plural(1, "participant")).toBe("1 participant");
     expect(plural(18, "participant")).toBe("18 participants");

@@ -66,9 +66,11 @@ const STATUS_LABELS: Record<string, string> = {
   started: "Started",
   ended: "Ended",
   cancelled: "Cancelled",
+  paid: "Paid",
+  refunded: "Refunded",
 };
 
-/** An event's status as the panel says it. */
+/** An event's (or a booking's) status as the panel says it. */
 export const statusLabel = (status: string) => STATUS_LABELS[status] ?? status;
 
 /** `Texts 1 participant`, `Refunds 3 payments`: a count with its noun. */
