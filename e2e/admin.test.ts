@@ -64,16 +64,17 @@ describe.skipIf(noBrowser)("admin panel on a desktop", () => {
     await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
     await page.getByRole("button", { name: "Submit" }).click();
     await page.getByRole("tablist").waitFor();
-    // The organiser's desk (docs/decisions/014) adds Overview before the three original tabs; the panel still opens on Add Event.
+    // The organiser's desk (docs/decisions/014) adds Overview before the three original tabs, and opens on it.
     expect(await page.getByRole("tab").allTextContents()).toEqual([
       "Overview",
       "Add Event",
       "Edit Event",
       "User Details",
     ]);
-    await expect.poll(() => page.getByRole("tab", { name: "Add Event" }).getAttribute("aria-selected")).toBe("true");
+    await expect.poll(() => page.getByRole("tab", { name: "Overview" }).getAttribute("aria-selected")).toBe("true");
 
     // Add Event.
+    await page.getByRole("tab", { name: "Add Event" }).click();
     // The form speaks the venue's clock; the server default zone (EVENT_TIME_ZONE) is Sydney's.
     const tomorrow = tomorrowIn("Australia/Sydney", Date.now());
     const date = utcToWallClock(Date.now() + 10 * DAY, "Australia/Sydney").date;
@@ -101,7 +102,8 @@ describe.skipIf(noBrowser)("admin panel on a desktop", () => {
       .setInputFiles({ name: "party.png", mimeType: "image/png", buffer: await makeImage("png") });
     await expectAccessible(page, "the Add Event tab");
     await panel.getByRole("button", { name: "Save Event" }).click();
-    await expect.poll(() => status(page).textContent()).toBe("Event saved successfully!");
+    await expect.poll(() => status(page).locator(".message").textContent()).toBe("Event saved successfully!");
+    await status(page).getByRole("link", { name: "Edit E2E Launch Party" }).waitFor();
 
     const added = db();
     const event = added.select().from(events).where(eq(events.name, "E2E Launch Party")).get()!;
@@ -236,8 +238,8 @@ describe.skipIf(noBrowser)("admin panel on a desktop", () => {
     expect(refundCalls).toBe(2);
 
     await expect.poll(() => rows.filter({ hasText: "refunded" }).count()).toBe(2);
-    await expect.poll(() => rows.filter({ hasText: "Vikram Shah" }).textContent()).toContain("paid");
-    await expect.poll(() => rows.filter({ hasText: "Asha Rao" }).textContent()).toContain("refunded");
+    await expect.poll(() => rows.filter({ hasText: "Vikram Shah" }).textContent()).toContain("Paid");
+    await expect.poll(() => rows.filter({ hasText: "Asha Rao" }).textContent()).toContain("Refunded");
     await expect.poll(() => refundButton.isEnabled()).toBe(true);
     const check = db();
     const refunded = check.select().from(bookings).where(like(bookings.paymentIntentId, "pi_local_e2e_%")).all();

@@ -42,6 +42,8 @@ describe.skipIf(noBrowser)("the venue's local time, from the admin form to the t
     await page.goto("/admin");
     await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
     await page.getByRole("button", { name: "Submit" }).click();
+    // The panel opens on the Overview.
+    await page.getByRole("tab", { name: "Add Event" }).click();
     const panel = page.getByRole("tabpanel");
     await expect.poll(() => panel.getByLabel("Time zone").inputValue()).toBe("Australia/Sydney");
     await panel.getByLabel("Event name", { exact: true }).fill("Harbour Lights Mixer");

@@ -276,6 +276,8 @@ describe.skipIf(noBrowser)("the waitlist on a phone", () => {
     await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
     await page.getByRole("button", { name: "Submit" }).click();
     await page.getByRole("tablist").waitFor();
+    // The panel opens on the Overview.
+    await page.getByRole("tab", { name: "Add Event" }).click();
     const panel = page.getByRole("tabpanel");
     const field = (label: string) => panel.getByLabel(label, { exact: true });
 

@@ -61,11 +61,10 @@ export const adminRoutes = (deps: AppDeps) => {
         return c.json(eventSummary(deps.db, c.req.valid("param").id, deps.now()));
       })
       .get("/admin-event/:id/participants.csv", admin, validate("param", idParams), (c) => {
-        const eventId = c.req.valid("param").id;
-        const csv = participantsCsv(deps.db, eventId);
+        const { fileName, csv } = participantsCsv(deps.db, c.req.valid("param").id);
         return c.body(csv, 200, {
           "content-type": "text/csv; charset=utf-8",
-          "content-disposition": `attachment; filename="event-${eventId}-participants.csv"`,
+          "content-disposition": `attachment; filename="${fileName}"`,
         });
       })
       .post("/start-event", admin, validate("json", eventIdBody), async (c) => {

@@ -496,19 +496,26 @@ describe("GET /api/admin-event/{id}/participants.csv", () => {
   const csvOf = (eventId: number | string, client = admin) =>
     client.get(`/api/admin-event/${eventId}/participants.csv`);
 
-  it("answers a spreadsheet with one row per booking, times in ISO UTC", async () => {
+  it("answers a spreadsheet named after the event and its date, times on the venue's clock", async () => {
     const { db } = server.deps;
-    const event = await newEvent();
+    // 7 pm in Perth on 1 December 2031 (AWST, UTC+8, no daylight saving) is 11:00 UTC.
+    const event = await newEvent({
+      name: "Harbour Lights: Mixer & Café!",
+      startsAt: Date.UTC(2031, 11, 1, 11, 0),
+      timeZone: "Australia/Perth",
+    });
     const [asha] = paidBookings(event.id, 1, { name: "Asha Rao", gender: "female" });
     const [ravi] = paidBookings(event.id, 1, { name: "Ravi, Jr.", gender: "male" });
     insertHeldBooking(db, event.id, { now: now(), name: "Not Paid Yet" });
-    const paidAt = Date.UTC(2031, 0, 1, 8, 0);
+    // Booked at 19:05 on 29 November in Perth; in at 18:55 on the night, a day on in UTC terms.
+    const paidAt = Date.UTC(2031, 10, 29, 11, 5);
     db.update(bookings)
-      .set({ paidAt, checkedInAt: paidAt + 3_600_000 })
+      .set({ paidAt, checkedInAt: Date.UTC(2031, 11, 1, 10, 55) })
       .where(eq(bookings.id, asha!.bookingId))
       .run();
+    // Just before midnight UTC is the next morning in Perth.
     db.update(bookings)
-      .set({ paidAt: paidAt + 60_000, status: "refunded", amountCents: 4950 })
+      .set({ paidAt: Date.UTC(2031, 10, 29, 23, 59, 40), status: "refunded", amountCents: 4950 })
       .where(eq(bookings.id, ravi!.bookingId))
       .run();
     db.update(users).set({ email: "asha@example.com" }).where(eq(users.id, asha!.userId)).run();
@@ -517,15 +524,33 @@ describe("GET /api/admin-event/{id}/participants.csv", () => {
     const response = await csvOf(event.id);
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("text/csv; charset=utf-8");
-    expect(response.headers.get("content-disposition")).toMatch(/^attachment; filename="[^"/\\]+\.csv"$/);
+    expect(response.headers.get("content-disposition")).toBe(
+      'attachment; filename="harbour-lights-mixer-cafe-2031-12-01-participants.csv"',
+    );
     expect(response.headers.get("cache-control")).toBe("no-store");
     const national = (e164: string) => `0${e164.slice(3, 6)} ${e164.slice(6, 9)} ${e164.slice(9)}`;
     expect((await response.text()).split("\n")).toEqual([
-      "name,email,phone,gender,status,amount,payment_intent_id,booked_at,checked_in_at",
-      `Asha Rao,asha@example.com,${national(asha!.phone)},female,paid,45.00,${asha!.paymentIntentId},2031-01-01T08:00:00.000Z,2031-01-01T09:00:00.000Z`,
-      `"Ravi, Jr.",ravi@example.com,${national(ravi!.phone)},male,refunded,49.50,${ravi!.paymentIntentId},2031-01-01T08:01:00.000Z,`,
+      "name,email,phone,gender,status,amount,payment_intent_id,booked_at (Australia/Perth),checked_in_at (Australia/Perth)",
+      `Asha Rao,asha@example.com,${national(asha!.phone)},female,paid,45.00,${asha!.paymentIntentId},2031-11-29 19:05,2031-12-01 18:55`,
+      `"Ravi, Jr.",ravi@example.com,${national(ravi!.phone)},male,refunded,49.50,${ravi!.paymentIntentId},2031-11-30 07:59,`,
       "",
     ]);
+  });
+
+  it("names the file after the event's date in its own zone, and by its id when the name has no letters", async () => {
+    // 23:30 UTC on 30 November is already 1 December in Sydney (AEDT, UTC+11).
+    const late = await newEvent({ name: "Late Night", startsAt: Date.UTC(2031, 10, 30, 23, 30) });
+    expect((await csvOf(late.id)).headers.get("content-disposition")).toBe(
+      'attachment; filename="late-night-2031-12-01-participants.csv"',
+    );
+    const unnamed = await newEvent({ name: "💃🕺 ⭐", startsAt: Date.UTC(2031, 10, 30, 23, 30) });
+    expect((await csvOf(unnamed.id)).headers.get("content-disposition")).toBe(
+      `attachment; filename="event-${unnamed.id}-2031-12-01-participants.csv"`,
+    );
+    const long = await newEvent({ name: `${"Very ".repeat(40)}Long`, startsAt: Date.UTC(2031, 10, 30, 23, 30) });
+    const name = /filename="([^"]+)"/.exec((await csvOf(long.id)).headers.get("content-disposition") ?? "")?.[1];
+    expect(name).toMatch(/^(very-)+very-2031-12-01-participants\.csv$/);
+    expect(name!.length).toBeLessThanOrEqual(100);
   });
 
   it("prefixes with ' every cell a spreadsheet would run as a formula", async () => {
@@ -552,7 +577,7 @@ describe("GET /api/admin-event/{id}/participants.csv", () => {
   it("answers only the header for an event nobody booked, 401 without the session, 404 and 400", async () => {
     const event = await newEvent();
     expect(await (await csvOf(event.id)).text()).toBe(
-      "name,email,phone,gender,status,amount,payment_intent_id,booked_at,checked_in_at\n",
+      "name,email,phone,gender,status,amount,payment_intent_id,booked_at (Australia/Sydney),checked_in_at (Australia/Sydney)\n",
     );
     const refused = await csvOf(event.id, anon);
     expect(refused.status).toBe(401);

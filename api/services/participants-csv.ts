@@ -1,18 +1,24 @@
+import { eq } from "drizzle-orm";
 import { nationalPhone } from "../../common/national-phone.ts";
+import { utcToWallClock } from "../../common/time-zone.ts";
 import type { Db } from "../../db/client.ts";
+import { events } from "../../db/schema.ts";
+import { NotFound } from "../lib/errors.ts";
 import { listEventParticipants } from "./participants.ts";
 
-export const PARTICIPANTS_CSV_HEADER = [
-  "name",
-  "email",
-  "phone",
-  "gender",
-  "status",
-  "amount",
-  "payment_intent_id",
-  "booked_at",
-  "checked_in_at",
-] as const;
+/** The header row: the two times carry the zone they are written in, `booked_at (Australia/Sydney)`. */
+export const participantsCsvHeader = (zone: string) =>
+  [
+    "name",
+    "email",
+    "phone",
+    "gender",
+    "status",
+    "amount",
+    "payment_intent_id",
+    `booked_at (${zone})`,
+    `checked_in_at (${zone})`,
+  ] as const;
 
 /**
  * A cell as a spreadsheet should read it. Text an attendee typed can start with `=`, `+`, `-`, `@`,
@@ -29,8 +35,46 @@ export function csvCell(value: string): string {
   return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
 }
 
-/** The event's bookings (paid and refunded), one row each, oldest first; times ISO 8601 UTC. */
-export function participantsCsv(db: Db, eventId: number): string {
+const pad = (n: number) => String(n).padStart(2, "0");
+
+/** `2026-11-29 19:05`: the venue's wall clock, in the form every spreadsheet reads as a date and time. */
+function atVenue(iso: string | null, zone: string): string {
+  if (iso === null) return "";
+  const { date, hour, minute } = utcToWallClock(Date.parse(iso), zone);
+  return `${date} ${pad(hour)}:${pad(minute)}`;
+}
+
+/**
+ * `Harbour Lights: Mixer & Café!` as `harbour-lights-mixer-cafe`: lower-case ASCII letters, digits
+ * and single hyphens, safe in a Content-Disposition header and on every file system. Accents are
+ * dropped rather than the letter; a name cut to length ends at a whole word where it can.
+ */
+export function fileSlug(text: string, max = 60): string {
+  const slug = text
+    .normalize("NFKD")
+    .replace(/\p{M}/gu, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "");
+  if (slug.length <= max) return slug;
+  const cut = slug.slice(0, max + 1);
+  const lastHyphen = cut.lastIndexOf("-");
+  return (lastHyphen > 0 ? cut.slice(0, lastHyphen) : cut.slice(0, max)).replace(/-+$/, "");
+}
+
+/**
+ * The event's bookings (paid and refunded), one row each, oldest first, with booked and checked-in
+ * times on the venue's clock; and the file's name, `harbour-lights-mixer-2026-12-01-participants.csv`
+ * (the event's date at the venue; `event-{id}` when its name has no letter or digit to keep).
+ */
+export function participantsCsv(db: Db, eventId: number): { fileName: string; csv: string } {
+  const event = db
+    .select({ name: events.name, startsAt: events.startsAt, zone: events.timeZone })
+    .from(events)
+    .where(eq(events.id, eventId))
+    .get();
+  if (!event) throw NotFound("no such event");
+  const fileName = `${fileSlug(event.name) || `event-${eventId}`}-${utcToWallClock(event.startsAt, event.zone).date}-participants.csv`;
   const rows = listEventParticipants(db, eventId).map((p) => [
     p.username,
     p.email,
@@ -39,9 +83,10 @@ export function participantsCsv(db: Db, eventId: number): string {
     p.status,
     p.booking_amount.toFixed(2),
     p.payment_intent_id ?? "",
-    p.bookedAt,
-    p.checkedInAt ?? "",
+    atVenue(p.bookedAt, event.zone),
+    atVenue(p.checkedInAt, event.zone),
   ]);
   // Lines end in "\n": every spreadsheet reads it, and a line read back is the row, with no stray "\r".
-  return `${[PARTICIPANTS_CSV_HEADER, ...rows].map((cells) => cells.map(csvCell).join(",")).join("\n")}\n`;
+  const lines = [participantsCsvHeader(event.zone), ...rows].map((cells) => cells.map(csvCell).join(","));
+  return { fileName, csv: `${lines.join("\n")}\n` };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { nationalPhone, plural, statusLabel } from "./format.ts";
+import { wallClockToUtc } from "../../../common/time-zone.ts";
+import { earlyStartWarning, nationalPhone, plural, statusLabel } from "./format.ts";
 
 describe("nationalPhone", () => {
   it.each([
@@ -18,14 +19,45 @@ describe("nationalPhone", () => {
 
 describe("statusLabel and plural", () => {
   it("names every status, cancelled included, and counts with the right noun", () => {
-    expect(["upcoming", "started", "ended", "cancelled"].map(statusLabel)).toEqual([
+    expect(["upcoming", "started", "ended", "cancelled", "paid", "refunded"].map(statusLabel)).toEqual([
       "Upcoming",
       "Started",
       "Ended",
       "Cancelled",
+      "Paid",
+      "Refunded",
     ]);
     expect(plural(1, "participant")).toBe("1 participant");
     expect(plural(18, "participant")).toBe("18 participants");
     expect(plural(0, "payment")).toBe("0 payments");
+  });
+});
+
+describe("earlyStartWarning", () => {
+  // 7 pm on Tuesday 1 December 2026 in Sydney (AEDT, UTC+11) is 08:00 UTC.
+  const start = "2026-12-01T08:00:00.000Z";
+  const sydney = (date: string, hour: number, minute = 0) => wallClockToUtc({ date, hour, minute }, "Australia/Sydney");
+
+  it("warns with the day and time when Start is pressed before the event's day at the venue", () => {
+    expect(earlyStartWarning(start, "Australia/Sydney", sydney("2026-11-29", 12))).toBe(
+      "This event is planned for Tue 2026-12-01 07:00 PM AEDT; starting now texts everyone today.",
+    );
+    // 11:30 pm the night before, at the venue, is still the day before.
+    expect(earlyStartWarning(start, "Australia/Sydney", sydney("2026-11-30", 23, 30))).not.toBeNull();
+  });
+
+  it("says nothing on the day itself, however early, or after it", () => {
+    expect(earlyStartWarning(start, "Australia/Sydney", sydney("2026-12-01", 0, 15))).toBeNull();
+    expect(earlyStartWarning(start, "Australia/Sydney", sydney("2026-12-01", 21))).toBeNull();
+    expect(earlyStartWarning(start, "Australia/Sydney", Date.UTC(2026, 11, 5))).toBeNull();
+  });
+
+  it("reads the day on the venue's calendar, not the organiser's or UTC's", () => {
+    // 08:00 UTC on 1 December is 4 pm that day in Perth; at 10 pm UTC on 30 November it is already
+    // 6 am on the 1st in Perth (no warning) but still the 30th in UTC.
+    expect(earlyStartWarning(start, "Australia/Perth", Date.UTC(2026, 10, 30, 22))).toBeNull();
+    expect(earlyStartWarning(start, "Australia/Perth", Date.UTC(2026, 10, 30, 15))).toBe(
+      "This event is planned for Tue 2026-12-01 04:00 PM AWST; starting now texts everyone today.",
+    );
   });
 });

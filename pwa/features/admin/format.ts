@@ -28,6 +28,26 @@ export function formatAtVenue(iso: string | null, zone: string): string {
   return Number.isNaN(ms) ? "" : formatVenueTime(ms, zone);
 }
 
+const WEEKDAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"] as const;
+
+/** `Tue 2026-12-01 07:00 PM AEDT`: the venue's time with its weekday, for a sentence about the day. */
+export function formatDayAtVenue(iso: string, zone: string): string {
+  const ms = Date.parse(iso);
+  if (Number.isNaN(ms)) return "";
+  const { date } = utcToWallClock(ms, zone);
+  return `${WEEKDAYS[new Date(`${date}T00:00:00Z`).getUTCDay()]} ${formatVenueTime(ms, zone)}`;
+}
+
+/**
+ * The warning Start Event gives when pressed before the event's day at the venue (a slip on the
+ * wrong row, or a test press), or null on the day and after: starting texts every participant at once.
+ */
+export function earlyStartWarning(iso: string, zone: string, now = Date.now()): string | null {
+  const ms = Date.parse(iso);
+  if (Number.isNaN(ms) || utcToWallClock(now, zone).date >= utcToWallClock(ms, zone).date) return null;
+  return `This event is planned for ${formatDayAtVenue(iso, zone)}; starting now texts everyone today.`;
+}
+
 export const HOURS = Array.from({ length: 24 }, (_, h) => h);
 // The edit form offers the add form's 0, 15, 30, 45: an early design listed 14, a slip, and the server only
 // takes quarter hours.
@@ -46,9 +66,11 @@ const STATUS_LABELS: Record<string, string> = {
   started: "Started",
   ended: "Ended",
   cancelled: "Cancelled",
+  paid: "Paid",
+  refunded: "Refunded",
 };
 
-/** An event's status as the panel says it. */
+/** An event's (or a booking's) status as the panel says it. */
 export const statusLabel = (status: string) => STATUS_LABELS[status] ?? status;
 
 /** `Texts 1 participant`, `Refunds 3 payments`: a count with its noun. */

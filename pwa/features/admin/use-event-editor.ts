@@ -23,12 +23,11 @@ export async function numbersOf(eventId: number): Promise<EventNumbers | null> {
 }
 
 /**
- * The Edit tab's state: the picked event as the server has it, the draft being typed, and saving it
+ * The Edit tab's state for the picked event (the panel keeps which one): the event as the server has it, the draft being typed, and saving it
  * (the fields, then a new picture if one was chosen). A reply for an event picked before is dropped,
  * so the form and its buttons never act on an event other than the one shown as picked.
  */
-export function useEventEditor(onChanged: () => void) {
-  const [eventId, setEventId] = useState<number | null>(null);
+export function useEventEditor(eventId: number | null, onChanged: () => void) {
   const [event, setEvent] = useState<AdminEventDetail | null>(null);
   const [draft, setDraft] = useState<EventDraft | null>(null);
   const [loading, setLoading] = useState(false);
@@ -109,7 +108,6 @@ export function useEventEditor(onChanged: () => void) {
 
   return {
     eventId,
-    pick: setEventId,
     event,
     draft,
     set,

@@ -1,6 +1,7 @@
 import { type FormEvent, useCallback, useEffect, useRef, useState } from "react";
 import { DEFAULT_TIME_ZONE } from "../../../../common/time-zone.ts";
 import { eventDefaults, saveEvent } from "../admin-api.ts";
+import { panelSearch } from "../admin-tabs.ts";
 import { draftProblem, type EventDraft, emptyDraft, newEventOf } from "../event-draft.ts";
 import { tomorrowAt } from "../format.ts";
 import { EventFields } from "./event-fields.tsx";
@@ -61,7 +62,11 @@ export function AddEventForm({ onSaved }: { onSaved(): void }) {
     try {
       const reply = await saveEvent(newEventOf(draft, image));
       if (reply.ok) {
-        setMessage({ kind: "ok", text: "Event saved successfully!" });
+        setMessage({
+          kind: "ok",
+          text: "Event saved successfully!",
+          link: { to: { search: panelSearch("Edit Event", reply.data.id) }, text: `Edit ${draft.name.trim()}` },
+        });
         setDraft((d) => emptyDraft(d.zone));
         choose(null);
         if (imageInput.current) imageInput.current.value = "";
@@ -100,12 +105,11 @@ export function AddEventForm({ onSaved }: { onSaved(): void }) {
           </div>
         }
       />
-      <div className="span-2 admin-actions">
+      {/* The outcome sits beside the button, where the organiser is looking, not below the fold. */}
+      <div className="span-2 admin-actions admin-save-row">
         <button type="submit" className="button primary" disabled={busy} aria-busy={busy}>
           Save Event
         </button>
-      </div>
-      <div className="span-2">
         <FormMessage message={message} />
       </div>
     </form>

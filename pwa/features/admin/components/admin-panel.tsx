@@ -1,7 +1,8 @@
-import { type KeyboardEvent, useEffect, useRef, useState } from "react";
-import { Link } from "react-router-dom";
+import { type KeyboardEvent, useEffect, useRef } from "react";
+import { Link, useSearchParams } from "react-router-dom";
 import { adminLogout, adminSession } from "../admin-api.ts";
 import { useAdminStore } from "../admin-store.ts";
+import { panelSearch, readPanelAddress, TABS, type Tab, tabSlug } from "../admin-tabs.ts";
 import { useAdminEvents } from "../use-admin-events.ts";
 import { AddEventForm } from "./add-event-form.tsx";
 import { EditEventForm } from "./edit-event-form.tsx";
@@ -10,11 +11,7 @@ import { Overview } from "./overview.tsx";
 import { UserDetails } from "./user-details.tsx";
 import "../admin.css";
 
-// Overview comes first in the row; the panel still opens on Add Event, as it always did,
-// so the flows people (and scripts) know keep working (docs/decisions/014-organiser-desk.md).
-const TABS = ["Overview", "Add Event", "Edit Event", "User Details"] as const;
-type Tab = (typeof TABS)[number];
-const tabId = (tab: Tab) => `admin-tab-${tab.replace(/\s+/g, "-").toLowerCase()}`;
+const tabId = (tab: Tab) => `admin-tab-${tabSlug(tab)}`;
 
 /** The organiser's panel: locked behind the password modal until the server says the session is live. */
 export function AdminPanel() {
@@ -44,11 +41,30 @@ export function AdminPanel() {
   return <UnlockedPanel />;
 }
 
+/**
+ * The tabs, opening on the Overview (docs/decisions/014-organiser-desk.md). The tab and the event
+ * picked in it live in the address (admin-tabs.ts): switching tabs or events replaces the entry,
+ * while the links between them (an Overview row's, the one after saving) add one, so Back returns.
+ */
 function UnlockedPanel() {
-  const [tab, setTab] = useState<Tab>("Add Event");
+  const [params, setParams] = useSearchParams();
+  const { tab, eventId } = readPanelAddress(params);
+  const show = (next: Tab, id: number | null = null) => setParams(panelSearch(next, id), { replace: true });
+  const pick = (id: number | null) => show(tab, id);
   const events = useAdminEvents();
   const lock = useAdminStore((s) => s.lock);
   const tabRefs = useRef(new Map<Tab, HTMLButtonElement>());
+  const panel = useRef<HTMLElement>(null);
+  // A link that switched the tab took its own element away with the old tab: focus would fall to the
+  // page's start, so it goes to the new panel, shown from its top (the link may have been far down).
+  const shown = `${tab}:${eventId}`;
+  const firstShown = useRef(shown);
+  useEffect(() => {
+    if (shown === firstShown.current) return;
+    if (document.activeElement && document.activeElement !== document.body) return;
+    panel.current?.focus({ preventScroll: true });
+    window.scrollTo({ top: 0 });
+  }, [shown]);
 
   const onKey = (e: KeyboardEvent) => {
     const i = TABS.indexOf(tab);
@@ -64,7 +80,7 @@ function UnlockedPanel() {
               : null;
     if (!next) return;
     e.preventDefault();
-    setTab(next);
+    show(next);
     tabRefs.current.get(next)?.focus();
   };
 
@@ -85,7 +101,9 @@ function UnlockedPanel() {
               aria-controls={`${tabId(t)}-panel`}
               tabIndex={tab === t ? 0 : -1}
               className="admin-tab"
-              onClick={() => setTab(t)}
+              onClick={() => {
+                if (t !== tab) show(t);
+              }}
             >
               {t}
             </button>
@@ -105,11 +123,18 @@ function UnlockedPanel() {
           Log out
         </button>
       </div>
-      <section role="tabpanel" id={`${tabId(tab)}-panel`} aria-labelledby={tabId(tab)} className="admin-tabpanel">
+      <section
+        ref={panel}
+        role="tabpanel"
+        id={`${tabId(tab)}-panel`}
+        aria-labelledby={tabId(tab)}
+        className="admin-tabpanel"
+        tabIndex={-1}
+      >
         {tab === "Overview" ? <Overview events={events} /> : null}
         {tab === "Add Event" ? <AddEventForm onSaved={() => void events.reload()} /> : null}
-        {tab === "Edit Event" ? <EditEventForm events={events} /> : null}
-        {tab === "User Details" ? <UserDetails events={events} /> : null}
+        {tab === "Edit Event" ? <EditEventForm events={events} eventId={eventId} onPick={pick} /> : null}
+        {tab === "User Details" ? <UserDetails events={events} eventId={eventId} onPick={pick} /> : null}
       </section>
     </div>
   );

@@ -2,6 +2,8 @@ import { type ReactNode, useCallback, useEffect, useId, useRef, useState } from 
 
 export type ConfirmRequest = {
   title: string;
+  /** Something the organiser may not expect, shown first and marked: "This event is planned for…". */
+  warning?: string | null;
   /** What will happen, one sentence a line: "Texts 18 participants." */
   lines: string[];
   /** The confirming button's text: the action's own name ("Start Event", "Cancel event"). */
@@ -68,6 +70,7 @@ function ConfirmDialog({ request, onClose }: { request: ConfirmRequest; onClose(
     <dialog ref={ref} className="admin-dialog" aria-labelledby={`${id}-title`} aria-describedby={`${id}-body`}>
       <h2 id={`${id}-title`}>{request.title}</h2>
       <div id={`${id}-body`}>
+        {request.warning ? <p className="admin-dialog-warning">{request.warning}</p> : null}
         {request.lines.map((line) => (
           <p key={line}>{line}</p>
         ))}

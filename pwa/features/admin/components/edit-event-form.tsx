@@ -9,8 +9,13 @@ import { EventPicker } from "./event-picker.tsx";
 import { FormMessage } from "./form-message.tsx";
 
 /** The Edit tab: pick an event, change its fields and picture, and start, end or cancel it. */
-export function EditEventForm({ events }: { events: ReturnType<typeof useAdminEvents> }) {
-  const editor = useEventEditor(() => void events.reload());
+export function EditEventForm(props: {
+  events: ReturnType<typeof useAdminEvents>;
+  eventId: number | null;
+  onPick(id: number | null): void;
+}) {
+  const { events } = props;
+  const editor = useEventEditor(props.eventId, () => void events.reload());
   const { event, draft, image } = editor;
   const imageInput = useRef<HTMLInputElement>(null);
   const [acting, setActing] = useState(false);
@@ -32,7 +37,7 @@ export function EditEventForm({ events }: { events: ReturnType<typeof useAdminEv
 
   return (
     <div className="admin-edit">
-      <EventPicker id="edit-event" events={events} value={editor.eventId} onChange={editor.pick} />
+      <EventPicker id="edit-event" events={events} value={editor.eventId} onChange={props.onPick} />
       {editor.eventId === null ? <p className="empty">Choose an event to edit, start or end it.</p> : null}
       {editor.loading && !event ? (
         <p role="status" className="admin-loading">

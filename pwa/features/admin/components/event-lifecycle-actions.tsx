@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { type AdminEventDetail, cancelEvent, endEvent, startEvent } from "../admin-api.ts";
-import { formatAud, plural } from "../format.ts";
+import { earlyStartWarning, formatAud, plural } from "../format.ts";
 import { numbersOf } from "../use-event-editor.ts";
 import { useConfirm } from "./confirm-dialog.tsx";
 import type { Message } from "./form-message.tsx";
@@ -48,6 +48,7 @@ export function EventLifecycleActions({ event, unrefunded, blocked, onMessage, o
     const who = paid === undefined ? "every paid participant" : plural(paid, "participant");
     const go = await confirm({
       title: `${step === "start" ? "Start" : "End"} ${event.event_name}?`,
+      warning: step === "start" ? earlyStartWarning(event.EventDateTime, event.time_zone) : null,
       lines: [
         step === "start"
           ? `Texts ${who} their link to like or pass on the people they meet.`

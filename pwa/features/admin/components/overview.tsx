@@ -1,13 +1,17 @@
+import { Link } from "react-router-dom";
 import { ErrorNotice } from "../../../lib/error-notice.tsx";
 import type { AdminEventSummary, EventNumbers } from "../admin-api.ts";
-import { formatAtVenue, formatAud, statusLabel } from "../format.ts";
+import { panelSearch } from "../admin-tabs.ts";
+import { formatAud, statusLabel } from "../format.ts";
 import { overviewOrder } from "../overview-order.ts";
 import type { useAdminEvents } from "../use-admin-events.ts";
 import { type NumbersState, useEventNumbers } from "../use-event-numbers.ts";
+import { VenueTime } from "./venue-time.tsx";
 
 /**
  * Every event on one screen: how it sells, what it earned, who came and how the night went. The
- * event list comes from the panel; each row's numbers from GET /api/admin-event-summary/{id}.
+ * event list comes from the panel; each row's numbers from GET /api/admin-event-summary/{id}. Each
+ * row links to the event's participants and its edit form.
  */
 export function Overview({ events }: { events: ReturnType<typeof useAdminEvents> }) {
   const list = events.state.status === "ready" ? overviewOrder(events.state.events) : [];
@@ -60,6 +64,7 @@ export function Overview({ events }: { events: ReturnType<typeof useAdminEvents>
               <th scope="col">Revenue</th>
               <th scope="col">Matches</th>
               <th scope="col">Gave feedback</th>
+              <th scope="col">Open</th>
             </tr>
           </thead>
           <tbody>
@@ -84,7 +89,9 @@ function OverviewRow({ event, numbers }: { event: AdminEventSummary; numbers: Nu
   return (
     <tr data-event-id={event.id}>
       <th scope="row">{event.event_name}</th>
-      <td>{formatAtVenue(event.EventDateTime, event.time_zone)}</td>
+      <td>
+        <VenueTime iso={event.EventDateTime} zone={event.time_zone} />
+      </td>
       <td>
         <span className={`admin-badge status-${event.event_status}`}>{statusLabel(event.event_status)}</span>
       </td>
@@ -98,6 +105,19 @@ function OverviewRow({ event, numbers }: { event: AdminEventSummary; numbers: Nu
       <td>{cell((x) => formatAud(x.revenue))}</td>
       <td>{cell((x) => x.matches)}</td>
       <td>{cell((x) => x.feedbackGiven)}</td>
+      <td>
+        <span className="admin-row-links">
+          <Link
+            to={{ search: panelSearch("User Details", event.id) }}
+            aria-label={`Participants of ${event.event_name}`}
+          >
+            Participants
+          </Link>
+          <Link to={{ search: panelSearch("Edit Event", event.id) }} aria-label={`Edit ${event.event_name}`}>
+            Edit
+          </Link>
+        </span>
+      </td>
     </tr>
   );
 }

@@ -1,23 +1,30 @@
-import { useCallback, useEffect, useRef, useState } from "react";
+import { Fragment, useCallback, useEffect, useRef, useState } from "react";
 import { imageUrl } from "../../../lib/api.ts";
 import { ErrorNotice } from "../../../lib/error-notice.tsx";
 import { getEventUsers, type Participant, refund } from "../admin-api.ts";
 import { downloadParticipantsCsv } from "../export-participants.ts";
-import { formatAtVenue, formatAud, nationalPhone, plural, thumbnailOf } from "../format.ts";
+import { formatAud, nationalPhone, plural, statusLabel, thumbnailOf } from "../format.ts";
 import { type RefundOutcome, runRefundBatch } from "../refund-batch.ts";
 import type { useAdminEvents } from "../use-admin-events.ts";
 import { useWaitlist } from "../use-waitlist.ts";
 import { useConfirm } from "./confirm-dialog.tsx";
 import { EventPicker } from "./event-picker.tsx";
 import { FormMessage, type Message } from "./form-message.tsx";
+import { VenueTime } from "./venue-time.tsx";
 import { WaitlistTable } from "./waitlist-table.tsx";
 
 type Rows = { status: "idle" } | { status: "loading" } | { status: "error" } | { status: "ready"; rows: Participant[] };
 
 const refundable = (p: Participant) => p.status === "paid" && Boolean(p.payment_intent_id);
 
-export function UserDetails({ events }: { events: ReturnType<typeof useAdminEvents> }) {
-  const [eventId, setEventId] = useState<number | null>(null);
+type Props = {
+  events: ReturnType<typeof useAdminEvents>;
+  /** The picked event, kept by the panel (an Overview row links here with it picked). */
+  eventId: number | null;
+  onPick(id: number | null): void;
+};
+
+export function UserDetails({ events, eventId, onPick }: Props) {
   // Check-in times read on the venue's clock, like every other time in the panel.
   const picked = events.state.status === "ready" ? events.state.events.find((e) => e.id === eventId) : undefined;
   const zone = picked?.time_zone ?? "UTC";
@@ -127,7 +134,7 @@ export function UserDetails({ events }: { events: ReturnType<typeof useAdminEven
 
   return (
     <div className="admin-users">
-      <EventPicker id="users-event" events={events} value={eventId} onChange={setEventId} />
+      <EventPicker id="users-event" events={events} value={eventId} onChange={onPick} />
       {rows.status === "idle" ? <p className="empty">Choose an event to see who booked.</p> : null}
       {rows.status === "loading" ? (
         <p role="status" className="admin-loading">
@@ -172,8 +179,11 @@ export function UserDetails({ events }: { events: ReturnType<typeof useAdminEven
             </button>
           </div>
           <FormMessage message={message} />
-          <div className="admin-table-wrap">
-            <table className="admin-table">
+          {/* Fits a 1366 px laptop; a narrower window scrolls it sideways, so keyboard users can focus it
+              to scroll (axe: scrollable-region-focusable). */}
+          {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be focusable (WCAG 2.1.1) */}
+          <section className="admin-table-wrap" aria-label="Participants" tabIndex={0}>
+            <table className="admin-table admin-participants-table">
               <thead>
                 <tr>
                   <th scope="col">
@@ -214,27 +224,36 @@ export function UserDetails({ events }: { events: ReturnType<typeof useAdminEven
                     <td>
                       <Thumb name={p.image_name} />
                     </td>
-                    <td>{p.username}</td>
-                    <td>
-                      <a href={`mailto:${p.email}`}>{p.email}</a>
+                    <td className="admin-wrap">{p.username}</td>
+                    <td className="admin-wrap">
+                      <a href={`mailto:${p.email}`}>
+                        <Email address={p.email} />
+                      </a>
                     </td>
                     <td className="capitalize">{p.gender}</td>
                     <td>
                       <a href={`tel:${p.phone}`}>{nationalPhone(p.phone)}</a>
                     </td>
                     <td>{formatAud(p.booking_amount)}</td>
-                    <td className="admin-mono">{p.payment_intent_id ?? "—"}</td>
+                    <td className="admin-mono admin-payment">{p.payment_intent_id ?? "—"}</td>
                     <td>
-                      <span className={`admin-badge status-${p.status}`}>{p.status}</span>
-                      <RefundResult outcome={p.payment_intent_id ? results.get(p.payment_intent_id) : undefined} />
+                      <span className={`admin-badge status-${p.status}`}>{statusLabel(p.status)}</span>
+                      <RefundResult
+                        outcome={p.payment_intent_id ? results.get(p.payment_intent_id) : undefined}
+                        refunded={p.status === "refunded"}
+                      />
                     </td>
-                    <td>{p.bookedAt ? formatAtVenue(p.bookedAt, zone) : "—"}</td>
-                    <td>{p.checkedInAt ? formatAtVenue(p.checkedInAt, zone) : "—"}</td>
+                    <td>
+                      <VenueTime iso={p.bookedAt} zone={zone} />
+                    </td>
+                    <td>
+                      <VenueTime iso={p.checkedInAt} zone={zone} />
+                    </td>
                   </tr>
                 ))}
               </tbody>
             </table>
-          </div>
+          </section>
         </>
       ) : null}
       {eventId !== null ? <WaitlistTable state={waitlist.state} zone={zone} onRetry={waitlist.reload} /> : null}
@@ -266,14 +285,29 @@ function GenderSeats(props: {
   );
 }
 
-/** The last batch's word on this row: Refunded, or why the refund did not happen. */
-function RefundResult({ outcome }: { outcome: RefundOutcome | undefined }) {
-  if (!outcome) return null;
+/**
+ * The last batch's word on this row: why the refund did not happen, or Refunded while the row has not
+ * been read again yet. Once the row says Refunded itself, saying it twice adds nothing.
+ */
+function RefundResult({ outcome, refunded }: { outcome: RefundOutcome | undefined; refunded: boolean }) {
+  if (!outcome || (outcome.ok && refunded)) return null;
   return outcome.ok ? (
     <span className="admin-row-result ok">Refunded</span>
   ) : (
     <span className="admin-row-result error">Refund failed: {outcome.reason}</span>
   );
+}
+
+/** An address that may break before its `@` and after a dot, hyphen or underscore, never mid-word. */
+function Email({ address }: { address: string }) {
+  const parts = address.split(/(?<=[._-])|(?=@)/);
+  return parts.map((part, i) => (
+    // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one fixed string, never reordered
+    <Fragment key={i}>
+      {i > 0 ? <wbr /> : null}
+      {part}
+    </Fragment>
+  ));
 }
 
 function Thumb({ name }: { name: string }) {
