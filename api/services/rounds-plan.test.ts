@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { planRounds, type Round, replanRounds, type Seated, spreadGaps } from "./rounds-plan.ts";
 
-// Properties of the night's plan over every size (docs/decisions/018-rounds.md), from seeded ids, so
-// a failure replays exactly.
+// Properties of the night's plan (docs/decisions/018-rounds.md): the rotation over every size, and
+// re-plans over seeded nights of arrivals and departures, so a failure replays exactly.
 
 /** A small seeded generator (mulberry32): the same seed gives the same scenarios on every run. */
 function random(seed: number) {
@@ -385,6 +385,10 @@ describe("re-planning when people arrive and leave", () => {
         const before = structuredClone(played);
         night = replanRounds({ ...room, played, planned });
         checkReplan(before, played, night, room, `seed ${1000 + seed}, change ${change}`, p);
+        // Pressing re-plan again later with nobody changed keeps the re-planned night as it is.
+        const later = rng.int(played.length, night.length);
+        const again = replanRounds({ ...room, played: night.slice(0, later), planned: night.slice(later) });
+        p.check(JSON.stringify(again) === JSON.stringify(night), () => `seed ${1000 + seed}, change ${change}: moved`);
       }
     }
     expect(p.found).toEqual([]);
