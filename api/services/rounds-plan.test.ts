@@ -294,6 +294,13 @@ describe("re-planning when people arrive and leave", () => {
       expect(replanRounds({ played: [], female, male, seated })).toEqual(planRounds({ female, male, seated }));
   });
 
+  it("refuses a room too big for its preferences to add up exactly, rather than plan it wrong", () => {
+    const female = Array.from({ length: 300 }, (_, i) => 1 + i);
+    const male = Array.from({ length: 300 }, (_, i) => 1001 + i);
+    const played = planRounds({ female, male, maxRounds: 1 });
+    expect(() => replanRounds({ played, female, male })).toThrow(RangeError);
+  });
+
   it("with nobody arriving or leaving, gives back the plan it was given", () => {
     const rng = random(3);
     const p = new Problems();
