@@ -184,8 +184,10 @@ export function planEventRounds(db: Db, input: { eventId: number } & Partial<Rou
       const present = presentBySide(checkedIn(tx, input.eventId));
       const under = { ...present, seated: settings.seated, maxRounds: settings.maxRounds };
       const started = clock?.current ?? 0;
-      const plan =
-        row && started > 0 ? replanRounds({ ...under, played: row.plan.slice(0, started) }) : planRounds(under);
+      const plan = planFor(
+        row && started > 0 ? { played: row.plan.slice(0, started), planned: row.plan.slice(started) } : null,
+        under,
+      );
       const values = {
         ...settings,
         ...(clock ?? NOT_STARTED),
@@ -274,4 +276,18 @@ export function metInStartedRounds(db: DbOrTx, eventId: number, userId: number, 
     }
   }
   return met;
+}
+
+/**
+ * A first plan, or a re-plan that keeps the started rounds and as much of the rest as still fits. The
+ * re-plan's exact matching has a size limit far past any room (about 287 a side); past it, 409.
+ */
+function planFor(history: { played: Round[]; planned: Round[] } | null, under: Parameters<typeof planRounds>[0]) {
+  if (!history) return planRounds(under);
+  try {
+    return replanRounds({ ...under, ...history });
+  } catch (error) {
+    if (error instanceof RangeError) throw Conflict("too many people present to re-plan the rounds", "wrong_state");
+    throw error;
+  }
 }

@@ -1,0 +1,65 @@
+import { planRounds, type Round, replanRounds } from "../api/services/rounds-plan.ts";
+
+// `node --import tsx bench/rounds.ts`: how long the rounds planner takes for a large night, 100 women
+// and 100 men, and for re-planning it halfway through. Measures, never asserts; the median of a few
+// runs after one to warm up, since a shared machine is noisy.
+
+const RUNS = 5;
+
+function median(what: () => unknown): number {
+  what();
+  const times: number[] = [];
+  for (let run = 0; run < RUNS; run++) {
+    const started = performance.now();
+    what();
+    times.push(performance.now() - started);
+  }
+  return times.sort((a, b) => a - b)[Math.floor(RUNS / 2)]!;
+}
+
+const row = (what: string, value: string) => console.log(`${what.padEnd(68)} ${value}`);
+const ms = (n: number) => `${n.toFixed(1)} ms`;
+
+const female = Array.from({ length: 100 }, (_, i) => 1 + i);
+const male = Array.from({ length: 100 }, (_, i) => 1001 + i);
+const plan = planRounds({ female, male });
+const played = plan.slice(0, 50);
+const planned = plan.slice(50);
+
+/** Of the moves between two rounds a mover plays back to back after `from`, how many go to the next table. */
+function followShare(night: readonly Round[], from: number): string {
+  const tables = [...new Set(night.slice(from).flatMap((r) => r.pairs.map((p) => p.table)))].sort((a, b) => a - b);
+  const next = (t: number) => tables.find((x) => x > t) ?? tables[0];
+  let moves = 0;
+  let follow = 0;
+  for (let r = Math.max(1, from); r < night.length; r++) {
+    const before = new Map(night[r - 1]!.pairs.map((p) => [p.maleID, p.table]));
+    for (const p of night[r]!.pairs) {
+      const t = before.get(p.maleID);
+      if (t === undefined) continue;
+      moves++;
+      if (p.table === next(t)) follow++;
+    }
+  }
+  return moves === 0 ? "no moves" : `${((100 * follow) / moves).toFixed(0)}% of ${moves} moves`;
+}
+
+console.log(`Rounds planner, ${RUNS} runs each, median (Node ${process.version})`);
+row("Plan 100 women × 100 men (100 rounds)", ms(median(() => planRounds({ female, male }))));
+row(
+  "Re-plan after round 50, nobody changed (gives back the plan)",
+  ms(median(() => replanRounds({ played, planned, female, male }))),
+);
+
+// Two women and two men leave and as many arrive: the newcomers have everyone left to meet, so an
+// uncapped night grows to 150 rounds; the organiser's cap of 100 keeps it to the planned length.
+const changed = { female: [...female.slice(2), 501, 502], male: [...male.slice(2), 1501, 1502] };
+const grown = replanRounds({ played, planned, ...changed });
+row(
+  `Re-plan after round 50, 2 + 2 leave, 2 + 2 arrive (${grown.length} rounds)`,
+  ms(median(() => replanRounds({ played, planned, ...changed }))),
+);
+const capped = replanRounds({ played, planned, ...changed, maxRounds: 100 });
+row("The same with maxRounds 100", ms(median(() => replanRounds({ played, planned, ...changed, maxRounds: 100 }))));
+row("  movers (men) going on to the next table in the re-planned rounds", followShare(capped, 50));
+row("  without the old plan to keep", followShare(replanRounds({ played, ...changed, maxRounds: 100 }), 50));
