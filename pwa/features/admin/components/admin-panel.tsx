@@ -1,5 +1,6 @@
 import { type KeyboardEvent, useEffect, useRef, useState } from "react";
 import { Link } from "react-router-dom";
+import { RoundsConsole } from "../../rounds/components/rounds-console.tsx";
 import { adminLogout, adminSession } from "../admin-api.ts";
 import { useAdminStore } from "../admin-store.ts";
 import { useAdminEvents } from "../use-admin-events.ts";
@@ -12,7 +13,7 @@ import "../admin.css";
 
 // Overview comes first in the row; the panel still opens on Add Event, as it always did,
 // so the flows people (and scripts) know keep working (docs/decisions/014-organiser-desk.md).
-const TABS = ["Overview", "Add Event", "Edit Event", "User Details"] as const;
+const TABS = ["Overview", "Add Event", "Edit Event", "User Details", "Rounds"] as const;
 type Tab = (typeof TABS)[number];
 const tabId = (tab: Tab) => `admin-tab-${tab.replace(/\s+/g, "-").toLowerCase()}`;
 
@@ -110,6 +111,7 @@ function UnlockedPanel() {
         {tab === "Add Event" ? <AddEventForm onSaved={() => void events.reload()} /> : null}
         {tab === "Edit Event" ? <EditEventForm events={events} /> : null}
         {tab === "User Details" ? <UserDetails events={events} /> : null}
+        {tab === "Rounds" ? <RoundsConsole events={events} /> : null}
       </section>
     </div>
   );
