@@ -10,7 +10,8 @@ type Ready = Extract<NightState, { status: "ready" }>;
 /** The time left in the phase, ticking each second; a screen reader hears it once a minute. */
 function Countdown({ night, label }: { night: Ready; label: string }) {
   const paused = night.reply.status === "paused";
-  const now = useNow(!paused && night.reply.phaseEndsAt !== null);
+  // The last tick may predate this answer: never read the clock as earlier than its arrival.
+  const now = Math.max(useNow(!paused && night.reply.phaseEndsAt !== null), night.receivedAt);
   const left = remainingMs({ ...night.reply, receivedAt: night.receivedAt, paused }, now);
   if (left === null) return null;
   return (
