@@ -27,6 +27,14 @@ describe("what a guest sees of the night", () => {
       kind: "before",
       total: 4,
       first: { round: 1, table: 4, partner: anika },
+      firstTable: null,
+    });
+    // Sitting round 1 out: the first table is the one of the first round with a partner.
+    const late = night({ status: "planned", current: null, phase: null, schedule: night({}).schedule.slice(2) });
+    expect(nightView(late)).toMatchObject({
+      kind: "before",
+      first: { round: 3, partner: null },
+      firstTable: { round: 4, table: 1, partner: meera },
     });
   });
 

@@ -16,7 +16,8 @@ export type NightView =
   | { kind: "none" }
   /** Present but in no round yet: a late arrival waiting for the host to re-plan. */
   | { kind: "not-seated" }
-  | { kind: "before"; total: number; first: NightMoment }
+  /** `firstTable`: the first round with a partner, when round 1 is sat out. */
+  | { kind: "before"; total: number; first: NightMoment; firstTable: NightMoment | null }
   | { kind: "round"; total: number; now: NightMoment; paused: boolean }
   /** The changeover after `round`: `next` is where to go (null after the last round). */
   | { kind: "break"; round: number; total: number; next: NightMoment | null; paused: boolean }
@@ -38,7 +39,11 @@ export function nightView(reply: MyRounds): NightView {
   const ahead = schedule.filter((e) => e.round >= Math.max(1, current));
   if (reply.status === "planned" || current === 0) {
     const first = schedule.length ? Math.min(...schedule.map((e) => e.round)) : null;
-    return first === null ? { kind: "not-seated" } : { kind: "before", total, first: momentOf(schedule, first) };
+    if (first === null) return { kind: "not-seated" };
+    const moment = momentOf(schedule, first);
+    const seated = [...schedule].sort((a, b) => a.round - b.round).find((e) => e.partner);
+    const firstTable = moment.partner || !seated ? null : momentOf(schedule, seated.round);
+    return { kind: "before", total, first: moment, firstTable };
   }
   if (ahead.length === 0) return { kind: "not-seated" };
   if (reply.phase === "break") {

@@ -97,7 +97,7 @@ describe("the guest's night on the rating page", () => {
   it("before the start: the first table", async () => {
     stubApi({ status: "planned", current: null, phase: null });
     render(<Night />);
-    await screen.findByRole("heading", { name: "Your first table" });
+    await screen.findByRole("heading", { name: "The rounds start soon" });
     expect(screen.getByText("Table 4")).toBeTruthy();
     expect(screen.getByText("Round 1 of 3")).toBeTruthy();
     expect(screen.queryByRole("timer")).toBeNull();

@@ -47,7 +47,7 @@ function Seat({ moment, next }: { moment: NightMoment; next?: boolean }) {
       <>
         {next ? <p className="night-kicker">Next round</p> : null}
         <p className="night-table sit-out">Break this round</p>
-        <p className="night-note">Grab a drink: you're back at a table next round.</p>
+        <p className="night-note">No date this round: time for a drink.</p>
       </>
     );
   }
@@ -115,12 +115,16 @@ export function YourNight({ night }: { night: NightState }) {
       body = <p className="night-note">The host adds you to the next rounds. Your table shows here.</p>;
       break;
     case "before":
-      title = "Your first table";
+      title = "The rounds start soon";
       body = (
         <>
           <p className="night-kicker">{roundOf(view.first.round, view.total)}</p>
           <Seat moment={view.first} />
-          <p className="night-note">The host starts the rounds soon.</p>
+          {view.firstTable ? (
+            <p className="night-note">
+              Your first table: Table {view.firstTable.table} in round {view.firstTable.round}.
+            </p>
+          ) : null}
         </>
       );
       break;

@@ -75,12 +75,13 @@ export function RoundControls({ rounds, receivedAt, canControl, busy, onRun }: P
         {clock.status === "paused" ? button("resume", "Resume", "button primary") : null}
         {live ? button("extend", "+1 min") : null}
         {live ? button("next", "Next") : null}
-        {live ? button("finish", "Finish rounds", "button rounds-finish") : null}
         {live ? (
           <button type="button" className="button rounds-fs-open" onClick={() => setFullScreen(true)}>
             Full screen
           </button>
         ) : null}
+        {/* Last and on its own row, away from Next: a stray tap here would end the night. */}
+        {live ? button("finish", "Finish rounds", "button rounds-finish") : null}
       </div>
       {fullScreen && live ? (
         <FullScreenClock round={roundOf(clock.current ?? 1, total)} time={time ?? ""} onClose={closeFullScreen} />

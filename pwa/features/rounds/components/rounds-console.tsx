@@ -62,37 +62,39 @@ export function RoundsConsole({ events }: { events: ReturnType<typeof useAdminEv
       ) : null}
       {state.status === "error" ? <ErrorNotice message={state.message} onRetry={reload} /> : null}
       {state.status === "ready" ? (
-        <>
-          {state.rounds.status === "none" ? null : (
-            <RoundControls
+        <div className="rounds-layout">
+          <div className="rounds-side">
+            {state.rounds.status === "none" ? null : (
+              <RoundControls
+                rounds={state.rounds}
+                receivedAt={state.receivedAt}
+                canControl={online}
+                busy={busy}
+                onRun={(action) => void onRun(action)}
+              />
+            )}
+            <PresentList
               rounds={state.rounds}
-              receivedAt={state.receivedAt}
-              canControl={online}
-              busy={busy}
-              onRun={(action) => void onRun(action)}
+              canChange={(userID) => online && busy !== `left:${userID}` && state.rounds.status !== "finished"}
+              onLeft={(userID, left) => void setLeft(userID, left)}
             />
-          )}
-          <PresentList
-            rounds={state.rounds}
-            canChange={(userID) => online && busy !== `left:${userID}` && state.rounds.status !== "finished"}
-            onLeft={(userID, left) => void setLeft(userID, left)}
-          />
-          {state.rounds.status === "finished" ? null : (
-            <SettingsForm
-              eventID={eventID ?? 0}
-              status={state.rounds.status}
-              settings={state.rounds.settings}
-              disabled={!online}
-              busy={busy === "plan"}
-              onPlan={(settings) => void plan(settings)}
-            />
-          )}
+            {state.rounds.status === "finished" ? null : (
+              <SettingsForm
+                eventID={eventID ?? 0}
+                status={state.rounds.status}
+                settings={state.rounds.settings}
+                disabled={!online}
+                busy={busy === "plan"}
+                onPlan={(settings) => void plan(settings)}
+              />
+            )}
+          </div>
           {state.rounds.status === "none" ? null : (
-            <div className="rounds-card">
+            <div className="rounds-card rounds-main">
               <PlanTable rounds={state.rounds} />
             </div>
           )}
-        </>
+        </div>
       ) : null}
       {dialog}
     </div>
