@@ -151,6 +151,7 @@ describe.skipIf(noBrowser)("the organiser's desk on a desktop", () => {
       "Add Event",
       "Edit Event",
       "User Details",
+      "Rounds",
     ]);
     // Reached with the keyboard: from the tab the panel opens on (Add Event), Home goes to the first.
     await expect.poll(() => tab("Add Event").getAttribute("aria-selected")).toBe("true");
