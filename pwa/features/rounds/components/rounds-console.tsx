@@ -80,7 +80,7 @@ export function RoundsConsole({ events }: { events: ReturnType<typeof useAdminEv
             />
             {state.rounds.status === "finished" ? null : (
               <SettingsForm
-                eventID={eventID ?? 0}
+                key={eventID}
                 status={state.rounds.status}
                 settings={state.rounds.settings}
                 disabled={!online}

@@ -1,9 +1,12 @@
-import { type FormEvent, useEffect, useState } from "react";
+import { type FormEvent, useState } from "react";
 import { type DraftErrors, draftOf, readDraft, type SettingsDraft } from "../console-view.ts";
 import type { RoundsSettings, RoundsStatus } from "../rounds-api.ts";
 
+/**
+ * Starts from the event's saved settings; later answers (the polls) leave the typing alone. The
+ * console keys it by event, so another event starts afresh from its own.
+ */
 type Props = {
-  eventID: number;
   status: RoundsStatus;
   settings: RoundsSettings;
   disabled: boolean;
@@ -54,15 +57,9 @@ function NumberField(props: {
 }
 
 /** The night's settings and **Plan rounds** (or **Re-plan rounds** once there is a plan). */
-export function SettingsForm({ eventID, status, settings, disabled, busy, onPlan }: Props) {
+export function SettingsForm({ status, settings, disabled, busy, onPlan }: Props) {
   const [draft, setDraft] = useState<SettingsDraft>(() => draftOf(settings));
   const [errors, setErrors] = useState<DraftErrors>({});
-  // A new event starts from its own saved settings; a poll of the same event leaves the typing alone.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: reset per event only
-  useEffect(() => {
-    setDraft(draftOf(settings));
-    setErrors({});
-  }, [eventID]);
   const set = (field: keyof SettingsDraft) => (value: string) => setDraft((d) => ({ ...d, [field]: value }));
   const submit = (e: FormEvent) => {
     e.preventDefault();
