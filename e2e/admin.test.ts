@@ -70,6 +70,7 @@ describe.skipIf(noBrowser)("admin panel on a desktop", () => {
       "Add Event",
       "Edit Event",
       "User Details",
+      "Rounds",
     ]);
     await expect.poll(() => page.getByRole("tab", { name: "Overview" }).getAttribute("aria-selected")).toBe("true");
 

@@ -59,10 +59,45 @@ describe("the device's database", () => {
       "doorRosters",
       "feedbackChoices",
       "feedbackQueue",
+      "myRounds",
       "partners",
       "tickets",
     ]);
     expect([...db.transaction("checkInQueue").store.indexNames].sort()).toEqual(["byEvent", "byNextAttempt"]);
+  });
+
+  it("upgrades a version 2 database (a door roster kept for the night) and keeps a guest's rounds", async () => {
+    const v2 = await openDB(OFFLINE_DB_NAME, 2, {
+      upgrade(db) {
+        for (const name of ["tickets", "feedbackQueue", "feedbackChoices", "partners", "checkInQueue"]) {
+          db.createObjectStore(name, { keyPath: "key" });
+        }
+        db.createObjectStore("doorRosters", { keyPath: "eventID" });
+        db.createObjectStore("doorEvents", { keyPath: "id" });
+      },
+    });
+    const roster = { eventID: 4, savedAt: 1, attendees: [], refunded: [] };
+    await v2.put("doorRosters", roster);
+    v2.close();
+
+    const db = await offlineDb();
+    expect(await db.get("doorRosters", 4)).toEqual(roster);
+    const kept = {
+      key: "4:9",
+      eventID: 4,
+      userID: 9,
+      receivedAt: 1_000,
+      reply: {
+        status: "running" as const,
+        current: 1,
+        phase: "round" as const,
+        phaseEndsAt: "2026-11-29T20:05:00.000Z",
+        serverNow: "2026-11-29T20:00:00.000Z",
+        schedule: [{ round: 1, table: 2, partner: { id: 5, username: "Dev", image_name: "d.jpg" } }],
+      },
+    };
+    await db.put("myRounds", kept);
+    expect(await db.get("myRounds", "4:9")).toEqual(kept);
   });
 
   it("upgrades a version 2 database: saved tickets keep everything and become paid, the door's queue is untouched", async () => {
@@ -107,7 +142,7 @@ describe("the device's database", () => {
     v2.close();
 
     const db = await offlineDb();
-    expect(db.version).toBe(3);
+    expect(db.version).toBe(4);
     expect(await db.getAll("tickets")).toEqual(tickets.map((t) => ({ ...t, status: "paid" })));
     expect(await db.getAll("checkInQueue")).toEqual([checkIn]);
   });

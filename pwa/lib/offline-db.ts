@@ -1,6 +1,7 @@
 import { type DBSchema, type IDBPDatabase, openDB } from "idb";
 import type { Roster, RosterEvent } from "../../api/services/roster.ts";
 import type { TicketStatus } from "../../common/ticket-status.ts";
+import type { MyRounds } from "../features/feedback/my-rounds.ts";
 import type { QueueEntry } from "./offline-queue.ts";
 
 /**
@@ -81,6 +82,12 @@ export type KeptRoster = Roster & { eventID: number; savedAt: number };
 /** An event the door's picker offers, as last listed online. */
 export type KeptDoorEvent = RosterEvent;
 
+/**
+ * A guest's rounds as last received, with this phone's clock when it arrived: with the answer's
+ * `serverNow` that gives the clock offset, so the countdown goes on after a reload with no network.
+ */
+export type KeptMyRounds = { key: string; eventID: number; userID: number; reply: MyRounds; receivedAt: number };
+
 export interface OfflineSchema extends DBSchema {
   tickets: { key: string; value: SavedTicket; indexes: { bySavedAt: number } };
   feedbackQueue: { key: string; value: QueuedTap; indexes: { byNextAttempt: number } };
@@ -89,10 +96,12 @@ export interface OfflineSchema extends DBSchema {
   checkInQueue: { key: string; value: QueuedCheckIn; indexes: { byNextAttempt: number; byEvent: number } };
   doorRosters: { key: number; value: KeptRoster };
   doorEvents: { key: number; value: KeptDoorEvent };
+  /** `${eventID}:${userID}` */
+  myRounds: { key: string; value: KeptMyRounds };
 }
 
 export const OFFLINE_DB_NAME = "saathi-offline";
-export const OFFLINE_DB_VERSION = 3;
+export const OFFLINE_DB_VERSION = 4;
 
 let opening: Promise<IDBPDatabase<OfflineSchema>> | undefined;
 
@@ -128,6 +137,10 @@ export function offlineDb(): Promise<IDBPDatabase<OfflineSchema>> {
             cursor = await cursor.continue();
           }
         })();
+      }
+      // Version 4: the guest's rounds (table, partner, clock). A new store only.
+      if (oldVersion < 4) {
+        db.createObjectStore("myRounds", { keyPath: "key" });
       }
     },
     blocking() {

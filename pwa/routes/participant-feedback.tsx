@@ -1,17 +1,26 @@
-import { useMemo } from "react";
+import { useCallback, useMemo } from "react";
 import { useSearchParams } from "react-router-dom";
 import { PartnerGrid } from "../features/feedback/components/partner-grid.tsx";
+import { YourNight } from "../features/feedback/components/your-night.tsx";
 import { readFeedbackLink } from "../features/feedback/link.ts";
+import { useMyRounds } from "../features/feedback/my-rounds.ts";
+import { newestFirst } from "../features/feedback/night-view.ts";
+import type { Partner } from "../features/feedback/types.ts";
 
-export function ParticipantFeedbackPage() {
+/** `pollMs` is for tests; the page follows the host every few seconds (features/feedback/my-rounds.ts). */
+export function ParticipantFeedbackPage({ pollMs }: { pollMs?: number } = {}) {
   const [params] = useSearchParams();
   // Memoised on the query text so the hooks below see one link object per link.
   const query = params.toString();
   const link = useMemo(() => readFeedbackLink(new URLSearchParams(query), "participant"), [query]);
+  const { state: night } = useMyRounds(link, pollMs);
+  const reply = night.status === "ready" ? night.reply : null;
+  const arrange = useCallback((partners: Partner[]) => newestFirst(partners, reply), [reply]);
   return (
     <main className="page feedback">
+      {link ? <YourNight night={night} /> : null}
       <h1>Your Partners</h1>
-      <PartnerGrid link={link} />
+      <PartnerGrid link={link} arrange={arrange} refreshKey={reply ? String(reply.current ?? 0) : undefined} />
     </main>
   );
 }

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { api, CallFailed, type ErrorData, imageUrl, send } from "../../lib/api.ts";
 import { keepForOffline } from "../../lib/offline-cache.ts";
 import { offlineDb, ticketKey } from "../../lib/offline-db.ts";
@@ -33,41 +33,58 @@ function messageFor(status: number, data: ErrorData): string {
  * The partners of an opened feedback page. Every successful load is kept on the device, so on the
  * venue's patchy Wi-Fi (or a reload with none) the page still shows them.
  */
-export function usePartners(link: FeedbackLink | null) {
+export function usePartners(link: FeedbackLink | null, refreshKey?: string) {
   const [state, setState] = useState<PartnersState>({ status: "loading" });
   const load = useCallback(async () => {
     if (!link) return;
     setState({ status: "loading" });
-    let failure: string;
-    try {
-      const reply = await getParticipants(link);
-      if (reply.ok) {
-        const partners = reply.data.participants;
-        setState({ status: "ready", partners, offline: false });
-        // The thumbnails too, so a reload without a network still shows faces, not broken images.
-        void keepForOffline(
-          "images",
-          partners.map((p) => imageUrl(p.image_name)),
-        );
-        await (await offlineDb())
-          .put("partners", { key: partnersKey(link), partners, savedAt: Date.now() })
-          .catch(() => undefined);
-        return;
-      }
-      if (reply.status < 500) {
-        setState({ status: "error", message: messageFor(reply.status, reply.data) });
-        return;
-      }
-      failure = "The server is having trouble right now. Please try again in a moment.";
-    } catch (error) {
-      if (!(error instanceof CallFailed)) throw error;
-      failure = "You seem to be offline, and your partners haven't been saved on this device yet.";
-    }
-    const cached = await cachedPartners(link);
-    setState(cached ? { status: "ready", partners: cached, offline: true } : { status: "error", message: failure });
+    await fetchPartners(link, setState);
   }, [link]);
   useEffect(() => {
     void load();
   }, [load]);
+  // A new round adds a partner: fetch the list again, keeping the shown one until the answer.
+  const seenKey = useRef(refreshKey);
+  useEffect(() => {
+    if (!link || seenKey.current === refreshKey) return;
+    const first = seenKey.current === undefined;
+    seenKey.current = refreshKey;
+    // The first key arrives with the page's first load, which is already under way.
+    if (first) return;
+    void fetchPartners(link, setState, true);
+  }, [link, refreshKey]);
   return { state, reload: load };
+}
+
+/** One load of the partners; `quiet` (a refresh of a list on screen) changes nothing when it fails. */
+async function fetchPartners(link: FeedbackLink, setState: (state: PartnersState) => void, quiet = false) {
+  let failure: string;
+  try {
+    const reply = await getParticipants(link);
+    if (reply.ok) {
+      const partners = reply.data.participants;
+      setState({ status: "ready", partners, offline: false });
+      // The thumbnails too, so a reload without a network still shows faces, not broken images.
+      void keepForOffline(
+        "images",
+        partners.map((p) => imageUrl(p.image_name)),
+      );
+      await (await offlineDb())
+        .put("partners", { key: partnersKey(link), partners, savedAt: Date.now() })
+        .catch(() => undefined);
+      return;
+    }
+    if (quiet) return;
+    if (reply.status < 500) {
+      setState({ status: "error", message: messageFor(reply.status, reply.data) });
+      return;
+    }
+    failure = "The server is having trouble right now. Please try again in a moment.";
+  } catch (error) {
+    if (!(error instanceof CallFailed)) throw error;
+    if (quiet) return;
+    failure = "You seem to be offline, and your partners haven't been saved on this device yet.";
+  }
+  const cached = await cachedPartners(link);
+  setState(cached ? { status: "ready", partners: cached, offline: true } : { status: "error", message: failure });
 }

@@ -1,5 +1,6 @@
 import { type KeyboardEvent, useEffect, useRef } from "react";
 import { Link, useSearchParams } from "react-router-dom";
+import { RoundsConsole } from "../../rounds/components/rounds-console.tsx";
 import { adminLogout, adminSession } from "../admin-api.ts";
 import { useAdminStore } from "../admin-store.ts";
 import { panelSearch, readPanelAddress, TABS, type Tab, tabSlug } from "../admin-tabs.ts";
@@ -135,6 +136,7 @@ function UnlockedPanel() {
         {tab === "Add Event" ? <AddEventForm onSaved={() => void events.reload()} /> : null}
         {tab === "Edit Event" ? <EditEventForm events={events} eventId={eventId} onPick={pick} /> : null}
         {tab === "User Details" ? <UserDetails events={events} eventId={eventId} onPick={pick} /> : null}
+        {tab === "Rounds" ? <RoundsConsole events={events} /> : null}
       </section>
     </div>
   );

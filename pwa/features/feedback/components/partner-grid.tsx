@@ -1,14 +1,23 @@
 import { usePartnerFeedback } from "../feedback-store.ts";
 import { usePartners } from "../get-participants.ts";
 import { type FeedbackLink, INCOMPLETE_LINK } from "../link.ts";
+import type { Partner } from "../types.ts";
 import "../feedback.css";
 import { ErrorNotice } from "../../../lib/error-notice.tsx";
 import { PartnerCard } from "./partner-card.tsx";
 import { SyncStatus } from "./sync-status.tsx";
 
+type Props = {
+  link: FeedbackLink | null;
+  /** Puts the partners in the order shown (newest first during the rounds). */
+  arrange?: (partners: Partner[]) => Partner[];
+  /** A change (a new round started) fetches the partners again, without a loading flash. */
+  refreshKey?: string;
+};
+
 /** The rating grid of /ParticipantFeedback: partners, their Like / Dislike, and how many taps wait. */
-export function PartnerGrid({ link }: { link: FeedbackLink | null }) {
-  const { state, reload } = usePartners(link);
+export function PartnerGrid({ link, arrange, refreshKey }: Props) {
+  const { state, reload } = usePartners(link, refreshKey);
   const { choices, pending, notices, tap, dismiss } = usePartnerFeedback(link);
 
   if (!link) {
@@ -48,7 +57,7 @@ export function PartnerGrid({ link }: { link: FeedbackLink | null }) {
         <p className="empty">No partners to rate yet</p>
       ) : (
         <div className="partner-grid">
-          {state.partners.map((partner) => (
+          {(arrange ? arrange(state.partners) : state.partners).map((partner) => (
             <PartnerCard
               key={partner.id}
               partner={partner}

@@ -1,0 +1,91 @@
+import { useCallback, useState } from "react";
+import { formatClock, serverTime, spokenTimeLeft, toMs, useNow } from "../../../lib/round-clock.ts";
+import { projectClock, roundOf } from "../console-view.ts";
+import type { RoundsState, RunAction } from "../rounds-api.ts";
+import type { Busy } from "../use-rounds.ts";
+import { FullScreenClock } from "./full-screen-clock.tsx";
+
+type Props = {
+  rounds: RoundsState;
+  receivedAt: number;
+  /** False offline: the buttons wait for the network; the clock does not. */
+  canControl: boolean;
+  busy: Busy;
+  onRun(action: RunAction): void;
+};
+
+/** The night's clock in large type and the host's buttons: the part of the console used all night. */
+export function RoundControls({ rounds, receivedAt, canControl, busy, onRun }: Props) {
+  const [fullScreen, setFullScreen] = useState(false);
+  const ticking = rounds.status === "running" && rounds.phaseEndsAt !== null;
+  // The last tick may predate this answer: never read the clock as earlier than its arrival.
+  const now = Math.max(useNow(ticking), receivedAt);
+  const at = serverTime({ serverNow: rounds.serverNow, receivedAt }, now);
+  // A paused clock stands at what was left when the server answered; a running one plays on.
+  const clock = projectClock(rounds, at);
+  const from = rounds.status === "paused" ? (toMs(rounds.serverNow) ?? at) : at;
+  const left = clock.endsAt === null ? null : Math.max(0, clock.endsAt - from);
+  const total = rounds.rounds.length;
+  const closeFullScreen = useCallback(() => setFullScreen(false), []);
+
+  let title: string;
+  let phase: string | null = null;
+  if (clock.status === "planned") {
+    title = total === 1 ? "1 round planned" : `${total} rounds planned`;
+  } else if (clock.status === "finished") {
+    title = "The rounds are finished";
+  } else {
+    title = roundOf(clock.current ?? 1, total);
+    phase = clock.phase === "break" ? "Changeover: movers change tables" : "Round in progress";
+    if (clock.status === "paused") phase = "Paused";
+  }
+  const time = left === null ? null : formatClock(left);
+  const button = (action: RunAction, label: string, className = "button") => (
+    <button
+      type="button"
+      className={className}
+      disabled={!canControl || busy !== null}
+      aria-busy={busy === action || undefined}
+      onClick={() => onRun(action)}
+    >
+      {label}
+    </button>
+  );
+  const live = clock.status === "running" || clock.status === "paused";
+
+  return (
+    <section className="rounds-card rounds-now" aria-labelledby="rounds-now-title">
+      <h2 id="rounds-now-title" className="rounds-now-title">
+        {title}
+      </h2>
+      {phase ? <p className={`rounds-phase${clock.status === "paused" ? " paused" : ""}`}>{phase}</p> : null}
+      {time ? (
+        <>
+          <p className="rounds-time" role="timer" aria-label={`Time left: ${time}`}>
+            {time}
+          </p>
+          <p className="sr-only" aria-live="polite">
+            {clock.status === "paused" ? "The clock is paused" : `${phase ?? ""}. ${spokenTimeLeft(left ?? 0)}`}
+          </p>
+        </>
+      ) : null}
+      <div className="rounds-controls">
+        {clock.status === "planned" ? button("start", "Start rounds", "button primary rounds-start") : null}
+        {clock.status === "running" ? button("pause", "Pause") : null}
+        {clock.status === "paused" ? button("resume", "Resume", "button primary") : null}
+        {live ? button("extend", "+1 min") : null}
+        {live ? button("next", "Next") : null}
+        {live ? (
+          <button type="button" className="button rounds-fs-open" onClick={() => setFullScreen(true)}>
+            Full screen
+          </button>
+        ) : null}
+        {/* Last and on its own row, away from Next: a stray tap here would end the night. */}
+        {live ? button("finish", "Finish rounds", "button rounds-finish") : null}
+      </div>
+      {fullScreen && live ? (
+        <FullScreenClock round={roundOf(clock.current ?? 1, total)} time={time ?? ""} onClose={closeFullScreen} />
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,301 @@
+// @vitest-environment happy-dom
+import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { AdminEventSummary } from "../../admin/admin-api.ts";
+import { useAdminStore } from "../../admin/admin-store.ts";
+import type { useAdminEvents } from "../../admin/use-admin-events.ts";
+import type { RoundsPerson, RoundsState } from "../rounds-api.ts";
+import { RoundsConsole } from "./rounds-console.tsx";
+
+const person = (userID: number, username: string, gender: "male" | "female"): RoundsPerson => ({
+  userID,
+  username,
+  gender,
+  image_name: `${username}.jpg`,
+  left: false,
+  arrivedAt: "2026-11-29T19:30:00.000Z",
+});
+
+/**
+ * The rounds API at the network edge: it keeps one event's state, plans a plain rotation of who is
+ * present (women seated) and runs the clock on the real time, as the server would. `offline` fails
+ * every call as a dropped connection would; `started` false answers plan-rounds 409 as an event
+ * not started yet does.
+ */
+function fakeServer() {
+  const server = {
+    offline: false,
+    started: true,
+    requests: [] as { url: string; body?: Record<string, unknown> }[],
+    state: {
+      status: "none",
+      settings: { roundMinutes: 5, breakMinutes: 1, maxRounds: null, seated: "female" },
+      current: null,
+      phase: null,
+      phaseEndsAt: null,
+      serverNow: new Date(0).toISOString(),
+      present: { female: 2, male: 2 },
+      rounds: [],
+      people: [
+        person(1, "Anika", "female"),
+        person(2, "Priya", "female"),
+        person(11, "Dev", "male"),
+        person(12, "Arjun", "male"),
+      ],
+      arrivals: [],
+    } as RoundsState,
+  };
+  const s = () => server.state;
+  const endIn = (ms: number) => new Date(Date.now() + ms).toISOString();
+  const present = (g: "female" | "male") => s().people.filter((p) => p.gender === g && !p.left);
+  const plan = () => {
+    const women = present("female");
+    const men = present("male");
+    const total = Math.max(women.length, men.length);
+    s().rounds = Array.from({ length: total }, (_, r) => ({
+      round: r + 1,
+      pairs: women.flatMap((w, t) => {
+        const m = men[(t + r) % total];
+        return m ? [{ table: t + 1, femaleID: w.userID, maleID: m.userID }] : [];
+      }),
+      sitOut: [],
+    }));
+    s().present = { female: women.length, male: men.length };
+    s().arrivals = [];
+  };
+  vi.stubGlobal(
+    "fetch",
+    vi.fn(async (url: string, init?: RequestInit) => {
+      const body = init?.body ? (JSON.parse(String(init.body)) as Record<string, unknown>) : undefined;
+      server.requests.push({ url, body });
+      if (server.offline) throw new TypeError("Failed to fetch");
+      if (url === "/api/plan-rounds") {
+        if (!server.started) {
+          return Response.json(
+            { success: false, error: "the event has not started", code: "wrong_state" },
+            { status: 409 },
+          );
+        }
+        Object.assign(s().settings, { ...body, eventID: undefined });
+        delete (s().settings as Record<string, unknown>).eventID;
+        plan();
+        if (s().status === "none") s().status = "planned";
+      } else if (url === "/api/run-rounds") {
+        const action = body?.action;
+        if (action === "start")
+          Object.assign(s(), { status: "running", current: 1, phase: "round", phaseEndsAt: endIn(300_000) });
+        if (action === "pause") s().status = "paused";
+        if (action === "resume") s().status = "running";
+        if (action === "extend") s().phaseEndsAt = new Date(Date.parse(String(s().phaseEndsAt)) + 60_000).toISOString();
+        if (action === "next") {
+          if (s().phase === "round") Object.assign(s(), { phase: "break", phaseEndsAt: endIn(60_000) });
+          else Object.assign(s(), { phase: "round", current: (s().current ?? 0) + 1, phaseEndsAt: endIn(300_000) });
+        }
+        if (action === "finish") Object.assign(s(), { status: "finished", phase: null, phaseEndsAt: null });
+      } else if (url === "/api/mark-left") {
+        const p = s().people.find((x) => x.userID === body?.userID);
+        if (p) p.left = Boolean(body?.left);
+        s().present = { female: present("female").length, male: present("male").length };
+      }
+      return Response.json({ ...s(), serverNow: new Date().toISOString() });
+    }),
+  );
+  return server;
+}
+
+const tonight = {
+  id: 7,
+  event_name: "Harbour Mixer",
+  EventDateTime: "2026-11-29T19:00:00.000Z",
+  time_zone: "Australia/Sydney",
+  event_status: "started",
+} as unknown as AdminEventSummary;
+const events = { state: { status: "ready", events: [tonight] }, reload: async () => {} } as ReturnType<
+  typeof useAdminEvents
+>;
+
+function setOnline(online: boolean) {
+  Object.defineProperty(navigator, "onLine", { value: online, configurable: true });
+  window.dispatchEvent(new Event(online ? "online" : "offline"));
+}
+
+async function openTonight() {
+  render(<RoundsConsole events={events} />);
+  fireEvent.change(screen.getByLabelText("Event"), { target: { value: "7" } });
+  await screen.findByRole("heading", { name: "Present: 2 women, 2 men" });
+}
+
+const button = (name: string) => screen.getByRole("button", { name }) as HTMLButtonElement;
+const lastAction = (server: ReturnType<typeof fakeServer>) =>
+  server.requests.filter((r) => r.url === "/api/run-rounds").at(-1)?.body;
+
+beforeEach(() => {
+  useAdminStore.setState({ status: "unlocked" });
+});
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+  Reflect.deleteProperty(navigator, "onLine");
+});
+
+describe("the host's Rounds console", () => {
+  it("plans from who is present and shows the plan as round × table with names", async () => {
+    const server = fakeServer();
+    await openTonight();
+    const present = screen.getByRole("region", { name: "Present: 2 women, 2 men" });
+    expect(
+      within(present)
+        .getAllByRole("listitem")
+        .map((li) => li.textContent),
+    ).toEqual(["AnikaLeft", "PriyaLeft", "ArjunLeft", "DevLeft"]);
+    fireEvent.change(screen.getByLabelText("Round minutes"), { target: { value: "7" } });
+    fireEvent.click(screen.getByLabelText("Men"));
+    fireEvent.click(button("Plan rounds"));
+
+    const plan = await screen.findByRole("table", { name: /Plan: rounds by table/ });
+    expect(server.requests.find((r) => r.url === "/api/plan-rounds")?.body).toEqual({
+      eventID: 7,
+      roundMinutes: 7,
+      breakMinutes: 1,
+      maxRounds: null,
+      seated: "male",
+    });
+    expect(
+      within(plan)
+        .getAllByRole("columnheader")
+        .map((th) => th.textContent),
+    ).toEqual(["Round", "Table 1", "Table 2", "Break"]);
+    const firstRound = within(plan).getAllByRole("row")[1]!;
+    expect(
+      within(firstRound)
+        .getAllByRole("cell")
+        .map((td) => td.textContent),
+    ).toEqual(["DevAnika", "ArjunPriya", ""]);
+    expect(screen.getByRole("heading", { name: "2 rounds planned" })).toBeTruthy();
+    expect(button("Re-plan rounds")).toBeTruthy();
+  });
+
+  it("starts the rounds, shows the round and the time left, and sends each control", async () => {
+    const server = fakeServer();
+    await openTonight();
+    fireEvent.click(button("Plan rounds"));
+    fireEvent.click(await screen.findByRole("button", { name: "Start rounds" }));
+    await screen.findByRole("heading", { name: "Round 1 of 2" });
+    expect(["5:00", "4:59"]).toContain(screen.getByRole("timer").textContent);
+
+    fireEvent.click(button("+1 min"));
+    await waitFor(() => expect(["6:00", "5:59"]).toContain(screen.getByRole("timer").textContent));
+    fireEvent.click(button("Pause"));
+    await screen.findByText("Paused");
+    fireEvent.click(button("Resume"));
+    await screen.findByText("Round in progress");
+    fireEvent.click(button("Next"));
+    await screen.findByText("Changeover: movers change tables");
+    expect(["1:00", "0:59"]).toContain(screen.getByRole("timer").textContent);
+    fireEvent.click(button("Next"));
+    await screen.findByRole("heading", { name: "Round 2 of 2" });
+    expect(lastAction(server)).toEqual({ eventID: 7, action: "next" });
+
+    // Finishing is asked twice: a stray tap must not end the night.
+    fireEvent.click(button("Finish rounds"));
+    const dialog = await screen.findByRole("dialog", { name: "Finish the rounds?" });
+    fireEvent.click(within(dialog).getByRole("button", { name: "Finish rounds" }));
+    await screen.findByRole("heading", { name: "The rounds are finished" });
+    expect(server.requests.filter((r) => r.url === "/api/run-rounds").map((r) => r.body?.action)).toEqual([
+      "start",
+      "extend",
+      "pause",
+      "resume",
+      "next",
+      "next",
+      "finish",
+    ]);
+  });
+
+  it("marks someone who went home with Left, and new arrivals until the host re-plans", async () => {
+    const server = fakeServer();
+    await openTonight();
+    fireEvent.click(button("Plan rounds"));
+    await screen.findByRole("button", { name: "Start rounds" });
+    server.state.people.push(person(13, "Kiran", "male"));
+    server.state.arrivals = [13];
+    server.state.present = { female: 2, male: 3 };
+
+    fireEvent.click(screen.getByRole("button", { name: "Left", description: "Dev" }));
+    await screen.findByRole("heading", { name: "Present: 2 women, 2 men" });
+    expect(server.requests.at(-1)).toEqual({ url: "/api/mark-left", body: { eventID: 7, userID: 11, left: true } });
+    expect(screen.getByText("1 new arrival since the plan: Re-plan rounds to seat them.")).toBeTruthy();
+    expect(screen.getByText("New")).toBeTruthy();
+    const gone = screen.getByRole("button", { name: "Left", description: "Dev" });
+    expect(gone.getAttribute("aria-pressed")).toBe("true");
+    expect(screen.getByRole("heading", { name: "Went home" })).toBeTruthy();
+
+    fireEvent.click(button("Re-plan rounds"));
+    await waitFor(() => expect(screen.queryByText("New")).toBeNull());
+    expect(screen.getAllByRole("cell").some((td) => td.textContent?.includes("Kiran"))).toBe(true);
+  });
+
+  it("offline: says so, holds the controls back, and the timer keeps running", async () => {
+    const server = fakeServer();
+    await openTonight();
+    fireEvent.click(button("Plan rounds"));
+    fireEvent.click(await screen.findByRole("button", { name: "Start rounds" }));
+    await screen.findByRole("heading", { name: "Round 1 of 2" });
+
+    server.offline = true;
+    setOnline(false);
+    await screen.findByText("You're offline: the controls need the network. The timer keeps running.");
+    for (const name of ["Pause", "+1 min", "Next", "Finish rounds", "Re-plan rounds"]) {
+      expect(button(name).disabled).toBe(true);
+    }
+    const shown = screen.getByRole("timer").textContent;
+    await waitFor(() => expect(screen.getByRole("timer").textContent).not.toBe(shown), { timeout: 2_500 });
+
+    server.offline = false;
+    setOnline(true);
+    await waitFor(() => expect(button("Pause").disabled).toBe(false));
+    expect(screen.queryByText(/You're offline/)).toBeNull();
+  });
+
+  it("says what to do when the event has not started, and checks the settings before sending", async () => {
+    const server = fakeServer();
+    server.started = false;
+    await openTonight();
+    fireEvent.change(screen.getByLabelText("Round minutes"), { target: { value: "45" } });
+    fireEvent.click(button("Plan rounds"));
+    expect(await screen.findByText("From 1 to 30 minutes.")).toBeTruthy();
+    expect(screen.getByLabelText("Round minutes").getAttribute("aria-invalid")).toBe("true");
+    expect(server.requests.some((r) => r.url === "/api/plan-rounds")).toBe(false);
+
+    fireEvent.change(screen.getByLabelText("Round minutes"), { target: { value: "5" } });
+    fireEvent.click(button("Plan rounds"));
+    const alert = await screen.findByRole("alert");
+    expect(alert.textContent).toContain("Start the event first");
+  });
+
+  it("Full screen shows only the round and the time, and Escape leaves it", async () => {
+    fakeServer();
+    await openTonight();
+    fireEvent.click(button("Plan rounds"));
+    fireEvent.click(await screen.findByRole("button", { name: "Start rounds" }));
+    await screen.findByRole("heading", { name: "Round 1 of 2" });
+    fireEvent.click(button("Full screen"));
+    const clock = await screen.findByRole("dialog", { name: "Round clock" });
+    expect(clock.textContent).toMatch(/^Round 1 of 2[45]:\d\dLeave full screen$/);
+    // Escape on a modal dialog is the browser's "cancel".
+    fireEvent(clock, new Event("cancel", { cancelable: true }));
+    await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
+  });
+
+  it("follows the server between taps: a round the server moved on shows within a poll", async () => {
+    const server = fakeServer();
+    render(<RoundsConsole events={events} />);
+    fireEvent.change(screen.getByLabelText("Event"), { target: { value: "7" } });
+    fireEvent.click(await screen.findByRole("button", { name: "Plan rounds" }));
+    fireEvent.click(await screen.findByRole("button", { name: "Start rounds" }));
+    await screen.findByRole("heading", { name: "Round 1 of 2" });
+    // Nothing tapped: the console's own poll (every 3 s) brings the server's new round.
+    Object.assign(server.state, { current: 2 });
+    await screen.findByRole("heading", { name: "Round 2 of 2" }, { timeout: 5_000 });
+  });
+});

@@ -1,0 +1,102 @@
+import { useState } from "react";
+import { ErrorNotice } from "../../../lib/error-notice.tsx";
+import { useOnline } from "../../../lib/use-online.ts";
+import { useConfirm } from "../../admin/components/confirm-dialog.tsx";
+import { EventPicker } from "../../admin/components/event-picker.tsx";
+import type { useAdminEvents } from "../../admin/use-admin-events.ts";
+import type { RunAction } from "../rounds-api.ts";
+import { useRounds } from "../use-rounds.ts";
+import { PlanTable } from "./plan-table.tsx";
+import { PresentList } from "./present-list.tsx";
+import { RoundControls } from "./round-controls.tsx";
+import { SettingsForm } from "./settings-form.tsx";
+import "../rounds.css";
+
+/**
+ * The host's **Rounds** tab, built for a phone at 390 px: who is here, the settings and the plan,
+ * then the night's clock and its buttons (docs/decisions/020-rounds-on-the-phones.md).
+ */
+export function RoundsConsole({ events }: { events: ReturnType<typeof useAdminEvents> }) {
+  const [eventID, setEventID] = useState<number | null>(null);
+  const { state, busy, problem, unreachable, reload, run, plan, setLeft, dismissProblem } = useRounds(eventID);
+  const online = useOnline();
+  const { confirm, dialog } = useConfirm();
+
+  const onRun = async (action: RunAction) => {
+    if (action === "finish") {
+      const go = await confirm({
+        title: "Finish the rounds?",
+        lines: ["The clock stops for good and the guests' phones say the rounds are over."],
+        confirmLabel: "Finish rounds",
+      });
+      if (!go) return;
+    }
+    await run(action);
+  };
+
+  return (
+    <div className="rounds">
+      <EventPicker id="rounds-event" events={events} value={eventID} onChange={setEventID} />
+      {!online || unreachable ? (
+        <p className="notice rounds-offline" role="status">
+          {online
+            ? "Can't reach the server: the controls need the network. The timer keeps running."
+            : "You're offline: the controls need the network. The timer keeps running."}
+        </p>
+      ) : null}
+      {problem ? (
+        <div className="notice error rounds-problem" role="alert">
+          <p>{problem}</p>
+          <button type="button" className="button" onClick={dismissProblem}>
+            Dismiss
+          </button>
+        </div>
+      ) : null}
+      {state.status === "idle" && events.state.status === "ready" ? (
+        <p className="empty">Choose tonight's event to plan and run its rounds.</p>
+      ) : null}
+      {state.status === "loading" ? (
+        <p role="status" className="admin-loading">
+          Loading the rounds...
+        </p>
+      ) : null}
+      {state.status === "error" ? <ErrorNotice message={state.message} onRetry={reload} /> : null}
+      {state.status === "ready" ? (
+        <div className="rounds-layout">
+          <div className="rounds-side">
+            {state.rounds.status === "none" ? null : (
+              <RoundControls
+                rounds={state.rounds}
+                receivedAt={state.receivedAt}
+                canControl={online}
+                busy={busy}
+                onRun={(action) => void onRun(action)}
+              />
+            )}
+            <PresentList
+              rounds={state.rounds}
+              canChange={(userID) => online && busy !== `left:${userID}` && state.rounds.status !== "finished"}
+              onLeft={(userID, left) => void setLeft(userID, left)}
+            />
+            {state.rounds.status === "finished" ? null : (
+              <SettingsForm
+                key={eventID}
+                status={state.rounds.status}
+                settings={state.rounds.settings}
+                disabled={!online}
+                busy={busy === "plan"}
+                onPlan={(settings) => void plan(settings)}
+              />
+            )}
+          </div>
+          {state.rounds.status === "none" ? null : (
+            <div className="rounds-card rounds-main">
+              <PlanTable rounds={state.rounds} />
+            </div>
+          )}
+        </div>
+      ) : null}
+      {dialog}
+    </div>
+  );
+}

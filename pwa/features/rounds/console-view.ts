@@ -1,0 +1,132 @@
+import { toMs } from "../../lib/round-clock.ts";
+import type { RoundsPerson, RoundsSettings, RoundsState, RoundsStatus } from "./rounds-api.ts";
+
+/**
+ * What the host's console shows, from one rounds answer: pure, so each rule is tested without a
+ * page. The server decides everything; the one guess made here is `projectClock`, which keeps the
+ * console's timer going through the phases while the network is gone.
+ */
+
+/** `Present: F women, M men`, word for word as the host's checklist says it. */
+export const presentLine = (present: RoundsState["present"]) => `Present: ${present.female} women, ${present.male} men`;
+
+/** `Round 3 of 9` */
+export const roundOf = (round: number, total: number) => `Round ${round} of ${total}`;
+
+export type PlanCell = { table: number; female: string; male: string };
+export type PlanRow = { round: number; cells: (PlanCell | null)[]; sitOut: string[] };
+export type PlanGrid = { tables: number[]; rows: PlanRow[] };
+
+const nameOf = (people: Map<number, RoundsPerson>, id: number) => people.get(id)?.username ?? `Guest ${id}`;
+
+/** The plan as a round × table grid, with names; an empty table in a round is null. */
+export function planGrid(state: Pick<RoundsState, "rounds" | "people">): PlanGrid {
+  const people = new Map(state.people.map((p) => [p.userID, p]));
+  const tableCount = Math.max(0, ...state.rounds.flatMap((r) => r.pairs.map((p) => p.table)));
+  const tables = Array.from({ length: tableCount }, (_, i) => i + 1);
+  const rows = state.rounds.map((r) => ({
+    round: r.round,
+    cells: tables.map((table) => {
+      const pair = r.pairs.find((p) => p.table === table);
+      return pair ? { table, female: nameOf(people, pair.femaleID), male: nameOf(people, pair.maleID) } : null;
+    }),
+    sitOut: r.sitOut.map((id) => nameOf(people, id)),
+  }));
+  return { tables, rows };
+}
+
+export type ListedPerson = RoundsPerson & { isNew: boolean };
+
+/** Who is here, women first then men, by name; new arrivals marked; those who went home listed apart. */
+export function peopleLists(state: Pick<RoundsState, "people" | "arrivals">) {
+  const arrivals = new Set(state.arrivals);
+  const sorted = [...state.people]
+    .sort((a, b) => (a.gender === b.gender ? a.username.localeCompare(b.username) : a.gender === "female" ? -1 : 1))
+    .map((p) => ({ ...p, isNew: arrivals.has(p.userID) && !p.left }));
+  return { present: sorted.filter((p) => !p.left), left: sorted.filter((p) => p.left) };
+}
+
+export type ClockView = {
+  status: RoundsStatus;
+  current: number | null;
+  phase: "round" | "break" | null;
+  /** Server time in ms, or null when nothing is timed. */
+  endsAt: number | null;
+};
+
+/**
+ * Where the night is at server time `now`, played forward from the last answer the way the server
+ * plays it: a round, then the changeover (none after the last round, none when it lasts 0
+ * minutes), then the next round, and finished after the last. Online the next answer replaces it
+ * within seconds; offline it keeps the host's screen honest instead of sitting at 0:00.
+ */
+export function projectClock(
+  state: Pick<RoundsState, "status" | "current" | "phase" | "phaseEndsAt" | "rounds"> & {
+    settings: Pick<RoundsSettings, "roundMinutes" | "breakMinutes">;
+  },
+  now: number,
+): ClockView {
+  const status = state.status;
+  let { current, phase } = state;
+  let endsAt = toMs(state.phaseEndsAt);
+  if (status !== "running" || endsAt === null || current === null || phase === null) {
+    return { status, current, phase, endsAt };
+  }
+  const total = state.rounds.length;
+  const roundMs = state.settings.roundMinutes * 60_000;
+  const breakMs = state.settings.breakMinutes * 60_000;
+  // Each pass moves one phase on; a night has at most two phases per round.
+  for (let guard = 0; endsAt <= now && guard <= 2 * total + 1; guard++) {
+    if (phase === "round" && current >= total) {
+      return { status: "finished", current, phase: null, endsAt: null };
+    }
+    if (phase === "round" && breakMs > 0) {
+      phase = "break";
+      endsAt += breakMs;
+    } else {
+      current += 1;
+      phase = "round";
+      endsAt += roundMs;
+    }
+  }
+  return { status, current, phase, endsAt };
+}
+
+/** The settings form's text, and what it sends: whole numbers in the server's ranges. */
+export type SettingsDraft = {
+  roundMinutes: string;
+  breakMinutes: string;
+  maxRounds: string;
+  seated: "female" | "male";
+};
+
+export const draftOf = (settings: RoundsSettings): SettingsDraft => ({
+  roundMinutes: String(settings.roundMinutes),
+  breakMinutes: String(settings.breakMinutes),
+  maxRounds: settings.maxRounds === null ? "" : String(settings.maxRounds),
+  seated: settings.seated,
+});
+
+export type DraftErrors = Partial<Record<"roundMinutes" | "breakMinutes" | "maxRounds", string>>;
+
+const whole = (text: string) => (/^\d{1,3}$/.test(text.trim()) ? Number(text.trim()) : null);
+
+/** The settings to send, or what is wrong with each field. An empty "Max rounds" means no cap. */
+export function readDraft(
+  draft: SettingsDraft,
+): { ok: true; settings: RoundsSettings } | { ok: false; errors: DraftErrors } {
+  const errors: DraftErrors = {};
+  const roundMinutes = whole(draft.roundMinutes);
+  if (roundMinutes === null || roundMinutes < 1 || roundMinutes > 30) errors.roundMinutes = "From 1 to 30 minutes.";
+  const breakMinutes = whole(draft.breakMinutes);
+  if (breakMinutes === null || breakMinutes > 10) errors.breakMinutes = "From 0 to 10 minutes.";
+  const maxRounds = draft.maxRounds.trim() === "" ? null : whole(draft.maxRounds);
+  if (draft.maxRounds.trim() !== "" && (maxRounds === null || maxRounds < 1)) {
+    errors.maxRounds = "A whole number of rounds, or empty for no limit.";
+  }
+  if (Object.keys(errors).length) return { ok: false, errors };
+  return {
+    ok: true,
+    settings: { roundMinutes: roundMinutes!, breakMinutes: breakMinutes!, maxRounds, seated: draft.seated },
+  };
+}

@@ -1,0 +1,35 @@
+import { type ApiReply, api, type Ok, send } from "../../lib/api.ts";
+import { useAdminStore } from "../admin/admin-store.ts";
+
+/**
+ * The host's calls for the night's rounds (docs/api.md): read the plan and the clock, plan or
+ * re-plan from who is present, run the clock, mark someone who went home. Every one answers the
+ * same `RoundsState`, so the console simply shows the latest answer.
+ */
+
+// The server's own types (api/routes/rounds.ts), read through the typed client.
+export type RoundsState = Ok<(typeof api)["admin-event"][":id"]["rounds"]["$get"]>;
+export type RoundsStatus = RoundsState["status"];
+export type RoundsPhase = NonNullable<RoundsState["phase"]>;
+export type RoundsSettings = RoundsState["settings"];
+export type Seated = RoundsSettings["seated"];
+export type PlannedRound = RoundsState["rounds"][number];
+export type PlannedPair = PlannedRound["pairs"][number];
+export type RoundsPerson = RoundsState["people"][number];
+export type PlanInput = Parameters<(typeof api)["plan-rounds"]["$post"]>[0]["json"];
+export type RunAction = Parameters<(typeof api)["run-rounds"]["$post"]>[0]["json"]["action"];
+
+// As every admin call: a lapsed session (401) brings the password modal back.
+async function guarded<T>(call: Promise<ApiReply<T>>): Promise<ApiReply<T>> {
+  const reply = await call;
+  if (reply.status === 401) useAdminStore.getState().lock();
+  return reply;
+}
+
+export const getRounds = (eventID: number) =>
+  guarded(send(api["admin-event"][":id"].rounds.$get({ param: { id: String(eventID) } })));
+export const planRounds = (input: PlanInput) => guarded(send(api["plan-rounds"].$post({ json: input })));
+export const runRounds = (eventID: number, action: RunAction) =>
+  guarded(send(api["run-rounds"].$post({ json: { eventID, action } })));
+export const markLeft = (eventID: number, userID: number, left: boolean) =>
+  guarded(send(api["mark-left"].$post({ json: { eventID, userID, left } })));

@@ -1,0 +1,168 @@
+import { useCallback, useEffect, useRef, useState } from "react";
+import type { ApiReply } from "../../lib/api.ts";
+import { CallFailed } from "../../lib/api.ts";
+import {
+  getRounds,
+  markLeft,
+  type PlanInput,
+  planRounds,
+  type RoundsState,
+  type RunAction,
+  runRounds,
+} from "./rounds-api.ts";
+
+/** The console asks the server again this often while the tab is open (the guests poll every 5 s). */
+export const ROUNDS_POLL_MS = 3_000;
+
+export type ConsoleState =
+  | { status: "idle" }
+  | { status: "loading" }
+  | { status: "error"; message: string }
+  | { status: "ready"; rounds: RoundsState; receivedAt: number };
+
+export type Busy = RunAction | "plan" | `left:${number}` | null;
+
+const OFFLINE = "No connection: the controls need the network. The timer keeps running.";
+
+const actionWords: Record<RunAction, string> = {
+  start: "start the rounds",
+  pause: "pause",
+  resume: "resume",
+  extend: "add a minute",
+  next: "move on",
+  finish: "finish the rounds",
+};
+
+/** What the host reads when the server says no, chosen by the reply's code, never its wording. */
+export function problemFor(
+  what: RunAction | "plan" | "left" | "load",
+  reply: Extract<ApiReply<unknown>, { ok: false }>,
+) {
+  const { code, error } = reply.data;
+  if (reply.status === 401) return "Your session ended. Log in again.";
+  if (code === "not_found") return "This event no longer exists.";
+  if (code === "wrong_state") {
+    if (what === "plan")
+      return "Start the event first (Overview, Start Event): the rounds are planned from who checked in.";
+    if (what === "left") return "The rounds are over: nothing to change.";
+    if (what !== "load") return `Can't ${actionWords[what]} now: ${error ?? "the rounds are not in that state."}`;
+  }
+  if (code === "invalid_request") return `Check the settings: ${error ?? "a value is out of range."}`;
+  const verb =
+    what === "plan"
+      ? "plan the rounds"
+      : what === "left"
+        ? "save that"
+        : what === "load"
+          ? "load the rounds"
+          : actionWords[what];
+  return `Couldn't ${verb}: ${error ?? "please try again."}`;
+}
+
+/**
+ * The Rounds console's data: the event's rounds, asked for every few seconds while online, and the
+ * host's actions, each answered with the whole new state. An answer is shown only if no later
+ * request has been answered already, so a slow poll never undoes a tap.
+ */
+export function useRounds(eventID: number | null, pollMs = ROUNDS_POLL_MS) {
+  const [state, setState] = useState<ConsoleState>({ status: "idle" });
+  const [busy, setBusy] = useState<Busy>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  /** The last call could not reach the server. */
+  const [unreachable, setUnreachable] = useState(false);
+  const sent = useRef(0);
+  const shown = useRef(0);
+  const current = useRef(eventID);
+  current.current = eventID;
+
+  const accept = useCallback((forEvent: number, seq: number, rounds: RoundsState) => {
+    if (current.current !== forEvent || seq < shown.current) return;
+    shown.current = seq;
+    setState({ status: "ready", rounds, receivedAt: Date.now() });
+  }, []);
+
+  const load = useCallback(
+    async (quiet: boolean) => {
+      if (eventID === null) return;
+      const seq = ++sent.current;
+      if (!quiet) setState({ status: "loading" });
+      try {
+        const reply = await getRounds(eventID);
+        setUnreachable(false);
+        if (reply.ok) accept(eventID, seq, reply.data);
+        else if (!quiet && current.current === eventID)
+          setState({ status: "error", message: problemFor("load", reply) });
+      } catch (error) {
+        if (!(error instanceof CallFailed)) throw error;
+        setUnreachable(true);
+        if (!quiet && current.current === eventID) {
+          setState({ status: "error", message: "Couldn't reach the server to load the rounds." });
+        }
+      }
+    },
+    [eventID, accept],
+  );
+
+  useEffect(() => {
+    setProblem(null);
+    setUnreachable(false);
+    if (eventID === null) {
+      setState({ status: "idle" });
+      return;
+    }
+    void load(false);
+    const timer = setInterval(() => {
+      if (navigator.onLine) void load(true);
+    }, pollMs);
+    const onOnline = () => void load(true);
+    window.addEventListener("online", onOnline);
+    return () => {
+      clearInterval(timer);
+      window.removeEventListener("online", onOnline);
+    };
+  }, [eventID, load, pollMs]);
+
+  const perform = useCallback(
+    async (
+      what: Exclude<Busy, null>,
+      kind: RunAction | "plan" | "left",
+      call: () => Promise<ApiReply<RoundsState>>,
+    ) => {
+      if (eventID === null) return false;
+      const seq = ++sent.current;
+      setBusy(what);
+      setProblem(null);
+      try {
+        const reply = await call();
+        setUnreachable(false);
+        if (reply.ok) {
+          accept(eventID, seq, reply.data);
+          return true;
+        }
+        setProblem(problemFor(kind, reply));
+      } catch (error) {
+        if (!(error instanceof CallFailed)) throw error;
+        setUnreachable(true);
+        setProblem(OFFLINE);
+      } finally {
+        setBusy(null);
+      }
+      return false;
+    },
+    [eventID, accept],
+  );
+
+  return {
+    state,
+    busy,
+    problem,
+    unreachable,
+    reload: () => load(false),
+    run: (action: RunAction) => perform(action, action, () => runRounds(eventID!, action)),
+    plan: (settings: Omit<PlanInput, "eventID">) =>
+      perform("plan", "plan", () => planRounds({ eventID: eventID!, ...settings })),
+    setLeft: (userID: number, left: boolean) =>
+      perform(`left:${userID}`, "left", () => markLeft(eventID!, userID, left)),
+    dismissProblem: () => setProblem(null),
+  };
+}
