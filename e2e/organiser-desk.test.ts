@@ -4,7 +4,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { utcToWallClock } from "../common/time-zone.ts";
 import { openDatabase } from "../db/client.ts";
-import { bookings, events, feedback } from "../db/schema.ts";
+import { bookings, events, feedback, refundClaims } from "../db/schema.ts";
 import { insertEvent, insertHeldBooking, insertPaidBookings } from "../test/fixtures.ts";
 import { type AppServer, desktop, launchBrowser, newContext, noBrowser, startAppServer } from "./harness.ts";
 import { expectAccessible } from "./page-checks.ts";
@@ -257,13 +257,12 @@ describe.skipIf(noBrowser)("the organiser's desk on a desktop", () => {
     await panel().getByText("1 payment still to refund.", { exact: false }).waitFor();
 
     // The provider knows the payment again (say, a network blip has passed): the retry refunds it.
-    withDb((db) =>
-      db
-        .update(bookings)
-        .set({ paymentIntentId: `pi_local_desk_${ids.stuck}` })
-        .where(eq(bookings.id, ids.stuck!))
-        .run(),
-    );
+    // The failed attempt left its refund claimed (decision 002), so the claim names the payment too.
+    withDb((db) => {
+      const paymentIntentId = `pi_local_desk_${ids.stuck}`;
+      db.update(bookings).set({ paymentIntentId }).where(eq(bookings.id, ids.stuck!)).run();
+      db.update(refundClaims).set({ paymentIntentId }).where(eq(refundClaims.bookingId, ids.stuck!)).run();
+    });
     const finish = panel().getByRole("button", { name: "Finish refunds" });
     await expect.poll(() => finish.isEnabled()).toBe(true);
     await finish.click();
