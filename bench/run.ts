@@ -110,7 +110,33 @@ try {
   child.kill("SIGTERM");
 }
 
-// 5. Seat holds per second with four threads racing for one event's seats in one SQLite file.
+// 5. The night's rounds: planning 100 women × 100 men, and re-planning it halfway through.
+{
+  const { planRounds, replanRounds } = await import("../api/services/rounds-plan.ts");
+  const female = Array.from({ length: 100 }, (_, i) => 1 + i);
+  const male = Array.from({ length: 100 }, (_, i) => 1001 + i);
+  const medianMs = (work: () => unknown) => {
+    const times = Array.from({ length: 5 }, () => {
+      const start = performance.now();
+      work();
+      return performance.now() - start;
+    }).sort((x, y) => x - y);
+    return `${times[2]!.toFixed(1)} ms`;
+  };
+  const plan = planRounds({ female, male });
+  const [played, planned] = [plan.slice(0, 50), plan.slice(50)];
+  const changed = { female: [...female.slice(2), 501, 502], male: [...male.slice(2), 1501, 1502] };
+  add(
+    "Plan rounds, 100 women × 100 men",
+    medianMs(() => planRounds({ female, male })),
+  );
+  add(
+    "Re-plan after round 50, 2 + 2 left and 2 + 2 arrived",
+    medianMs(() => replanRounds({ played, planned, ...changed })),
+  );
+}
+
+// 6. Seat holds per second with four threads racing for one event's seats in one SQLite file.
 {
   const dir = mkdtempSync(join(tmpdir(), "sdt-bench-holds-"));
   const dbPath = join(dir, "app.db");

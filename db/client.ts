@@ -33,7 +33,11 @@ export function openDatabase(path: string, options: { timeZone?: string } = {}):
   sqlite.pragma("synchronous = NORMAL");
   const db = drizzle(sqlite, { schema }) as Db;
   migrate(db, { migrationsFolder });
-  sqlite.prepare("UPDATE events SET time_zone = ? WHERE time_zone = ''").run(options.timeZone ?? DEFAULT_TIME_ZONE);
+  // Only a database from before venue zones has rows to fill. Checked with a read first: a write here
+  // would queue every open behind busy writers (another process's holds) and could time out.
+  if (sqlite.prepare("SELECT 1 FROM events WHERE time_zone = '' LIMIT 1").get()) {
+    sqlite.prepare("UPDATE events SET time_zone = ? WHERE time_zone = ''").run(options.timeZone ?? DEFAULT_TIME_ZONE);
+  }
   return db;
 }
 
