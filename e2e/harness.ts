@@ -97,7 +97,7 @@ async function launch(
       PUBLIC_BASE_URL: url,
       DATABASE_PATH: join(dir, "app.db"),
       UPLOADS_DIR: join(dir, "uploads"),
-      ADMIN_PASSWORD: "e2e-admin-password",
+      ADMIN_PASSWORD: ORGANISER_PASSWORD,
       SESSION_SECRET: "e2e-secret-e2e-secret-e2e-secret-012345",
       ...env,
     },
@@ -252,4 +252,15 @@ export async function fillDetails(
   await page.getByLabel("Gender").selectOption(person.gender);
   await page.getByLabel("Photo").setInputFiles({ name: "me.png", mimeType: "image/png", buffer: person.photo });
   await page.getByLabel("I have read who sees my details").check();
+}
+
+/** The organiser's password on every server startAppServer starts. */
+export const ORGANISER_PASSWORD = "e2e-admin-password";
+
+/** Opens `path` (the admin panel by default) and signs in as the organiser; waits for the tabs. */
+export async function signInAsOrganiser(page: Page, path = "/admin") {
+  await page.goto(path);
+  await page.getByLabel("Password", { exact: true }).fill(ORGANISER_PASSWORD);
+  await page.getByRole("button", { name: "Submit" }).click();
+  await page.getByRole("tablist").waitFor();
 }

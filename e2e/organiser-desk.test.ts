@@ -6,13 +6,20 @@ import { utcToWallClock } from "../common/time-zone.ts";
 import { openDatabase } from "../db/client.ts";
 import { bookings, events, feedback, refundClaims } from "../db/schema.ts";
 import { insertEvent, insertHeldBooking, insertPaidBookings } from "../test/fixtures.ts";
-import { type AppServer, desktop, launchBrowser, newContext, noBrowser, startAppServer } from "./harness.ts";
+import {
+  type AppServer,
+  desktop,
+  launchBrowser,
+  newContext,
+  noBrowser,
+  signInAsOrganiser,
+  startAppServer,
+} from "./harness.ts";
 import { expectAccessible } from "./page-checks.ts";
 
 // The organiser's desk (docs/decisions/014-organiser-desk.md) at desktop size: the Overview, a cancel through its dialog, an
 // address edit, per-row refund results and the CSV download, each screen checked with axe-core.
 
-const PASSWORD = "e2e-admin-password";
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 // Whole hours: the edit form offers quarter hours only, as the API accepts.
@@ -122,10 +129,7 @@ describe.skipIf(noBrowser)("the organiser's desk on a desktop", () => {
       alerts.push(d.message());
       void d.accept();
     });
-    await page.goto("/admin");
-    await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
-    await page.getByRole("button", { name: "Submit" }).click();
-    await page.getByRole("tablist").waitFor();
+    await signInAsOrganiser(page);
   });
 
   afterAll(async () => {

@@ -6,7 +6,15 @@ import { utcToWallClock, wallClockToUtc } from "../common/time-zone.ts";
 import { openDatabase } from "../db/client.ts";
 import { bookings, events, users } from "../db/schema.ts";
 import { insertEvent, insertPaidBookings, makeImage } from "../test/fixtures.ts";
-import { type AppServer, desktop, launchBrowser, newContext, noBrowser, startAppServer } from "./harness.ts";
+import {
+  type AppServer,
+  desktop,
+  launchBrowser,
+  newContext,
+  noBrowser,
+  signInAsOrganiser,
+  startAppServer,
+} from "./harness.ts";
 import { expectAccessible } from "./page-checks.ts";
 
 // What an organiser trips over the first time, on a 1366 px laptop: where /admin opens, getting from
@@ -14,7 +22,6 @@ import { expectAccessible } from "./page-checks.ts";
 // event days early by mistake, and a spreadsheet named and timed for the venue
 // (docs/decisions/014-organiser-desk.md).
 
-const PASSWORD = "e2e-admin-password";
 const DAY = 86_400_000;
 const ZONE = "Australia/Sydney";
 const WEEKDAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
@@ -81,10 +88,7 @@ describe.skipIf(noBrowser)("the organiser's first time at the desk, at 1366 px",
     }));
     page = await context.newPage();
     page.on("dialog", (d) => void d.accept());
-    await page.goto("/admin");
-    await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
-    await page.getByRole("button", { name: "Submit" }).click();
-    await page.getByRole("tablist").waitFor();
+    await signInAsOrganiser(page);
   });
 
   afterAll(async () => {

@@ -5,7 +5,16 @@ import { storeImage } from "../api/services/images.ts";
 import { openDatabase } from "../db/client.ts";
 import { bookings, users } from "../db/schema.ts";
 import { insertEvent, insertPaidBookings, makeImage } from "../test/fixtures.ts";
-import { type AppServer, devOutbox, launchBrowser, newContext, noBrowser, phone, startAppServer } from "./harness.ts";
+import {
+  type AppServer,
+  devOutbox,
+  launchBrowser,
+  newContext,
+  noBrowser,
+  phone,
+  signInAsOrganiser,
+  startAppServer,
+} from "./harness.ts";
 import { expectAccessible, expectNoSidewaysScroll, waitForServiceWorker } from "./page-checks.ts";
 
 // The night on the phones (docs/decisions/019-running-the-night.md, 020-rounds-on-the-phones.md):
@@ -13,7 +22,6 @@ import { expectAccessible, expectNoSidewaysScroll, waitForServiceWorker } from "
 // table, partner and countdown, follow the host's Next, and keep the schedule through an offline
 // reload. Page clocks are moved instead of waiting for the polls.
 
-const PASSWORD = "e2e-admin-password";
 const MINUTE = 60_000;
 
 describe.skipIf(noBrowser)("the night's rounds on the phones", () => {
@@ -74,10 +82,7 @@ describe.skipIf(noBrowser)("the night's rounds on the phones", () => {
   it("the host plans and starts the rounds from who was checked in", async () => {
     ({ context: host } = await newContext(browser, server.url, phone));
     hostPage = await host.newPage();
-    await hostPage.goto("/admin?tab=rounds");
-    await hostPage.getByLabel("Password", { exact: true }).fill(PASSWORD);
-    await hostPage.getByRole("button", { name: "Submit" }).click();
-    await hostPage.getByRole("tablist").waitFor();
+    await signInAsOrganiser(hostPage, "/admin?tab=rounds");
     // The organiser starts the night (which texts every guest their link), then runs the rounds.
     const started = await hostPage.request.post("/api/start-event", { data: { eventId } });
     expect(started.status()).toBe(200);

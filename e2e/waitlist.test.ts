@@ -11,6 +11,7 @@ import {
   launchBrowser,
   newContext,
   noBrowser,
+  signInAsOrganiser,
   startAppServer,
   verifyPhone,
 } from "./harness.ts";
@@ -272,10 +273,7 @@ describe.skipIf(noBrowser)("the waitlist on a phone", () => {
       deviceScaleFactor: 1,
     });
     const page = await context.newPage();
-    await page.goto("/admin");
-    await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
-    await page.getByRole("button", { name: "Submit" }).click();
-    await page.getByRole("tablist").waitFor();
+    await signInAsOrganiser(page);
     // The panel opens on the Overview.
     await page.getByRole("tab", { name: "Add Event" }).click();
     const panel = page.getByRole("tabpanel");
