@@ -141,8 +141,13 @@ describe("the settings form", () => {
       errors: {
         roundMinutes: "From 1 to 30 minutes.",
         breakMinutes: "From 0 to 10 minutes.",
-        maxRounds: "A whole number of rounds, or empty for no limit.",
+        maxRounds: "A whole number of rounds up to 200, or empty for no limit.",
       },
+    });
+    // The server's cap on rounds (common/rounds-settings.ts) holds in the form too.
+    expect(readDraft({ roundMinutes: "5", breakMinutes: "1", maxRounds: "201", seated: "female" })).toEqual({
+      ok: false,
+      errors: { maxRounds: "A whole number of rounds up to 200, or empty for no limit." },
     });
     expect(readDraft({ roundMinutes: "2.5", breakMinutes: "", maxRounds: "", seated: "female" })).toMatchObject({
       ok: false,

@@ -1,3 +1,4 @@
+import { ROUNDS_LIMITS as L } from "../../../common/rounds-settings.ts";
 import { toMs } from "../../lib/round-clock.ts";
 import type { RoundsPerson, RoundsSettings, RoundsState, RoundsStatus } from "./rounds-api.ts";
 
@@ -117,12 +118,19 @@ export function readDraft(
 ): { ok: true; settings: RoundsSettings } | { ok: false; errors: DraftErrors } {
   const errors: DraftErrors = {};
   const roundMinutes = whole(draft.roundMinutes);
-  if (roundMinutes === null || roundMinutes < 1 || roundMinutes > 30) errors.roundMinutes = "From 1 to 30 minutes.";
+  // The server's limits (common/rounds-settings.ts), so the form never sends what it would refuse.
+  const within = (n: number | null, limit: { min: number; max: number }) =>
+    n !== null && n >= limit.min && n <= limit.max;
+  if (!within(roundMinutes, L.roundMinutes)) {
+    errors.roundMinutes = `From ${L.roundMinutes.min} to ${L.roundMinutes.max} minutes.`;
+  }
   const breakMinutes = whole(draft.breakMinutes);
-  if (breakMinutes === null || breakMinutes > 10) errors.breakMinutes = "From 0 to 10 minutes.";
+  if (!within(breakMinutes, L.breakMinutes)) {
+    errors.breakMinutes = `From ${L.breakMinutes.min} to ${L.breakMinutes.max} minutes.`;
+  }
   const maxRounds = draft.maxRounds.trim() === "" ? null : whole(draft.maxRounds);
-  if (draft.maxRounds.trim() !== "" && (maxRounds === null || maxRounds < 1)) {
-    errors.maxRounds = "A whole number of rounds, or empty for no limit.";
+  if (draft.maxRounds.trim() !== "" && !within(maxRounds, L.maxRounds)) {
+    errors.maxRounds = `A whole number of rounds up to ${L.maxRounds.max}, or empty for no limit.`;
   }
   if (Object.keys(errors).length) return { ok: false, errors };
   return {

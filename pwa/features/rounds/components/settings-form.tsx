@@ -1,4 +1,5 @@
 import { type FormEvent, useState } from "react";
+import { ROUNDS_LIMITS as L } from "../../../../common/rounds-settings.ts";
 import { type DraftErrors, draftOf, readDraft, type SettingsDraft } from "../console-view.ts";
 import type { RoundsSettings, RoundsStatus } from "../rounds-api.ts";
 
@@ -80,8 +81,8 @@ export function SettingsForm({ status, settings, disabled, busy, onPlan }: Props
           id="roundMinutes"
           label="Round minutes"
           value={draft.roundMinutes}
-          min={1}
-          max={30}
+          min={L.roundMinutes.min}
+          max={L.roundMinutes.max}
           error={errors.roundMinutes}
           onChange={set("roundMinutes")}
         />
@@ -90,8 +91,8 @@ export function SettingsForm({ status, settings, disabled, busy, onPlan }: Props
           label="Break minutes"
           hint="The changeover between rounds."
           value={draft.breakMinutes}
-          min={0}
-          max={10}
+          min={L.breakMinutes.min}
+          max={L.breakMinutes.max}
           error={errors.breakMinutes}
           onChange={set("breakMinutes")}
         />
@@ -100,7 +101,8 @@ export function SettingsForm({ status, settings, disabled, busy, onPlan }: Props
           label="Max rounds"
           hint="Empty: everyone meets everyone."
           value={draft.maxRounds}
-          min={1}
+          min={L.maxRounds.min}
+          max={L.maxRounds.max}
           error={errors.maxRounds}
           onChange={set("maxRounds")}
         />
