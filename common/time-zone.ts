@@ -76,3 +76,11 @@ export function tomorrowIn(zone: string, now: number): string {
   const [y, m, d] = today.split("-").map(Number) as [number, number, number];
   return new Date(Date.UTC(y, m - 1, d + 1)).toISOString().slice(0, 10);
 }
+
+const WEEKDAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"] as const;
+
+/** The day of the week on the venue's clock (`Tue`): an evening out is planned by its weekday. */
+export function venueWeekday(ms: number, zone: string): string {
+  const date = utcToWallClock(ms, zone).date;
+  return WEEKDAYS[new Date(`${date}T00:00:00Z`).getUTCDay()] ?? "";
+}

@@ -3,6 +3,7 @@ import {
   formatVenueTime,
   tomorrowIn,
   utcToWallClock,
+  venueWeekday,
   type WallClock,
   wallClockToUtc,
 } from "../../../common/time-zone.ts";
@@ -28,14 +29,11 @@ export function formatAtVenue(iso: string | null, zone: string): string {
   return Number.isNaN(ms) ? "" : formatVenueTime(ms, zone);
 }
 
-const WEEKDAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"] as const;
-
 /** `Tue 2026-12-01 07:00 PM AEDT`: the venue's time with its weekday, for a sentence about the day. */
 export function formatDayAtVenue(iso: string, zone: string): string {
   const ms = Date.parse(iso);
   if (Number.isNaN(ms)) return "";
-  const { date } = utcToWallClock(ms, zone);
-  return `${WEEKDAYS[new Date(`${date}T00:00:00Z`).getUTCDay()]} ${formatVenueTime(ms, zone)}`;
+  return `${venueWeekday(ms, zone)} ${formatVenueTime(ms, zone)}`;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { DEFAULT_TIME_ZONE, formatUtcTime, formatVenueTime, utcToWallClock } from "../../../common/time-zone.ts";
+import { DEFAULT_TIME_ZONE, formatUtcTime, formatVenueTime, venueWeekday } from "../../../common/time-zone.ts";
 import type { EventSummary, SeatsByGender } from "./types.ts";
 
 const pad = (n: number) => String(n).padStart(2, "0");
@@ -20,14 +20,6 @@ export function seatsLabel(seatsLeftPercent: number): string | null {
   if (seatsLeftPercent <= 0) return "Sold Out";
   if (seatsLeftPercent <= LOW_SEATS_PERCENT) return `Only ${seatsLeftPercent}% seats left!`;
   return null;
-}
-
-const WEEKDAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"] as const;
-
-/** The day of the week on the venue's clock (`Tue`): an evening out is planned by its weekday. */
-export function venueWeekday(ms: number, zone: string): string {
-  const date = utcToWallClock(ms, zone).date;
-  return WEEKDAYS[new Date(`${date}T00:00:00Z`).getUTCDay()] ?? "";
 }
 
 /**
