@@ -173,4 +173,17 @@ describe("operations settings", () => {
       expect.stringMatching(/^WAITLIST_OFFER_MINUTES: /),
     ]);
   });
+
+  it("reminds to rate 3 hours before the results unless RATING_REMINDER_HOURS says otherwise or is empty", () => {
+    const env = (value?: string) =>
+      parseEnv({
+        DATABASE_PATH: join(dataDir(), "app.db"),
+        ...(value === undefined ? {} : { RATING_REMINDER_HOURS: value }),
+      }).RATING_REMINDER_HOURS;
+    expect(env()).toBe(3);
+    expect(env("5")).toBe(5);
+    expect(env("")).toBeNull();
+    expect(problems({ RATING_REMINDER_HOURS: "0" })).toEqual([expect.stringMatching(/^RATING_REMINDER_HOURS: /)]);
+    expect(problems({ RATING_REMINDER_HOURS: "soon" })).toEqual([expect.stringMatching(/^RATING_REMINDER_HOURS: /)]);
+  });
 });

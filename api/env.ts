@@ -105,6 +105,15 @@ const schema = z
     RETENTION_DAYS: positiveInt(90),
     // How long a freed seat is kept for the first person on the waitlist (never past the start).
     WAITLIST_OFFER_MINUTES: positiveInt(60),
+    // Hours before an event's results time at which those who have not rated everyone they met get
+    // one reminder (docs/decisions/021-results.md); empty turns it off.
+    RATING_REMINDER_HOURS: z
+      .string()
+      .trim()
+      .default("3")
+      .refine((v) => v === "" || /^\d+$/.test(v), "must be whole hours before the results time, or empty")
+      .transform((v) => (v === "" ? null : Number(v)))
+      .refine((h) => h === null || (h > 0 && h <= 24 * 7), "must be 1 to 168 hours, or empty"),
   })
   .superRefine((v, ctx) => {
     if (v.NODE_ENV === "production") {

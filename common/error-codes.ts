@@ -37,7 +37,8 @@ export const ERROR_CODES = {
   seats_taken: "fewer seats than are already taken (`takenSeats` says how many)",
   feedback_not_open: "ratings open when the event starts",
   event_cancelled: "the event was cancelled",
-  results_not_yet: "the matches are not released yet",
+  results_not_yet: "the matches are not released yet (`resultsAt` says when, `timeZone` on which clock)",
+  ratings_closed: "the results were released, so ratings are closed",
   not_checked_in: "the attendee was not checked in at the door, so cannot be marked as left",
   // 410
   gone: "the offer or ticket expired or was used",

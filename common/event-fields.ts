@@ -71,6 +71,16 @@ const timeZone = z
     return zone ?? z.NEVER;
   });
 
+// When the matches are released (docs/decisions/021-results.md): an instant with its offset, as the
+// answers' `EventDateTime` and `resultsAt` are written; the form turns the venue's clock into one.
+const instant = z
+  .string()
+  .trim()
+  .pipe(z.iso.datetime({ offset: true, message: "must be an ISO 8601 date-time such as 2026-11-30T01:00:00Z" }))
+  .transform((v) => Date.parse(v));
+// Multipart sends text only, so an empty field is the default there.
+const formInstant = z.union([z.literal("").transform(() => null), instant]);
+
 const imageFile = z.instanceof(File, { message: "an image file is required" });
 
 /** save-event (multipart): a new event and its picture. */
@@ -89,6 +99,7 @@ export const newEventForm = z
     timeZone: timeZone.optional(),
     seatsMale: genderSeats.optional(),
     seatsFemale: genderSeats.optional(),
+    resultsAt: formInstant.optional(),
   })
   .transform((f) => ({
     name: f.eventName,
@@ -103,6 +114,7 @@ export const newEventForm = z
     timeZone: f.timeZone,
     seatsMale: f.seatsMale,
     seatsFemale: f.seatsFemale,
+    resultsAt: f.resultsAt ?? null,
     image: f.eventImage,
   }));
 
@@ -123,6 +135,8 @@ export const eventUpdateBody = z
     // null and null: back to one pool of seats; left out: the plan stays.
     seatsMale: genderSeats.nullable().optional(),
     seatsFemale: genderSeats.nullable().optional(),
+    // null: back to the default; left out: kept.
+    resultsAt: instant.nullable().optional(),
   })
   .transform((b) => ({
     id: b.eventid,
@@ -138,6 +152,7 @@ export const eventUpdateBody = z
     priceCents: b.bookingAmount,
     seatsMale: b.seatsMale,
     seatsFemale: b.seatsFemale,
+    resultsAt: b.resultsAt,
   }));
 
 /** update-event-image (multipart). */

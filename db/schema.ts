@@ -34,6 +34,12 @@ export const events = sqliteTable(
     // before its planned time, and the door and the rounds go by when it really did.
     startedAt: integer("started_at"),
     endedAt: integer("ended_at"),
+    // When results are released (docs/decisions/021-results.md): the organiser's choice, or null for
+    // the default, 12:00 PM the day after the start day on the venue's clock (common/results-time.ts),
+    // which then follows a moved start. `resultsReleasedAt` is set once, by Release results or the
+    // scheduler; ratings close and the report opens at that moment.
+    resultsAt: integer("results_at"),
+    resultsReleasedAt: integer("results_released_at"),
     // Set once RETENTION_DAYS after the end, when the attendees' photos and contact details are erased.
     personalDataErasedAt: integer("personal_data_erased_at"),
     createdAt: createdAt(),

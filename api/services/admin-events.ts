@@ -1,4 +1,5 @@
 import { eq } from "drizzle-orm";
+import { plannedEnd } from "../../common/results-time.ts";
 import { tomorrowIn, utcToWallClock } from "../../common/time-zone.ts";
 import type { Db } from "../../db/client.ts";
 import { type Event, events } from "../../db/schema.ts";
@@ -23,6 +24,8 @@ export type NewEventInput = {
   /** Seats by gender (decision 015): both, adding up to `totalSeats`, or neither. */
   seatsMale?: number;
   seatsFemale?: number;
+  /** The organiser's results time (epoch ms), or null for the default. */
+  resultsAt?: number | null;
 };
 
 export type EventUpdateInput = {
@@ -41,6 +44,8 @@ export type EventUpdateInput = {
   /** Both numbers to split the seats, both null for one pool again, both left out to keep the plan. */
   seatsMale?: number | null;
   seatsFemale?: number | null;
+  /** A results time (epoch ms), null for the default again, left out to keep it. */
+  resultsAt?: number | null;
 };
 
 /** The event list as the organiser reads it: the public answers plus each event's seat plan. */
@@ -92,6 +97,13 @@ function startsAt(date: string, time: EventTime): number {
   return Date.UTC(y, m - 1, d, time.hour, time.minute);
 }
 
+/** Results come after the night: a time before its planned end would close ratings mid-evening. */
+function assertResultsAfterEnd(resultsAt: number | null, startsAt: number, durationHours: number) {
+  if (resultsAt !== null && resultsAt < plannedEnd({ startsAt, durationHours })) {
+    throw BadRequest("resultsAt: must not be before the event's end");
+  }
+}
+
 function assertAges(fromAge: number, toAge: number) {
   if (fromAge > toAge) throw BadRequest("fromage: must not be above toage");
 }
@@ -100,6 +112,7 @@ export function createEvent(db: Db, input: NewEventInput, now: number): { id: nu
   const at = startsAt(input.date, input.time);
   assertFromTomorrow(at, input.timeZone, now);
   assertAges(input.fromAge, input.toAge);
+  assertResultsAfterEnd(input.resultsAt ?? null, at, input.durationHours);
   const plan = seatPlan(input.totalSeats, input.seatsMale, input.seatsFemale);
   const row = db
     .insert(events)
@@ -115,6 +128,7 @@ export function createEvent(db: Db, input: NewEventInput, now: number): { id: nu
       toAge: input.toAge,
       totalSeats: input.totalSeats,
       ...plan,
+      resultsAt: input.resultsAt ?? null,
     })
     .returning({ id: events.id })
     .get();
@@ -144,6 +158,9 @@ export function updateEvent(db: Db, input: EventUpdateInput, now: number): void 
       const fromAge = input.fromAge ?? event.fromAge;
       const toAge = input.toAge ?? event.toAge;
       assertAges(fromAge, toAge);
+      const durationHours = input.durationHours ?? event.durationHours;
+      const resultsAt = input.resultsAt === undefined ? event.resultsAt : input.resultsAt;
+      assertResultsAfterEnd(resultsAt, at, durationHours);
 
       // Left out, the plan stays as it is (and must still add up to a changed total).
       const keep = input.seatsMale === undefined && input.seatsFemale === undefined;
@@ -175,7 +192,8 @@ export function updateEvent(db: Db, input: EventUpdateInput, now: number): void 
           timeZone: zone,
           totalSeats: input.totalSeats,
           ...plan,
-          durationHours: input.durationHours ?? event.durationHours,
+          durationHours,
+          resultsAt,
           fromAge,
           toAge,
           address: input.address ?? event.address,

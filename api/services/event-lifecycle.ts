@@ -1,9 +1,10 @@
 import { and, eq } from "drizzle-orm";
+import { AUTO_END_AFTER_MS, plannedEnd, resultsAtOf, resultsWhen } from "../../common/results-time.ts";
 import type { Db } from "../../db/client.ts";
 import { type Event, events } from "../../db/schema.ts";
 import type { Env } from "../env.ts";
-import { eventFeedbackLink, participantFeedbackLink } from "../lib/capability.ts";
-import { Conflict, NotFound } from "../lib/errors.ts";
+import { participantFeedbackLink } from "../lib/capability.ts";
+import { Conflict, DomainError, NotFound } from "../lib/errors.ts";
 import type { Logger } from "../lib/log.ts";
 import type { SmsProvider } from "../providers/sms/types.ts";
 import { textPaidAttendees } from "./attendee-texts.ts";
@@ -15,7 +16,7 @@ type Transition = {
   from: Event["status"];
   to: Event["status"];
   key: "start" | "end";
-  message: (env: Env, event: Event, userId: number) => string;
+  message: (env: Env, event: Event, userId: number, now: number) => string;
 };
 
 const START: Transition = {
@@ -26,12 +27,16 @@ const START: Transition = {
     `${event.name} has started! Tap to like or pass on the people you meet tonight: ${participantFeedbackLink(env, userId, event.id)}`,
 };
 
+/**
+ * The rating link again (the start link), and when the matches come: the report link waits for the
+ * release (docs/decisions/021-results.md), so nobody learns on the way home who did not pick them.
+ */
 const END: Transition = {
   from: "started",
   to: "ended",
   key: "end",
-  message: (env, event, userId) =>
-    `Thanks for coming to ${event.name}! See your matches and who liked you: ${eventFeedbackLink(env, userId, event.id)}`,
+  message: (env, event, userId, now) =>
+    `Thanks for coming to ${event.name}! Rate the people you met by ${resultsWhen(resultsAtOf(event), event.timeZone, now)}, when your matches arrive: ${participantFeedbackLink(env, userId, event.id)}`,
 };
 
 export type TransitionResult = { sent: number; failed: number };
@@ -44,6 +49,7 @@ export type TransitionResult = { sent: number; failed: number };
  */
 async function transition(deps: Deps, eventId: number, step: Transition): Promise<TransitionResult> {
   const prefix = `${step.key}:${eventId}:`;
+  const now = deps.now();
   deps.db.transaction(
     (tx) => {
       const event = tx.select().from(events).where(eq(events.id, eventId)).get();
@@ -52,12 +58,12 @@ async function transition(deps: Deps, eventId: number, step: Transition): Promis
         throw Conflict(`the event is ${event.status}; it can only be ${step.key}ed when ${step.from}`, "wrong_state");
       }
       tx.update(events)
-        .set({ status: step.to, ...(step.to === "started" ? { startedAt: deps.now() } : { endedAt: deps.now() }) })
+        .set({ status: step.to, ...(step.to === "started" ? { startedAt: now } : { endedAt: now }) })
         .where(and(eq(events.id, eventId), eq(events.status, step.from)))
         .run();
       textPaidAttendees(tx, eventId, {
         dedupeKey: (attendee) => `${prefix}${attendee.userId}`,
-        body: (attendee) => step.message(deps.env, event, attendee.userId),
+        body: (attendee) => step.message(deps.env, event, attendee.userId, now),
       });
     },
     { behavior: "immediate" },
@@ -67,3 +73,29 @@ async function transition(deps: Deps, eventId: number, step: Transition): Promis
 
 export const startEvent = (deps: Deps, eventId: number) => transition(deps, eventId, START);
 export const endEvent = (deps: Deps, eventId: number) => transition(deps, eventId, END);
+
+/**
+ * Ends every night still running AUTO_END_AFTER_MS after its planned end, with End Event's texts: a
+ * night the organiser forgot to end still closes, and its ratings and results follow the usual path.
+ * A night that never started is left alone: nobody met anyone, and the organiser cancels or starts it.
+ */
+export async function endOverdueEvents(deps: Deps, now: number): Promise<number> {
+  const overdue = deps.db
+    .select()
+    .from(events)
+    .where(eq(events.status, "started"))
+    .all()
+    .filter((event) => plannedEnd(event) + AUTO_END_AFTER_MS <= now);
+  let ended = 0;
+  for (const event of overdue) {
+    try {
+      await endEvent(deps, event.id);
+      ended++;
+      deps.log("info", "event ended by the scheduler", { eventId: event.id });
+    } catch (error) {
+      // Ended by the organiser between the query and here: nothing left to do.
+      if (!(error instanceof DomainError && error.code === "wrong_state")) throw error;
+    }
+  }
+  return ended;
+}

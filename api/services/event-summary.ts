@@ -3,6 +3,7 @@ import { alias } from "drizzle-orm/sqlite-core";
 import type { Db } from "../../db/client.ts";
 import { bookings, type Event, type EventStatus, events, feedback, refunds, users } from "../../db/schema.ts";
 import { NotFound } from "../lib/errors.ts";
+import { ratingProgress } from "./feedback.ts";
 import { isBalanced } from "./seats.ts";
 import { waitlistLength } from "./waitlist.ts";
 
@@ -23,8 +24,10 @@ export type AdminEventSummary = {
   checkedIn: number;
   /** Money received minus money paid back. */
   revenue: number;
-  /** Pairs who both liked each other; null until the event ended. */
+  /** Pairs who both liked each other; null until the results are released (docs/decisions/021-results.md). */
   matches: number | null;
+  /** Paid participants who have rated everyone they met, of all paid participants; zeros before the start. */
+  ratings: { done: number; total: number };
   /** Attendees who rated at least one partner; null until the event ended. */
   feedbackGiven: number | null;
 };
@@ -78,9 +81,16 @@ export function eventSummary(db: Db, eventId: number, now: number): AdminEventSu
     refunded: counts?.refunded ?? 0,
     checkedIn: counts?.checkedIn ?? 0,
     revenue: ((counts?.receivedCents ?? 0) - refundedCents) / 100,
-    matches: ended ? mutualMatches(db, eventId) : null,
+    matches: event.resultsReleasedAt !== null ? mutualMatches(db, eventId) : null,
+    ratings: ratingsDone(db, event, now),
     feedbackGiven: ended ? feedbackGiven(db, eventId) : null,
   };
+}
+
+function ratingsDone(db: Db, event: Event, now: number): { done: number; total: number } {
+  if (event.status === "upcoming" || event.status === "cancelled") return { done: 0, total: 0 };
+  const { done, notDone } = ratingProgress(db, event.id, now);
+  return { done: done.length, total: done.length + notDone.length };
 }
 
 /** Pairs who liked each other, each pair once. */

@@ -1,4 +1,5 @@
 import { asc, eq } from "drizzle-orm";
+import { resultsAtOf } from "../../common/results-time.ts";
 import type { Db } from "../../db/client.ts";
 import { type Event, events } from "../../db/schema.ts";
 import { NotFound } from "../lib/errors.ts";
@@ -22,6 +23,8 @@ export type EventSummary = {
   SeatsLeft: { male: number; female: number } | null;
   /** Seats left in all: the count behind `SeatAvailabilityPer`, so a card can say "3 seats left". */
   seatsLeftTotal: number;
+  /** When the matches are released (ISO, UTC): the organiser's time or the default (docs/decisions/021-results.md). */
+  resultsAt: string;
 };
 
 export type EventDetail = EventSummary & {
@@ -57,6 +60,7 @@ export function toSummary(event: Event, use: SeatUse): EventSummary {
     time_zone: event.timeZone,
     SeatsLeft: left.male === null || left.female === null ? null : { male: left.male, female: left.female },
     seatsLeftTotal: left.total,
+    resultsAt: new Date(resultsAtOf(event)).toISOString(),
   };
 }
 

@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, isNotNull, ne, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "../../db/client.ts";
-import { bookings, events, feedback, users } from "../../db/schema.ts";
+import { resultsAtOf } from "../../common/results-time.ts";
+import { bookings, type Event, events, feedback, users } from "../../db/schema.ts";
 import type { Env } from "../env.ts";
 import { type FeedbackPage, isValidFeedbackToken } from "../lib/capability.ts";
 import { BadRequest, Conflict, Forbidden, NotFound } from "../lib/errors.ts";
@@ -13,9 +14,11 @@ import { metInStartedRounds } from "./rounds.ts";
  * taps, the end link's reads the report, which holds phone numbers.
  *
  * Decisions made here (the calls' shapes in docs/api.md do not settle them):
- * - Ratings are taken once the event has started and after it ended; before the start nobody has
- *   met anyone, so saving (and listing partners) answers 409. The report answers 409 until the
- *   event has ended: before then it would show likes as they happen, mid-conversation.
+ * - Ratings are taken from the start until the results are released (docs/decisions/021-results.md);
+ *   before the start nobody has met anyone, so saving (and listing partners) answers 409, and after
+ *   the release saving answers 409 `ratings_closed` (the partners page still lists who they met).
+ *   The report answers 409 `results_not_yet` until the release, with the time it is due: before
+ *   then it would show likes as they happen, and miss what others rate later.
  * - The caller must hold a paid, unrefunded seat (403 otherwise); the rated partner must be one of
  *   the caller's partners (404 otherwise, as for a refunded or unknown person). Partners are, in this
  *   order of precedence (docs/decisions/019-running-the-night.md): with a rounds plan, the paid
@@ -34,8 +37,6 @@ export type ReportEntry = Partner & { phone?: string };
 export type FeedbackReport = { mutual: ReportEntry[]; likedme: ReportEntry[]; iliked: ReportEntry[] };
 
 const MAX_CLOCK_AHEAD_MS = 24 * 60 * 60 * 1000;
-/** The 409 of get-feedback before the end; the PWA's report page recognises it by its status. */
-const REPORT_NOT_YET = "the report opens when the event ends";
 
 export function assertLink(ctx: Ctx, page: FeedbackPage, userId: number, eventId: number, token: unknown) {
   if (!isValidFeedbackToken(ctx.env, page, userId, eventId, token)) {
@@ -57,16 +58,25 @@ export function participantOf(db: DbOrTx, userId: number, eventId: number): Seat
   return row;
 }
 
-function eventStatus(db: DbOrTx, eventId: number) {
-  const event = db.select({ status: events.status }).from(events).where(eq(events.id, eventId)).get();
+function eventOf(db: DbOrTx, eventId: number): Event {
+  const event = db.select().from(events).where(eq(events.id, eventId)).get();
   if (!event) throw NotFound("no such event");
-  return event.status;
+  return event;
+}
+
+/** Partners can be listed once the night has started, and still after the ratings closed. */
+function assertStarted(db: DbOrTx, eventId: number): Event {
+  const event = eventOf(db, eventId);
+  if (event.status === "upcoming") throw Conflict("feedback opens when the event starts", "feedback_not_open");
+  if (event.status === "cancelled") throw Conflict("this event was cancelled", "event_cancelled");
+  return event;
 }
 
 function assertRatingOpen(db: DbOrTx, eventId: number) {
-  const status = eventStatus(db, eventId);
-  if (status === "upcoming") throw Conflict("feedback opens when the event starts", "feedback_not_open");
-  if (status === "cancelled") throw Conflict("this event was cancelled", "event_cancelled");
+  const event = assertStarted(db, eventId);
+  if (event.resultsReleasedAt !== null) {
+    throw Conflict("the results are out, so ratings are closed", "ratings_closed");
+  }
 }
 
 const partnerColumns = { id: users.id, username: users.name, image_name: users.thumbName };
@@ -99,7 +109,7 @@ const anyoneCheckedIn = (db: DbOrTx, eventId: number) =>
     .get() !== undefined;
 
 /** Whom the caller may see and rate: the partner rule at the top of this file. */
-function partnersOf(db: DbOrTx, userId: number, eventId: number, seat: Seat, now: number): Partner[] {
+export function partnersOf(db: DbOrTx, userId: number, eventId: number, seat: Seat, now: number): Partner[] {
   const met = metInStartedRounds(db, eventId, userId, now);
   if (met === null) {
     return paidOfOtherGender(db, userId, eventId, seat, anyoneCheckedIn(db, eventId)).map(({ phone: _, ...p }) => p);
@@ -121,7 +131,7 @@ export function getParticipants(
   now: number,
 ): Partner[] {
   assertLink(ctx, "start", input.userId, input.eventId, input.token);
-  assertRatingOpen(ctx.db, input.eventId);
+  assertStarted(ctx.db, input.eventId);
   const seat = participantOf(ctx.db, input.userId, input.eventId);
   return partnersOf(ctx.db, input.userId, input.eventId, seat, now);
 }
@@ -145,24 +155,53 @@ export function saveFeedback(
   now: number,
 ): { feedback: FeedbackValue; clientTs: number } {
   assertLink(ctx, "start", input.fromUserId, input.eventId, input.token);
-  if (input.fromUserId === input.toUserId) throw BadRequest("you cannot rate yourself");
   const clientTs = input.clientTs ?? now;
   if (clientTs > now + MAX_CLOCK_AHEAD_MS) throw BadRequest("clientTs is too far in the future");
+  return storeRating(ctx.db, { ...input, clientTs }, now, (db) => participantOf(db, input.fromUserId, input.eventId));
+}
 
-  return ctx.db.transaction(
-    (db) => {
-      assertRatingOpen(db, input.eventId);
-      const seat = participantOf(db, input.fromUserId, input.eventId);
-      const partners = partnersOf(db, input.fromUserId, input.eventId, seat, now);
+export type AdminRatingInput = { eventId: number; fromUserId: number; toUserId: number; value: FeedbackValue };
+
+/**
+ * A paper scorecard typed in by the organiser: the same rules as a tap, stamped with the server's
+ * clock, so a tap the guest makes on their own phone afterwards (a newer clientTs) still wins. A
+ * person without a paid seat is a 404 here (the organiser picked someone who is not a participant).
+ */
+export function adminSaveFeedback(
+  db: Db,
+  input: AdminRatingInput,
+  now: number,
+): { feedback: FeedbackValue; clientTs: number } {
+  return storeRating(db, { ...input, clientTs: now }, now, (tx) => {
+    try {
+      return participantOf(tx, input.fromUserId, input.eventId);
+    } catch {
+      throw NotFound("no such participant at this event");
+    }
+  });
+}
+
+function storeRating(
+  db: Db,
+  input: AdminRatingInput & { clientTs: number },
+  now: number,
+  seatOf: (tx: DbOrTx) => Seat,
+): { feedback: FeedbackValue; clientTs: number } {
+  if (input.fromUserId === input.toUserId) throw BadRequest("you cannot rate yourself");
+  return db.transaction(
+    (tx) => {
+      assertRatingOpen(tx, input.eventId);
+      const seat = seatOf(tx);
+      const partners = partnersOf(tx, input.fromUserId, input.eventId, seat, now);
       if (!partners.some((p) => p.id === input.toUserId)) throw NotFound("no such partner at this event");
 
-      db.insert(feedback)
+      tx.insert(feedback)
         .values({
           fromUserId: input.fromUserId,
           toUserId: input.toUserId,
           eventId: input.eventId,
           value: input.value,
-          clientTs,
+          clientTs: input.clientTs,
           updatedAt: now,
         })
         .onConflictDoUpdate({
@@ -172,7 +211,7 @@ export function saveFeedback(
           setWhere: sql`excluded.client_ts > ${feedback.clientTs}`,
         })
         .run();
-      const stored = db
+      const stored = tx
         .select({ feedback: feedback.value, clientTs: feedback.clientTs })
         .from(feedback)
         .where(
@@ -190,13 +229,78 @@ export function saveFeedback(
   );
 }
 
+/** One participant's partners and what they rated each, for the organiser's paper scorecard. */
+export function scorecardOf(
+  db: Db,
+  input: { eventId: number; userId: number },
+  now: number,
+): { partners: (Partner & { feedback: FeedbackValue | null })[] } {
+  assertStarted(db, input.eventId);
+  let seat: Seat;
+  try {
+    seat = participantOf(db, input.userId, input.eventId);
+  } catch {
+    throw NotFound("no such participant at this event");
+  }
+  const partners = partnersOf(db, input.userId, input.eventId, seat, now);
+  const rated = new Map(
+    db
+      .select({ to: feedback.toUserId, value: feedback.value })
+      .from(feedback)
+      .where(and(eq(feedback.eventId, input.eventId), eq(feedback.fromUserId, input.userId)))
+      .all()
+      .map((r) => [r.to, r.value]),
+  );
+  return { partners: partners.map((p) => ({ ...p, feedback: rated.get(p.id) ?? null })) };
+}
+
+/**
+ * Who has rated everyone they met: the organiser's progress (`ratings` in the summary) and the
+ * reminder's list of those still to finish. Someone who met nobody has nothing left to rate.
+ */
+export function ratingProgress(db: DbOrTx, eventId: number, now: number): { done: number[]; notDone: number[] } {
+  const paid = db
+    .select({ userId: bookings.userId, gender: users.gender })
+    .from(bookings)
+    .innerJoin(users, eq(users.id, bookings.userId))
+    .where(and(eq(bookings.eventId, eventId), eq(bookings.status, "paid")))
+    .orderBy(asc(bookings.id))
+    .all();
+  const rated = new Map<number, Set<number>>();
+  for (const r of db
+    .select({ from: feedback.fromUserId, to: feedback.toUserId })
+    .from(feedback)
+    .where(eq(feedback.eventId, eventId))
+    .all()) {
+    const set = rated.get(r.from) ?? new Set<number>();
+    set.add(r.to);
+    rated.set(r.from, set);
+  }
+  const done: number[] = [];
+  const notDone: number[] = [];
+  for (const person of paid) {
+    const theirs = rated.get(person.userId) ?? new Set<number>();
+    const partners = partnersOf(db, person.userId, eventId, person, now);
+    (partners.every((p) => theirs.has(p.id)) ? done : notDone).push(person.userId);
+  }
+  return { done, notDone };
+}
+
 /** The mutual-likes report: three disjoint lists; phone numbers only where the other person liked this user. */
 export function getFeedbackReport(
   ctx: Ctx,
   input: { userId: number; eventId: number; token: unknown },
 ): FeedbackReport {
   assertLink(ctx, "report", input.userId, input.eventId, input.token);
-  if (eventStatus(ctx.db, input.eventId) !== "ended") throw Conflict(REPORT_NOT_YET, "results_not_yet");
+  const event = eventOf(ctx.db, input.eventId);
+  if (event.status === "cancelled") throw Conflict("this event was cancelled", "event_cancelled");
+  if (event.resultsReleasedAt === null) {
+    // The page says when, on the venue's clock: it needs the zone as well as the instant.
+    throw Conflict("the results are not out yet", "results_not_yet", {
+      resultsAt: new Date(resultsAtOf(event)).toISOString(),
+      timeZone: event.timeZone,
+    });
+  }
   const seat = participantOf(ctx.db, input.userId, input.eventId);
   // Every paid attendee of the other gender, wider than the partner rule: a like saved before the door
   // or a plan narrowed the partners still counts.

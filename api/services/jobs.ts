@@ -1,8 +1,10 @@
 import type { AppDeps } from "../deps.ts";
 import { backupIfDue } from "./backup-create.ts";
+import { endOverdueEvents } from "./event-lifecycle.ts";
 import { deliverPending } from "./outbox.ts";
 import { finishUnfinishedRefunds, UNFINISHED_CLAIM_MS } from "./refunds.ts";
 import { queueDueReminders } from "./reminders.ts";
+import { releaseDueResults, queueRatingReminders } from "./results.ts";
 import { applyRetention } from "./retention.ts";
 import type { Job } from "./scheduler.ts";
 import { sweepUploads } from "./upload-sweep.ts";
@@ -33,6 +35,11 @@ export function backgroundJobs(deps: Pick<AppDeps, "db" | "env" | "sms" | "payme
   const uploads = { db: deps.db, uploadsDir: deps.env.UPLOADS_DIR };
   return [
     { name: "reminders", run: (now) => queueDueReminders(deps.db, deps.env, now) },
+    // The night's end and its results (docs/decisions/021-results.md): a night nobody ended closes
+    // 3 hours after its planned end; results go out at `resultsAt`; one rating reminder before that.
+    { name: "auto-end", run: (now) => endOverdueEvents(deps, now) },
+    { name: "release-results", run: (now) => releaseDueResults(deps, now) },
+    { name: "rating-reminders", run: (now) => queueRatingReminders(deps, now) },
     // Seats freed by the clock alone (a hold or an offer that ran out) go to the next in line (decision 015).
     { name: "waitlist-offers", run: (now) => offerFreedSeats(deps, now) },
     // Refunds claimed but never recorded (a crash, a provider failure), finished once they are no

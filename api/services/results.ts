@@ -1,0 +1,208 @@
+import { and, asc, eq, isNull, sql } from "drizzle-orm";
+import { resultsAtOf, resultsWhen } from "../../common/results-time.ts";
+import type { Db, DbOrTx } from "../../db/client.ts";
+import { bookings, type Event, events, feedback, users } from "../../db/schema.ts";
+import type { Env } from "../env.ts";
+import { eventFeedbackLink, participantFeedbackLink } from "../lib/capability.ts";
+import { Conflict, NotFound } from "../lib/errors.ts";
+import type { Logger } from "../lib/log.ts";
+import type { SmsProvider } from "../providers/sms/types.ts";
+import { textPaidAttendees } from "./attendee-texts.ts";
+import { partnersOf, ratingProgress } from "./feedback.ts";
+import { deliverBatch, enqueueSms } from "./outbox.ts";
+
+// The results of a night (docs/decisions/021-results.md): released once, by the organiser's Release
+// results or by the scheduler at `resultsAt`; one text per participant with their matches; one
+// reminder before that to those who have not rated everyone they met. Every text is queued in the
+// outbox under a key per event and person, so a restart or a second run sends nothing twice.
+
+type Deps = { db: Db; env: Env; sms: SmsProvider; log: Logger; now: () => number };
+
+const HOUR = 3_600_000;
+/** No reminder in the hour after the end: the End text has just asked. */
+const REMINDER_NOT_BEFORE_END_MS = HOUR;
+
+/** Mutual likes per participant: both liked each other, both still hold a paid seat. */
+function mutualCounts(db: DbOrTx, eventId: number): Map<number, number> {
+  const paid = new Set(
+    db
+      .select({ userId: bookings.userId })
+      .from(bookings)
+      .where(and(eq(bookings.eventId, eventId), eq(bookings.status, "paid")))
+      .all()
+      .map((b) => b.userId),
+  );
+  const likes = db
+    .select({ from: feedback.fromUserId, to: feedback.toUserId })
+    .from(feedback)
+    .where(and(eq(feedback.eventId, eventId), eq(feedback.value, "like")))
+    .all()
+    .filter((l) => paid.has(l.from) && paid.has(l.to));
+  const liked = new Set(likes.map((l) => `${l.from}:${l.to}`));
+  const counts = new Map<number, number>();
+  for (const l of likes) {
+    if (liked.has(`${l.to}:${l.from}`)) counts.set(l.from, (counts.get(l.from) ?? 0) + 1);
+  }
+  return counts;
+}
+
+/** The release text: how many matches and the report link; a kind line for nobody rather than a zero. */
+export function resultsText(env: Env, event: Event, userId: number, matches: number): string {
+  const link = eventFeedbackLink(env, userId, event.id);
+  if (matches === 0) {
+    return `Your results from ${event.name} are in. No mutual match this time, but thank you for coming, and we hope to see you at the next one: ${link}`;
+  }
+  const what = matches === 1 ? "1 mutual match" : `${matches} mutual matches`;
+  return `Your results from ${event.name} are in: ${what}! See who, with their numbers: ${link}`;
+}
+
+export type ReleaseResult = { releasedAt: number; sent: number; failed: number };
+
+/**
+ * Releases an ended event's results: ratings close and the report opens at `releasedAt`, and every
+ * paid participant's text is queued in the same transaction. Releasing again changes nothing and
+ * answers the first release's time (the organiser's second tap, or the scheduler getting there too).
+ */
+export async function releaseResults(deps: Deps, eventId: number): Promise<ReleaseResult> {
+  const prefix = `results:${eventId}:`;
+  const releasedAt = deps.db.transaction(
+    (tx) => {
+      const event = tx.select().from(events).where(eq(events.id, eventId)).get();
+      if (!event) throw NotFound("no such event");
+      if (event.status !== "ended") {
+        throw Conflict(`the event is ${event.status}; results are released once it has ended`, "wrong_state");
+      }
+      if (event.resultsReleasedAt !== null) return event.resultsReleasedAt;
+      const now = deps.now();
+      tx.update(events)
+        .set({ resultsReleasedAt: now })
+        .where(and(eq(events.id, eventId), isNull(events.resultsReleasedAt)))
+        .run();
+      const counts = mutualCounts(tx, eventId);
+      textPaidAttendees(tx, eventId, {
+        dedupeKey: (attendee) => `${prefix}${attendee.userId}`,
+        body: (attendee) => resultsText(deps.env, event, attendee.userId, counts.get(attendee.userId) ?? 0),
+      });
+      return now;
+    },
+    { behavior: "immediate" },
+  );
+  return { releasedAt, ...(await deliverBatch(deps, prefix)) };
+}
+
+/** Ended events whose results are not out yet. */
+const unreleased = (db: DbOrTx) =>
+  db
+    .select()
+    .from(events)
+    .where(and(eq(events.status, "ended"), isNull(events.resultsReleasedAt)))
+    .all();
+
+/** The scheduler's release: every ended event whose results time has come. Sending is left to the outbox job. */
+export async function releaseDueResults(deps: Deps, now: number): Promise<number> {
+  let released = 0;
+  for (const event of unreleased(deps.db)) {
+    if (resultsAtOf(event) > now) continue;
+    await releaseResults(deps, event.id);
+    released++;
+  }
+  return released;
+}
+
+/**
+ * One reminder, RATING_REMINDER_HOURS before the results time, to each participant who has not
+ * rated everyone they met. Not in the hour after the end (the End text just asked), and not once
+ * the results time has come. The outbox's key makes it once per person however often this runs.
+ */
+export function queueRatingReminders(deps: Pick<Deps, "db" | "env">, now: number): number {
+  const hours = deps.env.RATING_REMINDER_HOURS;
+  if (hours === null) return 0;
+  let queued = 0;
+  for (const event of unreleased(deps.db)) {
+    const resultsAt = resultsAtOf(event);
+    const dueAt = Math.max(resultsAt - hours * HOUR, (event.endedAt ?? 0) + REMINDER_NOT_BEFORE_END_MS);
+    if (now < dueAt || now >= resultsAt) continue;
+    const { notDone } = ratingProgress(deps.db, event.id, now);
+    if (notDone.length === 0) continue;
+    const phones = new Map(
+      deps.db
+        .select({ userId: bookings.userId, phone: bookings.phone })
+        .from(bookings)
+        .where(and(eq(bookings.eventId, event.id), eq(bookings.status, "paid")))
+        .all()
+        .map((b) => [b.userId, b.phone]),
+    );
+    const when = resultsWhen(resultsAt, event.timeZone, now);
+    deps.db.transaction(
+      (tx) => {
+        for (const userId of notDone) {
+          const to = phones.get(userId);
+          if (!to) continue;
+          enqueueSms(tx, {
+            dedupeKey: `rating-reminder:${event.id}:${userId}`,
+            to,
+            body: `A reminder from ${event.name}: rate the people you met before your matches arrive at ${when}: ${participantFeedbackLink(deps.env, userId, event.id)}`,
+          });
+          queued++;
+        }
+      },
+      { behavior: "immediate" },
+    );
+  }
+  return queued;
+}
+
+export type Scorecard = {
+  id: number;
+  name: string;
+  gender: "male" | "female";
+  /** Has rated everyone they met. */
+  done: boolean;
+  partners: { id: number; username: string; feedback: "like" | "dislike" | null }[];
+};
+
+/**
+ * The organiser's view of the ratings (the Rounds tab): when results come, whether they are out,
+ * and every participant with the people they met and what they chose, for typing in paper cards.
+ */
+export function eventRatings(
+  db: Db,
+  eventId: number,
+  now: number,
+): { resultsAt: string; released: boolean; ratings: { done: number; total: number }; people: Scorecard[] } {
+  const event = db.select().from(events).where(eq(events.id, eventId)).get();
+  if (!event) throw NotFound("no such event");
+  const people = event.status === "upcoming" || event.status === "cancelled" ? [] : scorecards(db, eventId, now);
+  return {
+    resultsAt: new Date(resultsAtOf(event)).toISOString(),
+    released: event.resultsReleasedAt !== null,
+    ratings: { done: people.filter((p) => p.done).length, total: people.length },
+    people,
+  };
+}
+
+function scorecards(db: Db, eventId: number, now: number): Scorecard[] {
+  const paid = db
+    .select({ id: users.id, name: users.name, gender: users.gender })
+    .from(bookings)
+    .innerJoin(users, eq(users.id, bookings.userId))
+    .where(and(eq(bookings.eventId, eventId), eq(bookings.status, "paid")))
+    .orderBy(asc(sql`${users.name} collate nocase`), asc(users.id))
+    .all();
+  const rated = new Map(
+    db
+      .select({ from: feedback.fromUserId, to: feedback.toUserId, value: feedback.value })
+      .from(feedback)
+      .where(eq(feedback.eventId, eventId))
+      .all()
+      .map((r) => [`${r.from}:${r.to}`, r.value]),
+  );
+  return paid.map((person) => {
+    const partners = partnersOf(db, person.id, eventId, person, now).map((p) => ({
+      id: p.id,
+      username: p.username,
+      feedback: rated.get(`${person.id}:${p.id}`) ?? null,
+    }));
+    return { ...person, done: partners.every((p) => p.feedback !== null), partners };
+  });
+}
