@@ -500,7 +500,7 @@ describe("starting and ending an event", () => {
     }
   });
 
-  it("texts every paid participant a signed feedback link at start and the report link at end", async () => {
+  it("texts every paid participant a signed feedback link at start and at end, and the report link at the release", async () => {
     const { db, env } = server.deps;
     const event = await newEvent({ name: "Link Night" });
     const paid = insertPaidBookings(db, event.id, 3);
@@ -529,8 +529,24 @@ describe("starting and ending an event", () => {
       expect(isValidFeedbackToken(env, "start", p.userId, event.id, link.searchParams.get("t"))).toBe(true);
     }
 
+    // The end asks for the ratings again, with the rating link and when the results come; no report yet.
     sent.length = 0;
     expect(await body(await end(event.id))).toEqual({ success: true, sent: 3, failed: 0 });
+    for (const p of paid) {
+      const message = sent.find((m) => m.to === p.phone)!;
+      expect(message.body).toMatch(/Rate the people you met by \d{1,2}:\d{2} (AM|PM) \S+ /);
+      expect(message.body).not.toContain("/EventFeedback");
+      const link = new URL(message.body.match(/https?:\/\/\S+/)![0]);
+      expect(link.pathname).toBe("/ParticipantFeedback");
+      expect(isValidFeedbackToken(env, "start", p.userId, event.id, link.searchParams.get("t"))).toBe(true);
+    }
+
+    sent.length = 0;
+    expect(await body(await admin.postJson("/api/release-results", { eventId: event.id }))).toMatchObject({
+      success: true,
+      sent: 3,
+      failed: 0,
+    });
     for (const p of paid) {
       const link = new URL(sent.find((m) => m.to === p.phone)!.body.match(/https?:\/\/\S+/)![0]);
       expect(link.pathname).toBe("/EventFeedback");

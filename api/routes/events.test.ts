@@ -55,6 +55,8 @@ describe("GET /api/get-events", () => {
       time_zone: "Australia/Perth",
       SeatsLeft: null,
       seatsLeftTotal: 7,
+      // 12:00 PM AWST the day after: Perth keeps no daylight saving.
+      resultsAt: "2031-01-02T04:00:00.000Z",
     });
     expect(list.find((e) => e.id === later.id)?.SeatAvailabilityPer).toBe(100);
   });

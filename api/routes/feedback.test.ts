@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { bookings, events, users } from "../../db/schema.ts";
 import { suiteTestServer } from "../../test/api-harness.ts";
 import { insertEvent, insertPaidBookings } from "../../test/fixtures.ts";
+import { defaultResultsAt } from "../../common/results-time.ts";
 import { feedbackToken } from "../lib/capability.ts";
 
 const server = suiteTestServer();
@@ -23,6 +24,13 @@ const token = (userId: number, eventId: number) => feedbackToken(server.deps.env
 const reportToken = (userId: number, eventId: number) => feedbackToken(server.deps.env, "report", userId, eventId);
 const setStatus = (e: { eventId: number }, status: "upcoming" | "started" | "ended") =>
   server.deps.db.update(events).set({ status }).where(eq(events.id, e.eventId)).run();
+/** Ends the night and releases its results, as Release results does (its texts are tested in results.test.ts). */
+const release = (e: { eventId: number }) =>
+  server.deps.db
+    .update(events)
+    .set({ status: "ended", resultsReleasedAt: server.deps.now() })
+    .where(eq(events.id, e.eventId))
+    .run();
 
 type Person = { userId: number; phone: string };
 
@@ -100,8 +108,9 @@ describe("capability tokens", () => {
     }
   });
 
-  it("opens the report only with the end link's token, not the start link's, even after the end", async () => {
+  it("opens the report only with the end link's token, not the start link's, even after the release", async () => {
     const e = await scriptedEvent("ended");
+    release(e);
     const refused = await post("get-feedback", {
       userID: e.vikram.userId,
       eventID: e.eventId,
@@ -128,7 +137,8 @@ describe("capability tokens", () => {
     };
     expect(await post("get-participants", { userID: e.vikram.userId, eventID: e.eventId, token: t })).toEqual(refused);
     expect(await save(e, e.vikram, e.priya, "like", 1_000, t)).toEqual(refused);
-    // Nothing was stored: Priya's report shows no like from Vikram.
+    // Nothing was stored: once the results are out, Priya's report shows no like from Vikram.
+    release(e);
     const hers = await post("get-feedback", {
       userID: e.priya.userId,
       eventID: e.eventId,
@@ -329,7 +339,7 @@ describe("POST /api/save-feedback", () => {
     const replays = await Promise.all([1, 2, 3, 4, 5].map(() => save(e, e.vikram, e.priya, "dislike", 3_000)));
     expect(replays.every((r) => r.status === 200)).toBe(true);
 
-    setStatus(e, "ended");
+    release(e);
     const report = await post("get-feedback", {
       userID: e.priya.userId,
       eventID: e.eventId,
@@ -346,7 +356,7 @@ describe("POST /api/save-feedback", () => {
 });
 
 describe("POST /api/get-feedback", () => {
-  it("answers 409 until the event has ended, then the report", async () => {
+  it("answers 409 with the results time until the results are released, then the report", async () => {
     const e = await scriptedEvent("upcoming");
     await save(e, e.vikram, e.priya, "like");
     const ask = () =>
@@ -355,9 +365,16 @@ describe("POST /api/get-feedback", () => {
         eventID: e.eventId,
         token: reportToken(e.priya.userId, e.eventId),
       });
+    const event = server.deps.db.select().from(events).where(eq(events.id, e.eventId)).get()!;
     const notYet = {
       status: 409,
-      body: { success: false, error: "the report opens when the event ends", code: "results_not_yet" },
+      body: {
+        success: false,
+        error: "the results are not out yet",
+        code: "results_not_yet",
+        resultsAt: new Date(defaultResultsAt(event)).toISOString(),
+        timeZone: event.timeZone,
+      },
     };
     expect(await ask()).toEqual(notYet);
 
@@ -365,8 +382,11 @@ describe("POST /api/get-feedback", () => {
     expect((await save(e, e.vikram, e.priya, "like")).status).toBe(200);
     // Mid-event the likes already given stay hidden, phone numbers included.
     expect(await ask()).toEqual(notYet);
-
+    // After the end too: others are still rating until the results time.
     setStatus(e, "ended");
+    expect(await ask()).toEqual(notYet);
+
+    release(e);
     const report = await ask();
     expect(report.status).toBe(200);
     expect(report.body).toMatchObject({ likedme: [{ id: e.vikram.userId, phone: e.vikram.phone }] });
@@ -382,6 +402,7 @@ describe("POST /api/get-feedback", () => {
     await save(e, arjun, priya, "like"); // Arjun likes Priya, who said nothing
     await save(e, arjun, anika, "dislike");
     await save(e, anika, arjun, "like"); // Anika likes Arjun, who said no
+    release(e);
 
     const report = async (p: Person) =>
       (await post("get-feedback", { userID: p.userId, eventID: e.eventId, token: reportToken(p.userId, e.eventId) }))
@@ -426,16 +447,19 @@ describe("caching", () => {
     const e = await scriptedEvent("ended");
     const { vikram, priya } = e;
     const replies = [
-      await request("get-participants", {
-        userID: vikram.userId,
-        eventID: e.eventId,
-        token: token(vikram.userId, e.eventId),
-      }),
       await request("save-feedback", {
         fromUserID: vikram.userId,
         toUserID: priya.userId,
         eventID: e.eventId,
         feedback: "like",
+        token: token(vikram.userId, e.eventId),
+      }),
+    ];
+    release(e);
+    replies.push(
+      await request("get-participants", {
+        userID: vikram.userId,
+        eventID: e.eventId,
         token: token(vikram.userId, e.eventId),
       }),
       await request("get-feedback", {
@@ -444,8 +468,16 @@ describe("caching", () => {
         token: reportToken(vikram.userId, e.eventId),
       }),
       await request("get-feedback", { userID: vikram.userId, eventID: e.eventId, token: "wrong" }),
-    ];
-    expect(replies.map((r) => r.status)).toEqual([200, 200, 200, 403]);
+      // A tap after the release is refused, and not cached either.
+      await request("save-feedback", {
+        fromUserID: vikram.userId,
+        toUserID: priya.userId,
+        eventID: e.eventId,
+        feedback: "dislike",
+        token: token(vikram.userId, e.eventId),
+      }),
+    );
+    expect(replies.map((r) => r.status)).toEqual([200, 200, 200, 403, 409]);
     for (const reply of replies) {
       await reply.body?.cancel();
       expect(reply.headers.get("cache-control")).toBe("no-store");

@@ -83,7 +83,7 @@ describe("GET /api/admin-event-summary/{id}", () => {
       token: feedbackToken(server.deps.env, "start", from, eventId),
     });
 
-  it("counts a scripted night: seats by gender, a hold, a refund, check-ins, and matches and feedback after the end", async () => {
+  it("counts a scripted night: seats by gender, a hold, a refund, check-ins, ratings, and matches after the release", async () => {
     const { db } = server.deps;
     const event = await newEvent({ totalSeats: 10, priceCents: 4500 });
     const [m1, m2, m3] = paidBookings(event.id, 3, { gender: "male" });
@@ -105,6 +105,7 @@ describe("GET /api/admin-event-summary/{id}", () => {
       revenue: 225,
       matches: null,
       feedbackGiven: null,
+      ratings: { done: 0, total: 0 },
     });
 
     expect((await admin.postJson("/api/start-event", { eventId: event.id })).status).toBe(200);
@@ -126,13 +127,19 @@ describe("GET /api/admin-event-summary/{id}", () => {
       checkedIn: 5,
       matches: null,
       feedbackGiven: null,
+      ratings: { done: 0, total: 5 },
     });
 
     expect((await admin.postJson("/api/end-event", { eventId: event.id })).status).toBe(200);
     // Late raters: feedback is still taken after the end.
     expect((await rate(event.id, m3!.userId, f2!.userId, "like")).status).toBe(200);
     expect((await rate(event.id, f2!.userId, m3!.userId, "like")).status).toBe(200);
+    // Rating all three men she met makes her the one participant done.
+    expect((await rate(event.id, f2!.userId, m1!.userId, "dislike")).status).toBe(200);
     server.advance(31 * MINUTE);
+    // The matches wait for the release; how many have finished rating shows at once.
+    expect(await summary(event.id)).toMatchObject({ status: "ended", matches: null, ratings: { done: 1, total: 5 } });
+    expect((await admin.postJson("/api/release-results", { eventId: event.id })).status).toBe(200);
     expect(await summary(event.id)).toEqual({
       eventId: event.id,
       status: "ended",
@@ -145,6 +152,7 @@ describe("GET /api/admin-event-summary/{id}", () => {
       revenue: 225,
       matches: 2,
       feedbackGiven: 5,
+      ratings: { done: 1, total: 5 },
     });
   });
 
