@@ -52,10 +52,6 @@ export function resultsWhen(resultsAt: number, zone: string, now: number): strin
   const day = utcToWallClock(resultsAt, zone).date;
   const today = utcToWallClock(now, zone).date;
   const when =
-    day === today
-      ? "today"
-      : day === nextDate(today)
-        ? "tomorrow"
-        : `on ${venueWeekday(resultsAt, zone)} ${day}`;
+    day === today ? "today" : day === nextDate(today) ? "tomorrow" : `on ${venueWeekday(resultsAt, zone)} ${day}`;
   return `${clock(resultsAt, zone)} ${when}`;
 }

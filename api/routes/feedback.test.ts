@@ -1,9 +1,9 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { defaultResultsAt } from "../../common/results-time.ts";
 import { bookings, events, users } from "../../db/schema.ts";
 import { suiteTestServer } from "../../test/api-harness.ts";
 import { insertEvent, insertPaidBookings } from "../../test/fixtures.ts";
-import { defaultResultsAt } from "../../common/results-time.ts";
 import { feedbackToken } from "../lib/capability.ts";
 
 const server = suiteTestServer();

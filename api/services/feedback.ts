@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, isNotNull, ne, sql } from "drizzle-orm";
-import type { Db, DbOrTx } from "../../db/client.ts";
 import { resultsAtOf } from "../../common/results-time.ts";
+import type { Db, DbOrTx } from "../../db/client.ts";
 import { bookings, type Event, events, feedback, users } from "../../db/schema.ts";
 import type { Env } from "../env.ts";
 import { type FeedbackPage, isValidFeedbackToken } from "../lib/capability.ts";

@@ -4,7 +4,7 @@ import { endOverdueEvents } from "./event-lifecycle.ts";
 import { deliverPending } from "./outbox.ts";
 import { finishUnfinishedRefunds, UNFINISHED_CLAIM_MS } from "./refunds.ts";
 import { queueDueReminders } from "./reminders.ts";
-import { releaseDueResults, queueRatingReminders } from "./results.ts";
+import { queueRatingReminders, releaseDueResults } from "./results.ts";
 import { applyRetention } from "./retention.ts";
 import type { Job } from "./scheduler.ts";
 import { sweepUploads } from "./upload-sweep.ts";
