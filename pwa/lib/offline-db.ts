@@ -64,6 +64,11 @@ export type CachedPartners = {
   key: string;
   partners: { id: number; username: string; image_name: string }[];
   savedAt: number;
+  /**
+   * Taps of this page the server refused because the results were already out (`ratings_closed`):
+   * counted so the page can say so instead of losing them silently (docs/decisions/021-results.md).
+   */
+  lateTaps?: number;
 };
 
 /**

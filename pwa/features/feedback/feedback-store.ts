@@ -2,7 +2,7 @@ import { useEffect } from "react";
 import { create } from "zustand";
 import type { FeedbackValue } from "../../lib/offline-db.ts";
 import type { FeedbackLink } from "./link.ts";
-import { loadChoices, pendingCount, recordTap, startTapSync, subscribe } from "./tap-queue.ts";
+import { lateCount, loadChoices, pendingCount, recordTap, startTapSync, subscribe } from "./tap-queue.ts";
 
 type Notice = { id: number; message: string };
 
@@ -11,6 +11,8 @@ type FeedbackState = {
   link: FeedbackLink | null;
   choices: Record<number, FeedbackValue>;
   pending: number;
+  /** Taps that arrived after ratings closed (dropped by the server, counted on the device). */
+  late: number;
   notices: Notice[];
   open(link: FeedbackLink): Promise<void>;
   refresh(): Promise<void>;
@@ -24,20 +26,22 @@ export const useFeedbackStore = create<FeedbackState>()((set, get) => ({
   link: null,
   choices: {},
   pending: 0,
+  late: 0,
   notices: [],
   async open(link) {
-    set({ link, choices: {}, pending: 0, notices: [] });
+    set({ link, choices: {}, pending: 0, late: 0, notices: [] });
     await get().refresh();
   },
   async refresh() {
     const link = get().link;
     if (!link) return;
-    const [choices, pending] = await Promise.all([
+    const [choices, pending, late] = await Promise.all([
       loadChoices(link.eventID, link.userID),
       pendingCount(link.eventID, link.userID),
+      lateCount(link.eventID, link.userID),
     ]);
     if (get().link !== link) return;
-    set({ choices: Object.fromEntries([...choices].map(([id, c]) => [id, c.feedback])), pending });
+    set({ choices: Object.fromEntries([...choices].map(([id, c]) => [id, c.feedback])), pending, late });
   },
   async tap(partnerId, feedback) {
     const link = get().link;

@@ -69,9 +69,7 @@ async function fetchPartners(link: FeedbackLink, setState: (state: PartnersState
         "images",
         partners.map((p) => imageUrl(p.image_name)),
       );
-      await (await offlineDb())
-        .put("partners", { key: partnersKey(link), partners, savedAt: Date.now() })
-        .catch(() => undefined);
+      await keepPartners(link, partners).catch(() => undefined);
       return;
     }
     if (quiet) return;
@@ -87,4 +85,12 @@ async function fetchPartners(link: FeedbackLink, setState: (state: PartnersState
   }
   const cached = await cachedPartners(link);
   setState(cached ? { status: "ready", partners: cached, offline: true } : { status: "error", message: failure });
+}
+
+/** Keeps the partners for offline use, and the count of late taps the queue recorded beside them. */
+async function keepPartners(link: FeedbackLink, partners: Partner[]) {
+  const tx = (await offlineDb()).transaction("partners", "readwrite");
+  const kept = await tx.store.get(partnersKey(link));
+  await tx.store.put({ key: partnersKey(link), partners, savedAt: Date.now(), lateTaps: kept?.lateTaps });
+  await tx.done;
 }

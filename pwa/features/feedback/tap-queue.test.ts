@@ -6,6 +6,7 @@ import { offlineDb, resetOfflineDbForTests, tapKey, ticketKey } from "../../lib/
 import {
   backoffDelay,
   flushQueue,
+  lateCount,
   MAX_DELAY_MS,
   pendingCount,
   type QueueEvent,
@@ -25,7 +26,7 @@ type Sent = { toUserID: number; feedback: string; clientTs: number };
 function fakeServer() {
   const stored = new Map<number, { feedback: string; clientTs: number }>();
   const requests: Sent[] = [];
-  let mode: "ok" | "offline" | { status: number; error: string } = "ok";
+  let mode: "ok" | "offline" | { status: number; error: string; code?: string } = "ok";
   let gate: Promise<void> | undefined;
   const fetch = vi.fn(async (_url: string, init: RequestInit) => {
     if (gate) await gate;
@@ -33,7 +34,9 @@ function fakeServer() {
     const body = JSON.parse(String(init.body)) as Sent;
     requests.push(body);
     if (typeof mode === "object") {
-      return new Response(JSON.stringify({ success: false, error: mode.error }), { status: mode.status });
+      return new Response(JSON.stringify({ success: false, error: mode.error, code: mode.code }), {
+        status: mode.status,
+      });
     }
     const kept = stored.get(body.toUserID);
     if (!kept || body.clientTs > kept.clientTs) stored.set(body.toUserID, body);
@@ -181,6 +184,29 @@ describe("the feedback tap queue", () => {
     expect(await queued()).toEqual([]);
     expect(await choice(2)).toBeUndefined();
     expect(server.requests).toHaveLength(1);
+  });
+
+  it("drops taps that arrive after ratings closed, and counts them for the page instead of a notice", async () => {
+    const server = fakeServer();
+    await (await offlineDb()).put("partners", {
+      key: ticketKey(me.eventID, me.fromUserID),
+      partners: [{ id: 2, username: "Priya", image_name: "p-thumb.jpg" }],
+      savedAt: Date.now(),
+    });
+    const events: QueueEvent[] = [];
+    subscribe((e) => events.push(e));
+    server.mode = { status: 409, error: "the results are out, so ratings are closed", code: "ratings_closed" };
+
+    await tap(2, "like");
+    await tap(3, "dislike");
+    await flushQueue();
+
+    expect(await queued()).toEqual([]);
+    expect(await lateCount(me.eventID, me.fromUserID)).toBe(2);
+    expect(events.filter((e) => e.type === "notice")).toEqual([]);
+    expect(await choice(2)).toBeUndefined();
+    // Counted beside the page's partners, which stay as they were for offline use.
+    expect((await (await offlineDb()).get("partners", ticketKey(me.eventID, me.fromUserID)))?.partners).toHaveLength(1);
   });
 
   it("retries a server error (5xx) with backoff until it goes through", async () => {

@@ -86,8 +86,20 @@ const queue = createOfflineQueue<QueuedTap, OfflineSchema, Kept>({
     // The highlight should not claim a choice the server refused.
     const choice = await tx.objectStore("feedbackChoices").get(tap.key);
     if (choice?.clientTs === tap.clientTs) await tx.objectStore("feedbackChoices").delete(tap.key);
-    const cached = await tx.objectStore("partners").get(ticketKey(tap.eventID, tap.fromUserID));
+    const pageKey = ticketKey(tap.eventID, tap.fromUserID);
+    const cached = await tx.objectStore("partners").get(pageKey);
+    // Too late (the results are out): counted on the device, so the page says so even when the
+    // service worker sent it with no page open (docs/decisions/021-results.md).
+    const late = !reply.ok && reply.status === 409 && reply.data.code === "ratings_closed";
+    if (late) {
+      const kept = cached ?? { key: pageKey, partners: [], savedAt: 0 };
+      await tx.objectStore("partners").put({ ...kept, lateTaps: (kept.lateTaps ?? 0) + 1 });
+    }
     await tx.done;
+    if (late) {
+      emit({ type: "changed", eventID: tap.eventID, fromUserID: tap.fromUserID });
+      return;
+    }
     const name = cached?.partners.find((p) => p.id === tap.toUserID)?.username ?? "this partner";
     const reason = (!reply.ok && reply.data.error) || `error ${reply.status}`;
     emit({ type: "changed", eventID: tap.eventID, fromUserID: tap.fromUserID });
@@ -142,6 +154,11 @@ export async function loadChoices(eventID: number, fromUserID: number): Promise<
 export async function pendingCount(eventID: number, fromUserID: number): Promise<number> {
   const all = await queue.entries();
   return all.filter((t) => t.eventID === eventID && t.fromUserID === fromUserID).length;
+}
+
+/** Taps of one page that reached the server after the results were out (and so were not counted). */
+export async function lateCount(eventID: number, fromUserID: number): Promise<number> {
+  return (await (await offlineDb()).get("partners", ticketKey(eventID, fromUserID)))?.lateTaps ?? 0;
 }
 
 export const flushQueue = queue.flush;

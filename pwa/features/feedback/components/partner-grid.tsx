@@ -18,7 +18,7 @@ type Props = {
 /** The rating grid of /ParticipantFeedback: partners, their Like / Dislike, and how many taps wait. */
 export function PartnerGrid({ link, arrange, refreshKey }: Props) {
   const { state, reload } = usePartners(link, refreshKey);
-  const { choices, pending, notices, tap, dismiss } = usePartnerFeedback(link);
+  const { choices, pending, late, notices, tap, dismiss } = usePartnerFeedback(link);
 
   if (!link) {
     return (
@@ -42,6 +42,11 @@ export function PartnerGrid({ link, arrange, refreshKey }: Props) {
   return (
     <>
       <SyncStatus pending={pending} />
+      {late > 0 && (
+        <p className="notice feedback-late" role="status">
+          {late} {late === 1 ? "choice" : "choices"} arrived after ratings closed
+        </p>
+      )}
       {state.offline && (
         <p className="notice">You're offline: showing your partners saved on this device. Your taps will sync later.</p>
       )}
