@@ -27,6 +27,7 @@ describe.skipIf(noBrowser)("the mutual-likes report's wording", () => {
     const event = await insertEvent(db, uploads, {
       name: "Quiet Night",
       status: "ended",
+      resultsReleasedAt: Date.now(),
       startsAt: Date.now() - 86_400_000,
     });
     eventId = event.id;

@@ -59,10 +59,13 @@ describe.skipIf(noBrowser)("partner feedback on a phone", () => {
     const userId = people[name]!.userId;
     return `/EventFeedback?par1=${event}&par2=${userId}&t=${feedbackToken(env, page, userId, event)}`;
   };
-  const setStatus = (id: number, status: "started" | "ended") => {
+  /** "released": ended with its results out, as Release results leaves it. */
+  const setStatus = (id: number, status: "started" | "ended" | "released") => {
     const db = openDatabase(`${server.dataDir}/app.db`);
     try {
-      db.update(events).set({ status }).where(eq(events.id, id)).run();
+      const change =
+        status === "released" ? { status: "ended" as const, resultsReleasedAt: Date.now() } : { status };
+      db.update(events).set(change).where(eq(events.id, id)).run();
     } finally {
       db.$client.close();
     }
@@ -158,8 +161,8 @@ describe.skipIf(noBrowser)("partner feedback on a phone", () => {
       await other.close();
     }
 
-    // The report opens when the organiser ends the event.
-    setStatus(eventId, "ended");
+    // The report opens when the results are released.
+    setStatus(eventId, "released");
     await page.goto(reportLink("Vikram"));
     await page.getByRole("heading", { name: /Mutual matches/ }).waitFor();
     const mutual = page.locator("section", { has: page.getByRole("heading", { name: /Mutual matches/ }) });
@@ -206,7 +209,7 @@ describe.skipIf(noBrowser)("partner feedback on a phone", () => {
     await context.close();
   });
 
-  it("tells someone who opens the report during the event that it opens at the end", async () => {
+  it("tells someone who opens the report before the release when the results arrive", async () => {
     const db = openDatabase(`${server.dataDir}/app.db`);
     const early = await insertEvent(db, `${server.dataDir}/uploads`, { name: "Late Mixer" });
     db.update(events).set({ status: "started" }).where(eq(events.id, early.id)).run();
@@ -217,11 +220,16 @@ describe.skipIf(noBrowser)("partner feedback on a phone", () => {
     const { context, pageErrors } = await newContext(browser, server.url);
     const page = await context.newPage();
     await page.goto(reportLink("Meera", "report", early.id));
-    const notice = page.getByRole("status").filter({ hasText: "Your matches appear here when the event ends." });
+    // 12:00 PM the day after the event, on the venue's clock (Sydney: AEDT or AEST).
+    const notice = page.getByRole("status").filter({ hasText: /Your matches arrive at 12:00 PM AE[DS]T / });
     await notice.waitFor();
     expect(await page.getByRole("alert").count()).toBe(0);
 
+    // Ending the night is not enough: the report waits for the results.
     setStatus(early.id, "ended");
+    await notice.getByRole("button", { name: "Check again" }).click();
+    await notice.waitFor();
+    setStatus(early.id, "released");
     await notice.getByRole("button", { name: "Check again" }).click();
     await page.getByRole("heading", { name: /Mutual matches/ }).waitFor();
     expect(pageErrors).toEqual([]);

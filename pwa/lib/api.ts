@@ -24,6 +24,9 @@ export type ErrorData = {
   alreadyBooked?: boolean;
   /** seats_taken */
   takenSeats?: number;
+  /** results_not_yet: when the matches are released (ISO, UTC), and the venue's zone to show it in. */
+  resultsAt?: string;
+  timeZone?: string;
 };
 
 export type ApiReply<T> = { ok: true; status: number; data: T } | { ok: false; status: number; data: ErrorData };

@@ -9,8 +9,8 @@ export const getFeedback = (link: FeedbackLink) =>
 export type ReportState =
   | { status: "loading" }
   | { status: "error"; message: string }
-  /** The event has not ended yet: the server opens the report at the end (409). */
-  | { status: "not-yet" }
+  /** The results are not released yet (409): when they will be, if the server said. */
+  | { status: "not-yet"; resultsAt?: number; timeZone?: string }
   | { status: "ready"; report: FeedbackReport };
 
 export function useFeedbackReport(link: FeedbackLink | null) {
@@ -25,7 +25,12 @@ export function useFeedbackReport(link: FeedbackLink | null) {
       } else if (reply.status === 403) {
         setState({ status: "error", message: INVALID_LINK });
       } else if (reply.data.code === "results_not_yet") {
-        setState({ status: "not-yet" });
+        const at = reply.data.resultsAt ? Date.parse(reply.data.resultsAt) : Number.NaN;
+        setState(
+          Number.isNaN(at) || !reply.data.timeZone
+            ? { status: "not-yet" }
+            : { status: "not-yet", resultsAt: at, timeZone: reply.data.timeZone },
+        );
       } else {
         setState({
           status: "error",

@@ -18,4 +18,4 @@ export function readFeedbackLink(params: URLSearchParams, page: "participant" | 
 
 export const INCOMPLETE_LINK = "This feedback link is incomplete. Please open the link from your text message again.";
 export const INVALID_LINK = "This feedback link isn't valid. Please open the link from your text message again.";
-export const REPORT_NOT_YET = "Your matches appear here when the event ends.";
+export const REPORT_NOT_YET = "Your matches appear here once the results are out.";

@@ -4,6 +4,7 @@ import { type FeedbackLink, INCOMPLETE_LINK, REPORT_NOT_YET } from "../link.ts";
 import type { ReportEntry } from "../types.ts";
 import "../feedback.css";
 import { nationalPhone } from "../../../../common/national-phone.ts";
+import { resultsWhen } from "../../../../common/results-time.ts";
 import { ErrorNotice } from "../../../lib/error-notice.tsx";
 
 function ReportGroup({
@@ -74,10 +75,15 @@ export function FeedbackReportView({ link }: { link: FeedbackLink | null }) {
     return <ErrorNotice message={state.message} onRetry={reload} />;
   }
   if (state.status === "not-yet") {
-    // Not an error: the link is right and simply early (someone opened it during the event).
+    // Not an error: the link is right and simply early (the results are released at a set time,
+    // docs/decisions/021-results.md), said on the venue's clock with its zone.
     return (
       <div className="notice" role="status">
-        <p>{REPORT_NOT_YET}</p>
+        <p>
+          {state.resultsAt !== undefined && state.timeZone
+            ? `Your matches arrive at ${resultsWhen(state.resultsAt, state.timeZone, Date.now())}. Until then, everyone can still rate the people they met.`
+            : REPORT_NOT_YET}
+        </p>
         <button type="button" className="button" onClick={() => void reload()}>
           Check again
         </button>
