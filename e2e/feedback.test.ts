@@ -63,8 +63,7 @@ describe.skipIf(noBrowser)("partner feedback on a phone", () => {
   const setStatus = (id: number, status: "started" | "ended" | "released") => {
     const db = openDatabase(`${server.dataDir}/app.db`);
     try {
-      const change =
-        status === "released" ? { status: "ended" as const, resultsReleasedAt: Date.now() } : { status };
+      const change = status === "released" ? { status: "ended" as const, resultsReleasedAt: Date.now() } : { status };
       db.update(events).set(change).where(eq(events.id, id)).run();
     } finally {
       db.$client.close();

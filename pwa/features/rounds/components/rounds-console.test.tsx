@@ -67,6 +67,11 @@ function fakeServer() {
     "fetch",
     vi.fn(async (url: string, init?: RequestInit) => {
       const body = init?.body ? (JSON.parse(String(init.body)) as Record<string, unknown>) : undefined;
+      // The results card below the rounds (pwa/features/results) reads the ratings; nobody has rated yet.
+      if (url.endsWith("/ratings")) {
+        const ratings = { resultsAt: "2026-11-30T01:00:00.000Z", released: false, ratings: { done: 0, total: 0 } };
+        return Response.json({ ...ratings, people: [] });
+      }
       server.requests.push({ url, body });
       if (server.offline) throw new TypeError("Failed to fetch");
       if (url === "/api/plan-rounds") {

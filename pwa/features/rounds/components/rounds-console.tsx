@@ -1,9 +1,11 @@
 import { useState } from "react";
+import { DEFAULT_TIME_ZONE } from "../../../../common/time-zone.ts";
 import { ErrorNotice } from "../../../lib/error-notice.tsx";
 import { useOnline } from "../../../lib/use-online.ts";
 import { useConfirm } from "../../admin/components/confirm-dialog.tsx";
 import { EventPicker } from "../../admin/components/event-picker.tsx";
 import type { useAdminEvents } from "../../admin/use-admin-events.ts";
+import { ResultsPanel } from "../../results/components/results-panel.tsx";
 import type { RunAction } from "../rounds-api.ts";
 import { useRounds } from "../use-rounds.ts";
 import { PlanTable } from "./plan-table.tsx";
@@ -21,6 +23,8 @@ export function RoundsConsole({ events }: { events: ReturnType<typeof useAdminEv
   const { state, busy, problem, unreachable, reload, run, plan, setLeft, dismissProblem } = useRounds(eventID);
   const online = useOnline();
   const { confirm, dialog } = useConfirm();
+  const picked = events.state.status === "ready" ? events.state.events.find((e) => e.id === eventID) : undefined;
+  const timeZone = picked?.time_zone ?? DEFAULT_TIME_ZONE;
 
   const onRun = async (action: RunAction) => {
     if (action === "finish") {
@@ -96,6 +100,8 @@ export function RoundsConsole({ events }: { events: ReturnType<typeof useAdminEv
           )}
         </div>
       ) : null}
+      {/* The results follow the rounds, and stay here after the night for paper cards and the release. */}
+      <ResultsPanel key={eventID ?? 0} eventID={eventID} timeZone={timeZone} canChange={online} />
       {dialog}
     </div>
   );

@@ -1,0 +1,149 @@
+import { useState } from "react";
+import { formatVenueTime } from "../../../../common/time-zone.ts";
+import { ErrorNotice } from "../../../lib/error-notice.tsx";
+import { useConfirm } from "../../admin/components/confirm-dialog.tsx";
+import type { Choice, Scorecard } from "../results-api.ts";
+import { useResults } from "../use-results.ts";
+import "../results.css";
+
+type Props = { eventID: number | null; timeZone: string; canChange: boolean };
+
+/**
+ * The Rounds tab's results: how many guests have rated everyone they met, **Release results**, and
+ * the paper scorecards, where the organiser picks a guest who rated on paper and types in their Like
+ * or Dislike for each person they met (docs/decisions/021-results.md).
+ */
+export function ResultsPanel({ eventID, timeZone, canChange }: Props) {
+  const { state, busy, problem, dismissProblem, reload, release, choose } = useResults(eventID);
+  const { confirm, dialog } = useConfirm();
+  const [guestID, setGuestID] = useState<number | null>(null);
+
+  if (state.status === "idle") return null;
+  if (state.status === "loading") {
+    return (
+      <p role="status" className="admin-loading">
+        Loading the ratings...
+      </p>
+    );
+  }
+  if (state.status === "error") return <ErrorNotice message={state.message} onRetry={() => void reload()} />;
+
+  const { ratings, released, resultsAt, people } = state.ratings;
+  const guest = people.find((p) => p.id === guestID) ?? null;
+  const onRelease = async () => {
+    const go = await confirm({
+      title: "Release the results now?",
+      lines: [
+        "Ratings close, and every guest is texted their matches with a link to see them.",
+        "Choices that arrive after this are not counted.",
+      ],
+      confirmLabel: "Release results",
+    });
+    if (go) await release();
+  };
+
+  return (
+    <section className="rounds-card results-panel" aria-labelledby="results-title">
+      <h2 id="results-title">Results</h2>
+      <p className="results-progress" role="status">
+        Ratings: {ratings.done} of {ratings.total} done
+      </p>
+      <p>
+        {released
+          ? "Results released: guests have their matches."
+          : `Results go out at ${formatVenueTime(Date.parse(resultsAt), timeZone)}.`}
+      </p>
+      {problem ? (
+        <div className="notice error" role="alert">
+          <p>{problem}</p>
+          <button type="button" className="button" onClick={dismissProblem}>
+            Dismiss
+          </button>
+        </div>
+      ) : null}
+      {released ? null : (
+        <button
+          type="button"
+          className="button primary results-release"
+          disabled={!canChange || busy !== null}
+          onClick={() => void onRelease()}
+        >
+          Release results
+        </button>
+      )}
+
+      <h3>Paper scorecards</h3>
+      {people.length === 0 ? (
+        <p className="empty">Paper scorecards can be typed in once the event has started.</p>
+      ) : (
+        <div className="field">
+          <label htmlFor="scorecard-guest">Guest</label>
+          <select
+            id="scorecard-guest"
+            value={guest?.id ?? ""}
+            onChange={(e) => setGuestID(e.target.value ? Number(e.target.value) : null)}
+          >
+            <option value="">Choose a guest who rated on paper</option>
+            {people.map((p) => (
+              <option key={p.id} value={p.id}>
+                {p.name}
+                {p.done ? " (done)" : ""}
+              </option>
+            ))}
+          </select>
+        </div>
+      )}
+      {guest ? (
+        <ScorecardRows
+          guest={guest}
+          disabled={!canChange || released}
+          busy={busy}
+          onChoose={(toUserID, choice) => void choose(guest.id, toUserID, choice)}
+        />
+      ) : null}
+      {dialog}
+    </section>
+  );
+}
+
+function ScorecardRows({
+  guest,
+  disabled,
+  busy,
+  onChoose,
+}: {
+  guest: Scorecard;
+  disabled: boolean;
+  busy: string | null;
+  onChoose(toUserID: number, choice: Choice): void;
+}) {
+  if (guest.partners.length === 0) return <p className="empty">{guest.name} has nobody to rate.</p>;
+  return (
+    <ul className="scorecard" aria-label={`People ${guest.name} met`}>
+      {guest.partners.map((partner) => {
+        const nameId = `scorecard-${guest.id}-${partner.id}`;
+        const rowBusy = busy === `${guest.id}:${partner.id}`;
+        return (
+          <li key={partner.id} className="scorecard-row">
+            <span id={nameId} className="scorecard-name">
+              {partner.username}
+            </span>
+            {(["like", "dislike"] as const).map((choice) => (
+              <button
+                key={choice}
+                type="button"
+                className={`button scorecard-${choice}`}
+                aria-pressed={partner.feedback === choice}
+                aria-describedby={nameId}
+                disabled={disabled || rowBusy}
+                onClick={() => onChoose(partner.id, choice)}
+              >
+                {choice === "like" ? "Like" : "Dislike"}
+              </button>
+            ))}
+          </li>
+        );
+      })}
+    </ul>
+  );
+}

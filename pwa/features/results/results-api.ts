@@ -1,0 +1,25 @@
+import { type ApiReply, api, type Ok, send } from "../../lib/api.ts";
+import { useAdminStore } from "../admin/admin-store.ts";
+
+/**
+ * The organiser's calls for a night's results (docs/api.md, Results): who has rated, the paper
+ * scorecards, and Release results.
+ */
+
+// The server's own types (api/routes/results.ts), read through the typed client.
+export type EventRatings = Ok<(typeof api)["admin-event"][":id"]["ratings"]["$get"]>;
+export type Scorecard = EventRatings["people"][number];
+export type Choice = "like" | "dislike";
+
+// As every admin call: a lapsed session (401) brings the password modal back.
+async function guarded<T>(call: Promise<ApiReply<T>>): Promise<ApiReply<T>> {
+  const reply = await call;
+  if (reply.status === 401) useAdminStore.getState().lock();
+  return reply;
+}
+
+export const getRatings = (eventID: number) =>
+  guarded(send(api["admin-event"][":id"].ratings.$get({ param: { id: String(eventID) } })));
+export const releaseResults = (eventId: number) => guarded(send(api["release-results"].$post({ json: { eventId } })));
+export const savePaperChoice = (eventID: number, fromUserID: number, toUserID: number, feedback: Choice) =>
+  guarded(send(api["admin-save-feedback"].$post({ json: { eventID, fromUserID, toUserID, feedback } })));

@@ -1,0 +1,82 @@
+import { useCallback, useEffect, useState } from "react";
+import { type ApiReply, CallFailed } from "../../lib/api.ts";
+import { type Choice, type EventRatings, getRatings, releaseResults, savePaperChoice } from "./results-api.ts";
+
+export type ResultsState =
+  | { status: "idle" }
+  | { status: "loading" }
+  | { status: "error"; message: string }
+  | { status: "ready"; ratings: EventRatings };
+
+/** What the organiser reads when the server says no, chosen by the reply's code. */
+export function resultsProblem(what: "release" | "save", reply: Extract<ApiReply<unknown>, { ok: false }>) {
+  const { code, error } = reply.data;
+  if (reply.status === 401) return "Your session ended. Log in again.";
+  if (code === "wrong_state") return "End the event first (Overview, End Event): results are released after the night.";
+  if (code === "ratings_closed") return "The results are out, so ratings are closed.";
+  if (code === "feedback_not_open") return "Ratings open when the event starts.";
+  if (code === "not_found") return "That guest did not meet this person, or is no longer a participant.";
+  return `Couldn't ${what === "release" ? "release the results" : "save that choice"}: ${error ?? "please try again."}`;
+}
+
+/** The ratings of the picked event, with Release results and the paper scorecard's Like / Dislike. */
+export function useResults(eventID: number | null) {
+  const [state, setState] = useState<ResultsState>({ status: "idle" });
+  const [busy, setBusy] = useState<string | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+
+  const load = useCallback(
+    async (quiet = false) => {
+      if (eventID === null) {
+        setState({ status: "idle" });
+        return;
+      }
+      if (!quiet) setState({ status: "loading" });
+      try {
+        const reply = await getRatings(eventID);
+        if (reply.ok) setState({ status: "ready", ratings: reply.data });
+        else if (!quiet)
+          setState({
+            status: "error",
+            message: `Couldn't load the ratings: ${reply.data.error ?? "please try again."}`,
+          });
+      } catch (error) {
+        if (!(error instanceof CallFailed)) throw error;
+        if (!quiet) setState({ status: "error", message: "Can't reach the server to load the ratings." });
+      }
+    },
+    [eventID],
+  );
+  useEffect(() => {
+    setProblem(null);
+    void load();
+  }, [load]);
+
+  const act = async (key: string, call: () => Promise<ApiReply<unknown>>, what: "release" | "save") => {
+    setBusy(key);
+    setProblem(null);
+    try {
+      const reply = await call();
+      if (!reply.ok) setProblem(resultsProblem(what, reply));
+      await load(true);
+    } catch (error) {
+      if (!(error instanceof CallFailed)) throw error;
+      setProblem("No connection: try again once you're online.");
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  return {
+    state,
+    busy,
+    problem,
+    dismissProblem: () => setProblem(null),
+    reload: () => load(),
+    release: () => (eventID === null ? Promise.resolve() : act("release", () => releaseResults(eventID), "release")),
+    choose: (fromUserID: number, toUserID: number, choice: Choice) =>
+      eventID === null
+        ? Promise.resolve()
+        : act(`${fromUserID}:${toUserID}`, () => savePaperChoice(eventID, fromUserID, toUserID, choice), "save"),
+  };
+}
