@@ -1,3 +1,4 @@
+import { wallClockToUtc } from "../../../common/time-zone.ts";
 import type { AdminEventDetail, EventUpdate, NewEvent } from "./admin-api.ts";
 import { type BalancedSeats, balancedSeatsOf, seatsForUpdate, validateBalancedSeats } from "./balanced-seats.ts";
 import { apiToWallClock, wallClockToApi } from "./format.ts";
@@ -20,6 +21,12 @@ export type EventDraft = {
   duration: string;
   fromAge: string;
   toAge: string;
+  /**
+   * When the results are released, on the venue's clock (the Edit form only; a new event takes the
+   * default). `loaded` is the time as last saved: it is sent only when changed, so an event that
+   * keeps the default keeps following its start (docs/decisions/021-results.md).
+   */
+  results?: { date: string; hour: number; minute: number; loaded: string };
 };
 
 export const emptyDraft = (zone: string): EventDraft => ({
@@ -48,7 +55,18 @@ export const draftOf = (e: AdminEventDetail): EventDraft => ({
   duration: String(e.event_duration),
   fromAge: String(e.from_age),
   toAge: String(e.to_age),
+  results: { ...apiToWallClock(e.resultsAt, e.time_zone), loaded: e.resultsAt },
 });
+
+/** The results time the draft sends: an ISO instant, or nothing when the organiser left it alone. */
+function resultsAtOf(draft: EventDraft): { resultsAt?: string } {
+  const r = draft.results;
+  if (!r) return {};
+  const at = new Date(wallClockToUtc({ date: r.date, hour: r.hour, minute: r.minute }, draft.zone)).toISOString();
+  const loaded = apiToWallClock(r.loaded, draft.zone);
+  const unchanged = loaded.date === r.date && loaded.hour === r.hour && loaded.minute === r.minute;
+  return unchanged ? {} : { resultsAt: at };
+}
 
 /** What the browser's own input checks cannot see; null when the draft may be sent. */
 export const draftProblem = (draft: EventDraft): string | null => validateBalancedSeats(draft.seatPlan, draft.seats);
@@ -89,4 +107,5 @@ export const updateOf = (eventId: number, draft: EventDraft): EventUpdate => ({
   eventduration: Number(draft.duration),
   fromage: Number(draft.fromAge),
   toage: Number(draft.toAge),
+  ...resultsAtOf(draft),
 });

@@ -1,5 +1,6 @@
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import { imageUrl } from "../../../lib/api.ts";
+import type { EventDraft } from "../event-draft.ts";
 import { apiToWallClock, formatAtVenue, plural, statusLabel, tomorrowAt } from "../format.ts";
 import type { useAdminEvents } from "../use-admin-events.ts";
 import { useEventEditor } from "../use-event-editor.ts";
@@ -7,6 +8,7 @@ import { EventFields } from "./event-fields.tsx";
 import { EventLifecycleActions } from "./event-lifecycle-actions.tsx";
 import { EventPicker } from "./event-picker.tsx";
 import { FormMessage } from "./form-message.tsx";
+import { TimeFields } from "./time-fields.tsx";
 
 /** The Edit tab: pick an event, change its fields and picture, and start, end or cancel it. */
 export function EditEventForm(props: {
@@ -91,6 +93,13 @@ export function EditEventForm(props: {
                     </div>
                   }
                 />
+                {draft.results ? (
+                  <ResultsTimeField
+                    results={draft.results}
+                    minDate={storedDate ?? tomorrow}
+                    onChange={(results) => editor.set("results", results)}
+                  />
+                ) : null}
               </div>
             </fieldset>
             <div className="span-2 admin-actions">
@@ -125,5 +134,46 @@ export function EditEventForm(props: {
         <FormMessage message={editor.message} />
       ) : null}
     </div>
+  );
+}
+
+type ResultsTime = NonNullable<EventDraft["results"]>;
+
+/**
+ * When the matches are released, on the venue's clock: 12:00 PM the day after unless changed here
+ * (docs/decisions/021-results.md). The server refuses a time before the event's end.
+ */
+function ResultsTimeField(props: { results: ResultsTime; minDate: string; onChange(results: ResultsTime): void }) {
+  const { results, onChange } = props;
+  return (
+    <fieldset className="admin-results-time span-2">
+      <legend>Results released at (venue's local time)</legend>
+      <div className="admin-results-row">
+        <div className="field">
+          <label htmlFor="edit-results-date">Results date</label>
+          <input
+            id="edit-results-date"
+            type="date"
+            required
+            min={props.minDate}
+            value={results.date}
+            aria-describedby="edit-results-hint"
+            onChange={(e) => onChange({ ...results, date: e.target.value })}
+          />
+        </div>
+        <TimeFields
+          idPrefix="edit-results"
+          legend="Results time (venue's local time)"
+          hour={results.hour}
+          minute={results.minute}
+          onHour={(hour) => onChange({ ...results, hour })}
+          onMinute={(minute) => onChange({ ...results, minute })}
+        />
+      </div>
+      <p id="edit-results-hint" className="admin-hint">
+        Guests rate until then and are texted their matches at that time. Default: 12:00 PM the day after the event.
+        Release results on the Rounds tab sends them sooner.
+      </p>
+    </fieldset>
   );
 }

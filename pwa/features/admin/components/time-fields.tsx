@@ -7,16 +7,18 @@ type Props = {
   minute: number;
   onHour(h: number): void;
   onMinute(m: number): void;
+  /** What the two fields set, for screen readers. */
+  legend?: string;
 };
 
 const pad = (n: number) => String(n).padStart(2, "0");
 
 /** Hours 0-23 and minutes 0, 15, 30, 45 (the only ones the server takes), on the venue's clock. */
-export function TimeFields({ idPrefix, hour, minute, onHour, onMinute }: Props) {
+export function TimeFields({ idPrefix, hour, minute, onHour, onMinute, legend }: Props) {
   return (
     <fieldset className="admin-time">
       {/* For screen readers; shown, it would push the row out of line with the Date field. */}
-      <legend className="sr-only">Start time (venue's local time)</legend>
+      <legend className="sr-only">{legend ?? "Start time (venue's local time)"}</legend>
       <div className="field">
         <label htmlFor={`${idPrefix}-hour`}>Hour</label>
         <select id={`${idPrefix}-hour`} value={hour} onChange={(e) => onHour(Number(e.target.value))}>
