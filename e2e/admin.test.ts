@@ -186,8 +186,12 @@ describe.skipIf(noBrowser)("admin panel on a desktop", () => {
     await expect.poll(() => end.isDisabled()).toBe(true);
     await expect.poll(() => start.isDisabled()).toBe(true);
     await expect.poll(() => panel.getByRole("button", { name: "Update Event" }).isDisabled()).toBe(true);
+    // The end asks for the ratings again; the report link waits for the release of the results.
     const after = (await (await fetch(`${server.url}/api/dev/outbox`)).json()) as { to: string; body: string }[];
-    expect(after.filter((m) => m.body.includes(`/EventFeedback?par1=${event.id}&par2=`))).toHaveLength(3);
+    const thanks = after.filter((m) => m.body.includes("Rate the people you met by "));
+    expect(thanks).toHaveLength(3);
+    for (const m of thanks) expect(m.body).toContain(`/ParticipantFeedback?par1=`);
+    expect(after.filter((m) => m.body.includes(`/EventFeedback?par1=${event.id}&par2=`))).toHaveLength(0);
 
     // User Details: the participants, then a refund of two.
     await page.getByRole("tab", { name: "User Details" }).click();

@@ -52,7 +52,7 @@ export function EventLifecycleActions({ event, unrefunded, blocked, onMessage, o
       lines: [
         step === "start"
           ? `Texts ${who} their link to like or pass on the people they meet.`
-          : `Texts ${who} their link to see their matches.`,
+          : `Texts ${who} a thank-you with their rating link and when their matches arrive.`,
         step === "start" ? "Bookings are closed from now on." : "Feedback results open to everyone who came.",
         "This cannot be undone.",
       ],
