@@ -164,6 +164,7 @@ function ResultsTimeField(props: { results: ResultsTime; minDate: string; onChan
         <TimeFields
           idPrefix="edit-results"
           legend="Results time (venue's local time)"
+          labelPrefix="Results"
           hour={results.hour}
           minute={results.minute}
           onHour={(hour) => onChange({ ...results, hour })}

@@ -9,18 +9,20 @@ type Props = {
   onMinute(m: number): void;
   /** What the two fields set, for screen readers. */
   legend?: string;
+  /** Names the fields apart from the start's when a form has two times ("Results" hour). */
+  labelPrefix?: string;
 };
 
 const pad = (n: number) => String(n).padStart(2, "0");
 
 /** Hours 0-23 and minutes 0, 15, 30, 45 (the only ones the server takes), on the venue's clock. */
-export function TimeFields({ idPrefix, hour, minute, onHour, onMinute, legend }: Props) {
+export function TimeFields({ idPrefix, hour, minute, onHour, onMinute, legend, labelPrefix }: Props) {
   return (
     <fieldset className="admin-time">
       {/* For screen readers; shown, it would push the row out of line with the Date field. */}
       <legend className="sr-only">{legend ?? "Start time (venue's local time)"}</legend>
       <div className="field">
-        <label htmlFor={`${idPrefix}-hour`}>Hour</label>
+        <label htmlFor={`${idPrefix}-hour`}>{labelPrefix ? `${labelPrefix} hour` : "Hour"}</label>
         <select id={`${idPrefix}-hour`} value={hour} onChange={(e) => onHour(Number(e.target.value))}>
           {HOURS.map((h) => (
             <option key={h} value={h}>
@@ -30,7 +32,7 @@ export function TimeFields({ idPrefix, hour, minute, onHour, onMinute, legend }:
         </select>
       </div>
       <div className="field">
-        <label htmlFor={`${idPrefix}-minute`}>Minute</label>
+        <label htmlFor={`${idPrefix}-minute`}>{labelPrefix ? `${labelPrefix} minute` : "Minute"}</label>
         <select id={`${idPrefix}-minute`} value={minute} onChange={(e) => onMinute(Number(e.target.value))}>
           {MINUTES.map((m) => (
             <option key={m} value={m}>
