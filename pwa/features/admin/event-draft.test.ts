@@ -1,0 +1,43 @@
+import { describe, expect, it } from "vitest";
+import type { AdminEventDetail } from "./admin-api.ts";
+import { draftOf, updateOf } from "./event-draft.ts";
+
+const saturday = {
+  id: 7,
+  event_name: "Harbour Mixer",
+  event_image: "x.jpg",
+  EventDateTime: "2031-11-29T08:00:00.000Z",
+  event_address: "1 George St",
+  booking_amount: 45,
+  SeatAvailabilityPer: 100,
+  event_status: "upcoming",
+  event_duration: 3,
+  from_age: 25,
+  to_age: 35,
+  time_zone: "Australia/Sydney",
+  SeatsLeft: null,
+  seatsLeftTotal: 10,
+  resultsAt: "2031-11-30T01:00:00.000Z",
+  event_date: "2031-11-29",
+  event_time: "08:00",
+  total_seats: 10,
+  seatsMale: null,
+  seatsFemale: null,
+} satisfies AdminEventDetail;
+
+describe("the results time in the Edit form", () => {
+  it("shows the results time on the venue's clock", () => {
+    expect(draftOf(saturday).results).toMatchObject({ date: "2031-11-30", hour: 12, minute: 0 });
+  });
+
+  it("sends nothing when it is left alone, so the default keeps following the start", () => {
+    const draft = { ...draftOf(saturday), date: "2031-12-06" };
+    expect(updateOf(7, draft)).not.toHaveProperty("resultsAt");
+  });
+
+  it("sends the venue's time as an instant when the organiser changes it", () => {
+    const draft = draftOf(saturday);
+    const changed = { ...draft, results: { ...draft.results!, hour: 9 } };
+    expect(updateOf(7, changed).resultsAt).toBe("2031-11-29T22:00:00.000Z");
+  });
+});
