@@ -3,7 +3,7 @@ import { alias } from "drizzle-orm/sqlite-core";
 import type { Db } from "../../db/client.ts";
 import { bookings, type Event, type EventStatus, events, feedback, refunds, users } from "../../db/schema.ts";
 import { NotFound } from "../lib/errors.ts";
-import { ratingProgress } from "./feedback.ts";
+import { ratingProgress } from "./results.ts";
 import { isBalanced } from "./seats.ts";
 import { waitlistLength } from "./waitlist.ts";
 

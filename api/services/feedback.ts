@@ -229,63 +229,6 @@ function storeRating(
   );
 }
 
-/** One participant's partners and what they rated each, for the organiser's paper scorecard. */
-export function scorecardOf(
-  db: Db,
-  input: { eventId: number; userId: number },
-  now: number,
-): { partners: (Partner & { feedback: FeedbackValue | null })[] } {
-  assertStarted(db, input.eventId);
-  let seat: Seat;
-  try {
-    seat = participantOf(db, input.userId, input.eventId);
-  } catch {
-    throw NotFound("no such participant at this event");
-  }
-  const partners = partnersOf(db, input.userId, input.eventId, seat, now);
-  const rated = new Map(
-    db
-      .select({ to: feedback.toUserId, value: feedback.value })
-      .from(feedback)
-      .where(and(eq(feedback.eventId, input.eventId), eq(feedback.fromUserId, input.userId)))
-      .all()
-      .map((r) => [r.to, r.value]),
-  );
-  return { partners: partners.map((p) => ({ ...p, feedback: rated.get(p.id) ?? null })) };
-}
-
-/**
- * Who has rated everyone they met: the organiser's progress (`ratings` in the summary) and the
- * reminder's list of those still to finish. Someone who met nobody has nothing left to rate.
- */
-export function ratingProgress(db: DbOrTx, eventId: number, now: number): { done: number[]; notDone: number[] } {
-  const paid = db
-    .select({ userId: bookings.userId, gender: users.gender })
-    .from(bookings)
-    .innerJoin(users, eq(users.id, bookings.userId))
-    .where(and(eq(bookings.eventId, eventId), eq(bookings.status, "paid")))
-    .orderBy(asc(bookings.id))
-    .all();
-  const rated = new Map<number, Set<number>>();
-  for (const r of db
-    .select({ from: feedback.fromUserId, to: feedback.toUserId })
-    .from(feedback)
-    .where(eq(feedback.eventId, eventId))
-    .all()) {
-    const set = rated.get(r.from) ?? new Set<number>();
-    set.add(r.to);
-    rated.set(r.from, set);
-  }
-  const done: number[] = [];
-  const notDone: number[] = [];
-  for (const person of paid) {
-    const theirs = rated.get(person.userId) ?? new Set<number>();
-    const partners = partnersOf(db, person.userId, eventId, person, now);
-    (partners.every((p) => theirs.has(p.id)) ? done : notDone).push(person.userId);
-  }
-  return { done, notDone };
-}
-
 /** The mutual-likes report: three disjoint lists; phone numbers only where the other person liked this user. */
 export function getFeedbackReport(
   ctx: Ctx,

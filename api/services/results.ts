@@ -8,7 +8,7 @@ import { Conflict, NotFound } from "../lib/errors.ts";
 import type { Logger } from "../lib/log.ts";
 import type { SmsProvider } from "../providers/sms/types.ts";
 import { textPaidAttendees } from "./attendee-texts.ts";
-import { partnersOf, ratingProgress } from "./feedback.ts";
+import { partnersOf } from "./feedback.ts";
 import { deliverBatch, enqueueSms } from "./outbox.ts";
 
 // The results of a night (docs/decisions/021-results.md): released once, by the organiser's Release
@@ -21,6 +21,38 @@ type Deps = { db: Db; env: Env; sms: SmsProvider; log: Logger; now: () => number
 const HOUR = 3_600_000;
 /** No reminder in the hour after the end: the End text has just asked. */
 const REMINDER_NOT_BEFORE_END_MS = HOUR;
+
+/**
+ * Who has rated everyone they met: the organiser's progress (`ratings` in the summary) and the
+ * reminder's list of those still to finish. Someone who met nobody has nothing left to rate.
+ */
+export function ratingProgress(db: DbOrTx, eventId: number, now: number): { done: number[]; notDone: number[] } {
+  const paid = db
+    .select({ userId: bookings.userId, gender: users.gender })
+    .from(bookings)
+    .innerJoin(users, eq(users.id, bookings.userId))
+    .where(and(eq(bookings.eventId, eventId), eq(bookings.status, "paid")))
+    .orderBy(asc(bookings.id))
+    .all();
+  const rated = new Map<number, Set<number>>();
+  for (const r of db
+    .select({ from: feedback.fromUserId, to: feedback.toUserId })
+    .from(feedback)
+    .where(eq(feedback.eventId, eventId))
+    .all()) {
+    const set = rated.get(r.from) ?? new Set<number>();
+    set.add(r.to);
+    rated.set(r.from, set);
+  }
+  const done: number[] = [];
+  const notDone: number[] = [];
+  for (const person of paid) {
+    const theirs = rated.get(person.userId) ?? new Set<number>();
+    const partners = partnersOf(db, person.userId, eventId, person, now);
+    (partners.every((p) => theirs.has(p.id)) ? done : notDone).push(person.userId);
+  }
+  return { done, notDone };
+}
 
 /** Mutual likes per participant: both liked each other, both still hold a paid seat. */
 function mutualCounts(db: DbOrTx, eventId: number): Map<number, number> {
