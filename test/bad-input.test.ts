@@ -328,6 +328,22 @@ function endpointTable(): Endpoint[] {
       path: "/api/my-rounds",
       body: { type: "json", fields: { eventID: id(), userID: id(), token: any } },
     },
+    { method: "GET", path: "/api/admin-event/:id/ratings", admin: true, params: { id: id() } },
+    { method: "POST", path: "/api/release-results", admin: true, body: { type: "json", fields: { eventId: id() } } },
+    {
+      method: "POST",
+      path: "/api/admin-save-feedback",
+      admin: true,
+      body: {
+        type: "json",
+        fields: {
+          eventID: id(),
+          fromUserID: id(),
+          toUserID: id(NONE + 1),
+          feedback: { kind: "feedback", base: "like" },
+        },
+      },
+    },
   ];
 }
 
@@ -491,6 +507,9 @@ describe("every endpoint answers bad input with a 4xx {success:false, error} and
     "POST /api/run-rounds",
     "POST /api/mark-left",
     "POST /api/my-rounds",
+    "GET /api/admin-event/:id/ratings",
+    "POST /api/release-results",
+    "POST /api/admin-save-feedback",
   ];
 
   it("the table lists every endpoint the app serves", () => {

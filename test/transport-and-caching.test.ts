@@ -158,6 +158,8 @@ describe("Cache-Control", () => {
       }),
     );
     expect((await admin.postJson("/api/end-event", { eventId: event.id })).status).toBe(200);
+    // The report opens once the results are released (docs/decisions/021-results.md).
+    expect((await admin.postJson("/api/release-results", { eventId: event.id })).status).toBe(200);
     record(
       "POST /api/get-feedback",
       await fetch(`${server.url}/api/get-feedback`, {
