@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { defaultResultsAt } from "../../common/results-time.ts";
 import { events } from "../../db/schema.ts";
 import { type BrowserClient, browserClient, suiteTestServer } from "../../test/api-harness.ts";
-import { insertEvent, insertPaidBookings } from "../../test/fixtures.ts";
+import { insertEvent, insertPaidBookings, makeImage } from "../../test/fixtures.ts";
 import { feedbackToken } from "../lib/capability.ts";
 
 // The results calls (docs/api.md, Results; docs/decisions/021-results.md) over real HTTP: the release,
@@ -210,5 +210,46 @@ describe("the results time on the event", () => {
 
     expect((await update({ ...base, resultsAt: null })).status).toBe(200);
     expect(await resultsAtOf(event.id)).toBe("2031-11-30T01:00:00.000Z");
+  });
+
+  it("takes a results time on save-event too, empty for the default", async () => {
+    const form = async (resultsAt: string) => {
+      const f = new FormData();
+      const fields: Record<string, string> = {
+        eventName: "Results Form Night",
+        eventDate: isoDate(Date.now() + 10 * 24 * HOUR),
+        eventTime: "8:0",
+        eventAddress: "1 Macquarie St, Sydney NSW 2000",
+        totalSeats: "20",
+        bookingAmount: "45",
+        eventduration: "3",
+        fromage: "25",
+        toage: "35",
+        timeZone: "Australia/Sydney",
+        resultsAt,
+      };
+      for (const [k, v] of Object.entries(fields)) f.append(k, v);
+      f.append("eventImage", new Blob([new Uint8Array(await makeImage("png"))], { type: "image/png" }), "p.png");
+      return f;
+    };
+    const day = isoDate(Date.now() + 10 * 24 * HOUR);
+    const chosen = `${day}T23:00:00.000Z`;
+    const made = await reply(await admin.postForm("/api/save-event", await form(chosen)));
+    expect(made.status).toBe(200);
+    expect(await resultsAtOf(made.body.id as number)).toBe(chosen);
+
+    const plain = await reply(await admin.postForm("/api/save-event", await form("")));
+    expect(plain.status).toBe(200);
+    const event = server.deps.db
+      .select()
+      .from(events)
+      .where(eq(events.id, plain.body.id as number))
+      .get()!;
+    expect(event.resultsAt).toBeNull();
+    expect(await resultsAtOf(event.id)).toBe(new Date(defaultResultsAt(event)).toISOString());
+
+    // Before the end (8:00 UTC + 3 hours) is refused.
+    const early = await reply(await admin.postForm("/api/save-event", await form(`${day}T10:00:00Z`)));
+    expect(early).toMatchObject({ status: 400, body: { code: "invalid_request" } });
   });
 });
