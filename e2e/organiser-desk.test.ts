@@ -70,6 +70,8 @@ describe.skipIf(noBrowser)("the organiser's desk on a desktop", () => {
       name: "Winter Ball",
       startsAt: inDays(-10),
       status: "ended",
+      // Its results went out the next day: the Overview shows the matches only once released.
+      resultsReleasedAt: inDays(-9),
     });
     const meera = paid(ball.id, "Meera Iyer", "female");
     const dev = paid(ball.id, "Dev Kapoor", "male");
