@@ -2,9 +2,9 @@ import type { Context } from "hono";
 import { Hono } from "hono";
 import { z } from "zod";
 import type { AppDeps } from "../deps.ts";
-import { isAdmin } from "../lib/admin-session.ts";
 import { clientAddress } from "../lib/client-address.ts";
 import { Forbidden, NotFound } from "../lib/errors.ts";
+import { isStaffFor } from "../lib/staff.ts";
 import { idParam, jsonId, validate } from "../lib/validate.ts";
 import { confirmBooking, getEventDetails } from "../services/check-in.ts";
 import {
@@ -102,7 +102,9 @@ export const paymentsRoutes = (deps: AppDeps) => {
     })
     .get("/get-event-details", validate("query", z.object({ eventID: idParam(z), userID: idParam(z) })), (c) => {
       const q = c.req.valid("query");
-      return c.json(getEventDetails(deps.db, { userId: q.userID, eventId: q.eventID, admin: isAdmin(c, deps) }));
+      return c.json(
+        getEventDetails(deps.db, { userId: q.userID, eventId: q.eventID, admin: isStaffFor(c, deps, q.eventID) }),
+      );
     })
     .post(
       "/confirm-booking",
@@ -117,7 +119,7 @@ export const paymentsRoutes = (deps: AppDeps) => {
             address: clientAddress(c),
             now: deps.now(),
             // Door staff confirm at any time; an attendee's own code is an arrival only during the night.
-            staff: isAdmin(c, deps),
+            staff: isStaffFor(c, deps, body.eventID),
           }),
         );
       },
