@@ -192,6 +192,7 @@ describe("host links and sessions", () => {
       label: "Priya (host)",
       expiresAt: link.expiresAt,
       eventName: "Host Night",
+      timeZone: "Australia/Sydney",
     });
     const list = await json<LinkReply[]>(await admin.get(`/api/admin-event/${event.id}/host-links`));
     expect(list.map((l) => l.id)).toContain(link.id);

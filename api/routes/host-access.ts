@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import QRCode from "qrcode";
 import { z } from "zod";
 import type { AppDeps } from "../deps.ts";
 import { noStore, requireAdmin } from "../lib/admin-session.ts";
@@ -7,7 +8,7 @@ import { hostSessionOf, startHostSession } from "../lib/host-session.ts";
 import { actorOf } from "../lib/staff.ts";
 import { idParam, jsonId, validate } from "../lib/validate.ts";
 import { eventActivity } from "../services/activity.ts";
-import { createHostLink, eventName, hostAccessEnded, listHostLinks, revokeHostLink } from "../services/host-links.ts";
+import { createHostLink, hostAccessEnded, hostEvent, listHostLinks, revokeHostLink } from "../services/host-links.ts";
 
 const idParams = z.object({ id: idParam(z) });
 const label = z.string().trim().min(1, "label is required").max(60);
@@ -20,11 +21,12 @@ export const hostAccessRoutes = (deps: AppDeps) => {
   const admin = requireAdmin(deps);
   return (
     new Hono()
-      .post("/host-links", admin, validate("json", z.object({ eventID: jsonId(z), label })), (c) => {
+      .post("/host-links", admin, validate("json", z.object({ eventID: jsonId(z), label })), async (c) => {
         const body = c.req.valid("json");
-        return c.json(
-          createHostLink(deps, { eventId: body.eventID, label: body.label, actor: actorOf(c) }, deps.now()),
-        );
+        const link = createHostLink(deps, { eventId: body.eventID, label: body.label, actor: actorOf(c) }, deps.now());
+        // Drawn here, as the ticket's is, so the panel's bundle carries no QR encoder.
+        const qrCodeImage = await QRCode.toDataURL(link.url, { errorCorrectionLevel: "M", margin: 2, width: 320 });
+        return c.json({ ...link, qrCodeImage });
       })
       .get("/admin-event/:id/host-links", admin, validate("param", idParams), (c) => {
         return c.json(listHostLinks(deps, c.req.valid("param").id));
@@ -44,7 +46,7 @@ export const hostAccessRoutes = (deps: AppDeps) => {
           eventID: link.eventId,
           label: link.label,
           expiresAt: new Date(link.expiresAt).toISOString(),
-          eventName: eventName(deps.db, link.eventId),
+          ...hostEvent(deps.db, link.eventId),
         });
       })
       .get("/host-session", (c) => {
@@ -56,7 +58,7 @@ export const hostAccessRoutes = (deps: AppDeps) => {
           eventID: host.eventId,
           label: host.label,
           expiresAt: new Date(host.expiresAt).toISOString(),
-          eventName: eventName(deps.db, host.eventId),
+          ...hostEvent(deps.db, host.eventId),
         });
       })
   );

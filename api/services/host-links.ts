@@ -148,6 +148,12 @@ export function findHostSession(db: DbOrTx, sessionId: string, now: number): Hos
 
 export { hostAccessEnded };
 
-/** The event's name, for the host's header. */
-export const eventName = (db: DbOrTx, eventId: number) =>
-  db.select({ name: events.name }).from(events).where(eq(events.id, eventId)).get()?.name ?? "";
+/** The event's name and venue zone, for the host's header. */
+export function hostEvent(db: DbOrTx, eventId: number): { eventName: string; timeZone: string } {
+  const event = db
+    .select({ name: events.name, timeZone: events.timeZone })
+    .from(events)
+    .where(eq(events.id, eventId))
+    .get();
+  return { eventName: event?.name ?? "", timeZone: event?.timeZone ?? "UTC" };
+}

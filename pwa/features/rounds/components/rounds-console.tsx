@@ -16,8 +16,16 @@ import "../rounds.css";
  * The host's **Rounds** tab, built for a phone at 390 px: who is here, the settings and the plan,
  * then the night's clock and its buttons (docs/decisions/020-rounds-on-the-phones.md).
  */
-export function RoundsConsole({ events }: { events: ReturnType<typeof useAdminEvents> }) {
-  const [eventID, setEventID] = useState<number | null>(null);
+export function RoundsConsole({
+  events,
+  fixedEventID,
+}: {
+  /** The organiser's picker; a host's phone has none and passes its one event as `fixedEventID`. */
+  events?: ReturnType<typeof useAdminEvents>;
+  fixedEventID?: number;
+}) {
+  const [picked, setEventID] = useState<number | null>(null);
+  const eventID = fixedEventID ?? picked;
   const { state, busy, problem, unreachable, reload, run, plan, setLeft, dismissProblem } = useRounds(eventID);
   const online = useOnline();
   const { confirm, dialog } = useConfirm();
@@ -36,7 +44,7 @@ export function RoundsConsole({ events }: { events: ReturnType<typeof useAdminEv
 
   return (
     <div className="rounds">
-      <EventPicker id="rounds-event" events={events} value={eventID} onChange={setEventID} />
+      {events ? <EventPicker id="rounds-event" events={events} value={eventID} onChange={setEventID} /> : null}
       {!online || unreachable ? (
         <p className="notice rounds-offline" role="status">
           {online
@@ -52,7 +60,7 @@ export function RoundsConsole({ events }: { events: ReturnType<typeof useAdminEv
           </button>
         </div>
       ) : null}
-      {state.status === "idle" && events.state.status === "ready" ? (
+      {state.status === "idle" && events?.state.status === "ready" ? (
         <p className="empty">Choose tonight's event to plan and run its rounds.</p>
       ) : null}
       {state.status === "loading" ? (
