@@ -11,7 +11,7 @@ import {
   signInAsOrganiser,
   startAppServer,
 } from "./harness.ts";
-import { expectAccessible, expectNoSidewaysScroll } from "./page-checks.ts";
+import { expectAccessible, expectNoSidewaysScroll, waitForServiceWorker } from "./page-checks.ts";
 
 const HOUR = 3_600_000;
 
@@ -37,6 +37,7 @@ describe.skipIf(noBrowser)("host access on two phones", () => {
     await insertEvent(db, uploads, { name: "Other Night", startsAt: Date.now() + 7 * 24 * HOUR });
     insertPaidBookings(db, tonight.id, 1, { name: "Priya Sharma", gender: "female" });
     insertPaidBookings(db, tonight.id, 1, { name: "Kabir Singh", gender: "male" });
+    insertPaidBookings(db, tonight.id, 1, { name: "Asha Patel", gender: "female" });
     db.$client.close();
     browser = await launchBrowser();
     const open = async () => {
@@ -86,24 +87,38 @@ describe.skipIf(noBrowser)("host access on two phones", () => {
     await page.waitForURL((u) => u.pathname === "/host" && !u.search.includes("t="));
     const tabs = page.getByRole("tablist", { name: "Host sections" }).getByRole("tab");
     expect(await tabs.allTextContents()).toEqual(["Door", "Rounds"]);
-    await page.getByText("Arrived 0 of 2", { exact: true }).waitFor();
+    await page.getByText("Arrived 0 of 3", { exact: true }).waitFor();
     // One event only: no event picker, and the other night is nowhere.
     expect(await page.getByLabel("Event", { exact: true }).count()).toBe(0);
     expect(await page.getByText("Other Night").count()).toBe(0);
-    await page.getByText("Arrived 0 of 2", { exact: true }).waitFor();
+    await page.getByText("Arrived 0 of 3", { exact: true }).waitFor();
     await expectAccessible(page, "the host's Door");
     await expectNoSidewaysScroll(page);
 
     const row = page.getByRole("list", { name: "Attendees" }).getByRole("listitem").filter({ hasText: "Priya Sharma" });
     await row.getByRole("button", { name: "Check in", exact: true }).click();
-    await page.getByText("Arrived 1 of 2", { exact: true }).waitFor();
+    await page.getByText("Arrived 1 of 3", { exact: true }).waitFor();
     await page.getByText("All check-ins synced", { exact: true }).waitFor();
+
+    // Offline, the host's phone reopens from what it kept, as the organiser's door does, and queues.
+    await waitForServiceWorker(page);
+    await host.context.setOffline(true);
+    await page.reload();
+    await page.getByRole("heading", { name: "Host Night", level: 1 }).waitFor();
+    await page.getByText("Showing the list kept on this phone.", { exact: true }).waitFor();
+    await page.getByText("Arrived 1 of 3", { exact: true }).waitFor();
+    const asha = page.getByRole("list", { name: "Attendees" }).getByRole("listitem").filter({ hasText: "Asha Patel" });
+    await asha.getByRole("button", { name: "Check in", exact: true }).click();
+    await page.getByText("1 check-in waiting to sync", { exact: true }).waitFor();
+    await host.context.setOffline(false);
+    await page.getByText("All check-ins synced", { exact: true }).waitFor({ timeout: 30_000 });
+    await page.getByText("Arrived 2 of 3", { exact: true }).waitFor();
 
     await page.getByRole("tab", { name: "Rounds" }).click();
     await page.getByRole("button", { name: "Plan rounds" }).waitFor();
     await expectAccessible(page, "the host's Rounds");
     await page.getByRole("tab", { name: "Door" }).click();
-    await page.getByText("Arrived 1 of 2", { exact: true }).waitFor();
+    await page.getByText("Arrived 2 of 3", { exact: true }).waitFor();
     // The organiser's panel stays shut to a host.
     expect(await page.evaluate(async () => (await fetch("/api/admin-events")).status)).toBe(403);
     expect(host.pageErrors).toEqual([]);
@@ -117,7 +132,10 @@ describe.skipIf(noBrowser)("host access on two phones", () => {
         await page.getByRole("button", { name: "Refresh" }).click();
         return activity.getByRole("listitem").filter({ hasText: "check-in" }).allTextContents();
       })
-      .toEqual([expect.stringMatching(/Door 1 · check-in · Priya Sharma/)]);
+      .toEqual([
+        expect.stringMatching(/Door 1 · check-in · Asha Patel/),
+        expect.stringMatching(/Door 1 · check-in · Priya Sharma/),
+      ]);
     await activity.getByText(/organiser · host link created · Door 1/).waitFor();
     await expectAccessible(page, "Activity");
   });

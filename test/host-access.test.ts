@@ -265,6 +265,7 @@ describe("host links and sessions", () => {
     expect((await admin.postJson("/api/host-links", { eventID: event.id, label: "x".repeat(61) })).status).toBe(400);
     expect((await admin.postJson("/api/host-links", { eventID: 987_654, label: "Door" })).status).toBe(404);
     expect((await admin.get("/api/admin-event/987654/host-links")).status).toBe(404);
+    expect((await admin.get("/api/admin-event/987654/activity")).status).toBe(404);
     expect(server.deps.db.select().from(hostLinks).where(eq(hostLinks.label, "  ")).all()).toEqual([]);
   });
 });

@@ -1,7 +1,8 @@
 import { and, desc, eq, isNull, or, sql } from "drizzle-orm";
 import { activityLog } from "../../db/access-schema.ts";
 import type { DbOrTx } from "../../db/client.ts";
-import { users } from "../../db/schema.ts";
+import { events, users } from "../../db/schema.ts";
+import { NotFound } from "../lib/errors.ts";
 import { ERASED } from "./retention.ts";
 
 // The activity log (docs/decisions/022-host-access.md): every change the organiser or a host makes.
@@ -93,6 +94,7 @@ export const ACTIVITY_PAGE = 500;
  * so the organiser sees them on whatever event they open.
  */
 export function eventActivity(db: DbOrTx, eventId: number): ActivityRow[] {
+  if (!db.select({ id: events.id }).from(events).where(eq(events.id, eventId)).get()) throw NotFound("no such event");
   return db
     .select({ entry: activityLog, name: users.name })
     .from(activityLog)
