@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../api/app.ts";
-import type { ActivityRow } from "../api/services/activity.ts";
-import { ERASED } from "../api/services/retention.ts";
+import { type ActivityRow, recordActivity } from "../api/services/activity.ts";
+import { applyRetention, ERASED } from "../api/services/retention.ts";
 import { hostLinks } from "../db/access-schema.ts";
 import { bookings, users } from "../db/schema.ts";
 import { type BrowserClient, browserClient, suiteTestServer } from "./api-harness.ts";
@@ -399,5 +399,17 @@ describe("the activity log", () => {
     await phone.postJson("/api/check-in", { eventID: event.id, userID: ana!.userId, clientTs: server.deps.now() });
     server.deps.db.update(users).set({ name: ERASED.name }).where(eq(users.id, ana!.userId)).run();
     expect(entry(await activity(event.id), "check-in")?.person).toEqual({ userID: ana!.userId, name: null });
+  });
+
+  it("deletes entries older than RETENTION_DAYS with the hourly retention job", async () => {
+    const { db, env } = server.deps;
+    const { event } = await night(0);
+    const now = server.deps.now();
+    const DAY = 24 * HOUR;
+    recordActivity(db, { actor: "organiser", action: "event edited", eventId: event.id }, now - 91 * DAY);
+    recordActivity(db, { actor: "organiser", action: "event started", eventId: event.id }, now - 89 * DAY);
+    await applyRetention({ db, uploadsDir: env.UPLOADS_DIR, retentionDays: 90 }, now);
+    const left = (await activity(event.id)).filter((r) => r.eventID === event.id).map((r) => r.action);
+    expect(left).toEqual(["event started"]);
   });
 });
