@@ -17,7 +17,8 @@ const tabId = (tab: Tab) => `host-tab-${tab.toLowerCase()}`;
  */
 export function HostView() {
   const [params, setParams] = useSearchParams();
-  const token = params.get("t");
+  // Read once: the token leaves the address after signing in, and that must not sign in again.
+  const [token] = useState(() => params.get("t"));
   const dropToken = useCallback(() => setParams({}, { replace: true }), [setParams]);
   const state = useHostAccess(token, dropToken);
   const [tab, setTab] = useState<Tab>("Door");
