@@ -162,4 +162,27 @@ describe("the activity log", () => {
     const left = (await activity(event.id)).filter((r) => r.eventID === event.id).map((r) => r.action);
     expect(left).toEqual(["event started"]);
   });
+
+  it("records a host's check-in by the ticket's code once, and nothing for a code checked again", async () => {
+    const { event, attendees } = await night(1);
+    const [ana] = attendees;
+    server.deps.db.update(bookings).set({ uniqueCode: "ABCD1234" }).where(eq(bookings.id, ana!.bookingId)).run();
+    const { phone } = await hostPhone(await newLink(event.id, "Door 2"));
+    for (let i = 0; i < 2; i++) {
+      const reply = await phone.postJson("/api/confirm-booking", {
+        eventID: event.id,
+        userID: ana!.userId,
+        uniqueCode: "abcd1234",
+      });
+      expect(reply.status).toBe(200);
+    }
+    const checkIns = (await activity(event.id)).filter((r) => r.action === "check-in");
+    expect(checkIns).toEqual([
+      expect.objectContaining({
+        actor: "Door 2",
+        detail: "ticket code",
+        person: expect.objectContaining({ userID: ana!.userId }),
+      }),
+    ]);
+  });
 });

@@ -54,19 +54,24 @@ function callerOf(c: Context): Staff {
 }
 
 /** `organiser`, or the host link's label: the activity log's actor. */
-export const actorOf = (c: Context) => {
-  const staff = callerOf(c);
-  return staff.role === "host" ? staff.label : ORGANISER;
-};
+export const actorOf = (c: Context) => actorName(callerOf(c));
 
 /** Records a change in the activity log as the caller's; call it right after the change succeeds. */
 export function logActivity(c: Context, deps: AppDeps, entry: Omit<ActivityInput, "actor">) {
   recordActivity(deps.db, { ...entry, actor: actorOf(c) }, deps.now());
 }
 
-/** Whether the caller is the organiser or a host of this event (for routes open to anyone, with more for staff). */
-export function isStaffFor(c: Context, deps: AppDeps, eventId: number): boolean {
-  if (isAdmin(c, deps)) return true;
+/**
+ * The organiser, or a host of this event, or null; for calls open to anyone that do more for staff
+ * (the door code's lookup and confirmation).
+ */
+export function staffOf(c: Context, deps: AppDeps, eventId: number): Staff | null {
+  if (isAdmin(c, deps)) return { role: "organiser" };
   const host = hostSessionOf(c, deps);
-  return host !== null && host !== "ended" && host.eventId === eventId;
+  return host !== null && host !== "ended" && host.eventId === eventId ? { role: "host", ...host } : null;
 }
+
+export const isStaffFor = (c: Context, deps: AppDeps, eventId: number) => staffOf(c, deps, eventId) !== null;
+
+/** The activity log's name for a caller: `organiser` or the host link's label. */
+export const actorName = (staff: Staff) => (staff.role === "host" ? staff.label : ORGANISER);
