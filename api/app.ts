@@ -15,6 +15,7 @@ import { doorRoutes } from "./routes/door.ts";
 import { eventsRoutes } from "./routes/events.ts";
 import { feedbackRoutes } from "./routes/feedback.ts";
 import { healthRoutes } from "./routes/health.ts";
+import { hostAccessRoutes } from "./routes/host-access.ts";
 import { imagesRoutes } from "./routes/images.ts";
 import { paymentsRoutes } from "./routes/payments.ts";
 import { resultsRoutes } from "./routes/results.ts";
@@ -57,7 +58,8 @@ export function apiRoutes(deps: AppDeps) {
     .route("/", feedbackRoutes(deps))
     .route("/", doorRoutes(deps))
     .route("/", roundsRoutes(deps))
-    .route("/", resultsRoutes(deps));
+    .route("/", resultsRoutes(deps))
+    .route("/", hostAccessRoutes(deps));
   return new Hono().route("/api", api);
 }
 

@@ -71,6 +71,7 @@ describe.skipIf(noBrowser)("admin panel on a desktop", () => {
       "Edit Event",
       "User Details",
       "Rounds",
+      "Host access",
     ]);
     await expect.poll(() => page.getByRole("tab", { name: "Overview" }).getAttribute("aria-selected")).toBe("true");
 

@@ -5,7 +5,8 @@ import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { adminSessions } from "../../db/schema.ts";
 import type { AppDeps } from "../deps.ts";
 import { hmac, safeEqual, signValue, verifySignedValue } from "./crypto.ts";
-import { Unauthorized } from "./errors.ts";
+import { Forbidden, Unauthorized } from "./errors.ts";
+import { hostSessionOf } from "./host-session.ts";
 
 // A session is a row in admin_sessions; the cookie carries its random id, signed so a guessed or
 // tampered cookie costs no database read (docs/decisions/009-admin-login-and-sessions.md).
@@ -72,14 +73,19 @@ export function isAdmin(c: Context, deps: AppDeps): boolean {
 }
 
 /**
- * 401 unless the request carries a live admin session. Put it before validation: no hints without
- * it. Every answer behind it, the 401 included, is marked no-store.
+ * 401 unless the request carries a live admin session; 403 for a live host session, which opens only
+ * the door and the rounds (docs/decisions/022-host-access.md). Put it before validation: no hints
+ * without it. Every answer behind it, the 401 included, is marked no-store.
  */
 export const requireAdmin =
   (deps: AppDeps): MiddlewareHandler =>
   async (c, next) => {
     noStore(c);
-    if (!isAdmin(c, deps)) throw Unauthorized();
+    if (!isAdmin(c, deps)) {
+      const host = hostSessionOf(c, deps);
+      if (host !== null && host !== "ended") throw Forbidden("a host link does not open this");
+      throw Unauthorized();
+    }
     await next();
     // A handler may answer with a Response of its own (a download), which drops headers set before it.
     noStore(c);

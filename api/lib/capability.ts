@@ -14,7 +14,9 @@ export type LinkPurpose =
   /** The confirmation SMS's link that shows and saves the ticket on whatever phone opens it. */
   | "ticket"
   /** A waitlist offer: proves the phone it was texted to. */
-  | "waitlist-offer";
+  | "waitlist-offer"
+  /** A host link: signs a staff phone in to one night's door and rounds (docs/decisions/022-host-access.md). */
+  | "host";
 
 type Secret = Pick<Env, "SESSION_SECRET">;
 

@@ -7,6 +7,7 @@ import { hmac, safeEqual } from "../lib/crypto.ts";
 import { Unauthorized } from "../lib/errors.ts";
 import { assertUnderLimit, isOverLimit, type Limit, recordHit } from "../lib/rate-limit.ts";
 import { validate } from "../lib/validate.ts";
+import { recordFailedLogin } from "../services/activity.ts";
 
 const WINDOW_MS = 15 * 60 * 1000;
 /** Failed logins from every address together, per 15 minutes, before each attempt is slowed. */
@@ -53,6 +54,7 @@ export const adminAuthRoutes = (deps: AppDeps) => {
         recordHit(deps.db, perAddress, address, deps.now());
         recordHit(deps.db, siteWide, SITE, deps.now());
         deps.log("warn", "admin login failed", { address });
+        recordFailedLogin(deps.db, deps.now());
         throw Unauthorized("Invalid credentials", "invalid_credentials");
       }
       startAdminSession(c, deps);

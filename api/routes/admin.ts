@@ -4,6 +4,7 @@ import { eventId, eventImageForm, eventUpdateBody, newEventForm } from "../../co
 import type { AppDeps } from "../deps.ts";
 import { requireAdmin } from "../lib/admin-session.ts";
 import { NotFound } from "../lib/errors.ts";
+import { logActivity } from "../lib/staff.ts";
 import { idParam, validate } from "../lib/validate.ts";
 import { listAdminEvents } from "../services/admin-events.ts";
 import { cancelEvent } from "../services/cancel-event.ts";
@@ -14,7 +15,7 @@ import { findEvent } from "../services/holds.ts";
 import { addEvent, editEvent, replaceEventPicture } from "../services/organiser-events.ts";
 import { listEventParticipants } from "../services/participants.ts";
 import { participantsCsv } from "../services/participants-csv.ts";
-import { refundPayment } from "../services/refunds.ts";
+import { bookingOfPayment, refundPayment } from "../services/refunds.ts";
 import { listWaitlist } from "../services/waitlist.ts";
 import { adminAuthRoutes } from "./admin-auth.ts";
 
@@ -37,19 +38,25 @@ export const adminRoutes = (deps: AppDeps) => {
       })
       .post("/save-event", admin, validate("form", newEventForm), async (c) => {
         const { id } = await addEvent(deps, c.req.valid("form"));
+        logActivity(c, deps, { action: "event created", eventId: id });
         return c.json({ success: true as const, id });
       })
       .post("/update-event", admin, validate("json", eventUpdateBody), (c) => {
-        editEvent(deps, c.req.valid("json"));
+        const body = c.req.valid("json");
+        editEvent(deps, body);
+        logActivity(c, deps, { action: "event edited", eventId: body.id });
         return c.json({ success: true as const });
       })
       .post("/update-event-image", admin, validate("form", eventImageForm), async (c) => {
         const form = c.req.valid("form");
         const { imageName } = await replaceEventPicture(deps, form.eventid, form.eventImage);
+        logActivity(c, deps, { action: "event edited", eventId: form.eventid, detail: "picture" });
         return c.json({ success: true as const, event_image: imageName });
       })
       .post("/cancel-event", admin, validate("json", eventIdBody), async (c) => {
-        const result = await cancelEvent(deps, c.req.valid("json").eventId);
+        const { eventId } = c.req.valid("json");
+        const result = await cancelEvent(deps, eventId);
+        logActivity(c, deps, { action: "event cancelled", eventId });
         return c.json({ success: true as const, ...result });
       })
       .get("/admin-event/:id/waitlist", admin, validate("param", idParams), (c) => {
@@ -68,11 +75,15 @@ export const adminRoutes = (deps: AppDeps) => {
         });
       })
       .post("/start-event", admin, validate("json", eventIdBody), async (c) => {
-        const result = await startEvent(deps, c.req.valid("json").eventId);
+        const { eventId } = c.req.valid("json");
+        const result = await startEvent(deps, eventId);
+        logActivity(c, deps, { action: "event started", eventId });
         return c.json({ success: true as const, ...result });
       })
       .post("/end-event", admin, validate("json", eventIdBody), async (c) => {
-        const result = await endEvent(deps, c.req.valid("json").eventId);
+        const { eventId } = c.req.valid("json");
+        const result = await endEvent(deps, eventId);
+        logActivity(c, deps, { action: "event ended", eventId });
         return c.json({ success: true as const, ...result });
       })
       .get("/get-event-user/:id", admin, validate("param", idParams), (c) => {
@@ -83,7 +94,10 @@ export const adminRoutes = (deps: AppDeps) => {
         admin,
         validate("json", z.object({ paymentIntentId: z.string().trim().min(1).max(255) })),
         async (c) => {
-          const { refundId } = await refundPayment(deps, c.req.valid("json").paymentIntentId);
+          const { paymentIntentId } = c.req.valid("json");
+          const { refundId } = await refundPayment(deps, paymentIntentId);
+          const booking = bookingOfPayment(deps.db, paymentIntentId);
+          logActivity(c, deps, { action: "refund", eventId: booking?.eventId, userId: booking?.userId });
           return c.json({ success: true as const, refundId });
         },
       )

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import type { AppDeps } from "../deps.ts";
-import { requireAdmin } from "../lib/admin-session.ts";
+import { logActivity, requireStaff, staffFor } from "../lib/staff.ts";
 import { idParam, validate } from "../lib/validate.ts";
 import { checkIn, undoCheckIn } from "../services/check-in.ts";
 import { getRoster } from "../services/roster.ts";
@@ -22,24 +22,31 @@ const undoBody = z.object({ eventID: id, userID: id });
  * and changes minute to minute, so nothing here may be cached.
  */
 export const doorRoutes = (deps: AppDeps) => {
-  const admin = requireAdmin(deps);
+  // The organiser, or a host of the event (docs/decisions/022-host-access.md). The roster carries no
+  // email and no more of a phone than its last four digits, so a host sees what the organiser sees.
+  const staff = requireStaff(deps);
   return new Hono()
-    .get("/admin-event/:id/roster", admin, validate("param", z.object({ id: idParam(z) })), (c) => {
+    .get("/admin-event/:id/roster", staff, validate("param", z.object({ id: idParam(z) })), (c) => {
+      staffFor(c, c.req.valid("param").id);
       return c.json(getRoster(deps.db, c.req.valid("param").id));
     })
-    .post("/check-in", admin, validate("json", checkInBody), (c) => {
+    .post("/check-in", staff, validate("json", checkInBody), (c) => {
       const body = c.req.valid("json");
+      staffFor(c, body.eventID);
       const { checkedInAt } = checkIn(deps.db, {
         userId: body.userID,
         eventId: body.eventID,
         clientTs: body.clientTs,
         now: deps.now(),
       });
+      logActivity(c, deps, { action: "check-in", eventId: body.eventID, userId: body.userID });
       return c.json({ success: true as const, checkedInAt });
     })
-    .post("/undo-check-in", admin, validate("json", undoBody), (c) => {
+    .post("/undo-check-in", staff, validate("json", undoBody), (c) => {
       const body = c.req.valid("json");
+      staffFor(c, body.eventID);
       const { checkedInAt } = undoCheckIn(deps.db, { userId: body.userID, eventId: body.eventID });
+      logActivity(c, deps, { action: "check-in undone", eventId: body.eventID, userId: body.userID });
       return c.json({ success: true as const, checkedInAt });
     });
 };

@@ -2,10 +2,11 @@ import type { Context } from "hono";
 import { Hono } from "hono";
 import { z } from "zod";
 import type { AppDeps } from "../deps.ts";
-import { isAdmin } from "../lib/admin-session.ts";
 import { clientAddress } from "../lib/client-address.ts";
 import { Forbidden, NotFound } from "../lib/errors.ts";
+import { actorName, isStaffFor, staffOf } from "../lib/staff.ts";
 import { idParam, jsonId, validate } from "../lib/validate.ts";
+import { recordActivity } from "../services/activity.ts";
 import { confirmBooking, getEventDetails } from "../services/check-in.ts";
 import {
   bookingOfCheckout,
@@ -102,24 +103,32 @@ export const paymentsRoutes = (deps: AppDeps) => {
     })
     .get("/get-event-details", validate("query", z.object({ eventID: idParam(z), userID: idParam(z) })), (c) => {
       const q = c.req.valid("query");
-      return c.json(getEventDetails(deps.db, { userId: q.userID, eventId: q.eventID, admin: isAdmin(c, deps) }));
+      return c.json(
+        getEventDetails(deps.db, { userId: q.userID, eventId: q.eventID, admin: isStaffFor(c, deps, q.eventID) }),
+      );
     })
     .post(
       "/confirm-booking",
       validate("json", z.object({ eventID: id, userID: id, uniqueCode: z.string().min(1).max(64) })),
       (c) => {
         const body = c.req.valid("json");
-        return c.json(
-          confirmBooking(deps.db, {
-            userId: body.userID,
-            eventId: body.eventID,
-            uniqueCode: body.uniqueCode,
-            address: clientAddress(c),
-            now: deps.now(),
-            // Door staff confirm at any time; an attendee's own code is an arrival only during the night.
-            staff: isAdmin(c, deps),
-          }),
-        );
+        const staff = staffOf(c, deps, body.eventID);
+        const now = deps.now();
+        const reply = confirmBooking(deps.db, {
+          userId: body.userID,
+          eventId: body.eventID,
+          uniqueCode: body.uniqueCode,
+          address: clientAddress(c),
+          now,
+          // Door staff confirm at any time; an attendee's own code is an arrival only during the night.
+          staff: staff !== null,
+        });
+        // Staff whose confirmation recorded the arrival just now (not an earlier one) checked someone in.
+        if (staff && reply.confirmed && reply.checkedIn && Date.parse(reply.checkedInAt) === now) {
+          const entry = { eventId: body.eventID, userId: body.userID, detail: "ticket code" };
+          recordActivity(deps.db, { ...entry, actor: actorName(staff), action: "check-in" }, now);
+        }
+        return c.json(reply);
       },
     )
     .route("/", devCheckoutRoutes(deps));

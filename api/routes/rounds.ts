@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { ROUNDS_LIMITS as L } from "../../common/rounds-settings.ts";
 import type { AppDeps } from "../deps.ts";
-import { requireAdmin } from "../lib/admin-session.ts";
+import { logActivity, requireStaff, staffFor } from "../lib/staff.ts";
 import { idParam, jsonId, validate } from "../lib/validate.ts";
 import { getRounds, markLeft, planEventRounds, runRounds } from "../services/rounds.ts";
 import { myRounds } from "../services/rounds-guest.ts";
@@ -27,22 +27,39 @@ const leftBody = z.object({ eventID: id, userID: id, left: z.boolean() });
 const myRoundsBody = z.object({ eventID: id, userID: id, token: z.unknown().optional() });
 
 export const roundsRoutes = (deps: AppDeps) => {
-  const admin = requireAdmin(deps);
+  // The organiser, or a host of the event (docs/decisions/022-host-access.md). The answer's people
+  // carry no email and no phone, so a host sees what the organiser sees.
+  const staff = requireStaff(deps);
   return new Hono()
-    .get("/admin-event/:id/rounds", admin, validate("param", z.object({ id: idParam(z) })), (c) => {
+    .get("/admin-event/:id/rounds", staff, validate("param", z.object({ id: idParam(z) })), (c) => {
+      staffFor(c, c.req.valid("param").id);
       return c.json(getRounds(deps.db, c.req.valid("param").id, deps.now()));
     })
-    .post("/plan-rounds", admin, validate("json", planBody), (c) => {
+    .post("/plan-rounds", staff, validate("json", planBody), (c) => {
       const { eventID, ...settings } = c.req.valid("json");
-      return c.json(planEventRounds(deps.db, { eventId: eventID, ...settings }, deps.now()));
+      staffFor(c, eventID);
+      const view = planEventRounds(deps.db, { eventId: eventID, ...settings }, deps.now());
+      logActivity(c, deps, { action: "rounds planned", eventId: eventID });
+      return c.json(view);
     })
-    .post("/run-rounds", admin, validate("json", runBody), (c) => {
+    .post("/run-rounds", staff, validate("json", runBody), (c) => {
       const body = c.req.valid("json");
-      return c.json(runRounds(deps.db, { eventId: body.eventID, action: body.action }, deps.now()));
+      staffFor(c, body.eventID);
+      const view = runRounds(deps.db, { eventId: body.eventID, action: body.action }, deps.now());
+      logActivity(c, deps, { action: "rounds controlled", eventId: body.eventID, detail: body.action });
+      return c.json(view);
     })
-    .post("/mark-left", admin, validate("json", leftBody), (c) => {
+    .post("/mark-left", staff, validate("json", leftBody), (c) => {
       const body = c.req.valid("json");
-      return c.json(markLeft(deps.db, { eventId: body.eventID, userId: body.userID, left: body.left }, deps.now()));
+      staffFor(c, body.eventID);
+      const view = markLeft(deps.db, { eventId: body.eventID, userId: body.userID, left: body.left }, deps.now());
+      logActivity(c, deps, {
+        action: "marked left",
+        eventId: body.eventID,
+        userId: body.userID,
+        detail: body.left ? "left" : "back",
+      });
+      return c.json(view);
     })
     .post("/my-rounds", validate("json", myRoundsBody), (c) => {
       const body = c.req.valid("json");

@@ -235,3 +235,12 @@ function recordedRefund(db: DbOrTx, bookingId: number, paymentIntentId: string):
     .get();
   return row ?? null;
 }
+
+/** The booking a payment paid for, so the activity log can name the refund's event and person. */
+export function bookingOfPayment(db: DbOrTx, paymentIntentId: string) {
+  return db
+    .select({ eventId: bookings.eventId, userId: bookings.userId })
+    .from(bookings)
+    .where(eq(bookings.paymentIntentId, paymentIntentId))
+    .get();
+}

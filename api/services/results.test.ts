@@ -208,7 +208,12 @@ describe("the release", () => {
     const [first, second] = [scheduler(), scheduler()];
     await Promise.all([first.tick(), second.tick()]);
     await runUntil(resultsAt + HOUR);
-    expect(await releaseResults(deps(), event.id)).toEqual({ releasedAt: resultsAt, sent: 0, failed: 0 });
+    expect(await releaseResults(deps(), event.id)).toEqual({
+      releasedAt: resultsAt,
+      releasedNow: false,
+      sent: 0,
+      failed: 0,
+    });
     expect(texts).toHaveLength(4);
   });
 

@@ -88,7 +88,8 @@ export function resultsText(env: Env, event: Event, userId: number, matches: num
   return `Your results from ${event.name} are in: ${what}! See who, with their numbers: ${link}`;
 }
 
-export type ReleaseResult = { releasedAt: number; sent: number; failed: number };
+/** `releasedNow` is false when the results were already out (a second tap, or the scheduler first). */
+export type ReleaseResult = { releasedAt: number; releasedNow: boolean; sent: number; failed: number };
 
 /**
  * Releases an ended event's results: ratings close and the report opens at `releasedAt`, and every
@@ -97,14 +98,14 @@ export type ReleaseResult = { releasedAt: number; sent: number; failed: number }
  */
 export async function releaseResults(deps: Deps, eventId: number): Promise<ReleaseResult> {
   const prefix = `results:${eventId}:`;
-  const releasedAt = deps.db.transaction(
+  const { releasedAt, releasedNow } = deps.db.transaction(
     (tx) => {
       const event = tx.select().from(events).where(eq(events.id, eventId)).get();
       if (!event) throw NotFound("no such event");
       if (event.status !== "ended") {
         throw Conflict(`the event is ${event.status}; results are released once it has ended`, "wrong_state");
       }
-      if (event.resultsReleasedAt !== null) return event.resultsReleasedAt;
+      if (event.resultsReleasedAt !== null) return { releasedAt: event.resultsReleasedAt, releasedNow: false };
       const now = deps.now();
       tx.update(events)
         .set({ resultsReleasedAt: now })
@@ -115,11 +116,11 @@ export async function releaseResults(deps: Deps, eventId: number): Promise<Relea
         dedupeKey: (attendee) => `${prefix}${attendee.userId}`,
         body: (attendee) => resultsText(deps.env, event, attendee.userId, counts.get(attendee.userId) ?? 0),
       });
-      return now;
+      return { releasedAt: now, releasedNow: true };
     },
     { behavior: "immediate" },
   );
-  return { releasedAt, ...(await deliverBatch(deps, prefix)) };
+  return { releasedAt, releasedNow, ...(await deliverBatch(deps, prefix)) };
 }
 
 /** Ended events whose results are not out yet. */

@@ -1,4 +1,5 @@
 import { and, eq, inArray, isNull, lt, ne, or, sql } from "drizzle-orm";
+import { activityLog } from "../../db/access-schema.ts";
 import type { Db } from "../../db/client.ts";
 import {
   bookings,
@@ -66,6 +67,8 @@ export async function applyRetention(
     deps.log?.("info", "personal data erased", { eventId: id });
   }
   const shortenedMessages = forgetOldMessages(deps.db, now, cutoff);
+  // The activity log names people by id only, and is kept no longer than what it points at.
+  deps.db.delete(activityLog).where(lt(activityLog.at, cutoff)).run();
   deps.db
     .delete(rateLimitHits)
     .where(lt(rateLimitHits.at, now - RATE_LIMIT_HITS_KEEP_MS))

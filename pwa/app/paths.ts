@@ -13,6 +13,8 @@ export const paths = {
   tickets: "/tickets",
   /** The waitlist SMS link: `?o={offerId}&t={token}`. */
   waitlistOffer: "/waitlist-offer",
+  /** A host link: `?t={token}` signs a staff phone in to one night's Door and Rounds. */
+  host: "/host",
   /** What is kept about attendees, for how long, and who sees what. */
   privacy: "/privacy",
 } as const;

@@ -24,6 +24,7 @@ const TicketsPage = page(() => import("../routes/tickets.tsx"), "TicketsPage");
 const AdminPage = page(() => import("../routes/admin.tsx"), "AdminPage");
 const AdminDoorPage = page(() => import("../routes/admin-door.tsx"), "AdminDoorPage");
 const WelcomePage = page(() => import("../routes/welcome.tsx"), "WelcomePage");
+const HostPage = page(() => import("../routes/host.tsx"), "HostPage");
 const PrivacyPage = page(() => import("../routes/privacy.tsx"), "PrivacyPage");
 
 export function AppRouter() {
@@ -51,6 +52,7 @@ function Pages() {
           <Route path={paths.tickets} element={<TicketsPage />} />
           <Route path={paths.admin} element={<AdminPage />} />
           <Route path={paths.adminDoor} element={<AdminDoorPage />} />
+          <Route path={paths.host} element={<HostPage />} />
           <Route path={paths.privacy} element={<PrivacyPage />} />
           <Route path="*" element={<RouteError error={NOT_FOUND} />} />
         </Route>

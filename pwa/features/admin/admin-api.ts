@@ -58,3 +58,16 @@ export const getWaitlist = (eventId: number) => guarded(send(api["admin-event"][
 
 /** Where the participants spreadsheet is served (the admin session cookie goes with it). */
 export const participantsCsvUrl = (eventId: number) => api["admin-event"][":id"]["participants.csv"].$path(id(eventId));
+
+// Host links and the activity log (docs/decisions/022-host-access.md).
+export type HostLink = Ok<(typeof api)["admin-event"][":id"]["host-links"]["$get"]>[number];
+export type NewHostLink = Ok<(typeof api)["host-links"]["$post"]>;
+export type ActivityEntry = Ok<(typeof api)["admin-event"][":id"]["activity"]["$get"]>[number];
+
+export const listHostLinks = (eventID: number) =>
+  guarded(send(api["admin-event"][":id"]["host-links"].$get(id(eventID))));
+export const createHostLink = (eventID: number, label: string) =>
+  guarded(send(api["host-links"].$post({ json: { eventID, label } })));
+export const revokeHostLink = (linkId: number) =>
+  guarded(send(api["revoke-host-link"].$post({ json: { id: linkId } })));
+export const getActivity = (eventID: number) => guarded(send(api["admin-event"][":id"].activity.$get(id(eventID))));

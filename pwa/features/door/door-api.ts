@@ -41,6 +41,8 @@ async function keptEvents(): Promise<KeptDoorEvent[] | null> {
 }
 
 export async function loadDoorEvents(): Promise<Loaded<KeptDoorEvent[]>> {
+  const host = useAdminStore.getState().host;
+  if (host) return hostDoorEvents(host.eventID);
   let failure = OFFLINE_NO_COPY;
   try {
     const reply = await send(api["admin-events"].$get());
@@ -64,6 +66,19 @@ export async function loadDoorEvents(): Promise<Loaded<KeptDoorEvent[]>> {
   }
   const kept = await keptEvents();
   return kept ? { status: "ready", data: kept, kept: true, savedAt: 0 } : { status: "error", message: failure };
+}
+
+/**
+ * A host sees one event, and may not read the list of events: the roster's own event stands for the
+ * list, online or (from what this phone kept) offline.
+ */
+async function hostDoorEvents(eventID: number): Promise<Loaded<KeptDoorEvent[]>> {
+  const roster = await loadRoster(eventID);
+  if (roster.status !== "ready") return roster;
+  const event = toDoorEvent(roster.data.event);
+  return event
+    ? { status: "ready", data: [event], kept: roster.kept, savedAt: roster.savedAt }
+    : { status: "error", message: "Couldn't load the event." };
 }
 
 /** The roster as this phone last kept it (after a sync, with the server's check-in times). */

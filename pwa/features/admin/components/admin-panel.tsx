@@ -7,6 +7,7 @@ import { panelSearch, readPanelAddress, TABS, type Tab, tabSlug } from "../admin
 import { useAdminEvents } from "../use-admin-events.ts";
 import { AddEventForm } from "./add-event-form.tsx";
 import { EditEventForm } from "./edit-event-form.tsx";
+import { HostAccess } from "./host-access.tsx";
 import { LoginModal } from "./login-modal.tsx";
 import { Overview } from "./overview.tsx";
 import { UserDetails } from "./user-details.tsx";
@@ -137,6 +138,7 @@ function UnlockedPanel() {
         {tab === "Edit Event" ? <EditEventForm events={events} eventId={eventId} onPick={pick} /> : null}
         {tab === "User Details" ? <UserDetails events={events} eventId={eventId} onPick={pick} /> : null}
         {tab === "Rounds" ? <RoundsConsole events={events} /> : null}
+        {tab === "Host access" ? <HostAccess events={events} eventId={eventId} onPick={pick} /> : null}
       </section>
     </div>
   );

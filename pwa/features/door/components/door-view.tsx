@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { ErrorNotice } from "../../../lib/error-notice.tsx";
 import { useOnline } from "../../../lib/use-online.ts";
+import { useAdminStore } from "../../admin/admin-store.ts";
 import { UNDO_WINDOW_MS, useDoorStore } from "../door-store.ts";
 import { findByCode } from "../find-by-code.ts";
 import { cameraUsable, type TicketRef } from "../qr-decoder.ts";
@@ -33,6 +34,8 @@ export function DoorView() {
   useDoorSync();
   const { events, eventID, roster, pending, recent, notices, select, checkIn, undo, dismiss } = useDoorStore();
   const online = useOnline();
+  // A host's phone has one event: no picker (docs/decisions/022-host-access.md).
+  const hostMode = useAdminStore((s) => s.host !== null);
   const now = useUndoClock(recent);
   const [query, setQuery] = useState("");
   const [notArrivedOnly, setNotArrivedOnly] = useState(false);
@@ -114,7 +117,7 @@ export function DoorView() {
         </p>
       ) : null}
       {events.status === "error" ? <ErrorNotice message={events.message} /> : null}
-      {events.status === "ready" ? (
+      {events.status === "ready" && !hostMode ? (
         <DoorEventPicker
           events={events.events}
           value={eventID}

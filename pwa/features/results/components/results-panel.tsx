@@ -6,14 +6,20 @@ import type { Choice, Scorecard } from "../results-api.ts";
 import { useResults } from "../use-results.ts";
 import "../results.css";
 
-type Props = { eventID: number | null; timeZone: string; canChange: boolean };
+type Props = {
+  eventID: number | null;
+  timeZone: string;
+  canChange: boolean;
+  /** The organiser's; a host types in paper cards but does not release (docs/decisions/022-host-access.md). */
+  canRelease: boolean;
+};
 
 /**
  * The Rounds tab's results: how many guests have rated everyone they met, **Release results**, and
  * the paper scorecards, where the organiser picks a guest who rated on paper and types in their Like
  * or Dislike for each person they met (docs/decisions/021-results.md).
  */
-export function ResultsPanel({ eventID, timeZone, canChange }: Props) {
+export function ResultsPanel({ eventID, timeZone, canChange, canRelease }: Props) {
   const { state, busy, problem, dismissProblem, reload, release, choose } = useResults(eventID);
   const { confirm, dialog } = useConfirm();
   const [guestID, setGuestID] = useState<number | null>(null);
@@ -61,7 +67,7 @@ export function ResultsPanel({ eventID, timeZone, canChange }: Props) {
           </button>
         </div>
       ) : null}
-      {released ? null : (
+      {released || !canRelease ? null : (
         <button
           type="button"
           className="button primary results-release"

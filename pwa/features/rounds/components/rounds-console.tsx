@@ -18,13 +18,21 @@ import "../rounds.css";
  * The host's **Rounds** tab, built for a phone at 390 px: who is here, the settings and the plan,
  * then the night's clock and its buttons (docs/decisions/020-rounds-on-the-phones.md).
  */
-export function RoundsConsole({ events }: { events: ReturnType<typeof useAdminEvents> }) {
-  const [eventID, setEventID] = useState<number | null>(null);
+export function RoundsConsole({
+  events,
+  fixedEvent,
+}: {
+  /** The organiser's picker; a host's phone has none and passes its one event as `fixedEvent`. */
+  events?: ReturnType<typeof useAdminEvents>;
+  fixedEvent?: { id: number; timeZone: string };
+}) {
+  const [chosenID, setEventID] = useState<number | null>(null);
+  const eventID = fixedEvent?.id ?? chosenID;
   const { state, busy, problem, unreachable, reload, run, plan, setLeft, dismissProblem } = useRounds(eventID);
   const online = useOnline();
   const { confirm, dialog } = useConfirm();
-  const picked = events.state.status === "ready" ? events.state.events.find((e) => e.id === eventID) : undefined;
-  const timeZone = picked?.time_zone ?? DEFAULT_TIME_ZONE;
+  const picked = events?.state.status === "ready" ? events.state.events.find((e) => e.id === eventID) : undefined;
+  const timeZone = fixedEvent?.timeZone ?? picked?.time_zone ?? DEFAULT_TIME_ZONE;
 
   const onRun = async (action: RunAction) => {
     if (action === "finish") {
@@ -40,7 +48,7 @@ export function RoundsConsole({ events }: { events: ReturnType<typeof useAdminEv
 
   return (
     <div className="rounds">
-      <EventPicker id="rounds-event" events={events} value={eventID} onChange={setEventID} />
+      {events ? <EventPicker id="rounds-event" events={events} value={eventID} onChange={setEventID} /> : null}
       {!online || unreachable ? (
         <p className="notice rounds-offline" role="status">
           {online
@@ -56,7 +64,7 @@ export function RoundsConsole({ events }: { events: ReturnType<typeof useAdminEv
           </button>
         </div>
       ) : null}
-      {state.status === "idle" && events.state.status === "ready" ? (
+      {state.status === "idle" && events?.state.status === "ready" ? (
         <p className="empty">Choose tonight's event to plan and run its rounds.</p>
       ) : null}
       {state.status === "loading" ? (
@@ -101,7 +109,13 @@ export function RoundsConsole({ events }: { events: ReturnType<typeof useAdminEv
         </div>
       ) : null}
       {/* The results follow the rounds, and stay here after the night for paper cards and the release. */}
-      <ResultsPanel key={eventID ?? 0} eventID={eventID} timeZone={timeZone} canChange={online} />
+      <ResultsPanel
+        key={eventID ?? 0}
+        eventID={eventID}
+        timeZone={timeZone}
+        canChange={online}
+        canRelease={events !== undefined}
+      />
       {dialog}
     </div>
   );

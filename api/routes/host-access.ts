@@ -1,0 +1,65 @@
+import { Hono } from "hono";
+import QRCode from "qrcode";
+import { z } from "zod";
+import type { AppDeps } from "../deps.ts";
+import { noStore, requireAdmin } from "../lib/admin-session.ts";
+import { Unauthorized } from "../lib/errors.ts";
+import { hostSessionOf, startHostSession } from "../lib/host-session.ts";
+import { actorOf } from "../lib/staff.ts";
+import { idParam, jsonId, validate } from "../lib/validate.ts";
+import { eventActivity } from "../services/activity.ts";
+import { createHostLink, hostAccessEnded, hostEvent, listHostLinks, revokeHostLink } from "../services/host-links.ts";
+
+const idParams = z.object({ id: idParam(z) });
+const label = z.string().trim().min(1, "label is required").max(60);
+
+/**
+ * Host links (the organiser makes and revokes them), the host's own sign-in and session, and the
+ * organiser's activity log (docs/decisions/022-host-access.md).
+ */
+export const hostAccessRoutes = (deps: AppDeps) => {
+  const admin = requireAdmin(deps);
+  return (
+    new Hono()
+      .post("/host-links", admin, validate("json", z.object({ eventID: jsonId(z), label })), async (c) => {
+        const body = c.req.valid("json");
+        const link = createHostLink(deps, { eventId: body.eventID, label: body.label, actor: actorOf(c) }, deps.now());
+        // Drawn here, as the ticket's is, so the panel's bundle carries no QR encoder.
+        const qrCodeImage = await QRCode.toDataURL(link.url, { errorCorrectionLevel: "M", margin: 2, width: 320 });
+        return c.json({ ...link, qrCodeImage });
+      })
+      .get("/admin-event/:id/host-links", admin, validate("param", idParams), (c) => {
+        return c.json(listHostLinks(deps, c.req.valid("param").id));
+      })
+      .post("/revoke-host-link", admin, validate("json", z.object({ id: jsonId(z) })), (c) => {
+        revokeHostLink(deps.db, { id: c.req.valid("json").id, actor: actorOf(c) }, deps.now());
+        return c.json({ success: true as const });
+      })
+      .get("/admin-event/:id/activity", admin, validate("param", idParams), (c) => {
+        return c.json(eventActivity(deps.db, c.req.valid("param").id));
+      })
+      // Left loose on purpose, as for the other links: a missing or mistyped token is a 403, not a 400.
+      .post("/host-login", validate("json", z.object({ token: z.unknown().optional() })), (c) => {
+        noStore(c);
+        const link = startHostSession(c, deps, c.req.valid("json").token);
+        return c.json({
+          eventID: link.eventId,
+          label: link.label,
+          expiresAt: new Date(link.expiresAt).toISOString(),
+          ...hostEvent(deps.db, link.eventId),
+        });
+      })
+      .get("/host-session", (c) => {
+        noStore(c);
+        const host = hostSessionOf(c, deps);
+        if (host === "ended") throw hostAccessEnded();
+        if (host === null) throw Unauthorized("no host session", "host_access_ended");
+        return c.json({
+          eventID: host.eventId,
+          label: host.label,
+          expiresAt: new Date(host.expiresAt).toISOString(),
+          ...hostEvent(deps.db, host.eventId),
+        });
+      })
+  );
+};

@@ -1,0 +1,65 @@
+import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { events } from "./schema.ts";
+
+// Who may do what on a night, and what they did (docs/decisions/022-host-access.md), in a file of its
+// own so schema.ts stays the booking side's. drizzle.config.ts lists every schema file.
+
+/**
+ * A host link: one night's door and rounds for whoever opens it, until `expiresAt` (6 hours after the
+ * event's planned end, fixed when the link is made) or until the organiser revokes it.
+ */
+export const hostLinks = sqliteTable(
+  "host_links",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    eventId: integer("event_id")
+      .notNull()
+      .references(() => events.id),
+    label: text("label").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+    revokedAt: integer("revoked_at"),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [index("host_links_event").on(t.eventId)],
+);
+
+/**
+ * A phone signed in through a host link. The session lives only while its link does: revoking the
+ * link ends every session opened with it, whichever copy of the cookie is used.
+ */
+export const hostSessions = sqliteTable(
+  "host_sessions",
+  {
+    id: text("id").primaryKey(),
+    linkId: integer("link_id")
+      .notNull()
+      .references(() => hostLinks.id),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [index("host_sessions_link").on(t.linkId)],
+);
+
+/**
+ * The activity log: who (`organiser` or a host link's label) did what, when, to which event and
+ * person. The person is an id only; their name is read from users, so erasure leaves no name here.
+ * Failed admin logins are one row per 15-minute window (`windowKey`), with `count` attempts.
+ */
+export const activityLog = sqliteTable(
+  "activity_log",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    at: integer("at").notNull(),
+    actor: text("actor").notNull(),
+    action: text("action").notNull(),
+    eventId: integer("event_id"),
+    userId: integer("user_id"),
+    /** A short note (the refund's amount, the rounds action); never a name, email or phone. */
+    detail: text("detail"),
+    count: integer("count").notNull().default(1),
+    windowKey: text("window_key"),
+  },
+  (t) => [index("activity_log_event_at").on(t.eventId, t.at), uniqueIndex("activity_log_window").on(t.windowKey)],
+);
+
+export type HostLink = typeof hostLinks.$inferSelect;
+export type ActivityEntry = typeof activityLog.$inferSelect;

@@ -1,0 +1,98 @@
+import { type KeyboardEvent, useCallback, useRef, useState } from "react";
+import { useSearchParams } from "react-router-dom";
+import { formatAtVenue } from "../../admin/format.ts";
+import { DoorView } from "../../door/components/door-view.tsx";
+import { RoundsConsole } from "../../rounds/components/rounds-console.tsx";
+import { useHostAccess } from "../use-host-access.ts";
+import "../../admin/admin.css";
+import "../host.css";
+
+const TABS = ["Door", "Rounds"] as const;
+type Tab = (typeof TABS)[number];
+const tabId = (tab: Tab) => `host-tab-${tab.toLowerCase()}`;
+
+/**
+ * A host's phone (docs/decisions/022-host-access.md): the event's name and the link's label at the
+ * top, then only the Door and the Rounds of that one event.
+ */
+export function HostView() {
+  const [params, setParams] = useSearchParams();
+  // Read once: the token leaves the address after signing in, and that must not sign in again.
+  const [token] = useState(() => params.get("t"));
+  const dropToken = useCallback(() => setParams({}, { replace: true }), [setParams]);
+  const state = useHostAccess(token, dropToken);
+  const [tab, setTab] = useState<Tab>("Door");
+  const tabRefs = useRef(new Map<Tab, HTMLButtonElement>());
+
+  if (state.status === "checking") {
+    return (
+      <main className="page host-page">
+        <h1>Host access</h1>
+        <p role="status" className="admin-loading">
+          Signing in...
+        </p>
+      </main>
+    );
+  }
+  if (state.status !== "ready") {
+    const message =
+      state.status === "ended"
+        ? "Your host access has ended. Ask the organiser for a new host link if you still need the door or the rounds."
+        : state.status === "invalid"
+          ? "This host link isn't valid. It may have been cut off when it was copied: ask the organiser for the link again."
+          : "You're offline. Open the host link once with a network.";
+    return (
+      <main className="page host-page">
+        <h1>Host access</h1>
+        <div className="notice error host-ended" role="alert">
+          <p>{message}</p>
+        </div>
+      </main>
+    );
+  }
+
+  const { host } = state;
+  const onKey = (e: KeyboardEvent) => {
+    const i = TABS.indexOf(tab);
+    const next = e.key === "ArrowRight" || e.key === "ArrowLeft" ? TABS[(i + 1) % TABS.length] : null;
+    if (!next) return;
+    e.preventDefault();
+    setTab(next);
+    tabRefs.current.get(next)?.focus();
+  };
+
+  return (
+    <main className="page host-page">
+      <header className="host-head">
+        <h1>{host.eventName}</h1>
+        <p className="host-label">
+          Signed in as <strong>{host.label}</strong>
+          <span className="host-until"> · until {formatAtVenue(host.expiresAt, host.timeZone)}</span>
+        </p>
+      </header>
+      <div role="tablist" aria-label="Host sections" className="admin-tabs host-tabs" onKeyDown={onKey}>
+        {TABS.map((t) => (
+          <button
+            key={t}
+            ref={(el) => {
+              if (el) tabRefs.current.set(t, el);
+            }}
+            type="button"
+            role="tab"
+            id={tabId(t)}
+            aria-selected={tab === t}
+            aria-controls={`${tabId(t)}-panel`}
+            tabIndex={tab === t ? 0 : -1}
+            className="admin-tab"
+            onClick={() => setTab(t)}
+          >
+            {t}
+          </button>
+        ))}
+      </div>
+      <section role="tabpanel" id={`${tabId(tab)}-panel`} aria-labelledby={tabId(tab)} className="host-tabpanel">
+        {tab === "Door" ? <DoorView /> : <RoundsConsole fixedEvent={{ id: host.eventID, timeZone: host.timeZone }} />}
+      </section>
+    </main>
+  );
+}

@@ -1,0 +1,206 @@
+import { eq } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { type ActivityRow, recordActivity } from "../api/services/activity.ts";
+import { applyRetention, ERASED } from "../api/services/retention.ts";
+import { bookings, users } from "../db/schema.ts";
+import { type BrowserClient, browserClient, suiteTestServer } from "./api-harness.ts";
+import { insertEvent, insertPaidBookings, makeImage } from "./fixtures.ts";
+import { HOUR, hostAccessHelpers, json, MINUTE, PASSWORD } from "./suites/host-access.ts";
+
+// The activity log (docs/decisions/022-host-access.md): every change lands in it under `organiser` or
+// the host link's label, with the event and the person concerned; erasure leaves only the id.
+
+const server = suiteTestServer();
+let admin: BrowserClient;
+
+beforeAll(async () => {
+  admin = browserClient(server.url);
+  expect((await admin.postJson("/api/admin-login", { password: PASSWORD })).status).toBe(200);
+});
+
+const { night, newLink, hostPhone } = hostAccessHelpers(server, () => admin);
+
+describe("the activity log", () => {
+  const activity = async (eventID: number) => {
+    const response = await admin.get(`/api/admin-event/${eventID}/activity`);
+    expect(response.status).toBe(200);
+    return json<ActivityRow[]>(response);
+  };
+  const entry = (rows: ActivityRow[], action: string) => rows.find((r) => r.action === action);
+
+  it("records every change with its actor, the event and the person, newest first", async () => {
+    const { db } = server.deps;
+    // Created, edited, started and ended by the organiser through the panel's calls.
+    const form = new FormData();
+    const fields = {
+      eventName: "Logged Night",
+      eventDate: new Date(server.deps.now() + 10 * 24 * HOUR).toISOString().slice(0, 10),
+      eventTime: "19:30",
+      eventAddress: "1 Macquarie St, Sydney NSW 2000",
+      totalSeats: "24",
+      bookingAmount: "49.95",
+      eventduration: "2",
+      fromage: "25",
+      toage: "35",
+    };
+    for (const [key, value] of Object.entries(fields)) form.append(key, value);
+    form.append("eventImage", new Blob([new Uint8Array(await makeImage("png"))], { type: "image/png" }), "p.png");
+    const saved = await admin.postForm("/api/save-event", form);
+    expect(saved.status, await saved.clone().text()).toBe(200);
+    const eventID = (await json<{ id: number }>(saved)).id;
+    expect(
+      (
+        await admin.postJson("/api/update-event", {
+          eventid: eventID,
+          eventName: "Logged Night",
+          eventDate: fields.eventDate,
+          totalSeats: 30,
+        })
+      ).status,
+    ).toBe(200);
+    const [ana, ben, cat, dev] = insertPaidBookings(db, eventID, 4, { paidAt: server.deps.now() - HOUR });
+    expect((await admin.postJson("/api/start-event", { eventId: eventID })).status).toBe(200);
+
+    // The host checks people in, undoes one, plans and runs the rounds, marks someone left.
+    const link = await newLink(eventID, "Door 1");
+    const { phone } = await hostPhone(link);
+    for (const person of [ana!, ben!, cat!, dev!]) {
+      const response = await phone.postJson("/api/check-in", {
+        eventID,
+        userID: person.userId,
+        clientTs: server.deps.now(),
+      });
+      expect(response.status).toBe(200);
+    }
+    expect((await phone.postJson("/api/undo-check-in", { eventID, userID: dev!.userId })).status).toBe(200);
+    expect((await phone.postJson("/api/plan-rounds", { eventID })).status).toBe(200);
+    expect((await phone.postJson("/api/run-rounds", { eventID, action: "start" })).status).toBe(200);
+    expect((await phone.postJson("/api/mark-left", { eventID, userID: cat!.userId, left: true })).status).toBe(200);
+    // The host types in a paper card: the first guest with someone they met, for that partner.
+    const ratings = await json<{ people: { id: number; partners: { id: number }[] }[] }>(
+      await phone.get(`/api/admin-event/${eventID}/ratings`),
+    );
+    const card = ratings.people.find((p) => p.partners.length > 0)!;
+    const paper = { eventID, fromUserID: card.id, toUserID: card.partners[0]!.id, feedback: "like" };
+    expect((await phone.postJson("/api/admin-save-feedback", paper)).status).toBe(200);
+
+    // The organiser refunds one, revokes the link, ends the night.
+    const pi = `pi_local_activity_${ben!.bookingId}`;
+    db.update(bookings).set({ paymentIntentId: pi }).where(eq(bookings.id, ben!.bookingId)).run();
+    expect((await admin.postJson("/api/refund", { paymentIntentId: pi })).status).toBe(200);
+    expect((await admin.postJson("/api/revoke-host-link", { id: link.id })).status).toBe(200);
+    expect((await admin.postJson("/api/end-event", { eventId: eventID })).status).toBe(200);
+    expect((await admin.postJson("/api/release-results", { eventId: eventID })).status).toBe(200);
+    // A second tap releases nothing new, and logs nothing.
+    expect((await admin.postJson("/api/release-results", { eventId: eventID })).status).toBe(200);
+
+    const rows = await activity(eventID);
+    const mine = rows.filter((r) => r.eventID === eventID);
+    const name = (id: number) => db.select().from(users).where(eq(users.id, id)).get()!.name;
+    expect(entry(mine, "event created")).toMatchObject({ actor: "organiser" });
+    expect(entry(mine, "event edited")).toMatchObject({ actor: "organiser" });
+    expect(entry(mine, "event started")).toMatchObject({ actor: "organiser" });
+    expect(entry(mine, "event ended")).toMatchObject({ actor: "organiser" });
+    expect(entry(mine, "host link created")).toMatchObject({ actor: "organiser", detail: "Door 1" });
+    expect(entry(mine, "host link revoked")).toMatchObject({ actor: "organiser", detail: "Door 1" });
+    expect(entry(mine, "refund")).toMatchObject({
+      actor: "organiser",
+      person: { userID: ben!.userId, name: name(ben!.userId) },
+    });
+    expect(mine.filter((r) => r.action === "check-in")).toHaveLength(4);
+    expect(mine.filter((r) => r.action === "check-in").every((r) => r.actor === "Door 1")).toBe(true);
+    expect(entry(mine, "check-in undone")).toMatchObject({
+      actor: "Door 1",
+      person: { userID: dev!.userId, name: name(dev!.userId) },
+    });
+    expect(entry(mine, "rounds planned")).toMatchObject({ actor: "Door 1" });
+    expect(entry(mine, "rounds controlled")).toMatchObject({ actor: "Door 1", detail: "start" });
+    expect(entry(mine, "marked left")).toMatchObject({
+      actor: "Door 1",
+      detail: "left",
+      person: { userID: cat!.userId, name: name(cat!.userId) },
+    });
+    expect(entry(mine, "paper card entered")).toMatchObject({
+      actor: "Door 1",
+      detail: `like for ${paper.toUserID}`,
+      person: { userID: card.id, name: name(card.id) },
+    });
+    expect(mine.filter((r) => r.action === "results released")).toEqual([
+      expect.objectContaining({ actor: "organiser" }),
+    ]);
+    // Newest first.
+    expect(mine[0]!.action).toBe("results released");
+    expect(mine.at(-1)!.action).toBe("event created");
+    const times = rows.map((r) => Date.parse(r.at));
+    expect(times).toEqual([...times].sort((a, b) => b - a));
+  });
+
+  it("records a cancelled night, and nothing on a night nobody touched", async () => {
+    const { db, env } = server.deps;
+    const upcoming = await insertEvent(db, env.UPLOADS_DIR, { name: "To Cancel" });
+    const untouched = await insertEvent(db, env.UPLOADS_DIR, { name: "Untouched" });
+    expect((await admin.postJson("/api/cancel-event", { eventId: upcoming.id })).status).toBe(200);
+    expect(entry(await activity(upcoming.id), "event cancelled")).toMatchObject({
+      actor: "organiser",
+      eventID: upcoming.id,
+    });
+    expect((await activity(untouched.id)).filter((r) => r.eventID === untouched.id)).toEqual([]);
+  });
+
+  it("counts failed admin logins per 15 minutes, one entry each", async () => {
+    const { event } = await night(0);
+    // Past the quarter hour, so the three wrong passwords share a window.
+    const now = server.deps.now();
+    server.advance(15 * MINUTE - (now % (15 * MINUTE)) + 1000);
+    const guesser = browserClient(server.url);
+    for (let i = 0; i < 3; i++) {
+      expect((await guesser.postJson("/api/admin-login", { password: `wrong ${i}` })).status).toBe(401);
+    }
+    const failed = (await activity(event.id)).filter((r) => r.action === "failed admin logins");
+    expect(failed[0]).toMatchObject({ count: 3, eventID: null, person: null });
+  });
+
+  it("keeps only the id of a person whose data was erased", async () => {
+    const { event, attendees } = await night(1);
+    const { phone } = await hostPhone(await newLink(event.id));
+    const [ana] = attendees;
+    await phone.postJson("/api/check-in", { eventID: event.id, userID: ana!.userId, clientTs: server.deps.now() });
+    server.deps.db.update(users).set({ name: ERASED.name }).where(eq(users.id, ana!.userId)).run();
+    expect(entry(await activity(event.id), "check-in")?.person).toEqual({ userID: ana!.userId, name: null });
+  });
+
+  it("deletes entries older than RETENTION_DAYS with the hourly retention job", async () => {
+    const { db, env } = server.deps;
+    const { event } = await night(0);
+    const now = server.deps.now();
+    const DAY = 24 * HOUR;
+    recordActivity(db, { actor: "organiser", action: "event edited", eventId: event.id }, now - 91 * DAY);
+    recordActivity(db, { actor: "organiser", action: "event started", eventId: event.id }, now - 89 * DAY);
+    await applyRetention({ db, uploadsDir: env.UPLOADS_DIR, retentionDays: 90 }, now);
+    const left = (await activity(event.id)).filter((r) => r.eventID === event.id).map((r) => r.action);
+    expect(left).toEqual(["event started"]);
+  });
+
+  it("records a host's check-in by the ticket's code once, and nothing for a code checked again", async () => {
+    const { event, attendees } = await night(1);
+    const [ana] = attendees;
+    server.deps.db.update(bookings).set({ uniqueCode: "ABCD1234" }).where(eq(bookings.id, ana!.bookingId)).run();
+    const { phone } = await hostPhone(await newLink(event.id, "Door 2"));
+    for (let i = 0; i < 2; i++) {
+      const reply = await phone.postJson("/api/confirm-booking", {
+        eventID: event.id,
+        userID: ana!.userId,
+        uniqueCode: "abcd1234",
+      });
+      expect(reply.status).toBe(200);
+    }
+    const checkIns = (await activity(event.id)).filter((r) => r.action === "check-in");
+    expect(checkIns).toEqual([
+      expect.objectContaining({
+        actor: "Door 2",
+        detail: "ticket code",
+        person: expect.objectContaining({ userID: ana!.userId }),
+      }),
+    ]);
+  });
+});

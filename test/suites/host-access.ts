@@ -1,0 +1,40 @@
+import { expect } from "vitest";
+import { type BrowserClient, browserClient, type TestServer } from "../api-harness.ts";
+import { insertEvent, insertPaidBookings } from "../fixtures.ts";
+
+// What the host-access suites share: a started night, a host link made by the organiser, and a
+// phone signed in with it (docs/decisions/022-host-access.md).
+
+export const PASSWORD = "correct horse battery staple";
+export const MINUTE = 60_000;
+export const HOUR = 60 * MINUTE;
+
+export const json = async <T = Record<string, unknown>>(response: Response) => (await response.json()) as T;
+export type LinkReply = { id: number; label: string; url: string; expiresAt: string; eventID: number };
+
+export function hostAccessHelpers(server: TestServer, admin: () => BrowserClient) {
+  /** A night under way for half an hour, with `count` paid attendees. */
+  async function night(count = 4, name = "Host Night") {
+    const { db, env } = server.deps;
+    const now = server.deps.now();
+    const event = await insertEvent(db, env.UPLOADS_DIR, { name, status: "started", startsAt: now - 30 * MINUTE });
+    return { event, attendees: insertPaidBookings(db, event.id, count, { paidAt: now - 24 * HOUR }) };
+  }
+
+  async function newLink(eventID: number, label = "Door 1") {
+    const response = await admin().postJson("/api/host-links", { eventID, label });
+    expect(response.status).toBe(200);
+    return json<LinkReply>(response);
+  }
+
+  /** A phone that opened the link: the cookie host-login set. */
+  async function hostPhone(link: LinkReply) {
+    const phone = browserClient(server.url);
+    const token = new URL(link.url).searchParams.get("t");
+    const response = await phone.postJson("/api/host-login", { token });
+    expect(response.status).toBe(200);
+    return { phone, response };
+  }
+
+  return { night, newLink, hostPhone };
+}
