@@ -96,6 +96,7 @@ function endpointTable(): Endpoint[] {
           email: { kind: "email", base: "asha@example.com" },
           phone: { kind: "phone", base: "0498 765 432" },
           gender: { kind: "gender", base: "female" },
+          dateOfBirth: { kind: "date", base: "1995-05-03" },
           eventID: id(eventId),
           eventName: text("Test Mixer", 500, true),
           image: { kind: "file", base: null },

@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
-import { tomorrowIn, utcToWallClock } from "../../common/time-zone.ts";
+import type { PricesAndAgesFields } from "../../common/event-fields.ts";
+import { tomorrowIn, utcToWallClock, wallClockToUtc } from "../../common/time-zone.ts";
 import type { Db } from "../../db/client.ts";
 import { type Event, events } from "../../db/schema.ts";
 import { BadRequest, Conflict, NotFound } from "../lib/errors.ts";
@@ -23,7 +24,7 @@ export type NewEventInput = {
   /** Seats by gender (decision 015): both, adding up to `totalSeats`, or neither. */
   seatsMale?: number;
   seatsFemale?: number;
-};
+} & Partial<PricesAndAgesFields>;
 
 export type EventUpdateInput = {
   id: number;
@@ -41,14 +42,14 @@ export type EventUpdateInput = {
   /** Both numbers to split the seats, both null for one pool again, both left out to keep the plan. */
   seatsMale?: number | null;
   seatsFemale?: number | null;
-};
+} & Partial<PricesAndAgesFields>;
 
 /** The event list as the organiser reads it: the public answers plus each event's seat plan. */
 export type AdminEventListItem = EventSummary & { seatsMale: number | null; seatsFemale: number | null };
 
 export function listAdminEvents(db: Db, now: number): AdminEventListItem[] {
   return listEventRows(db, now).map(({ event, use }) => ({
-    ...toSummary(event, use),
+    ...toSummary(event, use, now),
     seatsMale: event.seatsMale,
     seatsFemale: event.seatsFemale,
   }));
@@ -96,11 +97,64 @@ function assertAges(fromAge: number, toAge: number) {
   if (fromAge > toAge) throw BadRequest("fromage: must not be above toage");
 }
 
+type PriceColumns = Pick<
+  Event,
+  | "priceMaleCents"
+  | "priceFemaleCents"
+  | "earlyBirdDiscountCents"
+  | "earlyBirdUntil"
+  | "fromAgeMale"
+  | "toAgeMale"
+  | "fromAgeFemale"
+  | "toAgeFemale"
+>;
+
+/**
+ * The prices and per-gender ages an event ends up with (decision 023): each field given replaces the
+ * stored one (null clears it), each left out keeps it. The early bird needs both its amount and its
+ * deadline (read on the venue's clock), and each gender's range must not be crossed. 400 otherwise.
+ */
+function priceColumns(
+  input: Partial<PricesAndAgesFields>,
+  stored: PriceColumns | undefined,
+  ages: { fromAge: number; toAge: number; timeZone: string },
+): PriceColumns {
+  const pick = <K extends keyof PriceColumns>(key: K, given: PriceColumns[K] | undefined): PriceColumns[K] =>
+    given !== undefined ? given : (stored?.[key] ?? null);
+  const until =
+    input.earlyBirdUntil === undefined
+      ? undefined
+      : input.earlyBirdUntil === null
+        ? null
+        : wallClockToUtc(input.earlyBirdUntil, ages.timeZone);
+  const columns: PriceColumns = {
+    priceMaleCents: pick("priceMaleCents", input.priceMaleCents),
+    priceFemaleCents: pick("priceFemaleCents", input.priceFemaleCents),
+    earlyBirdDiscountCents: pick("earlyBirdDiscountCents", input.earlyBirdDiscountCents),
+    earlyBirdUntil: pick("earlyBirdUntil", until),
+    fromAgeMale: pick("fromAgeMale", input.fromAgeMale),
+    toAgeMale: pick("toAgeMale", input.toAgeMale),
+    fromAgeFemale: pick("fromAgeFemale", input.fromAgeFemale),
+    toAgeFemale: pick("toAgeFemale", input.toAgeFemale),
+  };
+  if ((columns.earlyBirdDiscountCents === null) !== (columns.earlyBirdUntil === null)) {
+    throw BadRequest("earlyBirdDiscount, earlyBirdUntil: give both or neither");
+  }
+  if ((columns.fromAgeMale ?? ages.fromAge) > (columns.toAgeMale ?? ages.toAge)) {
+    throw BadRequest("fromAgeMale: must not be above toAgeMale");
+  }
+  if ((columns.fromAgeFemale ?? ages.fromAge) > (columns.toAgeFemale ?? ages.toAge)) {
+    throw BadRequest("fromAgeFemale: must not be above toAgeFemale");
+  }
+  return columns;
+}
+
 export function createEvent(db: Db, input: NewEventInput, now: number): { id: number } {
   const at = startsAt(input.date, input.time);
   assertFromTomorrow(at, input.timeZone, now);
   assertAges(input.fromAge, input.toAge);
   const plan = seatPlan(input.totalSeats, input.seatsMale, input.seatsFemale);
+  const prices = priceColumns(input, undefined, input);
   const row = db
     .insert(events)
     .values({
@@ -115,6 +169,7 @@ export function createEvent(db: Db, input: NewEventInput, now: number): { id: nu
       toAge: input.toAge,
       totalSeats: input.totalSeats,
       ...plan,
+      ...prices,
     })
     .returning({ id: events.id })
     .get();
@@ -144,6 +199,7 @@ export function updateEvent(db: Db, input: EventUpdateInput, now: number): void 
       const fromAge = input.fromAge ?? event.fromAge;
       const toAge = input.toAge ?? event.toAge;
       assertAges(fromAge, toAge);
+      const prices = priceColumns(input, event, { fromAge, toAge, timeZone: zone });
 
       // Left out, the plan stays as it is (and must still add up to a changed total).
       const keep = input.seatsMale === undefined && input.seatsFemale === undefined;
@@ -180,6 +236,7 @@ export function updateEvent(db: Db, input: EventUpdateInput, now: number): void 
           toAge,
           address: input.address ?? event.address,
           priceCents: input.priceCents ?? event.priceCents,
+          ...prices,
         })
         .where(eq(events.id, event.id))
         .run();
