@@ -17,6 +17,7 @@ import { feedbackRoutes } from "./routes/feedback.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { imagesRoutes } from "./routes/images.ts";
 import { paymentsRoutes } from "./routes/payments.ts";
+import { promoCodeRoutes } from "./routes/promo-codes.ts";
 import { roundsRoutes } from "./routes/rounds.ts";
 import { waitlistRoutes } from "./routes/waitlist.ts";
 import { MAX_IMAGE_BYTES } from "./services/images.ts";
@@ -55,7 +56,8 @@ export function apiRoutes(deps: AppDeps) {
     .route("/", adminRoutes(deps))
     .route("/", feedbackRoutes(deps))
     .route("/", doorRoutes(deps))
-    .route("/", roundsRoutes(deps));
+    .route("/", roundsRoutes(deps))
+    .route("/", promoCodeRoutes(deps));
   return new Hono().route("/api", api);
 }
 

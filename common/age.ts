@@ -21,6 +21,10 @@ export function ageOn(dateOfBirth: string, onDate: string): number {
 /** The event's date on the venue's clock: a 1 am start in Sydney is the day before in UTC. */
 export const eventDate = (startsAt: number, timeZone: string) => utcToWallClock(startsAt, timeZone).date;
 
+/** The age shown to staff (door, Rounds, CSV): a number, never the date; null when none was given. */
+export const ageAtEvent = (dateOfBirth: string | null, event: { startsAt: number; timeZone: string }) =>
+  dateOfBirth === null ? null : ageOn(dateOfBirth, eventDate(event.startsAt, event.timeZone));
+
 export type AgeRules = {
   fromAge: number;
   toAge: number;

@@ -73,7 +73,7 @@ const timeZone = z
 
 // A venue-clock date and time as a datetime-local input gives it (`2026-12-20T18:00`); the server
 // reads it in the event's zone.
-const localDateTime = z
+export const localDateTime = z
   .string()
   .trim()
   .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/, "must be YYYY-MM-DDTHH:MM on the venue's clock")

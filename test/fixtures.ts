@@ -57,6 +57,7 @@ export function insertAttendee(db: Db, attendee: { name?: string; email?: string
       gender: attendee.gender ?? (attendeeCounter % 2 ? "female" : "male"),
       imageName: `${"0".repeat(32)}.jpg`,
       thumbName: `${"0".repeat(32)}-thumb.jpg`,
+      dateOfBirth: "1995-05-03",
     })
     .returning()
     .get();
