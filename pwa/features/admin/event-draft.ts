@@ -1,6 +1,14 @@
 import type { AdminEventDetail, EventUpdate, NewEvent } from "./admin-api.ts";
 import { type BalancedSeats, balancedSeatsOf, seatsForUpdate, validateBalancedSeats } from "./balanced-seats.ts";
 import { apiToWallClock, wallClockToApi } from "./format.ts";
+import {
+  emptyPrices,
+  type PricesDraft,
+  pricesForNew,
+  pricesForUpdate,
+  pricesOf,
+  pricesProblem,
+} from "./prices-draft.ts";
 
 /**
  * An event as the Add and Edit forms hold it: numbers as typed, the start on the venue's wall clock
@@ -20,6 +28,7 @@ export type EventDraft = {
   duration: string;
   fromAge: string;
   toAge: string;
+  prices: PricesDraft;
 };
 
 export const emptyDraft = (zone: string): EventDraft => ({
@@ -35,6 +44,7 @@ export const emptyDraft = (zone: string): EventDraft => ({
   duration: "",
   fromAge: "",
   toAge: "",
+  prices: emptyPrices(),
 });
 
 export const draftOf = (e: AdminEventDetail): EventDraft => ({
@@ -48,10 +58,12 @@ export const draftOf = (e: AdminEventDetail): EventDraft => ({
   duration: String(e.event_duration),
   fromAge: String(e.from_age),
   toAge: String(e.to_age),
+  prices: pricesOf(e),
 });
 
 /** What the browser's own input checks cannot see; null when the draft may be sent. */
-export const draftProblem = (draft: EventDraft): string | null => validateBalancedSeats(draft.seatPlan, draft.seats);
+export const draftProblem = (draft: EventDraft): string | null =>
+  validateBalancedSeats(draft.seatPlan, draft.seats) ?? pricesProblem(draft.prices);
 
 /** The venue's wall clock as the API's UTC date and H:M time, with the zone's daylight saving applied. */
 const startOf = (draft: EventDraft) =>
@@ -72,6 +84,7 @@ export function newEventOf(draft: EventDraft, image: File): NewEvent {
     eventduration: draft.duration,
     fromage: draft.fromAge,
     toage: draft.toAge,
+    ...pricesForNew(draft.prices),
     eventImage: image,
   };
 }
@@ -89,4 +102,5 @@ export const updateOf = (eventId: number, draft: EventDraft): EventUpdate => ({
   eventduration: Number(draft.duration),
   fromage: Number(draft.fromAge),
   toage: Number(draft.toAge),
+  ...pricesForUpdate(draft.prices),
 });

@@ -7,6 +7,7 @@ import { EventFields } from "./event-fields.tsx";
 import { EventLifecycleActions } from "./event-lifecycle-actions.tsx";
 import { EventPicker } from "./event-picker.tsx";
 import { FormMessage } from "./form-message.tsx";
+import { PromoCodesPanel } from "./promo-codes-panel.tsx";
 
 /** The Edit tab: pick an event, change its fields and picture, and start, end or cancel it. */
 export function EditEventForm(props: {
@@ -120,6 +121,7 @@ export function EditEventForm(props: {
               <FormMessage message={editor.message} />
             </div>
           </form>
+          <PromoCodesPanel eventId={event.id} zone={event.time_zone} readOnly={ended} />
         </>
       ) : editor.eventId !== null && !editor.loading ? (
         <FormMessage message={editor.message} />
