@@ -55,6 +55,15 @@ describe("GET /api/get-events", () => {
       time_zone: "Australia/Perth",
       SeatsLeft: null,
       seatsLeftTotal: 7,
+      bookingAmountMale: null,
+      bookingAmountFemale: null,
+      earlyBirdDiscount: null,
+      earlyBirdUntil: null,
+      fromAgeMale: null,
+      toAgeMale: null,
+      fromAgeFemale: null,
+      toAgeFemale: null,
+      currentAmount: { male: 39.5, female: 39.5 },
     });
     expect(list.find((e) => e.id === later.id)?.SeatAvailabilityPer).toBe(100);
   });

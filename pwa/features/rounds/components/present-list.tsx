@@ -16,13 +16,15 @@ function Person({ person, canChange, onLeft }: { person: ListedPerson } & Omit<P
       <img src={imageUrl(person.image_name)} alt="" width={40} height={40} loading="lazy" decoding="async" />
       <span id={nameId} className="rounds-person-name">
         {person.username}
-        {person.age === null || person.age === undefined ? null : (
-          <span className="rounds-person-age">
-            <span className="sr-only">, age</span> {person.age}
-          </span>
-        )}
         {person.isNew ? <span className="rounds-new">New</span> : null}
       </span>
+      {/* Outside the name, which describes the Left button. */}
+      {person.age === null || person.age === undefined ? null : (
+        <span className="rounds-person-age">
+          <span className="sr-only">age </span>
+          {person.age}
+        </span>
+      )}
       <button
         type="button"
         className="button rounds-left"
