@@ -243,10 +243,10 @@ export async function verifyPhone(page: Page, baseUrl: string, typed: string, e1
 }
 
 /**
- * **Date of birth** on the details form: by default someone in their early thirties, inside every
+ * **Date of birth** on the details form: by default someone 28 to 33 from 2026 to 2031, inside every
  * fixture event's ages (the server refuses a buyer outside the event's range).
  */
-export async function fillDateOfBirth(page: Page, date = "1995-05-03") {
+export async function fillDateOfBirth(page: Page, date = "1998-06-15") {
   await page.getByLabel("Date of birth").fill(date);
 }
 
