@@ -18,6 +18,7 @@ import { healthRoutes } from "./routes/health.ts";
 import { hostAccessRoutes } from "./routes/host-access.ts";
 import { imagesRoutes } from "./routes/images.ts";
 import { paymentsRoutes } from "./routes/payments.ts";
+import { promoCodeRoutes } from "./routes/promo-codes.ts";
 import { resultsRoutes } from "./routes/results.ts";
 import { roundsRoutes } from "./routes/rounds.ts";
 import { waitlistRoutes } from "./routes/waitlist.ts";
@@ -59,7 +60,8 @@ export function apiRoutes(deps: AppDeps) {
     .route("/", doorRoutes(deps))
     .route("/", roundsRoutes(deps))
     .route("/", resultsRoutes(deps))
-    .route("/", hostAccessRoutes(deps));
+    .route("/", hostAccessRoutes(deps))
+    .route("/", promoCodeRoutes(deps));
   return new Hono().route("/api", api);
 }
 

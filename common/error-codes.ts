@@ -40,6 +40,13 @@ export const ERROR_CODES = {
   event_cancelled: "the event was cancelled",
   results_not_yet: "the matches are not released yet (`resultsAt` says when, `timeZone` on which clock)",
   ratings_closed: "the results were released, so ratings are closed",
+  age_out_of_range:
+    "the buyer's age on the event's date is outside the range for their gender (`fromAge`, `toAge` say which)",
+  promo_not_found: "no such promo code for this event",
+  promo_expired: "the promo code has expired or was disabled",
+  promo_used_up: "the promo code has been used as many times as it may be",
+  promo_wrong_gender: "the promo code is for the other gender",
+  promo_code_taken: "the event already has a promo code with this name",
   not_checked_in: "the attendee was not checked in at the door, so cannot be marked as left",
   // 410
   gone: "the offer or ticket expired or was used",

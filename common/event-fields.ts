@@ -80,6 +80,51 @@ const instant = z
   .transform((v) => Date.parse(v));
 // Multipart sends text only, so an empty field is the default there.
 const formInstant = z.union([z.literal("").transform(() => null), instant]);
+// A venue-clock date and time as a datetime-local input gives it (`2026-12-20T18:00`); the server
+// reads it in the event's zone.
+export const localDateTime = z
+  .string()
+  .trim()
+  .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/, "must be YYYY-MM-DDTHH:MM on the venue's clock")
+  .refine((v) => date.safeParse(v.slice(0, 10)).success, "is not a real date")
+  .transform((v) => ({ date: v.slice(0, 10), hour: Number(v.slice(11, 13)), minute: Number(v.slice(14, 16)) }))
+  .refine((t) => t.hour <= 23 && t.minute <= 59, "is not a real time");
+
+export type LocalDateTime = z.output<typeof localDateTime>;
+
+// A form leaves an unused optional field empty: "" is the same as leaving it out.
+const blankIsMissing = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((v) => (typeof v === "string" && v.trim() === "" ? undefined : v), schema);
+
+/**
+ * The **Prices** group and the per-gender ages (docs/decisions/023-prices-and-ages.md), the same on
+ * Add and Edit. On Edit, null clears a field and leaving it out keeps it.
+ */
+const pricesAndAges = {
+  bookingAmountMale: blankIsMissing(amountCents.nullable().optional()),
+  bookingAmountFemale: blankIsMissing(amountCents.nullable().optional()),
+  earlyBirdDiscount: blankIsMissing(amountCents.nullable().optional()),
+  earlyBirdUntil: blankIsMissing(localDateTime.nullable().optional()),
+  fromAgeMale: blankIsMissing(age.nullable().optional()),
+  toAgeMale: blankIsMissing(age.nullable().optional()),
+  fromAgeFemale: blankIsMissing(age.nullable().optional()),
+  toAgeFemale: blankIsMissing(age.nullable().optional()),
+};
+
+type PricesAndAgesIn = { [K in keyof typeof pricesAndAges]?: z.output<(typeof pricesAndAges)[K]> };
+
+const mapPricesAndAges = (f: PricesAndAgesIn) => ({
+  priceMaleCents: f.bookingAmountMale,
+  priceFemaleCents: f.bookingAmountFemale,
+  earlyBirdDiscountCents: f.earlyBirdDiscount,
+  earlyBirdUntil: f.earlyBirdUntil,
+  fromAgeMale: f.fromAgeMale,
+  toAgeMale: f.toAgeMale,
+  fromAgeFemale: f.fromAgeFemale,
+  toAgeFemale: f.toAgeFemale,
+});
+
+export type PricesAndAgesFields = ReturnType<typeof mapPricesAndAges>;
 
 const imageFile = z.instanceof(File, { message: "an image file is required" });
 
@@ -100,8 +145,10 @@ export const newEventForm = z
     seatsMale: genderSeats.optional(),
     seatsFemale: genderSeats.optional(),
     resultsAt: formInstant.optional(),
+    ...pricesAndAges,
   })
   .transform((f) => ({
+    ...mapPricesAndAges(f),
     name: f.eventName,
     date: f.eventDate,
     time: f.eventTime,
@@ -137,8 +184,10 @@ export const eventUpdateBody = z
     seatsFemale: genderSeats.nullable().optional(),
     // null: back to the default; left out: kept.
     resultsAt: instant.nullable().optional(),
+    ...pricesAndAges,
   })
   .transform((b) => ({
+    ...mapPricesAndAges(b),
     id: b.eventid,
     name: b.eventName,
     date: b.eventDate,

@@ -7,6 +7,9 @@ import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-or
 // the API turns them into ISO 8601 UTC strings (docs/api.md, Formats).
 const createdAt = () => integer("created_at").notNull().default(sql`(unixepoch('subsec') * 1000)`);
 
+export const genders = ["male", "female"] as const;
+export type Gender = (typeof genders)[number];
+
 export const eventStatuses = ["upcoming", "started", "ended", "cancelled"] as const;
 export type EventStatus = (typeof eventStatuses)[number];
 
@@ -25,6 +28,17 @@ export const events = sqliteTable(
     durationHours: real("duration_hours").notNull(),
     fromAge: integer("from_age").notNull(),
     toAge: integer("to_age").notNull(),
+    // A gender's own age range, each bound falling back to fromAge/toAge when null (decision 023).
+    fromAgeMale: integer("from_age_male"),
+    toAgeMale: integer("to_age_male"),
+    fromAgeFemale: integer("from_age_female"),
+    toAgeFemale: integer("to_age_female"),
+    // A gender's own price (cents), overriding priceCents; then an early-bird amount off until an
+    // instant the organiser gave on the venue's clock (docs/decisions/023-prices-and-ages.md).
+    priceMaleCents: integer("price_male_cents"),
+    priceFemaleCents: integer("price_female_cents"),
+    earlyBirdDiscountCents: integer("early_bird_discount_cents"),
+    earlyBirdUntil: integer("early_bird_until"),
     totalSeats: integer("total_seats").notNull(),
     // Balanced rooms: both set (summing to totalSeats) or both null for one pool of seats.
     seatsMale: integer("seats_male"),
@@ -58,6 +72,9 @@ export const users = sqliteTable(
     gender: text("gender", { enum: ["male", "female"] }).notNull(),
     imageName: text("image_name").notNull(),
     thumbName: text("thumb_name").notNull(),
+    // YYYY-MM-DD, for the age check; personal data, erased with the rest (retention.ts). Null on
+    // rows saved before the form asked for it.
+    dateOfBirth: text("date_of_birth"),
     createdAt: createdAt(),
   },
   (t) => [index("users_phone").on(t.phone)],
@@ -87,6 +104,13 @@ export const bookings = sqliteTable(
     // HOLD_MINUTES plus one checkout from it. Null on older rows (they count from created_at).
     heldSince: integer("held_since"),
     amountCents: integer("amount_cents").notNull(),
+    // The price fixed when the seat was held (decision 023): the gender's list price, and the discount
+    // off it (the early bird taken off then plus a promo code's part), so amountCents = list − discount.
+    // Null list on rows from before prices had parts (their discount is 0).
+    listPriceCents: integer("list_price_cents"),
+    earlyBirdCents: integer("early_bird_cents").notNull().default(0),
+    discountCents: integer("discount_cents").notNull().default(0),
+    promoCodeId: integer("promo_code_id").references(() => promoCodes.id),
     // A refund after the event started keeps the seat (it was used); this records whether it counts.
     seatReleased: integer("seat_released", { mode: "boolean" }).notNull().default(false),
     paymentIntentId: text("payment_intent_id"),
@@ -102,7 +126,32 @@ export const bookings = sqliteTable(
     index("bookings_phone_event").on(t.phone, t.eventId),
     uniqueIndex("bookings_payment_intent").on(t.paymentIntentId),
     uniqueIndex("bookings_user").on(t.userId),
+    index("bookings_promo_code").on(t.promoCodeId, t.status),
   ],
+);
+
+/**
+ * An event's promo codes. `code` is stored upper case and matched ignoring case. A use is a booking
+ * naming the code that is paid or still held (decision 023); a lapsed hold gives its use back.
+ */
+export const promoCodes = sqliteTable(
+  "promo_codes",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    eventId: integer("event_id")
+      .notNull()
+      .references(() => events.id),
+    code: text("code").notNull(),
+    // Exactly one of the two.
+    percentOff: integer("percent_off"),
+    amountOffCents: integer("amount_off_cents"),
+    maxUses: integer("max_uses"),
+    validUntil: integer("valid_until"),
+    gender: text("gender", { enum: genders }),
+    disabledAt: integer("disabled_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("promo_codes_event_code").on(t.eventId, t.code)],
 );
 
 /** One-time codes issued by the console SMS provider (Twilio Verify keeps its own). */
@@ -250,9 +299,6 @@ export const outboxMessages = sqliteTable(
   (t) => [uniqueIndex("outbox_messages_dedupe").on(t.dedupeKey), index("outbox_messages_status").on(t.status)],
 );
 
-export const genders = ["male", "female"] as const;
-export type Gender = (typeof genders)[number];
-
 export const waitlistStatuses = ["waiting", "offered", "booked", "left", "lapsed", "ended"] as const;
 
 /**
@@ -335,3 +381,4 @@ export type Feedback = typeof feedback.$inferSelect;
 export type OutboxMessage = typeof outboxMessages.$inferSelect;
 export type WaitlistEntry = typeof waitlistEntries.$inferSelect;
 export type WaitlistOffer = typeof waitlistOffers.$inferSelect;
+export type PromoCode = typeof promoCodes.$inferSelect;

@@ -8,6 +8,7 @@ import {
   type AppServer,
   codeFor,
   devOutbox,
+  fillDateOfBirth,
   launchBrowser,
   newContext,
   noBrowser,
@@ -126,6 +127,7 @@ describe.skipIf(noBrowser)("a first booking on a phone", () => {
     await required.waitFor();
     await page.getByLabel("Name").fill("Karan Malhotra");
     await page.getByLabel("Email").fill(LONG_EMAIL);
+    await fillDateOfBirth(page);
     await expect.poll(() => required.count()).toBe(0);
 
     // The photo is checked when it is chosen: 5 MB or more is refused there and then.

@@ -8,6 +8,7 @@ import {
   type AppServer,
   codeFor,
   devOutbox,
+  fillDateOfBirth,
   fillDetails,
   launchBrowser,
   newContext,
@@ -101,6 +102,7 @@ describe.skipIf(noBrowser)("booking from the home page", () => {
     await page.getByLabel("Name").fill("Priya Sharma");
     await page.getByLabel("Email").fill("priya@example.com");
     await page.getByLabel("Gender").selectOption("female");
+    await fillDateOfBirth(page);
     await page.getByRole("button", { name: "Submit" }).click();
     await page.getByText("Image upload is required.").waitFor();
     await expectAccessible(page, "the details form with its error");

@@ -242,14 +242,23 @@ export async function verifyPhone(page: Page, baseUrl: string, typed: string, e1
   await page.getByLabel("Name").waitFor();
 }
 
+/**
+ * **Date of birth** on the details form: by default someone 28 to 33 from 2026 to 2031, inside every
+ * fixture event's ages (the server refuses a buyer outside the event's range).
+ */
+export async function fillDateOfBirth(page: Page, date = "1998-06-15") {
+  await page.getByLabel("Date of birth").fill(date);
+}
+
 /** Fills every field of the booking's details form and ticks the box about who sees what (not submitted). */
 export async function fillDetails(
   page: Page,
-  person: { name: string; email: string; gender: "male" | "female"; photo: Buffer },
+  person: { name: string; email: string; gender: "male" | "female"; photo: Buffer; dateOfBirth?: string },
 ) {
   await page.getByLabel("Name").fill(person.name);
   await page.getByLabel("Email").fill(person.email);
   await page.getByLabel("Gender").selectOption(person.gender);
+  await fillDateOfBirth(page, person.dateOfBirth);
   await page.getByLabel("Photo").setInputFiles({ name: "me.png", mimeType: "image/png", buffer: person.photo });
   await page.getByLabel("I have read who sees my details").check();
 }

@@ -258,12 +258,12 @@ describe.skipIf(noBrowser)("the organiser's first time at the desk, at 1366 px",
     expect(download.suggestedFilename()).toBe(`harbour-lights-mixer-${harbourNight.date}-participants.csv`);
     const lines = readFileSync((await download.path())!, "utf8").split("\n");
     expect(lines[0]).toBe(
-      "name,email,phone,gender,status,amount,payment_intent_id,booked_at (Australia/Sydney),checked_in_at (Australia/Sydney)",
+      "name,email,phone,gender,age,status,amount,discount,code,payment_intent_id,booked_at (Australia/Sydney),checked_in_at (Australia/Sydney)",
     );
     const checkedIn = utcToWallClock(harbourNight.at - 5 * 60_000, ZONE);
     expect(lines[1]).toMatch(/^Priyanka Venkataraman,.*,2026-11-20 19:05,$/);
     expect(lines[2]).toMatch(new RegExp(`^Vikram Shah,.*,2026-11-20 19:06,${checkedIn.date} 18:55$`));
-    expect(lines[4]).toMatch(/^Mohammed Abdul Rahman,.*,refunded,45\.00,.*,2026-11-20 19:08,$/);
+    expect(lines[4]).toMatch(/^Mohammed Abdul Rahman,.*,refunded,45\.00,0\.00,,.*,2026-11-20 19:08,$/);
   });
 
   it("says nothing extra in Start Event's dialog on the event's own day", async () => {

@@ -5,7 +5,7 @@ import { openDatabase } from "../db/client.ts";
 import { bookings, users } from "../db/schema.ts";
 import { verifiedPhoneCookie } from "../test/api-harness.ts";
 import { insertEvent, insertHeldBooking, makeImage } from "../test/fixtures.ts";
-import { type AppServer, launchBrowser, newContext, noBrowser, startAppServer } from "./harness.ts";
+import { type AppServer, fillDateOfBirth, launchBrowser, newContext, noBrowser, startAppServer } from "./harness.ts";
 import { expectAccessible, expectNoSidewaysScroll } from "./page-checks.ts";
 
 // Set here, not left to the harness, so a test can sign the cookie of a browser that verified its phone.
@@ -199,6 +199,7 @@ describe.skipIf(noBrowser)("paying through the local checkout and checking in at
     await page.getByLabel("Name").fill("Meera Iyer");
     await page.getByLabel("Email").fill("meera@example.com");
     await page.getByLabel("Gender").selectOption("female");
+    await fillDateOfBirth(page);
     await page.getByLabel("Photo").setInputFiles({ name: "me.png", mimeType: "image/png", buffer: photo });
     await page.getByLabel("I have read who sees my details").check();
     await page.getByRole("button", { name: "Submit" }).click();

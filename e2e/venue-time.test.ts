@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../db/client.ts";
 import { events } from "../db/schema.ts";
 import { makeImage } from "../test/fixtures.ts";
-import { type AppServer, launchBrowser, newContext, noBrowser, startAppServer } from "./harness.ts";
+import { type AppServer, fillDateOfBirth, launchBrowser, newContext, noBrowser, startAppServer } from "./harness.ts";
 import { expectAccessible } from "./page-checks.ts";
 
 // Venue time at phone size (docs/decisions/005-venue-time.md): an organiser types a Sydney evening in the admin form, and everyone reads
@@ -91,6 +91,7 @@ describe.skipIf(noBrowser)("the venue's local time, from the admin form to the t
     await page.getByLabel("Name").fill("Priya Nair");
     await page.getByLabel("Email").fill("priya@example.com");
     await page.getByLabel("Gender").selectOption("female");
+    await fillDateOfBirth(page);
     await page
       .getByLabel("Photo")
       .setInputFiles({ name: "me.png", mimeType: "image/png", buffer: await makeImage("png", 300, 300) });

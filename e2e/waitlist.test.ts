@@ -8,6 +8,7 @@ import {
   type AppServer,
   desktop,
   devOutbox,
+  fillDateOfBirth,
   launchBrowser,
   newContext,
   noBrowser,
@@ -190,6 +191,7 @@ describe.skipIf(noBrowser)("the waitlist on a phone", () => {
     // The usual booking from here: details, checkout, ticket.
     await phone.getByLabel("Name").fill("Rohan Mehta");
     await phone.getByLabel("Email").fill("rohan@example.com");
+    await fillDateOfBirth(phone);
     await phone.getByLabel("Photo").setInputFiles({ name: "me.png", mimeType: "image/png", buffer: photo });
     await phone.getByLabel("I have read who sees my details").check();
     await phone.getByRole("button", { name: "Submit" }).click();

@@ -1,3 +1,4 @@
+import { eq } from "drizzle-orm";
 import sharp from "sharp";
 import { storeImage } from "../api/services/images.ts";
 import type { Db } from "../db/client.ts";
@@ -57,6 +58,7 @@ export function insertAttendee(db: Db, attendee: { name?: string; email?: string
       gender: attendee.gender ?? (attendeeCounter % 2 ? "female" : "male"),
       imageName: `${"0".repeat(32)}.jpg`,
       thumbName: `${"0".repeat(32)}-thumb.jpg`,
+      dateOfBirth: "1995-05-03",
     })
     .returning()
     .get();
@@ -109,6 +111,8 @@ export function insertHeldBooking(
 ) {
   const now = options.now ?? Date.now();
   const user = insertAttendee(db, { name: options.name, email: options.email, gender: options.gender });
+  // The price a hold fixes is the event's (docs/decisions/023-prices-and-ages.md); the checkout charges it.
+  const event = db.select({ priceCents: events.priceCents }).from(events).where(eq(events.id, eventId)).get();
   const booking = db
     .insert(bookings)
     .values({
@@ -117,7 +121,7 @@ export function insertHeldBooking(
       phone: user.phone,
       status: "held",
       holdExpiresAt: now + (options.holdMs ?? 30 * 60_000),
-      amountCents: options.amountCents ?? 4500,
+      amountCents: options.amountCents ?? event?.priceCents ?? 4500,
     })
     .returning()
     .get();

@@ -53,7 +53,13 @@ describe("logs with the real SMS provider", () => {
       expect((await browser.postJson("/api/verify-otp", { phone, otp })).status).toBe(200);
 
       const form = new FormData();
-      for (const [k, v] of Object.entries({ name: "Zara", email: "zara@example.com", phone, gender: "female" })) {
+      for (const [k, v] of Object.entries({
+        name: "Zara",
+        email: "zara@example.com",
+        phone,
+        gender: "female",
+        dateOfBirth: "1995-05-03",
+      })) {
         form.append(k, v);
       }
       form.append("eventID", String(event.id));

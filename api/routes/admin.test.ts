@@ -623,6 +623,9 @@ describe("GET /api/get-event-user/{id}", () => {
       status: "paid",
       bookedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z$/),
       checkedInAt: "2031-01-01T19:40:00.000Z",
+      age: expect.any(Number),
+      discount: 0,
+      code: null,
     });
     expect(list[1]).toMatchObject({ status: "refunded", checkedInAt: null, gender: "female" });
   });

@@ -53,6 +53,7 @@ const attendee = (phone: string, eventId: number) => ({
   email: "priya@example.com",
   phone,
   gender: "female",
+  dateOfBirth: "1995-05-03",
   eventID: String(eventId),
   eventName: "Test Mixer",
 });

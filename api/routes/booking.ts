@@ -7,6 +7,7 @@ import { idParam, jsonId, personName, validate } from "../lib/validate.ts";
 import { assertBookable, assertCanHold, countSave, findEvent, saveUserDetails } from "../services/holds.ts";
 import { sendOtp, verifyOtp } from "../services/otp.ts";
 import { auMobile, COUNTRY_CODE } from "../services/phone.ts";
+import { assertAgeAllowed } from "../services/prices.ts";
 import { offerFreedSeatsNow } from "../services/waitlist-offers.ts";
 import { browserVerified, rememberVerifiedPhone } from "./booking-cookie.ts";
 
@@ -30,6 +31,16 @@ const detailsForm = z.object({
   email: z.string().trim().max(254, "must be at most 254 characters").pipe(z.email("must be an email address")),
   phone: auMobile,
   gender: z.enum(["male", "female"], "must be male or female"),
+  // For the age check on the event's date (docs/decisions/023-prices-and-ages.md); required since
+  // the form asks for it, so every hold is checked.
+  dateOfBirth: z
+    .string()
+    .trim()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, "must be YYYY-MM-DD")
+    .refine((v) => {
+      const d = new Date(`${v}T00:00:00.000Z`);
+      return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(v) && v >= "1900-01-01";
+    }, "is not a real date of birth"),
   eventID: idParam(z),
   // The event's name comes from the database; the form's copy is only accepted for compatibility.
   eventName: z.string().max(500).optional(),
@@ -88,6 +99,9 @@ export const bookingRoutes = (deps: AppDeps) => {
       // The event and the seats of this gender before the photo: a closed or sold-out event costs no
       // image work (decision 007); holdSeat checks again inside its transaction.
       assertCanHold(deps.db, { eventId: form.eventID, phone: form.phone, gender: form.gender }, deps.now());
+      // Too young or too old for the event: refused before the photo, holding nothing (decision 023).
+      const event = findEvent(deps.db, form.eventID);
+      if (event) assertAgeAllowed(event, form.gender, form.dateOfBirth);
       // A browser sends an empty, nameless file when none was chosen.
       if (!form.image || form.image.size === 0) throw BadRequest("image: is required");
       const { userId, holdExpiresAt } = await saveUserDetails(
@@ -98,6 +112,7 @@ export const bookingRoutes = (deps: AppDeps) => {
           email: form.email,
           phone: form.phone,
           gender: form.gender,
+          dateOfBirth: form.dateOfBirth,
           image: form.image,
         },
       );

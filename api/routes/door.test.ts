@@ -75,6 +75,7 @@ describe("the door roster", () => {
           thumbName: `${"0".repeat(32)}-thumb.jpg`,
           phoneLast4: arjun!.phone.slice(-4),
           checkedInAt: null,
+          age: expect.any(Number),
         },
         {
           userID: zara!.userId,
@@ -83,6 +84,7 @@ describe("the door roster", () => {
           thumbName: `${"a".repeat(32)}-thumb.jpg`,
           phoneLast4: zara!.phone.slice(-4),
           checkedInAt: null,
+          age: expect.any(Number),
         },
       ],
       refunded: [{ userID: refunded!.userId, name: "Refunded Ravi" }],

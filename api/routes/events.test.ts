@@ -57,6 +57,15 @@ describe("GET /api/get-events", () => {
       seatsLeftTotal: 7,
       // 12:00 PM AWST the day after: Perth keeps no daylight saving.
       resultsAt: "2031-01-02T04:00:00.000Z",
+      bookingAmountMale: null,
+      bookingAmountFemale: null,
+      earlyBirdDiscount: null,
+      earlyBirdUntil: null,
+      fromAgeMale: null,
+      toAgeMale: null,
+      fromAgeFemale: null,
+      toAgeFemale: null,
+      currentAmount: { male: 39.5, female: 39.5 },
     });
     expect(list.find((e) => e.id === later.id)?.SeatAvailabilityPer).toBe(100);
   });

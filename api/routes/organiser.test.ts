@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { bookings, events, refunds, users } from "../../db/schema.ts";
+import { bookings, events, promoCodes, refunds, users } from "../../db/schema.ts";
 import { type BrowserClient, browserClient, suiteTestServer } from "../../test/api-harness.ts";
 import { insertEvent, insertHeldBooking, insertPaidBookings, makeImage } from "../../test/fixtures.ts";
 import { createCheckout, holdSeat, newMobile, pay, verifiedBrowser } from "../../test/suites/booking-flow.ts";
@@ -103,6 +103,8 @@ describe("GET /api/admin-event-summary/{id}", () => {
       refunded: 1,
       checkedIn: 0,
       revenue: 225,
+      discount: 0,
+      codes: [],
       matches: null,
       feedbackGiven: null,
       ratings: { done: 0, total: 0 },
@@ -150,6 +152,8 @@ describe("GET /api/admin-event-summary/{id}", () => {
       refunded: 1,
       checkedIn: 5,
       revenue: 225,
+      discount: 0,
+      codes: [],
       matches: 2,
       feedbackGiven: 5,
       ratings: { done: 1, total: 5 },
@@ -527,6 +531,16 @@ describe("GET /api/admin-event/{id}/participants.csv", () => {
       .where(eq(bookings.id, ravi!.bookingId))
       .run();
     db.update(users).set({ email: "asha@example.com" }).where(eq(users.id, asha!.userId)).run();
+    // Asha paid 45.00 after an early bird of 5.00 and a code's 2.50 (docs/decisions/023-prices-and-ages.md).
+    const code = db
+      .insert(promoCodes)
+      .values({ eventId: event.id, code: "NEWS", amountOffCents: 250 })
+      .returning()
+      .get();
+    db.update(bookings)
+      .set({ listPriceCents: 5250, earlyBirdCents: 500, discountCents: 750, promoCodeId: code.id })
+      .where(eq(bookings.id, asha!.bookingId))
+      .run();
     db.update(users).set({ email: "ravi@example.com" }).where(eq(users.id, ravi!.userId)).run();
 
     const response = await csvOf(event.id);
@@ -538,9 +552,9 @@ describe("GET /api/admin-event/{id}/participants.csv", () => {
     expect(response.headers.get("cache-control")).toBe("no-store");
     const national = (e164: string) => `0${e164.slice(3, 6)} ${e164.slice(6, 9)} ${e164.slice(9)}`;
     expect((await response.text()).split("\n")).toEqual([
-      "name,email,phone,gender,status,amount,payment_intent_id,booked_at (Australia/Perth),checked_in_at (Australia/Perth)",
-      `Asha Rao,asha@example.com,${national(asha!.phone)},female,paid,45.00,${asha!.paymentIntentId},2031-11-29 19:05,2031-12-01 18:55`,
-      `"Ravi, Jr.",ravi@example.com,${national(ravi!.phone)},male,refunded,49.50,${ravi!.paymentIntentId},2031-11-30 07:59,`,
+      "name,email,phone,gender,age,status,amount,discount,code,payment_intent_id,booked_at (Australia/Perth),checked_in_at (Australia/Perth)",
+      `Asha Rao,asha@example.com,${national(asha!.phone)},female,36,paid,45.00,7.50,NEWS,${asha!.paymentIntentId},2031-11-29 19:05,2031-12-01 18:55`,
+      `"Ravi, Jr.",ravi@example.com,${national(ravi!.phone)},male,36,refunded,49.50,0.00,,${ravi!.paymentIntentId},2031-11-30 07:59,`,
       "",
     ]);
   });
@@ -585,7 +599,7 @@ describe("GET /api/admin-event/{id}/participants.csv", () => {
   it("answers only the header for an event nobody booked, 401 without the session, 404 and 400", async () => {
     const event = await newEvent();
     expect(await (await csvOf(event.id)).text()).toBe(
-      "name,email,phone,gender,status,amount,payment_intent_id,booked_at (Australia/Sydney),checked_in_at (Australia/Sydney)\n",
+      "name,email,phone,gender,age,status,amount,discount,code,payment_intent_id,booked_at (Australia/Sydney),checked_in_at (Australia/Sydney)\n",
     );
     const refused = await csvOf(event.id, anon);
     expect(refused.status).toBe(401);

@@ -221,6 +221,7 @@ describe("planning from the people present", () => {
       image_name: `arjun${"0".repeat(27)}-thumb.jpg`,
       left: false,
       arrivedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z$/),
+      age: expect.any(Number),
     });
     expect(JSON.stringify(body)).not.toMatch(/@example\.com|\+614/);
   });

@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
+import type { PricesAndAgesFields } from "../../common/event-fields.ts";
 import { plannedEnd } from "../../common/results-time.ts";
-import { tomorrowIn, utcToWallClock } from "../../common/time-zone.ts";
+import { tomorrowIn, utcToWallClock, wallClockToUtc } from "../../common/time-zone.ts";
 import type { Db } from "../../db/client.ts";
 import { type Event, events } from "../../db/schema.ts";
 import { BadRequest, Conflict, NotFound } from "../lib/errors.ts";
@@ -26,7 +27,7 @@ export type NewEventInput = {
   seatsFemale?: number;
   /** The organiser's results time (epoch ms), or null for the default. */
   resultsAt?: number | null;
-};
+} & Partial<PricesAndAgesFields>;
 
 export type EventUpdateInput = {
   id: number;
@@ -46,14 +47,14 @@ export type EventUpdateInput = {
   seatsFemale?: number | null;
   /** A results time (epoch ms), null for the default again, left out to keep it. */
   resultsAt?: number | null;
-};
+} & Partial<PricesAndAgesFields>;
 
 /** The event list as the organiser reads it: the public answers plus each event's seat plan. */
 export type AdminEventListItem = EventSummary & { seatsMale: number | null; seatsFemale: number | null };
 
 export function listAdminEvents(db: Db, now: number): AdminEventListItem[] {
   return listEventRows(db, now).map(({ event, use }) => ({
-    ...toSummary(event, use),
+    ...toSummary(event, use, now),
     seatsMale: event.seatsMale,
     seatsFemale: event.seatsFemale,
   }));
@@ -108,12 +109,65 @@ function assertAges(fromAge: number, toAge: number) {
   if (fromAge > toAge) throw BadRequest("fromage: must not be above toage");
 }
 
+type PriceColumns = Pick<
+  Event,
+  | "priceMaleCents"
+  | "priceFemaleCents"
+  | "earlyBirdDiscountCents"
+  | "earlyBirdUntil"
+  | "fromAgeMale"
+  | "toAgeMale"
+  | "fromAgeFemale"
+  | "toAgeFemale"
+>;
+
+/**
+ * The prices and per-gender ages an event ends up with (decision 023): each field given replaces the
+ * stored one (null clears it), each left out keeps it. The early bird needs both its amount and its
+ * deadline (read on the venue's clock), and each gender's range must not be crossed. 400 otherwise.
+ */
+function priceColumns(
+  input: Partial<PricesAndAgesFields>,
+  stored: PriceColumns | undefined,
+  ages: { fromAge: number; toAge: number; timeZone: string },
+): PriceColumns {
+  const pick = <K extends keyof PriceColumns>(key: K, given: PriceColumns[K] | undefined): PriceColumns[K] =>
+    given !== undefined ? given : (stored?.[key] ?? null);
+  const until =
+    input.earlyBirdUntil === undefined
+      ? undefined
+      : input.earlyBirdUntil === null
+        ? null
+        : wallClockToUtc(input.earlyBirdUntil, ages.timeZone);
+  const columns: PriceColumns = {
+    priceMaleCents: pick("priceMaleCents", input.priceMaleCents),
+    priceFemaleCents: pick("priceFemaleCents", input.priceFemaleCents),
+    earlyBirdDiscountCents: pick("earlyBirdDiscountCents", input.earlyBirdDiscountCents),
+    earlyBirdUntil: pick("earlyBirdUntil", until),
+    fromAgeMale: pick("fromAgeMale", input.fromAgeMale),
+    toAgeMale: pick("toAgeMale", input.toAgeMale),
+    fromAgeFemale: pick("fromAgeFemale", input.fromAgeFemale),
+    toAgeFemale: pick("toAgeFemale", input.toAgeFemale),
+  };
+  if ((columns.earlyBirdDiscountCents === null) !== (columns.earlyBirdUntil === null)) {
+    throw BadRequest("earlyBirdDiscount, earlyBirdUntil: give both or neither");
+  }
+  if ((columns.fromAgeMale ?? ages.fromAge) > (columns.toAgeMale ?? ages.toAge)) {
+    throw BadRequest("fromAgeMale: must not be above toAgeMale");
+  }
+  if ((columns.fromAgeFemale ?? ages.fromAge) > (columns.toAgeFemale ?? ages.toAge)) {
+    throw BadRequest("fromAgeFemale: must not be above toAgeFemale");
+  }
+  return columns;
+}
+
 export function createEvent(db: Db, input: NewEventInput, now: number): { id: number } {
   const at = startsAt(input.date, input.time);
   assertFromTomorrow(at, input.timeZone, now);
   assertAges(input.fromAge, input.toAge);
   assertResultsAfterEnd(input.resultsAt ?? null, at, input.durationHours);
   const plan = seatPlan(input.totalSeats, input.seatsMale, input.seatsFemale);
+  const prices = priceColumns(input, undefined, input);
   const row = db
     .insert(events)
     .values({
@@ -129,6 +183,7 @@ export function createEvent(db: Db, input: NewEventInput, now: number): { id: nu
       totalSeats: input.totalSeats,
       ...plan,
       resultsAt: input.resultsAt ?? null,
+      ...prices,
     })
     .returning({ id: events.id })
     .get();
@@ -161,6 +216,7 @@ export function updateEvent(db: Db, input: EventUpdateInput, now: number): void 
       const durationHours = input.durationHours ?? event.durationHours;
       const resultsAt = input.resultsAt === undefined ? event.resultsAt : input.resultsAt;
       assertResultsAfterEnd(resultsAt, at, durationHours);
+      const prices = priceColumns(input, event, { fromAge, toAge, timeZone: zone });
 
       // Left out, the plan stays as it is (and must still add up to a changed total).
       const keep = input.seatsMale === undefined && input.seatsFemale === undefined;
@@ -198,6 +254,7 @@ export function updateEvent(db: Db, input: EventUpdateInput, now: number): void 
           toAge,
           address: input.address ?? event.address,
           priceCents: input.priceCents ?? event.priceCents,
+          ...prices,
         })
         .where(eq(events.id, event.id))
         .run();

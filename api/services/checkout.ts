@@ -66,7 +66,7 @@ export function successUrl(env: Pick<Env, "PUBLIC_BASE_URL">, sessionId: string,
   return (
     `${env.PUBLIC_BASE_URL}/success?session_id=${sessionId === SESSION_ID_PLACEHOLDER ? sessionId : q(sessionId)}` +
     `&userID=${ctx.user.id}&eventID=${ctx.event.id}&eventName=${q(ctx.event.name)}` +
-    `&amount=${q(String(ctx.event.priceCents / 100))}&userEmail=${q(ctx.user.email)}&phone=${q(ctx.user.phone)}`
+    `&amount=${q(String(ctx.booking.amountCents / 100))}&userEmail=${q(ctx.user.email)}&phone=${q(ctx.user.phone)}`
   );
 }
 
@@ -95,8 +95,9 @@ export type CheckoutReply = { sessionId: string; paymentIntentId: string | null;
 const inFlight = new WeakMap<Db, Map<number, Promise<CheckoutReply>>>();
 
 /**
- * Starts (or reuses) the card checkout for a user's live hold. The price is the event's, read from
- * the database; whatever amount the client sent is ignored.
+ * Starts (or reuses) the card checkout for a user's live hold. The price is the booking's, fixed
+ * when the seat was held and changed only by a promo code (decision 023); whatever amount the client
+ * sent is ignored.
  */
 export async function createCheckoutSession(deps: Deps, input: { userId: number; eventId: number }) {
   const { db } = deps;
@@ -148,10 +149,7 @@ async function createOnce(deps: Deps, input: { userId: number; eventId: number }
       const expiresAt = Math.max(booking.holdExpiresAt, now + MIN_CHECKOUT_MS);
       const heldSince = booking.heldSince ?? booking.createdAt;
       const holdExpiresAt = Math.min(expiresAt, heldSince + deps.env.HOLD_MINUTES * 60_000 + MIN_CHECKOUT_MS);
-      tx.update(bookings)
-        .set({ holdExpiresAt, amountCents: event.priceCents })
-        .where(eq(bookings.id, booking.id))
-        .run();
+      tx.update(bookings).set({ holdExpiresAt }).where(eq(bookings.id, booking.id)).run();
       return { kind: "create" as const, ctx, expiresAt, holdExpiresAt };
     },
     { behavior: "immediate" },
@@ -161,7 +159,7 @@ async function createOnce(deps: Deps, input: { userId: number; eventId: number }
 
   const { ctx, expiresAt, holdExpiresAt } = plan;
   const info = await payments.createCheckout({
-    amountCents: ctx.event.priceCents,
+    amountCents: ctx.booking.amountCents,
     currency: "aud",
     productName: ctx.event.name,
     customerEmail: ctx.user.email,
@@ -178,7 +176,7 @@ async function createOnce(deps: Deps, input: { userId: number; eventId: number }
       id: info.id,
       bookingId: ctx.booking.id,
       provider: payments.name,
-      amountCents: ctx.event.priceCents,
+      amountCents: ctx.booking.amountCents,
       currency: "aud",
       url: info.url,
       expiresAt,

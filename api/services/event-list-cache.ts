@@ -1,7 +1,7 @@
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import { and, eq, gt, min } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { bookings, waitlistOffers } from "../../db/schema.ts";
+import { bookings, events, waitlistOffers } from "../../db/schema.ts";
 import { listEvents } from "./events.ts";
 import { liveOffer } from "./seats.ts";
 
@@ -13,7 +13,8 @@ export type EncodedList = { json: Buffer; gzip: Buffer; br: Buffer };
  * kept until one of those happens:
  * - `PRAGMA data_version` moves when another connection (another process) commits;
  * - `total_changes()` moves when this connection writes;
- * - the soonest live hold's or waitlist offer's expiry passes (a seat comes back without any write).
+ * - the soonest live hold's or waitlist offer's expiry passes (a seat comes back without any write);
+ * - the soonest early bird ends (`currentAmount` goes up without any write).
  */
 export function createEventListCache(db: Db) {
   const dataVersion = db.$client.prepare("PRAGMA data_version").pluck();
@@ -37,10 +38,19 @@ export function createEventListCache(db: Db) {
       .from(waitlistOffers)
       .where(liveOffer(now))
       .get()?.at;
+    const nextEarlyBirdEnd = db
+      .select({ at: min(events.earlyBirdUntil) })
+      .from(events)
+      .where(gt(events.earlyBirdUntil, now))
+      .get()?.at;
     cached = {
       version,
       changes,
-      validUntil: Math.min(nextHoldExpiry ?? Number.POSITIVE_INFINITY, nextOfferExpiry ?? Number.POSITIVE_INFINITY),
+      validUntil: Math.min(
+        nextHoldExpiry ?? Number.POSITIVE_INFINITY,
+        nextOfferExpiry ?? Number.POSITIVE_INFINITY,
+        nextEarlyBirdEnd ?? Number.POSITIVE_INFINITY,
+      ),
       list: {
         json,
         gzip: gzipSync(json, { level: 6 }),

@@ -1,7 +1,16 @@
 import { and, countDistinct, eq, type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import type { Db } from "../../db/client.ts";
-import { bookings, type Event, type EventStatus, events, feedback, refunds, users } from "../../db/schema.ts";
+import {
+  bookings,
+  type Event,
+  type EventStatus,
+  events,
+  feedback,
+  promoCodes,
+  refunds,
+  users,
+} from "../../db/schema.ts";
 import { NotFound } from "../lib/errors.ts";
 import { ratingProgress } from "./results.ts";
 import { isBalanced } from "./seats.ts";
@@ -22,8 +31,12 @@ export type AdminEventSummary = {
   refunded: number;
   /** Attendees the door checked in (a refund after the night does not undo that they came). */
   checkedIn: number;
-  /** Money received minus money paid back. */
+  /** Money received minus money paid back: what was charged, after every discount. */
   revenue: number;
+  /** Dollars taken off list prices (early bird and promo codes) on paid, unrefunded bookings (decision 023). */
+  discount: number;
+  /** Each promo code used by a paid, unrefunded booking: how many and how much they took off. */
+  codes: { code: string; uses: number; discount: number }[];
   /** Pairs who both liked each other; null until the results are released (docs/decisions/021-results.md). */
   matches: number | null;
   /** Paid participants who have rated everyone they met, of all paid participants; zeros before the start. */
@@ -51,6 +64,7 @@ export function eventSummary(db: Db, eventId: number, now: number): AdminEventSu
       held: count(sql`${bookings.status} = 'held' and ${bookings.holdExpiresAt} > ${now}`),
       refunded: count(sql`${bookings.status} = 'refunded'`),
       checkedIn: count(sql`${bookings.status} in ('paid', 'refunded') and ${bookings.checkedInAt} is not null`),
+      discountCents: sql<number>`coalesce(sum(case when ${isPaid} then ${bookings.discountCents} else 0 end), 0)`,
       receivedCents: sql<number>`coalesce(sum(case when ${bookings.status} in ('paid', 'refunded') and ${bookings.paymentIntentId} is not null then ${bookings.amountCents} else 0 end), 0)`,
     })
     .from(bookings)
@@ -64,6 +78,19 @@ export function eventSummary(db: Db, eventId: number, now: number): AdminEventSu
       .innerJoin(bookings, eq(bookings.id, refunds.bookingId))
       .where(eq(bookings.eventId, eventId))
       .get()?.cents ?? 0;
+
+  const codes = db
+    .select({
+      code: promoCodes.code,
+      uses: sql<number>`count(*)`,
+      cents: sql<number>`sum(${bookings.discountCents} - ${bookings.earlyBirdCents})`,
+    })
+    .from(bookings)
+    .innerJoin(promoCodes, eq(promoCodes.id, bookings.promoCodeId))
+    .where(and(eq(bookings.eventId, eventId), eq(bookings.status, "paid")))
+    .groupBy(promoCodes.code)
+    .orderBy(promoCodes.code)
+    .all();
 
   const seats = genderSeats(event);
   const ended = event.status === "ended";
@@ -83,6 +110,8 @@ export function eventSummary(db: Db, eventId: number, now: number): AdminEventSu
     revenue: ((counts?.receivedCents ?? 0) - refundedCents) / 100,
     matches: event.resultsReleasedAt !== null ? mutualMatches(db, eventId) : null,
     ratings: ratingsDone(db, event, now),
+    discount: (counts?.discountCents ?? 0) / 100,
+    codes: codes.map((c) => ({ code: c.code, uses: c.uses, discount: c.cents / 100 })),
     feedbackGiven: ended ? feedbackGiven(db, eventId) : null,
   };
 }

@@ -1,4 +1,5 @@
 import { asc, eq } from "drizzle-orm";
+import { currentAmounts } from "../../common/pricing.ts";
 import { resultsAtOf } from "../../common/results-time.ts";
 import type { Db } from "../../db/client.ts";
 import { type Event, events } from "../../db/schema.ts";
@@ -25,7 +26,42 @@ export type EventSummary = {
   seatsLeftTotal: number;
   /** When the matches are released (ISO, UTC): the organiser's time or the default (docs/decisions/021-results.md). */
   resultsAt: string;
+} & PricesAndAges;
+
+/**
+ * Who may book and what they pay (docs/decisions/023-prices-and-ages.md). Dollars like
+ * `booking_amount`; null where the event does not set the field. `currentAmount` is what each gender
+ * pays if they hold a seat now, before any promo code (the early bird taken off while it runs).
+ */
+export type PricesAndAges = {
+  bookingAmountMale: number | null;
+  bookingAmountFemale: number | null;
+  earlyBirdDiscount: number | null;
+  /** ISO 8601 UTC; the organiser set it on the venue's clock. */
+  earlyBirdUntil: string | null;
+  fromAgeMale: number | null;
+  toAgeMale: number | null;
+  fromAgeFemale: number | null;
+  toAgeFemale: number | null;
+  currentAmount: { male: number; female: number };
 };
+
+const dollars = (cents: number | null) => (cents === null ? null : cents / 100);
+
+export function pricesAndAges(event: Event, now: number): PricesAndAges {
+  const current = currentAmounts(event, now);
+  return {
+    bookingAmountMale: dollars(event.priceMaleCents),
+    bookingAmountFemale: dollars(event.priceFemaleCents),
+    earlyBirdDiscount: dollars(event.earlyBirdDiscountCents),
+    earlyBirdUntil: event.earlyBirdUntil === null ? null : new Date(event.earlyBirdUntil).toISOString(),
+    fromAgeMale: event.fromAgeMale,
+    toAgeMale: event.toAgeMale,
+    fromAgeFemale: event.fromAgeFemale,
+    toAgeFemale: event.toAgeFemale,
+    currentAmount: { male: current.male / 100, female: current.female / 100 },
+  };
+}
 
 export type EventDetail = EventSummary & {
   event_date: string;
@@ -43,7 +79,7 @@ const noUse: SeatUse = { total: 0, male: 0, female: 0 };
  * Seats in use are paid ones, live holds and live waitlist offers (api/services/seats.ts), so a seat
  * kept for the person it was offered to never shows as free.
  */
-export function toSummary(event: Event, use: SeatUse): EventSummary {
+export function toSummary(event: Event, use: SeatUse, now: number): EventSummary {
   const left = seatsLeft(event, use);
   return {
     id: event.id,
@@ -61,6 +97,7 @@ export function toSummary(event: Event, use: SeatUse): EventSummary {
     SeatsLeft: left.male === null || left.female === null ? null : { male: left.male, female: left.female },
     seatsLeftTotal: left.total,
     resultsAt: new Date(resultsAtOf(event)).toISOString(),
+    ...pricesAndAges(event, now),
   };
 }
 
@@ -80,7 +117,7 @@ export function listEventRows(db: Db, now: number): { event: Event; use: SeatUse
 
 /** Every event, soonest first. */
 export function listEvents(db: Db, now: number): EventSummary[] {
-  return listEventRows(db, now).map((r) => toSummary(r.event, r.use));
+  return listEventRows(db, now).map((r) => toSummary(r.event, r.use, now));
 }
 
 export function getEvent(db: Db, id: number, now: number): EventDetail {
@@ -88,7 +125,7 @@ export function getEvent(db: Db, id: number, now: number): EventDetail {
   if (!event) throw NotFound("no such event");
   const iso = new Date(event.startsAt).toISOString();
   return {
-    ...toSummary(event, seatUse(db, id, now)),
+    ...toSummary(event, seatUse(db, id, now), now),
     event_date: iso.slice(0, 10),
     event_time: iso.slice(11, 16),
     total_seats: event.totalSeats,

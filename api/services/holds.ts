@@ -12,6 +12,7 @@ import {
 import { Conflict, NotFound, TooLarge } from "../lib/errors.ts";
 import { assertUnderLimit, type Limit, recordHit } from "../lib/rate-limit.ts";
 import { MAX_IMAGE_BYTES, NO_PHOTO, removeStoredFiles, removeStoredImage, storeImage } from "./images.ts";
+import { assertAgeAllowed, heldPrice } from "./prices.ts";
 import { assertNoPaidBooking, assertSeatFor, isBalanced, liveHoldOf } from "./seats.ts";
 import { liveOfferFor, offerBooked } from "./waitlist-offers.ts";
 
@@ -22,6 +23,7 @@ export type Attendee = {
   gender: Gender;
   imageName: string;
   thumbName: string;
+  dateOfBirth?: string;
 };
 
 /** Sales close at the start, whatever the status: nobody should pay for a night already under way. */
@@ -144,6 +146,8 @@ export function holdSeat(
     (tx) => {
       const event = tx.select().from(events).where(eq(events.id, eventId)).get();
       assertBookable(event, now);
+      // Checked again here: the organiser may have changed the ages since the route's check (decision 023).
+      if (attendee.dateOfBirth) assertAgeAllowed(event, attendee.gender, attendee.dateOfBirth);
       // A retry (back button, a second tab) replaces this phone's earlier hold instead of taking a
       // second seat, and keeps its expiry: saving again every few minutes must not pin the seat past
       // it while others wait for it (docs/decisions/017-second-review.md).
@@ -162,7 +166,8 @@ export function holdSeat(
           status: "held",
           holdExpiresAt,
           heldSince: kept?.heldSince ?? now,
-          amountCents: event.priceCents,
+          // The price is fixed when the seat is first held: a retry keeps an early bird it was held in.
+          ...heldPrice(event, attendee.gender, kept?.heldSince ?? now),
         })
         .returning({ id: bookings.id })
         .get();
@@ -226,7 +231,15 @@ function repointReleasedPhotos(tx: DbOrTx, input: { eventId: number; attendee: A
  */
 export async function saveUserDetails(
   deps: { db: Db; uploadsDir: string; holdMinutes: number; now: () => number },
-  input: { eventId: number; name: string; email: string; phone: string; gender: "male" | "female"; image: File },
+  input: {
+    eventId: number;
+    name: string;
+    email: string;
+    phone: string;
+    gender: "male" | "female";
+    dateOfBirth: string;
+    image: File;
+  },
 ): Promise<{ userId: number; bookingId: number; holdExpiresAt: number }> {
   if (input.image.size > MAX_IMAGE_BYTES) throw TooLarge("image larger than 5 MB");
   const stored = await storeImage(deps.uploadsDir, new Uint8Array(await input.image.arrayBuffer()));
@@ -234,7 +247,14 @@ export async function saveUserDetails(
   try {
     held = holdSeat(deps.db, {
       eventId: input.eventId,
-      attendee: { name: input.name, email: input.email, phone: input.phone, gender: input.gender, ...stored },
+      attendee: {
+        name: input.name,
+        email: input.email,
+        phone: input.phone,
+        gender: input.gender,
+        dateOfBirth: input.dateOfBirth,
+        ...stored,
+      },
       holdMinutes: deps.holdMinutes,
       now: deps.now(),
     });

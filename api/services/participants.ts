@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray } from "drizzle-orm";
+import { ageAtEvent } from "../../common/age.ts";
 import type { Db } from "../../db/client.ts";
-import { bookings, events, users } from "../../db/schema.ts";
+import { bookings, events, promoCodes, users } from "../../db/schema.ts";
 import { NotFound } from "../lib/errors.ts";
 
 /**
@@ -21,20 +22,26 @@ export type EventParticipant = {
   checkedInAt: string | null;
   email: string;
   bookedAt: string;
+  /** Age on the event's date, null when no date of birth was given (decision 023). */
+  age: number | null;
+  /** Dollars off the list price (early bird and promo code), and the code used, if any. */
+  discount: number;
+  code: string | null;
 };
 
 /** The paid and refunded bookings of an event, oldest booking first. Holds never paid are not participants. */
 export function listEventParticipants(db: Db, eventId: number): EventParticipant[] {
-  const event = db.select({ id: events.id }).from(events).where(eq(events.id, eventId)).get();
+  const event = db.select().from(events).where(eq(events.id, eventId)).get();
   if (!event) throw NotFound("no such event");
   return db
-    .select({ booking: bookings, user: users })
+    .select({ booking: bookings, user: users, code: promoCodes.code })
     .from(bookings)
     .innerJoin(users, eq(users.id, bookings.userId))
+    .leftJoin(promoCodes, eq(promoCodes.id, bookings.promoCodeId))
     .where(and(eq(bookings.eventId, eventId), inArray(bookings.status, ["paid", "refunded"])))
     .orderBy(asc(bookings.id))
     .all()
-    .map(({ booking, user }) => ({
+    .map(({ booking, user, code }) => ({
       id: user.id,
       username: user.name,
       gender: user.gender,
@@ -47,5 +54,8 @@ export function listEventParticipants(db: Db, eventId: number): EventParticipant
       email: user.email,
       // A booking refunded for want of a seat was never marked paid: its hold's time is the best there is.
       bookedAt: new Date(booking.paidAt ?? booking.createdAt).toISOString(),
+      age: ageAtEvent(user.dateOfBirth, event),
+      discount: booking.discountCents / 100,
+      code,
     }));
 }

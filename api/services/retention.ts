@@ -20,7 +20,7 @@ const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
 /** What an erased attendee's row says instead of their name, email and phone. */
-export const ERASED = { name: "Erased attendee", email: "erased@invalid", phone: "erased" } as const;
+export const ERASED = { name: "Erased attendee", email: "erased@invalid", phone: "erased", dateOfBirth: null } as const;
 /** A sent SMS keeps its full text this long (for "I never got my code" questions), then its first words. */
 export const SMS_BODY_KEEP_MS = 7 * DAY;
 const SMS_WORDS_KEPT = 3;

@@ -1,4 +1,5 @@
 import { and, eq, inArray } from "drizzle-orm";
+import { ageAtEvent } from "../../common/age.ts";
 import type { Db } from "../../db/client.ts";
 import { bookings, events, users } from "../../db/schema.ts";
 import { NotFound } from "../lib/errors.ts";
@@ -17,6 +18,8 @@ export type RosterAttendee = {
   phoneLast4: string;
   /** ISO 8601 UTC, or null while the attendee has not arrived. */
   checkedInAt: string | null;
+  /** Age on the event's date (never the date of birth); null for bookings made before it was asked. */
+  age: number | null;
 };
 
 export type RosterEvent = {
@@ -63,6 +66,7 @@ export function getRoster(db: Db, eventId: number): Roster {
         thumbName: user.thumbName,
         phoneLast4: booking.phone.replace(/\D/g, "").slice(-4),
         checkedInAt: booking.checkedInAt === null ? null : new Date(booking.checkedInAt).toISOString(),
+        age: ageAtEvent(user.dateOfBirth, event),
       }))
       .sort(byName),
     refunded: rows

@@ -1,4 +1,5 @@
 import { and, eq, isNotNull } from "drizzle-orm";
+import { ageAtEvent } from "../../common/age.ts";
 import { ROUNDS_DEFAULTS, type RoundsSettings } from "../../common/rounds-settings.ts";
 import type { Db, DbOrTx } from "../../db/client.ts";
 import { type EventRounds, eventRounds, type RoundsPhase, type RoundsStatus } from "../../db/rounds-schema.ts";
@@ -27,6 +28,8 @@ export type RoundsPerson = {
   left: boolean;
   /** When they were checked in at the door, ISO 8601 UTC. */
   arrivedAt: string;
+  /** Age on the event's date (never the date of birth); null when none was given. */
+  age: number | null;
 };
 
 /** What the host's console reads; every admin rounds call answers it. */
@@ -110,14 +113,17 @@ function checkedIn(db: DbOrTx, eventId: number): Attendee[] {
       image_name: users.thumbName,
       checkedInAt: bookings.checkedInAt,
       leftAt: bookings.leftAt,
+      dateOfBirth: users.dateOfBirth,
     })
     .from(bookings)
     .innerJoin(users, eq(users.id, bookings.userId))
     .where(and(eq(bookings.eventId, eventId), eq(bookings.status, "paid"), isNotNull(bookings.checkedInAt)))
     .all();
+  const event = findEvent(db, eventId);
   return rows
-    .map(({ leftAt, checkedInAt, ...person }) => ({
+    .map(({ leftAt, checkedInAt, dateOfBirth, ...person }) => ({
       ...person,
+      age: ageAtEvent(dateOfBirth, event),
       left: leftAt !== null,
       checkedInAt: checkedInAt ?? 0,
       arrivedAt: new Date(checkedInAt ?? 0).toISOString(),

@@ -5,6 +5,7 @@ import { EventSummaryCard } from "../features/booking/components/event-summary.t
 import { HoldNotice } from "../features/booking/components/hold-notice.tsx";
 import { MissingState } from "../features/booking/components/missing-state.tsx";
 import { ProceedToPayment } from "../features/booking/components/proceed-to-payment.tsx";
+import { PromoCode } from "../features/booking/components/promo-code.tsx";
 import { useHeldBooking } from "../features/booking/use-held-booking.ts";
 import "../features/booking/booking.css";
 
@@ -32,8 +33,15 @@ export function ConfirmationPage() {
       <h2 className="booking-section-title">Your details</h2>
       <AttendeeSummary user={state.user} />
       <h2 className="booking-section-title">Event</h2>
-      <EventSummaryCard event={state.event} />
-      {gone ? <BookAgain event={state.event} /> : <ProceedToPayment user={state.user} event={state.event} />}
+      <EventSummaryCard event={state.event} gender={state.user.gender} />
+      {gone ? (
+        <BookAgain event={state.event} />
+      ) : (
+        <>
+          <PromoCode userID={state.user.userID} eventID={state.event.id} />
+          <ProceedToPayment user={state.user} event={state.event} />
+        </>
+      )}
     </main>
   );
 }

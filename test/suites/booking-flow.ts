@@ -42,12 +42,15 @@ export function detailsForm(input: {
   image: Uint8Array;
   name?: string;
   gender?: "male" | "female";
+  /** YYYY-MM-DD; by default someone in their early thirties, inside the fixtures' 25–35. */
+  dateOfBirth?: string;
 }): FormData {
   const form = new FormData();
   form.append("name", input.name ?? "Asha Patel");
   form.append("email", "asha@example.com");
   form.append("phone", input.phone);
   form.append("gender", input.gender ?? "female");
+  form.append("dateOfBirth", input.dateOfBirth ?? "1995-05-03");
   form.append("eventID", String(input.eventId));
   form.append("eventName", "Test Mixer");
   form.append("image", new Blob([new Uint8Array(input.image)], { type: "image/jpeg" }), "me.jpg");

@@ -2,7 +2,7 @@ import { type ApiReply, api, type Ok, send } from "../../lib/api.ts";
 import { useAdminStore } from "./admin-store.ts";
 
 // Every admin call goes through here so a lapsed session (401) locks the panel wherever it happens.
-async function guarded<T>(call: Promise<ApiReply<T>>): Promise<ApiReply<T>> {
+export async function guarded<T>(call: Promise<ApiReply<T>>): Promise<ApiReply<T>> {
   const reply = await call;
   if (reply.status === 401) useAdminStore.getState().lock();
   return reply;

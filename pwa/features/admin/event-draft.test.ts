@@ -23,6 +23,15 @@ const saturday = {
   total_seats: 10,
   seatsMale: null,
   seatsFemale: null,
+  bookingAmountMale: null,
+  bookingAmountFemale: null,
+  earlyBirdDiscount: null,
+  earlyBirdUntil: null,
+  fromAgeMale: null,
+  toAgeMale: null,
+  fromAgeFemale: null,
+  toAgeFemale: null,
+  currentAmount: { male: 45, female: 45 },
 } satisfies AdminEventDetail;
 
 describe("the results time in the Edit form", () => {

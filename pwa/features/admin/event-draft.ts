@@ -2,6 +2,14 @@ import { wallClockToUtc } from "../../../common/time-zone.ts";
 import type { AdminEventDetail, EventUpdate, NewEvent } from "./admin-api.ts";
 import { type BalancedSeats, balancedSeatsOf, seatsForUpdate, validateBalancedSeats } from "./balanced-seats.ts";
 import { apiToWallClock, wallClockToApi } from "./format.ts";
+import {
+  emptyPrices,
+  type PricesDraft,
+  pricesForNew,
+  pricesForUpdate,
+  pricesOf,
+  pricesProblem,
+} from "./prices-draft.ts";
 
 /**
  * An event as the Add and Edit forms hold it: numbers as typed, the start on the venue's wall clock
@@ -27,6 +35,7 @@ export type EventDraft = {
    * keeps the default keeps following its start (docs/decisions/021-results.md).
    */
   results?: { date: string; hour: number; minute: number; loaded: string };
+  prices: PricesDraft;
 };
 
 export const emptyDraft = (zone: string): EventDraft => ({
@@ -42,6 +51,7 @@ export const emptyDraft = (zone: string): EventDraft => ({
   duration: "",
   fromAge: "",
   toAge: "",
+  prices: emptyPrices(),
 });
 
 export const draftOf = (e: AdminEventDetail): EventDraft => ({
@@ -56,6 +66,7 @@ export const draftOf = (e: AdminEventDetail): EventDraft => ({
   fromAge: String(e.from_age),
   toAge: String(e.to_age),
   results: { ...apiToWallClock(e.resultsAt, e.time_zone), loaded: e.resultsAt },
+  prices: pricesOf(e),
 });
 
 /** The results time the draft sends: an ISO instant, or nothing when the organiser left it alone. */
@@ -69,7 +80,8 @@ function resultsAtOf(draft: EventDraft): { resultsAt?: string } {
 }
 
 /** What the browser's own input checks cannot see; null when the draft may be sent. */
-export const draftProblem = (draft: EventDraft): string | null => validateBalancedSeats(draft.seatPlan, draft.seats);
+export const draftProblem = (draft: EventDraft): string | null =>
+  validateBalancedSeats(draft.seatPlan, draft.seats) ?? pricesProblem(draft.prices);
 
 /** The venue's wall clock as the API's UTC date and H:M time, with the zone's daylight saving applied. */
 const startOf = (draft: EventDraft) =>
@@ -90,6 +102,7 @@ export function newEventOf(draft: EventDraft, image: File): NewEvent {
     eventduration: draft.duration,
     fromage: draft.fromAge,
     toage: draft.toAge,
+    ...pricesForNew(draft.prices),
     eventImage: image,
   };
 }
@@ -108,4 +121,5 @@ export const updateOf = (eventId: number, draft: EventDraft): EventUpdate => ({
   fromage: Number(draft.fromAge),
   toage: Number(draft.toAge),
   ...resultsAtOf(draft),
+  ...pricesForUpdate(draft.prices),
 });

@@ -46,6 +46,7 @@ describe("saveUserDetails", () => {
     email: "asha@example.com",
     phone: "+61412345678",
     gender: "female" as const,
+    dateOfBirth: "1995-05-03",
     eventID: 1,
     eventName: "Mixer",
     image: new File([new Uint8Array([1, 2, 3])], "me.jpg", { type: "image/jpeg" }),

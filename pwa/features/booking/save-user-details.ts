@@ -7,6 +7,8 @@ export type UserDetails = {
   email: string;
   phone: string;
   gender: Gender;
+  /** YYYY-MM-DD, as the date input gives it. */
+  dateOfBirth: string;
   eventID: number;
   eventName: string;
   image: File;
@@ -32,6 +34,7 @@ export async function saveUserDetails(details: UserDetails): Promise<SaveOutcome
           email: details.email.trim(),
           phone: details.phone,
           gender: details.gender,
+          dateOfBirth: details.dateOfBirth,
           eventID: String(details.eventID),
           eventName: details.eventName,
           image: details.image,
@@ -42,6 +45,9 @@ export async function saveUserDetails(details: UserDetails): Promise<SaveOutcome
     const { code, gender } = reply.data;
     if (code === "already_booked") return { kind: "refused", error: "You already have a paid seat for this event." };
     if (code === "booking_closed") return { kind: "refused", error: BOOKING_CLOSED_MESSAGE };
+    // The server's words name the event's real range: `This event is for ages 25–35`.
+    if (code === "age_out_of_range")
+      return { kind: "refused", error: reply.data.error ?? "This event is not for your age." };
     if (code === "gender_sold_out" && gender) return { kind: "gender-full", gender };
     // The product's "success false" on this step means the seats ran out (docs/api.md: 409 sold_out).
     if (reply.status === 409) return { kind: "sold-out" };

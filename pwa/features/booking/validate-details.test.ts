@@ -6,6 +6,7 @@ const complete = {
   name: "Priya",
   email: "priya@example.com",
   gender: "female" as const,
+  dateOfBirth: "1995-05-03",
   photo: photo(1000),
   consent: true,
 };
@@ -15,9 +16,12 @@ describe("validateDetails", () => {
     expect(validateDetails(complete)).toBeNull();
   });
 
-  it.each([{ name: "  " }, { email: "" }, { gender: "" as const }])("asks for every field when %o", (change) => {
-    expect(validateDetails({ ...complete, ...change })).toBe("All fields are required.");
-  });
+  it.each([{ name: "  " }, { email: "" }, { gender: "" as const }, { dateOfBirth: "" }])(
+    "asks for every field when %o",
+    (change) => {
+      expect(validateDetails({ ...complete, ...change })).toBe("All fields are required.");
+    },
+  );
 
   it("asks for the photo after the fields", () => {
     expect(validateDetails({ ...complete, photo: null })).toBe("Image upload is required.");

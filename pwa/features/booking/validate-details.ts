@@ -13,6 +13,8 @@ export type DetailsInput = {
   name: string;
   email: string;
   gender: Gender | "";
+  /** YYYY-MM-DD from the date input, "" until chosen. */
+  dateOfBirth: string;
   photo: File | null;
   /** The box under the notice of who sees what. */
   consent: boolean;
@@ -31,7 +33,7 @@ export function checkPhoto(photo: File): string | null {
  * "All fields are required." goes once the fields are filled.
  */
 export function validateDetails(input: DetailsInput): string | null {
-  if (!input.name.trim() || !input.email.trim() || !input.gender) return FIELDS_REQUIRED;
+  if (!input.name.trim() || !input.email.trim() || !input.gender || !input.dateOfBirth) return FIELDS_REQUIRED;
   if (!input.photo) return PHOTO_REQUIRED;
   const photoProblem = checkPhoto(input.photo);
   if (photoProblem) return photoProblem;

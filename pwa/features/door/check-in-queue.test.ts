@@ -61,8 +61,8 @@ const roster: KeptRoster = {
     time_zone: "Australia/Sydney",
   },
   attendees: [
-    { userID: 1, name: "Asha", gender: "female", thumbName: "a.jpg", phoneLast4: "1111", checkedInAt: null },
-    { userID: 2, name: "Dev", gender: "male", thumbName: "d.jpg", phoneLast4: "2222", checkedInAt: null },
+    { userID: 1, name: "Asha", gender: "female", thumbName: "a.jpg", phoneLast4: "1111", checkedInAt: null, age: 29 },
+    { userID: 2, name: "Dev", gender: "male", thumbName: "d.jpg", phoneLast4: "2222", checkedInAt: null, age: 31 },
   ],
   refunded: [],
 };

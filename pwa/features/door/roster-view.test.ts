@@ -10,6 +10,7 @@ const person = (userID: number, name: string, gender: "male" | "female", extra: 
   thumbName: "t.jpg",
   phoneLast4: "5678",
   checkedInAt: null,
+  age: 30,
   ...extra,
 });
 const entry = (userID: number, action: "check-in" | "undo", clientTs: number): QueuedCheckIn => ({

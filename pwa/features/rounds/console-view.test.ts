@@ -9,6 +9,7 @@ const person = (userID: number, username: string, gender: "male" | "female", lef
   image_name: `${username}.jpg`,
   left,
   arrivedAt: "2026-11-29T19:30:00.000Z",
+  age: 30,
 });
 const people = [
   person(1, "Anika", "female"),

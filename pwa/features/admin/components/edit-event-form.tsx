@@ -8,6 +8,7 @@ import { EventFields } from "./event-fields.tsx";
 import { EventLifecycleActions } from "./event-lifecycle-actions.tsx";
 import { EventPicker } from "./event-picker.tsx";
 import { FormMessage } from "./form-message.tsx";
+import { PromoCodesPanel } from "./promo-codes-panel.tsx";
 import { TimeFields } from "./time-fields.tsx";
 
 /** The Edit tab: pick an event, change its fields and picture, and start, end or cancel it. */
@@ -129,6 +130,7 @@ export function EditEventForm(props: {
               <FormMessage message={editor.message} />
             </div>
           </form>
+          <PromoCodesPanel eventId={event.id} zone={event.time_zone} readOnly={ended} />
         </>
       ) : editor.eventId !== null && !editor.loading ? (
         <FormMessage message={editor.message} />

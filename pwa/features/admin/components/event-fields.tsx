@@ -2,6 +2,7 @@ import type { ReactNode } from "react";
 import { EVENT_LIMITS as L } from "../../../../common/event-limits.ts";
 import type { EventDraft } from "../event-draft.ts";
 import { BalancedSeatsFields } from "./balanced-seats-fields.tsx";
+import { PricesFields } from "./prices-fields.tsx";
 import { TimeFields, ZoneField } from "./time-fields.tsx";
 
 type Props = {
@@ -107,6 +108,7 @@ export function EventFields({ idPrefix, draft, onChange, minDate, priceHint, pic
         <label htmlFor={id("to-age")}>To age</label>
         <input id={id("to-age")} min={L.age.min} max={L.age.max} step={1} {...number("toAge")} />
       </div>
+      <PricesFields idPrefix={idPrefix} value={draft.prices} onChange={(prices) => onChange("prices", prices)} />
       {picture}
     </>
   );

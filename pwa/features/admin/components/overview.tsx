@@ -102,7 +102,10 @@ function OverviewRow({ event, numbers }: { event: AdminEventSummary; numbers: Nu
       <td>{cell((x) => x.held)}</td>
       <td>{cell((x) => x.waitlist)}</td>
       <td>{cell((x) => x.checkedIn)}</td>
-      <td>{cell((x) => formatAud(x.revenue))}</td>
+      <td>
+        {cell((x) => formatAud(x.revenue))}
+        {n && n.discount > 0 ? <span className="admin-sub">after {formatAud(n.discount)} off</span> : null}
+      </td>
       <td>{cell((x) => x.matches)}</td>
       <td>{cell((x) => x.feedbackGiven)}</td>
       <td>

@@ -7,6 +7,7 @@ import { genderFullMessage, SOLD_OUT_WAITLIST_MESSAGE } from "../seat-messages.t
 import type { BookingUser, Gender, OfferState } from "../types.ts";
 import { useJoinWaitlist } from "../use-join-waitlist.ts";
 import { CONSENT_REQUIRED, FIELDS_REQUIRED, PHOTO_REQUIRED, validateDetails } from "../validate-details.ts";
+import { DateOfBirthField } from "./date-of-birth-field.tsx";
 import { GenderField, NameField, VerifiedPhoneField } from "./person-fields.tsx";
 import { PhotoField } from "./photo-field.tsx";
 import { PrivacyConsent } from "./privacy-consent.tsx";
@@ -36,6 +37,7 @@ export function DetailsForm(props: {
   const [email, setEmail] = useState(draft.email);
   const [chosenGender, setGender] = useState<Gender | "">(draft.gender);
   const gender = props.offer?.gender ?? chosenGender;
+  const [dateOfBirth, setDateOfBirth] = useState("");
   useEffect(() => {
     saveDraft(eventId, { name, email, gender });
   }, [eventId, name, email, gender]);
@@ -52,7 +54,7 @@ export function DetailsForm(props: {
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    const problem = validateDetails({ name, email, gender, photo, consent });
+    const problem = validateDetails({ name, email, gender, dateOfBirth, photo, consent });
     if (problem || !photo || !gender) {
       // A refused file already says why under the picker: that, not "required", is what to fix.
       if (problem === PHOTO_REQUIRED && photoProblem) {
@@ -70,6 +72,7 @@ export function DetailsForm(props: {
       email,
       phone: props.phone,
       gender,
+      dateOfBirth,
       eventID: eventId,
       eventName: props.event.event_name,
       image: photo,
@@ -107,7 +110,9 @@ export function DetailsForm(props: {
   };
   const keptUntil = props.offer ? venueDateTime(props.offer.expiresAt, props.event.time_zone) : null;
   const stillApplies =
-    message === null || !CHECKS.has(message) || validateDetails({ name, email, gender, photo, consent }) === message;
+    message === null ||
+    !CHECKS.has(message) ||
+    validateDetails({ name, email, gender, dateOfBirth, photo, consent }) === message;
   const shown = waitlist.seatFree || !stillApplies ? null : message;
 
   return (
@@ -134,6 +139,7 @@ export function DetailsForm(props: {
         />
       </div>
       <GenderField idPrefix="booking" value={gender} onChange={setGender} fixed={props.offer?.gender} />
+      <DateOfBirthField idPrefix="booking" value={dateOfBirth} onChange={setDateOfBirth} />
       <PhotoField
         photo={photo}
         problem={photoProblem}

@@ -2,8 +2,12 @@ import { EventTime } from "../../events/components/event-time.tsx";
 import { formatPrice } from "../../events/format.ts";
 import type { EventSummary } from "../../events/types.ts";
 
-/** The event being booked, so nobody loses track of what they are paying for. */
-export function EventSummaryCard({ event }: { event: EventSummary }) {
+/**
+ * The event being booked, so nobody loses track of what they are paying for. With `gender`, the
+ * ticket is that gender's price now (docs/decisions/023-prices-and-ages.md); an event kept from before
+ * prices by gender has only its one price.
+ */
+export function EventSummaryCard({ event, gender }: { event: EventSummary; gender?: "male" | "female" }) {
   return (
     <dl className="booking-summary" aria-label="Event">
       <div>
@@ -22,7 +26,7 @@ export function EventSummaryCard({ event }: { event: EventSummary }) {
       </div>
       <div>
         <dt>Ticket</dt>
-        <dd>{formatPrice(event.booking_amount)}</dd>
+        <dd>{formatPrice((gender && event.currentAmount?.[gender]) ?? event.booking_amount)}</dd>
       </div>
     </dl>
   );

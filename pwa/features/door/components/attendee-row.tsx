@@ -39,7 +39,10 @@ export function AttendeeRow({ attendee: a, zone, canUndo, idPrefix, autoFocus, o
           {a.name}
         </span>
         <span className="door-meta">
-          {a.gender === "female" ? "Woman" : "Man"} · <span className="sr-only">phone ending </span>…{a.phoneLast4}
+          {a.gender === "female" ? "Woman" : "Man"}
+          {/* Kept rosters from before ages were sent have none. */}
+          {a.age === null || a.age === undefined ? null : ` · ${a.age}`} ·{" "}
+          <span className="sr-only">phone ending </span>…{a.phoneLast4}
         </span>
         {arrived ? (
           <span className="door-arrived-at">

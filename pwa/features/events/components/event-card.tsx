@@ -1,7 +1,8 @@
 import { useNavigate } from "react-router-dom";
 import { paths } from "../../../app/paths.ts";
 import { imageUrl } from "../../../lib/api.ts";
-import { canBook, canJoinWaitlist, cardLabel, formatHours, formatPrice, seatLines } from "../format.ts";
+import { canBook, canJoinWaitlist, cardLabel, formatHours, seatLines } from "../format.ts";
+import { ageLines, priceLines } from "../prices.ts";
 import type { EventSummary } from "../types.ts";
 import { EventTime } from "./event-time.tsx";
 
@@ -42,7 +43,9 @@ export function EventCard({ event, now = Date.now() }: { event: EventSummary; no
           </div>
           <div>
             <dt>Ticket</dt>
-            <dd>{formatPrice(event.booking_amount)}</dd>
+            {priceLines(event, now).map((line) => (
+              <dd key={line}>{line}</dd>
+            ))}
           </div>
           <div>
             <dt>Duration</dt>
@@ -50,9 +53,9 @@ export function EventCard({ event, now = Date.now() }: { event: EventSummary; no
           </div>
           <div>
             <dt>Ages</dt>
-            <dd>
-              {event.from_age}–{event.to_age}
-            </dd>
+            {ageLines(event).map((line) => (
+              <dd key={line}>{line}</dd>
+            ))}
           </div>
           {seats.length > 0 ? (
             <div className="event-seats">

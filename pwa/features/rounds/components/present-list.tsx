@@ -18,6 +18,13 @@ function Person({ person, canChange, onLeft }: { person: ListedPerson } & Omit<P
         {person.username}
         {person.isNew ? <span className="rounds-new">New</span> : null}
       </span>
+      {/* Outside the name, which describes the Left button. */}
+      {person.age === null || person.age === undefined ? null : (
+        <span className="rounds-person-age">
+          <span className="sr-only">age </span>
+          {person.age}
+        </span>
+      )}
       <button
         type="button"
         className="button rounds-left"

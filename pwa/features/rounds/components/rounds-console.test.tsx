@@ -14,6 +14,7 @@ const person = (userID: number, username: string, gender: "male" | "female"): Ro
   image_name: `${username}.jpg`,
   left: false,
   arrivedAt: "2026-11-29T19:30:00.000Z",
+  age: null,
 });
 
 /**

@@ -1,0 +1,86 @@
+import { type Context, Hono } from "hono";
+import { z } from "zod";
+import { localDateTime } from "../../common/event-fields.ts";
+import { EVENT_LIMITS as L } from "../../common/event-limits.ts";
+import type { AppDeps } from "../deps.ts";
+import { requireAdmin } from "../lib/admin-session.ts";
+import { Forbidden } from "../lib/errors.ts";
+import { idParam, jsonId, validate } from "../lib/validate.ts";
+import { findBookingContext } from "../services/checkout.ts";
+import { applyPromo, createPromoCode, disablePromoCode, listPromoCodes } from "../services/promo-codes.ts";
+import { NO_PROOF } from "../services/ticket.ts";
+import { browserVerified } from "./booking-cookie.ts";
+
+// Promo codes (docs/decisions/023-prices-and-ages.md): the organiser's three calls and the buyer's one.
+
+const id = jsonId(z);
+const codeText = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z0-9_-]{2,32}$/, "must be 2–32 letters, digits, - or _");
+
+const newCode = z
+  .object({
+    eventID: id,
+    code: codeText,
+    percentOff: z.number().int("must be a whole percentage").min(1).max(100).nullish(),
+    amountOff: z
+      .number()
+      .min(0.01)
+      .max(L.price.max)
+      .refine((v) => Math.abs(v * 100 - Math.round(v * 100)) < 1e-6, "at most 2 decimals")
+      .transform((v) => Math.round(v * 100))
+      .nullish(),
+    maxUses: z.number().int().min(1).max(100_000).nullish(),
+    validUntil: localDateTime.nullish(),
+    gender: z.enum(["male", "female"], "must be male or female").nullish(),
+  })
+  .refine((b) => (b.percentOff ?? null) === null || (b.amountOff ?? null) === null, {
+    message: "give percentOff or amountOff, not both",
+    path: ["percentOff"],
+  })
+  .refine((b) => (b.percentOff ?? null) !== null || (b.amountOff ?? null) !== null, {
+    message: "give percentOff or amountOff",
+    path: ["percentOff"],
+  });
+
+export const promoCodeRoutes = (deps: AppDeps) => {
+  const admin = requireAdmin(deps);
+  // As create-checkout-session: only the browser that verified the booking's phone may change its price.
+  const requireProof = (c: Context, phone: string | undefined) => {
+    if (phone === undefined || !browserVerified(c, deps, phone)) throw Forbidden(NO_PROOF, "phone_not_verified");
+  };
+  return new Hono()
+    .post("/promo-codes", admin, validate("json", newCode), (c) => {
+      const b = c.req.valid("json");
+      const code = createPromoCode(deps.db, {
+        eventId: b.eventID,
+        code: b.code,
+        percentOff: b.percentOff ?? null,
+        amountOffCents: b.amountOff ?? null,
+        maxUses: b.maxUses ?? null,
+        validUntil: b.validUntil ?? null,
+        gender: b.gender ?? null,
+      });
+      return c.json({ success: true as const, promoCode: code });
+    })
+    .get("/admin-event/:id/promo-codes", admin, validate("param", z.object({ id: idParam(z) })), (c) => {
+      return c.json({
+        success: true as const,
+        promoCodes: listPromoCodes(deps.db, c.req.valid("param").id, deps.now()),
+      });
+    })
+    .post("/disable-promo-code", admin, validate("json", z.object({ id })), (c) => {
+      disablePromoCode(deps.db, c.req.valid("json").id, deps.now());
+      return c.json({ success: true as const });
+    })
+    .post(
+      "/apply-promo",
+      validate("json", z.object({ userID: id, eventID: id, code: z.string().trim().min(1).max(64) })),
+      (c) => {
+        const body = c.req.valid("json");
+        requireProof(c, findBookingContext(deps.db, body.userID, body.eventID)?.booking.phone);
+        return c.json(applyPromo(deps.db, { userId: body.userID, eventId: body.eventID, code: body.code }, deps.now()));
+      },
+    );
+};

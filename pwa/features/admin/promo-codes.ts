@@ -1,0 +1,46 @@
+import { useCallback, useEffect, useState } from "react";
+import { api, type Ok, send } from "../../lib/api.ts";
+import { guarded } from "./admin-api.ts";
+
+// An event's promo codes for the organiser (docs/api.md, Prices and promo codes): the list with
+// each code's uses, a new code, and **Disable**.
+
+export type PromoCodeRow = Ok<(typeof api)["admin-event"][":id"]["promo-codes"]["$get"]>["promoCodes"][number];
+export type NewPromoCode = Parameters<(typeof api)["promo-codes"]["$post"]>[0]["json"];
+
+export const getPromoCodes = (eventId: number) =>
+  guarded(send(api["admin-event"][":id"]["promo-codes"].$get({ param: { id: String(eventId) } })));
+export const createPromoCode = (code: NewPromoCode) => guarded(send(api["promo-codes"].$post({ json: code })));
+export const disablePromoCode = (id: number) => guarded(send(api["disable-promo-code"].$post({ json: { id } })));
+
+export type PromoCodesState = { status: "idle" | "loading" | "error" } | { status: "ready"; rows: PromoCodeRow[] };
+
+export function usePromoCodes(eventId: number | null) {
+  const [state, setState] = useState<PromoCodesState>({ status: "idle" });
+  const load = useCallback(async (id: number) => {
+    try {
+      const reply = await getPromoCodes(id);
+      setState(reply.ok ? { status: "ready", rows: reply.data.promoCodes } : { status: "error" });
+    } catch (error) {
+      console.warn(error);
+      setState({ status: "error" });
+    }
+  }, []);
+  useEffect(() => {
+    if (eventId === null) {
+      setState({ status: "idle" });
+      return;
+    }
+    setState({ status: "loading" });
+    void load(eventId);
+  }, [eventId, load]);
+  return { state, reload: () => (eventId === null ? Promise.resolve() : load(eventId)) };
+}
+
+/** `20% off` or `$5.00 off`. */
+export const discountLabel = (row: Pick<PromoCodeRow, "percentOff" | "amountOff">) =>
+  row.percentOff !== null ? `${row.percentOff}% off` : `$${(row.amountOff ?? 0).toFixed(2)} off`;
+
+/** `3 of 10`, or just `3` with no limit. */
+export const usesLabel = (row: Pick<PromoCodeRow, "uses" | "maxUses">) =>
+  row.maxUses === null ? String(row.uses) : `${row.uses} of ${row.maxUses}`;

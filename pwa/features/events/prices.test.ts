@@ -1,0 +1,28 @@
+import { describe, expect, it } from "vitest";
+import { ageLines, priceLines } from "./prices.ts";
+
+const base = { booking_amount: 45, time_zone: "Australia/Sydney", from_age: 25, to_age: 35 };
+// 8 pm on 20 December in Sydney (AEDT) is 09:00 UTC.
+const until = "2026-12-20T09:00:00.000Z";
+
+describe("the card's price and ages", () => {
+  it("shows one price, or each gender's when they differ", () => {
+    expect(priceLines(base)).toEqual(["$45"]);
+    expect(priceLines({ ...base, bookingAmountMale: 50, bookingAmountFemale: null })).toEqual([
+      "Women: $45",
+      "Men: $50",
+    ]);
+    expect(priceLines({ ...base, booking_amount: 45.5 })).toEqual(["$45.50"]);
+  });
+
+  it("shows both prices while the early bird runs, with its last day at the venue", () => {
+    const event = { ...base, earlyBirdDiscount: 10, earlyBirdUntil: until };
+    expect(priceLines(event, Date.parse(until) - 1)).toEqual(["$35 early bird until 20 Dec, then $45"]);
+    expect(priceLines(event, Date.parse(until))).toEqual(["$45"]);
+  });
+
+  it("shows each gender's range when the event sets them", () => {
+    expect(ageLines(base)).toEqual(["25–35"]);
+    expect(ageLines({ ...base, fromAgeMale: 28, toAgeMale: 40 })).toEqual(["Women: 25–35", "Men: 28–40"]);
+  });
+});
