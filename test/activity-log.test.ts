@@ -135,6 +135,21 @@ describe("the activity log", () => {
     expect(times).toEqual([...times].sort((a, b) => b - a));
   });
 
+  it("records a promo code made and disabled by the organiser, once", async () => {
+    const { event } = await night(0, "Promo Night");
+    const made = await admin.postJson("/api/promo-codes", { eventID: event.id, code: "FRIENDS", percentOff: 10 });
+    expect(made.status).toBe(200);
+    const { promoCode } = await json<{ promoCode: { id: number } }>(made);
+    for (let i = 0; i < 2; i++) {
+      expect((await admin.postJson("/api/disable-promo-code", { id: promoCode.id })).status).toBe(200);
+    }
+    const rows = (await activity(event.id)).filter((r) => r.eventID === event.id);
+    expect(rows.map((r) => [r.action, r.actor, r.detail])).toEqual([
+      ["promo code disabled", "organiser", "FRIENDS"],
+      ["promo code created", "organiser", "FRIENDS"],
+    ]);
+  });
+
   it("records a cancelled night, and nothing on a night nobody touched", async () => {
     const { db, env } = server.deps;
     const upcoming = await insertEvent(db, env.UPLOADS_DIR, { name: "To Cancel" });

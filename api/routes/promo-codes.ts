@@ -5,6 +5,7 @@ import { EVENT_LIMITS as L } from "../../common/event-limits.ts";
 import type { AppDeps } from "../deps.ts";
 import { requireAdmin } from "../lib/admin-session.ts";
 import { Forbidden } from "../lib/errors.ts";
+import { logActivity } from "../lib/staff.ts";
 import { idParam, jsonId, validate } from "../lib/validate.ts";
 import { findBookingContext } from "../services/checkout.ts";
 import { applyPromo, createPromoCode, disablePromoCode, listPromoCodes } from "../services/promo-codes.ts";
@@ -62,6 +63,7 @@ export const promoCodeRoutes = (deps: AppDeps) => {
         validUntil: b.validUntil ?? null,
         gender: b.gender ?? null,
       });
+      logActivity(c, deps, { action: "promo code created", eventId: b.eventID, detail: b.code });
       return c.json({ success: true as const, promoCode: code });
     })
     .get("/admin-event/:id/promo-codes", admin, validate("param", z.object({ id: idParam(z) })), (c) => {
@@ -71,7 +73,10 @@ export const promoCodeRoutes = (deps: AppDeps) => {
       });
     })
     .post("/disable-promo-code", admin, validate("json", z.object({ id })), (c) => {
-      disablePromoCode(deps.db, c.req.valid("json").id, deps.now());
+      const disabled = disablePromoCode(deps.db, c.req.valid("json").id, deps.now());
+      if (disabled.disabledNow) {
+        logActivity(c, deps, { action: "promo code disabled", eventId: disabled.eventId, detail: disabled.code });
+      }
       return c.json({ success: true as const });
     })
     .post(

@@ -24,6 +24,8 @@ export const ACTIVITY_ACTIONS = [
   "paper card entered",
   "host link created",
   "host link revoked",
+  "promo code created",
+  "promo code disabled",
   "failed admin logins",
 ] as const;
 export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];

@@ -122,10 +122,16 @@ export function listPromoCodes(db: Db, eventId: number, now: number): PromoCodeV
 }
 
 /** Stops a code being applied from now on; bookings that already used it keep their price. Idempotent. */
-export function disablePromoCode(db: Db, id: number, now: number): void {
+/** Disables a code (again is a no-op); answers its event, its text and whether this call disabled it. */
+export function disablePromoCode(
+  db: Db,
+  id: number,
+  now: number,
+): { eventId: number; code: string; disabledNow: boolean } {
   const row = db.select().from(promoCodes).where(eq(promoCodes.id, id)).get();
   if (!row) throw NotFound("no such promo code");
   if (row.disabledAt === null) db.update(promoCodes).set({ disabledAt: now }).where(eq(promoCodes.id, id)).run();
+  return { eventId: row.eventId, code: row.code, disabledNow: row.disabledAt === null };
 }
 
 export type AppliedPromo = { amount: number; discount: number; code: string };
