@@ -2,10 +2,12 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
+import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { bookings, events, waitlistEntries, waitlistOffers } from "../../db/schema.ts";
 import { suiteTestServer, withTestServer } from "../../test/api-harness.ts";
-import { insertEvent, insertPaidBookings } from "../../test/fixtures.ts";
+import { insertEvent, insertPaidBookings, makeImage } from "../../test/fixtures.ts";
+import { storeImage } from "../services/images.ts";
 
 const DAY = 86_400_000;
 
@@ -150,6 +152,30 @@ describe("image paths", () => {
       const bytes = new Uint8Array(await response.arrayBuffer());
       expect([bytes[0], bytes[1]]).toEqual([0xff, 0xd8]);
     }
+  });
+
+  it("serve an event picture at a card's width as WebP, and refuse other widths", async () => {
+    const { db, env } = server.deps;
+    const event = await insertEvent(db, env.UPLOADS_DIR, {
+      imageName: (await storeImage(env.UPLOADS_DIR, await makeImage("jpeg", 1600, 1000))).imageName,
+    });
+    const jpeg = (await (await get(`/api/images/${event.imageName}`)).arrayBuffer()).byteLength;
+    for (const width of [400, 800]) {
+      const response = await get(`/api/images/${event.imageName}?w=${width}`);
+      expect(response.status).toBe(200);
+      expect(response.headers.get("content-type")).toBe("image/webp");
+      expect(response.headers.get("cache-control")).toContain("immutable");
+      const bytes = Buffer.from(await response.arrayBuffer());
+      const meta = await sharp(bytes).metadata();
+      expect([meta.format, meta.width, meta.height]).toEqual(["webp", width, width * (5 / 8)]);
+      expect(bytes.length).toBeLessThan(jpeg);
+    }
+    for (const width of ["1200", "0", "abc"]) {
+      const response = await get(`/api/images/${event.imageName}?w=${width}`);
+      expect(response.status).toBe(400);
+      expect(await response.json()).toMatchObject({ success: false, code: "invalid_request" });
+    }
+    expect((await get(`/api/images/${"a".repeat(32)}.jpg?w=400`)).status).toBe(404);
   });
 
   it.each(["..%2F..%2Fapp.db", "..%2Fapp.db", "%2E%2E%2F%2E%2E%2Fetc%2Fpasswd", "..%5C..%5Capp.db"])(
