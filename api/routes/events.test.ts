@@ -252,3 +252,31 @@ describe("byte ranges for media", () => {
     });
   });
 });
+
+describe("the home page's largest paint", () => {
+  it("names the first listed event's picture in the HTML, at the sizes its card shows", async () => {
+    const dist = mkdtempSync(join(tmpdir(), "sdt-dist-preload-"));
+    writeFileSync(
+      join(dist, "index.html"),
+      `<!doctype html><html><head><title>shell</title></head><body></body></html>`,
+    );
+    await withTestServer({ deps: () => ({ staticDir: dist }) }, async (home) => {
+      const { db, env } = home.deps;
+      const html = async () => (await fetch(`${home.url}/`, { headers: { accept: "text/html" } })).text();
+      expect(await html()).not.toContain("preload");
+      await insertEvent(db, env.UPLOADS_DIR, { name: "Over", status: "cancelled", startsAt: Date.now() + DAY });
+      const first = await insertEvent(db, env.UPLOADS_DIR, { name: "First", startsAt: Date.now() + 2 * DAY });
+      await insertEvent(db, env.UPLOADS_DIR, { name: "Second", startsAt: Date.now() + 3 * DAY });
+      await new Promise((r) => setTimeout(r, 1100)); // the lookup is kept for a second
+      const page = await html();
+      const url = `/api/images/${first.imageName}`;
+      expect(page).toContain(
+        `<link rel="preload" as="image" type="image/webp" fetchpriority="high" imagesrcset="${url}?w=400 400w, ${url}?w=800 800w" imagesizes="(min-width: 1000px) 360px, (min-width: 640px) 50vw, 100vw">`,
+      );
+      expect(page.indexOf("preload")).toBeLessThan(page.indexOf("</head>"));
+      const zipped = await fetch(`${home.url}/`, { headers: { accept: "text/html", "accept-encoding": "gzip" } });
+      expect(zipped.headers.get("content-encoding")).toBe("gzip");
+      expect(await zipped.text()).toContain(`imagesrcset="${url}?w=400`);
+    });
+  });
+});

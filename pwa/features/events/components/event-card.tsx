@@ -1,5 +1,5 @@
 import { useNavigate } from "react-router-dom";
-import { IMAGE_WIDTHS } from "../../../../common/image-widths.ts";
+import { CARD_SIZES, pictureSrcSet } from "../../../../common/image-widths.ts";
 import { paths } from "../../../app/paths.ts";
 import { imageUrl } from "../../../lib/api-reply.ts";
 import { canBook, canJoinWaitlist, cardLabel, formatHours, formatPrice, seatLines } from "../format.ts";
@@ -91,9 +91,6 @@ export function EventCard({
   );
 }
 
-/** One card column, by the grid's breakpoints in styles.css. */
-const CARD_SIZES = "(min-width: 1000px) 360px, (min-width: 640px) 50vw, 100vw";
-
 /**
  * The event picture at the size the card shows it: WebP at 400 and 800 px (common/image-widths.ts),
  * the stored 1200 px JPEG only for a browser without WebP.
@@ -102,7 +99,7 @@ function CardPicture({ name, first }: { name: string; first: boolean }) {
   const url = imageUrl(name);
   return (
     <picture>
-      <source type="image/webp" srcSet={IMAGE_WIDTHS.map((w) => `${url}?w=${w} ${w}w`).join(", ")} sizes={CARD_SIZES} />
+      <source type="image/webp" srcSet={pictureSrcSet(url)} sizes={CARD_SIZES} />
       <img
         src={url}
         alt=""
