@@ -49,6 +49,10 @@ export default defineConfig({
     emptyOutDir: true,
     target: "es2022",
     sourcemap: false,
+    // Every browser that runs this build's es2022 but lacks modulepreload (Safari before 17) still
+    // loads the page, just without the early fetch; the polyfill would cost every phone its bytes in
+    // the home page's JavaScript budget (docs/decisions/007-scale.md).
+    modulePreload: false,
   },
   server: {
     port: 5173,

@@ -22,6 +22,7 @@ import { promoCodeRoutes } from "./routes/promo-codes.ts";
 import { resultsRoutes } from "./routes/results.ts";
 import { roundsRoutes } from "./routes/rounds.ts";
 import { waitlistRoutes } from "./routes/waitlist.ts";
+import { firstListedPicture } from "./services/events.ts";
 import { MAX_IMAGE_BYTES } from "./services/images.ts";
 
 export type { AppDeps } from "./deps.ts";
@@ -97,7 +98,9 @@ export function createApp(deps: AppDeps) {
   // Outside /api and before the static files: no limits, no body, nothing cached.
   app.route("/", healthRoutes(deps));
   app.route("/", apiRoutes(deps));
-  if (deps.staticDir) app.use("*", staticFiles(deps.staticDir));
+  if (deps.staticDir) {
+    app.use("*", staticFiles(deps.staticDir, { homePicture: () => firstListedPicture(deps.db, deps.now()) }));
+  }
   // A sub-app's notFound is not consulted once mounted, so the one answer for unknown paths is here.
   app.notFound((c) =>
     c.json(errorBody(c.req.path.startsWith("/api/") ? "no such endpoint" : "not found", "not_found"), 404),

@@ -1,8 +1,8 @@
-import { TZDate } from "@date-fns/tz";
-
 // Pure time arithmetic shared by the API and the PWA (no Node imports): events are stored in UTC and
 // read in their venue's zone. Daylight saving comes from the platform's time zone database through
-// Intl and @date-fns/tz; nothing here knows a rule of its own (docs/decisions/005-venue-time.md).
+// Intl; nothing here knows a rule of its own (docs/decisions/005-venue-time.md). Intl alone, without a
+// library, because the home page's cards run this and its JavaScript has a budget
+// (docs/decisions/007-scale.md).
 
 export const DEFAULT_TIME_ZONE = "Australia/Sydney";
 
@@ -33,21 +33,61 @@ export function canonicalTimeZone(name: string): string | null {
 
 export const isTimeZone = (name: string) => canonicalTimeZone(name) !== null;
 
+const clockFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** The venue's clock at `ms`, to the second, read as if it were UTC: `Date.UTC` of what it shows. */
+function clockAsUtc(ms: number, zone: string): number {
+  let format = clockFormats.get(zone);
+  if (!format) {
+    format = new Intl.DateTimeFormat("en-US", {
+      timeZone: zone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "numeric",
+      day: "numeric",
+      hour: "numeric",
+      minute: "numeric",
+      second: "numeric",
+    });
+    clockFormats.set(zone, format);
+  }
+  const part: Record<string, number> = {};
+  for (const { type, value } of format.formatToParts(ms)) part[type] = Number(value);
+  return Date.UTC(
+    part.year ?? 0,
+    (part.month ?? 1) - 1,
+    part.day ?? 1,
+    (part.hour ?? 0) % 24,
+    part.minute ?? 0,
+    part.second ?? 0,
+  );
+}
+
+/** How far the zone's clock is ahead of UTC at instant `ms`. */
+const offsetAt = (ms: number, zone: string) => clockAsUtc(ms, zone) - (ms - (((ms % 1000) + 1000) % 1000));
+
+const HALF_DAY = 12 * 3_600_000;
+
 /** The instant (epoch ms) at which the venue's clock in `zone` shows `date` `hour`:`minute`. */
 export function wallClockToUtc(clock: WallClock, zone: string): number {
   const [y, m, d] = clock.date.split("-").map(Number) as [number, number, number];
-  // A time skipped by the spring change (02:30 on the first Sunday of October in Sydney) moves
-  // forward an hour; one repeated in autumn is read as the later of the two.
-  return new TZDate(y, m - 1, d, clock.hour, clock.minute, zone).getTime();
+  const shown = Date.UTC(y, m - 1, d, clock.hour, clock.minute);
+  // The offsets in force half a day either side: the same, or the two around a daylight-saving change.
+  const before = offsetAt(shown - HALF_DAY, zone);
+  const after = offsetAt(shown + HALF_DAY, zone);
+  const fits = [shown - before, shown - after].filter((t) => clockAsUtc(t, zone) === shown);
+  // One repeated in autumn is read as the later of the two; a time skipped by the spring change
+  // (02:30 on the first Sunday of October in Sydney) moves forward an hour, as the clock did.
+  return fits.length > 0 ? Math.max(...fits) : shown - before;
 }
 
 /** What the venue's clock in `zone` shows at instant `ms`. */
 export function utcToWallClock(ms: number, zone: string): WallClock {
-  const t = new TZDate(ms, zone);
+  const t = new Date(clockAsUtc(ms, zone));
   return {
-    date: `${t.getFullYear()}-${pad(t.getMonth() + 1)}-${pad(t.getDate())}`,
-    hour: t.getHours(),
-    minute: t.getMinutes(),
+    date: t.toISOString().slice(0, 10),
+    hour: t.getUTCHours(),
+    minute: t.getUTCMinutes(),
   };
 }
 

@@ -3,7 +3,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import { type BetterSQLite3Database, drizzle } from "drizzle-orm/better-sqlite3";
-import { migrate } from "drizzle-orm/better-sqlite3/migrator";
+import { readMigrationFiles } from "drizzle-orm/migrator";
 import { DEFAULT_TIME_ZONE } from "../common/time-zone.ts";
 import * as schema from "./schema.ts";
 
@@ -32,13 +32,52 @@ export function openDatabase(path: string, options: { timeZone?: string } = {}):
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("synchronous = NORMAL");
   const db = drizzle(sqlite, { schema }) as Db;
-  migrate(db, { migrationsFolder });
+  migrate(sqlite);
   // Only a database from before venue zones has rows to fill. Checked with a read first: a write here
   // would queue every open behind busy writers (another process's holds) and could time out.
   if (sqlite.prepare("SELECT 1 FROM events WHERE time_zone = '' LIMIT 1").get()) {
     sqlite.prepare("UPDATE events SET time_zone = ? WHERE time_zone = ''").run(options.timeZone ?? DEFAULT_TIME_ZONE);
   }
   return db;
+}
+
+const MIGRATIONS_TABLE = "__drizzle_migrations";
+
+/**
+ * Applies the migrations the file lacks, as drizzle's migrator does (same table, same rows), but
+ * safe for several processes opening one file at once (docs/decisions/007-scale.md). drizzle's reads
+ * what is applied outside its transaction and then begins a deferred one, so two processes opening
+ * a new file both ran the first migration and one crashed. Here an up-to-date file is only read, and
+ * a file that needs migrating is read again inside an IMMEDIATE transaction, which waits for the
+ * write lock before looking: the second process finds the work done.
+ */
+function migrate(sqlite: Database.Database) {
+  const migrations = readMigrationFiles({ migrationsFolder });
+  const newest = migrations.at(-1)?.folderMillis ?? 0;
+  const applied = (): number | undefined => {
+    const table = sqlite.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(MIGRATIONS_TABLE);
+    if (!table) return undefined;
+    const last = sqlite
+      .prepare(`SELECT created_at FROM ${MIGRATIONS_TABLE} ORDER BY created_at DESC LIMIT 1`)
+      .pluck()
+      .get();
+    return last === undefined ? undefined : Number(last);
+  };
+  if ((applied() ?? -1) >= newest) return;
+  sqlite
+    .transaction(() => {
+      sqlite.exec(
+        `CREATE TABLE IF NOT EXISTS ${MIGRATIONS_TABLE} (id SERIAL PRIMARY KEY, hash text NOT NULL, created_at numeric)`,
+      );
+      const last = applied();
+      const record = sqlite.prepare(`INSERT INTO ${MIGRATIONS_TABLE} ("hash", "created_at") VALUES (?, ?)`);
+      for (const migration of migrations) {
+        if (last !== undefined && last >= migration.folderMillis) continue;
+        for (const statement of migration.sql) sqlite.exec(statement);
+        record.run(migration.hash, migration.folderMillis);
+      }
+    })
+    .immediate();
 }
 
 /** The database holds names, emails and phones: readable and writable by the server's account only. */

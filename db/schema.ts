@@ -122,7 +122,9 @@ export const bookings = sqliteTable(
     createdAt: createdAt(),
   },
   (t) => [
-    index("bookings_event_status").on(t.eventId, t.status),
+    // Counting an event's seats (api/services/seats.ts) reads only this index, whatever the number of
+    // bookings: the hold race of docs/decisions/007-scale.md. It also serves lookups by event and status.
+    index("bookings_seats").on(t.eventId, t.status, t.holdExpiresAt, t.seatReleased, t.phone, t.userId),
     index("bookings_phone_event").on(t.phone, t.eventId),
     uniqueIndex("bookings_payment_intent").on(t.paymentIntentId),
     uniqueIndex("bookings_user").on(t.userId),

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { extname, join, relative, sep } from "node:path";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import type { MiddlewareHandler } from "hono";
+import { CARD_SIZES, pictureSrcSet } from "../../common/image-widths.ts";
 
 const TYPES: Record<string, string> = {
   ".html": "text/html; charset=utf-8",
@@ -29,26 +30,43 @@ type StaticFile = { body: Buffer; type: string; br?: Buffer; gzip?: Buffer; cach
  * at start-up: no per-request disk or CPU work, and only files that exist in the build can ever be
  * served (a path with `..` simply is not in the map).
  */
-export function staticFiles(dir: string): MiddlewareHandler {
+export function staticFiles(dir: string, options: { homePicture?: () => string | null } = {}): MiddlewareHandler {
   const files = new Map<string, StaticFile>();
   for (const path of walk(dir)) {
     const url = `/${relative(dir, path).split(sep).join("/")}`;
     const type = TYPES[extname(path)] ?? "application/octet-stream";
     const body = readFileSync(path);
     const file: StaticFile = { body, type, cacheControl: cacheControlFor(url) };
-    if (COMPRESSIBLE.test(type) && body.length > 512) {
-      file.br = brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } });
-      file.gzip = gzipSync(body, { level: 9 });
-    }
+    if (COMPRESSIBLE.test(type) && body.length > 512) Object.assign(file, compressed(body));
     files.set(url, file);
   }
   const index = files.get("/index.html");
+  const withPreload = new Map<string, StaticFile>();
+  /**
+   * The home page with its largest paint, the first card's picture, named in the HTML: the phone
+   * fetches it alongside the code instead of after the code and the list (docs/decisions/007-scale.md).
+   * One compressed copy per picture, kept while it is the first.
+   */
+  const homePage = (): StaticFile | undefined => {
+    const picture = options.homePicture?.();
+    if (!index || !picture) return index;
+    let file = withPreload.get(picture);
+    if (!file) {
+      const url = `/api/images/${encodeURIComponent(picture)}`;
+      const link = `<link rel="preload" as="image" type="image/webp" fetchpriority="high" imagesrcset="${pictureSrcSet(url)}" imagesizes="${CARD_SIZES}">`;
+      const body = Buffer.from(index.body.toString("utf8").replace("</head>", `${link}\n</head>`));
+      file = { ...index, body, ...compressed(body) };
+      withPreload.clear();
+      withPreload.set(picture, file);
+    }
+    return file;
+  };
 
   return async (c, next) => {
     const method = c.req.method;
     const path = c.req.path;
     if ((method !== "GET" && method !== "HEAD") || path.startsWith("/api/") || path === "/api") return next();
-    let file = files.get(path);
+    let file = path === "/" || path === "/index.html" ? homePage() : files.get(path);
     // SPA fallback: any other navigation gets the app shell, whose router decides what to show.
     if (!file && index && !extname(path) && (c.req.header("accept") ?? "").includes("text/html")) file = index;
     if (!file) return next();
@@ -86,6 +104,13 @@ export function staticFiles(dir: string): MiddlewareHandler {
     }
     if (method === "HEAD") return c.body(null, 200, headers);
     return c.body(new Uint8Array(body), 200, headers);
+  };
+}
+
+function compressed(body: Buffer): { br: Buffer; gzip: Buffer } {
+  return {
+    br: brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),
+    gzip: gzipSync(body, { level: 9 }),
   };
 }
 

@@ -1,7 +1,9 @@
+import { availableParallelism } from "node:os";
 import { Hono, type MiddlewareHandler } from "hono";
 import { z } from "zod";
 import type { AppDeps } from "../deps.ts";
 import { clientAddress } from "../lib/client-address.ts";
+import { concurrencyLimit } from "../lib/concurrency-limit.ts";
 import { BadRequest, Forbidden, NotFound } from "../lib/errors.ts";
 import { idParam, jsonId, personName, validate } from "../lib/validate.ts";
 import { assertBookable, assertCanHold, countSave, findEvent, saveUserDetails } from "../services/holds.ts";
@@ -49,6 +51,10 @@ const detailsForm = z.object({
 });
 
 export const bookingRoutes = (deps: AppDeps) => {
+  // Photos are decoded a few at a time, first come first served, each after one more seats-left
+  // check: in an on-sale burst the first buyers' photos finish first and take the seats, and those
+  // behind them hear "sold out" without their photo being decoded (docs/decisions/007-scale.md).
+  const photoTurn = concurrencyLimit(Math.max(2, availableParallelism()));
   // 403 unless this browser verified `phone` (docs/api.md, "Who may call"), decided before the other fields are
   // judged, so a browser that proved nothing learns nothing about the form either.
   const verifiedPhoneFirst: MiddlewareHandler = async (c, next) => {
@@ -103,19 +109,23 @@ export const bookingRoutes = (deps: AppDeps) => {
       const event = findEvent(deps.db, form.eventID);
       if (event) assertAgeAllowed(event, form.gender, form.dateOfBirth);
       // A browser sends an empty, nameless file when none was chosen.
-      if (!form.image || form.image.size === 0) throw BadRequest("image: is required");
-      const { userId, holdExpiresAt } = await saveUserDetails(
-        { db: deps.db, uploadsDir: deps.env.UPLOADS_DIR, holdMinutes: deps.env.HOLD_MINUTES, now: deps.now },
-        {
-          eventId: form.eventID,
-          name: form.name,
-          email: form.email,
-          phone: form.phone,
-          gender: form.gender,
-          dateOfBirth: form.dateOfBirth,
-          image: form.image,
-        },
-      );
+      const image = form.image;
+      if (!image || image.size === 0) throw BadRequest("image: is required");
+      const { userId, holdExpiresAt } = await photoTurn(() => {
+        assertCanHold(deps.db, { eventId: form.eventID, phone: form.phone, gender: form.gender }, deps.now());
+        return saveUserDetails(
+          { db: deps.db, uploadsDir: deps.env.UPLOADS_DIR, holdMinutes: deps.env.HOLD_MINUTES, now: deps.now },
+          {
+            eventId: form.eventID,
+            name: form.name,
+            email: form.email,
+            phone: form.phone,
+            gender: form.gender,
+            dateOfBirth: form.dateOfBirth,
+            image,
+          },
+        );
+      });
       // Until when the seat is kept, so the confirmation page can say so (a retry keeps the first expiry).
       return c.json({ success: true as const, userID: userId, holdExpiresAt: new Date(holdExpiresAt).toISOString() });
     })

@@ -2,10 +2,12 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
+import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { bookings, events, waitlistEntries, waitlistOffers } from "../../db/schema.ts";
 import { suiteTestServer, withTestServer } from "../../test/api-harness.ts";
-import { insertEvent, insertPaidBookings } from "../../test/fixtures.ts";
+import { insertEvent, insertPaidBookings, makeImage } from "../../test/fixtures.ts";
+import { storeImage } from "../services/images.ts";
 
 const DAY = 86_400_000;
 
@@ -163,6 +165,30 @@ describe("image paths", () => {
     }
   });
 
+  it("serve an event picture at a card's width as WebP, and refuse other widths", async () => {
+    const { db, env } = server.deps;
+    const event = await insertEvent(db, env.UPLOADS_DIR, {
+      imageName: (await storeImage(env.UPLOADS_DIR, await makeImage("jpeg", 1600, 1000))).imageName,
+    });
+    const jpeg = (await (await get(`/api/images/${event.imageName}`)).arrayBuffer()).byteLength;
+    for (const width of [400, 800]) {
+      const response = await get(`/api/images/${event.imageName}?w=${width}`);
+      expect(response.status).toBe(200);
+      expect(response.headers.get("content-type")).toBe("image/webp");
+      expect(response.headers.get("cache-control")).toContain("immutable");
+      const bytes = Buffer.from(await response.arrayBuffer());
+      const meta = await sharp(bytes).metadata();
+      expect([meta.format, meta.width, meta.height]).toEqual(["webp", width, width * (5 / 8)]);
+      expect(bytes.length).toBeLessThan(jpeg);
+    }
+    for (const width of ["1200", "0", "abc"]) {
+      const response = await get(`/api/images/${event.imageName}?w=${width}`);
+      expect(response.status).toBe(400);
+      expect(await response.json()).toMatchObject({ success: false, code: "invalid_request" });
+    }
+    expect((await get(`/api/images/${"a".repeat(32)}.jpg?w=400`)).status).toBe(404);
+  });
+
   it.each(["..%2F..%2Fapp.db", "..%2Fapp.db", "%2E%2E%2F%2E%2E%2Fetc%2Fpasswd", "..%5C..%5Capp.db"])(
     "refuse the traversal %s",
     async (name) => {
@@ -234,6 +260,34 @@ describe("byte ranges for media", () => {
       expect(tail.headers.get("content-range")).toBe("bytes 995-999/1000");
       const beyond = await fetch(`${ranged.url}/landing/hero.mp4`, { headers: { range: "bytes=5000-" } });
       expect(beyond.status).toBe(416);
+    });
+  });
+});
+
+describe("the home page's largest paint", () => {
+  it("names the first listed event's picture in the HTML, at the sizes its card shows", async () => {
+    const dist = mkdtempSync(join(tmpdir(), "sdt-dist-preload-"));
+    writeFileSync(
+      join(dist, "index.html"),
+      `<!doctype html><html><head><title>shell</title></head><body></body></html>`,
+    );
+    await withTestServer({ deps: () => ({ staticDir: dist }) }, async (home) => {
+      const { db, env } = home.deps;
+      const html = async () => (await fetch(`${home.url}/`, { headers: { accept: "text/html" } })).text();
+      expect(await html()).not.toContain("preload");
+      await insertEvent(db, env.UPLOADS_DIR, { name: "Over", status: "cancelled", startsAt: Date.now() + DAY });
+      const first = await insertEvent(db, env.UPLOADS_DIR, { name: "First", startsAt: Date.now() + 2 * DAY });
+      await insertEvent(db, env.UPLOADS_DIR, { name: "Second", startsAt: Date.now() + 3 * DAY });
+      await new Promise((r) => setTimeout(r, 1100)); // the lookup is kept for a second
+      const page = await html();
+      const url = `/api/images/${first.imageName}`;
+      expect(page).toContain(
+        `<link rel="preload" as="image" type="image/webp" fetchpriority="high" imagesrcset="${url}?w=400 400w, ${url}?w=800 800w" imagesizes="(min-width: 1000px) 360px, (min-width: 640px) 50vw, 100vw">`,
+      );
+      expect(page.indexOf("preload")).toBeLessThan(page.indexOf("</head>"));
+      const zipped = await fetch(`${home.url}/`, { headers: { accept: "text/html", "accept-encoding": "gzip" } });
+      expect(zipped.headers.get("content-encoding")).toBe("gzip");
+      expect(await zipped.text()).toContain(`imagesrcset="${url}?w=400`);
     });
   });
 });

@@ -1,4 +1,5 @@
 import { asc, eq } from "drizzle-orm";
+import { isListed } from "../../common/event-listing.ts";
 import { currentAmounts } from "../../common/pricing.ts";
 import { resultsAtOf } from "../../common/results-time.ts";
 import type { Db } from "../../db/client.ts";
@@ -132,4 +133,18 @@ export function getEvent(db: Db, id: number, now: number): EventDetail {
     seatsMale: event.seatsMale,
     seatsFemale: event.seatsFemale,
   };
+}
+
+const firstPictures = new WeakMap<Db, { at: number; name: string | null }>();
+
+/**
+ * The picture of the first event the home page lists (its largest paint), for the page's HTML.
+ * Looked up at most once a second: every new visitor in a busy minute asks.
+ */
+export function firstListedPicture(db: Db, now: number): string | null {
+  const known = firstPictures.get(db);
+  if (known && now - known.at < 1000 && now >= known.at) return known.name;
+  const name = listEvents(db, now).find((e) => isListed(e, now))?.event_image ?? null;
+  firstPictures.set(db, { at: now, name });
+  return name;
 }

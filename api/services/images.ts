@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { chmod, mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import sharp from "sharp";
+import type { ImageWidth } from "../../common/image-widths.ts";
 import { MAX_IMAGE_BYTES } from "../../common/images.ts";
 import { NotAnImage, NotFound } from "../lib/errors.ts";
 
@@ -119,4 +120,30 @@ export async function readStoredImage(uploadsDir: string, name: string): Promise
   } catch {
     throw NotFound("no such image");
   }
+}
+
+// Recently made WebP variants, by name and width: a handful of event pictures are asked for by every
+// phone that opens the home page; anything else falls out.
+const variants = new Map<string, Buffer>();
+const MAX_VARIANTS = 200;
+
+/**
+ * A stored image at `width` px wide (never wider than stored), as WebP: the size an event card shows,
+ * a fraction of the display JPEG's bytes (docs/decisions/007-scale.md). Made from the stored copy on
+ * first request and kept in memory, so pictures stored before variants existed get them too, and
+ * nothing new lies on disk for the sweep, the backup or retention to know about.
+ */
+export async function readImageVariant(uploadsDir: string, name: string, width: ImageWidth): Promise<Buffer> {
+  const key = `${name}@${width}`;
+  const cached = variants.get(key);
+  if (cached) {
+    variants.delete(key);
+    variants.set(key, cached);
+    return cached;
+  }
+  const stored = await readStoredImage(uploadsDir, name);
+  const made = await sharp(stored).resize({ width, withoutEnlargement: true }).webp({ quality: 72 }).toBuffer();
+  variants.set(key, made);
+  if (variants.size > MAX_VARIANTS) variants.delete(variants.keys().next().value as string);
+  return made;
 }

@@ -42,7 +42,16 @@ function add(use: SeatUse, gender: Gender, n: number) {
  * What a booker may leave out of the count: `exceptPhone`'s live offer (the seat it keeps is the one
  * that phone is about to book) and `exceptHoldOf`'s live hold (a retry replaces it).
  */
-export type SeatUseOptions = { exceptPhone?: string; exceptHoldOf?: string };
+export type SeatUseOptions = {
+  exceptPhone?: string;
+  exceptHoldOf?: string;
+  /**
+   * False counts bookings without looking up who holds them (their gender): all of `total`, none in
+   * `male` or `female`. An event with one pool of seats needs no more, and the hold path of such an
+   * event then counts from the bookings_seats index alone (docs/decisions/007-scale.md).
+   */
+  byGender?: boolean;
+};
 
 /** The seats in use at `eventId`. */
 export function seatUse(q: DbOrTx, eventId: number, now: number, options: SeatUseOptions = {}): SeatUse {
@@ -61,22 +70,31 @@ export function seatUseByEvent(
     byEvent.set(eventId, found);
     return found;
   };
-  const booked = q
-    .select({ eventId: bookings.eventId, gender: users.gender, n: sql<number>`count(*)` })
-    .from(bookings)
-    .innerJoin(users, eq(users.id, bookings.userId))
-    .where(
-      and(
-        seatCounts(now),
-        options.eventId === undefined ? undefined : eq(bookings.eventId, options.eventId),
-        options.exceptHoldOf === undefined
-          ? undefined
-          : or(ne(bookings.phone, options.exceptHoldOf), ne(bookings.status, "held")),
-      ),
-    )
-    .groupBy(bookings.eventId, users.gender)
-    .all();
-  for (const row of booked) add(use(row.eventId), row.gender, row.n);
+  const counted = and(
+    seatCounts(now),
+    options.eventId === undefined ? undefined : eq(bookings.eventId, options.eventId),
+    options.exceptHoldOf === undefined
+      ? undefined
+      : or(ne(bookings.phone, options.exceptHoldOf), ne(bookings.status, "held")),
+  );
+  if (options.byGender === false) {
+    const rows = q
+      .select({ eventId: bookings.eventId, n: sql<number>`count(*)` })
+      .from(bookings)
+      .where(counted)
+      .groupBy(bookings.eventId)
+      .all();
+    for (const row of rows) use(row.eventId).total += row.n;
+  } else {
+    const booked = q
+      .select({ eventId: bookings.eventId, gender: users.gender, n: sql<number>`count(*)` })
+      .from(bookings)
+      .innerJoin(users, eq(users.id, bookings.userId))
+      .where(counted)
+      .groupBy(bookings.eventId, users.gender)
+      .all();
+    for (const row of booked) add(use(row.eventId), row.gender, row.n);
+  }
   const offered = q
     .select({ eventId: waitlistOffers.eventId, gender: waitlistOffers.gender, n: sql<number>`count(*)` })
     .from(waitlistOffers)
@@ -123,7 +141,7 @@ export const noSeatsLeftFor = (gender: Gender) => `no seats left for ${gender ==
  * seats left for men|women" when only the chosen gender is full.
  */
 export function assertSeatFor(q: DbOrTx, event: Event, gender: Gender, now: number, options: SeatUseOptions = {}) {
-  const left = seatsLeft(event, seatUse(q, event.id, now, options));
+  const left = seatsLeft(event, seatUse(q, event.id, now, { byGender: isBalanced(event), ...options }));
   if (left.total <= 0) throw Conflict("no seats left", "sold_out");
   if (seatsLeftFor(left, gender) <= 0) throw Conflict(noSeatsLeftFor(gender), "gender_sold_out", { gender });
 }

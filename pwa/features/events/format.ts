@@ -110,22 +110,7 @@ export function canJoinWaitlist(event: SeatFacts, now = Date.now()): boolean {
   return event.event_status === "upcoming" && !hasSeat(event) && !salesClosed(event, now);
 }
 
-const HOUR = 3_600_000;
-// An event nobody pressed End for still leaves the home page, half a day after it should be over.
-const LISTED_AFTER_END_MS = 12 * HOUR;
-
-/**
- * The home page lists upcoming and started events, until 12 hours after their planned end; ended
- * and cancelled events never.
- */
-export function isListed(
-  event: Pick<EventSummary, "event_status" | "EventDateTime" | "event_duration">,
-  now = Date.now(),
-): boolean {
-  if (event.event_status !== "upcoming" && event.event_status !== "started") return false;
-  const start = Date.parse(event.EventDateTime);
-  return Number.isNaN(start) || start + event.event_duration * HOUR + LISTED_AFTER_END_MS > now;
-}
+export { isListed } from "../../../common/event-listing.ts";
 
 export const formatPrice = (aud: number) =>
   new Intl.NumberFormat("en-AU", { style: "currency", currency: "AUD" }).format(aud);

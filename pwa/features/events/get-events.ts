@@ -1,11 +1,12 @@
 import { useCallback, useEffect, useState } from "react";
-import { api, CallFailed, imageUrl, send } from "../../lib/api.ts";
+import type { api, Ok } from "../../lib/api.ts";
+import { CallFailed, getJson, imageUrl } from "../../lib/api-reply.ts";
 import { keepForOffline } from "../../lib/offline-cache.ts";
 import { isListed } from "./format.ts";
 import type { EventSummary } from "./types.ts";
 
-export const getEvents = () => send(api["get-events"].$get());
-export const getEvent = (id: number) => send(api["get-event"][":id"].$get({ param: { id: String(id) } }));
+// Without hono/client: this is the home page's call (pwa/lib/api-reply.ts).
+export const getEvents = () => getJson<Ok<(typeof api)["get-events"]["$get"]>>("/api/get-events");
 
 type State = { status: "loading" } | { status: "error"; message: string } | { status: "ready"; events: EventSummary[] };
 

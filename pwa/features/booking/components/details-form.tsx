@@ -1,4 +1,5 @@
 import { type FormEvent, useEffect, useRef, useState } from "react";
+import { shrinkPhoto } from "../../../lib/shrink-photo.ts";
 import { venueDateTime } from "../../events/format.ts";
 import type { EventSummary } from "../../events/types.ts";
 import { readDraft, saveDraft } from "../draft.ts";
@@ -75,7 +76,7 @@ export function DetailsForm(props: {
       dateOfBirth,
       eventID: eventId,
       eventName: props.event.event_name,
-      image: photo,
+      image: await shrinkPhoto(photo),
     });
     setBusy(false);
     if (outcome.kind === "saved") {

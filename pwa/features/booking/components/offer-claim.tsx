@@ -3,7 +3,7 @@ import { Link, useNavigate } from "react-router-dom";
 import { paths } from "../../../app/paths.ts";
 import { CallFailed } from "../../../lib/api.ts";
 import { ErrorNotice } from "../../../lib/error-notice.tsx";
-import { getEvent } from "../../events/get-events.ts";
+import { getEvent } from "../../events/get-event.ts";
 import { type Claim, claimOffer } from "../claim-offer.ts";
 import type { BookingPageState } from "../types.ts";
 

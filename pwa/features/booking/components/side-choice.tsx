@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { getEvent } from "../../events/get-events.ts";
+import { getEvent } from "../../events/get-event.ts";
 import type { EventSummary, SeatsByGender } from "../../events/types.ts";
 import { genderFullMessage } from "../seat-messages.ts";
 import type { Gender } from "../types.ts";

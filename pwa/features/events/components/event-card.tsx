@@ -1,12 +1,25 @@
 import { useNavigate } from "react-router-dom";
+import { CARD_SIZES, pictureSrcSet } from "../../../../common/image-widths.ts";
 import { paths } from "../../../app/paths.ts";
-import { imageUrl } from "../../../lib/api.ts";
+import { imageUrl } from "../../../lib/api-reply.ts";
 import { canBook, canJoinWaitlist, cardLabel, formatHours, seatLines } from "../format.ts";
 import { ageLines, priceLines } from "../prices.ts";
 import type { EventSummary } from "../types.ts";
 import { EventTime } from "./event-time.tsx";
 
-export function EventCard({ event, now = Date.now() }: { event: EventSummary; now?: number }) {
+/**
+ * `first`: the first card's picture is the home page's largest paint, so it loads at once and ahead
+ * of other images; the rest wait until scrolled near.
+ */
+export function EventCard({
+  event,
+  now = Date.now(),
+  first = false,
+}: {
+  event: EventSummary;
+  now?: number;
+  first?: boolean;
+}) {
   const navigate = useNavigate();
   const label = cardLabel(event, now);
   const bookable = canBook(event, now);
@@ -18,7 +31,7 @@ export function EventCard({ event, now = Date.now() }: { event: EventSummary; no
   return (
     <article className="event-card" aria-labelledby={`event-${event.id}-title`}>
       <div className="event-card-media">
-        <img src={imageUrl(event.event_image)} alt="" loading="lazy" width="800" height="500" />
+        <CardPicture name={event.event_image} first={first} />
         {/* A cancelled event wears the dark "closed" banner: nothing more can happen to it. */}
         {label ? (
           <span className={`seats-label ${label.kind === "cancelled" ? "closed cancelled" : label.kind}`}>
@@ -27,9 +40,9 @@ export function EventCard({ event, now = Date.now() }: { event: EventSummary; no
         ) : null}
       </div>
       <div className="event-card-body">
-        <h3 id={`event-${event.id}-title`} className="event-title">
+        <h2 id={`event-${event.id}-title`} className="event-title">
           {event.event_name} <span className={`event-status status-${event.event_status}`}>{event.event_status}</span>
-        </h3>
+        </h2>
         <dl className="event-facts">
           <div>
             <dt>When</dt>
@@ -78,5 +91,26 @@ export function EventCard({ event, now = Date.now() }: { event: EventSummary; no
         </div>
       </div>
     </article>
+  );
+}
+
+/**
+ * The event picture at the size the card shows it: WebP at 400 and 800 px (common/image-widths.ts),
+ * the stored 1200 px JPEG only for a browser without WebP.
+ */
+function CardPicture({ name, first }: { name: string; first: boolean }) {
+  const url = imageUrl(name);
+  return (
+    <picture>
+      <source type="image/webp" srcSet={pictureSrcSet(url)} sizes={CARD_SIZES} />
+      <img
+        src={url}
+        alt=""
+        loading={first ? "eager" : "lazy"}
+        fetchPriority={first ? "high" : "auto"}
+        width="800"
+        height="500"
+      />
+    </picture>
   );
 }

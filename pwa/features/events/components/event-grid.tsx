@@ -21,8 +21,8 @@ export function EventGrid() {
   }
   return (
     <div className="event-grid">
-      {state.events.map((event) => (
-        <EventCard key={event.id} event={event} />
+      {state.events.map((event, i) => (
+        <EventCard key={event.id} event={event} first={i === 0} />
       ))}
     </div>
   );

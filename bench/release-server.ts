@@ -1,0 +1,44 @@
+import { mkdtempSync } from "node:fs";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { serve } from "@hono/node-server";
+import { createApp } from "../api/app.ts";
+import { parseEnv } from "../api/env.ts";
+import { silentLogger } from "../api/lib/log.ts";
+import { createPaymentsProvider } from "../api/providers/payments/index.ts";
+import { createSmsProvider } from "../api/providers/sms/index.ts";
+import { openDatabase } from "../db/client.ts";
+import { insertEvent } from "../test/fixtures.ts";
+
+// A child process for the release run of the benchmark (bench/release.ts): the real app on a new
+// database holding one balanced 40-seat event. Every buyer comes from this machine's one address, so
+// the per-address limit is raised as an operator would for a venue. Prints one JSON line, then serves
+// until killed.
+
+const RELEASE_SECRET = "bench-secret-bench-secret-bench-secret-00";
+
+const dir = mkdtempSync(join(tmpdir(), "sdt-bench-release-"));
+const env = parseEnv({
+  NODE_ENV: "test",
+  DATABASE_PATH: join(dir, "app.db"),
+  UPLOADS_DIR: join(dir, "uploads"),
+  ADMIN_PASSWORD: "bench-password",
+  SESSION_SECRET: RELEASE_SECRET,
+  OTP_MAX_PER_ADDRESS: "1000000",
+});
+const db = openDatabase(env.DATABASE_PATH);
+const event = await insertEvent(db, env.UPLOADS_DIR, {
+  name: "Release Night",
+  totalSeats: 40,
+  seatsMale: 20,
+  seatsFemale: 20,
+});
+const now = () => Date.now();
+const { sms, devOutbox } = createSmsProvider(env, db, silentLogger, now);
+const payments = createPaymentsProvider(env, db, now);
+const app = createApp({ db, env, sms, devOutbox, payments, log: silentLogger, now });
+const server = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" });
+await new Promise((r) => server.once("listening", r));
+const port = (server.address() as AddressInfo).port;
+console.log(JSON.stringify({ port, eventId: event.id, eventName: event.name, dir }));

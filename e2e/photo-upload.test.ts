@@ -1,0 +1,129 @@
+import { eq } from "drizzle-orm";
+import type { Browser, Dialog, Page } from "playwright-core";
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase } from "../db/client.ts";
+import { users } from "../db/schema.ts";
+import { cameraPhoto } from "../test/camera-photo.ts";
+import { insertEvent } from "../test/fixtures.ts";
+import { type AppServer, launchBrowser, newContext, noBrowser, startAppServer, verifyPhone } from "./harness.ts";
+
+// The phone shrinks a camera photo before it uploads it (pwa/lib/shrink-photo.ts,
+// docs/decisions/007-scale.md): what goes over the wire is read back from the request itself, and
+// what the server stored from its uploads folder.
+
+describe.skipIf(noBrowser)("the photo a phone uploads", () => {
+  let server: AppServer;
+  let browser: Browser;
+  let camera: Buffer;
+  let upright: Buffer;
+
+  beforeAll(async () => {
+    server = await startAppServer({ SEED_DEMO: "0" });
+    const db = openDatabase(`${server.dataDir}/app.db`);
+    await insertEvent(db, `${server.dataDir}/uploads`, { name: "Photo Night", totalSeats: 20 });
+    db.$client.close();
+    // 4000 × 3000 camera JPEGs (about 3.3 MB): one landscape, one stored landscape with EXIF
+    // orientation 6, as a phone held upright saves it, so it shows 3000 wide and 4000 high.
+    [camera, upright] = await Promise.all([
+      cameraPhoto(1, { width: 4000, height: 3000 }),
+      cameraPhoto(2, { width: 4000, height: 3000, orientation: 6 }),
+    ]);
+    browser = await launchBrowser();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  /** Books Photo Night up to the details form and submits it with `file`; returns the uploaded photo. */
+  const submitWith = async (
+    page: Page,
+    phone: { typed: string; e164: string },
+    file: Parameters<Page["setInputFiles"]>[1],
+  ) => {
+    page.on("dialog", (dialog: Dialog) => void dialog.accept());
+    const uploaded = new Promise<File>((resolve) => {
+      void page.route("**/api/save-user-details", async (route) => {
+        const request = route.request();
+        const form = await new Response(new Uint8Array(request.postDataBuffer() ?? Buffer.alloc(0)), {
+          headers: { "content-type": request.headers()["content-type"] ?? "" },
+        }).formData();
+        resolve(form.get("image") as File);
+        await route.continue();
+      });
+    });
+    await page.goto("/");
+    await page
+      .locator("article.event-card", { hasText: "Photo Night" })
+      .getByRole("button", { name: "Book Tickets" })
+      .click();
+    await page.waitForURL("**/otp-verification");
+    await verifyPhone(page, server.url, phone.typed, phone.e164);
+    await page.getByLabel("Name").fill("Meera Iyer");
+    await page.getByLabel("Email").fill("meera@example.com");
+    await page.getByLabel("Gender").selectOption("female");
+    await page.getByLabel("Photo").setInputFiles(file);
+    await page.getByLabel("I have read who sees my details").check();
+    await page.getByRole("button", { name: "Submit" }).click();
+    return uploaded;
+  };
+
+  /** The display copy the server stored for the attendee with this phone. */
+  const storedPhoto = async (e164: string) => {
+    const db = openDatabase(`${server.dataDir}/app.db`);
+    const row = db.select().from(users).where(eq(users.phone, e164)).get();
+    db.$client.close();
+    return sharp(`${server.dataDir}/uploads/${row!.imageName}`).metadata();
+  };
+
+  it("sends a 4000 × 3000 camera JPEG at 1600 px and under 600 KB", async () => {
+    const { context, pageErrors } = await newContext(browser, server.url);
+    const page = await context.newPage();
+    const phone = { typed: "0412 345 601", e164: "+61412345601" };
+    const sent = await submitWith(page, phone, { name: "IMG_0001.jpg", mimeType: "image/jpeg", buffer: camera });
+    await page.waitForURL("**/confirmation");
+    const bytes = Buffer.from(await sent.arrayBuffer());
+    const meta = await sharp(bytes).metadata();
+    expect(camera.length).toBeGreaterThan(3_000_000);
+    expect(bytes.length).toBeLessThanOrEqual(600 * 1024);
+    expect([meta.format, meta.width, meta.height]).toEqual(["jpeg", 1600, 1200]);
+    expect(sent.type).toBe("image/jpeg");
+    const stored = await storedPhoto(phone.e164);
+    expect([stored.width, stored.height]).toEqual([1200, 900]);
+    expect(pageErrors).toEqual([]);
+    await context.close();
+  });
+
+  it("turns an orientation-6 photo upright before sending it", async () => {
+    const { context, pageErrors } = await newContext(browser, server.url);
+    const page = await context.newPage();
+    const phone = { typed: "0412 345 602", e164: "+61412345602" };
+    const sent = await submitWith(page, phone, { name: "IMG_0002.jpg", mimeType: "image/jpeg", buffer: upright });
+    await page.waitForURL("**/confirmation");
+    const meta = await sharp(Buffer.from(await sent.arrayBuffer())).metadata();
+    // Upright: the pixels themselves are portrait, with no orientation left to apply.
+    expect([meta.width, meta.height]).toEqual([1200, 1600]);
+    expect(meta.orientation ?? 1).toBe(1);
+    const stored = await storedPhoto(phone.e164);
+    expect([stored.width, stored.height]).toEqual([900, 1200]);
+    expect(pageErrors).toEqual([]);
+    await context.close();
+  });
+
+  it("sends a file the browser cannot decode unchanged, and shows the server's answer", async () => {
+    const { context, pageErrors } = await newContext(browser, server.url);
+    const page = await context.newPage();
+    // Named and typed as a JPEG, so the form lets it through, but not one (as HEIC is to some browsers).
+    const notDecodable = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(20_000, 7)]);
+    const phone = { typed: "0412 345 603", e164: "+61412345603" };
+    const sent = await submitWith(page, phone, { name: "IMG_0003.jpg", mimeType: "image/jpeg", buffer: notDecodable });
+    expect(Buffer.from(await sent.arrayBuffer()).equals(notDecodable)).toBe(true);
+    expect(sent.name).toBe("IMG_0003.jpg");
+    await page.getByText("not an image (JPEG, PNG or WebP)").waitFor();
+    expect(page.url()).toMatch(/\/otp-verification$/);
+    expect(pageErrors).toEqual([]);
+    await context.close();
+  });
+});
