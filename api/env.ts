@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { z } from "zod";
-import { isTimeZone } from "../common/time-zone.ts";
+import { isTimeZone } from "../common/venue-time-input.ts";
 import { parseTrustProxy, TrustProxyError } from "./lib/trust-proxy.ts";
 
 // The only module that reads process.env. Everything else receives an `Env`.

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { EVENT_LIMITS as L } from "./event-limits.ts";
-import { canonicalTimeZone } from "./time-zone.ts";
+import { canonicalTimeZone } from "./venue-time-input.ts";
 
 /**
  * The fields of save-event and update-event, checked once: the server validates requests with these

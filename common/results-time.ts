@@ -1,4 +1,5 @@
-import { utcToWallClock, venueWeekday, wallClockToUtc, zoneAbbreviation } from "./time-zone.ts";
+import { utcToWallClock, venueWeekday, zoneAbbreviation } from "./time-zone.ts";
+import { wallClockToUtc } from "./venue-time-input.ts";
 
 // When a night's results are released (docs/decisions/021-results.md). Pure, so the API decides with
 // it and the admin form shows the same default before anything is saved.

@@ -1,12 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  canonicalTimeZone,
-  formatUtcTime,
-  formatVenueTime,
-  tomorrowIn,
-  utcToWallClock,
-  wallClockToUtc,
-} from "./time-zone.ts";
+import { formatUtcTime, formatVenueTime, utcToWallClock } from "./time-zone.ts";
+import { canonicalTimeZone, tomorrowIn, wallClockToUtc } from "./venue-time-input.ts";
 
 const utc = (clock: { date: string; hour: number; minute: number }, zone: string) =>
   new Date(wallClockToUtc(clock, zone)).toISOString();

@@ -31,7 +31,9 @@ export function openDatabase(path: string, options: { timeZone?: string } = {}):
   sqlite.pragma("journal_mode = WAL");
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("synchronous = NORMAL");
-  const db = drizzle(sqlite, { schema }) as Db;
+  const db = drizzle(statementCache(sqlite), { schema }) as Db;
+  // drizzle names what it was given as $client; the connection itself is what callers expect there.
+  db.$client = sqlite;
   migrate(sqlite);
   // Only a database from before venue zones has rows to fill. Checked with a read first: a write here
   // would queue every open behind busy writers (another process's holds) and could time out.
@@ -39,6 +41,39 @@ export function openDatabase(path: string, options: { timeZone?: string } = {}):
     sqlite.prepare("UPDATE events SET time_zone = ? WHERE time_zone = ''").run(options.timeZone ?? DEFAULT_TIME_ZONE);
   }
   return db;
+}
+
+/** How many compiled statements a connection keeps: the app runs a few hundred distinct queries. */
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * The connection as drizzle sees it, with its statements kept once compiled. drizzle prepares every
+ * query each time it runs; compiling the same SQL again was a quarter of a seat hold's time, spent
+ * under the write lock (docs/decisions/007-scale.md). drizzle calls only `prepare` and `transaction`
+ * on its client. A kept statement is handed out in its default mode, since drizzle switches some to
+ * raw (array) rows; statements are never shared between connections, and each is run to the end
+ * before the next query, so reusing one is safe. Other callers use `$client` and compile their own.
+ */
+function statementCache(sqlite: Database.Database): Database.Database {
+  const kept = new Map<string, Database.Statement>();
+  const prepare = (source: string) => {
+    let statement = kept.get(source);
+    if (statement) {
+      // Most recently used last, so the oldest is the one dropped when full.
+      kept.delete(source);
+    } else {
+      statement = sqlite.prepare(source);
+      if (kept.size >= STATEMENT_CACHE_SIZE) kept.delete(kept.keys().next().value as string);
+    }
+    kept.set(source, statement);
+    if (statement.reader) statement.raw(false);
+    return statement;
+  };
+  const facade: Pick<Database.Database, "prepare" | "transaction"> = {
+    prepare: prepare as Database.Database["prepare"],
+    transaction: (fn) => sqlite.transaction(fn),
+  };
+  return facade as Database.Database;
 }
 
 const MIGRATIONS_TABLE = "__drizzle_migrations";

@@ -1,7 +1,8 @@
 import { readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { utcToWallClock, wallClockToUtc } from "../common/time-zone.ts";
+import { utcToWallClock } from "../common/time-zone.ts";
+import { wallClockToUtc } from "../common/venue-time-input.ts";
 import type { Db } from "./client.ts";
 import { events, type NewEvent } from "./schema.ts";
 

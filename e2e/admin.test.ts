@@ -1,7 +1,8 @@
 import { eq, like } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { tomorrowIn, utcToWallClock, wallClockToUtc } from "../common/time-zone.ts";
+import { utcToWallClock } from "../common/time-zone.ts";
+import { tomorrowIn, wallClockToUtc } from "../common/venue-time-input.ts";
 import { openDatabase } from "../db/client.ts";
 import { bookings, events } from "../db/schema.ts";
 import { insertPaidBookings, makeImage } from "../test/fixtures.ts";

@@ -1,7 +1,8 @@
 import { existsSync, readdirSync } from "node:fs";
 import { eq } from "drizzle-orm";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { utcToWallClock, wallClockToUtc } from "../../common/time-zone.ts";
+import { utcToWallClock } from "../../common/time-zone.ts";
+import { wallClockToUtc } from "../../common/venue-time-input.ts";
 import { bookings, events, outboxMessages, refunds } from "../../db/schema.ts";
 import { type BrowserClient, browserClient, suiteTestServer } from "../../test/api-harness.ts";
 import { insertEvent, insertPaidBookings, makeImage } from "../../test/fixtures.ts";

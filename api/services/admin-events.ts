@@ -1,7 +1,8 @@
 import { eq } from "drizzle-orm";
 import type { PricesAndAgesFields } from "../../common/event-fields.ts";
 import { plannedEnd } from "../../common/results-time.ts";
-import { tomorrowIn, utcToWallClock, wallClockToUtc } from "../../common/time-zone.ts";
+import { utcToWallClock } from "../../common/time-zone.ts";
+import { tomorrowIn, wallClockToUtc } from "../../common/venue-time-input.ts";
 import type { Db } from "../../db/client.ts";
 import { type Event, events } from "../../db/schema.ts";
 import { BadRequest, Conflict, NotFound } from "../lib/errors.ts";

@@ -1,6 +1,7 @@
 import { and, eq, inArray, type SQL } from "drizzle-orm";
 import type { Db, DbOrTx } from "../../db/client.ts";
 import {
+  type BookingStatus,
   bookings,
   checkoutSessions,
   type Event,
@@ -56,12 +57,17 @@ function assertSeatFree(
   phone: string,
   gender: Gender,
   now: number,
+  /** What the caller already knows: the phone has no paid seat here; its holds here were released. */
+  options: { knownUnpaid?: boolean; holdsReleased?: boolean } = {},
 ): WaitlistOffer | undefined {
-  assertNoPaidBooking(q, event.id, phone);
+  if (!options.knownUnpaid) assertNoPaidBooking(q, event.id, phone);
   const found = liveOfferFor(q, event.id, phone, now);
   // At an event with one pool of seats the line has no gender, so the offer is the phone's whatever it picks.
   const offer = found && (!isBalanced(event) || found.gender === gender) ? found : undefined;
-  assertSeatFor(q, event, gender, now, { exceptPhone: offer ? phone : undefined, exceptHoldOf: phone });
+  assertSeatFor(q, event, gender, now, {
+    exceptPhone: offer ? phone : undefined,
+    exceptHoldOf: options.holdsReleased ? undefined : phone,
+  });
   return offer;
 }
 
@@ -151,10 +157,24 @@ export function holdSeat(
       // A retry (back button, a second tab) replaces this phone's earlier hold instead of taking a
       // second seat, and keeps its expiry: saving again every few minutes must not pin the seat past
       // it while others wait for it (docs/decisions/017-second-review.md).
-      const kept = liveHoldOf(tx, eventId, attendee.phone, now);
-      releaseHolds(tx, and(eq(bookings.phone, attendee.phone), eq(bookings.eventId, eventId)) as SQL);
-      const offer = assertSeatFree(tx, event, attendee.phone, attendee.gender, now);
-      const unreferencedPhotos = repointReleasedPhotos(tx, { eventId, attendee });
+      // This phone's earlier bookings for the event, read once: a first save, which is what a rush is
+      // made of, has none and skips a retry's work, each query of it run under the write lock
+      // (docs/decisions/007-scale.md).
+      const earlier = tx
+        .select({ status: bookings.status, holdExpiresAt: bookings.holdExpiresAt })
+        .from(bookings)
+        .where(and(eq(bookings.phone, attendee.phone), eq(bookings.eventId, eventId)))
+        .all();
+      const has = (status: BookingStatus) => earlier.some((b) => b.status === status);
+      const kept = earlier.some((b) => b.status === "held" && b.holdExpiresAt > now)
+        ? liveHoldOf(tx, eventId, attendee.phone, now)
+        : undefined;
+      if (has("held")) releaseHolds(tx, and(eq(bookings.phone, attendee.phone), eq(bookings.eventId, eventId)) as SQL);
+      const offer = assertSeatFree(tx, event, attendee.phone, attendee.gender, now, {
+        knownUnpaid: !has("paid"),
+        holdsReleased: true,
+      });
+      const unreferencedPhotos = has("held") || has("released") ? repointReleasedPhotos(tx, { eventId, attendee }) : [];
       const user = tx.insert(users).values(attendee).returning({ id: users.id }).get();
       const holdExpiresAt = kept?.holdExpiresAt ?? now + input.holdMinutes * 60_000;
       const booking = tx

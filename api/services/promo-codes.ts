@@ -1,7 +1,7 @@
 import { and, eq, gt, inArray, or, sql } from "drizzle-orm";
 import type { LocalDateTime } from "../../common/event-fields.ts";
 import { withCode } from "../../common/pricing.ts";
-import { wallClockToUtc } from "../../common/time-zone.ts";
+import { wallClockToUtc } from "../../common/venue-time-input.ts";
 import type { Db, DbOrTx } from "../../db/client.ts";
 import { bookings, checkoutSessions, events, type Gender, type PromoCode, promoCodes } from "../../db/schema.ts";
 import { Conflict, NotFound } from "../lib/errors.ts";

@@ -1,4 +1,4 @@
-import { canonicalTimeZone } from "../../common/time-zone.ts";
+import { canonicalTimeZone } from "../../common/venue-time-input.ts";
 
 // The hostile values the bad-input suite puts into every field, and what each field accepts under
 // docs/api.md, so a value that happens to be legal for a field is never counted as bad input.

@@ -1,4 +1,4 @@
-import { wallClockToUtc } from "../../../common/time-zone.ts";
+import { wallClockToUtc } from "../../../common/venue-time-input.ts";
 import type { AdminEventDetail, EventUpdate, NewEvent } from "./admin-api.ts";
 import { type BalancedSeats, balancedSeatsOf, seatsForUpdate, validateBalancedSeats } from "./balanced-seats.ts";
 import { apiToWallClock, wallClockToApi } from "./format.ts";

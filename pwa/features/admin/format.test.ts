@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { wallClockToUtc } from "../../../common/time-zone.ts";
+import { wallClockToUtc } from "../../../common/venue-time-input.ts";
 import { earlyStartWarning, nationalPhone, plural, statusLabel } from "./format.ts";
 
 describe("nationalPhone", () => {

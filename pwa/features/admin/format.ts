@@ -1,12 +1,6 @@
 import { EVENT_LIMITS } from "../../../common/event-limits.ts";
-import {
-  formatVenueTime,
-  tomorrowIn,
-  utcToWallClock,
-  venueWeekday,
-  type WallClock,
-  wallClockToUtc,
-} from "../../../common/time-zone.ts";
+import { formatVenueTime, utcToWallClock, venueWeekday, type WallClock } from "../../../common/time-zone.ts";
+import { tomorrowIn, wallClockToUtc } from "../../../common/venue-time-input.ts";
 
 /** The earliest date the server accepts for a new event: tomorrow on the venue's calendar. */
 export const tomorrowAt = (zone: string, now = Date.now()) => tomorrowIn(zone, now);

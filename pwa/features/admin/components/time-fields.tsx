@@ -1,4 +1,4 @@
-import { AUSTRALIAN_TIME_ZONES } from "../../../../common/time-zone.ts";
+import { AUSTRALIAN_TIME_ZONES } from "../../../../common/venue-time-input.ts";
 import { HOURS, MINUTES } from "../format.ts";
 
 type Props = {

@@ -1,0 +1,55 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { eq } from "drizzle-orm";
+import { afterAll, describe, expect, it } from "vitest";
+import { type Db, openDatabase } from "../../db/client.ts";
+import { bookings } from "../../db/schema.ts";
+import { insertEvent, insertHeldBooking, insertPaidBookings } from "../../test/fixtures.ts";
+import { seatUse } from "./seats.ts";
+
+// The hold path of a one-pool event counts its seats per status, from the index alone
+// (docs/decisions/007-scale.md). It must count exactly what the one definition, seatCounts, counts.
+
+const dir = mkdtempSync(join(tmpdir(), "sdt-seats-"));
+const db: Db = openDatabase(join(dir, "app.db"));
+afterAll(() => {
+  db.$client.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const MINUTE = 60_000;
+
+describe("counting one event's seats", () => {
+  it("counts paid, live holds and refunds that kept their seat, per status as in one expression", async () => {
+    const now = Date.now();
+    const event = await insertEvent(db, join(dir, "uploads"), { totalSeats: 50 });
+    const other = await insertEvent(db, join(dir, "uploads"), { totalSeats: 50 });
+    const paid = insertPaidBookings(db, event.id, 5);
+    insertPaidBookings(db, other.id, 3);
+    for (let i = 0; i < 4; i++) insertHeldBooking(db, event.id, { now, holdMs: 10 * MINUTE });
+    for (let i = 0; i < 3; i++) insertHeldBooking(db, event.id, { now, holdMs: -MINUTE });
+    const released = insertHeldBooking(db, event.id, { now });
+    db.update(bookings).set({ status: "released" }).where(eq(bookings.id, released.bookingId)).run();
+    // Refunded after the start (the seat was used) and before it (the seat went back).
+    const [kept, gaveBack] = paid.splice(0, 2);
+    db.update(bookings).set({ status: "refunded" }).where(eq(bookings.id, kept!.bookingId)).run();
+    db.update(bookings)
+      .set({ status: "refunded", seatReleased: true })
+      .where(eq(bookings.id, gaveBack!.bookingId))
+      .run();
+
+    // 3 paid + 1 refund that kept its seat + 4 live holds.
+    const general = seatUse(db, event.id, now);
+    expect(general.total).toBe(8);
+    expect(seatUse(db, event.id, now, { byGender: false })).toEqual({ total: 8, male: 0, female: 0 });
+    // Leaving out one phone's hold takes the general path, and still agrees.
+    const holder = db.select().from(bookings).where(eq(bookings.status, "held")).all()[0]!;
+    expect(seatUse(db, event.id, now, { byGender: false, exceptHoldOf: holder.phone }).total).toBe(
+      seatUse(db, event.id, now, { exceptHoldOf: holder.phone }).total,
+    );
+    // An hour on, every hold has run out.
+    expect(seatUse(db, event.id, now + 60 * MINUTE, { byGender: false }).total).toBe(4);
+    expect(seatUse(db, event.id, now + 60 * MINUTE).total).toBe(4);
+  });
+});
