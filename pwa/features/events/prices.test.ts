@@ -16,9 +16,17 @@ describe("the card's price and ages", () => {
   });
 
   it("shows both prices while the early bird runs, with its last day at the venue", () => {
-    const event = { ...base, earlyBirdDiscount: 10, earlyBirdUntil: until };
+    // As the server answered before the deadline: the early price in `currentAmount`.
+    const event = { ...base, earlyBirdDiscount: 10, earlyBirdUntil: until, currentAmount: { male: 35, female: 35 } };
     expect(priceLines(event, Date.parse(until) - 1)).toEqual(["$35 early bird until 20 Dec, then $45"]);
+    // A list kept offline past the deadline shows the full price.
     expect(priceLines(event, Date.parse(until))).toEqual(["$45"]);
+    // Each gender's own early price and list price.
+    const split = { ...event, bookingAmountMale: 55, currentAmount: { male: 45, female: 35 } };
+    expect(priceLines(split, Date.parse(until) - 1)).toEqual([
+      "Women: $35 early bird until 20 Dec, then $45",
+      "Men: $45 early bird until 20 Dec, then $55",
+    ]);
   });
 
   it("shows each gender's range when the event sets them", () => {

@@ -1,11 +1,11 @@
-import { ageRangeFor } from "../../../common/age.ts";
-import { earlyBirdRuns, listPriceFor, type PriceRules, priceOf } from "../../../common/pricing.ts";
 import { DEFAULT_TIME_ZONE, utcToWallClock } from "../../../common/time-zone.ts";
 import type { EventSummary } from "./types.ts";
 
-// What an event's card says about price and ages (docs/decisions/023-prices-and-ages.md), from the
-// same pure rules the server charges by. A list this phone kept from before the fields existed has
-// none of them: the card then shows the one price and range, as it always did.
+// What an event's card says about price and ages (docs/decisions/023-prices-and-ages.md). The early
+// price is the server's `currentAmount`, worked out by the rules it charges by (common/pricing.ts),
+// which stay out of the home page's JavaScript (docs/decisions/007-scale.md); the card only decides,
+// by the clock, whether the early bird still runs. A list this phone kept from before the fields
+// existed has none of them: the card then shows the one price and range, as it always did.
 
 type PriceFacts = Pick<EventSummary, "booking_amount" | "time_zone" | "from_age" | "to_age"> &
   Partial<
@@ -19,6 +19,7 @@ type PriceFacts = Pick<EventSummary, "booking_amount" | "time_zone" | "from_age"
       | "toAgeMale"
       | "fromAgeFemale"
       | "toAgeFemale"
+      | "currentAmount"
     >
   >;
 
@@ -35,25 +36,16 @@ function venueDay(ms: number, zone: string): string {
   return `${d} ${MONTHS[m - 1]}`;
 }
 
-function rulesOf(event: PriceFacts): PriceRules {
-  const until = event.earlyBirdUntil ? Date.parse(event.earlyBirdUntil) : Number.NaN;
-  return {
-    priceCents: Math.round(event.booking_amount * 100),
-    priceMaleCents: cents(event.bookingAmountMale),
-    priceFemaleCents: cents(event.bookingAmountFemale),
-    earlyBirdDiscountCents: cents(event.earlyBirdDiscount),
-    earlyBirdUntil: Number.isNaN(until) ? null : until,
-  };
-}
-
 /** `$35 early bird until 20 Dec, then $45` while the early bird runs, `$45` otherwise. */
 function priceText(event: PriceFacts, gender: "male" | "female", now: number): string {
-  const rules = rulesOf(event);
-  const list = listPriceFor(rules, gender);
-  if (!earlyBirdRuns(rules, now) || rules.earlyBirdUntil === null) return shortPrice(list);
-  const early = priceOf({ rules, gender, heldAt: now }).amountCents;
-  const day = venueDay(rules.earlyBirdUntil, event.time_zone ?? DEFAULT_TIME_ZONE);
-  return `${shortPrice(early)} early bird until ${day}, then ${shortPrice(list)}`;
+  const own = gender === "male" ? event.bookingAmountMale : event.bookingAmountFemale;
+  const list = cents(own) ?? Math.round(event.booking_amount * 100);
+  const current = cents(event.currentAmount?.[gender]) ?? list;
+  const until = event.earlyBirdUntil ? Date.parse(event.earlyBirdUntil) : Number.NaN;
+  // Not `until > now` alone: a list kept offline still says the early price after its deadline.
+  if (!(now < until) || current >= list) return shortPrice(list);
+  const day = venueDay(until, event.time_zone ?? DEFAULT_TIME_ZONE);
+  return `${shortPrice(current)} early bird until ${day}, then ${shortPrice(list)}`;
 }
 
 /** The card's Ticket lines: one when both genders pay the same, `Women: …` and `Men: …` otherwise. */
@@ -65,16 +57,9 @@ export function priceLines(event: PriceFacts, now = Date.now()): string[] {
 
 /** The card's Ages lines: `25–35`, or each gender's range when the event sets them apart. */
 export function ageLines(event: PriceFacts): string[] {
-  const rules = {
-    fromAge: event.from_age,
-    toAge: event.to_age,
-    fromAgeMale: event.fromAgeMale ?? null,
-    toAgeMale: event.toAgeMale ?? null,
-    fromAgeFemale: event.fromAgeFemale ?? null,
-    toAgeFemale: event.toAgeFemale ?? null,
-  };
-  const women = ageRangeFor(rules, "female");
-  const men = ageRangeFor(rules, "male");
+  // A gender's own bound where the event sets it (as common/age.ts reads them), `from_age`/`to_age` otherwise.
+  const women = { from: event.fromAgeFemale ?? event.from_age, to: event.toAgeFemale ?? event.to_age };
+  const men = { from: event.fromAgeMale ?? event.from_age, to: event.toAgeMale ?? event.to_age };
   if (women.from === men.from && women.to === men.to) return [`${women.from}–${women.to}`];
   return [`Women: ${women.from}–${women.to}`, `Men: ${men.from}–${men.to}`];
 }
