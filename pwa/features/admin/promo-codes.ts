@@ -1,6 +1,6 @@
-import { useCallback, useEffect, useState } from "react";
 import { api, type Ok, send } from "../../lib/api.ts";
 import { guarded } from "./admin-api.ts";
+import { type EventRowsState, useEventRows } from "./use-event-rows.ts";
 
 // An event's promo codes for the organiser (docs/api.md, Prices and promo codes): the list with
 // each code's uses, a new code, and **Disable**.
@@ -13,29 +13,11 @@ export const getPromoCodes = (eventId: number) =>
 export const createPromoCode = (code: NewPromoCode) => guarded(send(api["promo-codes"].$post({ json: code })));
 export const disablePromoCode = (id: number) => guarded(send(api["disable-promo-code"].$post({ json: { id } })));
 
-export type PromoCodesState = { status: "idle" | "loading" | "error" } | { status: "ready"; rows: PromoCodeRow[] };
+export type PromoCodesState = EventRowsState<PromoCodeRow>;
 
-export function usePromoCodes(eventId: number | null) {
-  const [state, setState] = useState<PromoCodesState>({ status: "idle" });
-  const load = useCallback(async (id: number) => {
-    try {
-      const reply = await getPromoCodes(id);
-      setState(reply.ok ? { status: "ready", rows: reply.data.promoCodes } : { status: "error" });
-    } catch (error) {
-      console.warn(error);
-      setState({ status: "error" });
-    }
-  }, []);
-  useEffect(() => {
-    if (eventId === null) {
-      setState({ status: "idle" });
-      return;
-    }
-    setState({ status: "loading" });
-    void load(eventId);
-  }, [eventId, load]);
-  return { state, reload: () => (eventId === null ? Promise.resolve() : load(eventId)) };
-}
+const rowsOf = (data: { promoCodes: PromoCodeRow[] }) => data.promoCodes;
+
+export const usePromoCodes = (eventId: number | null) => useEventRows(eventId, getPromoCodes, rowsOf);
 
 /** `20% off` or `$5.00 off`. */
 export const discountLabel = (row: Pick<PromoCodeRow, "percentOff" | "amountOff">) =>

@@ -1,5 +1,6 @@
-import { type KeyboardEvent, useEffect, useRef } from "react";
+import { useEffect, useRef } from "react";
 import { Link, useSearchParams } from "react-router-dom";
+import { TabList } from "../../../lib/tab-list.tsx";
 import { RoundsConsole } from "../../rounds/components/rounds-console.tsx";
 import { adminLogout, adminSession } from "../admin-api.ts";
 import { useAdminStore } from "../admin-store.ts";
@@ -55,7 +56,6 @@ function UnlockedPanel() {
   const pick = (id: number | null) => show(tab, id);
   const events = useAdminEvents();
   const lock = useAdminStore((s) => s.lock);
-  const tabRefs = useRef(new Map<Tab, HTMLButtonElement>());
   const panel = useRef<HTMLElement>(null);
   // A link that switched the tab took its own element away with the old tab: focus would fall to the
   // page's start, so it goes to the new panel, shown from its top (the link may have been far down).
@@ -68,49 +68,19 @@ function UnlockedPanel() {
     window.scrollTo({ top: 0 });
   }, [shown]);
 
-  const onKey = (e: KeyboardEvent) => {
-    const i = TABS.indexOf(tab);
-    const next =
-      e.key === "ArrowRight"
-        ? TABS[(i + 1) % TABS.length]
-        : e.key === "ArrowLeft"
-          ? TABS[(i + TABS.length - 1) % TABS.length]
-          : e.key === "Home"
-            ? TABS[0]
-            : e.key === "End"
-              ? TABS[TABS.length - 1]
-              : null;
-    if (!next) return;
-    e.preventDefault();
-    show(next);
-    tabRefs.current.get(next)?.focus();
-  };
-
   return (
     <div className="admin-panel">
       <div className="admin-bar">
-        <div role="tablist" aria-label="Admin sections" className="admin-tabs" onKeyDown={onKey}>
-          {TABS.map((t) => (
-            <button
-              key={t}
-              ref={(el) => {
-                if (el) tabRefs.current.set(t, el);
-              }}
-              type="button"
-              role="tab"
-              id={tabId(t)}
-              aria-selected={tab === t}
-              aria-controls={`${tabId(t)}-panel`}
-              tabIndex={tab === t ? 0 : -1}
-              className="admin-tab"
-              onClick={() => {
-                if (t !== tab) show(t);
-              }}
-            >
-              {t}
-            </button>
-          ))}
-        </div>
+        <TabList
+          tabs={TABS}
+          current={tab}
+          onSelect={(t) => {
+            if (t !== tab) show(t);
+          }}
+          idOf={tabId}
+          label="Admin sections"
+          className="admin-tabs"
+        />
         {/* The fourth tab is a page of its own (a phone at the door), so it is a link, not a tab. */}
         <Link to="/admin/door" className="admin-tab" style={{ marginRight: "auto", textDecoration: "none" }}>
           Door

@@ -1,5 +1,6 @@
-import { type KeyboardEvent, useCallback, useRef, useState } from "react";
+import { useCallback, useState } from "react";
 import { useSearchParams } from "react-router-dom";
+import { TabList } from "../../../lib/tab-list.tsx";
 import { formatAtVenue } from "../../admin/format.ts";
 import { DoorView } from "../../door/components/door-view.tsx";
 import { RoundsConsole } from "../../rounds/components/rounds-console.tsx";
@@ -22,7 +23,6 @@ export function HostView() {
   const dropToken = useCallback(() => setParams({}, { replace: true }), [setParams]);
   const state = useHostAccess(token, dropToken);
   const [tab, setTab] = useState<Tab>("Door");
-  const tabRefs = useRef(new Map<Tab, HTMLButtonElement>());
 
   if (state.status === "checking") {
     return (
@@ -52,14 +52,6 @@ export function HostView() {
   }
 
   const { host } = state;
-  const onKey = (e: KeyboardEvent) => {
-    const i = TABS.indexOf(tab);
-    const next = e.key === "ArrowRight" || e.key === "ArrowLeft" ? TABS[(i + 1) % TABS.length] : null;
-    if (!next) return;
-    e.preventDefault();
-    setTab(next);
-    tabRefs.current.get(next)?.focus();
-  };
 
   return (
     <main className="page host-page">
@@ -70,26 +62,14 @@ export function HostView() {
           <span className="host-until"> · until {formatAtVenue(host.expiresAt, host.timeZone)}</span>
         </p>
       </header>
-      <div role="tablist" aria-label="Host sections" className="admin-tabs host-tabs" onKeyDown={onKey}>
-        {TABS.map((t) => (
-          <button
-            key={t}
-            ref={(el) => {
-              if (el) tabRefs.current.set(t, el);
-            }}
-            type="button"
-            role="tab"
-            id={tabId(t)}
-            aria-selected={tab === t}
-            aria-controls={`${tabId(t)}-panel`}
-            tabIndex={tab === t ? 0 : -1}
-            className="admin-tab"
-            onClick={() => setTab(t)}
-          >
-            {t}
-          </button>
-        ))}
-      </div>
+      <TabList
+        tabs={TABS}
+        current={tab}
+        onSelect={setTab}
+        idOf={tabId}
+        label="Host sections"
+        className="admin-tabs host-tabs"
+      />
       <section role="tabpanel" id={`${tabId(tab)}-panel`} aria-labelledby={tabId(tab)} className="host-tabpanel">
         {tab === "Door" ? <DoorView /> : <RoundsConsole fixedEvent={{ id: host.eventID, timeZone: host.timeZone }} />}
       </section>
