@@ -5,10 +5,10 @@ import { utcToWallClock } from "../../common/time-zone.ts";
 import { wallClockToUtc } from "../../common/venue-time-input.ts";
 import { bookings, events, outboxMessages, refunds } from "../../db/schema.ts";
 import { type BrowserClient, browserClient, suiteTestServer } from "../../test/api-harness.ts";
+import { recordingSms } from "../../test/fakes/sms.ts";
 import { insertEvent, insertPaidBookings, makeImage } from "../../test/fixtures.ts";
 import { isValidFeedbackToken } from "../lib/capability.ts";
 import type { PaymentsProvider } from "../providers/payments/types.ts";
-import type { SmsProvider } from "../providers/sms/types.ts";
 import { deliverPending } from "../services/outbox.ts";
 
 const DAY = 86_400_000;
@@ -17,16 +17,10 @@ const PASSWORD = "correct horse battery staple";
 // Providers are faked at their interface so these tests can count calls and fail one number.
 const sent: { to: string; body: string }[] = [];
 const failingNumbers = new Set<string>();
-const sms: SmsProvider = {
-  name: "console",
-  startVerification: async () => {},
-  checkVerification: async () => "wrong",
-  send: async (to, body) => {
-    if (failingNumbers.has(to)) throw new Error(`carrier rejected ${to}`);
-    sent.push({ to, body });
-    return { id: `SM${sent.length}` };
-  },
-};
+const sms = recordingSms((text) => {
+  if (failingNumbers.has(text.to)) throw new Error(`carrier rejected ${text.to}`);
+  return sent.push(text);
+});
 
 const refundCalls: { paymentIntentId: string; key: string }[] = [];
 const failingIntents = new Set<string>();

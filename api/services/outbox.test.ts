@@ -2,21 +2,16 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { outboxMessages } from "../../db/schema.ts";
 import { suiteTestServer } from "../../test/api-harness.ts";
+import { recordingSms } from "../../test/fakes/sms.ts";
 import type { SmsProvider } from "../providers/sms/types.ts";
 import { deliverPending, enqueueSms, retryDelay } from "./outbox.ts";
 
 let down = true;
 const delivered: string[] = [];
-const flaky: SmsProvider = {
-  name: "console",
-  startVerification: async () => {},
-  checkVerification: async () => "wrong",
-  send: async (to) => {
-    if (down) throw new Error("provider unavailable");
-    delivered.push(to);
-    return { id: `SM${delivered.length}` };
-  },
-};
+const flaky = recordingSms(({ to }) => {
+  if (down) throw new Error("provider unavailable");
+  return delivered.push(to);
+});
 
 const server = suiteTestServer({ deps: () => ({ sms: flaky }) });
 

@@ -5,11 +5,11 @@ import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type Db, openDatabase } from "../../db/client.ts";
 import { events, feedback } from "../../db/schema.ts";
+import { recordingSms } from "../../test/fakes/sms.ts";
 import { insertEvent, insertPaidBookings } from "../../test/fixtures.ts";
 import { type Env, parseEnv } from "../env.ts";
 import { silentLogger } from "../lib/log.ts";
 import { createLocalPayments } from "../providers/payments/local.ts";
-import type { SmsProvider } from "../providers/sms/types.ts";
 import { backgroundJobs } from "./jobs.ts";
 import { releaseResults } from "./results.ts";
 import { createScheduler } from "./scheduler.ts";
@@ -26,15 +26,7 @@ let db: Db;
 let clock: number;
 let texts: { to: string; body: string }[];
 
-const sms: SmsProvider = {
-  name: "console",
-  startVerification: async () => {},
-  checkVerification: async () => "wrong",
-  send: async (to, body) => {
-    texts.push({ to, body });
-    return { id: `SM${texts.length}` };
-  },
-};
+const sms = recordingSms((text) => texts.push(text));
 
 const deps = () => ({
   db,
