@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { ADULT_DATE_OF_BIRTH } from "../test/date-of-birth.ts";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -243,10 +244,10 @@ export async function verifyPhone(page: Page, baseUrl: string, typed: string, e1
 }
 
 /**
- * **Date of birth** on the details form: by default someone 28 to 33 from 2026 to 2031, inside every
- * fixture event's ages (the server refuses a buyer outside the event's range).
+ * **Date of birth** on the details form: by default someone thirty, inside every fixture event's
+ * ages (the server refuses a buyer outside the event's range).
  */
-export async function fillDateOfBirth(page: Page, date = "1998-06-15") {
+export async function fillDateOfBirth(page: Page, date = ADULT_DATE_OF_BIRTH) {
   await page.getByLabel("Date of birth").fill(date);
 }
 

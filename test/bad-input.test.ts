@@ -6,6 +6,7 @@ import { createApp } from "../api/app.ts";
 import { isErrorCode } from "../common/error-codes.ts";
 import { bookings, events } from "../db/schema.ts";
 import { suiteFake, suiteTestServer, verifiedPhoneCookie } from "./api-harness.ts";
+import { ADULT_DATE_OF_BIRTH } from "./date-of-birth.ts";
 import { startFakeStripe } from "./fakes/stripe.ts";
 import { insertEvent, insertHeldBooking, insertPaidBookings, makeImage } from "./fixtures.ts";
 import { type Case, casesFor, type Endpoint } from "./suites/bad-input-cases.ts";
@@ -96,7 +97,7 @@ function endpointTable(): Endpoint[] {
           email: { kind: "email", base: "asha@example.com" },
           phone: { kind: "phone", base: "0498 765 432" },
           gender: { kind: "gender", base: "female" },
-          dateOfBirth: { kind: "date", base: "1995-05-03" },
+          dateOfBirth: { kind: "date", base: ADULT_DATE_OF_BIRTH },
           eventID: id(eventId),
           eventName: text("Test Mixer", 500, true),
           image: { kind: "file", base: null },

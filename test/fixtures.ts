@@ -4,6 +4,8 @@ import { storeImage } from "../api/services/images.ts";
 import type { Db } from "../db/client.ts";
 import { bookings, events, type NewEvent, users } from "../db/schema.ts";
 
+import { ADULT_DATE_OF_BIRTH } from "./date-of-birth.ts";
+
 const DAY = 86_400_000;
 
 /** A real image of the given format and size, made on the spot. */
@@ -58,7 +60,7 @@ export function insertAttendee(db: Db, attendee: { name?: string; email?: string
       gender: attendee.gender ?? (attendeeCounter % 2 ? "female" : "male"),
       imageName: `${"0".repeat(32)}.jpg`,
       thumbName: `${"0".repeat(32)}-thumb.jpg`,
-      dateOfBirth: "1995-05-03",
+      dateOfBirth: ADULT_DATE_OF_BIRTH,
     })
     .returning()
     .get();

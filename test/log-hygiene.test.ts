@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
 import { bookings } from "../db/schema.ts";
 import { browserClient, suiteFake, suiteTestServer } from "./api-harness.ts";
+import { ADULT_DATE_OF_BIRTH } from "./date-of-birth.ts";
 import { startFakeTwilio } from "./fakes/twilio.ts";
 import { insertEvent, makeImage } from "./fixtures.ts";
 
@@ -58,7 +59,7 @@ describe("logs with the real SMS provider", () => {
         email: "zara@example.com",
         phone,
         gender: "female",
-        dateOfBirth: "1995-05-03",
+        dateOfBirth: ADULT_DATE_OF_BIRTH,
       })) {
         form.append(k, v);
       }

@@ -10,6 +10,7 @@ import {
   type TestServer,
   withTestServer,
 } from "../../test/api-harness.ts";
+import { ADULT_DATE_OF_BIRTH } from "../../test/date-of-birth.ts";
 import { insertEvent, insertPaidBookings, makeImage } from "../../test/fixtures.ts";
 import { signValue } from "../lib/crypto.ts";
 
@@ -53,7 +54,7 @@ const attendee = (phone: string, eventId: number) => ({
   email: "priya@example.com",
   phone,
   gender: "female",
-  dateOfBirth: "1995-05-03",
+  dateOfBirth: ADULT_DATE_OF_BIRTH,
   eventID: String(eventId),
   eventName: "Test Mixer",
 });

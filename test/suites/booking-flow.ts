@@ -1,4 +1,5 @@
 import { type BrowserClient, browserClient } from "../api-harness.ts";
+import { ADULT_DATE_OF_BIRTH } from "../date-of-birth.ts";
 
 // The whole booking over HTTP, the way the PWA drives it, against any running server that uses the
 // console SMS provider and the local checkout (the test harness or a spawned `api/server.ts`).
@@ -50,7 +51,7 @@ export function detailsForm(input: {
   form.append("email", "asha@example.com");
   form.append("phone", input.phone);
   form.append("gender", input.gender ?? "female");
-  form.append("dateOfBirth", input.dateOfBirth ?? "1995-05-03");
+  form.append("dateOfBirth", input.dateOfBirth ?? ADULT_DATE_OF_BIRTH);
   form.append("eventID", String(input.eventId));
   form.append("eventName", "Test Mixer");
   form.append("image", new Blob([new Uint8Array(input.image)], { type: "image/jpeg" }), "me.jpg");
