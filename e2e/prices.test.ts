@@ -129,6 +129,9 @@ describe.skipIf(noBrowser)("prices, ages and promo codes on a phone", () => {
     await page.getByRole("status").filter({ hasText: "New total: $28.00 with code FRIENDS" }).waitFor();
     await expectAccessible(page, "the confirmation with a promo code applied");
     await expectNoSidewaysScroll(page);
+    // A reload keeps saying what the booking will be charged.
+    await page.reload();
+    await page.getByRole("status").filter({ hasText: "New total: $28.00 with code FRIENDS" }).waitFor();
 
     await page.getByRole("button", { name: "Proceed to Payment" }).click();
     await page.waitForURL("**/api/dev/checkout/**");

@@ -2,8 +2,10 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import {
   holdEndLabel,
+  readAppliedPromo,
   readCancelledReturn,
   readHeldBooking,
+  rememberAppliedPromo,
   rememberHeldBooking,
   timeLeftLabel,
 } from "./held-booking.ts";
@@ -55,5 +57,16 @@ describe("the way back from the payment page", () => {
     expect(back("payment=cancelled&userID=7&eventID=3&heldUntil=soon")?.heldUntil).toBeNull();
     expect(back("userID=7&eventID=3")).toBeNull();
     expect(back("payment=cancelled&userID=x&eventID=3")).toBeNull();
+  });
+});
+
+describe("the promo code applied to this tab's hold", () => {
+  it("is kept for that hold only, so a reload still shows the new total", () => {
+    expect(readAppliedPromo(7, 3)).toBeNull();
+    rememberAppliedPromo(7, 3, { code: "FRIENDS", amount: 28, discount: 7 });
+    expect(readAppliedPromo(7, 3)).toEqual({ code: "FRIENDS", amount: 28, discount: 7 });
+    // A new hold (a new userID) or another event starts without a code.
+    expect(readAppliedPromo(8, 3)).toBeNull();
+    expect(readAppliedPromo(7, 4)).toBeNull();
   });
 });

@@ -26,6 +26,35 @@ export function readHeldBooking(userID: number, eventID: number): ConfirmationSt
   return null;
 }
 
+const PROMO_KEY = "saathi-applied-promo";
+
+export type AppliedPromo = { code: string; amount: number; discount: number };
+
+/**
+ * The code this tab applied to its hold, and the total the server answered: the booking keeps the
+ * price, and the page keeps saying so after a reload or a return from the payment page. A new hold is
+ * a new userID, so an old code never shows on it.
+ */
+export function rememberAppliedPromo(userID: number, eventID: number, promo: AppliedPromo) {
+  try {
+    sessionStorage.setItem(PROMO_KEY, JSON.stringify({ userID, eventID, ...promo }));
+  } catch {
+    // Storage refused: the total shows until the page is left, and the checkout charges it anyway.
+  }
+}
+
+export function readAppliedPromo(userID: number, eventID: number): AppliedPromo | null {
+  try {
+    const saved = JSON.parse(sessionStorage.getItem(PROMO_KEY) ?? "null") as
+      | (AppliedPromo & { userID: number; eventID: number })
+      | null;
+    if (saved?.userID !== userID || saved.eventID !== eventID) return null;
+    return { code: saved.code, amount: saved.amount, discount: saved.discount };
+  } catch {
+    return null;
+  }
+}
+
 /** What the return from the payment page says (`?payment=cancelled&userID=&eventID=&heldUntil=`). */
 export type CancelledReturn = { userID: number; eventID: number; heldUntil: string | null };
 

@@ -1,14 +1,15 @@
 import { type FormEvent, useState } from "react";
 import { formatPrice } from "../../events/format.ts";
 import { applyPromo } from "../apply-promo.ts";
+import { type AppliedPromo, readAppliedPromo, rememberAppliedPromo } from "../held-booking.ts";
 
 /**
  * **Promo code** and **Apply** above **Proceed to Payment**. Once a code is taken, the new total is
  * the one the checkout will charge: the server's, from the booking (docs/decisions/023-prices-and-ages.md).
  */
 export function PromoCode(props: { userID: number; eventID: number }) {
-  const [code, setCode] = useState("");
-  const [applied, setApplied] = useState<{ code: string; amount: number; discount: number } | null>(null);
+  const [applied, setApplied] = useState<AppliedPromo | null>(() => readAppliedPromo(props.userID, props.eventID));
+  const [code, setCode] = useState(applied?.code ?? "");
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
@@ -22,8 +23,11 @@ export function PromoCode(props: { userID: number; eventID: number }) {
     setError(null);
     const outcome = await applyPromo({ userID: props.userID, eventID: props.eventID, code: code.trim() });
     setBusy(false);
-    if (outcome.kind === "applied") setApplied(outcome);
-    else setError(outcome.error);
+    if (outcome.kind === "applied") {
+      const promo = { code: outcome.code, amount: outcome.amount, discount: outcome.discount };
+      rememberAppliedPromo(props.userID, props.eventID, promo);
+      setApplied(promo);
+    } else setError(outcome.error);
   };
 
   return (
