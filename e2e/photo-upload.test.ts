@@ -6,7 +6,15 @@ import { openDatabase } from "../db/client.ts";
 import { users } from "../db/schema.ts";
 import { cameraPhoto } from "../test/camera-photo.ts";
 import { insertEvent } from "../test/fixtures.ts";
-import { type AppServer, launchBrowser, newContext, noBrowser, startAppServer, verifyPhone } from "./harness.ts";
+import {
+  type AppServer,
+  fillDateOfBirth,
+  launchBrowser,
+  newContext,
+  noBrowser,
+  startAppServer,
+  verifyPhone,
+} from "./harness.ts";
 
 // The phone shrinks a camera photo before it uploads it (pwa/lib/shrink-photo.ts,
 // docs/decisions/007-scale.md): what goes over the wire is read back from the request itself, and
@@ -64,6 +72,7 @@ describe.skipIf(noBrowser)("the photo a phone uploads", () => {
     await page.getByLabel("Name").fill("Meera Iyer");
     await page.getByLabel("Email").fill("meera@example.com");
     await page.getByLabel("Gender").selectOption("female");
+    await fillDateOfBirth(page);
     await page.getByLabel("Photo").setInputFiles(file);
     await page.getByLabel("I have read who sees my details").check();
     await page.getByRole("button", { name: "Submit" }).click();
