@@ -530,7 +530,11 @@ describe("GET /api/admin-event/{id}/participants.csv", () => {
       .set({ paidAt: Date.UTC(2031, 10, 29, 23, 59, 40), status: "refunded", amountCents: 4950 })
       .where(eq(bookings.id, ravi!.bookingId))
       .run();
-    db.update(users).set({ email: "asha@example.com" }).where(eq(users.id, asha!.userId)).run();
+    // Born 3 May 1995: 36 on the night.
+    db.update(users)
+      .set({ email: "asha@example.com", dateOfBirth: "1995-05-03" })
+      .where(eq(users.id, asha!.userId))
+      .run();
     // Asha paid 45.00 after an early bird of 5.00 and a code's 2.50 (docs/decisions/023-prices-and-ages.md).
     const code = db
       .insert(promoCodes)
@@ -541,7 +545,10 @@ describe("GET /api/admin-event/{id}/participants.csv", () => {
       .set({ listPriceCents: 5250, earlyBirdCents: 500, discountCents: 750, promoCodeId: code.id })
       .where(eq(bookings.id, asha!.bookingId))
       .run();
-    db.update(users).set({ email: "ravi@example.com" }).where(eq(users.id, ravi!.userId)).run();
+    db.update(users)
+      .set({ email: "ravi@example.com", dateOfBirth: "1995-05-03" })
+      .where(eq(users.id, ravi!.userId))
+      .run();
 
     const response = await csvOf(event.id);
     expect(response.status).toBe(200);
