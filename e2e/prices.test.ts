@@ -64,6 +64,9 @@ describe.skipIf(noBrowser)("prices, ages and promo codes on a phone", () => {
     await expect.poll(() => card.getByText("$35 early bird until 20 Jan, then $45").isVisible()).toBe(true);
     await card.getByRole("button", { name: "Book Tickets" }).click();
     await page.waitForURL("**/otp-verification");
+    // Before a gender is chosen, the summary's ticket says what the card said.
+    const summary = page.getByRole("definition").filter({ hasText: "early bird" });
+    await expect.poll(() => summary.textContent()).toBe("$35 early bird until 20 Jan, then $45");
     await verifyPhone(page, server.url, typed, e164);
   }
 

@@ -1,11 +1,12 @@
 import { EventTime } from "../../events/components/event-time.tsx";
 import { formatPrice } from "../../events/format.ts";
+import { priceLines } from "../../events/prices.ts";
 import type { EventSummary } from "../../events/types.ts";
 
 /**
  * The event being booked, so nobody loses track of what they are paying for. With `gender`, the
- * ticket is that gender's price now (docs/decisions/023-prices-and-ages.md); an event kept from before
- * prices by gender has only its one price.
+ * ticket is that gender's price now (docs/decisions/023-prices-and-ages.md); before the gender is
+ * chosen (the code step), the card's lines: each gender's price and the early bird where they apply.
  */
 export function EventSummaryCard({ event, gender }: { event: EventSummary; gender?: "male" | "female" }) {
   return (
@@ -26,7 +27,15 @@ export function EventSummaryCard({ event, gender }: { event: EventSummary; gende
       </div>
       <div>
         <dt>Ticket</dt>
-        <dd>{formatPrice((gender && event.currentAmount?.[gender]) ?? event.booking_amount)}</dd>
+        <dd>
+          {gender
+            ? formatPrice(event.currentAmount?.[gender] ?? event.booking_amount)
+            : priceLines(event).map((line) => (
+                <span key={line} className="booking-price-line">
+                  {line}
+                </span>
+              ))}
+        </dd>
       </div>
     </dl>
   );
