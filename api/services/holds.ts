@@ -1,4 +1,4 @@
-import { and, eq, inArray, type SQL } from "drizzle-orm";
+import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "../../db/client.ts";
 import {
   type BookingStatus,
@@ -14,7 +14,7 @@ import { Conflict, NotFound, TooLarge } from "../lib/errors.ts";
 import { assertUnderLimit, type Limit, recordHit } from "../lib/rate-limit.ts";
 import { MAX_IMAGE_BYTES, NO_PHOTO, removeStoredFiles, removeStoredImage, storeImage } from "./images.ts";
 import { assertAgeAllowed, heldPrice } from "./prices.ts";
-import { assertNoPaidBooking, assertSeatFor, isBalanced, liveHoldOf } from "./seats.ts";
+import { assertNoPaidBooking, assertSeatFor, isBalanced } from "./seats.ts";
 import { liveOfferFor, offerBooked } from "./waitlist-offers.ts";
 
 export type Attendee = {
@@ -161,14 +161,17 @@ export function holdSeat(
       // made of, has none and skips a retry's work, each query of it run under the write lock
       // (docs/decisions/007-scale.md).
       const earlier = tx
-        .select({ status: bookings.status, holdExpiresAt: bookings.holdExpiresAt })
+        .select({
+          status: bookings.status,
+          holdExpiresAt: bookings.holdExpiresAt,
+          heldSince: sql<number>`coalesce(${bookings.heldSince}, ${bookings.createdAt})`,
+        })
         .from(bookings)
         .where(and(eq(bookings.phone, attendee.phone), eq(bookings.eventId, eventId)))
         .all();
       const has = (status: BookingStatus) => earlier.some((b) => b.status === status);
-      const kept = earlier.some((b) => b.status === "held" && b.holdExpiresAt > now)
-        ? liveHoldOf(tx, eventId, attendee.phone, now)
-        : undefined;
+      // The phone's live hold, as liveHoldOf reads it: its first expiry and start carry over.
+      const kept = earlier.find((b) => b.status === "held" && b.holdExpiresAt > now);
       if (has("held")) releaseHolds(tx, and(eq(bookings.phone, attendee.phone), eq(bookings.eventId, eventId)) as SQL);
       const offer = assertSeatFree(tx, event, attendee.phone, attendee.gender, now, {
         knownUnpaid: !has("paid"),
