@@ -40,6 +40,7 @@ export const ERROR_CODES = {
   event_cancelled: "the event was cancelled",
   results_not_yet: "the matches are not released yet (`resultsAt` says when, `timeZone` on which clock)",
   ratings_closed: "the results were released, so ratings are closed",
+  rated_by_guest: "the guest rated this person on their own phone, so a paper card cannot change it",
   age_out_of_range:
     "the buyer's age on the event's date is outside the range for their gender (`fromAge`, `toAge` say which)",
   promo_not_found: "no such promo code for this event",

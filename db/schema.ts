@@ -221,6 +221,11 @@ export const feedback = sqliteTable(
     // The tap's time on the phone: the newest tap wins, however late or often it arrives.
     clientTs: integer("client_ts").notNull(),
     updatedAt: integer("updated_at").notNull(),
+    // Who made the choice: the guest on their phone, or staff typing in a paper card. A staff card
+    // never replaces the guest's own choice (api/services/feedback.ts, docs/decisions/021-results.md).
+    ratedBy: text("rated_by", { enum: ["guest", "staff"] })
+      .notNull()
+      .default("guest"),
   },
   (t) => [uniqueIndex("feedback_from_to_event").on(t.fromUserId, t.toUserId, t.eventId)],
 );

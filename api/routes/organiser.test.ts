@@ -108,6 +108,8 @@ describe("GET /api/admin-event-summary/{id}", () => {
       matches: null,
       feedbackGiven: null,
       ratings: { done: 0, total: 0 },
+      came: 0,
+      noShows: 0,
     });
 
     expect((await admin.postJson("/api/start-event", { eventId: event.id })).status).toBe(200);
@@ -155,8 +157,11 @@ describe("GET /api/admin-event-summary/{id}", () => {
       discount: 0,
       codes: [],
       matches: 2,
-      feedbackGiven: 5,
+      // The same number as the Rounds tab's progress: those who rated everyone they met.
+      feedbackGiven: 1,
       ratings: { done: 1, total: 5 },
+      came: 5,
+      noShows: 0,
     });
   });
 

@@ -22,8 +22,8 @@ export const resultsRoutes = (deps: AppDeps) => {
   return new Hono()
     .get("/admin-event/:id/ratings", staff, validate("param", z.object({ id: idParam(z) })), (c) => {
       const eventId = c.req.valid("param").id;
-      staffFor(c, eventId);
-      return c.json(eventRatings(deps.db, eventId, deps.now()));
+      const staff = staffFor(c, eventId);
+      return c.json(eventRatings(deps.db, eventId, deps.now(), { choices: staff.role === "organiser" }));
     })
     .post("/release-results", admin, validate("json", releaseBody), async (c) => {
       const eventId = c.req.valid("json").eventId;

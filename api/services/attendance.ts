@@ -8,6 +8,10 @@ import { roundsAt } from "./rounds.ts";
  * (docs/decisions/021-results.md). A paid guest came when the door checked them in, or when they were
  * seated with a partner in a round that has started (a host who skipped the door still knows who sat
  * down). Anyone else with a paid seat is a no-show.
+ *
+ * A night that left no record at all (nobody checked in, no round started: run on paper, or the
+ * door's list lost) counts every paid guest as came, as the partner rule does (feedback.ts): telling
+ * a whole room "sorry we missed you" would be worse than thanking a no-show.
  */
 export function whoCame(db: DbOrTx, eventId: number, now: number): Set<number> {
   const came = new Set<number>(
@@ -36,5 +40,6 @@ export function whoCame(db: DbOrTx, eventId: number, now: number): Set<number> {
       .all()
       .map((row) => row.userId),
   );
+  if (came.size === 0) return paid;
   return new Set([...came].filter((id) => paid.has(id)));
 }

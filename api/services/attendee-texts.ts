@@ -15,14 +15,20 @@ export type PaidAttendee = { id: number; userId: number; phone: string; amountCe
 export function textPaidAttendees(
   tx: DbOrTx,
   eventId: number,
-  text: { dedupeKey: (attendee: PaidAttendee) => string; body: (attendee: PaidAttendee) => string },
+  text: {
+    dedupeKey: (attendee: PaidAttendee) => string;
+    body: (attendee: PaidAttendee) => string;
+    /** Leaves out the attendees it answers false for (a no-show at the results, results.ts). */
+    only?: (attendee: PaidAttendee) => boolean;
+  },
 ): number {
   const paid = tx
     .select({ id: bookings.id, userId: bookings.userId, phone: bookings.phone, amountCents: bookings.amountCents })
     .from(bookings)
     .where(and(eq(bookings.eventId, eventId), eq(bookings.status, "paid")))
     .orderBy(asc(bookings.id))
-    .all();
+    .all()
+    .filter((attendee) => text.only?.(attendee) ?? true);
   for (const attendee of paid) {
     enqueueSms(tx, { dedupeKey: text.dedupeKey(attendee), to: attendee.phone, body: text.body(attendee) });
   }

@@ -7,6 +7,7 @@ import { participantFeedbackLink } from "../lib/capability.ts";
 import { Conflict, DomainError, NotFound } from "../lib/errors.ts";
 import type { Logger } from "../lib/log.ts";
 import type { SmsProvider } from "../providers/sms/types.ts";
+import { whoCame } from "./attendance.ts";
 import { textPaidAttendees } from "./attendee-texts.ts";
 import { deliverBatch } from "./outbox.ts";
 
@@ -16,7 +17,8 @@ type Transition = {
   from: Event["status"];
   to: Event["status"];
   key: "start" | "end";
-  message: (env: Env, event: Event, userId: number, now: number) => string;
+  /** `came`: whether this guest came (attendance.ts); only the end's text depends on it. */
+  message: (env: Env, event: Event, userId: number, now: number, came: boolean) => string;
 };
 
 const START: Transition = {
@@ -30,14 +32,22 @@ const START: Transition = {
 /**
  * The rating link again (the start link), and when the matches come: the report link waits for the
  * release (docs/decisions/021-results.md), so nobody learns on the way home who did not pick them.
+ * A paid guest who did not come is not thanked nor sent a rating link: one word that we missed them,
+ * and whom to ask (the refund question usually follows).
  */
 const END: Transition = {
   from: "started",
   to: "ended",
   key: "end",
-  message: (env, event, userId, now) =>
-    `Thanks for coming to ${event.name}! Rate the people you met by ${resultsWhen(resultsAtOf(event), event.timeZone, now)}, when your matches arrive: ${participantFeedbackLink(env, userId, event.id)}`,
+  message: (env, event, userId, now, came) =>
+    came
+      ? `Thanks for coming to ${event.name}! Rate the people you met by ${resultsWhen(resultsAtOf(event), event.timeZone, now)}, when your matches arrive: ${participantFeedbackLink(env, userId, event.id)}`
+      : noShowText(env, event),
 };
+
+/** The end's text to a paid guest who did not come. */
+export const noShowText = (env: Pick<Env, "SUPPORT_EMAIL">, event: Event) =>
+  `Sorry we missed you at ${event.name}. Questions? ${env.SUPPORT_EMAIL}`;
 
 export type TransitionResult = { sent: number; failed: number };
 
@@ -57,13 +67,15 @@ async function transition(deps: Deps, eventId: number, step: Transition): Promis
       if (event.status !== step.from) {
         throw Conflict(`the event is ${event.status}; it can only be ${step.key}ed when ${step.from}`, "wrong_state");
       }
+      // Who came, as the night stood before this step (the start has nobody yet: everyone is texted alike).
+      const came = step.to === "ended" ? whoCame(tx, eventId, now) : null;
       tx.update(events)
         .set({ status: step.to, ...(step.to === "started" ? { startedAt: now } : { endedAt: now }) })
         .where(and(eq(events.id, eventId), eq(events.status, step.from)))
         .run();
       textPaidAttendees(tx, eventId, {
         dedupeKey: (attendee) => `${prefix}${attendee.userId}`,
-        body: (attendee) => step.message(deps.env, event, attendee.userId, now),
+        body: (attendee) => step.message(deps.env, event, attendee.userId, now, came?.has(attendee.userId) ?? true),
       });
     },
     { behavior: "immediate" },

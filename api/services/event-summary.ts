@@ -1,4 +1,4 @@
-import { and, countDistinct, eq, type SQL, sql } from "drizzle-orm";
+import { and, eq, type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import type { Db } from "../../db/client.ts";
 import {
@@ -12,6 +12,7 @@ import {
   users,
 } from "../../db/schema.ts";
 import { NotFound } from "../lib/errors.ts";
+import { whoCame } from "./attendance.ts";
 import { ratingProgress } from "./results.ts";
 import { isBalanced } from "./seats.ts";
 import { waitlistLength } from "./waitlist.ts";
@@ -39,10 +40,17 @@ export type AdminEventSummary = {
   codes: { code: string; uses: number; discount: number }[];
   /** Pairs who both liked each other; null until the results are released (docs/decisions/021-results.md). */
   matches: number | null;
-  /** Paid participants who have rated everyone they met, of all paid participants; zeros before the start. */
+  /** Guests who came, met someone and rated everyone they met, of those who came and met someone; zeros before the start. */
   ratings: { done: number; total: number };
-  /** Attendees who rated at least one partner; null until the event ended. */
+  /**
+   * Once the event ended, the guests who came, met someone and rated everyone they met: the same
+   * number as `ratings.done`, so the Overview and the Rounds tab agree; null until then.
+   */
   feedbackGiven: number | null;
+  /** Paid guests who came (checked in, or seated in a started round: attendance.ts); zero before the start. */
+  came: number;
+  /** Paid guests who did not come; zero before the start. */
+  noShows: number;
 };
 
 /** The seats kept for each gender, or null when the event has one pool of seats (decision 015). */
@@ -94,6 +102,9 @@ export function eventSummary(db: Db, eventId: number, now: number): AdminEventSu
 
   const seats = genderSeats(event);
   const ended = event.status === "ended";
+  const ratings = ratingsDone(db, event, now);
+  const underWay = event.status === "started" || event.status === "ended";
+  const came = underWay ? whoCame(db, eventId, now).size : 0;
   return {
     eventId: event.id,
     status: event.status,
@@ -109,10 +120,12 @@ export function eventSummary(db: Db, eventId: number, now: number): AdminEventSu
     checkedIn: counts?.checkedIn ?? 0,
     revenue: ((counts?.receivedCents ?? 0) - refundedCents) / 100,
     matches: event.resultsReleasedAt !== null ? mutualMatches(db, eventId) : null,
-    ratings: ratingsDone(db, event, now),
+    ratings,
     discount: (counts?.discountCents ?? 0) / 100,
     codes: codes.map((c) => ({ code: c.code, uses: c.uses, discount: c.cents / 100 })),
-    feedbackGiven: ended ? feedbackGiven(db, eventId) : null,
+    feedbackGiven: ended ? ratings.done : null,
+    came,
+    noShows: underWay ? (counts?.paid ?? 0) - came : 0,
   };
 }
 
@@ -145,16 +158,6 @@ function mutualMatches(db: Db, eventId: number): number {
           sql`${feedback.fromUserId} < ${feedback.toUserId}`,
         ),
       )
-      .get()?.n ?? 0
-  );
-}
-
-function feedbackGiven(db: Db, eventId: number): number {
-  return (
-    db
-      .select({ n: countDistinct(feedback.fromUserId) })
-      .from(feedback)
-      .where(eq(feedback.eventId, eventId))
       .get()?.n ?? 0
   );
 }

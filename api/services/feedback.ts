@@ -162,17 +162,22 @@ export function saveFeedback(
 
 export type AdminRatingInput = { eventId: number; fromUserId: number; toUserId: number; value: FeedbackValue };
 
+/** Who made a rating: the guest on their own phone, or staff typing in a paper card. */
+export type RatedBy = "guest" | "staff";
+
 /**
- * A paper scorecard typed in by the organiser: the same rules as a tap, stamped with the server's
- * clock, so a tap the guest makes on their own phone afterwards (a newer clientTs) still wins. A
- * person without a paid seat is a 404 here (the organiser picked someone who is not a participant).
+ * A paper scorecard typed in by the organiser or a host. It fills only a pair the guest has not
+ * rated themselves, and may correct an earlier card; a pair the guest rated on their phone is
+ * refused with 409 `rated_by_guest`, whatever the times (docs/decisions/021-results.md): staff
+ * never speak for a guest who has spoken. A person without a paid seat is a 404 here (the organiser
+ * picked someone who is not a participant).
  */
 export function adminSaveFeedback(
   db: Db,
   input: AdminRatingInput,
   now: number,
 ): { feedback: FeedbackValue; clientTs: number } {
-  return storeRating(db, { ...input, clientTs: now }, now, (tx) => {
+  return storeRating(db, { ...input, clientTs: now, ratedBy: "staff" }, now, (tx) => {
     try {
       return participantOf(tx, input.fromUserId, input.eventId);
     } catch {
@@ -183,17 +188,29 @@ export function adminSaveFeedback(
 
 function storeRating(
   db: Db,
-  input: AdminRatingInput & { clientTs: number },
+  input: AdminRatingInput & { clientTs: number; ratedBy?: RatedBy },
   now: number,
   seatOf: (tx: DbOrTx) => Seat,
 ): { feedback: FeedbackValue; clientTs: number } {
   if (input.fromUserId === input.toUserId) throw BadRequest("you cannot rate yourself");
+  const ratedBy = input.ratedBy ?? "guest";
   return db.transaction(
     (tx) => {
       assertRatingOpen(tx, input.eventId);
       const seat = seatOf(tx);
       const partners = partnersOf(tx, input.fromUserId, input.eventId, seat, now);
       if (!partners.some((p) => p.id === input.toUserId)) throw NotFound("no such partner at this event");
+      const pair = and(
+        eq(feedback.fromUserId, input.fromUserId),
+        eq(feedback.toUserId, input.toUserId),
+        eq(feedback.eventId, input.eventId),
+      );
+      if (ratedBy === "staff") {
+        const existing = tx.select({ ratedBy: feedback.ratedBy }).from(feedback).where(pair).get();
+        if (existing?.ratedBy === "guest") {
+          throw Conflict("the guest rated this person on their phone; their choice stands", "rated_by_guest");
+        }
+      }
 
       tx.insert(feedback)
         .values({
@@ -203,24 +220,28 @@ function storeRating(
           value: input.value,
           clientTs: input.clientTs,
           updatedAt: now,
+          ratedBy,
         })
         .onConflictDoUpdate({
           target: [feedback.fromUserId, feedback.toUserId, feedback.eventId],
-          set: { value: sql`excluded.value`, clientTs: sql`excluded.client_ts`, updatedAt: sql`excluded.updated_at` },
-          // Strictly newer only: an equal clientTs is the same tap replayed.
-          setWhere: sql`excluded.client_ts > ${feedback.clientTs}`,
+          set: {
+            value: sql`excluded.value`,
+            clientTs: sql`excluded.client_ts`,
+            updatedAt: sql`excluded.updated_at`,
+            ratedBy: sql`excluded.rated_by`,
+          },
+          // Strictly newer only: an equal clientTs is the same tap replayed. A guest's own tap
+          // replaces a staff card whatever its time: the card only stood in for the guest.
+          setWhere:
+            ratedBy === "guest"
+              ? sql`excluded.client_ts > ${feedback.clientTs} or ${feedback.ratedBy} = 'staff'`
+              : sql`excluded.client_ts > ${feedback.clientTs}`,
         })
         .run();
       const stored = tx
         .select({ feedback: feedback.value, clientTs: feedback.clientTs })
         .from(feedback)
-        .where(
-          and(
-            eq(feedback.fromUserId, input.fromUserId),
-            eq(feedback.toUserId, input.toUserId),
-            eq(feedback.eventId, input.eventId),
-          ),
-        )
+        .where(pair)
         .get();
       if (!stored) throw new Error("feedback row vanished inside its transaction");
       return stored;

@@ -8,7 +8,8 @@ import { Conflict, NotFound } from "../lib/errors.ts";
 import type { Logger } from "../lib/log.ts";
 import type { SmsProvider } from "../providers/sms/types.ts";
 import { textPaidAttendees } from "./attendee-texts.ts";
-import { partnersOf } from "./feedback.ts";
+import { whoCame } from "./attendance.ts";
+import { partnersOf, type RatedBy } from "./feedback.ts";
 import { deliverBatch, enqueueSms } from "./outbox.ts";
 
 // The results of a night (docs/decisions/021-results.md): released once, by the organiser's Release
@@ -22,34 +23,64 @@ const HOUR = 3_600_000;
 /** No reminder in the hour after the end: the End text has just asked. */
 const REMINDER_NOT_BEFORE_END_MS = HOUR;
 
+type Progress = {
+  userId: number;
+  name: string;
+  gender: "male" | "female";
+  /** Came to the night (attendance.ts), the one rule every count and text follows. */
+  came: boolean;
+  partners: { id: number; username: string; feedback: "like" | "dislike" | null; ratedBy: RatedBy | null }[];
+  /** Came, met someone and rated everyone they met. */
+  done: boolean;
+};
+
 /**
- * Who has rated everyone they met: the organiser's progress (`ratings` in the summary) and the
- * reminder's list of those still to finish. Someone who met nobody has nothing left to rate.
+ * Every paid guest with the people they met and what they chose: the ground of the organiser's
+ * progress, the Rounds tab's scorecards and the reminder, so all three agree.
  */
-export function ratingProgress(db: DbOrTx, eventId: number, now: number): { done: number[]; notDone: number[] } {
+function progressOf(db: DbOrTx, eventId: number, now: number): Progress[] {
   const paid = db
-    .select({ userId: bookings.userId, gender: users.gender })
+    .select({ userId: users.id, name: users.name, gender: users.gender })
     .from(bookings)
     .innerJoin(users, eq(users.id, bookings.userId))
     .where(and(eq(bookings.eventId, eventId), eq(bookings.status, "paid")))
-    .orderBy(asc(bookings.id))
+    .orderBy(asc(sql`${users.name} collate nocase`), asc(users.id))
     .all();
-  const rated = new Map<number, Set<number>>();
-  for (const r of db
-    .select({ from: feedback.fromUserId, to: feedback.toUserId })
-    .from(feedback)
-    .where(eq(feedback.eventId, eventId))
-    .all()) {
-    const set = rated.get(r.from) ?? new Set<number>();
-    set.add(r.to);
-    rated.set(r.from, set);
-  }
+  const rated = new Map(
+    db
+      .select({ from: feedback.fromUserId, to: feedback.toUserId, value: feedback.value, ratedBy: feedback.ratedBy })
+      .from(feedback)
+      .where(eq(feedback.eventId, eventId))
+      .all()
+      .map((r) => [`${r.from}:${r.to}`, r]),
+  );
+  const came = whoCame(db, eventId, now);
+  return paid.map((person) => {
+    const partners = partnersOf(db, person.userId, eventId, person, now).map((p) => {
+      const r = rated.get(`${person.userId}:${p.id}`);
+      return { id: p.id, username: p.username, feedback: r?.value ?? null, ratedBy: r?.ratedBy ?? null };
+    });
+    const counted = came.has(person.userId) && partners.length > 0;
+    return {
+      ...person,
+      came: came.has(person.userId),
+      partners,
+      done: counted && partners.every((p) => p.feedback !== null),
+    };
+  });
+}
+
+/**
+ * Who has rated everyone they met, among the guests who came and met someone: the organiser's
+ * progress (`ratings` in the summary) and the reminder's list of those still to finish. A no-show,
+ * or someone who met nobody, has nothing to rate and is in neither list.
+ */
+export function ratingProgress(db: DbOrTx, eventId: number, now: number): { done: number[]; notDone: number[] } {
   const done: number[] = [];
   const notDone: number[] = [];
-  for (const person of paid) {
-    const theirs = rated.get(person.userId) ?? new Set<number>();
-    const partners = partnersOf(db, person.userId, eventId, person, now);
-    (partners.every((p) => theirs.has(p.id)) ? done : notDone).push(person.userId);
+  for (const person of progressOf(db, eventId, now)) {
+    if (!person.came || person.partners.length === 0) continue;
+    (person.done ? done : notDone).push(person.userId);
   }
   return { done, notDone };
 }
@@ -112,7 +143,10 @@ export async function releaseResults(deps: Deps, eventId: number): Promise<Relea
         .where(and(eq(events.id, eventId), isNull(events.resultsReleasedAt)))
         .run();
       const counts = mutualCounts(tx, eventId);
+      // A no-show had their one text at the end (event-lifecycle.ts); nothing more now.
+      const came = whoCame(tx, eventId, now);
       textPaidAttendees(tx, eventId, {
+        only: (attendee) => came.has(attendee.userId),
         dedupeKey: (attendee) => `${prefix}${attendee.userId}`,
         body: (attendee) => resultsText(deps.env, event, attendee.userId, counts.get(attendee.userId) ?? 0),
       });
@@ -191,51 +225,55 @@ export type Scorecard = {
   gender: "male" | "female";
   /** Has rated everyone they met. */
   done: boolean;
-  partners: { id: number; username: string; feedback: "like" | "dislike" | null }[];
+  /**
+   * The people they met: whether each is rated and by whom (`guest` on their phone, or `staff` on a
+   * paper card). `feedback` is the choice for the organiser only; a host gets null (decision 022).
+   */
+  partners: {
+    id: number;
+    username: string;
+    rated: boolean;
+    by: RatedBy | null;
+    feedback: "like" | "dislike" | null;
+  }[];
 };
 
 /**
- * The organiser's view of the ratings (the Rounds tab): when results come, whether they are out,
- * and every participant with the people they met and what they chose, for typing in paper cards.
+ * The staff view of the ratings (the Rounds tab): when results come, whether they are out, and each
+ * guest who came with the people they met, for typing in paper cards. A host sees only whether each
+ * pair is rated and by whom, never the choice (docs/decisions/022-host-access.md); the organiser sees
+ * the choices too.
  */
 export function eventRatings(
   db: Db,
   eventId: number,
   now: number,
+  caller: { choices: boolean },
 ): { resultsAt: string; released: boolean; ratings: { done: number; total: number }; people: Scorecard[] } {
   const event = db.select().from(events).where(eq(events.id, eventId)).get();
   if (!event) throw NotFound("no such event");
-  const people = event.status === "upcoming" || event.status === "cancelled" ? [] : scorecards(db, eventId, now);
+  const everyone = event.status === "upcoming" || event.status === "cancelled" ? [] : progressOf(db, eventId, now);
+  // A paper card is for a guest who was there: no-shows are not listed, nor counted.
+  const came = everyone.filter((p) => p.came);
   return {
     resultsAt: new Date(resultsAtOf(event)).toISOString(),
     released: event.resultsReleasedAt !== null,
-    ratings: { done: people.filter((p) => p.done).length, total: people.length },
-    people,
+    ratings: {
+      done: came.filter((p) => p.done).length,
+      total: came.filter((p) => p.partners.length > 0).length,
+    },
+    people: came.map((p) => ({
+      id: p.userId,
+      name: p.name,
+      gender: p.gender,
+      done: p.done,
+      partners: p.partners.map((partner) => ({
+        id: partner.id,
+        username: partner.username,
+        rated: partner.feedback !== null,
+        by: partner.ratedBy,
+        feedback: caller.choices ? partner.feedback : null,
+      })),
+    })),
   };
-}
-
-function scorecards(db: Db, eventId: number, now: number): Scorecard[] {
-  const paid = db
-    .select({ id: users.id, name: users.name, gender: users.gender })
-    .from(bookings)
-    .innerJoin(users, eq(users.id, bookings.userId))
-    .where(and(eq(bookings.eventId, eventId), eq(bookings.status, "paid")))
-    .orderBy(asc(sql`${users.name} collate nocase`), asc(users.id))
-    .all();
-  const rated = new Map(
-    db
-      .select({ from: feedback.fromUserId, to: feedback.toUserId, value: feedback.value })
-      .from(feedback)
-      .where(eq(feedback.eventId, eventId))
-      .all()
-      .map((r) => [`${r.from}:${r.to}`, r.value]),
-  );
-  return paid.map((person) => {
-    const partners = partnersOf(db, person.id, eventId, person, now).map((p) => ({
-      id: p.id,
-      username: p.username,
-      feedback: rated.get(`${person.id}:${p.id}`) ?? null,
-    }));
-    return { ...person, done: partners.every((p) => p.feedback !== null), partners };
-  });
 }

@@ -1,0 +1,1 @@
+ALTER TABLE `feedback` ADD `rated_by` text DEFAULT 'guest' NOT NULL;
