@@ -14,6 +14,7 @@ export function resultsProblem(what: "release" | "save", reply: Extract<ApiReply
   if (reply.status === 401) return "Your session ended. Log in again.";
   if (code === "wrong_state") return "End the event first (Overview, End Event): results are released after the night.";
   if (code === "ratings_closed") return "The results are out, so ratings are closed.";
+  if (code === "rated_by_guest") return "This guest rated that person on their phone; their own choice stands.";
   if (code === "feedback_not_open") return "Ratings open when the event starts.";
   if (code === "not_found") return "That guest did not meet this person, or is no longer a participant.";
   return `Couldn't ${what === "release" ? "release the results" : "save that choice"}: ${error ?? "please try again."}`;

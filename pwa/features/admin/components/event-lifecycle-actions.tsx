@@ -44,15 +44,20 @@ export function EventLifecycleActions({ event, unrefunded, blocked, onMessage, o
   };
 
   const lifecycle = async (step: "start" | "end") => {
-    const paid = (await numbersOf(event.id))?.paid.total;
+    const numbers = await numbersOf(event.id);
+    const paid = numbers?.paid.total;
     const who = paid === undefined ? "every paid participant" : plural(paid, "participant");
+    // The end thanks those who came and tells a no-show sorry (docs/decisions/021-results.md).
+    const cameLine = numbers
+      ? `Texts ${plural(numbers.came, "guest")} who came; ${numbers.noShows} no-show${numbers.noShows === 1 ? "" : "s"}.`
+      : `Texts ${who}: a thank-you with their rating link to those who came, a sorry to a no-show.`;
     const go = await confirm({
       title: `${step === "start" ? "Start" : "End"} ${event.event_name}?`,
       warning: step === "start" ? earlyStartWarning(event.EventDateTime, event.time_zone) : null,
       lines: [
         step === "start"
           ? `Texts ${who} their link to like or pass on the people they meet.`
-          : `Texts ${who} a thank-you with their rating link and when their matches arrive.`,
+          : cameLine,
         step === "start" ? "Bookings are closed from now on." : "Feedback results open to everyone who came.",
         "This cannot be undone.",
       ],

@@ -36,11 +36,18 @@ export function PrivacyPolicy() {
         </li>
         <li>
           <strong>The people you Like</strong> see your mobile number in their matches after the event, so a mutual
-          match can get in touch. Nobody you Dislike or do not rate gets it, and a Dislike is never shown to anyone.
+          match can get in touch. Nobody you Dislike or do not rate gets it, and a Dislike is never shown to the person
+          you gave it to, nor to anyone else you meet.
+        </li>
+        <li>
+          <strong>A host</strong> who helps run the night sees whether you have rated each person you met, never
+          whether it was a Like or a Dislike, and only the last 4 digits of your mobile number.
         </li>
         <li>
           <strong>The organiser</strong> sees your details to run the night: the guest list, the door check and any
-          refund. Your email is seen only by the organiser, and by the card payment provider for your receipt.
+          refund. Your email is seen only by the organiser, and by the card payment provider for your receipt. The
+          organiser alone can also see your Likes and Dislikes, to type in a paper scorecard for a guest without a
+          phone; a paper card never changes a choice you made yourself.
         </li>
       </ul>
 

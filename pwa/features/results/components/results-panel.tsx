@@ -128,11 +128,25 @@ function ScorecardRows({
     <ul className="scorecard" aria-label={`People ${guest.name} met`}>
       {guest.partners.map((partner) => {
         const nameId = `scorecard-${guest.id}-${partner.id}`;
+        const noteId = `${nameId}-note`;
         const rowBusy = busy === `${guest.id}:${partner.id}`;
+        // The guest's own choice stands: a card cannot change it (docs/decisions/021-results.md). A host
+        // sees that a pair is rated, never the choice (022), so "Rated" says it when nothing is pressed.
+        const byGuest = partner.by === "guest";
+        const note = byGuest
+          ? "Rated on their phone"
+          : partner.rated && partner.feedback === null
+            ? "Paper card entered"
+            : null;
         return (
           <li key={partner.id} className="scorecard-row">
-            <span id={nameId} className="scorecard-name">
-              {partner.username}
+            <span className="scorecard-name">
+              <span id={nameId}>{partner.username}</span>
+              {note ? (
+                <span id={noteId} className="scorecard-note">
+                  {note}
+                </span>
+              ) : null}
             </span>
             {(["like", "dislike"] as const).map((choice) => (
               <button
@@ -140,8 +154,8 @@ function ScorecardRows({
                 type="button"
                 className={`button scorecard-${choice}`}
                 aria-pressed={partner.feedback === choice}
-                aria-describedby={nameId}
-                disabled={disabled || rowBusy}
+                aria-describedby={note ? `${nameId} ${noteId}` : nameId}
+                disabled={disabled || rowBusy || byGuest}
                 onClick={() => onChoose(partner.id, choice)}
               >
                 {choice === "like" ? "Like" : "Dislike"}
