@@ -110,7 +110,10 @@ describe("a paper card and the guest's own choice", () => {
     expect(await paper(admin, e.id, f0, m0, "dislike")).toMatchObject({ status: 200, body: { feedback: "dislike" } });
     // Her own tap wins over the card, whatever its time.
     expect(await tap(e.id, f0, m0, "like")).toMatchObject({ status: 200, body: { feedback: "like" } });
-    expect(await paper(admin, e.id, f0, m0, "dislike")).toMatchObject({ status: 409, body: { code: "rated_by_guest" } });
+    expect(await paper(admin, e.id, f0, m0, "dislike")).toMatchObject({
+      status: 409,
+      body: { code: "rated_by_guest" },
+    });
   });
 });
 
@@ -210,5 +213,43 @@ describe("who came", () => {
     expect(reminded(m0)).toBe(true);
     expect(reminded(f0)).toBe(true);
     expect(reminded(f1)).toBe(false);
+  });
+});
+
+describe("the rating page after the release", () => {
+  it("lists each partner with the caller's saved choice, and once released when ratings closed and the report link", async () => {
+    const e = await night(2, 1);
+    const [m0, m1] = e.m as [Person, Person];
+    const [f0] = e.f as [Person];
+    await tap(e.id, f0, m0, "dislike");
+    const list = async () =>
+      reply(
+        await anon.postJson("/api/get-participants", {
+          eventID: e.id,
+          userID: f0.userId,
+          token: feedbackToken(server.deps.env, "start", f0.userId, e.id),
+        }),
+      );
+    const open = await list();
+    expect(open.body).toMatchObject({ ratingsClosedAt: null, reportPath: null, timeZone: "Australia/Sydney" });
+    expect(open.body.participants).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ id: m0.userId, myChoice: "dislike" }),
+        expect.objectContaining({ id: m1.userId, myChoice: null }),
+      ]),
+    );
+
+    await endEvent(e.id);
+    await release(e.id);
+    // A late Like is refused, and the Dislike stands.
+    expect(await tap(e.id, f0, m0, "like")).toMatchObject({ status: 409, body: { code: "ratings_closed" } });
+    const closed = await list();
+    expect(closed.body.ratingsClosedAt).toEqual(expect.any(String));
+    expect(closed.body.reportPath).toBe(
+      `/EventFeedback?par1=${e.id}&par2=${f0.userId}&t=${feedbackToken(server.deps.env, "report", f0.userId, e.id)}`,
+    );
+    expect(closed.body.participants).toEqual(
+      expect.arrayContaining([expect.objectContaining({ id: m0.userId, myChoice: "dislike" })]),
+    );
   });
 });

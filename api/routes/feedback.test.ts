@@ -202,9 +202,12 @@ describe("POST /api/get-participants", () => {
     expect(reply.status).toBe(200);
     expect(reply.body).toEqual({
       participants: [
-        { id: e.anika.userId, username: "Anika", image_name: `anika${"0".repeat(27)}-thumb.jpg` },
-        { id: e.priya.userId, username: "Priya", image_name: `priya${"0".repeat(27)}-thumb.jpg` },
+        { id: e.anika.userId, username: "Anika", image_name: `anika${"0".repeat(27)}-thumb.jpg`, myChoice: null },
+        { id: e.priya.userId, username: "Priya", image_name: `priya${"0".repeat(27)}-thumb.jpg`, myChoice: null },
       ],
+      ratingsClosedAt: null,
+      timeZone: "Australia/Sydney",
+      reportPath: null,
     });
 
     // Ids as text, the way the link carries them, work too.

@@ -25,12 +25,9 @@ export const feedbackRoutes = (deps: AppDeps) =>
     // Per path, not "*": this sub-app is mounted at the API's root, where "*" would reach every route.
     .post("/get-participants", validate("json", participantsBody), (c) => {
       const body = c.req.valid("json");
-      const participants = getParticipants(
-        deps,
-        { userId: body.userID, eventId: body.eventID, token: body.token },
-        deps.now(),
+      return c.json(
+        getParticipants(deps, { userId: body.userID, eventId: body.eventID, token: body.token }, deps.now()),
       );
-      return c.json({ participants });
     })
     .post("/save-feedback", validate("json", saveBody), (c) => {
       const body = c.req.valid("json");

@@ -3,7 +3,7 @@ import { resultsAtOf } from "../../common/results-time.ts";
 import type { Db, DbOrTx } from "../../db/client.ts";
 import { bookings, type Event, events, feedback, users } from "../../db/schema.ts";
 import type { Env } from "../env.ts";
-import { type FeedbackPage, isValidFeedbackToken } from "../lib/capability.ts";
+import { type FeedbackPage, feedbackToken, isValidFeedbackToken } from "../lib/capability.ts";
 import { BadRequest, Conflict, Forbidden, NotFound } from "../lib/errors.ts";
 import { metInStartedRounds } from "./rounds.ts";
 
@@ -125,15 +125,46 @@ export function partnersOf(db: DbOrTx, userId: number, eventId: number, seat: Se
   return met.flatMap((id) => byId.get(id) ?? []);
 }
 
+/**
+ * The rating page: the caller's partners with the choice the server holds for each (`myChoice`, so a
+ * phone whose tap was refused shows what stands), and once the results are out, when ratings closed
+ * (with the venue's zone) and the caller's own report link: the page then says so and links to the
+ * matches, which the results text links to as well.
+ */
 export function getParticipants(
-  ctx: Ctx,
+  ctx: { db: Db; env: Pick<Env, "SESSION_SECRET" | "PUBLIC_BASE_URL"> },
   input: { userId: number; eventId: number; token: unknown },
   now: number,
-): Partner[] {
+): {
+  participants: (Partner & { myChoice: FeedbackValue | null })[];
+  ratingsClosedAt: string | null;
+  timeZone: string;
+  reportPath: string | null;
+} {
   assertLink(ctx, "start", input.userId, input.eventId, input.token);
-  assertStarted(ctx.db, input.eventId);
+  const event = assertStarted(ctx.db, input.eventId);
   const seat = participantOf(ctx.db, input.userId, input.eventId);
-  return partnersOf(ctx.db, input.userId, input.eventId, seat, now);
+  const mine = new Map(
+    ctx.db
+      .select({ to: feedback.toUserId, value: feedback.value })
+      .from(feedback)
+      .where(and(eq(feedback.eventId, input.eventId), eq(feedback.fromUserId, input.userId)))
+      .all()
+      .map((r) => [r.to, r.value]),
+  );
+  const released = event.resultsReleasedAt;
+  return {
+    participants: partnersOf(ctx.db, input.userId, input.eventId, seat, now).map((p) => ({
+      ...p,
+      myChoice: mine.get(p.id) ?? null,
+    })),
+    ratingsClosedAt: released === null ? null : new Date(released).toISOString(),
+    timeZone: event.timeZone,
+    reportPath:
+      released === null
+        ? null
+        : `/EventFeedback?par1=${input.eventId}&par2=${input.userId}&t=${feedbackToken(ctx.env, "report", input.userId, input.eventId)}`,
+  };
 }
 
 export type SaveFeedbackInput = {

@@ -7,8 +7,8 @@ import { eventFeedbackLink, participantFeedbackLink } from "../lib/capability.ts
 import { Conflict, NotFound } from "../lib/errors.ts";
 import type { Logger } from "../lib/log.ts";
 import type { SmsProvider } from "../providers/sms/types.ts";
-import { textPaidAttendees } from "./attendee-texts.ts";
 import { whoCame } from "./attendance.ts";
+import { textPaidAttendees } from "./attendee-texts.ts";
 import { partnersOf, type RatedBy } from "./feedback.ts";
 import { deliverBatch, enqueueSms } from "./outbox.ts";
 

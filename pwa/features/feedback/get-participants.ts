@@ -8,10 +8,20 @@ import type { Partner } from "./types.ts";
 export const getParticipants = (link: FeedbackLink) =>
   send(api["get-participants"].$post({ json: { userID: link.userID, eventID: link.eventID, token: link.token } }));
 
+/** Once the results are out: when ratings closed, on which clock, and the guest's own report. */
+export type RatingsClosed = { at: number; timeZone: string; reportPath: string };
+
 export type PartnersState =
   | { status: "loading" }
   | { status: "error"; message: string }
-  | { status: "ready"; partners: Partner[]; offline: boolean };
+  | {
+      status: "ready";
+      partners: Partner[];
+      offline: boolean;
+      /** What the server holds for each partner (absent when offline): the choice that stands. */
+      saved: Record<number, "like" | "dislike">;
+      closed: RatingsClosed | null;
+    };
 
 const partnersKey = (link: FeedbackLink) => ticketKey(link.eventID, link.userID);
 
@@ -53,7 +63,11 @@ export function usePartners(link: FeedbackLink | null, refreshKey?: string) {
     if (first) return;
     void fetchPartners(link, setState, true);
   }, [link, refreshKey]);
-  return { state, reload: load };
+  // Asked again without a loading flash, e.g. after a tap the server refused as too late.
+  const refresh = useCallback(async () => {
+    if (link) await fetchPartners(link, setState, true);
+  }, [link]);
+  return { state, reload: load, refresh };
 }
 
 /** One load of the partners; `quiet` (a refresh of a list on screen) changes nothing when it fails. */
@@ -62,8 +76,12 @@ async function fetchPartners(link: FeedbackLink, setState: (state: PartnersState
   try {
     const reply = await getParticipants(link);
     if (reply.ok) {
-      const partners = reply.data.participants;
-      setState({ status: "ready", partners, offline: false });
+      const { participants, ratingsClosedAt, timeZone, reportPath } = reply.data;
+      const partners = participants.map(({ myChoice: _, ...p }) => p);
+      const saved: Record<number, "like" | "dislike"> = {};
+      for (const p of participants) if (p.myChoice) saved[p.id] = p.myChoice;
+      const closed = ratingsClosedAt && reportPath ? { at: Date.parse(ratingsClosedAt), timeZone, reportPath } : null;
+      setState({ status: "ready", partners, offline: false, saved, closed });
       // The thumbnails too, so a reload without a network still shows faces, not broken images.
       void keepForOffline(
         "images",
@@ -84,7 +102,11 @@ async function fetchPartners(link: FeedbackLink, setState: (state: PartnersState
     failure = "You seem to be offline, and your partners haven't been saved on this device yet.";
   }
   const cached = await cachedPartners(link);
-  setState(cached ? { status: "ready", partners: cached, offline: true } : { status: "error", message: failure });
+  setState(
+    cached
+      ? { status: "ready", partners: cached, offline: true, saved: {}, closed: null }
+      : { status: "error", message: failure },
+  );
 }
 
 /** Keeps the partners for offline use, and the count of late taps the queue recorded beside them. */

@@ -4,4 +4,4 @@ import type { api, Ok } from "../../lib/api.ts";
 export type FeedbackReport = Ok<(typeof api)["get-feedback"]["$post"]>;
 export type ReportEntry = FeedbackReport["mutual"][number];
 /** One person on the rating page, as get-participants lists them. */
-export type Partner = Ok<(typeof api)["get-participants"]["$post"]>["participants"][number];
+export type Partner = Omit<Ok<(typeof api)["get-participants"]["$post"]>["participants"][number], "myChoice">;

@@ -55,9 +55,7 @@ export function EventLifecycleActions({ event, unrefunded, blocked, onMessage, o
       title: `${step === "start" ? "Start" : "End"} ${event.event_name}?`,
       warning: step === "start" ? earlyStartWarning(event.EventDateTime, event.time_zone) : null,
       lines: [
-        step === "start"
-          ? `Texts ${who} their link to like or pass on the people they meet.`
-          : cameLine,
+        step === "start" ? `Texts ${who} their link to like or pass on the people they meet.` : cameLine,
         step === "start" ? "Bookings are closed from now on." : "Feedback results open to everyone who came.",
         "This cannot be undone.",
       ],

@@ -40,8 +40,8 @@ export function PrivacyPolicy() {
           you gave it to, nor to anyone else you meet.
         </li>
         <li>
-          <strong>A host</strong> who helps run the night sees whether you have rated each person you met, never
-          whether it was a Like or a Dislike, and only the last 4 digits of your mobile number.
+          <strong>A host</strong> who helps run the night sees whether you have rated each person you met, never whether
+          it was a Like or a Dislike, and only the last 4 digits of your mobile number.
         </li>
         <li>
           <strong>The organiser</strong> sees your details to run the night: the guest list, the door check and any

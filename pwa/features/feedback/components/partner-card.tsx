@@ -2,9 +2,15 @@ import { imageUrl } from "../../../lib/api.ts";
 import type { FeedbackValue } from "../../../lib/offline-db.ts";
 import type { Partner } from "../types.ts";
 
-type Props = { partner: Partner; choice?: FeedbackValue; onChoose(value: FeedbackValue): void };
+type Props = {
+  partner: Partner;
+  choice?: FeedbackValue;
+  /** Ratings are closed: the choice shows, read-only. */
+  disabled?: boolean;
+  onChoose(value: FeedbackValue): void;
+};
 
-export function PartnerCard({ partner, choice, onChoose }: Props) {
+export function PartnerCard({ partner, choice, disabled = false, onChoose }: Props) {
   const nameId = `partner-${partner.id}-name`;
   return (
     <article className="partner-card" aria-labelledby={nameId} data-choice={choice ?? "none"}>
@@ -26,6 +32,7 @@ export function PartnerCard({ partner, choice, onChoose }: Props) {
           className="button choice like"
           aria-pressed={choice === "like"}
           aria-describedby={nameId}
+          disabled={disabled}
           onClick={() => onChoose("like")}
         >
           Like
@@ -35,6 +42,7 @@ export function PartnerCard({ partner, choice, onChoose }: Props) {
           className="button choice dislike"
           aria-pressed={choice === "dislike"}
           aria-describedby={nameId}
+          disabled={disabled}
           onClick={() => onChoose("dislike")}
         >
           Dislike

@@ -1,3 +1,6 @@
+import { useEffect, useRef } from "react";
+import { Link } from "react-router-dom";
+import { resultsWhen } from "../../../../common/results-time.ts";
 import { usePartnerFeedback } from "../feedback-store.ts";
 import { usePartners } from "../get-participants.ts";
 import { type FeedbackLink, INCOMPLETE_LINK } from "../link.ts";
@@ -17,8 +20,14 @@ type Props = {
 
 /** The rating grid of /ParticipantFeedback: partners, their Like / Dislike, and how many taps wait. */
 export function PartnerGrid({ link, arrange, refreshKey }: Props) {
-  const { state, reload } = usePartners(link, refreshKey);
+  const { state, reload, refresh } = usePartners(link, refreshKey);
   const { choices, pending, late, notices, tap, dismiss } = usePartnerFeedback(link);
+  // A tap refused as too late: ask the server what stands, and that ratings are closed.
+  const lateSeen = useRef(late);
+  useEffect(() => {
+    if (late > lateSeen.current) void refresh();
+    lateSeen.current = late;
+  }, [late, refresh]);
 
   if (!link) {
     return (
@@ -39,13 +48,22 @@ export function PartnerGrid({ link, arrange, refreshKey }: Props) {
   if (state.status === "error") {
     return <ErrorNotice message={state.message} onRetry={reload} />;
   }
+  const closed = state.closed;
+  // Once ratings closed, the server's choices are the ones that count: a tap it refused is rolled
+  // back to them. Before that, this phone's newest tap shows at once, else what the server holds.
+  const shown = (id: number) => (closed ? state.saved[id] : (choices[id] ?? state.saved[id]));
   return (
     <>
-      <SyncStatus pending={pending} />
-      {late > 0 && (
-        <p className="notice feedback-late" role="status">
-          {late} {late === 1 ? "choice" : "choices"} arrived after ratings closed
-        </p>
+      {closed ? (
+        <div className="notice feedback-closed" role="status">
+          <p>Ratings closed at {resultsWhen(closed.at, closed.timeZone, Date.now())}; your earlier choices stand.</p>
+          <Link className="button primary" to={closed.reportPath}>
+            See your matches
+          </Link>
+        </div>
+      ) : late > 0 ? null : (
+        // A refused tap means ratings closed: never "All choices saved" beside it while that loads.
+        <SyncStatus pending={pending} />
       )}
       {state.offline && (
         <p className="notice">You're offline: showing your partners saved on this device. Your taps will sync later.</p>
@@ -66,7 +84,8 @@ export function PartnerGrid({ link, arrange, refreshKey }: Props) {
             <PartnerCard
               key={partner.id}
               partner={partner}
-              choice={choices[partner.id]}
+              choice={shown(partner.id)}
+              disabled={closed !== null}
               onChoose={(value) => void tap(partner.id, value)}
             />
           ))}

@@ -108,7 +108,14 @@ export function YourNight({ night }: { night: NightState }) {
       return <p className="empty night-none">Your table shows here when the host plans the rounds.</p>;
     case "finished":
       title = "The rounds are over";
-      body = <p className="night-note">Rate everyone you met below.</p>;
+      // A guest who sat in no round (a no-show) met nobody: there is nobody below to rate.
+      body = (
+        <p className="night-note">
+          {night.reply.schedule.some((e) => e.partner)
+            ? "Rate everyone you met below."
+            : "You didn't meet anyone in the rounds, so there's nobody to rate."}
+        </p>
+      );
       break;
     case "not-seated":
       title = "You're checked in";
