@@ -133,7 +133,7 @@ describe.skipIf(noBrowser)("results", () => {
       await context.close();
     });
 
-    it("a tap queued offline that syncs after the release is reported on the page", async () => {
+    it("a tap queued offline that reaches the server after the release is rolled back to the saved choice", async () => {
       const { eventId, people } = await night("Late Tap Social", [
         ["Anika", "female"],
         ["Arjun", "male"],
@@ -143,10 +143,12 @@ describe.skipIf(noBrowser)("results", () => {
       const { context, pageErrors } = await newContext(browser, server.url, phone);
       const page = await context.newPage();
       await page.goto(partnersLink(eventId, Anika));
-      await card(page, "Arjun").waitFor();
-      await card(page, "Dev").waitFor();
+      const pressed = (name: string, choice: "Like" | "Dislike") =>
+        card(page, name).getByRole("button", { name: choice, exact: true }).getAttribute("aria-pressed");
+      await card(page, "Arjun").getByRole("button", { name: "Dislike", exact: true }).click();
+      await page.getByText("All choices saved").waitFor();
 
-      // On the way home, out of signal: two taps wait on the phone.
+      // On the way home, out of signal: she changes her mind, and two taps wait on the phone.
       await context.setOffline(true);
       await card(page, "Arjun").getByRole("button", { name: "Like", exact: true }).click();
       await card(page, "Dev").getByRole("button", { name: "Dislike", exact: true }).click();
@@ -156,12 +158,34 @@ describe.skipIf(noBrowser)("results", () => {
       endNight(eventId);
       await releaseResults(eventId);
 
-      // Back online, the taps arrive too late: the page says so rather than dropping them silently.
+      // Back online, the taps arrive too late: the phone shows what the server kept, says why once,
+      // and links to the matches; nothing claims the refused taps were saved.
       await context.setOffline(false);
-      await page.getByRole("status").filter({ hasText: "2 choices arrived after ratings closed" }).waitFor();
-      await page.getByText("All choices saved").waitFor();
+      const closed = page
+        .getByRole("status")
+        .filter({ hasText: /^Ratings closed at .+ AE[DS]T .*; your earlier choices stand\./ });
+      await closed.waitFor();
+      await expect.poll(() => pressed("Arjun", "Dislike")).toBe("true");
+      expect(await pressed("Arjun", "Like")).toBe("false");
+      expect(await pressed("Dev", "Dislike")).toBe("false");
+      expect(await page.getByText("your earlier choices stand").count()).toBe(1);
+      expect(await page.getByText("All choices saved").count()).toBe(0);
+      await expect
+        .poll(() => card(page, "Arjun").getByRole("button", { name: "Like", exact: true }).isDisabled())
+        .toBe(true);
+      const matches = page.getByRole("link", { name: "See your matches" });
+      await matches.waitFor();
       await expectAccessible(page, "the partners page after ratings closed");
       await expectNoSidewaysScroll(page);
+
+      // A reload shows the same, from the server.
+      await page.reload();
+      await closed.waitFor();
+      await expect.poll(() => pressed("Arjun", "Dislike")).toBe("true");
+      expect(await page.getByText("All choices saved").count()).toBe(0);
+
+      await matches.click();
+      await page.getByRole("heading", { name: /Mutual matches/ }).waitFor();
       expect(pageErrors).toEqual([]);
       await context.close();
     });
