@@ -180,9 +180,16 @@ describe.skipIf(noBrowser)("admin panel on a desktop", () => {
       expect(text?.body).toContain(`/ParticipantFeedback?par1=${p.userId}&par2=${event.id}&t=`);
     }
 
-    // End, likewise confirmed.
+    // Asha and Vikram came (checked in at the door); Priya never arrived.
+    const door = db();
+    for (const p of people.slice(0, 2)) {
+      door.update(bookings).set({ checkedInAt: Date.now() }).where(eq(bookings.id, p.bookingId)).run();
+    }
+    door.$client.close();
+
+    // End, likewise confirmed, saying who came and who did not.
     await end.click();
-    await expect.poll(() => dialog.textContent()).toContain("Texts 3 participants");
+    await expect.poll(() => dialog.textContent()).toContain("Texts 2 guests who came; 1 no-show");
     await dialog.getByRole("button", { name: "End Event" }).click();
     await expect.poll(() => status(page).textContent()).toContain("Event has ended! SMS sent to participants.");
     await expect.poll(() => end.isDisabled()).toBe(true);
@@ -191,8 +198,12 @@ describe.skipIf(noBrowser)("admin panel on a desktop", () => {
     // The end asks for the ratings again; the report link waits for the release of the results.
     const after = (await (await fetch(`${server.url}/api/dev/outbox`)).json()) as { to: string; body: string }[];
     const thanks = after.filter((m) => m.body.includes("Rate the people you met by "));
-    expect(thanks).toHaveLength(3);
+    expect(thanks.map((m) => m.to).sort()).toEqual([people[0]!.phone, people[1]!.phone].sort());
     for (const m of thanks) expect(m.body).toContain(`/ParticipantFeedback?par1=`);
+    // The no-show is not thanked: one sorry, with whom to ask and no rating link.
+    expect(after.filter((m) => m.to === people[2]!.phone && m.body.startsWith("Sorry we missed you at "))).toHaveLength(
+      1,
+    );
     expect(after.filter((m) => m.body.includes(`/EventFeedback?par1=${event.id}&par2=`))).toHaveLength(0);
 
     // User Details: the participants, then a refund of two.

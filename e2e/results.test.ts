@@ -223,6 +223,16 @@ describe.skipIf(noBrowser)("results", () => {
       await results.getByText("Ratings: 2 of 3 done").waitFor();
       await expectAccessible(page, "the Rounds tab's paper scorecard");
 
+      // Rohan rated Meera on his phone: his row shows it read-only, and a card cannot change it.
+      await results.getByLabel("Guest").selectOption({ label: "Rohan (done)" });
+      const his = results
+        .getByRole("list", { name: "People Rohan met" })
+        .getByRole("listitem")
+        .filter({ hasText: "Meera" });
+      await his.getByText("Rated on their phone").waitFor();
+      await expect.poll(() => his.getByRole("button", { name: "Dislike", exact: true }).isDisabled()).toBe(true);
+      expect(await his.getByRole("button", { name: "Like", exact: true }).getAttribute("aria-pressed")).toBe("true");
+
       endNight(eventId);
       await results.getByRole("button", { name: "Release results", exact: true }).click();
       const dialog = page.getByRole("dialog");
