@@ -170,6 +170,13 @@ describe("who came", () => {
         await admin.get(`/api/admin-event-summary/${e.id}`),
       );
     expect(await summary()).toMatchObject({ came: 3, noShows: 1, ratings: { done: 2, total: 3 } });
+    // The no-show met nobody: her page lists nobody to rate.
+    const hers = await anon.postJson("/api/get-participants", {
+      eventID: e.id,
+      userID: f1.userId,
+      token: feedbackToken(server.deps.env, "start", f1.userId, e.id),
+    });
+    expect(await json(hers)).toMatchObject({ participants: [] });
 
     expect((await endEvent(e.id)).status).toBe(200);
     const sorry = await textsTo(f1);

@@ -486,7 +486,7 @@ describe("who counts as a partner", () => {
       return pair.maleID;
     };
     // Planned, not started: nobody met yet.
-    expect((await participants(n, Wendy!)).body).toEqual({ participants: [] });
+    expect((await participants(n, Wendy!)).body).toMatchObject({ participants: [] });
 
     await run(n, "start");
     expect((await participants(n, Wendy!)).body.participants.map((p) => p.id)).toEqual([partnerIn(1)]);

@@ -24,7 +24,8 @@ import { metInStartedRounds } from "./rounds.ts";
  *   order of precedence (docs/decisions/019-running-the-night.md): with a rounds plan, the paid
  *   attendees met in the rounds started so far, newest first; else, once anyone was checked in at
  *   the door, the checked-in attendees of the other gender; else every paid attendee of the other
- *   gender. So a no-show is nobody's partner once the door or the rounds say who came.
+ *   gender. So a no-show is nobody's partner, and has no partners, once the door or the rounds say
+ *   who came.
  * - A `clientTs` more than a day ahead of the server's clock is refused (400): a phone with a clock
  *   set far ahead would otherwise make one tap impossible to change.
  */
@@ -108,11 +109,21 @@ const anyoneCheckedIn = (db: DbOrTx, eventId: number) =>
     .limit(1)
     .get() !== undefined;
 
+const checkedInHere = (db: DbOrTx, userId: number, eventId: number) =>
+  db
+    .select({ id: bookings.id })
+    .from(bookings)
+    .where(and(eq(bookings.eventId, eventId), eq(bookings.userId, userId), isNotNull(bookings.checkedInAt)))
+    .get() !== undefined;
+
 /** Whom the caller may see and rate: the partner rule at the top of this file. */
 export function partnersOf(db: DbOrTx, userId: number, eventId: number, seat: Seat, now: number): Partner[] {
   const met = metInStartedRounds(db, eventId, userId, now);
   if (met === null) {
-    return paidOfOtherGender(db, userId, eventId, seat, anyoneCheckedIn(db, eventId)).map(({ phone: _, ...p }) => p);
+    const doorUsed = anyoneCheckedIn(db, eventId);
+    // Once the door says who came, a guest it never checked in met nobody, as in the rounds.
+    if (doorUsed && !checkedInHere(db, userId, eventId)) return [];
+    return paidOfOtherGender(db, userId, eventId, seat, doorUsed).map(({ phone: _, ...p }) => p);
   }
   if (met.length === 0) return [];
   const rows = db
