@@ -103,6 +103,20 @@ describe("the guest's night on the rating page", () => {
     expect(screen.queryByRole("timer")).toBeNull();
   });
 
+  it("after the rounds, asks to rate those met, and tells a guest who sat in no round there is nobody to rate", async () => {
+    const server = stubApi({ status: "finished", current: 3, phase: null });
+    render(<Night />);
+    await screen.findByRole("heading", { name: "The rounds are over" });
+    expect(screen.getByText("Rate everyone you met below.")).toBeTruthy();
+    cleanup();
+
+    server.night = { ...server.night, schedule: [] };
+    server.partners = [];
+    render(<Night />);
+    await screen.findByText("You didn't meet anyone in the rounds, so there's nobody to rate.");
+    expect(screen.queryByText("Rate everyone you met below.")).toBeNull();
+  });
+
   it("says Break this round when this guest sits the round out", async () => {
     stubApi({ current: 2 });
     render(<Night />);
