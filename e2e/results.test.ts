@@ -146,6 +146,18 @@ describe.skipIf(noBrowser)("results", () => {
       const pressed = (name: string, choice: "Like" | "Dislike") =>
         card(page, name).getByRole("button", { name: choice, exact: true }).getAttribute("aria-pressed");
       await card(page, "Arjun").getByRole("button", { name: "Dislike", exact: true }).click();
+      // Wait for the server to hold the Dislike before going offline.
+      await expect
+        .poll(async () => {
+          const reply = await post("/api/get-participants", {
+            eventID: eventId,
+            userID: Anika.userId,
+            token: feedbackToken(env, "start", Anika.userId, eventId),
+          });
+          const { participants } = (await reply.json()) as { participants: { username: string; myChoice: string }[] };
+          return participants.find((p) => p.username === "Arjun")?.myChoice;
+        })
+        .toBe("dislike");
       await page.getByText("All choices saved").waitFor();
 
       // On the way home, out of signal: she changes her mind, and two taps wait on the phone.
