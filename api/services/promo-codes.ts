@@ -4,7 +4,8 @@ import { withCode } from "../../common/pricing.ts";
 import { wallClockToUtc } from "../../common/venue-time-input.ts";
 import type { Db, DbOrTx } from "../../db/client.ts";
 import { bookings, checkoutSessions, events, type Gender, type PromoCode, promoCodes } from "../../db/schema.ts";
-import { Conflict, NotFound } from "../lib/errors.ts";
+import { Conflict, DomainError, NotFound } from "../lib/errors.ts";
+import { assertUnderLimit, type Limit, recordHit } from "../lib/rate-limit.ts";
 import { loadBookingContext } from "./checkout.ts";
 
 /**
@@ -132,6 +133,43 @@ export function disablePromoCode(
   if (!row) throw NotFound("no such promo code");
   if (row.disabledAt === null) db.update(promoCodes).set({ disabledAt: now }).where(eq(promoCodes.id, id)).run();
   return { eventId: row.eventId, code: row.code, disabledNow: row.disabledAt === null };
+}
+
+const HOUR = 3_600_000;
+/**
+ * Wrong codes (no such code for the event) per booking and per phone: 10 an hour, a typo or two and
+ * then some. Per address a higher ceiling, for many buyers behind one carrier or venue address.
+ * Organisers pick guessable words (`STAFF2026`), so without these a loop finds a 100%-off code.
+ */
+export const PROMO_WRONG_PER_BOOKING: Limit = { bucket: "promo-wrong-booking", max: 10, windowMs: HOUR };
+export const PROMO_WRONG_PER_PHONE: Limit = { bucket: "promo-wrong-phone", max: 10, windowMs: HOUR };
+export const PROMO_WRONG_PER_ADDRESS: Limit = { bucket: "promo-wrong-address", max: 100, windowMs: HOUR };
+
+/**
+ * applyPromo behind the wrong-code limits, as confirm-booking counts door codes: all three are
+ * checked before the code is looked at, so past any of them every code is a 429, the right one too,
+ * and guessing stays pointless. Only a code the event does not have counts as wrong. Runs with no
+ * await, so parallel guesses cannot all pass the check before one is counted.
+ */
+export function applyPromoLimited(
+  db: Db,
+  input: { userId: number; eventId: number; code: string; phone: string; address: string },
+  now: number,
+): AppliedPromo {
+  const bookingKey = `${input.eventId}:${input.userId}`;
+  assertUnderLimit(db, PROMO_WRONG_PER_BOOKING, bookingKey, now);
+  assertUnderLimit(db, PROMO_WRONG_PER_PHONE, input.phone, now);
+  assertUnderLimit(db, PROMO_WRONG_PER_ADDRESS, input.address, now);
+  try {
+    return applyPromo(db, input, now);
+  } catch (error) {
+    if (error instanceof DomainError && error.code === "promo_not_found") {
+      recordHit(db, PROMO_WRONG_PER_BOOKING, bookingKey, now);
+      recordHit(db, PROMO_WRONG_PER_PHONE, input.phone, now);
+      recordHit(db, PROMO_WRONG_PER_ADDRESS, input.address, now);
+    }
+    throw error;
+  }
 }
 
 export type AppliedPromo = { amount: number; discount: number; code: string };
