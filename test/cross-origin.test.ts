@@ -43,7 +43,12 @@ describe("another site's POST", () => {
     const event = await newEvent();
     const phone = newMobile();
     const browser = verifiedPhoneBrowser(server, phone);
-    for (const headers of [{ origin: EVIL }, { "sec-fetch-site": "cross-site" }, { origin: "null" }]) {
+    const attempts: Record<string, string>[] = [
+      { origin: EVIL },
+      { "sec-fetch-site": "cross-site" },
+      { origin: "null" },
+    ];
+    for (const headers of attempts) {
       const refused = await saveDetails(browser, phone, event.id, headers);
       expect(refused.status).toBe(403);
       expect(await refused.json()).toMatchObject(CROSS_ORIGIN);
@@ -58,12 +63,13 @@ describe("another site's POST", () => {
 
   it("refuses a cross-origin JSON POST with the organiser's cookie, changing nothing", async () => {
     const event = await newEvent();
-    for (const headers of [
+    const attempts: Record<string, string>[] = [
       { origin: EVIL },
       { origin: EVIL, "sec-fetch-site": "cross-site" },
       { "sec-fetch-site": "cross-site" },
       { origin: server.url.replace("127.0.0.1", "localhost") },
-    ]) {
+    ];
+    for (const headers of attempts) {
       const refused = await createCode(event.id, "STAFF2026", headers);
       expect(refused.status).toBe(403);
       expect(await refused.json()).toMatchObject(CROSS_ORIGIN);
