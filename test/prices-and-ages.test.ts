@@ -310,3 +310,61 @@ describe("guessing promo codes", () => {
     expect((await applyFrom(buyer, event.id, "RIGHT", "203.0.113.30")).status).toBe(200);
   });
 });
+
+describe("a code's uses and the checkout", () => {
+  const sessionRow = (id: string) =>
+    server.deps.db.select().from(checkoutSessions).where(eq(checkoutSessions.id, id)).get()!;
+  const sessionsOf = (bookingId: number) =>
+    server.deps.db.select().from(checkoutSessions).where(eq(checkoutSessions.bookingId, bookingId)).all();
+
+  it("never lets a checkout outlive its hold, even one started again after the hold was stretched", async () => {
+    const event = await newEvent();
+    await newCode(event.id, { code: "LATER", amountOff: 10 });
+    const buyer = heldBuyer(event.id);
+    server.advance(25 * MINUTE);
+    const first = await createCheckout(server.url, { userID: buyer.userId, eventID: event.id }, buyer.browser);
+    expect(first.status).toBe(200);
+    expect(sessionRow(first.sessionId ?? "").expiresAt).toBeLessThanOrEqual(bookingRow(buyer.bookingId).holdExpiresAt);
+
+    // Twenty minutes on, a code changes the total and closes that checkout; a new one could no longer
+    // be open the 30 minutes Stripe needs before the hold's last stretch runs out.
+    server.advance(20 * MINUTE);
+    expect((await apply(buyer, event.id, "LATER")).status).toBe(200);
+    const second = await createCheckout(server.url, { userID: buyer.userId, eventID: event.id }, buyer.browser);
+    expect(second.status).toBe(409);
+    for (const session of sessionsOf(buyer.bookingId)) {
+      expect(session.expiresAt).toBeLessThanOrEqual(bookingRow(buyer.bookingId).holdExpiresAt);
+    }
+    // The hold is let go at once, so booking again starts a fresh one instead of waiting for it to lapse.
+    expect(bookingRow(buyer.bookingId).status).not.toBe("held");
+  });
+
+  it("charges a payment past a code's uses what it showed, and records the overrun for the organiser", async () => {
+    const event = await newEvent();
+    await newCode(event.id, { code: "ONCEONLY", amountOff: 5, maxUses: 1 });
+    const early = heldBuyer(event.id);
+    expect((await apply(early, event.id, "ONCEONLY")).status).toBe(200);
+    const open = await createCheckout(server.url, { userID: early.userId, eventID: event.id }, early.browser);
+    // A checkout left open past its hold (as one started before this rule could be): the hold lapses
+    // and gives the code's use back while the payment page still takes money.
+    server.deps.db
+      .update(bookings)
+      .set({ holdExpiresAt: now() + MINUTE })
+      .where(eq(bookings.id, early.bookingId))
+      .run();
+    server.advance(2 * MINUTE);
+
+    const late = heldBuyer(event.id);
+    expect((await apply(late, event.id, "ONCEONLY")).status).toBe(200);
+    const lateCheckout = await createCheckout(server.url, { userID: late.userId, eventID: event.id }, late.browser);
+    expect(await pay(server.url, lateCheckout.sessionId ?? "")).toBe(303);
+    expect(bookingRow(late.bookingId)).toMatchObject({ status: "paid", amountCents: 4000, promoOverrun: false });
+
+    expect(await pay(server.url, open.sessionId ?? "")).toBe(303);
+    expect(bookingRow(early.bookingId)).toMatchObject({ status: "paid", amountCents: 4000, promoOverrun: true });
+    const list = await json<{ promoCodes: { uses: number; overruns: number }[] }>(
+      await admin.get(`/api/admin-event/${event.id}/promo-codes`),
+    );
+    expect(list.promoCodes[0]).toMatchObject({ uses: 2, maxUses: 1, overruns: 1 });
+  });
+});

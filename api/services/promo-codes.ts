@@ -22,6 +22,8 @@ export type PromoCodeView = {
   amountOff: number | null;
   maxUses: number | null;
   uses: number;
+  /** Paid bookings past `maxUses` (a checkout that outlived its hold), charged what they were shown. */
+  overruns: number;
   /** ISO 8601 UTC, or null for a code that never expires. */
   validUntil: string | null;
   gender: Gender | null;
@@ -63,13 +65,37 @@ function usesOf(q: DbOrTx, codeIds: number[], now: number, exceptBookingId?: num
   return new Map(rows.map((r) => [r.id ?? 0, r.n]));
 }
 
-const view = (code: PromoCode, uses: number): PromoCodeView => ({
+/**
+ * Whether paying `booking` now takes its code past `maxUses`: the other bookings holding a use are
+ * counted as applyPromo counts them. Asked inside the completion's transaction (decision 023).
+ */
+export function isPromoOverrun(tx: DbOrTx, booking: { id: number; promoCodeId: number | null }, now: number): boolean {
+  if (booking.promoCodeId === null) return false;
+  const promo = tx.select().from(promoCodes).where(eq(promoCodes.id, booking.promoCodeId)).get();
+  if (!promo || promo.maxUses === null) return false;
+  return (usesOf(tx, [promo.id], now, booking.id).get(promo.id) ?? 0) >= promo.maxUses;
+}
+
+/** Paid bookings that went past their code's maxUses, per code. */
+function overrunsOf(q: DbOrTx, codeIds: number[]): Map<number, number> {
+  if (codeIds.length === 0) return new Map();
+  const rows = q
+    .select({ id: bookings.promoCodeId, n: sql<number>`count(*)` })
+    .from(bookings)
+    .where(and(inArray(bookings.promoCodeId, codeIds), eq(bookings.promoOverrun, true), eq(bookings.status, "paid")))
+    .groupBy(bookings.promoCodeId)
+    .all();
+  return new Map(rows.map((r) => [r.id ?? 0, r.n]));
+}
+
+const view = (code: PromoCode, uses: number, overruns = 0): PromoCodeView => ({
   id: code.id,
   code: code.code,
   percentOff: code.percentOff,
   amountOff: code.amountOffCents === null ? null : code.amountOffCents / 100,
   maxUses: code.maxUses,
   uses,
+  overruns,
   validUntil: code.validUntil === null ? null : new Date(code.validUntil).toISOString(),
   gender: code.gender,
   disabled: code.disabledAt !== null,
@@ -114,12 +140,10 @@ export function listPromoCodes(db: Db, eventId: number, now: number): PromoCodeV
   const event = db.select({ id: events.id }).from(events).where(eq(events.id, eventId)).get();
   if (!event) throw NotFound("no such event");
   const codes = db.select().from(promoCodes).where(eq(promoCodes.eventId, eventId)).orderBy(promoCodes.id).all();
-  const uses = usesOf(
-    db,
-    codes.map((c) => c.id),
-    now,
-  );
-  return codes.map((c) => view(c, uses.get(c.id) ?? 0));
+  const ids = codes.map((c) => c.id);
+  const uses = usesOf(db, ids, now);
+  const overruns = overrunsOf(db, ids);
+  return codes.map((c) => view(c, uses.get(c.id) ?? 0, overruns.get(c.id) ?? 0));
 }
 
 /** Stops a code being applied from now on; bookings that already used it keep their price. Idempotent. */
