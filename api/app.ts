@@ -6,6 +6,7 @@ import type { ErrorCode, ErrorReply } from "../common/error-codes.ts";
 import type { AppDeps } from "./deps.ts";
 import { trustProxy } from "./lib/client-address.ts";
 import { DomainError } from "./lib/errors.ts";
+import { sameOriginWrites } from "./lib/same-origin.ts";
 import { privateUnlessDeclared, securityHeaders } from "./lib/security-headers.ts";
 import { staticFiles } from "./lib/static-files.ts";
 import { adminRoutes } from "./routes/admin.ts";
@@ -93,6 +94,8 @@ export function createApp(deps: AppDeps) {
   app.use("*", securityHeaders(deps.env));
   // Who the client is (TRUST_PROXY), decided before any route keys a rate limit on it.
   app.use("*", trustProxy(deps.env));
+  // Another site's POST is refused before any route reads a cookie or a body (decision 017).
+  app.use("/api/*", sameOriginWrites(deps.env));
   // Cache-Control: no-store on every API answer whose route does not declare its own (decision 013).
   app.use("/api/*", privateUnlessDeclared());
   // Outside /api and before the static files: no limits, no body, nothing cached.

@@ -17,6 +17,7 @@ export const ERROR_CODES = {
   invalid_link: "the link's signature does not match (cut off, altered, or for something else)",
   not_a_participant: "the link's person has no seat at this event",
   forbidden: "not allowed",
+  cross_origin: "the request came from another site (its `Origin` or `Sec-Fetch-Site` says so)",
   // 404
   not_found: "no such thing (event, booking, image, endpoint, …)",
   // 409: the request is fine but the state does not allow it.

@@ -111,6 +111,9 @@ export const bookings = sqliteTable(
     earlyBirdCents: integer("early_bird_cents").notNull().default(0),
     discountCents: integer("discount_cents").notNull().default(0),
     promoCodeId: integer("promo_code_id").references(() => promoCodes.id),
+    // Paid past the code's maxUses (a checkout that outlived its hold): charged what it showed, and
+    // counted for the organiser as an overrun (docs/decisions/023-prices-and-ages.md).
+    promoOverrun: integer("promo_overrun", { mode: "boolean" }).notNull().default(false),
     // A refund after the event started keeps the seat (it was used); this records whether it counts.
     seatReleased: integer("seat_released", { mode: "boolean" }).notNull().default(false),
     paymentIntentId: text("payment_intent_id"),

@@ -90,7 +90,7 @@ describe("one phone saving its details again and again", () => {
 describe("saves from one address", () => {
   const server = suiteTestServer();
 
-  it("answers the 11th save in an hour from one address with 429, whatever the phone", async () => {
+  it("answers the 11th repeated save in an hour from one address with 429, whatever the phone", async () => {
     const { db, env } = server.deps;
     const event = await insertEvent(db, env.UPLOADS_DIR, { totalSeats: 30 });
     // Refused for want of a verified phone: these never count.
@@ -98,15 +98,21 @@ describe("saves from one address", () => {
       const phone = newMobile();
       expect((await save(browserClient(server.url), phone, event.id)).status).toBe(403);
     }
-    for (let i = 0; i < 10; i++) {
-      const phone = newMobile();
+    // Each verified phone's first save is free for the address (many phones share a carrier's address,
+    // docs/decisions/003); the address counts the saves that come again.
+    const phones = Array.from({ length: 11 }, () => newMobile());
+    for (const phone of phones) {
       expect((await save(verifiedPhoneBrowser(server, phone), phone, event.id)).status).toBe(200);
     }
-    const eleventh = newMobile();
+    for (const phone of phones.slice(0, 10)) {
+      expect((await save(verifiedPhoneBrowser(server, phone), phone, event.id)).status).toBe(200);
+    }
+    const eleventh = phones[10] ?? "";
+    const before = db.select().from(bookings).where(eq(bookings.phone, eleventh)).all();
     const refused = await save(verifiedPhoneBrowser(server, eleventh), eleventh, event.id);
     expect(refused.status).toBe(429);
     expect(refused.body).toEqual({ success: false, error: expect.any(String), code: "rate_limited" });
-    expect(db.select().from(bookings).where(eq(bookings.phone, eleventh)).all()).toEqual([]);
+    expect(db.select().from(bookings).where(eq(bookings.phone, eleventh)).all()).toEqual(before);
 
     server.advance(HOUR + 1000);
     expect((await save(verifiedPhoneBrowser(server, eleventh), eleventh, event.id)).status).toBe(200);

@@ -123,6 +123,8 @@ export function insertHeldBooking(
       phone: user.phone,
       status: "held",
       holdExpiresAt: now + (options.holdMs ?? 30 * 60_000),
+      // As a details save records it: a checkout's stretch of the hold is capped from here (decision 017).
+      heldSince: now,
       amountCents: options.amountCents ?? event?.priceCents ?? 4500,
     })
     .returning()

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { browserClient, suiteFake, suiteTestServer } from "./api-harness.ts";
 import { startFakeTwilio } from "./fakes/twilio.ts";
-import { lastCode, newMobile } from "./suites/booking-flow.ts";
+import { insertEvent, makeImage } from "./fixtures.ts";
+import { detailsForm, lastCode, newMobile } from "./suites/booking-flow.ts";
 
 // One-time codes (docs/decisions/011-links-and-codes.md): per phone, at most 10 wrong codes an hour across all its codes and at
 // most 10 codes a day, so a phone can neither be guessed into nor bombed with texts.
@@ -139,5 +140,89 @@ describe("with Twilio Verify", () => {
 
     twilio.advance(HOUR + 1000);
     expect((await guess(code)).status).toBe(200);
+  });
+});
+
+describe("codes per address count only numbers that never verify", () => {
+  // The default OTP_MAX_PER_ADDRESS (10 an hour); TRUST_PROXY=loopback lets a test name the address.
+  const shared = suiteTestServer({ env: { TRUST_PROXY: "loopback" } });
+  const from = (address: string) => ({ "content-type": "application/json", "x-forwarded-for": address });
+  const sendFrom = (address: string, phone: string) =>
+    browserClient(shared.url).request("/api/send-otp", {
+      method: "POST",
+      headers: from(address),
+      body: JSON.stringify({ phone, countryCode: "+61" }),
+    });
+  /** A buyer behind `address` who asks for a code and types it: the browser that verified. */
+  async function honestBuyer(address: string, phone: string) {
+    const browser = browserClient(shared.url);
+    const sent = await browser.request("/api/send-otp", {
+      method: "POST",
+      headers: from(address),
+      body: JSON.stringify({ phone, countryCode: "+61" }),
+    });
+    if (sent.status !== 200) return { status: sent.status, browser };
+    const otp = await lastCode(shared.url, phone);
+    const verified = await browser.request("/api/verify-otp", {
+      method: "POST",
+      headers: from(address),
+      body: JSON.stringify({ phone, otp }),
+    });
+    return { status: verified.status, browser };
+  }
+
+  it("lets 500 honest buyers behind one carrier address each verify their own code, and book", async () => {
+    const event = await insertEvent(shared.deps.db, shared.deps.env.UPLOADS_DIR, {
+      startsAt: shared.deps.now() + 7 * DAY,
+      totalSeats: 40,
+    });
+    const image = new Uint8Array(await makeImage("jpeg", 160, 120));
+    const refused: number[] = [];
+    for (let i = 0; i < 500; i++) {
+      const phone = newMobile();
+      const buyer = await honestBuyer("203.0.113.50", phone);
+      if (buyer.status !== 200) refused.push(i);
+      if (i < 20) {
+        // The first twenty also hold a seat from the same address: the details form is not the next wall.
+        const held = await buyer.browser.request("/api/save-user-details", {
+          method: "POST",
+          headers: { "x-forwarded-for": "203.0.113.50" },
+          body: detailsForm({ phone, eventId: event.id, image, gender: i % 2 ? "male" : "female" }),
+        });
+        expect(held.status, `hold ${i + 1}`).toBe(200);
+      }
+    }
+    expect(refused).toEqual([]);
+  }, 60_000);
+
+  it("stops the 11th unverified number from one address in an hour, and no other address", async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 30; i++) statuses.push((await sendFrom("203.0.113.60", newMobile())).status);
+    expect(statuses.slice(0, 10)).toEqual(Array(10).fill(200));
+    expect(statuses.slice(10)).toEqual(Array(20).fill(429));
+    // While the address is full of codes nobody typed, an honest buyer there waits too: that is the cost.
+    expect((await honestBuyer("203.0.113.60", newMobile())).status).toBe(429);
+    // Another address is not affected.
+    expect((await honestBuyer("198.51.100.60", newMobile())).status).toBe(200);
+    // An hour later the unverified codes no longer count.
+    shared.advance(HOUR + 1000);
+    expect((await honestBuyer("203.0.113.60", newMobile())).status).toBe(200);
+  });
+
+  it("gives an address its count back when the number verifies, even from another address", async () => {
+    const phones = Array.from({ length: 10 }, () => newMobile());
+    for (const phone of phones) expect((await sendFrom("203.0.113.70", phone)).status).toBe(200);
+    expect((await sendFrom("203.0.113.70", newMobile())).status).toBe(429);
+    // One of them types its code on mobile data, away from the shared Wi-Fi.
+    const phone = phones[0] ?? "";
+    const otp = await lastCode(shared.url, phone);
+    const verified = await browserClient(shared.url).request("/api/verify-otp", {
+      method: "POST",
+      headers: from("198.51.100.70"),
+      body: JSON.stringify({ phone, otp }),
+    });
+    expect(verified.status).toBe(200);
+    expect((await sendFrom("203.0.113.70", newMobile())).status).toBe(200);
+    expect((await sendFrom("203.0.113.70", newMobile())).status).toBe(429);
   });
 });

@@ -10,7 +10,10 @@ import { createCheckout, detailsForm, newMobile, pay } from "./suites/booking-fl
 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
-const server = suiteTestServer({ env: { OTP_MAX_PER_ADDRESS: "100000", OTP_MAX_PER_PHONE: "1000" } });
+// TRUST_PROXY=loopback: a test names the buyer's address in X-Forwarded-For (the promo-code limits).
+const server = suiteTestServer({
+  env: { OTP_MAX_PER_ADDRESS: "100000", OTP_MAX_PER_PHONE: "1000", TRUST_PROXY: "loopback" },
+});
 let admin: BrowserClient;
 let photo: Uint8Array;
 
@@ -36,6 +39,13 @@ function heldBuyer(eventId: number, gender: "male" | "female" = "female", amount
 
 const apply = (buyer: { browser: BrowserClient; userId: number }, eventId: number, code: string) =>
   buyer.browser.postJson("/api/apply-promo", { userID: buyer.userId, eventID: eventId, code });
+
+const applyFrom = (buyer: { browser: BrowserClient; userId: number }, eventId: number, code: string, from: string) =>
+  buyer.browser.request("/api/apply-promo", {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-forwarded-for": from },
+    body: JSON.stringify({ userID: buyer.userId, eventID: eventId, code }),
+  });
 
 async function newCode(eventId: number, fields: Record<string, unknown>) {
   const response = await admin.postJson("/api/promo-codes", { eventID: eventId, ...fields });
@@ -242,5 +252,119 @@ describe("promo codes", () => {
     expect(list).toMatchObject({
       promoCodes: [{ code: "NEWS", percentOff: 15, amountOff: null, maxUses: 10, uses: 0, disabled: false }],
     });
+  });
+});
+
+describe("guessing promo codes", () => {
+  it("answers 429 to every code after 10 wrong ones per phone, the right code too; another buyer is unaffected", async () => {
+    const event = await newEvent();
+    await newCode(event.id, { code: "STAFF2026", percentOff: 100 });
+    const guesser = heldBuyer(event.id);
+    const statuses: number[] = [];
+    for (let i = 0; i < 200; i++)
+      statuses.push((await applyFrom(guesser, event.id, `GUESS${i}`, "203.0.113.10")).status);
+    expect(statuses.slice(0, 10)).toEqual(Array(10).fill(409));
+    expect(statuses.slice(10)).toEqual(Array(190).fill(429));
+    const right = await applyFrom(guesser, event.id, "STAFF2026", "203.0.113.10");
+    expect(right.status).toBe(429);
+    expect(await json(right)).toMatchObject({ success: false, code: "rate_limited" });
+    // From another address the phone is still past its limit.
+    expect((await applyFrom(guesser, event.id, "STAFF2026", "198.51.100.10")).status).toBe(429);
+    expect(bookingRow(guesser.bookingId)).toMatchObject({ amountCents: 4500, promoCodeId: null });
+
+    // Another phone behind the same address is not locked out by one guesser.
+    const neighbour = heldBuyer(event.id);
+    expect(await json(await applyFrom(neighbour, event.id, "staff2026", "203.0.113.10"))).toEqual({
+      amount: 1,
+      discount: 44,
+      code: "STAFF2026",
+    });
+
+    // An hour later the guesser's wrong codes no longer count.
+    server.advance(61 * MINUTE);
+    const later = heldBuyer(event.id); // the first hold has lapsed meanwhile
+    expect((await applyFrom(later, event.id, "STAFF2026", "203.0.113.10")).status).toBe(200);
+  });
+
+  it("stops an address at 100 wrong codes an hour across phones, and leaves other addresses alone", async () => {
+    const event = await newEvent({ totalSeats: 40 });
+    await newCode(event.id, { code: "VIP", percentOff: 50 });
+    for (let p = 0; p < 10; p++) {
+      const buyer = heldBuyer(event.id);
+      for (let i = 0; i < 10; i++) {
+        expect((await applyFrom(buyer, event.id, `NO${p}X${i}`, "203.0.113.20")).status).toBe(409);
+      }
+    }
+    const fresh = heldBuyer(event.id);
+    expect((await applyFrom(fresh, event.id, "VIP", "203.0.113.20")).status).toBe(429);
+    expect(bookingRow(fresh.bookingId).promoCodeId).toBeNull();
+    expect(await json(await applyFrom(fresh, event.id, "VIP", "198.51.100.20"))).toMatchObject({ code: "VIP" });
+  });
+
+  it("does not count a used-up, expired or wrong-gender code as a guess", async () => {
+    const event = await newEvent();
+    await newCode(event.id, { code: "MEN", percentOff: 10, gender: "male" });
+    await newCode(event.id, { code: "RIGHT", percentOff: 10 });
+    const buyer = heldBuyer(event.id);
+    for (let i = 0; i < 15; i++) expect((await applyFrom(buyer, event.id, "MEN", "203.0.113.30")).status).toBe(409);
+    expect((await applyFrom(buyer, event.id, "RIGHT", "203.0.113.30")).status).toBe(200);
+  });
+});
+
+describe("a code's uses and the checkout", () => {
+  const sessionRow = (id: string) =>
+    server.deps.db.select().from(checkoutSessions).where(eq(checkoutSessions.id, id)).get()!;
+  const sessionsOf = (bookingId: number) =>
+    server.deps.db.select().from(checkoutSessions).where(eq(checkoutSessions.bookingId, bookingId)).all();
+
+  it("never lets a checkout outlive its hold, even one started again after the hold was stretched", async () => {
+    const event = await newEvent();
+    await newCode(event.id, { code: "LATER", amountOff: 10 });
+    const buyer = heldBuyer(event.id);
+    server.advance(25 * MINUTE);
+    const first = await createCheckout(server.url, { userID: buyer.userId, eventID: event.id }, buyer.browser);
+    expect(first.status).toBe(200);
+    expect(sessionRow(first.sessionId ?? "").expiresAt).toBeLessThanOrEqual(bookingRow(buyer.bookingId).holdExpiresAt);
+
+    // Twenty minutes on, a code changes the total and closes that checkout; a new one could no longer
+    // be open the 30 minutes Stripe needs before the hold's last stretch runs out.
+    server.advance(20 * MINUTE);
+    expect((await apply(buyer, event.id, "LATER")).status).toBe(200);
+    const second = await createCheckout(server.url, { userID: buyer.userId, eventID: event.id }, buyer.browser);
+    expect(second.status).toBe(409);
+    for (const session of sessionsOf(buyer.bookingId)) {
+      expect(session.expiresAt).toBeLessThanOrEqual(bookingRow(buyer.bookingId).holdExpiresAt);
+    }
+    // The hold is let go at once, so booking again starts a fresh one instead of waiting for it to lapse.
+    expect(bookingRow(buyer.bookingId).status).not.toBe("held");
+  });
+
+  it("charges a payment past a code's uses what it showed, and records the overrun for the organiser", async () => {
+    const event = await newEvent();
+    await newCode(event.id, { code: "ONCEONLY", amountOff: 5, maxUses: 1 });
+    const early = heldBuyer(event.id);
+    expect((await apply(early, event.id, "ONCEONLY")).status).toBe(200);
+    const open = await createCheckout(server.url, { userID: early.userId, eventID: event.id }, early.browser);
+    // A checkout left open past its hold (as one started before this rule could be): the hold lapses
+    // and gives the code's use back while the payment page still takes money.
+    server.deps.db
+      .update(bookings)
+      .set({ holdExpiresAt: now() + MINUTE })
+      .where(eq(bookings.id, early.bookingId))
+      .run();
+    server.advance(2 * MINUTE);
+
+    const late = heldBuyer(event.id);
+    expect((await apply(late, event.id, "ONCEONLY")).status).toBe(200);
+    const lateCheckout = await createCheckout(server.url, { userID: late.userId, eventID: event.id }, late.browser);
+    expect(await pay(server.url, lateCheckout.sessionId ?? "")).toBe(303);
+    expect(bookingRow(late.bookingId)).toMatchObject({ status: "paid", amountCents: 4000, promoOverrun: false });
+
+    expect(await pay(server.url, open.sessionId ?? "")).toBe(303);
+    expect(bookingRow(early.bookingId)).toMatchObject({ status: "paid", amountCents: 4000, promoOverrun: true });
+    const list = await json<{ promoCodes: { uses: number; overruns: number }[] }>(
+      await admin.get(`/api/admin-event/${event.id}/promo-codes`),
+    );
+    expect(list.promoCodes[0]).toMatchObject({ uses: 2, maxUses: 1, overruns: 1 });
   });
 });

@@ -4,11 +4,12 @@ import { localDateTime } from "../../common/event-fields.ts";
 import { EVENT_LIMITS as L } from "../../common/event-limits.ts";
 import type { AppDeps } from "../deps.ts";
 import { requireAdmin } from "../lib/admin-session.ts";
+import { clientAddress } from "../lib/client-address.ts";
 import { Forbidden } from "../lib/errors.ts";
 import { logActivity } from "../lib/staff.ts";
 import { idParam, jsonId, validate } from "../lib/validate.ts";
 import { findBookingContext } from "../services/checkout.ts";
-import { applyPromo, createPromoCode, disablePromoCode, listPromoCodes } from "../services/promo-codes.ts";
+import { applyPromoLimited, createPromoCode, disablePromoCode, listPromoCodes } from "../services/promo-codes.ts";
 import { NO_PROOF } from "../services/ticket.ts";
 import { browserVerified } from "./booking-cookie.ts";
 
@@ -84,8 +85,10 @@ export const promoCodeRoutes = (deps: AppDeps) => {
       validate("json", z.object({ userID: id, eventID: id, code: z.string().trim().min(1).max(64) })),
       (c) => {
         const body = c.req.valid("json");
-        requireProof(c, findBookingContext(deps.db, body.userID, body.eventID)?.booking.phone);
-        return c.json(applyPromo(deps.db, { userId: body.userID, eventId: body.eventID, code: body.code }, deps.now()));
+        const phone = findBookingContext(deps.db, body.userID, body.eventID)?.booking.phone;
+        requireProof(c, phone);
+        const input = { userId: body.userID, eventId: body.eventID, code: body.code, phone: phone ?? "" };
+        return c.json(applyPromoLimited(deps.db, { ...input, address: clientAddress(c) }, deps.now()));
       },
     );
 };

@@ -13,7 +13,7 @@ import {
 import type { Env } from "../env.ts";
 import { Conflict, NotFound } from "../lib/errors.ts";
 import type { PaymentsProvider } from "../providers/payments/types.ts";
-import { assertSalesOpen } from "./holds.ts";
+import { assertSalesOpen, releaseHolds } from "./holds.ts";
 import { type OfferDeps, offerFreedSeatsNow } from "./waitlist-offers.ts";
 
 type Deps = { db: Db; env: Env; payments: PaymentsProvider; now: () => number };
@@ -144,11 +144,18 @@ async function createOnce(deps: Deps, input: { userId: number; eventId: number }
       // Stripe keeps a checkout open at least 30 minutes, so starting one stretches the hold to match,
       // but never past HOLD_MINUTES plus one checkout from when the phone first held the seat: saving
       // the details again and starting another checkout must not pin the seat forever (decision 017).
-      // A checkout that outlives its hold can still be paid: the payment then takes a free seat or is
-      // refunded (decision 002).
+      // The checkout expires with its hold, never after it: a lapsed hold gives its promo code's use
+      // back, and a payment page still open after that could pass the code's maxUses (decision 023).
       const expiresAt = Math.max(booking.holdExpiresAt, now + MIN_CHECKOUT_MS);
       const heldSince = booking.heldSince ?? booking.createdAt;
       const holdExpiresAt = Math.min(expiresAt, heldSince + deps.env.HOLD_MINUTES * 60_000 + MIN_CHECKOUT_MS);
+      if (holdExpiresAt < expiresAt) {
+        // The hold's last stretch ends too soon for a checkout Stripe accepts (a buyer came back to pay
+        // after an earlier checkout was closed). The hold is let go now, so booking again starts a
+        // fresh one at once instead of waiting for this one to lapse.
+        releaseHolds(tx, eq(bookings.id, booking.id));
+        return { kind: "too_late" as const };
+      }
       tx.update(bookings).set({ holdExpiresAt }).where(eq(bookings.id, booking.id)).run();
       return { kind: "create" as const, ctx, expiresAt, holdExpiresAt };
     },
@@ -156,6 +163,9 @@ async function createOnce(deps: Deps, input: { userId: number; eventId: number }
   );
   if (plan.kind === "reuse")
     return { sessionId: plan.open.id, paymentIntentId: plan.open.paymentIntentId, url: plan.open.url };
+  if (plan.kind === "too_late") {
+    throw Conflict("the seat hold ends too soon to start a payment, please book again", "hold_expired");
+  }
 
   const { ctx, expiresAt, holdExpiresAt } = plan;
   const info = await payments.createCheckout({

@@ -11,7 +11,7 @@ import {
   type WaitlistOffer,
 } from "../../db/schema.ts";
 import { Conflict, NotFound, TooLarge } from "../lib/errors.ts";
-import { assertUnderLimit, type Limit, recordHit } from "../lib/rate-limit.ts";
+import { assertUnderLimit, hitsInWindow, type Limit, recordHit } from "../lib/rate-limit.ts";
 import { MAX_IMAGE_BYTES, NO_PHOTO, removeStoredFiles, removeStoredImage, storeImage } from "./images.ts";
 import { assertAgeAllowed, heldPrice } from "./prices.ts";
 import { assertNoPaidBooking, assertSeatFor, isBalanced } from "./seats.ts";
@@ -87,7 +87,8 @@ export const SAVES_PER_PHONE: Limit = { bucket: "save-details-phone", max: 10, w
 const SAVES_PER_ADDRESS = 10;
 
 /**
- * Counts one details save against its phone and its address: 10 an hour each, 429 after. An
+ * Counts one details save against its phone and, from the phone's second save in the hour, its
+ * address: 10 an hour each, 429 after. An
  * operator who raised OTP_MAX_PER_ADDRESS (many people behind one venue or carrier address) raised
  * it for the people who then save their details from there too, so the address allows as many.
  * Both are checked before either is counted, with no await between, so a refusal counts nothing.
@@ -98,10 +99,14 @@ export function countSave(db: Db, input: { phone: string; address: string; otpMa
     max: Math.max(SAVES_PER_ADDRESS, input.otpMaxPerAddress),
     windowMs: HOUR,
   };
+  // A phone's first save of the hour does not count against its address: many verified phones share
+  // a carrier's or a venue's address (docs/decisions/003), each phone keeps one photo pair per event,
+  // and every phone had to type a code texted to it. Its repeated saves count there as before.
+  const repeat = hitsInWindow(db, SAVES_PER_PHONE, input.phone, now) > 0;
   assertUnderLimit(db, SAVES_PER_PHONE, input.phone, now);
-  assertUnderLimit(db, perAddress, input.address, now);
+  if (repeat) assertUnderLimit(db, perAddress, input.address, now);
   recordHit(db, SAVES_PER_PHONE, input.phone, now);
-  recordHit(db, perAddress, input.address, now);
+  if (repeat) recordHit(db, perAddress, input.address, now);
 }
 
 export type HeldSeat = {

@@ -1,7 +1,7 @@
 import { randomInt } from "node:crypto";
-import { and, desc, eq, gt, isNull, lt } from "drizzle-orm";
+import { and, desc, eq, gt, isNull, like, lt } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { phoneVerifications } from "../../db/schema.ts";
+import { phoneVerifications, rateLimitHits } from "../../db/schema.ts";
 import { hmac, safeEqual } from "../lib/crypto.ts";
 import { BadRequest, ProviderFailed, TooManyRequests } from "../lib/errors.ts";
 import type { Logger } from "../lib/log.ts";
@@ -99,6 +99,37 @@ export type OtpLimits = { perPhone: number; perAddress: number };
 
 const phoneLimit = (max: number): Limit => ({ bucket: "otp-phone", max, windowMs: 10 * 60 * 1000 });
 const addressLimit = (max: number): Limit => ({ bucket: "otp-address", max, windowMs: HOUR });
+/**
+ * Which address asked for each phone's codes (key `phone address`, at the same instant as the
+ * address's hit), so a verified phone can give its address the count back.
+ */
+const SENT_FROM: Limit = { bucket: "otp-sent-from", max: Number.MAX_SAFE_INTEGER, windowMs: HOUR };
+const sentFromKey = (phone: string, address: string) => `${phone} ${address}`;
+
+/**
+ * The per-address limit counts codes for numbers that never verify (docs/decisions/003): a phone
+ * that typed its code gives back every hit its codes put on the addresses that asked for them in
+ * the hour. Many real phones share one carrier or venue address; SMS pumping is codes to numbers
+ * nobody holds, which never verify and so keep counting.
+ */
+function forgiveVerifiedPhone(db: Db, phone: string, now: number): void {
+  const sent = db
+    .select()
+    .from(rateLimitHits)
+    .where(
+      and(
+        eq(rateLimitHits.bucket, SENT_FROM.bucket),
+        like(rateLimitHits.key, `${phone} %`),
+        gt(rateLimitHits.at, now - HOUR),
+      ),
+    )
+    .all();
+  for (const hit of sent) {
+    // Only the bucket names the hit to take back; the address's own maximum plays no part.
+    releaseHit(db, addressLimit(0), hit.key.slice(phone.length + 1), hit.at);
+    db.delete(rateLimitHits).where(eq(rateLimitHits.id, hit.id)).run();
+  }
+}
 
 /**
  * Sends a code unless this browser already verified the phone. All limits are checked before any is
@@ -121,6 +152,7 @@ export async function sendOtp(
   recordHit(db, byPhone, input.phone, input.now);
   recordHit(db, CODES_PER_DAY, input.phone, input.now);
   recordHit(db, byAddress, input.address, input.now);
+  recordHit(db, SENT_FROM, sentFromKey(input.phone, input.address), input.now);
   try {
     await deps.sms.startVerification(input.phone);
   } catch (error) {
@@ -163,4 +195,5 @@ export async function verifyOtp(
   if (result !== "wrong") releaseHit(deps.db, WRONG_CODES, phone, at);
   if (result === "wrong") throw BadRequest("incorrect code", "wrong_code");
   if (result === "expired") throw BadRequest("code expired or already used; request a new one", "code_expired");
+  forgiveVerifiedPhone(deps.db, phone, deps.now());
 }

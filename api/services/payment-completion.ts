@@ -7,6 +7,7 @@ import type { Logger } from "../lib/log.ts";
 import type { PaymentEvent, PaymentsProvider } from "../providers/payments/types.ts";
 import type { SmsProvider } from "../providers/sms/types.ts";
 import { loadBookingContextById, releaseCheckout } from "./checkout.ts";
+import { isPromoOverrun } from "./promo-codes.ts";
 import { claimRefund, finishClaim, isRefundRecorded } from "./refunds.ts";
 import { isBalanced, paidBookingOf, seatsLeft, seatsLeftFor, seatUse } from "./seats.ts";
 import { issueTicket, sendQueuedConfirmation } from "./ticket.ts";
@@ -123,8 +124,13 @@ export async function completeCheckout(
       const seatFree =
         salesOpen && event.status === "upcoming" && seatsLeftFor(seatsLeft(event, use), ctx.user.gender) > 0;
       if (liveHold || seatFree) {
+        // A code's maxUses is checked again here: a hold that lapsed gave its use back, and another
+        // buyer may have taken it. The buyer is charged what the payment page showed (they did nothing
+        // wrong) and the booking is marked so the organiser sees the overrun (decision 023).
+        const promoOverrun = isPromoOverrun(tx, booking, now);
+        if (promoOverrun) deps.log("info", "promo code used past its limit", { bookingId: booking.id });
         tx.update(bookings)
-          .set({ status: "paid", paymentIntentId: pi, paidAt: now, amountCents })
+          .set({ status: "paid", paymentIntentId: pi, paidAt: now, amountCents, promoOverrun })
           .where(eq(bookings.id, booking.id))
           .run();
         if (offer) offerBooked(tx, offer, booking.id);

@@ -4,7 +4,8 @@ import { withCode } from "../../common/pricing.ts";
 import { wallClockToUtc } from "../../common/venue-time-input.ts";
 import type { Db, DbOrTx } from "../../db/client.ts";
 import { bookings, checkoutSessions, events, type Gender, type PromoCode, promoCodes } from "../../db/schema.ts";
-import { Conflict, NotFound } from "../lib/errors.ts";
+import { Conflict, DomainError, NotFound } from "../lib/errors.ts";
+import { assertUnderLimit, type Limit, recordHit } from "../lib/rate-limit.ts";
 import { loadBookingContext } from "./checkout.ts";
 
 /**
@@ -21,6 +22,8 @@ export type PromoCodeView = {
   amountOff: number | null;
   maxUses: number | null;
   uses: number;
+  /** Paid bookings past `maxUses` (a checkout that outlived its hold), charged what they were shown. */
+  overruns: number;
   /** ISO 8601 UTC, or null for a code that never expires. */
   validUntil: string | null;
   gender: Gender | null;
@@ -62,13 +65,37 @@ function usesOf(q: DbOrTx, codeIds: number[], now: number, exceptBookingId?: num
   return new Map(rows.map((r) => [r.id ?? 0, r.n]));
 }
 
-const view = (code: PromoCode, uses: number): PromoCodeView => ({
+/**
+ * Whether paying `booking` now takes its code past `maxUses`: the other bookings holding a use are
+ * counted as applyPromo counts them. Asked inside the completion's transaction (decision 023).
+ */
+export function isPromoOverrun(tx: DbOrTx, booking: { id: number; promoCodeId: number | null }, now: number): boolean {
+  if (booking.promoCodeId === null) return false;
+  const promo = tx.select().from(promoCodes).where(eq(promoCodes.id, booking.promoCodeId)).get();
+  if (!promo || promo.maxUses === null) return false;
+  return (usesOf(tx, [promo.id], now, booking.id).get(promo.id) ?? 0) >= promo.maxUses;
+}
+
+/** Paid bookings that went past their code's maxUses, per code. */
+function overrunsOf(q: DbOrTx, codeIds: number[]): Map<number, number> {
+  if (codeIds.length === 0) return new Map();
+  const rows = q
+    .select({ id: bookings.promoCodeId, n: sql<number>`count(*)` })
+    .from(bookings)
+    .where(and(inArray(bookings.promoCodeId, codeIds), eq(bookings.promoOverrun, true), eq(bookings.status, "paid")))
+    .groupBy(bookings.promoCodeId)
+    .all();
+  return new Map(rows.map((r) => [r.id ?? 0, r.n]));
+}
+
+const view = (code: PromoCode, uses: number, overruns = 0): PromoCodeView => ({
   id: code.id,
   code: code.code,
   percentOff: code.percentOff,
   amountOff: code.amountOffCents === null ? null : code.amountOffCents / 100,
   maxUses: code.maxUses,
   uses,
+  overruns,
   validUntil: code.validUntil === null ? null : new Date(code.validUntil).toISOString(),
   gender: code.gender,
   disabled: code.disabledAt !== null,
@@ -113,12 +140,10 @@ export function listPromoCodes(db: Db, eventId: number, now: number): PromoCodeV
   const event = db.select({ id: events.id }).from(events).where(eq(events.id, eventId)).get();
   if (!event) throw NotFound("no such event");
   const codes = db.select().from(promoCodes).where(eq(promoCodes.eventId, eventId)).orderBy(promoCodes.id).all();
-  const uses = usesOf(
-    db,
-    codes.map((c) => c.id),
-    now,
-  );
-  return codes.map((c) => view(c, uses.get(c.id) ?? 0));
+  const ids = codes.map((c) => c.id);
+  const uses = usesOf(db, ids, now);
+  const overruns = overrunsOf(db, ids);
+  return codes.map((c) => view(c, uses.get(c.id) ?? 0, overruns.get(c.id) ?? 0));
 }
 
 /** Stops a code being applied from now on; bookings that already used it keep their price. Idempotent. */
@@ -132,6 +157,43 @@ export function disablePromoCode(
   if (!row) throw NotFound("no such promo code");
   if (row.disabledAt === null) db.update(promoCodes).set({ disabledAt: now }).where(eq(promoCodes.id, id)).run();
   return { eventId: row.eventId, code: row.code, disabledNow: row.disabledAt === null };
+}
+
+const HOUR = 3_600_000;
+/**
+ * Wrong codes (no such code for the event) per booking and per phone: 10 an hour, a typo or two and
+ * then some. Per address a higher ceiling, for many buyers behind one carrier or venue address.
+ * Organisers pick guessable words (`STAFF2026`), so without these a loop finds a 100%-off code.
+ */
+export const PROMO_WRONG_PER_BOOKING: Limit = { bucket: "promo-wrong-booking", max: 10, windowMs: HOUR };
+export const PROMO_WRONG_PER_PHONE: Limit = { bucket: "promo-wrong-phone", max: 10, windowMs: HOUR };
+export const PROMO_WRONG_PER_ADDRESS: Limit = { bucket: "promo-wrong-address", max: 100, windowMs: HOUR };
+
+/**
+ * applyPromo behind the wrong-code limits, as confirm-booking counts door codes: all three are
+ * checked before the code is looked at, so past any of them every code is a 429, the right one too,
+ * and guessing stays pointless. Only a code the event does not have counts as wrong. Runs with no
+ * await, so parallel guesses cannot all pass the check before one is counted.
+ */
+export function applyPromoLimited(
+  db: Db,
+  input: { userId: number; eventId: number; code: string; phone: string; address: string },
+  now: number,
+): AppliedPromo {
+  const bookingKey = `${input.eventId}:${input.userId}`;
+  assertUnderLimit(db, PROMO_WRONG_PER_BOOKING, bookingKey, now);
+  assertUnderLimit(db, PROMO_WRONG_PER_PHONE, input.phone, now);
+  assertUnderLimit(db, PROMO_WRONG_PER_ADDRESS, input.address, now);
+  try {
+    return applyPromo(db, input, now);
+  } catch (error) {
+    if (error instanceof DomainError && error.code === "promo_not_found") {
+      recordHit(db, PROMO_WRONG_PER_BOOKING, bookingKey, now);
+      recordHit(db, PROMO_WRONG_PER_PHONE, input.phone, now);
+      recordHit(db, PROMO_WRONG_PER_ADDRESS, input.address, now);
+    }
+    throw error;
+  }
 }
 
 export type AppliedPromo = { amount: number; discount: number; code: string };

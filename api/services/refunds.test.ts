@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import Stripe from "stripe";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { bookings, type RefundClaim, refundClaims, refunds } from "../../db/schema.ts";
+import { bookings, events, outboxMessages, type RefundClaim, refundClaims, refunds } from "../../db/schema.ts";
 import {
   type BrowserClient,
   browserClient,
@@ -247,6 +247,32 @@ describe("the refunds job", () => {
       expect(await refundsJob().run(server.deps.now())).toEqual({ finished: 0, failed: 0 });
       const again = await admin.postJson("/api/refund", { paymentIntentId: paid.paymentIntentId });
       expect(await json(again)).toEqual({ success: true, refundId: made!.id });
+    } finally {
+      server.advance(-5 * MINUTE);
+    }
+  });
+
+  it("finishes the paid bookings of an event whose cancel crashed before their refunds were claimed", async () => {
+    const event = await newEvent();
+    const first = await paidThroughStripe(event.id);
+    const second = await paidThroughStripe(event.id);
+    // The cancel's first step committed (cancelled, everyone texted "is being refunded") and the
+    // process died before any refund was claimed: no claim, no refund, both still paid.
+    server.deps.db.update(events).set({ status: "cancelled" }).where(eq(events.id, event.id)).run();
+    server.advance(5 * MINUTE);
+    try {
+      expect(await refundsJob().run(server.deps.now())).toEqual({ finished: 2, failed: 0 });
+      for (const paid of [first, second]) {
+        expect(bookingRow(paid.bookingId)).toMatchObject({ status: "refunded", seatReleased: true });
+        expect(refundsAtStripe(paid.paymentIntentId)).toHaveLength(1);
+        // The cancel's own text said so already: the refund adds no second one.
+        const texts = server.deps.db.select().from(outboxMessages).where(eq(outboxMessages.to, paid.phone)).all();
+        expect(texts.filter((t) => t.body.includes("being refunded"))).toHaveLength(0);
+      }
+      expect(await refundsJob().run(server.deps.now())).toEqual({ finished: 0, failed: 0 });
+      // The organiser's "Finish refunds" then finds nothing left to do.
+      const finish = await admin.postJson("/api/cancel-event", { eventId: event.id });
+      expect(await json(finish)).toMatchObject({ refunded: 0, failed: 0 });
     } finally {
       server.advance(-5 * MINUTE);
     }

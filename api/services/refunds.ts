@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull, lte } from "drizzle-orm";
+import { and, asc, eq, isNotNull, isNull, lte } from "drizzle-orm";
 import { audFromCents, REFUND_ARRIVES } from "../../common/money.ts";
 import type { Db, DbOrTx } from "../../db/client.ts";
 import { bookings, events, type RefundClaim, refundClaims, refunds } from "../../db/schema.ts";
@@ -189,9 +189,27 @@ export function unfinishedClaims(db: DbOrTx, now: number): RefundClaim[] {
 }
 
 /**
+ * Payments still paid at a cancelled event. cancel-event commits the cancel and its texts ("is being
+ * refunded") before it refunds anyone, so a crash in between leaves these with no claim at all.
+ */
+export function paidAtCancelledEvents(db: DbOrTx): string[] {
+  return db
+    .select({ paymentIntentId: bookings.paymentIntentId })
+    .from(bookings)
+    .innerJoin(events, eq(events.id, bookings.eventId))
+    .where(and(eq(events.status, "cancelled"), eq(bookings.status, "paid"), isNotNull(bookings.paymentIntentId)))
+    .orderBy(asc(bookings.id))
+    .all()
+    .map((row) => row.paymentIntentId ?? "");
+}
+
+/**
  * The background job: finishes every refund a crash or a provider failure left claimed but not
- * recorded, so none stays half-done until someone presses a button. A failure is logged and tried
- * again on a later tick; one failing payment never stops the others.
+ * recorded, and every paid booking of a cancelled event (a cancel that crashed before claiming it),
+ * so none stays half-done until someone presses a button: the guests were already told their money
+ * is on its way. A failure is logged and tried again on a later tick; one failing payment never
+ * stops the others. A cancel still running here shares its refund calls (refundPayment), and one in
+ * another process the claim's idempotency key, so nobody is refunded twice.
  */
 export async function finishUnfinishedRefunds(deps: RefundDeps, now: number) {
   let finished = 0;
@@ -202,6 +220,15 @@ export async function finishUnfinishedRefunds(deps: RefundDeps, now: number) {
       finished++;
     } catch {
       failed++; // finishClaim logged it
+    }
+  }
+  for (const paymentIntentId of paidAtCancelledEvents(deps.db)) {
+    try {
+      await refundPayment(deps, paymentIntentId);
+      finished++;
+    } catch (error) {
+      failed++;
+      deps.log("warn", "refund of a cancelled event not made yet", { error: String(error).slice(0, 200) });
     }
   }
   return { finished, failed };

@@ -23,6 +23,11 @@ export const usePromoCodes = (eventId: number | null) => useEventRows(eventId, g
 export const discountLabel = (row: Pick<PromoCodeRow, "percentOff" | "amountOff">) =>
   row.percentOff !== null ? `${row.percentOff}% off` : `$${(row.amountOff ?? 0).toFixed(2)} off`;
 
-/** `3 of 10`, or just `3` with no limit. */
-export const usesLabel = (row: Pick<PromoCodeRow, "uses" | "maxUses">) =>
-  row.maxUses === null ? String(row.uses) : `${row.uses} of ${row.maxUses}`;
+/**
+ * `3 of 10`, or just `3` with no limit; `2 of 1 · 1 paid over the limit` when a checkout that
+ * outlived its hold was paid after the last use went (charged what it showed, decision 023).
+ */
+export const usesLabel = (row: Pick<PromoCodeRow, "uses" | "maxUses" | "overruns">) => {
+  const uses = row.maxUses === null ? String(row.uses) : `${row.uses} of ${row.maxUses}`;
+  return row.overruns > 0 ? `${uses} · ${row.overruns} paid over the limit` : uses;
+};

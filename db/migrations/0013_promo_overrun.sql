@@ -1,0 +1,1 @@
+ALTER TABLE `bookings` ADD `promo_overrun` integer DEFAULT false NOT NULL;
