@@ -106,9 +106,16 @@ describe("seats by gender on the organiser's side", () => {
 
     const below = await update({ seatsMale: 2, seatsFemale: 8 });
     expect(below.status).toBe(409);
-    expect(await json(below)).toMatchObject({ success: false, error: expect.stringMatching(/seatsMale/) });
+    expect(await json(below)).toMatchObject({
+      success: false,
+      error: "Men's seats can't go below the 3 already paid.",
+    });
     const belowHeld = await update({ seatsMale: 10, seatsFemale: 0 });
     expect(belowHeld.status).toBe(409);
+    // A live hold may still lapse: "taken", not "paid".
+    expect(await json(belowHeld)).toMatchObject({
+      error: "Women's seats can't go below the 1 already taken (paid, or being booked right now).",
+    });
     for (const fields of [{ seatsMale: 3 }, { seatsMale: 3, seatsFemale: 6 }, { seatsMale: -1, seatsFemale: 11 }]) {
       expect((await update(fields)).status, JSON.stringify(fields)).toBe(400);
     }

@@ -9,6 +9,7 @@ import type { Logger } from "../lib/log.ts";
 import type { SmsProvider } from "../providers/sms/types.ts";
 import { textPaidAttendees } from "./attendee-texts.ts";
 import { deliverBatch } from "./outbox.ts";
+import { closeLineNow } from "./waitlist-offers.ts";
 
 type Deps = { db: Db; env: Env; sms: SmsProvider; log: Logger; now: () => number };
 
@@ -68,6 +69,8 @@ async function transition(deps: Deps, eventId: number, step: Transition): Promis
     },
     { behavior: "immediate" },
   );
+  // Sales closed: whoever is still on the waitlist hears so now (docs/decisions/015-balanced-rooms-and-waitlist.md).
+  if (step.key === "start") closeLineNow(deps, eventId);
   return deliverBatch(deps, prefix);
 }
 
