@@ -47,7 +47,7 @@ const FIELD_NAMES: Record<string, string> = {
 
 export function fieldName(path: readonly PropertyKey[]): string {
   const key = [...path].reverse().find((part): part is string => typeof part === "string");
-  if (key === undefined) return "A value";
+  if (key === undefined) return "The request";
   if (FIELD_NAMES[key]) return FIELD_NAMES[key];
   const words = key
     .replace(/([a-z])([A-Z])/g, "$1 $2")
@@ -59,7 +59,7 @@ export function fieldName(path: readonly PropertyKey[]): string {
 /**
  * A zod issue as a sentence a person can read: a message that already is one (it starts with a
  * capital and ends with a stop) is kept; a fragment such as "must be at most 100 characters" follows
- * the field's name; zod's own words come after "is not valid".
+ * the field's name; sizes and choices are said in words; anything else "is not valid".
  */
 export function issueMessage(issue: {
   path: readonly PropertyKey[];
@@ -84,9 +84,9 @@ export function issueMessage(issue: {
   if (issue.code === "invalid_value" && issue.values) {
     return `${field} must be one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}.`;
   }
-  if (issue.code === "invalid_type") return `${field} is not valid.`;
   if (/^[a-z]/.test(message)) return `${field} ${message.replace(/[.]$/, "")}.`;
-  return `${field} is not valid (${message.replace(/[.]$/, "")}).`;
+  // zod's own words ("Invalid input: expected string, received number") are for programmers.
+  return `${field} is not valid.`;
 }
 
 /**
