@@ -42,7 +42,8 @@ export const hostSessions = sqliteTable(
 /**
  * The activity log: who (`organiser` or a host link's label) did what, when, to which event and
  * person. The person is an id only; their name is read from users, so erasure leaves no name here.
- * Failed admin logins are one row per 15-minute window (`windowKey`), with `count` attempts.
+ * Failed admin logins are one row per 15-minute window (`windowKey`), with `count` attempts; repeats of
+ * one change within 15 minutes likewise share a row.
  */
 export const activityLog = sqliteTable(
   "activity_log",
@@ -50,9 +51,13 @@ export const activityLog = sqliteTable(
     id: integer("id").primaryKey({ autoIncrement: true }),
     at: integer("at").notNull(),
     actor: text("actor").notNull(),
+    /** `organiser`, `host` or `system` (api/services/activity.ts); null on rows from before it was kept. */
+    actorKind: text("actor_kind"),
     action: text("action").notNull(),
     eventId: integer("event_id"),
     userId: integer("user_id"),
+    /** A second person the change concerned (a paper card's partner), an id only like `userId`. */
+    otherUserId: integer("other_user_id"),
     /** A short note (the refund's amount, the rounds action); never a name, email or phone. */
     detail: text("detail"),
     count: integer("count").notNull().default(1),

@@ -309,7 +309,11 @@ export const outboxMessages = sqliteTable(
   (t) => [uniqueIndex("outbox_messages_dedupe").on(t.dedupeKey), index("outbox_messages_status").on(t.status)],
 );
 
-export const waitlistStatuses = ["waiting", "offered", "booked", "left", "lapsed", "ended"] as const;
+/**
+ * `ended`: the event was cancelled; `closed`: sales closed at the start with the person still in line
+ * (they were texted, and the organiser's list keeps them as **Closed at the start**).
+ */
+export const waitlistStatuses = ["waiting", "offered", "booked", "left", "lapsed", "ended", "closed"] as const;
 
 /**
  * People waiting for a seat of their gender (or any seat of an unbalanced event). Their place is the

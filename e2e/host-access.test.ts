@@ -133,10 +133,10 @@ describe.skipIf(noBrowser)("host access on two phones", () => {
         return activity.getByRole("listitem").filter({ hasText: "check-in" }).allTextContents();
       })
       .toEqual([
-        expect.stringMatching(/Door 1 · check-in · Asha Patel/),
-        expect.stringMatching(/Door 1 · check-in · Priya Sharma/),
+        expect.stringMatching(/Door 1 \(host\) · check-in · Asha Patel/),
+        expect.stringMatching(/Door 1 \(host\) · check-in · Priya Sharma/),
       ]);
-    await activity.getByText(/organiser · host link created · Door 1/).waitFor();
+    await activity.getByText(/Organiser · host link created · Door 1/).waitFor();
     await expectAccessible(page, "Activity");
   });
 

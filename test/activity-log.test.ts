@@ -98,7 +98,7 @@ describe("the activity log", () => {
     const mine = rows.filter((r) => r.eventID === eventID);
     const name = (id: number) => db.select().from(users).where(eq(users.id, id)).get()!.name;
     expect(entry(mine, "event created")).toMatchObject({ actor: "organiser" });
-    expect(entry(mine, "event edited")).toMatchObject({ actor: "organiser" });
+    expect(entry(mine, "event edited")).toMatchObject({ actor: "organiser", actorKind: "organiser", detail: "seats" });
     expect(entry(mine, "event started")).toMatchObject({ actor: "organiser" });
     expect(entry(mine, "event ended")).toMatchObject({ actor: "organiser" });
     expect(entry(mine, "host link created")).toMatchObject({ actor: "organiser", detail: "Door 1" });
@@ -120,10 +120,13 @@ describe("the activity log", () => {
       detail: "left",
       person: { userID: cat!.userId, name: name(cat!.userId) },
     });
+    // Both people of a paper card, named at read time; the note holds no id and no name.
     expect(entry(mine, "paper card entered")).toMatchObject({
       actor: "Door 1",
-      detail: `like for ${paper.toUserID}`,
+      actorKind: "host",
+      detail: "like",
       person: { userID: card.id, name: name(card.id) },
+      otherPerson: { userID: paper.toUserID, name: name(paper.toUserID) },
     });
     expect(mine.filter((r) => r.action === "results released")).toEqual([
       expect.objectContaining({ actor: "organiser" }),
@@ -217,5 +220,149 @@ describe("the activity log", () => {
         person: expect.objectContaining({ userID: ana!.userId }),
       }),
     ]);
+  });
+});
+
+describe("the activity log records changes only, counts repeats and pages", () => {
+  const page = async (eventID: number, query = "") => {
+    const response = await admin.get(`/api/admin-event/${eventID}/activity${query}`);
+    expect(response.status).toBe(200);
+    return json<ActivityRow[]>(response);
+  };
+  const ofEvent = (rows: ActivityRow[], eventID: number) => rows.filter((r) => r.eventID === eventID);
+
+  it("logs nothing for 520 repeat check-ins, so a host's earlier marked left stays in view", async () => {
+    const { event, attendees } = await night(2);
+    const [ana, ben] = attendees;
+    const { phone } = await hostPhone(await newLink(event.id, "Door 3"));
+    const tap = server.deps.now() - MINUTE;
+    const checkIn = (userID: number) => phone.postJson("/api/check-in", { eventID: event.id, userID, clientTs: tap });
+    expect((await checkIn(ana!.userId)).status).toBe(200);
+    expect((await checkIn(ben!.userId)).status).toBe(200);
+    const left = { eventID: event.id, userID: ben!.userId, left: true };
+    expect((await phone.postJson("/api/mark-left", left)).status).toBe(200);
+    for (let i = 0; i < 520; i += 20) {
+      const replies = await Promise.all(Array.from({ length: 20 }, () => checkIn(ana!.userId)));
+      expect(replies.every((r) => r.status === 200)).toBe(true);
+    }
+    // Marking her left again, and undoing a check-in twice, change nothing the second time either.
+    expect((await phone.postJson("/api/mark-left", left)).status).toBe(200);
+    const rows = ofEvent(await page(event.id), event.id);
+    expect(rows.filter((r) => r.action === "check-in")).toHaveLength(2);
+    expect(rows.filter((r) => r.action === "marked left")).toEqual([
+      expect.objectContaining({ actor: "Door 3", actorKind: "host", count: 1 }),
+    ]);
+  });
+
+  it("logs one row for 20 parallel refunds of one booking", async () => {
+    const { db } = server.deps;
+    const event = await insertEvent(db, server.deps.env.UPLOADS_DIR, { name: "Refund Night" });
+    const [ana] = insertPaidBookings(db, event.id, 1, { paidAt: server.deps.now() - HOUR });
+    const pi = `pi_local_parallel_${ana!.bookingId}`;
+    db.update(bookings).set({ paymentIntentId: pi }).where(eq(bookings.id, ana!.bookingId)).run();
+    const replies = await Promise.all(
+      Array.from({ length: 20 }, () => admin.postJson("/api/refund", { paymentIntentId: pi })),
+    );
+    expect(replies.map((r) => r.status)).toEqual(Array(20).fill(200));
+    // And one more, after: the refund is recorded already.
+    expect((await admin.postJson("/api/refund", { paymentIntentId: pi })).status).toBe(200);
+    const refunds = ofEvent(await page(event.id), event.id).filter((r) => r.action === "refund");
+    expect(refunds).toEqual([
+      expect.objectContaining({ count: 1, person: expect.objectContaining({ userID: ana!.userId }) }),
+    ]);
+  });
+
+  it("counts a change repeated by the same actor within 15 minutes in one entry", async () => {
+    const { event, attendees } = await night(1);
+    const [ana] = attendees;
+    const { phone } = await hostPhone(await newLink(event.id, "Door 4"));
+    const body = { eventID: event.id, userID: ana!.userId, clientTs: server.deps.now() - MINUTE };
+    // Tapped, undone, tapped, undone, tapped: each a change, the same two changes over and over.
+    for (let i = 0; i < 3; i++) {
+      expect((await phone.postJson("/api/check-in", body)).status).toBe(200);
+      if (i < 2) expect((await phone.postJson("/api/undo-check-in", body)).status).toBe(200);
+    }
+    const rows = ofEvent(await page(event.id), event.id);
+    expect(rows.filter((r) => r.action === "check-in")).toEqual([expect.objectContaining({ count: 3 })]);
+    expect(rows.filter((r) => r.action === "check-in undone")).toEqual([expect.objectContaining({ count: 2 })]);
+    // Past the window, the same change is an entry of its own.
+    server.advance(16 * MINUTE);
+    expect((await phone.postJson("/api/undo-check-in", body)).status).toBe(200);
+    const later = ofEvent(await page(event.id), event.id).filter((r) => r.action === "check-in undone");
+    expect(later.map((r) => r.count)).toEqual([1, 2]);
+  });
+
+  it("reads older entries page by page with `before`, newest first, none twice", async () => {
+    const { db } = server.deps;
+    const { event } = await night(0, "Long Night");
+    const start = server.deps.now() - 10 * HOUR;
+    for (let i = 0; i < 23; i++) {
+      recordActivity(
+        db,
+        { actor: "organiser", action: "rounds controlled", eventId: event.id, detail: `step ${i}` },
+        start + i * MINUTE,
+      );
+    }
+    const seen: ActivityRow[] = [];
+    let before: number | undefined;
+    for (;;) {
+      const rows = await page(event.id, `?limit=10${before === undefined ? "" : `&before=${before}`}`);
+      seen.push(...ofEvent(rows, event.id));
+      if (rows.length < 10) break;
+      before = rows.at(-1)!.id;
+    }
+    expect(seen.map((r) => r.detail)).toEqual(Array.from({ length: 23 }, (_, i) => `step ${22 - i}`));
+    for (const query of ["?before=0", "?before=x", "?limit=0", "?limit=501"]) {
+      const refused = await admin.get(`/api/admin-event/${event.id}/activity${query}`);
+      expect(refused.status, query).toBe(400);
+    }
+  });
+
+  it("says which fields an edit changed, and logs nothing for an edit that changed nothing", async () => {
+    const { db, env } = server.deps;
+    // On the minute, as the edit form keeps it.
+    const startsAt = Math.floor((server.deps.now() + 7 * 24 * HOUR) / MINUTE) * MINUTE;
+    const event = await insertEvent(db, env.UPLOADS_DIR, { name: "Edited Night", totalSeats: 20, startsAt });
+    const date = new Date(event.startsAt).toISOString().slice(0, 10);
+    const base = { eventid: event.id, eventName: "Edited Night", eventDate: date, totalSeats: 20 };
+    expect((await admin.postJson("/api/update-event", base)).status).toBe(200);
+    expect((await admin.postJson("/api/update-event", { ...base, totalSeats: 24, bookingAmount: 50 })).status).toBe(
+      200,
+    );
+    const edits = ofEvent(await page(event.id), event.id).filter((r) => r.action === "event edited");
+    expect(edits.map((r) => r.detail)).toEqual(["price, seats"]);
+  });
+
+  it("stores the actor's kind: the organiser, a host, the server", async () => {
+    const { event } = await night(0);
+    expect((await admin.postJson("/api/host-links", { eventID: event.id, label: "Bar" })).status).toBe(200);
+    const rows = await page(event.id);
+    expect(ofEvent(rows, event.id)[0]).toMatchObject({ actor: "organiser", actorKind: "organiser" });
+    for (const failed of rows.filter((r) => r.action === "failed admin logins")) {
+      expect(failed.actorKind).toBe("system");
+    }
+  });
+});
+
+describe("host link labels", () => {
+  it("keeps `organiser` for the organiser and refuses control characters, in words", async () => {
+    const { event } = await night(0);
+    for (const label of ["organiser", "Organiser", " ORGANISER "]) {
+      const refused = await admin.postJson("/api/host-links", { eventID: event.id, label });
+      expect(refused.status).toBe(400);
+      expect((await json<{ error: string; code: string }>(refused)).error).toBe(
+        "“organiser” is kept for the organiser; choose another label.",
+      );
+    }
+    for (const label of ["Door\n1", "Door\u00001", "Door\u001b[31m", "Bar\u007f"]) {
+      const refused = await admin.postJson("/api/host-links", { eventID: event.id, label });
+      expect(refused.status).toBe(400);
+      expect((await json<{ error: string }>(refused)).error).toBe(
+        "A label can't contain control characters such as line breaks.",
+      );
+    }
+    expect((await admin.postJson("/api/host-links", { eventID: event.id, label: "Organisers' helper" })).status).toBe(
+      200,
+    );
   });
 });

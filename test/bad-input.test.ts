@@ -384,6 +384,9 @@ function endpointTable(): Endpoint[] {
   ];
 }
 
+/** `clientTs: is in the future`, `eventID.0: Required`: a code name, then a colon. */
+const FIELD_PREFIX = /^[A-Za-z_][\w.[\]]*:/;
+
 /** Why a reply breaks the contract, or null when it keeps it. */
 function judge(ep: Endpoint, c: Case, reply: Reply, baseSucceeds: boolean): string | null {
   if (reply.status >= 500) return `a ${reply.status}`;
@@ -404,6 +407,8 @@ function judge(ep: Endpoint, c: Case, reply: Reply, baseSucceeds: boolean): stri
   }
   // Clients branch on the code, so every refusal carries one of the listed codes.
   if (!isErrorCode(error.code)) return `${reply.status} without a listed code: ${reply.text.slice(0, 120)}`;
+  // People read the message (the PWA shows it): it never starts with a field's code name.
+  if (FIELD_PREFIX.test(error.error)) return `${reply.status} naming a field first: ${error.error.slice(0, 120)}`;
   return null;
 }
 

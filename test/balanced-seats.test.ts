@@ -89,6 +89,25 @@ describe("seats by gender on the organiser's side", () => {
     expect(ladies.status).toBe(200);
   });
 
+  it("says in words which side can't go below the seats already paid", async () => {
+    const event = await newEvent({ total: 10, male: 5, female: 5 });
+    insertPaidBookings(server.deps.db, event.id, 5, { gender: "female" });
+    const refused = await suite.admin.postJson("/api/update-event", {
+      eventid: event.id,
+      eventName: event.name,
+      eventDate: new Date(event.startsAt).toISOString().slice(0, 10),
+      totalSeats: 10,
+      seatsMale: 6,
+      seatsFemale: 4,
+    });
+    expect(refused.status).toBe(409);
+    expect(await json(refused)).toMatchObject({
+      code: "seats_taken",
+      takenSeats: 5,
+      error: "Women's seats can't go below the 5 already paid.",
+    });
+  });
+
   it("update-event sets, changes and removes a split, never below what a gender already has", async () => {
     const event = await newEvent({ total: 10 });
     insertPaidBookings(server.deps.db, event.id, 3, { gender: "male" });
@@ -106,9 +125,16 @@ describe("seats by gender on the organiser's side", () => {
 
     const below = await update({ seatsMale: 2, seatsFemale: 8 });
     expect(below.status).toBe(409);
-    expect(await json(below)).toMatchObject({ success: false, error: expect.stringMatching(/seatsMale/) });
+    expect(await json(below)).toMatchObject({
+      success: false,
+      error: "Men's seats can't go below the 3 already paid.",
+    });
     const belowHeld = await update({ seatsMale: 10, seatsFemale: 0 });
     expect(belowHeld.status).toBe(409);
+    // A live hold may still lapse: "taken", not "paid".
+    expect(await json(belowHeld)).toMatchObject({
+      error: "Women's seats can't go below the 1 already taken (paid, or being booked right now).",
+    });
     for (const fields of [{ seatsMale: 3 }, { seatsMale: 3, seatsFemale: 6 }, { seatsMale: -1, seatsFemale: 11 }]) {
       expect((await update(fields)).status, JSON.stringify(fields)).toBe(400);
     }

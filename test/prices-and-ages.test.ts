@@ -100,7 +100,7 @@ describe("age ranges that hold", () => {
       const form = detailsForm({ phone, eventId: event.id, image: photo, dateOfBirth });
       const response = await browser.postForm("/api/save-user-details", form);
       expect(response.status).toBe(400);
-      expect((await json<{ error: string }>(response)).error).toMatch(/^dateOfBirth: /);
+      expect((await json<{ error: string }>(response)).error).toMatch(/^The date of birth /);
     }
   });
 });

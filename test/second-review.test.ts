@@ -124,7 +124,10 @@ describe("check-in times belong to the night", () => {
     // After the doors open but before the booking was paid.
     const beforePaid = await checkIn(paidAt - MINUTE);
     expect(beforePaid.status).toBe(400);
-    expect(await json(beforePaid)).toMatchObject({ code: "invalid_request", error: expect.stringMatching(/clientTs/) });
+    expect(await json(beforePaid)).toMatchObject({
+      code: "invalid_request",
+      error: expect.stringMatching(/before the booking was paid/),
+    });
     const row = () => server.deps.db.select().from(bookings).where(eq(bookings.id, paid!.bookingId)).get();
     expect(row()?.checkedInAt).toBeNull();
 
@@ -197,7 +200,10 @@ describe("formula cells in the CSV", () => {
       const form = detailsForm({ phone: p.phone, eventId: event.id, image: suite.photo, name });
       const refused = await p.browser.postForm("/api/save-user-details", form);
       expect(refused.status, name).toBe(400);
-      expect(await json(refused)).toMatchObject({ code: "invalid_request", error: expect.stringMatching(/^name/) });
+      expect(await json(refused)).toMatchObject({
+        code: "invalid_request",
+        error: "The name must not contain control characters.",
+      });
       const joined = await p.browser.postJson("/api/join-waitlist", {
         eventID: event.id,
         phone: p.phone,

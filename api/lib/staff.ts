@@ -57,8 +57,8 @@ function callerOf(c: Context): Staff {
 export const actorOf = (c: Context) => actorName(callerOf(c));
 
 /** Records a change in the activity log as the caller's; call it right after the change succeeds. */
-export function logActivity(c: Context, deps: AppDeps, entry: Omit<ActivityInput, "actor">) {
-  recordActivity(deps.db, { ...entry, actor: actorOf(c) }, deps.now());
+export function logActivity(c: Context, deps: AppDeps, entry: Omit<ActivityInput, "actor" | "actorKind">) {
+  recordActivity(deps.db, { ...entry, actor: actorOf(c), actorKind: callerOf(c).role }, deps.now());
 }
 
 /**

@@ -4,15 +4,100 @@ import type { z } from "zod";
 import { BadRequest } from "./errors.ts";
 
 /**
- * zod validation for a request part; a failure becomes one 400 `{success:false, error}` naming the
- * first bad field, through the app's single onError.
+ * How a reply names a request's field: error messages are read by people (the PWA shows them), so
+ * none starts with a field's code name such as `clientTs:`. A field not listed is named by its code
+ * name split into words ("the event ID").
+ */
+const FIELD_NAMES: Record<string, string> = {
+  eventName: "The event's name",
+  eventDate: "The date",
+  eventTime: "The start time",
+  eventAddress: "The address",
+  eventImage: "The picture",
+  eventduration: "The duration",
+  durationHours: "The duration",
+  totalSeats: "The number of seats",
+  seatsMale: "Men's seats",
+  seatsFemale: "Women's seats",
+  bookingAmount: "The price",
+  priceMale: "Men's price",
+  priceFemale: "Women's price",
+  fromage: "The youngest age",
+  toage: "The oldest age",
+  timeZone: "The time zone",
+  resultsAt: "The results time",
+  phone: "The phone number",
+  countryCode: "The country code",
+  otp: "The code",
+  name: "The name",
+  email: "The email address",
+  gender: "Gender",
+  dateOfBirth: "The date of birth",
+  image: "The photo",
+  clientTs: "The phone's time of the tap",
+  uniqueCode: "The ticket code",
+  code: "The code",
+  label: "The label",
+  feedback: "The choice",
+  password: "The password",
+  roundMinutes: "The minutes per round",
+  breakMinutes: "The minutes between rounds",
+  maxRounds: "The most rounds",
+};
+
+export function fieldName(path: readonly PropertyKey[]): string {
+  const key = [...path].reverse().find((part): part is string => typeof part === "string");
+  if (key === undefined) return "The request";
+  if (FIELD_NAMES[key]) return FIELD_NAMES[key];
+  const words = key
+    .replace(/([a-z])([A-Z])/g, "$1 $2")
+    .replace(/_/g, " ")
+    .replace(/\b(?!ID\b)([A-Z])([a-z])/g, (_, a: string, b: string) => a.toLowerCase() + b);
+  return `The ${words}`;
+}
+
+/**
+ * A zod issue as a sentence a person can read: a message that already is one (it starts with a
+ * capital and ends with a stop) is kept; a fragment such as "must be at most 100 characters" follows
+ * the field's name; sizes and choices are said in words; anything else "is not valid".
+ */
+export function issueMessage(issue: {
+  path: readonly PropertyKey[];
+  message: string;
+  code?: string;
+  origin?: string;
+  minimum?: unknown;
+  maximum?: unknown;
+  values?: readonly unknown[];
+}) {
+  const message = issue.message.trim();
+  if (/^[A-Z“"'].*[.!?]$/su.test(message)) return message;
+  const field = fieldName(issue.path);
+  if (issue.code === "invalid_type" && /received undefined$/.test(message)) return `${field} is required.`;
+  const unit = issue.origin === "string" ? " characters" : issue.origin === "array" ? " items" : "";
+  if (issue.code === "too_small" && typeof issue.minimum !== "object") {
+    return `${field} must be at least ${String(issue.minimum)}${unit}.`;
+  }
+  if (issue.code === "too_big" && typeof issue.maximum !== "object") {
+    return `${field} must be at most ${String(issue.maximum)}${unit}.`;
+  }
+  if (issue.code === "invalid_value" && issue.values) {
+    return `${field} must be one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}.`;
+  }
+  if (/^[a-z]/.test(message)) return `${field} ${message.replace(/[.]$/, "")}.`;
+  // zod's own words ("Invalid input: expected string, received number") are for programmers.
+  return `${field} is not valid.`;
+}
+
+/**
+ * zod validation for a request part; a failure becomes one 400 `{success:false, error}` saying in
+ * words what is wrong with the first bad field, through the app's single onError.
  */
 export const validate = <T extends z.ZodType, Target extends keyof ValidationTargets>(target: Target, schema: T) =>
   zValidator(target, schema, (result) => {
     if (!result.success) {
       const issue = result.error.issues[0];
-      const field = issue?.path.join(".");
-      throw BadRequest(field ? `${field}: ${issue?.message}` : (issue?.message ?? "invalid request"));
+      throw BadRequest(issue ? issueMessage(issue) : "The request is not valid.");
     }
   });
 

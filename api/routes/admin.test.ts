@@ -448,7 +448,7 @@ describe("POST /api/update-event", () => {
     const date = isoDate(event.startsAt);
     const below = await update({ eventid: event.id, eventName: event.name, eventDate: date, totalSeats: 5 });
     expect(below.status).toBe(409);
-    expect(await body(below)).toMatchObject({ success: false });
+    expect(await body(below)).toMatchObject({ success: false, error: "Seats can't go below the 6 already paid." });
     expect((await eventDetail(event.id)).total_seats).toBe(10);
     const exact = await update({ eventid: event.id, eventName: event.name, eventDate: date, totalSeats: 6 });
     expect(exact.status).toBe(200);

@@ -6,7 +6,7 @@ import { requireAdmin } from "../lib/admin-session.ts";
 import { NotFound } from "../lib/errors.ts";
 import { logActivity } from "../lib/staff.ts";
 import { idParam, validate } from "../lib/validate.ts";
-import { listAdminEvents } from "../services/admin-events.ts";
+import { changedEventFields, listAdminEvents } from "../services/admin-events.ts";
 import { cancelEvent } from "../services/cancel-event.ts";
 import { endEvent, startEvent } from "../services/event-lifecycle.ts";
 import { eventSummary } from "../services/event-summary.ts";
@@ -43,8 +43,15 @@ export const adminRoutes = (deps: AppDeps) => {
       })
       .post("/update-event", admin, validate("json", eventUpdateBody), (c) => {
         const body = c.req.valid("json");
+        const before = findEvent(deps.db, body.id);
         editEvent(deps, body);
-        logActivity(c, deps, { action: "event edited", eventId: body.id });
+        const after = findEvent(deps.db, body.id);
+        // The fields that changed, by the names the form uses (`price, seats`); a save that changed
+        // nothing logs nothing.
+        const changed = before && after ? changedEventFields(before, after) : [];
+        if (changed.length > 0) {
+          logActivity(c, deps, { action: "event edited", eventId: body.id, detail: changed.join(", ") });
+        }
         return c.json({ success: true as const });
       })
       .post("/update-event-image", admin, validate("form", eventImageForm), async (c) => {
@@ -95,9 +102,12 @@ export const adminRoutes = (deps: AppDeps) => {
         validate("json", z.object({ paymentIntentId: z.string().trim().min(1).max(255) })),
         async (c) => {
           const { paymentIntentId } = c.req.valid("json");
-          const { refundId } = await refundPayment(deps, paymentIntentId);
-          const booking = bookingOfPayment(deps.db, paymentIntentId);
-          logActivity(c, deps, { action: "refund", eventId: booking?.eventId, userId: booking?.userId });
+          const { refundId, refundedNow } = await refundPayment(deps, paymentIntentId);
+          // A repeat, or a second click that joined the refund under way, changed nothing.
+          if (refundedNow) {
+            const booking = bookingOfPayment(deps.db, paymentIntentId);
+            logActivity(c, deps, { action: "refund", eventId: booking?.eventId, userId: booking?.userId });
+          }
           return c.json({ success: true as const, refundId });
         },
       )

@@ -315,7 +315,7 @@ describe("booking with the console provider", () => {
     it("answers 400 without an image, including the empty file a browser sends", async () => {
       const none = await browser.postForm("/api/save-user-details", detailsForm(attendee(phone, eventId), null));
       expect(none.status).toBe(400);
-      expect(((await none.json()) as { error: string }).error).toMatch(/image/);
+      expect(((await none.json()) as { error: string }).error).toBe("Add a photo of yourself.");
       const empty = await browser.postForm(
         "/api/save-user-details",
         detailsForm(attendee(phone, eventId), Buffer.alloc(0), "application/octet-stream"),

@@ -110,7 +110,7 @@ export const bookingRoutes = (deps: AppDeps) => {
       if (event) assertAgeAllowed(event, form.gender, form.dateOfBirth);
       // A browser sends an empty, nameless file when none was chosen.
       const image = form.image;
-      if (!image || image.size === 0) throw BadRequest("image: is required");
+      if (!image || image.size === 0) throw BadRequest("Add a photo of yourself.");
       const { userId, holdExpiresAt } = await photoTurn(() => {
         assertCanHold(deps.db, { eventId: form.eventID, phone: form.phone, gender: form.gender }, deps.now());
         return saveUserDetails(

@@ -33,20 +33,21 @@ export const doorRoutes = (deps: AppDeps) => {
     .post("/check-in", staff, validate("json", checkInBody), (c) => {
       const body = c.req.valid("json");
       staffFor(c, body.eventID);
-      const { checkedInAt } = checkIn(deps.db, {
+      const { checkedInAt, changed } = checkIn(deps.db, {
         userId: body.userID,
         eventId: body.eventID,
         clientTs: body.clientTs,
         now: deps.now(),
       });
-      logActivity(c, deps, { action: "check-in", eventId: body.eventID, userId: body.userID });
+      // A repeat (a retried tap, a replayed queue) changed nothing, and logs nothing.
+      if (changed) logActivity(c, deps, { action: "check-in", eventId: body.eventID, userId: body.userID });
       return c.json({ success: true as const, checkedInAt });
     })
     .post("/undo-check-in", staff, validate("json", undoBody), (c) => {
       const body = c.req.valid("json");
       staffFor(c, body.eventID);
-      const { checkedInAt } = undoCheckIn(deps.db, { userId: body.userID, eventId: body.eventID });
-      logActivity(c, deps, { action: "check-in undone", eventId: body.eventID, userId: body.userID });
+      const { checkedInAt, changed } = undoCheckIn(deps.db, { userId: body.userID, eventId: body.eventID });
+      if (changed) logActivity(c, deps, { action: "check-in undone", eventId: body.eventID, userId: body.userID });
       return c.json({ success: true as const, checkedInAt });
     });
 };

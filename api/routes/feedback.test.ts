@@ -187,7 +187,7 @@ describe("capability tokens", () => {
       token: token(e.vikram.userId, e.eventId),
     });
     expect(reply.status).toBe(400);
-    expect(String(reply.body.error)).toContain("feedback");
+    expect(String(reply.body.error)).toBe('The choice must be one of "like", "dislike".');
   });
 });
 

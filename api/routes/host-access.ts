@@ -7,11 +7,29 @@ import { Unauthorized } from "../lib/errors.ts";
 import { hostSessionOf, startHostSession } from "../lib/host-session.ts";
 import { actorOf } from "../lib/staff.ts";
 import { idParam, jsonId, validate } from "../lib/validate.ts";
-import { eventActivity } from "../services/activity.ts";
+import { ACTIVITY_PAGE, eventActivity, ORGANISER } from "../services/activity.ts";
 import { createHostLink, hostAccessEnded, hostEvent, listHostLinks, revokeHostLink } from "../services/host-links.ts";
 
 const idParams = z.object({ id: idParam(z) });
-const label = z.string().trim().min(1, "label is required").max(60);
+// A host's label is their name in the activity log: it may not pass for the organiser, nor carry
+// control characters (a newline or an escape would forge or garble a line of the log).
+const label = z
+  .string()
+  .trim()
+  .min(1, "Give the link a label, such as Door 1.")
+  .max(60, "A label can be at most 60 characters.")
+  .refine((v) => v.toLowerCase() !== ORGANISER, "“organiser” is kept for the organiser; choose another label.")
+  .refine((v) => !/\p{Cc}/u.test(v), "A label can't contain control characters such as line breaks.");
+// `before`: an entry's id from the page already shown, for the entries older than it.
+const activityQuery = z.object({
+  before: idParam(z).optional(),
+  limit: z
+    .string()
+    .regex(/^[1-9]\d{0,2}$/, "must be a whole number from 1 to 500")
+    .transform(Number)
+    .refine((n) => n <= ACTIVITY_PAGE, "must be a whole number from 1 to 500")
+    .optional(),
+});
 
 /**
  * Host links (the organiser makes and revokes them), the host's own sign-in and session, and the
@@ -35,8 +53,8 @@ export const hostAccessRoutes = (deps: AppDeps) => {
         revokeHostLink(deps.db, { id: c.req.valid("json").id, actor: actorOf(c) }, deps.now());
         return c.json({ success: true as const });
       })
-      .get("/admin-event/:id/activity", admin, validate("param", idParams), (c) => {
-        return c.json(eventActivity(deps.db, c.req.valid("param").id));
+      .get("/admin-event/:id/activity", admin, validate("param", idParams), validate("query", activityQuery), (c) => {
+        return c.json(eventActivity(deps.db, c.req.valid("param").id, c.req.valid("query")));
       })
       // Left loose on purpose, as for the other links: a missing or mistyped token is a 403, not a 400.
       .post("/host-login", validate("json", z.object({ token: z.unknown().optional() })), (c) => {

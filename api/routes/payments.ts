@@ -126,7 +126,11 @@ export const paymentsRoutes = (deps: AppDeps) => {
         // Staff whose confirmation recorded the arrival just now (not an earlier one) checked someone in.
         if (staff && reply.confirmed && reply.checkedIn && Date.parse(reply.checkedInAt) === now) {
           const entry = { eventId: body.eventID, userId: body.userID, detail: "ticket code" };
-          recordActivity(deps.db, { ...entry, actor: actorName(staff), action: "check-in" }, now);
+          recordActivity(
+            deps.db,
+            { ...entry, actor: actorName(staff), actorKind: staff.role, action: "check-in" },
+            now,
+          );
         }
         return c.json(reply);
       },

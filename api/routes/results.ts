@@ -43,7 +43,8 @@ export const resultsRoutes = (deps: AppDeps) => {
         action: "paper card entered",
         eventId: body.eventID,
         userId: body.fromUserID,
-        detail: `${body.feedback} for ${body.toUserID}`,
+        otherUserId: body.toUserID,
+        detail: body.feedback,
       });
       return c.json({ success: true as const, ...stored });
     });

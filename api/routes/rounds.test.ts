@@ -162,7 +162,16 @@ describe("who may call", () => {
     ]) {
       const refused = await plan(n, bad);
       expect(refused.status, JSON.stringify(bad)).toBe(400);
-      expect((refused.body as unknown as { error: string }).error).toContain(Object.keys(bad)[0]);
+      // Named in words, never by the field's code name.
+      const words = {
+        roundMinutes: "minutes per round",
+        breakMinutes: "minutes between rounds",
+        maxRounds: "most rounds",
+        seated: "seated",
+      };
+      const error = (refused.body as unknown as { error: string }).error;
+      expect(error).toContain(words[Object.keys(bad)[0] as keyof typeof words]);
+      expect(error).not.toMatch(/^\w+:/);
     }
     expect((await run(n, "explode")).status).toBe(400);
     expect((await getRounds(n)).body.status).toBe("none");

@@ -52,13 +52,19 @@ export const roundsRoutes = (deps: AppDeps) => {
     .post("/mark-left", staff, validate("json", leftBody), (c) => {
       const body = c.req.valid("json");
       staffFor(c, body.eventID);
-      const view = markLeft(deps.db, { eventId: body.eventID, userId: body.userID, left: body.left }, deps.now());
-      logActivity(c, deps, {
-        action: "marked left",
-        eventId: body.eventID,
-        userId: body.userID,
-        detail: body.left ? "left" : "back",
-      });
+      const { changed, ...view } = markLeft(
+        deps.db,
+        { eventId: body.eventID, userId: body.userID, left: body.left },
+        deps.now(),
+      );
+      if (changed) {
+        logActivity(c, deps, {
+          action: "marked left",
+          eventId: body.eventID,
+          userId: body.userID,
+          detail: body.left ? "left" : "back",
+        });
+      }
       return c.json(view);
     })
     .post("/my-rounds", validate("json", myRoundsBody), (c) => {

@@ -90,7 +90,7 @@ function assertEditable(event: Event) {
  */
 function assertFromTomorrow(startsAt: number, zone: string, now: number) {
   if (utcToWallClock(startsAt, zone).date < tomorrowIn(zone, now)) {
-    throw BadRequest("eventDate: must be tomorrow or later at the venue");
+    throw BadRequest("The date must be tomorrow or later at the venue.");
   }
 }
 
@@ -102,12 +102,12 @@ function startsAt(date: string, time: EventTime): number {
 /** Results come after the night: a time before its planned end would close ratings mid-evening. */
 function assertResultsAfterEnd(resultsAt: number | null, startsAt: number, durationHours: number) {
   if (resultsAt !== null && resultsAt < plannedEnd({ startsAt, durationHours })) {
-    throw BadRequest("resultsAt: must not be before the event's end");
+    throw BadRequest("The results time can't be before the event's end.");
   }
 }
 
 function assertAges(fromAge: number, toAge: number) {
-  if (fromAge > toAge) throw BadRequest("fromage: must not be above toage");
+  if (fromAge > toAge) throw BadRequest("The youngest age can't be above the oldest age.");
 }
 
 type PriceColumns = Pick<
@@ -151,13 +151,13 @@ function priceColumns(
     toAgeFemale: pick("toAgeFemale", input.toAgeFemale),
   };
   if ((columns.earlyBirdDiscountCents === null) !== (columns.earlyBirdUntil === null)) {
-    throw BadRequest("earlyBirdDiscount, earlyBirdUntil: give both or neither");
+    throw BadRequest("Give both an early-bird discount and its end date, or neither.");
   }
   if ((columns.fromAgeMale ?? ages.fromAge) > (columns.toAgeMale ?? ages.toAge)) {
-    throw BadRequest("fromAgeMale: must not be above toAgeMale");
+    throw BadRequest("Men's youngest age can't be above their oldest age.");
   }
   if ((columns.fromAgeFemale ?? ages.fromAge) > (columns.toAgeFemale ?? ages.toAge)) {
-    throw BadRequest("fromAgeFemale: must not be above toAgeFemale");
+    throw BadRequest("Women's youngest age can't be above their oldest age.");
   }
   return columns;
 }
@@ -226,21 +226,18 @@ export function updateEvent(db: Db, input: EventUpdateInput, now: number): void 
         : seatPlan(input.totalSeats, input.seatsMale, input.seatsFemale);
       // Paid seats, live holds and seats kept for a waitlist offer: no total or gender goes below them.
       const taken = seatUse(tx, event.id, now);
-      if (input.totalSeats < taken.total) {
-        throw Conflict(`totalSeats: ${taken.total} seats are already taken`, "seats_taken", {
-          takenSeats: taken.total,
+      // Said as the organiser thinks of it: "paid" when every seat in the way is paid, "taken" when
+      // some are live holds or waitlist offers that may still lapse.
+      const below = (who: string, side: "total" | "male" | "female") => {
+        const paid = seatUse(tx, event.id, Number.MAX_SAFE_INTEGER)[side];
+        const how = paid === taken[side] ? "paid" : "taken (paid, or being booked right now)";
+        return Conflict(`${who} can't go below the ${taken[side]} already ${how}.`, "seats_taken", {
+          takenSeats: taken[side],
         });
-      }
-      if (plan.seatsMale !== null && plan.seatsMale < taken.male) {
-        throw Conflict(`seatsMale: ${taken.male} seats are already taken by men`, "seats_taken", {
-          takenSeats: taken.male,
-        });
-      }
-      if (plan.seatsFemale !== null && plan.seatsFemale < taken.female) {
-        throw Conflict(`seatsFemale: ${taken.female} seats are already taken by women`, "seats_taken", {
-          takenSeats: taken.female,
-        });
-      }
+      };
+      if (input.totalSeats < taken.total) throw below("Seats", "total");
+      if (plan.seatsMale !== null && plan.seatsMale < taken.male) throw below("Men's seats", "male");
+      if (plan.seatsFemale !== null && plan.seatsFemale < taken.female) throw below("Women's seats", "female");
 
       tx.update(events)
         .set({
@@ -279,4 +276,44 @@ export function replaceEventImage(db: Db, eventId: number, imageName: string): {
     },
     { behavior: "immediate" },
   );
+}
+
+/**
+ * What the activity log calls an event's columns when an edit changes them (`price, seats`), in the
+ * Edit form's words. A column not named here (a new one) is logged by its own name, split into words.
+ */
+const EDITED_FIELD_NAMES: Partial<Record<keyof Event, string>> = {
+  name: "name",
+  startsAt: "date and time",
+  timeZone: "time zone",
+  address: "address",
+  priceCents: "price",
+  priceMaleCents: "price",
+  priceFemaleCents: "price",
+  earlyBirdDiscountCents: "early-bird price",
+  earlyBirdUntil: "early-bird price",
+  durationHours: "duration",
+  fromAge: "ages",
+  toAge: "ages",
+  fromAgeMale: "ages",
+  toAgeMale: "ages",
+  fromAgeFemale: "ages",
+  toAgeFemale: "ages",
+  totalSeats: "seats",
+  seatsMale: "seats",
+  seatsFemale: "seats",
+  resultsAt: "results time",
+};
+
+/** Bookkeeping the edit form never sets: not worth a word in the log. */
+const UNLOGGED_FIELDS = new Set<string>(["id", "createdAt", "updatedAt", "imageName"]);
+
+/** The names of the fields an edit changed, each once, in the form's order. */
+export function changedEventFields(before: Event, after: Event): string[] {
+  const names = new Set<string>();
+  for (const key of Object.keys(after) as (keyof Event)[]) {
+    if (UNLOGGED_FIELDS.has(key) || before[key] === after[key]) continue;
+    names.add(EDITED_FIELD_NAMES[key] ?? key.replace(/([A-Z])/g, " $1").toLowerCase());
+  }
+  return [...names];
 }

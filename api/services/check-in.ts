@@ -144,11 +144,12 @@ function assertAdmissible(booking: Booking) {
 export function checkIn(
   db: Db,
   input: { userId: number; eventId: number; clientTs: number; now: number },
-): { checkedInAt: string } {
+): { checkedInAt: string; changed: boolean } {
   if (input.clientTs > input.now + CHECK_IN_CLOCK_SKEW_MS) {
-    throw BadRequest("clientTs: is in the future; check the phone's clock");
+    throw BadRequest("This tap is dated in the future; check the phone's clock.");
   }
-  if (input.clientTs < input.now - CHECK_IN_MAX_AGE_MS) throw BadRequest("clientTs: is more than a week old");
+  if (input.clientTs < input.now - CHECK_IN_MAX_AGE_MS)
+    throw BadRequest("This tap is more than a week old, so it can't count as an arrival.");
   return db.transaction(
     (tx) => {
       const { booking, event } = loadBookingContext(tx, input.userId, input.eventId);
@@ -156,25 +157,30 @@ export function checkIn(
       // A night the organiser started early opens its doors from then.
       const opens = Math.min(event.startsAt, event.startedAt ?? event.startsAt) - DOORS_OPEN_BEFORE_START_MS;
       if (input.clientTs < opens) {
-        throw BadRequest("clientTs: is before the doors open, 3 hours before the start; check the phone's clock");
+        throw BadRequest("This tap is before the doors open, 3 hours before the start; check the phone's clock.");
       }
       if (booking.paidAt !== null && input.clientTs < booking.paidAt) {
-        throw BadRequest("clientTs: is before the booking was paid; check the phone's clock");
+        throw BadRequest("This tap is before the booking was paid; check the phone's clock.");
       }
-      return { checkedInAt: recordCheckIn(tx, booking, input.clientTs) };
+      // `changed`: this tap is the first arrival, or an earlier one than recorded (for the activity log).
+      const changed = booking.checkedInAt === null || booking.checkedInAt > input.clientTs;
+      return { checkedInAt: recordCheckIn(tx, booking, input.clientTs), changed };
     },
     { behavior: "immediate" },
   );
 }
 
 /** Takes a check-in back (the wrong row was tapped). Idempotent like checking in. */
-export function undoCheckIn(db: Db, input: { userId: number; eventId: number }): { checkedInAt: null } {
+export function undoCheckIn(
+  db: Db,
+  input: { userId: number; eventId: number },
+): { checkedInAt: null; changed: boolean } {
   return db.transaction(
     (tx) => {
       const { booking } = loadBookingContext(tx, input.userId, input.eventId);
       assertAdmissible(booking);
       tx.update(bookings).set({ checkedInAt: null }).where(eq(bookings.id, booking.id)).run();
-      return { checkedInAt: null };
+      return { checkedInAt: null, changed: booking.checkedInAt !== null };
     },
     { behavior: "immediate" },
   );

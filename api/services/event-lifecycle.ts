@@ -10,6 +10,7 @@ import type { SmsProvider } from "../providers/sms/types.ts";
 import { whoCame } from "./attendance.ts";
 import { textPaidAttendees } from "./attendee-texts.ts";
 import { deliverBatch } from "./outbox.ts";
+import { closeLineNow } from "./waitlist-offers.ts";
 
 type Deps = { db: Db; env: Env; sms: SmsProvider; log: Logger; now: () => number };
 
@@ -80,6 +81,8 @@ async function transition(deps: Deps, eventId: number, step: Transition): Promis
     },
     { behavior: "immediate" },
   );
+  // Sales closed: whoever is still on the waitlist hears so now (docs/decisions/015-balanced-rooms-and-waitlist.md).
+  if (step.key === "start") closeLineNow(deps, eventId);
   return deliverBatch(deps, prefix);
 }
 

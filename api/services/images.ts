@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { chmod, mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import sharp from "sharp";
-import type { ImageWidth } from "../../common/image-widths.ts";
+import { IMAGE_WIDTHS, type ImageWidth } from "../../common/image-widths.ts";
 import { MAX_IMAGE_BYTES } from "../../common/images.ts";
 import { NotAnImage, NotFound } from "../lib/errors.ts";
 
@@ -104,6 +104,7 @@ async function writeAtomically(path: string, data: Buffer) {
 export async function removeStoredFiles(uploadsDir: string, names: Iterable<string>): Promise<void> {
   const stored = [...new Set(names)].filter((name) => STORED_NAME.test(name));
   await Promise.all(stored.map((name) => rm(join(uploadsDir, name), { force: true })));
+  for (const name of stored) dropImageVariants(uploadsDir, name);
 }
 
 /** Deletes a stored image and its thumbnail: for a request refused after its photo was stored. */
@@ -122,10 +123,28 @@ export async function readStoredImage(uploadsDir: string, name: string): Promise
   }
 }
 
+async function isStoredFile(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isFile();
+  } catch {
+    return false;
+  }
+}
+
 // Recently made WebP variants, by name and width: a handful of event pictures are asked for by every
 // phone that opens the home page; anything else falls out.
 const variants = new Map<string, Buffer>();
 const MAX_VARIANTS = 200;
+const variantKey = (uploadsDir: string, name: string, width: ImageWidth) => `${uploadsDir}\u0000${name}@${width}`;
+
+/**
+ * Forgets the WebP variants made from a stored image: whatever deletes the file (a replaced picture,
+ * a details retry, the upload sweep, retention's erasure) calls this, so a deleted photo is not
+ * served on from memory (docs/decisions/012-disk-and-personal-data.md).
+ */
+export function dropImageVariants(uploadsDir: string, name: string): void {
+  for (const width of IMAGE_WIDTHS) variants.delete(variantKey(uploadsDir, name, width));
+}
 
 /**
  * A stored image at `width` px wide (never wider than stored), as WebP: the size an event card shows,
@@ -134,9 +153,14 @@ const MAX_VARIANTS = 200;
  * nothing new lies on disk for the sweep, the backup or retention to know about.
  */
 export async function readImageVariant(uploadsDir: string, name: string, width: ImageWidth): Promise<Buffer> {
-  const key = `${name}@${width}`;
+  const key = variantKey(uploadsDir, name, width);
   const cached = variants.get(key);
   if (cached) {
+    // Never a variant of a missing original, whoever removed it (a restore, a hand on the disk).
+    if (!(await isStoredFile(join(uploadsDir, name)))) {
+      dropImageVariants(uploadsDir, name);
+      throw NotFound("no such image");
+    }
     variants.delete(key);
     variants.set(key, cached);
     return cached;

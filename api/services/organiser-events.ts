@@ -16,8 +16,8 @@ type Deps = OfferDeps & { db: Db; env: Pick<Env, "UPLOADS_DIR" | "EVENT_TIME_ZON
 
 /** An uploaded event picture, checked (size, then its bytes) and stored. */
 async function storeEventPicture(uploadsDir: string, file: File) {
-  if (file.size === 0) throw BadRequest("eventImage: an image file is required");
-  if (file.size > MAX_IMAGE_BYTES) throw TooLarge("eventImage: must be at most 5 MB");
+  if (file.size === 0) throw BadRequest("Choose a picture for the event.");
+  if (file.size > MAX_IMAGE_BYTES) throw TooLarge("The picture must be at most 5 MB.");
   return storeImage(uploadsDir, new Uint8Array(await file.arrayBuffer()));
 }
 

@@ -5,6 +5,13 @@ import type { Db } from "../../db/client.ts";
 import { events } from "../../db/schema.ts";
 import { NotFound } from "../lib/errors.ts";
 import { listEventParticipants } from "./participants.ts";
+import { listWaitlist } from "./waitlist.ts";
+
+const WAITLIST_CSV_STATUS: Record<string, string> = {
+  waiting: "waiting",
+  offered: "offered a seat",
+  closed: "closed at the start",
+};
 
 /** The header row: the two times carry the zone they are written in, `booked_at (Australia/Sydney)`. */
 export const participantsCsvHeader = (zone: string) =>
@@ -92,7 +99,26 @@ export function participantsCsv(db: Db, eventId: number): { fileName: string; cs
     atVenue(p.bookedAt, event.zone),
     atVenue(p.checkedInAt, event.zone),
   ]);
+  // The waitlist after the bookings, in the same columns, its status saying so: whoever was still in
+  // line when sales closed is kept as `waitlist (closed at the start)`.
+  const full = db.select().from(events).where(eq(events.id, eventId)).get();
+  const waitlist = full
+    ? listWaitlist(db, full).map((w) => [
+        w.name,
+        "",
+        nationalPhone(w.phone),
+        w.gender,
+        "",
+        `waitlist (${WAITLIST_CSV_STATUS[w.status] ?? w.status})`,
+        "",
+        "",
+        "",
+        "",
+        atVenue(w.joinedAt, event.zone),
+        "",
+      ])
+    : [];
   // Lines end in "\n": every spreadsheet reads it, and a line read back is the row, with no stray "\r".
-  const lines = [participantsCsvHeader(event.zone), ...rows].map((cells) => cells.map(csvCell).join(","));
+  const lines = [participantsCsvHeader(event.zone), ...rows, ...waitlist].map((cells) => cells.map(csvCell).join(","));
   return { fileName, csv: `${lines.join("\n")}\n` };
 }

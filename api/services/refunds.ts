@@ -20,7 +20,8 @@ export type RefundDeps = {
   now: () => number;
 };
 
-export type RefundResult = { refundId: string; seatReleased: boolean };
+/** `refundedNow`: this call recorded the refund (a repeat, or a call that joined one under way, did not). */
+export type RefundResult = { refundId: string; seatReleased: boolean; refundedNow?: boolean };
 
 /**
  * A claim this old without a recorded refund is no longer in flight: the server that made it crashed
@@ -47,7 +48,8 @@ export function refundPayment(deps: RefundDeps, paymentIntentId: string): Promis
     inFlight.set(deps.db, running);
   }
   const existing = running.get(paymentIntentId);
-  if (existing) return existing;
+  // A double click joins the call under way: the same refund, but not this call's change.
+  if (existing) return existing.then((result) => ({ ...result, refundedNow: false }));
   const map = running;
   const promise = refundOnce(deps, paymentIntentId).finally(() => map.delete(paymentIntentId));
   map.set(paymentIntentId, promise);
@@ -131,7 +133,7 @@ export async function finishClaim(deps: RefundDeps, claim: RefundClaim): Promise
     (tx) => {
       // Another process may have recorded the same (idempotent) refund while the provider answered.
       const again = recordedRefund(tx, bookingId, paymentIntentId);
-      if (again) return { ...again, released: false };
+      if (again) return { ...again, released: false, refundedNow: false };
       tx.insert(refunds)
         .values({ bookingId, paymentIntentId, refundId, amountCents: claim.amountCents, reason: claim.reason })
         .run();
@@ -139,14 +141,14 @@ export async function finishClaim(deps: RefundDeps, claim: RefundClaim): Promise
       textRefund(tx, claim, booking?.eventId);
       // A payment refunded for want of a seat already left its booking refunded when it was claimed.
       if (booking?.paymentIntentId !== paymentIntentId || booking.status !== "paid") {
-        return { refundId, seatReleased: booking?.seatReleased ?? false, released: false };
+        return { refundId, seatReleased: booking?.seatReleased ?? false, released: false, refundedNow: true };
       }
       const event = tx.select().from(events).where(eq(events.id, booking.eventId)).get();
       // A cancelled event has no seats to keep: its refunds never count as a seat used.
       const seatReleased =
         event?.status === "cancelled" || (event?.status === "upcoming" && deps.now() < event.startsAt);
       tx.update(bookings).set({ status: "refunded", seatReleased }).where(eq(bookings.id, bookingId)).run();
-      return { refundId, seatReleased, released: seatReleased, eventId: booking.eventId };
+      return { refundId, seatReleased, released: seatReleased, eventId: booking.eventId, refundedNow: true };
     },
     { behavior: "immediate" },
   );
@@ -155,7 +157,7 @@ export async function finishClaim(deps: RefundDeps, claim: RefundClaim): Promise
   deliverPending(deps, { dedupePrefix: `refund:${paymentIntentId}` }).catch((error: unknown) =>
     deps.log("warn", "refund text not sent yet; the outbox retries", { error: String(error).slice(0, 200) }),
   );
-  return { refundId: result.refundId, seatReleased: result.seatReleased };
+  return { refundId: result.refundId, seatReleased: result.seatReleased, refundedNow: result.refundedNow };
 }
 
 /**

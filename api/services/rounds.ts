@@ -236,7 +236,11 @@ export function runRounds(db: Db, input: { eventId: number; action: ClockAction 
  * so the next re-plan leaves them out; the rounds they already played stay as they were. Only someone
  * checked in can leave.
  */
-export function markLeft(db: Db, input: { eventId: number; userId: number; left: boolean }, now: number): RoundsView {
+export function markLeft(
+  db: Db,
+  input: { eventId: number; userId: number; left: boolean },
+  now: number,
+): RoundsView & { changed: boolean } {
   return db.transaction(
     (tx) => {
       const event = findEvent(tx, input.eventId);
@@ -254,7 +258,8 @@ export function markLeft(db: Db, input: { eventId: number; userId: number; left:
       }
       const leftAt = input.left ? (booking.leftAt ?? now) : null;
       tx.update(bookings).set({ leftAt }).where(eq(bookings.id, booking.id)).run();
-      return view(tx, event, findRounds(tx, input.eventId), now);
+      // `changed` tells the route whether to log it: marking someone left twice changes nothing.
+      return { ...view(tx, event, findRounds(tx, input.eventId), now), changed: leftAt !== booking.leftAt };
     },
     { behavior: "immediate" },
   );

@@ -4,7 +4,15 @@ import { type AnyColumn, and, eq, gt, inArray, lte, ne, not, notExists, type SQL
 import { alias } from "drizzle-orm/sqlite-core";
 import type { Db } from "../../db/client.ts";
 import { bookings, checkoutSessions, events, users } from "../../db/schema.ts";
-import { NO_PHOTO, PARTIAL_NAME, prepareUploadsDir, STORED_NAME, thumbnailName, UPLOAD_FILE_MODE } from "./images.ts";
+import {
+  dropImageVariants,
+  NO_PHOTO,
+  PARTIAL_NAME,
+  prepareUploadsDir,
+  STORED_NAME,
+  thumbnailName,
+  UPLOAD_FILE_MODE,
+} from "./images.ts";
 
 const HOUR = 3_600_000;
 
@@ -137,6 +145,7 @@ export async function sweepUploads(
     if (!info.isFile()) continue;
     if (!named.has(name) && info.mtimeMs <= now - ORPHAN_AGE_MS) {
       await rm(path, { force: true });
+      dropImageVariants(deps.uploadsDir, name);
       filesRemoved.push(name);
     } else if ((info.mode & 0o077) !== 0) {
       await chmod(path, UPLOAD_FILE_MODE);

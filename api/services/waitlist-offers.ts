@@ -89,7 +89,7 @@ export function offerFreedSeats(deps: Deps, now: number, eventId?: number): numb
       let made = 0;
       for (const { event } of withLines) {
         if (!takingBookings(event, now)) {
-          closeWaitlist(tx, event.id);
+          closeLineAtStart(tx, event);
           continue;
         }
         // Someone who booked a seat on their own (it freed up while they were waiting) is out of line.
@@ -154,7 +154,7 @@ export function offerFreedSeats(deps: Deps, now: number, eventId?: number): numb
       }
       // Lines of events that stopped taking bookings with only offers out (the start passed mid-offer).
       const closed = tx
-        .selectDistinct({ id: events.id })
+        .selectDistinct({ event: events })
         .from(waitlistEntries)
         .innerJoin(events, eq(events.id, waitlistEntries.eventId))
         .where(
@@ -165,7 +165,7 @@ export function offerFreedSeats(deps: Deps, now: number, eventId?: number): numb
           ),
         )
         .all();
-      for (const event of closed) closeWaitlist(tx, event.id);
+      for (const { event } of closed) closeLineAtStart(tx, event);
       return made;
     },
     { behavior: "immediate" },
@@ -187,10 +187,51 @@ export function offerFreedSeatsNow(deps: OfferDeps, eventId: number): number {
   return made;
 }
 
+/** The outbox keys of the texts sent when an event's line closes at the start: one per place in line. */
+export const lineClosedKey = (eventId: number, entryId?: number) =>
+  `waitlist-closed:${eventId}:${entryId === undefined ? "" : entryId}`;
+
+/**
+ * Sales closed (Start Event, or the start time passing) with people still in line: each is texted
+ * once, whatever restarts or ticks follow (the outbox key is their place's), and the line is kept as
+ * `closed` for the organiser's list and the CSV instead of vanishing
+ * (docs/decisions/015-balanced-rooms-and-waitlist.md). A cancelled event's line is endWaitlist's.
+ */
+export function closeLineAtStart(tx: DbOrTx, event: Event) {
+  if (event.status === "cancelled") {
+    closeWaitlist(tx, event.id);
+    return;
+  }
+  const waiting = tx
+    .select({ id: waitlistEntries.id, phone: waitlistEntries.phone })
+    .from(waitlistEntries)
+    .where(and(eq(waitlistEntries.eventId, event.id), inArray(waitlistEntries.status, [...WAITING])))
+    .all();
+  for (const entry of waiting) {
+    enqueueSms(tx, {
+      dedupeKey: lineClosedKey(event.id, entry.id),
+      to: entry.phone,
+      body: `${event.name} is full tonight, so your place on the waitlist has closed. We'll let you know about the next one.`,
+    });
+  }
+  closeWaitlist(tx, event.id, "closed");
+}
+
+/**
+ * Start Event's part: the line closes and its texts go now, not at the scheduler's next tick (which
+ * would find the line already closed and send nothing twice).
+ */
+export function closeLineNow(deps: OfferDeps, eventId: number) {
+  offerFreedSeats(deps, deps.now(), eventId);
+  deliverPending(deps, { dedupePrefix: lineClosedKey(eventId) }).catch((error: unknown) =>
+    deps.log("warn", "waitlist closing texts not sent yet; the outbox retries", { error: String(error) }),
+  );
+}
+
 /** Ends an event's line: nobody is offered a seat any more and offers still out are withdrawn. */
-export function closeWaitlist(tx: DbOrTx, eventId: number) {
+export function closeWaitlist(tx: DbOrTx, eventId: number, status: "ended" | "closed" = "ended") {
   tx.update(waitlistEntries)
-    .set({ status: "ended" })
+    .set({ status })
     .where(and(eq(waitlistEntries.eventId, eventId), inArray(waitlistEntries.status, [...WAITING])))
     .run();
   tx.update(waitlistOffers)

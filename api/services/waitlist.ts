@@ -52,20 +52,28 @@ export function waitlistLength(q: DbOrTx, eventId: number): { total: number; mal
   return length;
 }
 
-/** The waitlist as the organiser sees it: everyone still in line, with their place in it. */
-export function listWaitlist(db: Db, event: Event) {
+/** What the organiser's list shows: the line, and those whose place closed at the start (kept, texted). */
+export const LISTED = [...WAITING, "closed"] as const;
+
+/**
+ * The waitlist as the organiser sees it: everyone still in line, with their place in it, then those
+ * still waiting when sales closed (status `closed`), with the place they had.
+ */
+export function listWaitlist(db: DbOrTx, event: Event) {
   const rows = db
     .select()
     .from(waitlistEntries)
-    .where(and(eq(waitlistEntries.eventId, event.id), inArray(waitlistEntries.status, [...WAITING])))
+    .where(and(eq(waitlistEntries.eventId, event.id), inArray(waitlistEntries.status, [...LISTED])))
     .orderBy(asc(waitlistEntries.id))
     .all();
-  const seen = { male: 0, female: 0, all: 0 };
-  return rows.map((row) => {
-    seen[row.gender] += 1;
-    seen.all += 1;
+  const seen = { line: { male: 0, female: 0, all: 0 }, closed: { male: 0, female: 0, all: 0 } };
+  const ordered = [...rows.filter((r) => r.status !== "closed"), ...rows.filter((r) => r.status === "closed")];
+  return ordered.map((row) => {
+    const count = seen[row.status === "closed" ? "closed" : "line"];
+    count[row.gender] += 1;
+    count.all += 1;
     return {
-      position: isBalanced(event) ? seen[row.gender] : seen.all,
+      position: isBalanced(event) ? count[row.gender] : count.all,
       name: row.name,
       phone: row.phone,
       gender: row.gender,

@@ -70,4 +70,15 @@ export const createHostLink = (eventID: number, label: string) =>
   guarded(send(api["host-links"].$post({ json: { eventID, label } })));
 export const revokeHostLink = (linkId: number) =>
   guarded(send(api["revoke-host-link"].$post({ json: { id: linkId } })));
-export const getActivity = (eventID: number) => guarded(send(api["admin-event"][":id"].activity.$get(id(eventID))));
+/** Entries per page of the Activity view; **Older entries** reads the next page. */
+export const ACTIVITY_PAGE_SIZE = 50;
+/** One page of the log, newest first; `before`: the last entry's id of the page already shown. */
+export const getActivity = (eventID: number, before?: number) =>
+  guarded(
+    send(
+      api["admin-event"][":id"].activity.$get({
+        ...id(eventID),
+        query: { limit: String(ACTIVITY_PAGE_SIZE), ...(before === undefined ? {} : { before: String(before) }) },
+      }),
+    ),
+  );

@@ -1,6 +1,7 @@
 import { type FormEvent, useCallback, useEffect, useState } from "react";
 import { ErrorNotice } from "../../../lib/error-notice.tsx";
 import {
+  ACTIVITY_PAGE_SIZE,
   type ActivityEntry,
   createHostLink,
   getActivity,
@@ -17,6 +18,27 @@ import { FormMessage, type Message } from "./form-message.tsx";
 
 type Loaded<T> = { status: "idle" | "loading" | "error" } | { status: "ready"; rows: T[] };
 
+/** What an erased attendee's row says (api/services/retention.ts), shown for a person with no name. */
+const ERASED_NAME = "Erased attendee";
+const personName = (person: ActivityEntry["person"]) => person?.name ?? ERASED_NAME;
+
+/** Who made a change: the organiser, a host by the link's label, or the server (failed logins). */
+function actorLine(entry: ActivityEntry) {
+  if (entry.actorKind === "organiser") return "Organiser";
+  if (entry.actorKind === "system") return "System";
+  return `${entry.actor} (host)`;
+}
+
+/** `paper card entered · Imran Ali · like for Kavya Rao`: names are read now, never stored. */
+function whatLine(entry: ActivityEntry) {
+  const parts: string[] = [entry.action];
+  if (entry.person) parts.push(personName(entry.person));
+  const detail = entry.otherPerson ? `${entry.detail ?? ""} for ${personName(entry.otherPerson)}`.trim() : entry.detail;
+  if (detail) parts.push(detail);
+  if (entry.count > 1) parts.push(`${entry.count} times`);
+  return parts.join(" · ");
+}
+
 type Props = {
   events: ReturnType<typeof useAdminEvents>;
   eventId: number | null;
@@ -32,6 +54,8 @@ export function HostAccess({ events, eventId, onPick }: Props) {
   const zone = picked?.time_zone ?? "UTC";
   const [links, setLinks] = useState<Loaded<HostLink>>({ status: "idle" });
   const [activity, setActivity] = useState<Loaded<ActivityEntry>>({ status: "idle" });
+  // Whether a full page came back last, so older entries may be there; and an older page being read.
+  const [older, setOlder] = useState<"none" | "more" | "loading" | "error">("none");
   const [label, setLabel] = useState("");
   const [made, setMade] = useState<NewHostLink | null>(null);
   const [busy, setBusy] = useState(false);
@@ -48,8 +72,32 @@ export function HostAccess({ events, eventId, onPick }: Props) {
         set({ status: "error" });
       }
     };
-    await Promise.all([read(listHostLinks(id), setLinks), read(getActivity(id), setActivity)]);
+    const setFirstPage = (page: Loaded<ActivityEntry>) => {
+      setActivity(page);
+      setOlder(page.status === "ready" && page.rows.length >= ACTIVITY_PAGE_SIZE ? "more" : "none");
+    };
+    await Promise.all([read(listHostLinks(id), setLinks), read(getActivity(id), setFirstPage)]);
   }, []);
+
+  const loadOlder = async () => {
+    if (eventId === null || activity.status !== "ready" || older === "loading") return;
+    const last = activity.rows.at(-1);
+    setOlder("loading");
+    try {
+      const reply = await getActivity(eventId, last?.id);
+      if (!reply.ok || !Array.isArray(reply.data)) {
+        setOlder("error");
+        return;
+      }
+      const page = reply.data as ActivityEntry[];
+      const shown = new Set(activity.rows.map((r) => r.id));
+      setActivity({ status: "ready", rows: [...activity.rows, ...page.filter((r) => !shown.has(r.id))] });
+      setOlder(page.length >= ACTIVITY_PAGE_SIZE ? "more" : "none");
+    } catch (error) {
+      console.warn(error);
+      setOlder("error");
+    }
+  };
 
   useEffect(() => {
     setMade(null);
@@ -212,14 +260,26 @@ export function HostAccess({ events, eventId, onPick }: Props) {
                   <li key={entry.id} className="activity-entry">
                     <span className="activity-when">{formatAtVenue(entry.at, zone)}</span>
                     <span className="activity-what">
-                      <strong>{entry.actor}</strong> · {entry.action}
-                      {entry.count > 1 ? ` (${entry.count})` : ""}
-                      {entry.person ? ` · ${entry.person.name ?? `attendee #${entry.person.userID}`}` : ""}
-                      {entry.detail ? ` · ${entry.detail}` : ""}
+                      <strong className={`activity-actor activity-actor-${entry.actorKind}`}>{actorLine(entry)}</strong>
+                      {" · "}
+                      <span>{whatLine(entry)}</span>
                     </span>
                   </li>
                 ))}
               </ol>
+            ) : null}
+            {activity.status === "ready" && older !== "none" ? (
+              <div className="activity-older">
+                {older === "error" ? <p role="alert">Couldn't load older entries.</p> : null}
+                <button
+                  type="button"
+                  className="button"
+                  disabled={older === "loading"}
+                  onClick={() => void loadOlder()}
+                >
+                  {older === "loading" ? "Loading older entries..." : "Older entries"}
+                </button>
+              </div>
             ) : null}
           </section>
         </>

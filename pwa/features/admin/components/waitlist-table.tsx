@@ -2,7 +2,11 @@ import { ErrorNotice } from "../../../lib/error-notice.tsx";
 import { formatAtVenue, nationalPhone } from "../format.ts";
 import type { WaitlistState } from "../use-waitlist.ts";
 
-const STATUS_LABELS: Record<string, string> = { waiting: "Waiting", offered: "Offered a seat" };
+const STATUS_LABELS: Record<string, string> = {
+  waiting: "Waiting",
+  offered: "Offered a seat",
+  closed: "Closed at the start",
+};
 
 /** Who waits for a seat, in order; at a balanced event each gender has its own line. */
 export function WaitlistTable(props: { state: WaitlistState; zone: string; onRetry: () => unknown }) {

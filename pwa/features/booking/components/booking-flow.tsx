@@ -127,6 +127,7 @@ export function BookingFlow({
         <WaitlistForm
           phone={step.phone}
           eventID={event.id}
+          seatsLeft={event.SeatsLeft}
           onJoined={joined(step.phone)}
           onBook={() => setStep({ name: "details", phone: step.phone })}
           onUnverified={reverify}

@@ -1,6 +1,6 @@
 import { type FormEvent, useEffect, useState } from "react";
 import { readDraft, saveDraft } from "../draft.ts";
-import { SOLD_OUT_WAITLIST_MESSAGE } from "../seat-messages.ts";
+import { genderFullMessage, SOLD_OUT_WAITLIST_MESSAGE } from "../seat-messages.ts";
 import type { Gender } from "../types.ts";
 import { useJoinWaitlist } from "../use-join-waitlist.ts";
 import { GenderField, NameField, VerifiedPhoneField } from "./person-fields.tsx";
@@ -9,9 +9,24 @@ import { GenderField, NameField, VerifiedPhoneField } from "./person-fields.tsx"
  * The waitlist of a sold-out event, reached from its card: the details form without photo or email,
  * since nothing is booked yet. Someone offered a seat later books it with the usual details form.
  */
+/**
+ * What the form says first: at a balanced event, which side is full (`No seats left for women`),
+ * never that the event is sold out while the other side still has seats.
+ */
+export function waitlistIntro(seatsLeft: { male: number; female: number } | null | undefined, gender: Gender | "") {
+  if (!seatsLeft) return SOLD_OUT_WAITLIST_MESSAGE;
+  const full = (["female", "male"] as const).filter((side) => seatsLeft[side] <= 0);
+  if (full.length === 2) return SOLD_OUT_WAITLIST_MESSAGE;
+  if (gender && full.includes(gender)) return genderFullMessage(gender);
+  const [side] = full;
+  return side ? genderFullMessage(side) : "Join the waitlist and we'll text you when a seat frees up.";
+}
+
 export function WaitlistForm(props: {
   phone: string;
   eventID: number;
+  /** Seats left per side at a balanced event (null otherwise), as the event's card had them. */
+  seatsLeft?: { male: number; female: number } | null;
   onJoined: (position: number | null) => void;
   /** A seat turned out to be free: book it instead. */
   onBook: () => void;
@@ -38,7 +53,7 @@ export function WaitlistForm(props: {
 
   return (
     <form className="form" onSubmit={submit} noValidate>
-      <p>{SOLD_OUT_WAITLIST_MESSAGE}</p>
+      <p>{waitlistIntro(props.seatsLeft, gender)}</p>
       <VerifiedPhoneField idPrefix="waitlist" phone={props.phone} />
       <NameField idPrefix="waitlist" value={name} onChange={setName} />
       <GenderField idPrefix="waitlist" value={gender} onChange={setGender} />
