@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { feedbackToken, linkToken } from "../api/lib/capability.ts";
 import { bookings } from "../db/schema.ts";
@@ -132,8 +132,11 @@ describe("Cache-Control", () => {
     record("GET /api/get-event-user/{id} (no session)", await fetch(`${server.url}/api/get-event-user/${event.id}`));
 
     expect((await admin.postJson("/api/start-event", { eventId: event.id })).status).toBe(200);
-    // The buyer was checked in by her code above, so her partners are the men who came: this one did.
-    db.update(bookings).set({ checkedInAt: server.deps.now() }).where(eq(bookings.userId, partner!.userId)).run();
+    // Both came (her code above was checked at home, which is no arrival), so each is the other's partner.
+    db.update(bookings)
+      .set({ checkedInAt: server.deps.now() })
+      .where(inArray(bookings.userId, [userID, partner!.userId]))
+      .run();
     const start = feedbackToken(env, "start", userID, event.id);
     record(
       "POST /api/get-participants",
