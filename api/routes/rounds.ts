@@ -21,7 +21,15 @@ const planBody = z.object({
   maxRounds: minutes(L.maxRounds).nullable().optional(),
   seated: z.enum(["female", "male"]).optional(),
 });
-const runBody = z.object({ eventID: id, action: z.enum(["start", "pause", "resume", "extend", "next", "finish"]) });
+// `current` and `phase` are what the console showed when the host pressed: a control meant for a
+// state the clock has since left (a double press, a retry, the clock moving on) is 409 stale_state.
+// Optional so a script can still drive the clock; the PWA always sends them.
+const runBody = z.object({
+  eventID: id,
+  action: z.enum(["start", "pause", "resume", "extend", "next", "finish"]),
+  current: z.number().int().min(0).max(10_000).nullable().optional(),
+  phase: z.enum(["round", "break"]).nullable().optional(),
+});
 const leftBody = z.object({ eventID: id, userID: id, left: z.boolean() });
 // Left loose on purpose, as for the partners page: a missing or mistyped token is a 403, not a 400.
 const myRoundsBody = z.object({ eventID: id, userID: id, token: z.unknown().optional() });
@@ -45,7 +53,11 @@ export const roundsRoutes = (deps: AppDeps) => {
     .post("/run-rounds", staff, validate("json", runBody), (c) => {
       const body = c.req.valid("json");
       staffFor(c, body.eventID);
-      const view = runRounds(deps.db, { eventId: body.eventID, action: body.action }, deps.now());
+      const view = runRounds(
+        deps.db,
+        { eventId: body.eventID, action: body.action, shown: { current: body.current, phase: body.phase } },
+        deps.now(),
+      );
       logActivity(c, deps, { action: "rounds controlled", eventId: body.eventID, detail: body.action });
       return c.json(view);
     })

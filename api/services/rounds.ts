@@ -212,15 +212,35 @@ export function planEventRounds(db: Db, input: { eventId: number } & Partial<Rou
   );
 }
 
-/** Start, Pause, Resume, +1 min, Next and Finish rounds (rounds-clock.ts says what each does). */
-export function runRounds(db: Db, input: { eventId: number; action: ClockAction }, now: number): RoundsView {
+/** The round and phase the host's console showed when a control was pressed; a field left out is not checked. */
+export type ShownClock = { current?: number | null; phase?: RoundsPhase | null };
+
+/**
+ * Start, Pause, Resume, +1 min, Next and Finish rounds (rounds-clock.ts says what each does). When
+ * the console says which round and phase it showed and the clock is no longer there, nothing
+ * changes: 409 `stale_state`. So four Next pressed at once on one screen move the night once, and
+ * a Next retried after the round ended by itself does not skip the next one.
+ */
+export function runRounds(
+  db: Db,
+  input: { eventId: number; action: ClockAction; shown?: ShownClock },
+  now: number,
+): RoundsView {
   return db.transaction(
     (tx) => {
       const event = findEvent(tx, input.eventId);
       assertStarted(event);
       const row = findRounds(tx, input.eventId);
       if (!row) throw Conflict("plan the rounds first", "wrong_state");
-      const clock = applyAction(clockAt(row, event, now), timingOf(row), input.action, now);
+      const at = clockAt(row, event, now);
+      const shown = input.shown ?? {};
+      if (
+        (shown.current !== undefined && shown.current !== at.current) ||
+        (shown.phase !== undefined && shown.phase !== at.phase)
+      ) {
+        throw Conflict("the rounds have moved on since this screen was shown; here they are now", "stale_state");
+      }
+      const clock = applyAction(at, timingOf(row), input.action, now);
       tx.update(eventRounds)
         .set({ ...clock, updatedAt: now })
         .where(eq(eventRounds.eventId, input.eventId))
