@@ -34,6 +34,8 @@ export type RoundsPerson = {
 
 /** What the host's console reads; every admin rounds call answers it. */
 export type RoundsView = {
+  /** The event's own status: the rounds are run while it is `started`, and read-only after it ended. */
+  eventStatus: Event["status"];
   status: "none" | RoundsStatus;
   settings: RoundsSettings;
   current: number | null;
@@ -146,6 +148,7 @@ function view(db: DbOrTx, event: Event, row: EventRounds | undefined, now: numbe
   const clock = row ? clockAt(row, event, now) : undefined;
   const planned = new Set(row?.plannedFor ?? []);
   return {
+    eventStatus: event.status,
     status: clock?.status ?? "none",
     settings: settingsOf(row),
     current: clock?.current ?? null,

@@ -9,6 +9,7 @@ import {
   type RoundsState,
   type RunAction,
   runRounds,
+  type ShownClock,
 } from "./rounds-api.ts";
 
 /** The console asks the server again this often while the tab is open (the guests poll every 5 s). */
@@ -41,6 +42,9 @@ export function problemFor(
   const { code, error } = reply.data;
   if (reply.status === 401) return "Your session ended. Log in again.";
   if (code === "not_found") return "This event no longer exists.";
+  if (code === "stale_state") {
+    return "The rounds had already moved on, so nothing changed. Here is where they are now: press again if you still need to.";
+  }
   if (code === "wrong_state") {
     if (what === "plan")
       return "Start the event first (Overview, Start Event): the rounds are planned from who checked in.";
@@ -140,6 +144,8 @@ export function useRounds(eventID: number | null, pollMs = ROUNDS_POLL_MS) {
           return true;
         }
         setProblem(problemFor(kind, reply));
+        // The screen was behind the server (a second press, a round that ended by itself): show now.
+        if (reply.data.code === "stale_state") void load(true);
       } catch (error) {
         if (!(error instanceof CallFailed)) throw error;
         setUnreachable(true);
@@ -149,7 +155,7 @@ export function useRounds(eventID: number | null, pollMs = ROUNDS_POLL_MS) {
       }
       return false;
     },
-    [eventID, accept],
+    [eventID, accept, load],
   );
 
   return {
@@ -158,7 +164,7 @@ export function useRounds(eventID: number | null, pollMs = ROUNDS_POLL_MS) {
     problem,
     unreachable,
     reload: () => load(false),
-    run: (action: RunAction) => perform(action, action, () => runRounds(eventID!, action)),
+    run: (action: RunAction, shown: ShownClock) => perform(action, action, () => runRounds(eventID!, action, shown)),
     plan: (settings: Omit<PlanInput, "eventID">) =>
       perform("plan", "plan", () => planRounds({ eventID: eventID!, ...settings })),
     setLeft: (userID: number, left: boolean) =>

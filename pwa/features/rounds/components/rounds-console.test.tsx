@@ -29,6 +29,7 @@ function fakeServer() {
     started: true,
     requests: [] as { url: string; body?: Record<string, unknown> }[],
     state: {
+      eventStatus: "started",
       status: "none",
       settings: { roundMinutes: 5, breakMinutes: 1, maxRounds: null, seated: "female" },
       current: null,
@@ -88,10 +89,19 @@ function fakeServer() {
         if (s().status === "none") s().status = "planned";
       } else if (url === "/api/run-rounds") {
         const action = body?.action;
+        // As the server: a press for a round or phase the clock has left changes nothing.
+        if (body?.current !== s().current || body?.phase !== s().phase) {
+          return Response.json(
+            { success: false, error: "the rounds have moved on", code: "stale_state" },
+            { status: 409 },
+          );
+        }
         if (action === "start")
           Object.assign(s(), { status: "running", current: 1, phase: "round", phaseEndsAt: endIn(300_000) });
         if (action === "pause") s().status = "paused";
-        if (action === "resume") s().status = "running";
+        if (action === "resume" && s().status === "finished") {
+          Object.assign(s(), { status: "running", phase: "round", phaseEndsAt: endIn(300_000) });
+        } else if (action === "resume") s().status = "running";
         if (action === "extend") s().phaseEndsAt = new Date(Date.parse(String(s().phaseEndsAt)) + 60_000).toISOString();
         if (action === "next") {
           if (s().phase === "round") Object.assign(s(), { phase: "break", phaseEndsAt: endIn(60_000) });
@@ -170,7 +180,7 @@ describe("the host's Rounds console", () => {
       within(plan)
         .getAllByRole("columnheader")
         .map((th) => th.textContent),
-    ).toEqual(["Round", "Table 1", "Table 2", "Break"]);
+    ).toEqual(["Round", "Table 1", "Table 2", "Sitting out"]);
     const firstRound = within(plan).getAllByRole("row")[1]!;
     expect(
       within(firstRound)
@@ -200,7 +210,8 @@ describe("the host's Rounds console", () => {
     expect(["1:00", "0:59"]).toContain(screen.getByRole("timer").textContent);
     fireEvent.click(button("Next"));
     await screen.findByRole("heading", { name: "Round 2 of 2" });
-    expect(lastAction(server)).toEqual({ eventID: 7, action: "next" });
+    // Each press says what the screen showed, so a second press of the same Next is refused.
+    expect(lastAction(server)).toEqual({ eventID: 7, action: "next", current: 1, phase: "break" });
 
     // Finishing is asked twice: a stray tap must not end the night.
     fireEvent.click(button("Finish rounds"));
@@ -216,6 +227,36 @@ describe("the host's Rounds console", () => {
       "next",
       "finish",
     ]);
+
+    // A Next pressed once too often is not the end of the night: Resume brings the last round back.
+    fireEvent.click(button("Resume"));
+    await screen.findByRole("heading", { name: "Round 2 of 2" });
+    expect(lastAction(server)).toEqual({ eventID: 7, action: "resume", current: 2, phase: null });
+  });
+
+  it("a press the server finds stale changes nothing, says so, and shows where the rounds are now", async () => {
+    const server = fakeServer();
+    await openTonight();
+    fireEvent.click(button("Plan rounds"));
+    fireEvent.click(await screen.findByRole("button", { name: "Start rounds" }));
+    await screen.findByRole("heading", { name: "Round 1 of 2" });
+    // Another phone moved the night on before this console's next poll.
+    Object.assign(server.state, { phase: "break" });
+    fireEvent.click(button("Next"));
+    expect((await screen.findByRole("alert")).textContent).toContain("The rounds had already moved on");
+    await screen.findByText("Changeover: movers change tables");
+    expect(server.state).toMatchObject({ current: 1, phase: "break" });
+  });
+
+  it("offers no Resume once the event has ended: the night is read-only", async () => {
+    const server = fakeServer();
+    await openTonight();
+    fireEvent.click(button("Plan rounds"));
+    fireEvent.click(await screen.findByRole("button", { name: "Start rounds" }));
+    await screen.findByRole("heading", { name: "Round 1 of 2" });
+    Object.assign(server.state, { status: "finished", phase: null, phaseEndsAt: null, eventStatus: "ended" });
+    await screen.findByRole("heading", { name: "The rounds are finished" }, { timeout: 5_000 });
+    expect(screen.queryByRole("button", { name: "Resume" })).toBeNull();
   });
 
   it("marks someone who went home with Left, and new arrivals until the host re-plans", async () => {

@@ -6,7 +6,7 @@ import { useConfirm } from "../../admin/components/confirm-dialog.tsx";
 import { EventPicker } from "../../admin/components/event-picker.tsx";
 import type { useAdminEvents } from "../../admin/use-admin-events.ts";
 import { ResultsPanel } from "../../results/components/results-panel.tsx";
-import type { RunAction } from "../rounds-api.ts";
+import type { RunAction, ShownClock } from "../rounds-api.ts";
 import { useRounds } from "../use-rounds.ts";
 import { PlanTable } from "./plan-table.tsx";
 import { PresentList } from "./present-list.tsx";
@@ -34,16 +34,19 @@ export function RoundsConsole({
   const picked = events?.state.status === "ready" ? events.state.events.find((e) => e.id === eventID) : undefined;
   const timeZone = fixedEvent?.timeZone ?? picked?.time_zone ?? DEFAULT_TIME_ZONE;
 
-  const onRun = async (action: RunAction) => {
+  const onRun = async (action: RunAction, shown: ShownClock) => {
     if (action === "finish") {
       const go = await confirm({
         title: "Finish the rounds?",
-        lines: ["The clock stops for good and the guests' phones say the rounds are over."],
+        lines: [
+          "The clock stops and the guests' phones say the rounds are over.",
+          "Until the event ends, Resume brings the last round back.",
+        ],
         confirmLabel: "Finish rounds",
       });
       if (!go) return;
     }
-    await run(action);
+    await run(action, shown);
   };
 
   return (
@@ -82,7 +85,7 @@ export function RoundsConsole({
                 receivedAt={state.receivedAt}
                 canControl={online}
                 busy={busy}
-                onRun={(action) => void onRun(action)}
+                onRun={(action, shown) => void onRun(action, shown)}
               />
             )}
             <PresentList
