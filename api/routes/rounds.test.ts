@@ -268,6 +268,26 @@ describe("planning from the people present", () => {
     expect((await plan(n, { maxRounds: null })).body.rounds).toHaveLength(3);
   });
 
+  it("refuses to plan or re-plan more than 100 present a side: 409 room_too_large, nothing stored", async () => {
+    const n = await night({ women: ["Wendy"], men: ["Arjun"] });
+    const extra = insertPaidBookings(server.deps.db, n.eventId, 100, { gender: "female", paidAt: now() - MINUTE });
+    for (const p of extra) checkIn(p.userId, now() - MINUTE);
+    const refused = await plan(n);
+    expect(refused).toMatchObject({
+      status: 409,
+      body: { code: "room_too_large", limit: 100, present: { female: 101, male: 1 } },
+    });
+    expect(String(refused.body.error)).toMatch(/^The rounds can be planned for up to 100 women and 100 men present/);
+    expect((await getRounds(n)).body.status).toBe("none");
+    // One leaves: 100 a side is planned.
+    expect((await markLeft(n, n.people.Wendy!, true)).status).toBe(200);
+    expect((await plan(n)).status).toBe(200);
+    expect((await run(n, "start")).status).toBe(200);
+    // A re-plan checks again.
+    expect((await markLeft(n, n.people.Wendy!, false)).status).toBe(200);
+    expect(await plan(n)).toMatchObject({ status: 409, body: { code: "room_too_large" } });
+  });
+
   it("answers 409 unless the event is started", async () => {
     const wrongState = { status: 409, body: expect.objectContaining({ code: "wrong_state" }) };
     for (const status of ["upcoming", "ended"] as const) {

@@ -1,6 +1,6 @@
 import { and, eq, isNotNull } from "drizzle-orm";
 import { ageAtEvent } from "../../common/age.ts";
-import { ROUNDS_DEFAULTS, type RoundsSettings } from "../../common/rounds-settings.ts";
+import { ROUNDS_LIMITS as LIMITS, ROUNDS_DEFAULTS, type RoundsSettings } from "../../common/rounds-settings.ts";
 import type { Db, DbOrTx } from "../../db/client.ts";
 import { type EventRounds, eventRounds, type RoundsPhase, type RoundsStatus } from "../../db/rounds-schema.ts";
 import { bookings, type Event, events, users } from "../../db/schema.ts";
@@ -191,6 +191,14 @@ export function planEventRounds(db: Db, input: { eventId: number } & Partial<Rou
         seated: input.seated ?? before.seated,
       };
       const present = presentBySide(checkedIn(tx, input.eventId));
+      const cap = LIMITS.presentPerSide;
+      if (present.female.length > cap || present.male.length > cap) {
+        throw Conflict(
+          `The rounds can be planned for up to ${cap} women and ${cap} men present; ${present.female.length} women and ${present.male.length} men are here. Mark those who left, or run this night's rounds by hand.`,
+          "room_too_large",
+          { present: { female: present.female.length, male: present.male.length }, limit: cap },
+        );
+      }
       const under = { ...present, seated: settings.seated, maxRounds: settings.maxRounds };
       const started = clock?.current ?? 0;
       const plan = planFor(
