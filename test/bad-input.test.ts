@@ -340,13 +340,36 @@ function endpointTable(): Endpoint[] {
       method: "POST",
       path: "/api/run-rounds",
       admin: true,
-      body: { type: "json", fields: { eventID: id(), action: { kind: "roundsAction", base: "start" } } },
+      body: {
+        type: "json",
+        fields: {
+          eventID: id(),
+          action: { kind: "roundsAction", base: "start" },
+          current: { kind: "roundsCurrent", base: null, optional: true },
+          phase: { kind: "roundsPhase", base: null, optional: true },
+        },
+      },
     },
     {
       method: "POST",
       path: "/api/mark-left",
       admin: true,
       body: { type: "json", fields: { eventID: id(), userID: id(), left: { kind: "boolean", base: true } } },
+    },
+    { method: "GET", path: "/api/admin-event/:id/message-guests", admin: true, params: { id: id() } },
+    {
+      method: "POST",
+      path: "/api/message-guests",
+      admin: true,
+      body: {
+        type: "json",
+        fields: {
+          eventID: id(),
+          to: { kind: "audience", base: "all" },
+          text: text("We're running 15 minutes late", 320),
+          messageID: { kind: "messageID", base: "dialog-0001", optional: true },
+        },
+      },
     },
     {
       method: "POST",
@@ -549,6 +572,8 @@ describe("every endpoint answers bad input with a 4xx {success:false, error} and
     "POST /api/plan-rounds",
     "POST /api/run-rounds",
     "POST /api/mark-left",
+    "GET /api/admin-event/:id/message-guests",
+    "POST /api/message-guests",
     "POST /api/my-rounds",
     "GET /api/admin-event/:id/ratings",
     "POST /api/release-results",

@@ -277,7 +277,9 @@ describe("planning from the people present", () => {
       status: 409,
       body: { code: "room_too_large", limit: 100, present: { female: 101, male: 1 } },
     });
-    expect(String((refused.body as unknown as { error: string }).error)).toMatch(/^The rounds can be planned for up to 100 women and 100 men present/);
+    expect(String((refused.body as unknown as { error: string }).error)).toMatch(
+      /^The rounds can be planned for up to 100 women and 100 men present/,
+    );
     expect((await getRounds(n)).body.status).toBe("none");
     // One leaves: 100 a side is planned.
     expect((await markLeft(n, n.people.Wendy!, true)).status).toBe(200);

@@ -20,6 +20,7 @@ export const ACTIVITY_ACTIONS = [
   "rounds planned",
   "rounds controlled",
   "marked left",
+  "guests messaged",
   "results released",
   "paper card entered",
   "host link created",
@@ -40,7 +41,7 @@ export type ActivityInput = {
   eventId?: number | null;
   /** The person the change concerned (check-in, refund, marked left). */
   userId?: number | null;
-  /** A short note: the rounds action, a host link's label. Never a name, email or phone. */
+  /** A short note: the rounds action, a host link's label, a message's text. Never a name, email or phone. */
   detail?: string | null;
 };
 
