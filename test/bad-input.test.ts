@@ -333,6 +333,7 @@ function endpointTable(): Endpoint[] {
           breakMinutes: { kind: "breakMinutes", base: 1, optional: true },
           maxRounds: { kind: "maxRounds", base: 9, optional: true },
           seated: { kind: "gender", base: "female", optional: true },
+          preview: { kind: "boolean", base: false, optional: true },
         },
       },
     },

@@ -472,6 +472,21 @@ describe("late arrivals, early leavers and re-planning", () => {
     expect(late.schedule.every((r) => r.round >= 2)).toBe(true);
   });
 
+  it("previews a re-plan without storing it", async () => {
+    const n = await night({ women: ["Wendy", "Wanda"], men: ["Arjun", "Vikram"] });
+    await plan(n);
+    await run(n, "start");
+    const late = insertPaidBookings(server.deps.db, n.eventId, 1, { name: "Omar", gender: "male", paidAt: now() });
+    checkIn(late[0]!.userId);
+    const preview = await plan(n, { preview: true });
+    expect(preview.status).toBe(200);
+    expect(preview.body.rounds.length).toBeGreaterThan(2);
+    const stored = (await getRounds(n)).body;
+    expect(stored.rounds).toHaveLength(2);
+    expect(stored.arrivals).toEqual([late[0]!.userId]);
+    expect(await plan(n)).toMatchObject({ status: 200, body: { rounds: preview.body.rounds } });
+  });
+
   it("marks someone as left, leaves them out of the re-plan, and takes it back", async () => {
     const n = await night({ women: ["Wendy", "Wanda"], men: ["Arjun", "Vikram"] });
     const planned = (await plan(n)).body;

@@ -23,6 +23,8 @@ const planBody = z.object({
   // null takes a cap off; left out keeps the one set before.
   maxRounds: minutes(L.maxRounds).nullable().optional(),
   seated: z.enum(["female", "male"]).optional(),
+  // True: answer the plan it would make, storing nothing (the console's warning before a re-plan).
+  preview: z.boolean().optional(),
 });
 // `current` and `phase` are what the console showed when the host pressed: a control meant for a
 // state the clock has since left (a double press, a retry, the clock moving on) is 409 stale_state.
@@ -66,8 +68,9 @@ export const roundsRoutes = (deps: AppDeps) => {
       .post("/plan-rounds", staff, validate("json", planBody), (c) => {
         const { eventID, ...settings } = c.req.valid("json");
         staffFor(c, eventID);
-        const view = planEventRounds(deps.db, { eventId: eventID, ...settings }, deps.now());
-        logActivity(c, deps, { action: "rounds planned", eventId: eventID });
+        const { preview, ...chosen } = settings;
+        const view = planEventRounds(deps.db, { eventId: eventID, ...chosen }, deps.now(), { preview });
+        if (!preview) logActivity(c, deps, { action: "rounds planned", eventId: eventID });
         return c.json(view);
       })
       .post("/run-rounds", staff, validate("json", runBody), (c) => {

@@ -175,7 +175,12 @@ export function getRounds(db: Db, eventId: number, now: number): RoundsView {
  * Plan rounds, or Re-plan rounds once they run: the rounds not yet started are rebuilt from the people
  * present now, the started ones are kept as they were. Settings left out keep their value.
  */
-export function planEventRounds(db: Db, input: { eventId: number } & Partial<RoundsSettings>, now: number): RoundsView {
+export function planEventRounds(
+  db: Db,
+  input: { eventId: number } & Partial<RoundsSettings>,
+  now: number,
+  options: { preview?: boolean } = {},
+): RoundsView {
   return db.transaction(
     (tx) => {
       const event = findEvent(tx, input.eventId);
@@ -213,6 +218,8 @@ export function planEventRounds(db: Db, input: { eventId: number } & Partial<Rou
         plannedAt: now,
         updatedAt: now,
       };
+      // A preview answers the view the plan would give, and stores nothing.
+      if (options.preview) return view(tx, event, { eventId: input.eventId, ...values }, now);
       tx.insert(eventRounds)
         .values({ eventId: input.eventId, ...values })
         .onConflictDoUpdate({ target: eventRounds.eventId, set: values })

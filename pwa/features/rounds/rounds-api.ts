@@ -35,3 +35,11 @@ export const runRounds = (eventID: number, action: RunAction, shown: ShownClock)
   guarded(send(api["run-rounds"].$post({ json: { eventID, action, ...shown } })));
 export const markLeft = (eventID: number, userID: number, left: boolean) =>
   guarded(send(api["mark-left"].$post({ json: { eventID, userID, left } })));
+
+// **Message guests** (docs/decisions/019-running-the-night.md).
+export type GuestAudience = Parameters<(typeof api)["message-guests"]["$post"]>[0]["json"]["to"];
+export type GuestMessagePreview = Ok<(typeof api)["admin-event"][":id"]["message-guests"]["$get"]>;
+export const previewGuestMessage = (eventID: number) =>
+  guarded(send(api["admin-event"][":id"]["message-guests"].$get({ param: { id: String(eventID) } })));
+export const messageGuests = (input: { eventID: number; to: GuestAudience; text: string; messageID: string }) =>
+  guarded(send(api["message-guests"].$post({ json: input })));

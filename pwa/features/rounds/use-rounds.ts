@@ -167,6 +167,17 @@ export function useRounds(eventID: number | null, pollMs = ROUNDS_POLL_MS) {
     run: (action: RunAction, shown: ShownClock) => perform(action, action, () => runRounds(eventID!, action, shown)),
     plan: (settings: Omit<PlanInput, "eventID">) =>
       perform("plan", "plan", () => planRounds({ eventID: eventID!, ...settings })),
+    /** The plan these settings would give now, storing nothing; null when it can't be read. */
+    previewPlan: async (settings: Omit<PlanInput, "eventID">): Promise<RoundsState | null> => {
+      if (eventID === null) return null;
+      try {
+        const reply = await planRounds({ eventID, ...settings, preview: true });
+        return reply.ok ? reply.data : null;
+      } catch (error) {
+        if (!(error instanceof CallFailed)) throw error;
+        return null;
+      }
+    },
     setLeft: (userID: number, left: boolean) =>
       perform(`left:${userID}`, "left", () => markLeft(eventID!, userID, left)),
     dismissProblem: () => setProblem(null),
