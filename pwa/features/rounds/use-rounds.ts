@@ -164,6 +164,8 @@ export function useRounds(eventID: number | null, pollMs = ROUNDS_POLL_MS) {
     problem,
     unreachable,
     reload: () => load(false),
+    /** Reads the rounds again without the loading state: what is shown stays until the answer. */
+    refresh: () => load(true),
     run: (action: RunAction, shown: ShownClock) => perform(action, action, () => runRounds(eventID!, action, shown)),
     plan: (settings: Omit<PlanInput, "eventID">) =>
       perform("plan", "plan", () => planRounds({ eventID: eventID!, ...settings })),

@@ -37,7 +37,7 @@ export function RoundsConsole({
   onPick?(id: number | null): void;
 }) {
   const eventID = fixedEvent?.id ?? eventId;
-  const { state, busy, problem, unreachable, reload, run, plan, previewPlan, setLeft, dismissProblem } =
+  const { state, busy, problem, unreachable, reload, refresh, run, plan, previewPlan, setLeft, dismissProblem } =
     useRounds(eventID);
   const online = useOnline();
   const { confirm, dialog } = useConfirm();
@@ -119,12 +119,12 @@ export function RoundsConsole({
           eventStatus={state.rounds.eventStatus}
           online={online}
           onChanged={async () => {
-            await reload();
+            await refresh();
             await events?.reload();
           }}
         />
       ) : null}
-      {state.status === "ready" && state.rounds.eventStatus === "ended" ? (
+      {state.status === "ready" && over(state.rounds) ? (
         <p className="notice rounds-ended" role="status">
           This night has ended: its rounds are shown read-only.
         </p>
@@ -143,10 +143,12 @@ export function RoundsConsole({
             )}
             <PresentList
               rounds={state.rounds}
-              canChange={(userID) => online && busy !== `left:${userID}` && state.rounds.status !== "finished"}
+              canChange={(userID) =>
+                online && busy !== `left:${userID}` && state.rounds.status !== "finished" && !over(state.rounds)
+              }
               onLeft={(userID, left) => void setLeft(userID, left)}
             />
-            {state.rounds.status === "finished" ? null : (
+            {state.rounds.status === "finished" || over(state.rounds) ? null : (
               <SettingsForm
                 key={eventID}
                 status={state.rounds.status}
@@ -176,6 +178,9 @@ export function RoundsConsole({
     </div>
   );
 }
+
+/** Ended or cancelled: the night's rounds are shown read-only. */
+const over = (rounds: { eventStatus: string }) => rounds.eventStatus === "ended" || rounds.eventStatus === "cancelled";
 
 /**
  * The night's two moments and its message, beside the rounds: **Start Event** and **End Event** (the
