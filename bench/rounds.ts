@@ -1,4 +1,5 @@
 import { planRounds, type Round, replanRounds } from "../api/services/rounds-plan.ts";
+import { ROUNDS_LIMITS } from "../common/rounds-settings.ts";
 
 // `node --import tsx bench/rounds.ts`: how long the rounds planner takes for a large night, 100 women
 // and 100 men, and for re-planning it halfway through. Measures, never asserts; the median of a few
@@ -63,3 +64,18 @@ const capped = replanRounds({ played, planned, ...changed, maxRounds: 100 });
 row("The same with maxRounds 100", ms(median(() => replanRounds({ played, planned, ...changed, maxRounds: 100 }))));
 row("  movers (men) going on to the next table in the re-planned rounds", followShare(capped, 50));
 row("  without the old plan to keep", followShare(replanRounds({ played, ...changed, maxRounds: 100 }), 50));
+
+// The room the planner accepts on the request path is capped (ROUNDS_LIMITS.presentPerSide): a
+// re-plan's cost grows with the fourth power of a side. The worst case at the cap and past it:
+// halfway through, 2 + 2 leave and 2 + 2 arrive, no cap on the rounds.
+for (const side of [ROUNDS_LIMITS.presentPerSide, 2 * ROUNDS_LIMITS.presentPerSide]) {
+  const women = Array.from({ length: side }, (_, i) => 1 + i);
+  const men = Array.from({ length: side }, (_, i) => 10_001 + i);
+  const night = planRounds({ female: women, male: men });
+  const half = { played: night.slice(0, side / 2), planned: night.slice(side / 2) };
+  const moved = { female: [...women.slice(2), 5001, 5002], male: [...men.slice(2), 15_001, 15_002] };
+  const started = performance.now();
+  replanRounds({ ...half, ...moved });
+  const label = side === ROUNDS_LIMITS.presentPerSide ? "the cap" : "refused";
+  row(`Re-plan ${side} + ${side} after round ${side / 2}, 2 + 2 changed (${label})`, ms(performance.now() - started));
+}

@@ -148,6 +148,7 @@ try {
   add(
     "Re-plan after round 50, 2 + 2 left and 2 + 2 arrived",
     medianMs(() => replanRounds({ played, planned, ...changed })),
+    "≤ 500 ms (the most present a side the planner takes)",
   );
 }
 

@@ -49,6 +49,9 @@ export const ERROR_CODES = {
   promo_used_up: "the promo code has been used as many times as it may be",
   promo_wrong_gender: "the promo code is for the other gender",
   promo_code_taken: "the event already has a promo code with this name",
+  stale_state: "the rounds moved on since the console showed them (`current`, `phase`); reload and press again",
+  room_too_large:
+    "more people are present than the rounds planner takes (`limit` a side; `present` says how many are here)",
   not_checked_in: "the attendee was not checked in at the door, so cannot be marked as left",
   // 410
   gone: "the offer or ticket expired or was used",

@@ -15,6 +15,12 @@ export const ROUNDS_LIMITS = {
   roundMinutes: { min: 1, max: 30 },
   breakMinutes: { min: 0, max: 10 },
   maxRounds: { min: 1, max: 200 },
+  /**
+   * At most this many women, and this many men, present for the planner. A re-plan's cost grows
+   * with the fourth power of a side (docs/decisions/018-rounds.md, figures from bench/rounds.ts):
+   * 100 a side re-plans in about 0.2 s on the request path, 200 a side took 2.4 s.
+   */
+  presentPerSide: 100,
 } as const;
 
 export type RoundsSettings = {

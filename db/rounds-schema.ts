@@ -1,4 +1,4 @@
-import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { events, genders } from "./schema.ts";
 
 // The night's rounds (docs/decisions/019-running-the-night.md), in a file of their own so schema.ts
@@ -45,3 +45,34 @@ export const eventRounds = sqliteTable("event_rounds", {
 });
 
 export type EventRounds = typeof eventRounds.$inferSelect;
+
+export const guestAudiences = ["all", "arrived", "not_arrived"] as const;
+export type GuestAudience = (typeof guestAudiences)[number];
+
+/**
+ * **Message guests** (docs/decisions/019-running-the-night.md): one row per message sent to a night's
+ * guests. Its id keys the texts in the outbox (`message:{eventId}:{id}:{userId}`), so each guest gets
+ * a message once, across retries and restarts; the rows of the last hour are the rate limit.
+ * `clientKey` is the sender's own id for the message (one per dialog), so a retried send is the same
+ * message, not a second one.
+ */
+export const guestMessages = sqliteTable(
+  "guest_messages",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    eventId: integer("event_id")
+      .notNull()
+      .references(() => events.id),
+    clientKey: text("client_key"),
+    audience: text("audience", { enum: guestAudiences }).notNull(),
+    text: text("text").notNull(),
+    actor: text("actor").notNull(),
+    /** How many guests it was queued for. */
+    recipients: integer("recipients").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("guest_messages_client_key").on(t.eventId, t.clientKey),
+    index("guest_messages_event_time").on(t.eventId, t.createdAt),
+  ],
+);

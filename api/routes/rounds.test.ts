@@ -277,6 +277,28 @@ describe("planning from the people present", () => {
     expect((await plan(n, { maxRounds: null })).body.rounds).toHaveLength(3);
   });
 
+  it("refuses to plan or re-plan more than 100 present a side: 409 room_too_large, nothing stored", async () => {
+    const n = await night({ women: ["Wendy"], men: ["Arjun"] });
+    const extra = insertPaidBookings(server.deps.db, n.eventId, 100, { gender: "female", paidAt: now() - MINUTE });
+    for (const p of extra) checkIn(p.userId, now() - MINUTE);
+    const refused = await plan(n);
+    expect(refused).toMatchObject({
+      status: 409,
+      body: { code: "room_too_large", limit: 100, present: { female: 101, male: 1 } },
+    });
+    expect(String((refused.body as unknown as { error: string }).error)).toMatch(
+      /^The rounds can be planned for up to 100 women and 100 men present/,
+    );
+    expect((await getRounds(n)).body.status).toBe("none");
+    // One leaves: 100 a side is planned.
+    expect((await markLeft(n, n.people.Wendy!, true)).status).toBe(200);
+    expect((await plan(n)).status).toBe(200);
+    expect((await run(n, "start")).status).toBe(200);
+    // A re-plan checks again.
+    expect((await markLeft(n, n.people.Wendy!, false)).status).toBe(200);
+    expect(await plan(n)).toMatchObject({ status: 409, body: { code: "room_too_large" } });
+  });
+
   it("answers 409 unless the event is started", async () => {
     const wrongState = { status: 409, body: expect.objectContaining({ code: "wrong_state" }) };
     for (const status of ["upcoming", "ended"] as const) {
@@ -341,10 +363,67 @@ describe("running the rounds", () => {
     const finished = await run(n, "finish");
     expect(clock(finished.body)).toEqual(["finished", 2, null, null]);
     expect(finished.body.rounds).toHaveLength(3);
-    for (const action of ["start", "pause", "resume", "extend", "next", "finish"]) {
+    for (const action of ["start", "pause", "extend", "next", "finish"]) {
       expect(await run(n, action), action).toEqual(wrongState);
     }
     expect(await plan(n)).toEqual(wrongState);
+  });
+
+  it("moves the night one phase for 4 Next pressed at once on the same screen; the others are stale_state", async () => {
+    const n = await night({ women: ["Wendy", "Wanda", "Willa"], men: ["Arjun", "Vikram", "Sam"] });
+    await plan(n, { roundMinutes: 5, breakMinutes: 1 });
+    await run(n, "start");
+    const shown = { eventID: n.eventId, action: "next", current: 1, phase: "round" };
+    const replies = await Promise.all(
+      Array.from({ length: 4 }, async () => reply(await admin.postJson("/api/run-rounds", shown))),
+    );
+    expect(replies.map((r) => r.status).sort()).toEqual([200, 409, 409, 409]);
+    for (const r of replies.filter((r) => r.status === 409)) {
+      expect(r.body).toMatchObject({ code: "stale_state" });
+      expect(String(r.body.error)).not.toMatch(/^[a-z]+:/i);
+    }
+    expect(clock((await getRounds(n)).body)).toEqual(["running", 1, "break", MINUTE]);
+
+    // A retry of a Next shown in the round, after the round ended by itself, does not skip round 2.
+    advance(MINUTE);
+    expect((await admin.postJson("/api/run-rounds", shown)).status).toBe(409);
+    expect(clock((await getRounds(n)).body)).toEqual(["running", 2, "round", 5 * MINUTE]);
+    // What the console shows now goes through; so does a control sent without what was shown.
+    const fresh = await run(n, "pause");
+    expect(fresh.status).toBe(200);
+    const next = await admin.postJson("/api/run-rounds", { ...shown, current: 2, phase: "round" });
+    expect(clock((await reply<RoundsView>(next)).body)).toEqual(["paused", 2, "break", MINUTE]);
+    // Before the start the console shows no round and no phase.
+    const other = await night({ women: ["Wendy"], men: ["Arjun"] });
+    await plan(other);
+    const start = { eventID: other.eventId, action: "start", current: null, phase: null };
+    expect((await admin.postJson("/api/run-rounds", start)).status).toBe(200);
+    expect(await reply(await admin.postJson("/api/run-rounds", start))).toMatchObject({
+      status: 409,
+      body: { code: "stale_state" },
+    });
+  });
+
+  it("resumes from finished while the event is started: a Next in the last round is not the end of the night", async () => {
+    const n = await night({ women: ["Wendy", "Wanda"], men: ["Arjun", "Vikram"] });
+    await plan(n, { roundMinutes: 5, breakMinutes: 1 });
+    await run(n, "start");
+    await run(n, "next");
+    await run(n, "next");
+    expect(clock((await run(n, "next")).body)).toEqual(["finished", 2, null, null]);
+    const resumed = await run(n, "resume");
+    expect(resumed.status).toBe(200);
+    expect(clock(resumed.body)).toEqual(["running", 2, "round", 5 * MINUTE]);
+    expect(clock((await myRounds(n, n.people.Wendy!)).body)).toEqual(["running", 2, "round", 5 * MINUTE]);
+    // Finished rounds, a re-plan and Next carry the night on from there.
+    advance(5 * MINUTE);
+    expect(clock((await getRounds(n)).body)).toEqual(["finished", 2, null, null]);
+    expect((await run(n, "resume")).status).toBe(200);
+    expect((await plan(n)).status).toBe(200);
+
+    // Once the event has ended, the night is over for good.
+    expect((await admin.postJson("/api/end-event", { eventId: n.eventId })).status).toBe(200);
+    expect(await run(n, "resume")).toEqual({ status: 409, body: expect.objectContaining({ code: "wrong_state" }) });
   });
 
   it("answers 409 to the controls before anything is planned", async () => {
@@ -400,6 +479,21 @@ describe("late arrivals, early leavers and re-planning", () => {
     const late = (await myRounds(n, n.people.Late!)).body;
     expect(late.schedule.length).toBeGreaterThan(0);
     expect(late.schedule.every((r) => r.round >= 2)).toBe(true);
+  });
+
+  it("previews a re-plan without storing it", async () => {
+    const n = await night({ women: ["Wendy", "Wanda"], men: ["Arjun", "Vikram"] });
+    await plan(n);
+    await run(n, "start");
+    const late = insertPaidBookings(server.deps.db, n.eventId, 1, { name: "Omar", gender: "male", paidAt: now() });
+    checkIn(late[0]!.userId);
+    const preview = await plan(n, { preview: true });
+    expect(preview.status).toBe(200);
+    expect(preview.body.rounds.length).toBeGreaterThan(2);
+    const stored = (await getRounds(n)).body;
+    expect(stored.rounds).toHaveLength(2);
+    expect(stored.arrivals).toEqual([late[0]!.userId]);
+    expect(await plan(n)).toMatchObject({ status: 200, body: { rounds: preview.body.rounds } });
   });
 
   it("marks someone as left, leaves them out of the re-plan, and takes it back", async () => {

@@ -22,6 +22,7 @@ export const ACTIVITY_ACTIONS = [
   "rounds planned",
   "rounds controlled",
   "marked left",
+  "guests messaged",
   "results released",
   "paper card entered",
   "host link created",
@@ -54,7 +55,7 @@ export type ActivityInput = {
   userId?: number | null;
   /** A second person the change concerned: the partner a paper card rates. */
   otherUserId?: number | null;
-  /** A short note: the rounds action, a host link's label. Never a name, email or phone. */
+  /** A short note: the rounds action, a host link's label, a message's text. Never a name, email or phone. */
   detail?: string | null;
 };
 

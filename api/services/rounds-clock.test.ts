@@ -97,4 +97,15 @@ describe("the host's controls", () => {
     expect(() => applyAction(planned, timing, "finish", T0)).toThrow();
     expect(() => applyAction(applyAction(started, timing, "finish", T0), timing, "finish", T0)).toThrow(/finished/);
   });
+
+  it("resumes a finished night in the last round played, with a whole round to go", () => {
+    const done = applyAction(started, timing, "finish", T0);
+    expect(at(applyAction(done, timing, "resume", T0 + 10 * MIN), T0 + 10 * MIN)).toEqual([
+      "running",
+      1,
+      "round",
+      timing.roundMs,
+    ]);
+    expect(() => applyAction(planned, timing, "resume", T0)).toThrow();
+  });
 });

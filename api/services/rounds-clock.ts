@@ -88,6 +88,18 @@ export function applyAction(clock: Clock, timing: Timing, action: ClockAction, n
         pausedRemainingMs: Math.max(0, (clock.phaseEndsAt ?? now) - now),
       };
     case "resume":
+      // From finished (the event still started: the caller checks), the last round played comes back
+      // with a whole round to go, so a Next pressed once too often in the last round, or Finish
+      // rounds pressed early, is not the end of the night. Next or Finish ends it again.
+      if (clock.status === "finished" && clock.current !== null) {
+        return {
+          status: "running",
+          current: clock.current,
+          phase: "round",
+          phaseEndsAt: now + timing.roundMs,
+          pausedRemainingMs: null,
+        };
+      }
       if (clock.status !== "paused") return refuse(clock, action);
       return {
         ...clock,

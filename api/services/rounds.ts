@@ -1,6 +1,6 @@
 import { and, eq, isNotNull } from "drizzle-orm";
 import { ageAtEvent } from "../../common/age.ts";
-import { ROUNDS_DEFAULTS, type RoundsSettings } from "../../common/rounds-settings.ts";
+import { ROUNDS_LIMITS as LIMITS, ROUNDS_DEFAULTS, type RoundsSettings } from "../../common/rounds-settings.ts";
 import type { Db, DbOrTx } from "../../db/client.ts";
 import { type EventRounds, eventRounds, type RoundsPhase, type RoundsStatus } from "../../db/rounds-schema.ts";
 import { bookings, type Event, events, users } from "../../db/schema.ts";
@@ -34,6 +34,8 @@ export type RoundsPerson = {
 
 /** What the host's console reads; every admin rounds call answers it. */
 export type RoundsView = {
+  /** The event's own status: the rounds are run while it is `started`, and read-only after it ended. */
+  eventStatus: Event["status"];
   status: "none" | RoundsStatus;
   settings: RoundsSettings;
   current: number | null;
@@ -146,6 +148,7 @@ function view(db: DbOrTx, event: Event, row: EventRounds | undefined, now: numbe
   const clock = row ? clockAt(row, event, now) : undefined;
   const planned = new Set(row?.plannedFor ?? []);
   return {
+    eventStatus: event.status,
     status: clock?.status ?? "none",
     settings: settingsOf(row),
     current: clock?.current ?? null,
@@ -172,7 +175,12 @@ export function getRounds(db: Db, eventId: number, now: number): RoundsView {
  * Plan rounds, or Re-plan rounds once they run: the rounds not yet started are rebuilt from the people
  * present now, the started ones are kept as they were. Settings left out keep their value.
  */
-export function planEventRounds(db: Db, input: { eventId: number } & Partial<RoundsSettings>, now: number): RoundsView {
+export function planEventRounds(
+  db: Db,
+  input: { eventId: number } & Partial<RoundsSettings>,
+  now: number,
+  options: { preview?: boolean } = {},
+): RoundsView {
   return db.transaction(
     (tx) => {
       const event = findEvent(tx, input.eventId);
@@ -188,6 +196,14 @@ export function planEventRounds(db: Db, input: { eventId: number } & Partial<Rou
         seated: input.seated ?? before.seated,
       };
       const present = presentBySide(checkedIn(tx, input.eventId));
+      const cap = LIMITS.presentPerSide;
+      if (present.female.length > cap || present.male.length > cap) {
+        throw Conflict(
+          `The rounds can be planned for up to ${cap} women and ${cap} men present; ${present.female.length} women and ${present.male.length} men are here. Mark those who left, or run this night's rounds by hand.`,
+          "room_too_large",
+          { present: { female: present.female.length, male: present.male.length }, limit: cap },
+        );
+      }
       const under = { ...present, seated: settings.seated, maxRounds: settings.maxRounds };
       const started = clock?.current ?? 0;
       const plan = planFor(
@@ -202,6 +218,8 @@ export function planEventRounds(db: Db, input: { eventId: number } & Partial<Rou
         plannedAt: now,
         updatedAt: now,
       };
+      // A preview answers the view the plan would give, and stores nothing.
+      if (options.preview) return view(tx, event, { eventId: input.eventId, ...values }, now);
       tx.insert(eventRounds)
         .values({ eventId: input.eventId, ...values })
         .onConflictDoUpdate({ target: eventRounds.eventId, set: values })
@@ -212,15 +230,35 @@ export function planEventRounds(db: Db, input: { eventId: number } & Partial<Rou
   );
 }
 
-/** Start, Pause, Resume, +1 min, Next and Finish rounds (rounds-clock.ts says what each does). */
-export function runRounds(db: Db, input: { eventId: number; action: ClockAction }, now: number): RoundsView {
+/** The round and phase the host's console showed when a control was pressed; a field left out is not checked. */
+export type ShownClock = { current?: number | null; phase?: RoundsPhase | null };
+
+/**
+ * Start, Pause, Resume, +1 min, Next and Finish rounds (rounds-clock.ts says what each does). When
+ * the console says which round and phase it showed and the clock is no longer there, nothing
+ * changes: 409 `stale_state`. So four Next pressed at once on one screen move the night once, and
+ * a Next retried after the round ended by itself does not skip the next one.
+ */
+export function runRounds(
+  db: Db,
+  input: { eventId: number; action: ClockAction; shown?: ShownClock },
+  now: number,
+): RoundsView {
   return db.transaction(
     (tx) => {
       const event = findEvent(tx, input.eventId);
       assertStarted(event);
       const row = findRounds(tx, input.eventId);
       if (!row) throw Conflict("plan the rounds first", "wrong_state");
-      const clock = applyAction(clockAt(row, event, now), timingOf(row), input.action, now);
+      const at = clockAt(row, event, now);
+      const shown = input.shown ?? {};
+      if (
+        (shown.current !== undefined && shown.current !== at.current) ||
+        (shown.phase !== undefined && shown.phase !== at.phase)
+      ) {
+        throw Conflict("the rounds have moved on since this screen was shown; here they are now", "stale_state");
+      }
+      const clock = applyAction(at, timingOf(row), input.action, now);
       tx.update(eventRounds)
         .set({ ...clock, updatedAt: now })
         .where(eq(eventRounds.eventId, input.eventId))

@@ -30,6 +30,10 @@ export type Kind =
   | "breakMinutes"
   | "maxRounds"
   | "roundsAction"
+  | "roundsCurrent"
+  | "roundsPhase"
+  | "audience"
+  | "messageID"
   | "boolean";
 
 /** `untrimmed`: any string of 1..max characters is legal as it is (a door code is compared as typed). */
@@ -146,6 +150,10 @@ const accepts: Record<Kind, (v: unknown) => boolean> = {
   breakMinutes: (v) => inRange(v, 0, 10, true),
   maxRounds: (v) => v === null || inRange(v, 1, 200, true),
   roundsAction: (v) => typeof v === "string" && ["start", "pause", "resume", "extend", "next", "finish"].includes(v),
+  roundsCurrent: (v) => v === null || inRange(v, 0, 10_000, true),
+  roundsPhase: (v) => v === null || v === "round" || v === "break",
+  audience: (v) => v === "all" || v === "arrived" || v === "not_arrived",
+  messageID: (v) => typeof v === "string" && /^[A-Za-z0-9_-]{8,64}$/.test(v),
   boolean: (v) => typeof v === "boolean",
 };
 

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { draftOf, peopleLists, planGrid, presentLine, projectClock, readDraft } from "./console-view.ts";
+import {
+  draftOf,
+  peopleLists,
+  planGrid,
+  presentLine,
+  projectClock,
+  readDraft,
+  sparseAddedRounds,
+} from "./console-view.ts";
 import type { RoundsPerson, RoundsState } from "./rounds-api.ts";
 
 const person = (userID: number, username: string, gender: "male" | "female", left = false): RoundsPerson => ({
@@ -154,5 +162,31 @@ describe("the settings form", () => {
       ok: false,
       errors: { roundMinutes: "From 1 to 30 minutes.", breakMinutes: "From 0 to 10 minutes." },
     });
+  });
+});
+
+describe("sparseAddedRounds", () => {
+  const round = (n: number, pairs: number) => ({
+    round: n,
+    pairs: Array.from({ length: pairs }, (_, t) => ({ table: t + 1, femaleID: 100 + t, maleID: 200 + t + n })),
+    sitOut: [],
+  });
+  const before = { rounds: [round(1, 4), round(2, 4), round(3, 4), round(4, 4)] };
+
+  it("finds added rounds where fewer than half of those present meet, and suggests Max rounds before them", () => {
+    // 4 women and 5 men: a late man needs 4 more rounds, where only he and one woman meet.
+    const after = {
+      present: { female: 4, male: 5 },
+      rounds: [round(1, 4), round(2, 4), round(3, 4), round(4, 4), round(5, 4), round(6, 1), round(7, 1)],
+    };
+    expect(sparseAddedRounds(before, after)).toEqual({ from: 6, to: 7, present: 9, suggestMax: 5 });
+  });
+
+  it("says nothing when the added rounds pair at least half, or nothing is added", () => {
+    const after = { present: { female: 4, male: 4 }, rounds: [...before.rounds, round(5, 2)] };
+    expect(sparseAddedRounds(before, after)).toBeNull();
+    // Sparse rounds already in the plan were accepted before: only added ones warn.
+    const same = { present: { female: 8, male: 8 }, rounds: before.rounds };
+    expect(sparseAddedRounds(before, same)).toBeNull();
   });
 });

@@ -138,3 +138,26 @@ export function readDraft(
     settings: { roundMinutes: roundMinutes!, breakMinutes: breakMinutes!, maxRounds, seated: draft.seated },
   };
 }
+
+export type SparseRounds = { from: number; to: number; present: number; suggestMax: number };
+
+/**
+ * Rounds a re-plan would add (past the current plan's last) in which fewer than half of the people
+ * present meet someone, typically a late arrival's long tail of sit-outs; null when there are none.
+ * `suggestMax` is the **Max rounds** that stops just before the first of them.
+ */
+export function sparseAddedRounds(
+  before: Pick<RoundsState, "rounds">,
+  after: Pick<RoundsState, "rounds" | "present">,
+): SparseRounds | null {
+  const present = after.present.female + after.present.male;
+  const added = after.rounds.filter((r) => r.round > before.rounds.length);
+  const first = added.find((r) => 2 * r.pairs.length * 2 < present);
+  if (!first) return null;
+  return {
+    from: first.round,
+    to: after.rounds.at(-1)?.round ?? first.round,
+    present,
+    suggestMax: Math.max(1, first.round - 1),
+  };
+}

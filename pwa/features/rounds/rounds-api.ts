@@ -29,7 +29,17 @@ async function guarded<T>(call: Promise<ApiReply<T>>): Promise<ApiReply<T>> {
 export const getRounds = (eventID: number) =>
   guarded(send(api["admin-event"][":id"].rounds.$get({ param: { id: String(eventID) } })));
 export const planRounds = (input: PlanInput) => guarded(send(api["plan-rounds"].$post({ json: input })));
-export const runRounds = (eventID: number, action: RunAction) =>
-  guarded(send(api["run-rounds"].$post({ json: { eventID, action } })));
+/** The round and phase the console showed when the host pressed: the server refuses a stale press. */
+export type ShownClock = { current: number | null; phase: RoundsPhase | null };
+export const runRounds = (eventID: number, action: RunAction, shown: ShownClock) =>
+  guarded(send(api["run-rounds"].$post({ json: { eventID, action, ...shown } })));
 export const markLeft = (eventID: number, userID: number, left: boolean) =>
   guarded(send(api["mark-left"].$post({ json: { eventID, userID, left } })));
+
+// **Message guests** (docs/decisions/019-running-the-night.md).
+export type GuestAudience = Parameters<(typeof api)["message-guests"]["$post"]>[0]["json"]["to"];
+export type GuestMessagePreview = Ok<(typeof api)["admin-event"][":id"]["message-guests"]["$get"]>;
+export const previewGuestMessage = (eventID: number) =>
+  guarded(send(api["admin-event"][":id"]["message-guests"].$get({ param: { id: String(eventID) } })));
+export const messageGuests = (input: { eventID: number; to: GuestAudience; text: string; messageID: string }) =>
+  guarded(send(api["message-guests"].$post({ json: input })));

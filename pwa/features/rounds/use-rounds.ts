@@ -9,6 +9,7 @@ import {
   type RoundsState,
   type RunAction,
   runRounds,
+  type ShownClock,
 } from "./rounds-api.ts";
 
 /** The console asks the server again this often while the tab is open (the guests poll every 5 s). */
@@ -41,6 +42,9 @@ export function problemFor(
   const { code, error } = reply.data;
   if (reply.status === 401) return "Your session ended. Log in again.";
   if (code === "not_found") return "This event no longer exists.";
+  if (code === "stale_state") {
+    return "The rounds had already moved on, so nothing changed. Here is where they are now: press again if you still need to.";
+  }
   if (code === "wrong_state") {
     if (what === "plan")
       return "Start the event first (Overview, Start Event): the rounds are planned from who checked in.";
@@ -140,6 +144,8 @@ export function useRounds(eventID: number | null, pollMs = ROUNDS_POLL_MS) {
           return true;
         }
         setProblem(problemFor(kind, reply));
+        // The screen was behind the server (a second press, a round that ended by itself): show now.
+        if (reply.data.code === "stale_state") void load(true);
       } catch (error) {
         if (!(error instanceof CallFailed)) throw error;
         setUnreachable(true);
@@ -149,7 +155,7 @@ export function useRounds(eventID: number | null, pollMs = ROUNDS_POLL_MS) {
       }
       return false;
     },
-    [eventID, accept],
+    [eventID, accept, load],
   );
 
   return {
@@ -158,9 +164,22 @@ export function useRounds(eventID: number | null, pollMs = ROUNDS_POLL_MS) {
     problem,
     unreachable,
     reload: () => load(false),
-    run: (action: RunAction) => perform(action, action, () => runRounds(eventID!, action)),
+    /** Reads the rounds again without the loading state: what is shown stays until the answer. */
+    refresh: () => load(true),
+    run: (action: RunAction, shown: ShownClock) => perform(action, action, () => runRounds(eventID!, action, shown)),
     plan: (settings: Omit<PlanInput, "eventID">) =>
       perform("plan", "plan", () => planRounds({ eventID: eventID!, ...settings })),
+    /** The plan these settings would give now, storing nothing; null when it can't be read. */
+    previewPlan: async (settings: Omit<PlanInput, "eventID">): Promise<RoundsState | null> => {
+      if (eventID === null) return null;
+      try {
+        const reply = await planRounds({ eventID, ...settings, preview: true });
+        return reply.ok ? reply.data : null;
+      } catch (error) {
+        if (!(error instanceof CallFailed)) throw error;
+        return null;
+      }
+    },
     setLeft: (userID: number, left: boolean) =>
       perform(`left:${userID}`, "left", () => markLeft(eventID!, userID, left)),
     dismissProblem: () => setProblem(null),

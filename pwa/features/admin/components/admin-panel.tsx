@@ -107,7 +107,7 @@ function UnlockedPanel() {
         {tab === "Add Event" ? <AddEventForm onSaved={() => void events.reload()} /> : null}
         {tab === "Edit Event" ? <EditEventForm events={events} eventId={eventId} onPick={pick} /> : null}
         {tab === "User Details" ? <UserDetails events={events} eventId={eventId} onPick={pick} /> : null}
-        {tab === "Rounds" ? <RoundsConsole events={events} /> : null}
+        {tab === "Rounds" ? <RoundsConsole events={events} eventId={eventId} onPick={pick} /> : null}
         {tab === "Host access" ? <HostAccess events={events} eventId={eventId} onPick={pick} /> : null}
       </section>
     </div>

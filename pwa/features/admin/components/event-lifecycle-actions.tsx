@@ -16,10 +16,20 @@ type Props = {
   onBusy(busy: boolean): void;
   /** After an action went through or failed: the event is read again. */
   onDone(): Promise<void>;
+  /** False on the Rounds tab: Start and End beside the rounds controls, Cancel only on the Edit tab. */
+  withCancel?: boolean;
 };
 
 /** Start Event, End Event and Cancel event (or Finish refunds), each confirmed in a dialog first. */
-export function EventLifecycleActions({ event, unrefunded, blocked, onMessage, onBusy, onDone }: Props) {
+export function EventLifecycleActions({
+  event,
+  unrefunded,
+  blocked,
+  onMessage,
+  onBusy,
+  onDone,
+  withCancel = true,
+}: Props) {
   const [busy, setBusyHere] = useState(false);
   const setBusy = (next: boolean) => {
     setBusyHere(next);
@@ -131,14 +141,16 @@ export function EventLifecycleActions({ event, unrefunded, blocked, onMessage, o
       >
         End Event
       </button>
-      <button
-        type="button"
-        className="button admin-end"
-        disabled={disabled || (!finishingRefunds && event.event_status !== "upcoming")}
-        onClick={() => void cancel()}
-      >
-        {finishingRefunds ? "Finish refunds" : "Cancel event"}
-      </button>
+      {withCancel ? (
+        <button
+          type="button"
+          className="button admin-end"
+          disabled={disabled || (!finishingRefunds && event.event_status !== "upcoming")}
+          onClick={() => void cancel()}
+        >
+          {finishingRefunds ? "Finish refunds" : "Cancel event"}
+        </button>
+      ) : null}
       {dialog}
     </>
   );

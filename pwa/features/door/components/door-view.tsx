@@ -12,6 +12,7 @@ import { AttendeeRow } from "./attendee-row.tsx";
 import { DoorEventPicker } from "./door-event-picker.tsx";
 import { ScanDialog } from "./scan-dialog.tsx";
 import "../door.css";
+import { MessageGuests } from "../../rounds/components/message-guests.tsx";
 
 /** Re-renders when the earliest Undo offer runs out, so it disappears on time. */
 function useUndoClock(recent: Record<number, number>): number {
@@ -157,6 +158,10 @@ export function DoorView() {
       {ready ? (
         <>
           <ArrivalsSummary counts={counts} waiting={pending.length} kept={ready.kept} online={online} />
+          {/* One text to the room (docs/decisions/019-running-the-night.md), until the night has ended. */}
+          {ready.roster.event.event_status === "upcoming" || ready.roster.event.event_status === "started" ? (
+            <MessageGuests eventID={ready.roster.event.id} disabled={!online} />
+          ) : null}
 
           <div className="door-scan-result" aria-live="polite">
             {scanned?.kind === "problem" ? (

@@ -1,8 +1,9 @@
-import { useCallback, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
 import { useSearchParams } from "react-router-dom";
 import { TabList } from "../../../lib/tab-list.tsx";
 import { formatAtVenue } from "../../admin/format.ts";
 import { DoorView } from "../../door/components/door-view.tsx";
+import { useDoorStore } from "../../door/door-store.ts";
 import { RoundsConsole } from "../../rounds/components/rounds-console.tsx";
 import { useHostAccess } from "../use-host-access.ts";
 import "../../admin/admin.css";
@@ -23,6 +24,12 @@ export function HostView() {
   const dropToken = useCallback(() => setParams({}, { replace: true }), [setParams]);
   const state = useHostAccess(token, dropToken);
   const [tab, setTab] = useState<Tab>("Door");
+  const hostEventID = state.status === "ready" ? state.host.eventID : null;
+  // The link's one event, whatever its status: the door's own default skips a night that has ended,
+  // which left a host of an ended night before an empty chooser instead of that night, read-only.
+  useEffect(() => {
+    if (hostEventID !== null) void useDoorStore.getState().select(hostEventID);
+  }, [hostEventID]);
 
   if (state.status === "checking") {
     return (

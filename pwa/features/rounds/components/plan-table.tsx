@@ -22,7 +22,7 @@ export function PlanTable({ rounds }: { rounds: RoundsState }) {
                 Table {t}
               </th>
             ))}
-            <th scope="col">Break</th>
+            <th scope="col">Sitting out</th>
           </tr>
         </thead>
         <tbody>

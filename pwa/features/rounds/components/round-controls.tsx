@@ -1,7 +1,7 @@
 import { useCallback, useState } from "react";
 import { formatClock, serverTime, spokenTimeLeft, toMs, useNow } from "../../../lib/round-clock.ts";
 import { projectClock, roundOf } from "../console-view.ts";
-import type { RoundsState, RunAction } from "../rounds-api.ts";
+import type { RoundsState, RunAction, ShownClock } from "../rounds-api.ts";
 import type { Busy } from "../use-rounds.ts";
 import { FullScreenClock } from "./full-screen-clock.tsx";
 
@@ -11,7 +11,8 @@ type Props = {
   /** False offline: the buttons wait for the network; the clock does not. */
   canControl: boolean;
   busy: Busy;
-  onRun(action: RunAction): void;
+  /** `shown` is the round and phase on the screen at the press, so the server can refuse a stale one. */
+  onRun(action: RunAction, shown: ShownClock): void;
 };
 
 /** The night's clock in large type and the host's buttons: the part of the console used all night. */
@@ -46,7 +47,7 @@ export function RoundControls({ rounds, receivedAt, canControl, busy, onRun }: P
       className={className}
       disabled={!canControl || busy !== null}
       aria-busy={busy === action || undefined}
-      onClick={() => onRun(action)}
+      onClick={() => onRun(action, { current: clock.current, phase: clock.phase })}
     >
       {label}
     </button>
@@ -73,6 +74,8 @@ export function RoundControls({ rounds, receivedAt, canControl, busy, onRun }: P
         {clock.status === "planned" ? button("start", "Start rounds", "button primary rounds-start") : null}
         {clock.status === "running" ? button("pause", "Pause") : null}
         {clock.status === "paused" ? button("resume", "Resume", "button primary") : null}
+        {/* While the event is started a finished night can come back: its last round runs again. */}
+        {clock.status === "finished" && rounds.eventStatus === "started" ? button("resume", "Resume") : null}
         {live ? button("extend", "+1 min") : null}
         {live ? button("next", "Next") : null}
         {live ? (

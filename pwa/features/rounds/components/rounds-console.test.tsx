@@ -1,5 +1,6 @@
 // @vitest-environment happy-dom
 import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
+import { useState } from "react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { AdminEventSummary } from "../../admin/admin-api.ts";
 import { useAdminStore } from "../../admin/admin-store.ts";
@@ -29,6 +30,7 @@ function fakeServer() {
     started: true,
     requests: [] as { url: string; body?: Record<string, unknown> }[],
     state: {
+      eventStatus: "started",
       status: "none",
       settings: { roundMinutes: 5, breakMinutes: 1, maxRounds: null, seated: "female" },
       current: null,
@@ -73,8 +75,34 @@ function fakeServer() {
         const ratings = { resultsAt: "2026-11-30T01:00:00.000Z", released: false, ratings: { done: 0, total: 0 } };
         return Response.json({ ...ratings, people: [] });
       }
-      server.requests.push({ url, body });
       if (server.offline) throw new TypeError("Failed to fetch");
+      // The event itself, for Start Event and End Event beside the rounds.
+      if (url === "/api/admin-event/7") {
+        return Response.json({
+          id: 7,
+          event_name: "Harbour Mixer",
+          EventDateTime: "2026-11-29T19:00:00.000Z",
+          time_zone: "Australia/Sydney",
+          event_status: s().eventStatus,
+        });
+      }
+      // The End dialog counts the paid guests (the Edit tab's own confirmation, reused).
+      if (url === "/api/admin-event-summary/7") return Response.json({ error: "not in this fake" }, { status: 404 });
+      // Message guests: the counts come from the server.
+      if (url === "/api/admin-event/7/message-guests") {
+        return Response.json({
+          eventName: "Harbour Mixer",
+          counts: { all: 5, arrived: 4, not_arrived: 1 },
+          sentLastHour: 1,
+          perHour: 5,
+          open: true,
+        });
+      }
+      server.requests.push({ url, body });
+      if (url === "/api/message-guests") {
+        const counts = { all: 5, arrived: 4, not_arrived: 1 } as Record<string, number>;
+        return Response.json({ sent: counts[String(body?.to)] ?? 0, failed: 0 });
+      }
       if (url === "/api/plan-rounds") {
         if (!server.started) {
           return Response.json(
@@ -82,16 +110,33 @@ function fakeServer() {
             { status: 409 },
           );
         }
+        if (body?.preview) {
+          // What the plan would be, storing nothing.
+          const kept = structuredClone(server.state);
+          plan();
+          const would = { ...s(), serverNow: new Date().toISOString() };
+          server.state = kept;
+          return Response.json(would);
+        }
         Object.assign(s().settings, { ...body, eventID: undefined });
         delete (s().settings as Record<string, unknown>).eventID;
         plan();
         if (s().status === "none") s().status = "planned";
       } else if (url === "/api/run-rounds") {
         const action = body?.action;
+        // As the server: a press for a round or phase the clock has left changes nothing.
+        if (body?.current !== s().current || body?.phase !== s().phase) {
+          return Response.json(
+            { success: false, error: "the rounds have moved on", code: "stale_state" },
+            { status: 409 },
+          );
+        }
         if (action === "start")
           Object.assign(s(), { status: "running", current: 1, phase: "round", phaseEndsAt: endIn(300_000) });
         if (action === "pause") s().status = "paused";
-        if (action === "resume") s().status = "running";
+        if (action === "resume" && s().status === "finished") {
+          Object.assign(s(), { status: "running", phase: "round", phaseEndsAt: endIn(300_000) });
+        } else if (action === "resume") s().status = "running";
         if (action === "extend") s().phaseEndsAt = new Date(Date.parse(String(s().phaseEndsAt)) + 60_000).toISOString();
         if (action === "next") {
           if (s().phase === "round") Object.assign(s(), { phase: "break", phaseEndsAt: endIn(60_000) });
@@ -125,8 +170,14 @@ function setOnline(online: boolean) {
   window.dispatchEvent(new Event(online ? "online" : "offline"));
 }
 
+/** The organiser's tab: the event picked lives in the address, here in the wrapper's state. */
+function Organiser() {
+  const [eventId, setEventId] = useState<number | null>(null);
+  return <RoundsConsole events={events} eventId={eventId} onPick={setEventId} />;
+}
+
 async function openTonight() {
-  render(<RoundsConsole events={events} />);
+  render(<Organiser />);
   fireEvent.change(screen.getByLabelText("Event"), { target: { value: "7" } });
   await screen.findByRole("heading", { name: "Present: 2 women, 2 men" });
 }
@@ -170,7 +221,7 @@ describe("the host's Rounds console", () => {
       within(plan)
         .getAllByRole("columnheader")
         .map((th) => th.textContent),
-    ).toEqual(["Round", "Table 1", "Table 2", "Break"]);
+    ).toEqual(["Round", "Table 1", "Table 2", "Sitting out"]);
     const firstRound = within(plan).getAllByRole("row")[1]!;
     expect(
       within(firstRound)
@@ -200,7 +251,8 @@ describe("the host's Rounds console", () => {
     expect(["1:00", "0:59"]).toContain(screen.getByRole("timer").textContent);
     fireEvent.click(button("Next"));
     await screen.findByRole("heading", { name: "Round 2 of 2" });
-    expect(lastAction(server)).toEqual({ eventID: 7, action: "next" });
+    // Each press says what the screen showed, so a second press of the same Next is refused.
+    expect(lastAction(server)).toEqual({ eventID: 7, action: "next", current: 1, phase: "break" });
 
     // Finishing is asked twice: a stray tap must not end the night.
     fireEvent.click(button("Finish rounds"));
@@ -216,6 +268,94 @@ describe("the host's Rounds console", () => {
       "next",
       "finish",
     ]);
+
+    // A Next pressed once too often is not the end of the night: Resume brings the last round back.
+    fireEvent.click(button("Resume"));
+    await screen.findByRole("heading", { name: "Round 2 of 2" });
+    expect(lastAction(server)).toEqual({ eventID: 7, action: "resume", current: 2, phase: null });
+  });
+
+  it("a press the server finds stale changes nothing, says so, and shows where the rounds are now", async () => {
+    const server = fakeServer();
+    await openTonight();
+    fireEvent.click(button("Plan rounds"));
+    fireEvent.click(await screen.findByRole("button", { name: "Start rounds" }));
+    await screen.findByRole("heading", { name: "Round 1 of 2" });
+    // Another phone moved the night on before this console's next poll.
+    Object.assign(server.state, { phase: "break" });
+    fireEvent.click(button("Next"));
+    expect((await screen.findByRole("alert")).textContent).toContain("The rounds had already moved on");
+    await screen.findByText("Changeover: movers change tables");
+    expect(server.state).toMatchObject({ current: 1, phase: "break" });
+  });
+
+  it("offers no Resume once the event has ended: the night is read-only", async () => {
+    const server = fakeServer();
+    await openTonight();
+    fireEvent.click(button("Plan rounds"));
+    fireEvent.click(await screen.findByRole("button", { name: "Start rounds" }));
+    await screen.findByRole("heading", { name: "Round 1 of 2" });
+    Object.assign(server.state, { status: "finished", phase: null, phaseEndsAt: null, eventStatus: "ended" });
+    await screen.findByRole("heading", { name: "The rounds are finished" }, { timeout: 5_000 });
+    expect(screen.queryByRole("button", { name: "Resume" })).toBeNull();
+  });
+
+  it("has Start Event and End Event beside the rounds, with the Edit tab's confirmation", async () => {
+    const server = fakeServer();
+    await openTonight();
+    expect(((await screen.findByRole("button", { name: "Start Event" })) as HTMLButtonElement).disabled).toBe(true);
+    await waitFor(() => expect(button("End Event").disabled).toBe(false));
+    expect(screen.queryByRole("button", { name: "Cancel event" })).toBeNull();
+    fireEvent.click(button("End Event"));
+    const dialog = await screen.findByRole("dialog", { name: "End Harbour Mixer?" });
+    fireEvent.click(within(dialog).getByRole("button", { name: "Go back" }));
+    await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
+    expect(server.requests.some((r) => r.url === "/api/end-event")).toBe(false);
+  });
+
+  it("Message guests shows the server's counts and the exact text, then sends it once", async () => {
+    const server = fakeServer();
+    await openTonight();
+    fireEvent.click(button("Message guests"));
+    const dialog = await screen.findByRole("dialog", { name: "Message guests" });
+    fireEvent.click(await within(dialog).findByLabelText("Only those who came (4)"));
+    fireEvent.change(within(dialog).getByLabelText("Message"), { target: { value: "  Running 15 minutes late " } });
+    expect(within(dialog).getByText("Texts 4 guests:")).toBeTruthy();
+    expect(within(dialog).getByText("Harbour Mixer: Running 15 minutes late")).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole("button", { name: "Send to 4 guests" }));
+    await within(dialog).findByText("Sent to 4 guests.");
+    const sent = server.requests.filter((r) => r.url === "/api/message-guests");
+    expect(sent).toEqual([
+      {
+        url: "/api/message-guests",
+        body: { eventID: 7, to: "arrived", text: "Running 15 minutes late", messageID: expect.stringMatching(/^msg-/) },
+      },
+    ]);
+    expect(within(dialog).queryByRole("button", { name: /^Send/ })).toBeNull();
+  });
+
+  it("warns before a re-plan that adds rounds where fewer than half meet, and suggests Max rounds", async () => {
+    const server = fakeServer();
+    await openTonight();
+    fireEvent.click(button("Plan rounds"));
+    fireEvent.click(await screen.findByRole("button", { name: "Start rounds" }));
+    await screen.findByRole("heading", { name: "Round 1 of 2" });
+    // Five more men arrive late: 2 women and 7 men, so every added round seats 4 of 9.
+    for (const [i, name] of ["Kiran", "Omar", "Ravi", "Sunil", "Tom"].entries()) {
+      server.state.people.push(person(20 + i, name, "male"));
+    }
+    server.state.present = { female: 2, male: 7 };
+    fireEvent.click(button("Re-plan rounds"));
+    const dialog = await screen.findByRole("dialog", { name: "Re-plan with rounds where few meet?" });
+    expect(dialog.textContent).toContain("Rounds 3 to 7 would pair fewer than half of the 9 people present");
+    expect(dialog.textContent).toContain("Max rounds 2 stops before them");
+    fireEvent.click(within(dialog).getByRole("button", { name: "Go back" }));
+    await waitFor(() => expect((screen.getByLabelText("Max rounds") as HTMLInputElement).value).toBe("2"));
+    expect(server.state.rounds).toHaveLength(2);
+    // Re-planned with the suggestion: no warning, and the plan keeps its 2 rounds.
+    fireEvent.click(button("Re-plan rounds"));
+    await waitFor(() => expect(server.requests.at(-1)?.body).toMatchObject({ maxRounds: 2 }));
+    expect(screen.queryByRole("dialog")).toBeNull();
   });
 
   it("marks someone who went home with Left, and new arrivals until the host re-plans", async () => {
@@ -295,7 +435,7 @@ describe("the host's Rounds console", () => {
 
   it("follows the server between taps: a round the server moved on shows within a poll", async () => {
     const server = fakeServer();
-    render(<RoundsConsole events={events} />);
+    render(<Organiser />);
     fireEvent.change(screen.getByLabelText("Event"), { target: { value: "7" } });
     fireEvent.click(await screen.findByRole("button", { name: "Plan rounds" }));
     fireEvent.click(await screen.findByRole("button", { name: "Start rounds" }));

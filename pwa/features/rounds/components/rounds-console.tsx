@@ -1,13 +1,18 @@
-import { useState } from "react";
+import { useCallback, useEffect, useState } from "react";
 import { DEFAULT_TIME_ZONE } from "../../../../common/time-zone.ts";
 import { ErrorNotice } from "../../../lib/error-notice.tsx";
 import { useOnline } from "../../../lib/use-online.ts";
+import { type AdminEventDetail, getEventDetail } from "../../admin/admin-api.ts";
 import { useConfirm } from "../../admin/components/confirm-dialog.tsx";
+import { EventLifecycleActions } from "../../admin/components/event-lifecycle-actions.tsx";
 import { EventPicker } from "../../admin/components/event-picker.tsx";
+import { FormMessage, type Message } from "../../admin/components/form-message.tsx";
 import type { useAdminEvents } from "../../admin/use-admin-events.ts";
 import { ResultsPanel } from "../../results/components/results-panel.tsx";
-import type { RunAction } from "../rounds-api.ts";
+import { sparseAddedRounds } from "../console-view.ts";
+import type { RoundsSettings, RunAction, ShownClock } from "../rounds-api.ts";
 import { useRounds } from "../use-rounds.ts";
+import { MessageGuests } from "./message-guests.tsx";
 import { PlanTable } from "./plan-table.tsx";
 import { PresentList } from "./present-list.tsx";
 import { RoundControls } from "./round-controls.tsx";
@@ -21,34 +26,67 @@ import "../rounds.css";
 export function RoundsConsole({
   events,
   fixedEvent,
+  eventId = null,
+  onPick,
 }: {
   /** The organiser's picker; a host's phone has none and passes its one event as `fixedEvent`. */
   events?: ReturnType<typeof useAdminEvents>;
   fixedEvent?: { id: number; timeZone: string };
+  /** The organiser's event, kept in the address (`/admin?tab=rounds&event=6`) as the other tabs do. */
+  eventId?: number | null;
+  onPick?(id: number | null): void;
 }) {
-  const [chosenID, setEventID] = useState<number | null>(null);
-  const eventID = fixedEvent?.id ?? chosenID;
-  const { state, busy, problem, unreachable, reload, run, plan, setLeft, dismissProblem } = useRounds(eventID);
+  const eventID = fixedEvent?.id ?? eventId;
+  const { state, busy, problem, unreachable, reload, refresh, run, plan, previewPlan, setLeft, dismissProblem } =
+    useRounds(eventID);
   const online = useOnline();
   const { confirm, dialog } = useConfirm();
   const picked = events?.state.status === "ready" ? events.state.events.find((e) => e.id === eventID) : undefined;
   const timeZone = fixedEvent?.timeZone ?? picked?.time_zone ?? DEFAULT_TIME_ZONE;
 
-  const onRun = async (action: RunAction) => {
+  const onRun = async (action: RunAction, shown: ShownClock) => {
     if (action === "finish") {
       const go = await confirm({
         title: "Finish the rounds?",
-        lines: ["The clock stops for good and the guests' phones say the rounds are over."],
+        lines: [
+          "The clock stops and the guests' phones say the rounds are over.",
+          "Until the event ends, Resume brings the last round back.",
+        ],
         confirmLabel: "Finish rounds",
       });
       if (!go) return;
     }
-    await run(action);
+    await run(action, shown);
   };
 
+  // Re-plan rounds: warn first when it would add rounds where fewer than half of those present meet.
+  const onPlan = async (settings: RoundsSettings, suggestMax: (maxRounds: number) => void) => {
+    if (state.status === "ready" && state.rounds.status !== "none") {
+      const next = await previewPlan(settings);
+      const sparse = next ? sparseAddedRounds(state.rounds, next) : null;
+      if (sparse) {
+        const rounds = sparse.from === sparse.to ? `Round ${sparse.from}` : `Rounds ${sparse.from} to ${sparse.to}`;
+        const go = await confirm({
+          title: "Re-plan with rounds where few meet?",
+          warning: `${rounds} would pair fewer than half of the ${sparse.present} people present: most of the room would sit out.`,
+          lines: [
+            `Max rounds ${sparse.suggestMax} stops before ${sparse.from === sparse.to ? "it" : "them"}. Go back to re-plan with it (filled in for you).`,
+          ],
+          confirmLabel: "Re-plan anyway",
+        });
+        if (!go) {
+          suggestMax(sparse.suggestMax);
+          return;
+        }
+      }
+    }
+    await plan(settings);
+  };
   return (
     <div className="rounds">
-      {events ? <EventPicker id="rounds-event" events={events} value={eventID} onChange={setEventID} /> : null}
+      {events ? (
+        <EventPicker id="rounds-event" events={events} value={eventID} onChange={(id) => onPick?.(id)} />
+      ) : null}
       {!online || unreachable ? (
         <p className="notice rounds-offline" role="status">
           {online
@@ -73,6 +111,24 @@ export function RoundsConsole({
         </p>
       ) : null}
       {state.status === "error" ? <ErrorNotice message={state.message} onRetry={reload} /> : null}
+      {state.status === "ready" && eventID !== null ? (
+        <NightActions
+          key={`night-${eventID}`}
+          eventID={eventID}
+          organiser={events !== undefined}
+          eventStatus={state.rounds.eventStatus}
+          online={online}
+          onChanged={async () => {
+            await refresh();
+            await events?.reload();
+          }}
+        />
+      ) : null}
+      {state.status === "ready" && over(state.rounds) ? (
+        <p className="notice rounds-ended" role="status">
+          This night has ended: its rounds are shown read-only.
+        </p>
+      ) : null}
       {state.status === "ready" ? (
         <div className="rounds-layout">
           <div className="rounds-side">
@@ -82,22 +138,24 @@ export function RoundsConsole({
                 receivedAt={state.receivedAt}
                 canControl={online}
                 busy={busy}
-                onRun={(action) => void onRun(action)}
+                onRun={(action, shown) => void onRun(action, shown)}
               />
             )}
             <PresentList
               rounds={state.rounds}
-              canChange={(userID) => online && busy !== `left:${userID}` && state.rounds.status !== "finished"}
+              canChange={(userID) =>
+                online && busy !== `left:${userID}` && state.rounds.status !== "finished" && !over(state.rounds)
+              }
               onLeft={(userID, left) => void setLeft(userID, left)}
             />
-            {state.rounds.status === "finished" ? null : (
+            {state.rounds.status === "finished" || over(state.rounds) ? null : (
               <SettingsForm
                 key={eventID}
                 status={state.rounds.status}
                 settings={state.rounds.settings}
                 disabled={!online}
                 busy={busy === "plan"}
-                onPlan={(settings) => void plan(settings)}
+                onPlan={(settings, suggestMax) => void onPlan(settings, suggestMax)}
               />
             )}
           </div>
@@ -118,5 +176,64 @@ export function RoundsConsole({
       />
       {dialog}
     </div>
+  );
+}
+
+/** Ended or cancelled: the night's rounds are shown read-only. */
+const over = (rounds: { eventStatus: string }) => rounds.eventStatus === "ended" || rounds.eventStatus === "cancelled";
+
+/**
+ * The night's two moments and its message, beside the rounds: **Start Event** and **End Event** (the
+ * organiser's, the same confirmed actions as on the Edit tab) and **Message guests** (the organiser's
+ * and a host's), while the event has not ended.
+ */
+function NightActions(props: {
+  eventID: number;
+  organiser: boolean;
+  eventStatus: string;
+  online: boolean;
+  onChanged(): Promise<void>;
+}) {
+  const { eventID, organiser, eventStatus, online, onChanged } = props;
+  const [detail, setDetail] = useState<AdminEventDetail | null>(null);
+  const [message, setMessage] = useState<Message>(null);
+  const [acting, setActing] = useState(false);
+  const load = useCallback(async () => {
+    try {
+      const reply = await getEventDetail(eventID);
+      setDetail(reply.ok ? reply.data : null);
+    } catch (error) {
+      console.warn(error);
+      setDetail(null);
+    }
+  }, [eventID]);
+  // Read again when the rounds' poll sees the event start or end elsewhere (the Edit tab, say).
+  useEffect(() => {
+    if (organiser && eventStatus) void load();
+  }, [organiser, eventStatus, load]);
+
+  const open = eventStatus === "upcoming" || eventStatus === "started";
+  if (!open && !message) return null;
+  return (
+    <section className="rounds-card rounds-night" aria-label="The night">
+      <div className="admin-actions rounds-night-actions">
+        {organiser && detail && open ? (
+          <EventLifecycleActions
+            event={detail}
+            unrefunded={0}
+            blocked={!online}
+            onMessage={setMessage}
+            onBusy={setActing}
+            onDone={async () => {
+              await load();
+              await onChanged();
+            }}
+            withCancel={false}
+          />
+        ) : null}
+        {open ? <MessageGuests eventID={eventID} disabled={!online || acting} /> : null}
+      </div>
+      <FormMessage message={message} />
+    </section>
   );
 }

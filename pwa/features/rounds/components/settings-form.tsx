@@ -12,7 +12,8 @@ type Props = {
   settings: RoundsSettings;
   disabled: boolean;
   busy: boolean;
-  onPlan(settings: RoundsSettings): void;
+  /** `suggestMax` fills **Max rounds** in, when the console's warning suggested one and the host went back. */
+  onPlan(settings: RoundsSettings, suggestMax: (maxRounds: number) => void): void;
 };
 
 function NumberField(props: {
@@ -70,7 +71,7 @@ export function SettingsForm({ status, settings, disabled, busy, onPlan }: Props
       return;
     }
     setErrors({});
-    onPlan(read.settings);
+    onPlan(read.settings, (maxRounds) => setDraft((d) => ({ ...d, maxRounds: String(maxRounds) })));
   };
   const replan = status !== "none";
   return (
