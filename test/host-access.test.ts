@@ -26,6 +26,8 @@ const HOST_ALLOWED = new Set([
   "POST /api/mark-left",
   "GET /api/admin-event/:id/ratings",
   "POST /api/admin-save-feedback",
+  "GET /api/admin-event/:id/message-guests",
+  "POST /api/message-guests",
 ]);
 
 const server = suiteTestServer();
