@@ -18,6 +18,10 @@ export type DbOrTx = Db | Parameters<Parameters<Db["transaction"]>[0]>[0];
 
 const migrationsFolder = join(dirname(fileURLToPath(import.meta.url)), "migrations");
 
+/** How long a statement waits for another connection's write lock before SQLITE_BUSY. */
+const BUSY_TIMEOUT_MS = 5_000;
+const OPEN_BUSY_TIMEOUT_MS = 30_000;
+
 /**
  * Opens (creating if needed) the SQLite file, in WAL mode with foreign keys on, and migrates it.
  * `timeZone` is the zone of events saved before events had one (EVENT_TIME_ZONE).
@@ -26,8 +30,10 @@ export function openDatabase(path: string, options: { timeZone?: string } = {}):
   if (path !== ":memory:") ownerOnly(path);
   const sqlite = new Database(path);
   // A second writer (another process, a restart racing the old one) waits instead of failing: set
-  // first, so that switching to WAL and migrating wait for it too.
-  sqlite.pragma("busy_timeout = 5000");
+  // first, so that switching to WAL and migrating wait for it too. Opening waits longer than a request
+  // does: on a loaded machine, processes started together queue behind the one applying every
+  // migration to a new file, and a server that gives up at start-up is worse than a slow start.
+  sqlite.pragma(`busy_timeout = ${OPEN_BUSY_TIMEOUT_MS}`);
   sqlite.pragma("journal_mode = WAL");
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("synchronous = NORMAL");
@@ -35,6 +41,7 @@ export function openDatabase(path: string, options: { timeZone?: string } = {}):
   // drizzle names what it was given as $client; the connection itself is what callers expect there.
   db.$client = sqlite;
   migrate(sqlite);
+  sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   // Only a database from before venue zones has rows to fill. Checked with a read first: a write here
   // would queue every open behind busy writers (another process's holds) and could time out.
   if (sqlite.prepare("SELECT 1 FROM events WHERE time_zone = '' LIMIT 1").get()) {
