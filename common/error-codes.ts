@@ -6,6 +6,7 @@
 export const ERROR_CODES = {
   // 400: the request itself is wrong.
   invalid_request: "a field is missing or malformed; `error` names it",
+  doors_after_start: "the doors-open time is after the event's start (a door opens no later than the night begins)",
   wrong_code: "the one-time code does not match",
   code_expired: "the one-time code expired or was used; ask for a new one",
   // 401: a session is missing.
@@ -17,6 +18,8 @@ export const ERROR_CODES = {
   invalid_link: "the link's signature does not match (cut off, altered, or for something else)",
   not_a_participant: "the link's person has no seat at this event",
   forbidden: "not allowed",
+  doors_not_open:
+    "the doors have not opened yet (`doorsOpenAt` says when, `timeZone` on which clock): 400 for a check-in dated before, 403 for a host link",
   // 404
   not_found: "no such thing (event, booking, image, endpoint, …)",
   // 409: the request is fine but the state does not allow it.
@@ -47,6 +50,7 @@ export const ERROR_CODES = {
   promo_used_up: "the promo code has been used as many times as it may be",
   promo_wrong_gender: "the promo code is for the other gender",
   promo_code_taken: "the event already has a promo code with this name",
+  doors_in_use: "someone is already checked in, so the doors-open time may not move later (earlier is fine)",
   not_checked_in: "the attendee was not checked in at the door, so cannot be marked as left",
   // 410
   gone: "the offer or ticket expired or was used",

@@ -8,7 +8,14 @@ import { hostSessionOf, startHostSession } from "../lib/host-session.ts";
 import { actorOf } from "../lib/staff.ts";
 import { idParam, jsonId, validate } from "../lib/validate.ts";
 import { eventActivity } from "../services/activity.ts";
-import { createHostLink, hostAccessEnded, hostEvent, listHostLinks, revokeHostLink } from "../services/host-links.ts";
+import {
+  assertHostDoorsOpen,
+  createHostLink,
+  hostAccessEnded,
+  hostEvent,
+  listHostLinks,
+  revokeHostLink,
+} from "../services/host-links.ts";
 
 const idParams = z.object({ id: idParam(z) });
 const label = z.string().trim().min(1, "label is required").max(60);
@@ -54,6 +61,7 @@ export const hostAccessRoutes = (deps: AppDeps) => {
         const host = hostSessionOf(c, deps);
         if (host === "ended") throw hostAccessEnded();
         if (host === null) throw Unauthorized("no host session", "host_access_ended");
+        assertHostDoorsOpen(deps.db, host.eventId, deps.now());
         return c.json({
           eventID: host.eventId,
           label: host.label,
