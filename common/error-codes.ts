@@ -6,6 +6,7 @@
 export const ERROR_CODES = {
   // 400: the request itself is wrong.
   invalid_request: "a field is missing or malformed; `error` names it",
+  doors_not_open: "the check-in is dated before the doors open (`doorsOpenAt` says when, `timeZone` on which clock)",
   doors_after_start: "the doors-open time is after the event's start (a door opens no later than the night begins)",
   wrong_code: "the one-time code does not match",
   code_expired: "the one-time code expired or was used; ask for a new one",
@@ -18,8 +19,8 @@ export const ERROR_CODES = {
   invalid_link: "the link's signature does not match (cut off, altered, or for something else)",
   not_a_participant: "the link's person has no seat at this event",
   forbidden: "not allowed",
-  doors_not_open:
-    "the doors have not opened yet (`doorsOpenAt` says when, `timeZone` on which clock): 400 for a check-in dated before, 403 for a host link",
+  host_link_not_open:
+    "a host link works from the event's doors-open time (`doorsOpenAt` says when, `timeZone` on which clock)",
   // 404
   not_found: "no such thing (event, booking, image, endpoint, …)",
   // 409: the request is fine but the state does not allow it.

@@ -1,6 +1,6 @@
 import { and, eq, gt, isNull, or } from "drizzle-orm";
 import { doorsOpenAtOf } from "../../common/doors-open.ts";
-import { formatVenueTime } from "../../common/time-zone.ts";
+import { resultsWhen } from "../../common/results-time.ts";
 import type { Db, DbOrTx } from "../../db/client.ts";
 import { type Booking, bookings, type Event, events } from "../../db/schema.ts";
 import { safeEqual } from "../lib/crypto.ts";
@@ -30,9 +30,11 @@ export { DOORS_OPEN_BEFORE_START_MS } from "../../common/doors-open.ts";
 export function doorsNotOpen(
   event: Pick<Event, "startsAt" | "startedAt" | "doorsOpenAt" | "timeZone">,
   status: 400 | 403,
+  now: number,
 ) {
   const opens = doorsOpenAtOf(event);
-  return new DomainError(status, `Doors open at ${formatVenueTime(opens, event.timeZone)}.`, "doors_not_open", {
+  const text = `Doors open at ${resultsWhen(opens, event.timeZone, now)}.`;
+  return new DomainError(status, text, status === 400 ? "doors_not_open" : "host_link_not_open", {
     doorsOpenAt: new Date(opens).toISOString(),
     timeZone: event.timeZone,
   });
@@ -199,7 +201,7 @@ export function checkIn(
       const { booking, event } = loadBookingContext(tx, input.userId, input.eventId);
       assertAdmissible(booking);
       // The event's doors-open time; a night the organiser started early opens its doors from then.
-      if (input.clientTs < doorsOpenAtOf(event)) throw doorsNotOpen(event, 400);
+      if (input.clientTs < doorsOpenAtOf(event)) throw doorsNotOpen(event, 400, input.now);
       if (booking.paidAt !== null && input.clientTs < booking.paidAt) {
         throw BadRequest("clientTs: is before the booking was paid; check the phone's clock");
       }

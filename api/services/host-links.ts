@@ -124,15 +124,15 @@ const MINUTE = 60_000;
 export const HOST_LOGIN_PER_LINK_LIMIT: Limit = { bucket: "host-login-link", max: 30, windowMs: 60 * MINUTE };
 export const HOST_LOGIN_PER_ADDRESS_LIMIT: Limit = { bucket: "host-login", max: 60, windowMs: 60 * MINUTE };
 
-/** 403 `doors_not_open` until the event's doors open: a host link opens the door and the rounds from then. */
+/** 403 `host_link_not_open` until the event's doors open: a host link opens the door and the rounds from then. */
 export function assertHostDoorsOpen(db: DbOrTx, eventId: number, now: number) {
   const event = db.select().from(events).where(eq(events.id, eventId)).get();
-  if (event && now < doorsOpenAtOf(event)) throw doorsNotOpen(event, 403);
+  if (event && now < doorsOpenAtOf(event)) throw doorsNotOpen(event, 403, now);
 }
 
 /**
  * Opens a host session for a link token: 429 past the sign-in limits, 403 for a token that is not one
- * of ours, 401 `host_access_ended` for a revoked or expired link, 403 `doors_not_open` (with the time)
+ * of ours, 401 `host_access_ended` for a revoked or expired link, 403 `host_link_not_open` (with the time)
  * before the event's doors open. Returns the new session's id.
  */
 export function openHostSession(deps: { db: Db; env: Env }, token: unknown, address: string, now: number) {
