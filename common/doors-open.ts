@@ -1,3 +1,5 @@
+import { resultsWhen } from "./results-time.ts";
+
 // When a night's door may check people in (docs/decisions/008-door.md). Pure, so the API decides with it
 // and the door view and the Edit form show the same time before anything is saved.
 
@@ -14,4 +16,12 @@ export const DOORS_OPEN_BEFORE_START_MS = 3 * HOUR;
 export function doorsOpenAtOf(event: { startsAt: number; startedAt: number | null; doorsOpenAt: number | null }) {
   const planned = event.doorsOpenAt ?? event.startsAt - DOORS_OPEN_BEFORE_START_MS;
   return event.startedAt === null ? planned : Math.min(planned, event.startedAt - DOORS_OPEN_BEFORE_START_MS);
+}
+
+/**
+ * `Doors open at 4:00 PM AEDT`, on the venue's clock, with `tomorrow` or the weekday and date when the
+ * doors open on another day than `now` there. The door view and the server's refusals say the same.
+ */
+export function doorsOpenText(doorsOpenAt: number, zone: string, now: number): string {
+  return `Doors open at ${resultsWhen(doorsOpenAt, zone, now).replace(/ today$/, "")}`;
 }

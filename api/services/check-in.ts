@@ -1,6 +1,5 @@
 import { and, eq, gt, isNull, or } from "drizzle-orm";
-import { doorsOpenAtOf } from "../../common/doors-open.ts";
-import { resultsWhen } from "../../common/results-time.ts";
+import { doorsOpenAtOf, doorsOpenText } from "../../common/doors-open.ts";
 import type { Db, DbOrTx } from "../../db/client.ts";
 import { type Booking, bookings, type Event, events } from "../../db/schema.ts";
 import { safeEqual } from "../lib/crypto.ts";
@@ -33,7 +32,7 @@ export function doorsNotOpen(
   now: number,
 ) {
   const opens = doorsOpenAtOf(event);
-  const text = `Doors open at ${resultsWhen(opens, event.timeZone, now)}.`;
+  const text = `${doorsOpenText(opens, event.timeZone, now)}.`;
   return new DomainError(status, text, status === 400 ? "doors_not_open" : "host_link_not_open", {
     doorsOpenAt: new Date(opens).toISOString(),
     timeZone: event.timeZone,
