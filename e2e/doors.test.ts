@@ -30,6 +30,7 @@ describe.skipIf(noBrowser)("the doors and the ticket code at the door", () => {
   let browser: Browser;
   let eventId: number;
   let startsAt: number;
+  let later: { id: number; startsAt: number };
   const people: Record<string, { userId: number; bookingId: number }> = {};
   const checkedIn = (name: string) => {
     const db = openDatabase(`${server.dataDir}/app.db`);
@@ -51,6 +52,12 @@ describe.skipIf(noBrowser)("the doors and the ticket code at the door", () => {
       timeZone: ZONE,
     });
     eventId = event.id;
+    const next = await insertEvent(db, `${server.dataDir}/uploads`, {
+      name: "Later Night",
+      startsAt: startsAt + 4 * 24 * HOUR,
+      timeZone: ZONE,
+    });
+    later = { id: next.id, startsAt: next.startsAt };
     for (const [name, gender] of [
       ["Kavya Rao", "female"],
       ["Imran Ali", "male"],
@@ -134,6 +141,34 @@ describe.skipIf(noBrowser)("the doors and the ticket code at the door", () => {
       expect(pageErrors).toEqual([]);
     } finally {
       await context.close();
+    }
+  });
+
+  it("tells a host whose link is opened before the doors when it will work", async () => {
+    const organiser = await newContext(browser, server.url, { ...desktop, timezoneId: ZONE });
+    const host = await newContext(browser, server.url, { ...phone, timezoneId: ZONE });
+    try {
+      const admin = await organiser.context.newPage();
+      await signInAsOrganiser(admin);
+      const url = await admin.evaluate(async (eventID) => {
+        const reply = await fetch("/api/host-links", {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ eventID, label: "Early host" }),
+        });
+        return ((await reply.json()) as { url: string }).url;
+      }, later.id);
+      const page = await host.context.newPage();
+      await page.goto(new URL(url).pathname + new URL(url).search);
+      const when = doorsOpenText(later.startsAt - 3 * HOUR, ZONE, Date.now());
+      await page.getByText(`${when}. This host link opens the door and the rounds from then`).waitFor();
+      // The token stays, so opening the page again at that time signs in.
+      expect(new URL(page.url()).searchParams.get("t")).not.toBeNull();
+      await expectAccessible(page, "a host link before the doors open");
+      expect([...organiser.pageErrors, ...host.pageErrors]).toEqual([]);
+    } finally {
+      await organiser.context.close();
+      await host.context.close();
     }
   });
 });
