@@ -58,6 +58,9 @@ describe.skipIf(noBrowser)("the doors and the ticket code at the door", () => {
       timeZone: ZONE,
     });
     later = { id: next.id, startsAt: next.startsAt };
+    const [meera] = insertPaidBookings(db, later.id, 1, { name: "Meera Iyer", gender: "female" });
+    people["Meera Iyer"] = meera!;
+    db.update(bookings).set({ uniqueCode: "ABCD23EFGH" }).where(eq(bookings.id, meera!.bookingId)).run();
     for (const [name, gender] of [
       ["Kavya Rao", "female"],
       ["Imran Ali", "male"],
@@ -169,6 +172,25 @@ describe.skipIf(noBrowser)("the doors and the ticket code at the door", () => {
     } finally {
       await organiser.context.close();
       await host.context.close();
+    }
+  });
+
+  it("tells staff on /confirm-booking whose ticket it is, and records no arrival before the doors open", async () => {
+    const { context, pageErrors } = await newContext(browser, server.url, { ...phone, timezoneId: ZONE });
+    try {
+      const page = await context.newPage();
+      await signInAsOrganiser(page);
+      await page.goto(`/confirm-booking?eventID=${later.id}&userID=${people["Meera Iyer"]!.userId}`);
+      await page.getByLabel("Unique code").fill("abcd23efgh");
+      await page.getByRole("button", { name: "Confirm" }).click();
+      await page.getByText("Booking confirmed! Thank you!", { exact: true }).waitFor();
+      const when = doorsOpenText(later.startsAt - 3 * HOUR, ZONE, Date.now());
+      await page.getByText(`Meera Iyer's ticket. ${when}: not checked in yet.`, { exact: true }).waitFor();
+      expect(checkedIn("Meera Iyer")).toBeNull();
+      await expectAccessible(page, "confirm-booking for staff before the doors open");
+      expect(pageErrors).toEqual([]);
+    } finally {
+      await context.close();
     }
   });
 });
