@@ -25,39 +25,37 @@ export const doorRoutes = (deps: AppDeps) => {
   // The organiser, or a host of the event (docs/decisions/022-host-access.md). The roster carries no
   // email and no more of a phone than its last four digits, so a host sees what the organiser sees.
   const staff = requireStaff(deps);
-  return (
-    new Hono()
-      .get("/admin-event/:id/roster", staff, validate("param", z.object({ id: idParam(z) })), (c) => {
-        staffFor(c, c.req.valid("param").id);
-        return c.json(getRoster(deps.db, c.req.valid("param").id, deps.env.SESSION_SECRET));
-      })
+  return new Hono()
+    .get("/admin-event/:id/roster", staff, validate("param", z.object({ id: idParam(z) })), (c) => {
+      staffFor(c, c.req.valid("param").id);
+      return c.json(getRoster(deps.db, c.req.valid("param").id, deps.env.SESSION_SECRET));
+    })
+    .post("/check-in", staff, validate("json", checkInBody), (c) => {
+      const body = c.req.valid("json");
+      staffFor(c, body.eventID);
+      const { checkedInAt } = checkIn(deps.db, {
+        userId: body.userID,
+        eventId: body.eventID,
+        clientTs: body.clientTs,
+        now: deps.now(),
+      });
+      logActivity(c, deps, { action: "check-in", eventId: body.eventID, userId: body.userID });
+      return c.json({ success: true as const, checkedInAt });
+    })
+    .post("/undo-check-in", staff, validate("json", undoBody), (c) => {
+      const body = c.req.valid("json");
+      staffFor(c, body.eventID);
+      const { checkedInAt } = undoCheckIn(deps.db, { userId: body.userID, eventId: body.eventID });
+      logActivity(c, deps, { action: "check-in undone", eventId: body.eventID, userId: body.userID });
+      return c.json({ success: true as const, checkedInAt });
+    })
+    .post("/open-doors", staff, validate("json", z.object({ eventId: id })), (c) => {
       // Opens check-in now without starting the night (docs/decisions/008-door.md); idempotent, and
       // logged only when it changed the time.
-      .post("/open-doors", staff, validate("json", z.object({ eventId: id })), (c) => {
-        const { eventId } = c.req.valid("json");
-        staffFor(c, eventId);
-        const { doorsOpenAt, changed } = openDoors(deps.db, eventId, deps.now());
-        if (changed) logActivity(c, deps, { action: "doors opened", eventId });
-        return c.json({ success: true as const, doorsOpenAt });
-      })
-      .post("/check-in", staff, validate("json", checkInBody), (c) => {
-        const body = c.req.valid("json");
-        staffFor(c, body.eventID);
-        const { checkedInAt } = checkIn(deps.db, {
-          userId: body.userID,
-          eventId: body.eventID,
-          clientTs: body.clientTs,
-          now: deps.now(),
-        });
-        logActivity(c, deps, { action: "check-in", eventId: body.eventID, userId: body.userID });
-        return c.json({ success: true as const, checkedInAt });
-      })
-      .post("/undo-check-in", staff, validate("json", undoBody), (c) => {
-        const body = c.req.valid("json");
-        staffFor(c, body.eventID);
-        const { checkedInAt } = undoCheckIn(deps.db, { userId: body.userID, eventId: body.eventID });
-        logActivity(c, deps, { action: "check-in undone", eventId: body.eventID, userId: body.userID });
-        return c.json({ success: true as const, checkedInAt });
-      })
-  );
+      const { eventId } = c.req.valid("json");
+      staffFor(c, eventId);
+      const { doorsOpenAt, changed } = openDoors(deps.db, eventId, deps.now());
+      if (changed) logActivity(c, deps, { action: "doors opened", eventId });
+      return c.json({ success: true as const, doorsOpenAt });
+    });
 };
