@@ -6,6 +6,8 @@
 export const ERROR_CODES = {
   // 400: the request itself is wrong.
   invalid_request: "a field is missing or malformed; `error` names it",
+  doors_not_open: "the check-in is dated before the doors open (`doorsOpenAt` says when, `timeZone` on which clock)",
+  doors_after_start: "the doors-open time is after the event's start (a door opens no later than the night begins)",
   wrong_code: "the one-time code does not match",
   code_expired: "the one-time code expired or was used; ask for a new one",
   // 401: a session is missing.
@@ -18,6 +20,8 @@ export const ERROR_CODES = {
   not_a_participant: "the link's person has no seat at this event",
   forbidden: "not allowed",
   cross_origin: "the request came from another site (its `Origin` or `Sec-Fetch-Site` says so)",
+  host_link_not_open:
+    "a host link works from the event's doors-open time (`doorsOpenAt` says when, `timeZone` on which clock)",
   // 404
   not_found: "no such thing (event, booking, image, endpoint, …)",
   // 409: the request is fine but the state does not allow it.
@@ -52,6 +56,7 @@ export const ERROR_CODES = {
   stale_state: "the rounds moved on since the console showed them (`current`, `phase`); reload and press again",
   room_too_large:
     "more people are present than the rounds planner takes (`limit` a side; `present` says how many are here)",
+  doors_in_use: "someone is already checked in, so the doors-open time may not move later (earlier is fine)",
   not_checked_in: "the attendee was not checked in at the door, so cannot be marked as left",
   // 410
   gone: "the offer or ticket expired or was used",

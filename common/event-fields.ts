@@ -145,6 +145,8 @@ export const newEventForm = z
     seatsMale: genderSeats.optional(),
     seatsFemale: genderSeats.optional(),
     resultsAt: formInstant.optional(),
+    // When the door opens (docs/decisions/008-door.md): empty for the default, 3 hours before the start.
+    doorsOpenAt: formInstant.optional(),
     ...pricesAndAges,
   })
   .transform((f) => ({
@@ -162,6 +164,7 @@ export const newEventForm = z
     seatsMale: f.seatsMale,
     seatsFemale: f.seatsFemale,
     resultsAt: f.resultsAt ?? null,
+    doorsOpenAt: f.doorsOpenAt ?? null,
     image: f.eventImage,
   }));
 
@@ -184,6 +187,8 @@ export const eventUpdateBody = z
     seatsFemale: genderSeats.nullable().optional(),
     // null: back to the default; left out: kept.
     resultsAt: instant.nullable().optional(),
+    // null: back to the default (3 hours before the start); left out: kept.
+    doorsOpenAt: instant.nullable().optional(),
     ...pricesAndAges,
   })
   .transform((b) => ({
@@ -202,6 +207,7 @@ export const eventUpdateBody = z
     seatsMale: b.seatsMale,
     seatsFemale: b.seatsFemale,
     resultsAt: b.resultsAt,
+    doorsOpenAt: b.doorsOpenAt,
   }));
 
 /** update-event-image (multipart). */

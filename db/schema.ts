@@ -54,6 +54,10 @@ export const events = sqliteTable(
     // scheduler; ratings close and the report opens at that moment.
     resultsAt: integer("results_at"),
     resultsReleasedAt: integer("results_released_at"),
+    // When the door may check people in (docs/decisions/008-door.md): the organiser's time, or null for
+    // the default, 3 hours before the start (common/doors-open.ts). **Open doors now** sets it to the
+    // moment it was pressed.
+    doorsOpenAt: integer("doors_open_at"),
     // Set once RETENTION_DAYS after the end, when the attendees' photos and contact details are erased.
     personalDataErasedAt: integer("personal_data_erased_at"),
     createdAt: createdAt(),

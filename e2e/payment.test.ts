@@ -169,8 +169,26 @@ describe.skipIf(noBrowser)("paying through the local checkout and checking in at
         ).status,
     );
     expect(login).toBe(200);
+    // Weeks ahead the doors are shut: staff learn whose ticket it is, and nobody arrives yet.
+    await page.getByRole("button", { name: "Confirm" }).click();
+    await page.getByText(/'s ticket\. Doors open at .*: not checked in yet\.$/).waitFor();
+    expect(readBooking(ids.userID)?.checkedInAt).toBeNull();
+    // Once the organiser opens the doors, the same confirmation checks the attendee in.
+    const opened = await page.evaluate(
+      async (eventId) =>
+        (
+          await fetch("/api/open-doors", {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify({ eventId }),
+          })
+        ).status,
+      ids.eventID,
+    );
+    expect(opened).toBe(200);
     await page.getByRole("button", { name: "Confirm" }).click();
     await expect.poll(() => readBooking(ids.userID)?.checkedInAt ?? 0).toBeGreaterThan(0);
+    await page.getByText(/'s ticket: checked in\.$/).waitFor();
     await expect.poll(() => page.getByText("You're not checked in yet", { exact: false }).count()).toBe(0);
     await page.getByText("Booking confirmed! Thank you!").waitFor();
   }

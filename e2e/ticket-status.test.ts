@@ -114,7 +114,7 @@ describe.skipIf(noBrowser)("tickets that tell the truth", () => {
     if (SHOTS) await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
   }
 
-  it("an attendee confirming their own code days ahead is not checked in; staff confirming it are", async () => {
+  it("an attendee confirming their own code days ahead is not checked in; staff confirming it are, once the doors open", async () => {
     const booking = await paidBooking(eventIds.ahead, "Anika Rao");
     // The text's one link is the ticket with its QR, not the empty door page.
     expect(booking.text).not.toContain("/confirm-booking");
@@ -151,6 +151,21 @@ describe.skipIf(noBrowser)("tickets that tell the truth", () => {
         });
         return response.status;
       }, ADMIN_PASSWORD),
+    ).toBe(200);
+    // Days ahead the doors are shut: staff learn whose ticket it is, and nobody arrives yet.
+    await page.getByRole("button", { name: "Confirm" }).click();
+    await page.getByText("Anika Rao's ticket. Doors open at", { exact: false }).waitFor();
+    expect(bookingRow(booking.userId)?.checkedInAt).toBeNull();
+    // Once the doors are open (Open doors now), staff confirming it record the arrival.
+    expect(
+      await page.evaluate(async (eventId) => {
+        const response = await fetch("/api/open-doors", {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ eventId }),
+        });
+        return response.status;
+      }, booking.eventId),
     ).toBe(200);
     await page.getByRole("button", { name: "Confirm" }).click();
     await expect.poll(() => bookingRow(booking.userId)?.checkedInAt ?? null).not.toBeNull();

@@ -320,6 +320,7 @@ function endpointTable(): Endpoint[] {
       admin: true,
       body: { type: "json", fields: { eventID: id(), userID: id() } },
     },
+    { method: "POST", path: "/api/open-doors", admin: true, body: { type: "json", fields: { eventId: id() } } },
     { method: "GET", path: "/api/admin-event/:id/rounds", admin: true, params: { id: id() } },
     {
       method: "POST",
@@ -574,6 +575,7 @@ describe("every endpoint answers bad input with a 4xx {success:false, error} and
     "GET /api/admin-event/:id/roster",
     "POST /api/check-in",
     "POST /api/undo-check-in",
+    "POST /api/open-doors",
     "GET /api/admin-event/:id/rounds",
     "POST /api/plan-rounds",
     "POST /api/run-rounds",

@@ -20,6 +20,7 @@ const HOST_ALLOWED = new Set([
   "GET /api/admin-event/:id/roster",
   "POST /api/check-in",
   "POST /api/undo-check-in",
+  "POST /api/open-doors",
   "GET /api/admin-event/:id/rounds",
   "POST /api/plan-rounds",
   "POST /api/run-rounds",

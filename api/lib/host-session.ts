@@ -2,6 +2,7 @@ import type { Context } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
 import type { AppDeps } from "../deps.ts";
 import { findHostSession, type HostSession, openHostSession } from "../services/host-links.ts";
+import { clientAddress } from "./client-address.ts";
 import { signValue, verifySignedValue } from "./crypto.ts";
 
 // A host session is a row in host_sessions, tied to its host link; the cookie carries its random id,
@@ -13,7 +14,7 @@ const PURPOSE = "host-session";
 /** Signs the phone in with a host link's token: the same cookie rules as the admin's session. */
 export function startHostSession(c: Context, deps: AppDeps, token: unknown) {
   const now = deps.now();
-  const { sessionId, link } = openHostSession(deps, token, now);
+  const { sessionId, link } = openHostSession(deps, token, clientAddress(c), now);
   setCookie(c, COOKIE, signValue(deps.env.SESSION_SECRET, PURPOSE, sessionId, link.expiresAt), {
     httpOnly: true,
     sameSite: "Strict",

@@ -1,7 +1,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import type { AppDeps } from "../deps.ts";
 import { type ActivityInput, ORGANISER, recordActivity } from "../services/activity.ts";
-import { hostAccessEnded } from "../services/host-links.ts";
+import { assertHostDoorsOpen, hostAccessEnded } from "../services/host-links.ts";
 import { isAdmin, noStore } from "./admin-session.ts";
 import { Forbidden, Unauthorized } from "./errors.ts";
 import { hostSessionOf } from "./host-session.ts";
@@ -33,6 +33,8 @@ export const requireStaff =
       const host = hostSessionOf(c, deps);
       if (host === "ended") throw hostAccessEnded();
       if (host === null) throw Unauthorized();
+      // A host link opens the door and the rounds only from the doors-open time (it may be made earlier).
+      assertHostDoorsOpen(deps.db, host.eventId, deps.now());
       callers.set(c.req.raw, { role: "host", ...host });
     }
     await next();

@@ -66,11 +66,29 @@ describe("POST /api/confirm-booking records an arrival only at the night, or for
     expect(roster.attendees).toEqual([expect.objectContaining({ userID: b.userId, checkedInAt: null })]);
   });
 
-  it("staff (the admin session) confirming the code records the arrival at any time", async () => {
-    const b = await booking(5 * DAY);
+  it("staff (the admin session) confirming the code learn whose ticket it is, and record the arrival once the doors open", async () => {
+    const ahead = await booking(5 * DAY);
+    // Days ahead, as the review did: the code is right, but the doors are shut, so nobody arrived.
+    const early = await ahead.confirm(admin);
+    expect(early).toEqual({
+      confirmed: true,
+      checkedIn: false,
+      name: expect.stringMatching(/^Attendee /),
+      doorsOpenAt: new Date(ahead.event.startsAt - 3 * HOUR).toISOString(),
+    });
+    expect(storedCheckIn(ahead.bookingId)).toBeNull();
+    expect(await ahead.confirm()).toEqual({ confirmed: true, checkedIn: false });
+
+    // Once the doors are open (3 hours before the start), before attendees' own codes count (2 hours).
+    const b = await booking(3 * HOUR - MINUTE);
     const before = now();
     const reply = (await b.confirm(admin)) as { confirmed: boolean; checkedIn: boolean; checkedInAt: string };
-    expect(reply).toEqual({ confirmed: true, checkedIn: true, checkedInAt: expect.any(String) });
+    expect(reply).toEqual({
+      confirmed: true,
+      checkedIn: true,
+      checkedInAt: expect.any(String),
+      name: expect.any(String),
+    });
     expect(Date.parse(reply.checkedInAt)).toBeGreaterThanOrEqual(before);
     expect(Date.parse(reply.checkedInAt)).toBeLessThanOrEqual(now());
     expect(storedCheckIn(b.bookingId)).toBe(Date.parse(reply.checkedInAt));

@@ -66,7 +66,9 @@ describe("the door roster", () => {
         EventDateTime: iso(event.startsAt),
         event_status: "upcoming",
         time_zone: "Australia/Perth",
+        doorsOpenAt: iso(event.startsAt - 3 * 60 * MINUTE),
       },
+      codeKey: expect.stringMatching(/^[0-9a-f]{64}$/),
       attendees: [
         {
           userID: arjun!.userId,
@@ -76,6 +78,7 @@ describe("the door roster", () => {
           phoneLast4: arjun!.phone.slice(-4),
           checkedInAt: null,
           age: expect.any(Number),
+          codeHash: null,
         },
         {
           userID: zara!.userId,
@@ -85,6 +88,7 @@ describe("the door roster", () => {
           phoneLast4: zara!.phone.slice(-4),
           checkedInAt: null,
           age: expect.any(Number),
+          codeHash: null,
         },
       ],
       refunded: [{ userID: refunded!.userId, name: "Refunded Ravi" }],

@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { AppDeps } from "../deps.ts";
 import { logActivity, requireStaff, staffFor } from "../lib/staff.ts";
 import { idParam, validate } from "../lib/validate.ts";
-import { checkIn, undoCheckIn } from "../services/check-in.ts";
+import { checkIn, openDoors, undoCheckIn } from "../services/check-in.ts";
 import { getRoster } from "../services/roster.ts";
 
 // The PWA sends numbers; numeric text (a scanned ticket's query string) is accepted too.
@@ -28,7 +28,7 @@ export const doorRoutes = (deps: AppDeps) => {
   return new Hono()
     .get("/admin-event/:id/roster", staff, validate("param", z.object({ id: idParam(z) })), (c) => {
       staffFor(c, c.req.valid("param").id);
-      return c.json(getRoster(deps.db, c.req.valid("param").id));
+      return c.json(getRoster(deps.db, c.req.valid("param").id, deps.env.SESSION_SECRET));
     })
     .post("/check-in", staff, validate("json", checkInBody), (c) => {
       const body = c.req.valid("json");
@@ -49,5 +49,14 @@ export const doorRoutes = (deps: AppDeps) => {
       const { checkedInAt, changed } = undoCheckIn(deps.db, { userId: body.userID, eventId: body.eventID });
       if (changed) logActivity(c, deps, { action: "check-in undone", eventId: body.eventID, userId: body.userID });
       return c.json({ success: true as const, checkedInAt });
+    })
+    .post("/open-doors", staff, validate("json", z.object({ eventId: id })), (c) => {
+      // Opens check-in now without starting the night (docs/decisions/008-door.md); idempotent, and
+      // logged only when it changed the time.
+      const { eventId } = c.req.valid("json");
+      staffFor(c, eventId);
+      const { doorsOpenAt, changed } = openDoors(deps.db, eventId, deps.now());
+      if (changed) logActivity(c, deps, { action: "doors opened", eventId });
+      return c.json({ success: true as const, doorsOpenAt });
     });
 };

@@ -59,6 +59,7 @@ describe("GET /api/get-events", () => {
       seatsLeftTotal: 7,
       // 12:00 PM AWST the day after: Perth keeps no daylight saving.
       resultsAt: "2031-01-02T04:00:00.000Z",
+      doorsOpenAt: "2031-01-01T05:15:00.000Z",
       bookingAmountMale: null,
       bookingAmountFemale: null,
       earlyBirdDiscount: null,

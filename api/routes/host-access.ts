@@ -8,7 +8,14 @@ import { hostSessionOf, startHostSession } from "../lib/host-session.ts";
 import { actorOf } from "../lib/staff.ts";
 import { idParam, jsonId, validate } from "../lib/validate.ts";
 import { ACTIVITY_PAGE, eventActivity, ORGANISER } from "../services/activity.ts";
-import { createHostLink, hostAccessEnded, hostEvent, listHostLinks, revokeHostLink } from "../services/host-links.ts";
+import {
+  assertHostDoorsOpen,
+  createHostLink,
+  hostAccessEnded,
+  hostEvent,
+  listHostLinks,
+  revokeHostLink,
+} from "../services/host-links.ts";
 
 const idParams = z.object({ id: idParam(z) });
 // A host's label is their name in the activity log: it may not pass for the organiser, nor carry
@@ -72,6 +79,7 @@ export const hostAccessRoutes = (deps: AppDeps) => {
         const host = hostSessionOf(c, deps);
         if (host === "ended") throw hostAccessEnded();
         if (host === null) throw Unauthorized("no host session", "host_access_ended");
+        assertHostDoorsOpen(deps.db, host.eventId, deps.now());
         return c.json({
           eventID: host.eventId,
           label: host.label,

@@ -19,6 +19,7 @@ export const ACTIVITY_ACTIONS = [
   "refund",
   "check-in",
   "check-in undone",
+  "doors opened",
   "rounds planned",
   "rounds controlled",
   "marked left",

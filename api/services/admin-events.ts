@@ -1,10 +1,11 @@
-import { eq } from "drizzle-orm";
+import { and, eq, isNotNull } from "drizzle-orm";
+import { doorsOpenAtOf } from "../../common/doors-open.ts";
 import type { PricesAndAgesFields } from "../../common/event-fields.ts";
 import { plannedEnd } from "../../common/results-time.ts";
 import { utcToWallClock } from "../../common/time-zone.ts";
 import { tomorrowIn, wallClockToUtc } from "../../common/venue-time-input.ts";
 import type { Db } from "../../db/client.ts";
-import { type Event, events } from "../../db/schema.ts";
+import { bookings, type Event, events } from "../../db/schema.ts";
 import { BadRequest, Conflict, NotFound } from "../lib/errors.ts";
 import { type EventSummary, listEventRows, toSummary } from "./events.ts";
 import { seatUse } from "./seats.ts";
@@ -28,6 +29,8 @@ export type NewEventInput = {
   seatsFemale?: number;
   /** The organiser's results time (epoch ms), or null for the default. */
   resultsAt?: number | null;
+  /** When the door opens (epoch ms), or null for the default (docs/decisions/008-door.md). */
+  doorsOpenAt?: number | null;
 } & Partial<PricesAndAgesFields>;
 
 export type EventUpdateInput = {
@@ -48,6 +51,8 @@ export type EventUpdateInput = {
   seatsFemale?: number | null;
   /** A results time (epoch ms), null for the default again, left out to keep it. */
   resultsAt?: number | null;
+  /** A doors-open time (epoch ms), null for the default again, left out to keep it. */
+  doorsOpenAt?: number | null;
 } & Partial<PricesAndAgesFields>;
 
 /** The event list as the organiser reads it: the public answers plus each event's seat plan. */
@@ -103,6 +108,16 @@ function startsAt(date: string, time: EventTime): number {
 function assertResultsAfterEnd(resultsAt: number | null, startsAt: number, durationHours: number) {
   if (resultsAt !== null && resultsAt < plannedEnd({ startsAt, durationHours })) {
     throw BadRequest("The results time can't be before the event's end.");
+  }
+}
+
+/**
+ * The doors open no later than the start: a door that opened after the night began would refuse the
+ * people already in the room. The default (null) always fits.
+ */
+function assertDoorsBeforeStart(doorsOpenAt: number | null, startsAt: number) {
+  if (doorsOpenAt !== null && doorsOpenAt > startsAt) {
+    throw BadRequest("The doors must open no later than the event's start.", "doors_after_start");
   }
 }
 
@@ -167,6 +182,7 @@ export function createEvent(db: Db, input: NewEventInput, now: number): { id: nu
   assertFromTomorrow(at, input.timeZone, now);
   assertAges(input.fromAge, input.toAge);
   assertResultsAfterEnd(input.resultsAt ?? null, at, input.durationHours);
+  assertDoorsBeforeStart(input.doorsOpenAt ?? null, at);
   const plan = seatPlan(input.totalSeats, input.seatsMale, input.seatsFemale);
   const prices = priceColumns(input, undefined, input);
   const row = db
@@ -184,6 +200,7 @@ export function createEvent(db: Db, input: NewEventInput, now: number): { id: nu
       totalSeats: input.totalSeats,
       ...plan,
       resultsAt: input.resultsAt ?? null,
+      doorsOpenAt: input.doorsOpenAt ?? null,
       ...prices,
     })
     .returning({ id: events.id })
@@ -217,6 +234,24 @@ export function updateEvent(db: Db, input: EventUpdateInput, now: number): void 
       const durationHours = input.durationHours ?? event.durationHours;
       const resultsAt = input.resultsAt === undefined ? event.resultsAt : input.resultsAt;
       assertResultsAfterEnd(resultsAt, at, durationHours);
+      const doorsOpenAt = input.doorsOpenAt === undefined ? event.doorsOpenAt : input.doorsOpenAt;
+      assertDoorsBeforeStart(doorsOpenAt, at);
+      // Once someone is checked in, the doors have been used: opening them later would make that
+      // arrival one the door refuses. Earlier is always fine.
+      const doorsLater = doorsOpenAtOf({ ...event, startsAt: at, doorsOpenAt }) > doorsOpenAtOf(event);
+      if (
+        doorsLater &&
+        tx
+          .select({ id: bookings.id })
+          .from(bookings)
+          .where(and(eq(bookings.eventId, event.id), isNotNull(bookings.checkedInAt)))
+          .get()
+      ) {
+        throw Conflict(
+          "The doors can't open later: someone is already checked in, and that can't be undone.",
+          "doors_in_use",
+        );
+      }
       const prices = priceColumns(input, event, { fromAge, toAge, timeZone: zone });
 
       // Left out, the plan stays as it is (and must still add up to a changed total).
@@ -248,6 +283,7 @@ export function updateEvent(db: Db, input: EventUpdateInput, now: number): void 
           ...plan,
           durationHours,
           resultsAt,
+          doorsOpenAt,
           fromAge,
           toAge,
           address: input.address ?? event.address,

@@ -1,8 +1,9 @@
 import { and, eq, gt, isNull, or } from "drizzle-orm";
+import { doorsOpenAtOf, doorsOpenText } from "../../common/doors-open.ts";
 import type { Db, DbOrTx } from "../../db/client.ts";
 import { type Booking, bookings, type Event, events } from "../../db/schema.ts";
 import { safeEqual } from "../lib/crypto.ts";
-import { BadRequest, Conflict, NotFound } from "../lib/errors.ts";
+import { BadRequest, Conflict, DomainError, NotFound } from "../lib/errors.ts";
 import { assertUnderLimit, type Limit, recordHit } from "../lib/rate-limit.ts";
 import { findBookingContext, loadBookingContext } from "./checkout.ts";
 
@@ -20,11 +21,23 @@ export const CONFIRM_PER_ADDRESS_LIMIT: Limit = { bucket: "confirm-booking", max
 /** How far ahead of the server a door phone's clock may run, and how late a queued check-in may arrive. */
 export const CHECK_IN_CLOCK_SKEW_MS = 5 * MINUTE;
 export const CHECK_IN_MAX_AGE_MS = 7 * DAY;
-/**
- * How long before the start (or the early start) the doors may open: a check-in dated earlier is not an arrival at the
- * night (docs/decisions/017-second-review.md), and neither is one dated before the booking was paid.
- */
-export const DOORS_OPEN_BEFORE_START_MS = 3 * 60 * MINUTE;
+// A check-in dated before the doors open (common/doors-open.ts) is not an arrival at the night
+// (docs/decisions/017-second-review.md, 008-door.md), and neither is one dated before the booking was paid.
+export { DOORS_OPEN_BEFORE_START_MS } from "../../common/doors-open.ts";
+
+/** The refusal of an arrival before the doors open, with the time they open on the venue's clock. */
+export function doorsNotOpen(
+  event: Pick<Event, "startsAt" | "startedAt" | "doorsOpenAt" | "timeZone">,
+  status: 400 | 403,
+  now: number,
+) {
+  const opens = doorsOpenAtOf(event);
+  const text = `${doorsOpenText(opens, event.timeZone, now)}.`;
+  return new DomainError(status, text, status === 400 ? "doors_not_open" : "host_link_not_open", {
+    doorsOpenAt: new Date(opens).toISOString(),
+    timeZone: event.timeZone,
+  });
+}
 
 /** How long before the start an attendee's own code counts as arriving (docs/api.md, confirm-booking). */
 export const SELF_ARRIVAL_BEFORE_START_MS = 2 * 60 * MINUTE;
@@ -74,8 +87,14 @@ const normaliseCode = (code: string) => code.trim().toUpperCase();
  */
 export type ConfirmBookingReply =
   | { confirmed: false }
-  | { confirmed: true; checkedIn: true; checkedInAt: string }
-  | { confirmed: true; checkedIn: false };
+  | ({ confirmed: true; checkedIn: true; checkedInAt: string } & StaffDetails)
+  | ({ confirmed: true; checkedIn: false } & StaffDetails);
+
+/**
+ * What staff confirming a right code also learn: whose ticket it is, and, before the doors open, when
+ * they do (no arrival is recorded until then). Nothing of this goes to a caller without a staff session.
+ */
+type StaffDetails = { name?: string; doorsOpenAt?: string };
 
 /**
  * Checks a door code on the server, in constant time, for a paid booking only. A right code records
@@ -108,14 +127,41 @@ export function confirmBooking(
   }
   return db.transaction(
     (tx): ConfirmBookingReply => {
-      const { booking, event } = loadBookingContext(tx, input.userId, input.eventId);
-      if (input.staff || isSelfArrivalOpen(event, input.now)) {
-        return { confirmed: true, checkedIn: true, checkedInAt: recordCheckIn(tx, booking, input.now) };
+      const { booking, event, user } = loadBookingContext(tx, input.userId, input.eventId);
+      // Every way of checking in waits for the doors, staff confirming a code included.
+      const doorsOpen = input.now >= doorsOpenAtOf(event);
+      const details: StaffDetails = input.staff
+        ? { name: user.name, ...(doorsOpen ? {} : { doorsOpenAt: new Date(doorsOpenAtOf(event)).toISOString() }) }
+        : {};
+      if (doorsOpen && (input.staff || isSelfArrivalOpen(event, input.now))) {
+        return { confirmed: true, checkedIn: true, checkedInAt: recordCheckIn(tx, booking, input.now), ...details };
       }
       // Already checked in (by staff, or during the night): that arrival stands.
       return booking.checkedInAt === null
-        ? { confirmed: true, checkedIn: false }
-        : { confirmed: true, checkedIn: true, checkedInAt: new Date(booking.checkedInAt).toISOString() };
+        ? { confirmed: true, checkedIn: false, ...details }
+        : { confirmed: true, checkedIn: true, checkedInAt: new Date(booking.checkedInAt).toISOString(), ...details };
+    },
+    { behavior: "immediate" },
+  );
+}
+
+/**
+ * **Open doors now**: check-in opens at once, without starting the night (no texts, sales stay open).
+ * The doors-open time becomes now; doors already open keep their time, so pressing again changes
+ * nothing (`changed: false`). 409 for an ended or cancelled night.
+ */
+export function openDoors(db: Db, eventId: number, now: number): { doorsOpenAt: string; changed: boolean } {
+  return db.transaction(
+    (tx) => {
+      const event = tx.select().from(events).where(eq(events.id, eventId)).get();
+      if (!event) throw NotFound("no such event");
+      if (event.status === "ended" || event.status === "cancelled" || event.endedAt !== null) {
+        throw Conflict(`This event has ${event.status === "cancelled" ? "been cancelled" : "ended"}.`, "wrong_state");
+      }
+      const opens = doorsOpenAtOf(event);
+      if (opens <= now) return { doorsOpenAt: new Date(opens).toISOString(), changed: false };
+      tx.update(events).set({ doorsOpenAt: now }).where(eq(events.id, eventId)).run();
+      return { doorsOpenAt: new Date(now).toISOString(), changed: true };
     },
     { behavior: "immediate" },
   );
@@ -154,11 +200,8 @@ export function checkIn(
     (tx) => {
       const { booking, event } = loadBookingContext(tx, input.userId, input.eventId);
       assertAdmissible(booking);
-      // A night the organiser started early opens its doors from then.
-      const opens = Math.min(event.startsAt, event.startedAt ?? event.startsAt) - DOORS_OPEN_BEFORE_START_MS;
-      if (input.clientTs < opens) {
-        throw BadRequest("This tap is before the doors open, 3 hours before the start; check the phone's clock.");
-      }
+      // The event's doors-open time; a night the organiser started early opens its doors from then.
+      if (input.clientTs < doorsOpenAtOf(event)) throw doorsNotOpen(event, 400, input.now);
       if (booking.paidAt !== null && input.clientTs < booking.paidAt) {
         throw BadRequest("This tap is before the booking was paid; check the phone's clock.");
       }

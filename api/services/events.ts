@@ -1,4 +1,5 @@
 import { asc, eq } from "drizzle-orm";
+import { doorsOpenAtOf } from "../../common/doors-open.ts";
 import { isListed } from "../../common/event-listing.ts";
 import { currentAmounts } from "../../common/pricing.ts";
 import { resultsAtOf } from "../../common/results-time.ts";
@@ -27,6 +28,8 @@ export type EventSummary = {
   seatsLeftTotal: number;
   /** When the matches are released (ISO, UTC): the organiser's time or the default (docs/decisions/021-results.md). */
   resultsAt: string;
+  /** When the door may check people in (ISO, UTC): the organiser's time or the default (docs/decisions/008-door.md). */
+  doorsOpenAt: string;
 } & PricesAndAges;
 
 /**
@@ -98,6 +101,7 @@ export function toSummary(event: Event, use: SeatUse, now: number): EventSummary
     SeatsLeft: left.male === null || left.female === null ? null : { male: left.male, female: left.female },
     seatsLeftTotal: left.total,
     resultsAt: new Date(resultsAtOf(event)).toISOString(),
+    doorsOpenAt: new Date(doorsOpenAtOf(event)).toISOString(),
     ...pricesAndAges(event, now),
   };
 }

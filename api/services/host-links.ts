@@ -1,12 +1,15 @@
 import { randomBytes } from "node:crypto";
-import { desc, eq } from "drizzle-orm";
+import { desc, eq, inArray, isNotNull, lte, or } from "drizzle-orm";
+import { doorsOpenAtOf } from "../../common/doors-open.ts";
 import { type HostLink, hostLinks, hostSessions } from "../../db/access-schema.ts";
 import type { Db, DbOrTx } from "../../db/client.ts";
 import { events } from "../../db/schema.ts";
 import type { Env } from "../env.ts";
 import { isValidLinkToken, linkToken } from "../lib/capability.ts";
 import { Conflict, Forbidden, NotFound, Unauthorized } from "../lib/errors.ts";
+import { type Limit, takeHit } from "../lib/rate-limit.ts";
 import { recordActivity } from "./activity.ts";
+import { doorsNotOpen } from "./check-in.ts";
 
 // Host links and host sessions (docs/decisions/022-host-access.md): one night's door and rounds for a
 // staff phone, without the organiser's password.
@@ -112,11 +115,28 @@ export function revokeHostLink(db: Db, input: { id: number; actor: string }, now
 
 const hostAccessEnded = () => Unauthorized("this host link was revoked or has expired", "host_access_ended");
 
+const MINUTE = 60_000;
 /**
- * Opens a host session for a link token: 403 for a token that is not one of ours, 401
- * `host_access_ended` for a revoked or expired link. Returns the new session's id.
+ * Each sign-in stores a session row, so sign-ins are counted: a night's hosts share a link from a few
+ * phones (30 an hour is plenty), and one address may try any tokens 60 times an hour, valid or not.
+ * The link's count starts only once its signature is right, so nobody can lock a link out by guessing.
  */
-export function openHostSession(deps: { db: Db; env: Env }, token: unknown, now: number) {
+export const HOST_LOGIN_PER_LINK_LIMIT: Limit = { bucket: "host-login-link", max: 30, windowMs: 60 * MINUTE };
+export const HOST_LOGIN_PER_ADDRESS_LIMIT: Limit = { bucket: "host-login", max: 60, windowMs: 60 * MINUTE };
+
+/** 403 `host_link_not_open` until the event's doors open: a host link opens the door and the rounds from then. */
+export function assertHostDoorsOpen(db: DbOrTx, eventId: number, now: number) {
+  const event = db.select().from(events).where(eq(events.id, eventId)).get();
+  if (event && now < doorsOpenAtOf(event)) throw doorsNotOpen(event, 403, now);
+}
+
+/**
+ * Opens a host session for a link token: 429 past the sign-in limits, 403 for a token that is not one
+ * of ours, 401 `host_access_ended` for a revoked or expired link, 403 `host_link_not_open` (with the time)
+ * before the event's doors open. Returns the new session's id.
+ */
+export function openHostSession(deps: { db: Db; env: Env }, token: unknown, address: string, now: number) {
+  takeHit(deps.db, HOST_LOGIN_PER_ADDRESS_LIMIT, address, now);
   const [idText, ...rest] = typeof token === "string" && token.length < 200 ? token.split(".") : [];
   const id = /^[1-9]\d{0,15}$/.test(idText ?? "") ? Number(idText) : 0;
   const link = id ? deps.db.select().from(hostLinks).where(eq(hostLinks.id, id)).get() : undefined;
@@ -125,6 +145,8 @@ export function openHostSession(deps: { db: Db; env: Env }, token: unknown, now:
     throw Forbidden("this is not a host link", "invalid_link");
   }
   if (link.revokedAt !== null || link.expiresAt <= now) throw hostAccessEnded();
+  takeHit(deps.db, HOST_LOGIN_PER_LINK_LIMIT, String(link.id), now);
+  assertHostDoorsOpen(deps.db, link.eventId, now);
   const sessionId = randomBytes(32).toString("base64url");
   deps.db.insert(hostSessions).values({ id: sessionId, linkId: link.id, createdAt: now }).run();
   return { sessionId, link };
@@ -147,6 +169,15 @@ export function findHostSession(db: DbOrTx, sessionId: string, now: number): Hos
 }
 
 export { hostAccessEnded };
+
+/** The retention job's part: sessions of revoked or expired links can never be used again. */
+export function deleteDeadHostSessions(db: Db, now: number): number {
+  const dead = db
+    .select({ id: hostLinks.id })
+    .from(hostLinks)
+    .where(or(isNotNull(hostLinks.revokedAt), lte(hostLinks.expiresAt, now)));
+  return db.delete(hostSessions).where(inArray(hostSessions.linkId, dead)).run().changes;
+}
 
 /** The event's name and venue zone, for the host's header. */
 export function hostEvent(db: DbOrTx, eventId: number): { eventName: string; timeZone: string } {

@@ -12,6 +12,7 @@ import {
   waitlistOffers,
 } from "../../db/schema.ts";
 import type { Logger } from "../lib/log.ts";
+import { deleteDeadHostSessions } from "./host-links.ts";
 import { NO_PHOTO, removeStoredFiles } from "./images.ts";
 
 // What is kept and for how long: docs/decisions/012-disk-and-personal-data.md.
@@ -73,6 +74,7 @@ export async function applyRetention(
     .delete(rateLimitHits)
     .where(lt(rateLimitHits.at, now - RATE_LIMIT_HITS_KEEP_MS))
     .run();
+  deleteDeadHostSessions(deps.db, now);
   deps.db
     .delete(phoneVerifications)
     .where(lt(phoneVerifications.expiresAt, now - SPENT_CODES_KEEP_MS))

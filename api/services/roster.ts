@@ -1,5 +1,8 @@
+import { createHmac } from "node:crypto";
 import { and, eq, inArray } from "drizzle-orm";
 import { ageAtEvent } from "../../common/age.ts";
+import { doorsOpenAtOf } from "../../common/doors-open.ts";
+import { normaliseTicketCode } from "../../common/ticket-code.ts";
 import type { Db } from "../../db/client.ts";
 import { bookings, events, users } from "../../db/schema.ts";
 import { NotFound } from "../lib/errors.ts";
@@ -20,6 +23,12 @@ export type RosterAttendee = {
   checkedInAt: string | null;
   /** Age on the event's date (never the date of birth); null for bookings made before it was asked. */
   age: number | null;
+  /**
+   * The ticket code's HMAC-SHA-256 (hex) under the roster's `codeKey`, so a typed code finds its
+   * attendee offline (common/ticket-code.ts); null while the booking has no code yet. Never the code.
+   * Optional in the type because a door phone may still hold a roster kept before it was added.
+   */
+  codeHash?: string | null;
 };
 
 export type RosterEvent = {
@@ -28,6 +37,8 @@ export type RosterEvent = {
   EventDateTime: string;
   event_status: string;
   time_zone: string;
+  /** ISO 8601 UTC: when the door may check people in (common/doors-open.ts); absent in rosters kept before it. */
+  doorsOpenAt?: string;
 };
 
 export type Roster = {
@@ -35,10 +46,20 @@ export type Roster = {
   attendees: RosterAttendee[];
   /** Refunded bookings, so a scanned ticket of one says "refunded" rather than "unknown". */
   refunded: { userID: number; name: string }[];
+  /** This event's key (hex) for the attendees' `codeHash`; another event's roster has another key. */
+  codeKey?: string;
 };
 
+/** The event's door-code key: derived from SESSION_SECRET, so it never needs storing and changes with it. */
+export const doorCodeKey = (secret: string, eventId: number) =>
+  createHmac("sha256", secret).update(`door-code\n${eventId}`).digest("hex");
+
+/** The server's side of common/ticket-code.ts's `ticketCodeHash`: the same bytes, with node:crypto. */
+export const codeHashOf = (keyHex: string, code: string) =>
+  createHmac("sha256", Buffer.from(keyHex, "hex")).update(normaliseTicketCode(code)).digest("hex");
+
 /** The door's list for one event: paid attendees by name, plus who was refunded. 404 for no such event. */
-export function getRoster(db: Db, eventId: number): Roster {
+export function getRoster(db: Db, eventId: number, secret: string): Roster {
   const event = db.select().from(events).where(eq(events.id, eventId)).get();
   if (!event) throw NotFound("no such event");
   const rows = db
@@ -47,6 +68,7 @@ export function getRoster(db: Db, eventId: number): Roster {
     .innerJoin(users, eq(users.id, bookings.userId))
     .where(and(eq(bookings.eventId, eventId), inArray(bookings.status, ["paid", "refunded"])))
     .all();
+  const key = doorCodeKey(secret, event.id);
   const byName = (a: { name: string }, b: { name: string }) =>
     a.name.localeCompare(b.name, "en", { sensitivity: "base" });
   return {
@@ -56,7 +78,9 @@ export function getRoster(db: Db, eventId: number): Roster {
       EventDateTime: new Date(event.startsAt).toISOString(),
       event_status: event.status,
       time_zone: event.timeZone,
+      doorsOpenAt: new Date(doorsOpenAtOf(event)).toISOString(),
     },
+    codeKey: key,
     attendees: rows
       .filter((r) => r.booking.status === "paid")
       .map(({ booking, user }) => ({
@@ -67,6 +91,7 @@ export function getRoster(db: Db, eventId: number): Roster {
         phoneLast4: booking.phone.replace(/\D/g, "").slice(-4),
         checkedInAt: booking.checkedInAt === null ? null : new Date(booking.checkedInAt).toISOString(),
         age: ageAtEvent(user.dateOfBirth, event),
+        codeHash: booking.uniqueCode === null ? null : codeHashOf(key, booking.uniqueCode),
       }))
       .sort(byName),
     refunded: rows

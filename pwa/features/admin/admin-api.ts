@@ -42,6 +42,7 @@ export type EventUpdate = Parameters<(typeof api)["update-event"]["$post"]>[0]["
 export const updateEvent = (update: EventUpdate) => guarded(send(api["update-event"].$post({ json: update })));
 
 export const startEvent = (eventId: number) => guarded(send(api["start-event"].$post({ json: { eventId } })));
+export const openDoorsNow = (eventId: number) => guarded(send(api["open-doors"].$post({ json: { eventId } })));
 export const endEvent = (eventId: number) => guarded(send(api["end-event"].$post({ json: { eventId } })));
 export const cancelEvent = (eventId: number) => guarded(send(api["cancel-event"].$post({ json: { eventId } })));
 

@@ -35,6 +35,11 @@ export type EventDraft = {
    * keeps the default keeps following its start (docs/decisions/021-results.md).
    */
   results?: { date: string; hour: number; minute: number; loaded: string };
+  /**
+   * When the door may check people in, on the venue's clock (the Edit form only), sent only when
+   * changed, like `results`: an event on the default keeps following its start (docs/decisions/008-door.md).
+   */
+  doors?: { date: string; hour: number; minute: number; loaded: string };
   prices: PricesDraft;
 };
 
@@ -66,17 +71,23 @@ export const draftOf = (e: AdminEventDetail): EventDraft => ({
   fromAge: String(e.from_age),
   toAge: String(e.to_age),
   results: { ...apiToWallClock(e.resultsAt, e.time_zone), loaded: e.resultsAt },
+  doors: { ...apiToWallClock(e.doorsOpenAt, e.time_zone), loaded: e.doorsOpenAt },
   prices: pricesOf(e),
 });
 
-/** The results time the draft sends: an ISO instant, or nothing when the organiser left it alone. */
-function resultsAtOf(draft: EventDraft): { resultsAt?: string } {
-  const r = draft.results;
-  if (!r) return {};
-  const at = new Date(wallClockToUtc({ date: r.date, hour: r.hour, minute: r.minute }, draft.zone)).toISOString();
-  const loaded = apiToWallClock(r.loaded, draft.zone);
-  const unchanged = loaded.date === r.date && loaded.hour === r.hour && loaded.minute === r.minute;
-  return unchanged ? {} : { resultsAt: at };
+/** A venue-clock time the draft sends: an ISO instant, or undefined when the organiser left it alone. */
+function changedInstant(t: EventDraft["results"], zone: string): string | undefined {
+  if (!t) return undefined;
+  const loaded = apiToWallClock(t.loaded, zone);
+  if (loaded.date === t.date && loaded.hour === t.hour && loaded.minute === t.minute) return undefined;
+  return new Date(wallClockToUtc({ date: t.date, hour: t.hour, minute: t.minute }, zone)).toISOString();
+}
+
+/** The results and doors-open times the draft sends, each only when changed. */
+function timesOf(draft: EventDraft): { resultsAt?: string; doorsOpenAt?: string } {
+  const resultsAt = changedInstant(draft.results, draft.zone);
+  const doorsOpenAt = changedInstant(draft.doors, draft.zone);
+  return { ...(resultsAt ? { resultsAt } : {}), ...(doorsOpenAt ? { doorsOpenAt } : {}) };
 }
 
 /** What the browser's own input checks cannot see; null when the draft may be sent. */
@@ -120,6 +131,6 @@ export const updateOf = (eventId: number, draft: EventDraft): EventUpdate => ({
   eventduration: Number(draft.duration),
   fromage: Number(draft.fromAge),
   toage: Number(draft.toAge),
-  ...resultsAtOf(draft),
+  ...timesOf(draft),
   ...pricesForUpdate(draft.prices),
 });

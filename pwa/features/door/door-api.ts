@@ -28,6 +28,7 @@ function toDoorEvent(raw: unknown): KeptDoorEvent | null {
     EventDateTime: e.EventDateTime,
     event_status: typeof e.event_status === "string" ? e.event_status : "upcoming",
     time_zone: zoneOf(e),
+    ...(typeof e.doorsOpenAt === "string" ? { doorsOpenAt: e.doorsOpenAt } : {}),
   };
 }
 
@@ -126,12 +127,19 @@ export async function loadRoster(eventID: number): Promise<Loaded<KeptRoster>> {
 }
 
 /**
- * A paid booking's door code (the unique code on the ticket), which the server gives the organiser's
- * session with the booking's public event details; null when the booking has none.
+ * **Open doors now**: check-in opens at once, without starting the night. Answers the doors-open time
+ * (now, or the earlier one already set), or an error message to show.
  */
-export async function doorCode(eventID: number, userID: number): Promise<string | null> {
-  const reply = await send(
-    api["get-event-details"].$get({ query: { eventID: String(eventID), userID: String(userID) } }),
-  );
-  return reply.ok ? reply.data.uniqueCode : null;
+export async function openDoors(
+  eventId: number,
+): Promise<{ ok: true; doorsOpenAt: string } | { ok: false; message: string }> {
+  try {
+    const reply = await send(api["open-doors"].$post({ json: { eventId } }));
+    if (reply.ok) return { ok: true, doorsOpenAt: reply.data.doorsOpenAt };
+    if (reply.status === 401) useAdminStore.getState().lock();
+    return { ok: false, message: reply.data.error || "Couldn't open the doors." };
+  } catch (error) {
+    if (!(error instanceof CallFailed)) throw error;
+    return { ok: false, message: "Couldn't open the doors: the server could not be reached." };
+  }
 }

@@ -1,44 +1,21 @@
-import { doorCode } from "./door-api.ts";
+import type { Roster } from "../../../api/services/roster.ts";
+import { normaliseTicketCode, ticketCodeHash } from "../../../common/ticket-code.ts";
 
-/** Codes are printed in capitals in groups; people type them in any case, with spaces or dashes. */
-export const normaliseCode = (code: string) => code.replace(/[\s-]+/g, "").toUpperCase();
+export { normaliseTicketCode as normaliseCode } from "../../../common/ticket-code.ts";
 
-// The codes learnt so far, by `eventID:userID`: a second typed code at the same door asks again only
-// about attendees not yet known. Kept in memory only: codes are not stored on the phone.
-const known = new Map<string, string>();
-const LOOKUPS_AT_ONCE = 6;
+/** Ticket codes are 10 characters; anything much shorter is a name or phone digits, not a code. */
+const MIN_CODE_LENGTH = 6;
 
 /**
- * The attendee among `userIDs` whose ticket carries the typed code, or null. The roster does not carry
- * codes, so each attendee's is asked of the server (a few at a time, stopping at the match): this
- * needs a connection, and throws `CallFailed` without one.
+ * The attendee whose ticket carries the typed code, or null, found on the phone with no network: the
+ * roster carries each ticket code's keyed hash and the event's key (docs/decisions/008-door.md), so
+ * the typed code (any case, with spaces or dashes) is hashed here and compared. A roster kept before
+ * hashes were sent, or a phone without WebCrypto (not a secure context), finds nobody.
  */
-export async function findByCode(
-  eventID: number,
-  userIDs: number[],
-  typed: string,
-  codeOf: (eventID: number, userID: number) => Promise<string | null> = doorCode,
-): Promise<number | null> {
-  const wanted = normaliseCode(typed);
-  if (!wanted) return null;
-  const key = (userID: number) => `${eventID}:${userID}`;
-  const matches = (userID: number) => {
-    const code = known.get(key(userID));
-    return code !== undefined && normaliseCode(code) === wanted;
-  };
-  const already = userIDs.find(matches);
-  if (already !== undefined) return already;
-
-  const queue = userIDs.filter((id) => !known.has(key(id)));
-  let found: number | null = null;
-  const worker = async () => {
-    for (let id = queue.shift(); id !== undefined && found === null; id = queue.shift()) {
-      // A booking without a code yet (its confirmation not sent) is asked again next time.
-      const code = await codeOf(eventID, id);
-      if (code !== null) known.set(key(id), code);
-      if (matches(id)) found = id;
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(LOOKUPS_AT_ONCE, queue.length) }, worker));
-  return found;
+export async function findByCode(roster: Pick<Roster, "attendees" | "codeKey">, typed: string): Promise<number | null> {
+  const wanted = normaliseTicketCode(typed);
+  if (wanted.length < MIN_CODE_LENGTH || !/^[A-Z0-9]+$/.test(wanted) || !roster.codeKey) return null;
+  if (!globalThis.crypto?.subtle) return null;
+  const hash = await ticketCodeHash(roster.codeKey, wanted);
+  return roster.attendees.find((a) => a.codeHash === hash)?.userID ?? null;
 }

@@ -11,7 +11,9 @@ export type HostState =
   /** The link in the address is not a host link (cut off when copied, say). */
   | { status: "invalid" }
   /** Offline with nothing kept: the first visit needs the network. */
-  | { status: "offline" };
+  | { status: "offline" }
+  /** Before the event's doors open the link does not sign in yet (the token stays in the address). */
+  | { status: "not-open"; doorsOpenAt: string; timeZone: string };
 
 /**
  * Signs this phone in with the link's token (`/host?t=…`), then drops the token from the address so
@@ -40,6 +42,13 @@ export function useHostAccess(token: string | null, dropToken: () => void): Host
       try {
         const reply = token ? await hostLogin(token) : await hostSession();
         if (!live) return;
+        const notOpen = reply.ok ? null : (reply.data as { code?: string; doorsOpenAt?: unknown; timeZone?: unknown });
+        if (notOpen?.code === "host_link_not_open" && typeof notOpen.doorsOpenAt === "string") {
+          // Kept in the address, so a reload once the doors are open signs in.
+          const timeZone = typeof notOpen.timeZone === "string" ? notOpen.timeZone : "UTC";
+          setState({ status: "not-open", doorsOpenAt: notOpen.doorsOpenAt, timeZone });
+          return;
+        }
         if (token) dropToken();
         if (reply.ok) ready(reply.data);
         else if (reply.status === 403) setState({ status: "invalid" });

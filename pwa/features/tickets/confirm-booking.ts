@@ -50,7 +50,14 @@ export function useEventDetails(eventID: number | null, userID: number | null) {
  * `notArrived`: the code is right but no arrival was recorded (an attendee checking their own code
  * before the night), so the page says where the check-in really happens.
  */
-export type CheckResult = { confirmed: boolean; message: string; notArrived?: boolean };
+export type CheckResult = {
+  confirmed: boolean;
+  message: string;
+  notArrived?: boolean;
+  /** For staff only: whose ticket it is, and, before the doors open, when they do (ISO). */
+  name?: string;
+  doorsOpenAt?: string;
+};
 
 export const SHOW_AT_THE_DOOR = "You're not checked in yet: show your ticket at the door on the night.";
 
@@ -60,7 +67,14 @@ export async function confirmBookingCode(eventID: number, userID: number, unique
     const reply = await send(api["confirm-booking"].$post({ json: { eventID, userID, uniqueCode } }));
     if (reply.ok) {
       if (!reply.data.confirmed) return { confirmed: false, message: INVALID };
-      return { confirmed: true, message: CONFIRMED, notArrived: !reply.data.checkedIn };
+      const { name, doorsOpenAt } = reply.data;
+      return {
+        confirmed: true,
+        message: CONFIRMED,
+        notArrived: !reply.data.checkedIn,
+        ...(name ? { name } : {}),
+        ...(doorsOpenAt ? { doorsOpenAt } : {}),
+      };
     }
     if (reply.data.code === "rate_limited") {
       return {

@@ -101,6 +101,9 @@ export function EditEventForm(props: {
                     onChange={(results) => editor.set("results", results)}
                   />
                 ) : null}
+                {draft.doors ? (
+                  <DoorsTimeField doors={draft.doors} onChange={(doors) => editor.set("doors", doors)} />
+                ) : null}
               </div>
             </fieldset>
             <div className="span-2 admin-actions">
@@ -140,6 +143,47 @@ export function EditEventForm(props: {
 }
 
 type ResultsTime = NonNullable<EventDraft["results"]>;
+type DoorsTime = NonNullable<EventDraft["doors"]>;
+
+/**
+ * When the door may check people in, on the venue's clock: 3 hours before the start unless changed
+ * here (docs/decisions/008-door.md). The server refuses a time after the start, and a later time
+ * once someone is checked in.
+ */
+function DoorsTimeField(props: { doors: DoorsTime; onChange(doors: DoorsTime): void }) {
+  const { doors, onChange } = props;
+  return (
+    <fieldset className="admin-results-time span-2">
+      <legend>Doors open at (venue's local time)</legend>
+      <div className="admin-results-row">
+        <div className="field">
+          <label htmlFor="edit-doors-date">Doors date</label>
+          <input
+            id="edit-doors-date"
+            type="date"
+            required
+            value={doors.date}
+            aria-describedby="edit-doors-hint"
+            onChange={(e) => onChange({ ...doors, date: e.target.value })}
+          />
+        </div>
+        <TimeFields
+          idPrefix="edit-doors"
+          legend="Doors time (venue's local time)"
+          labelPrefix="Doors"
+          hour={doors.hour}
+          minute={doors.minute}
+          onHour={(hour) => onChange({ ...doors, hour })}
+          onMinute={(minute) => onChange({ ...doors, minute })}
+        />
+      </div>
+      <p id="edit-doors-hint" className="admin-hint">
+        The door checks people in from then, and host links work from then. Default: 3 hours before the start. Open
+        doors now opens them at once without starting the event.
+      </p>
+    </fieldset>
+  );
+}
 
 /**
  * When the matches are released, on the venue's clock: 12:00 PM the day after unless changed here

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { type AdminEventDetail, cancelEvent, endEvent, startEvent } from "../admin-api.ts";
+import { type AdminEventDetail, cancelEvent, endEvent, openDoorsNow, startEvent } from "../admin-api.ts";
 import { earlyStartWarning, formatAud, plural } from "../format.ts";
 import { numbersOf } from "../use-event-editor.ts";
 import { useConfirm } from "./confirm-dialog.tsx";
@@ -86,6 +86,27 @@ export function EventLifecycleActions({
     });
   };
 
+  // Check-in opens at once; nobody is texted and sales stay open (docs/decisions/008-door.md).
+  const doorsShut = Date.parse(event.doorsOpenAt) > Date.now();
+  const openDoors = async () => {
+    const go = await confirm({
+      title: `Open the doors of ${event.event_name} now?`,
+      lines: [
+        "The door can check people in from now on.",
+        "Nobody is texted, and bookings stay open.",
+        "This can't be undone once someone is checked in.",
+      ],
+      confirmLabel: "Open doors now",
+    });
+    if (!go) return;
+    const failed = "Failed to open the doors.";
+    await run(failed, async () => {
+      const reply = await openDoorsNow(event.id);
+      if (reply.ok) return { kind: "ok", text: "Doors are open.", detail: "The door can check people in now." };
+      return reply.status === 401 ? null : { kind: "error", text: failed, detail: reply.data.error };
+    });
+  };
+
   const cancel = async () => {
     const numbers = await numbersOf(event.id);
     const paid = numbers?.paid.total;
@@ -125,6 +146,14 @@ export function EventLifecycleActions({
 
   return (
     <>
+      <button
+        type="button"
+        className="button"
+        disabled={!doorsShut || disabled || (event.event_status !== "upcoming" && event.event_status !== "started")}
+        onClick={() => void openDoors()}
+      >
+        Open doors now
+      </button>
       <button
         type="button"
         className="button admin-start"

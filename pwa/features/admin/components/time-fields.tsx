@@ -34,11 +34,14 @@ export function TimeFields({ idPrefix, hour, minute, onHour, onMinute, legend, l
       <div className="field">
         <label htmlFor={`${idPrefix}-minute`}>{labelPrefix ? `${labelPrefix} minute` : "Minute"}</label>
         <select id={`${idPrefix}-minute`} value={minute} onChange={(e) => onMinute(Number(e.target.value))}>
-          {MINUTES.map((m) => (
-            <option key={m} value={m}>
-              {pad(m)}
-            </option>
-          ))}
+          {/* A time set by Open doors now is on any minute: show it as it is rather than as 00. */}
+          {((MINUTES as readonly number[]).includes(minute) ? MINUTES : [...MINUTES, minute].sort((a, b) => a - b)).map(
+            (m) => (
+              <option key={m} value={m}>
+                {pad(m)}
+              </option>
+            ),
+          )}
         </select>
       </div>
     </fieldset>

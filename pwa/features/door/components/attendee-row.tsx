@@ -7,6 +7,8 @@ type Props = {
   zone: string;
   /** Undo is offered for a minute after this phone checked them in. */
   canUndo: boolean;
+  /** Before the doors open, Check in is shown but disabled (pwa/features/door/components/doors-open-notice.tsx). */
+  doorsClosed?: boolean;
   /** Keeps ids unique when the same attendee also shows as the scanned ticket. */
   idPrefix: string;
   /** Put the keyboard on the row's button as soon as it shows (a scanned ticket). */
@@ -16,7 +18,16 @@ type Props = {
 };
 
 /** One attendee: face, name, gender, phone ending, and one big action. */
-export function AttendeeRow({ attendee: a, zone, canUndo, idPrefix, autoFocus, onCheckIn, onUndo }: Props) {
+export function AttendeeRow({
+  attendee: a,
+  zone,
+  canUndo,
+  doorsClosed,
+  idPrefix,
+  autoFocus,
+  onCheckIn,
+  onUndo,
+}: Props) {
   const nameId = `${idPrefix}-name-${a.userID}`;
   const arrived = a.checkedInAt !== null;
   const action = useRef<HTMLButtonElement>(null);
@@ -75,7 +86,8 @@ export function AttendeeRow({ attendee: a, zone, canUndo, idPrefix, autoFocus, o
           ref={action}
           type="button"
           className="button primary door-action"
-          aria-describedby={nameId}
+          aria-describedby={doorsClosed ? `${nameId} door-doors-closed` : nameId}
+          disabled={doorsClosed}
           onClick={() => {
             acted.current = true;
             onCheckIn(a.userID);

@@ -10,6 +10,7 @@ import { useDoorSync } from "../use-door-sync.ts";
 import { ArrivalsSummary } from "./arrivals-summary.tsx";
 import { AttendeeRow } from "./attendee-row.tsx";
 import { DoorEventPicker } from "./door-event-picker.tsx";
+import { DoorsOpenNotice, useDoorsOpen } from "./doors-open-notice.tsx";
 import { ScanDialog } from "./scan-dialog.tsx";
 import "../door.css";
 import { MessageGuests } from "../../rounds/components/message-guests.tsx";
@@ -49,7 +50,25 @@ export function DoorView() {
   const attendees = useMemo(() => (ready ? withPending(ready.roster.attendees, pending) : []), [ready, pending]);
   const zone = ready ? zoneOf(ready.roster.event) : zoneOf({});
   const counts = countArrivals(attendees);
-  const shown = attendees.filter((a) => matchesQuery(a, query) && (!notArrivedOnly || a.checkedInAt === null));
+  // Before the doors open (the event's doors-open time, on this phone's clock) nobody can be checked in.
+  const doorsOpen = useDoorsOpen(ready?.roster.event.doorsOpenAt);
+  // A typed ticket code finds its attendee on the phone, offline too (the roster's keyed hashes).
+  const [codeMatch, setCodeMatch] = useState<number | null>(null);
+  useEffect(() => {
+    let current = true;
+    setCodeMatch(null);
+    if (ready && query.trim()) {
+      void findByCode(ready.roster, query).then((userID) => {
+        if (current) setCodeMatch(userID);
+      });
+    }
+    return () => {
+      current = false;
+    };
+  }, [ready, query]);
+  const shown = attendees.filter(
+    (a) => (a.userID === codeMatch || matchesQuery(a, query)) && (!notArrivedOnly || a.checkedInAt === null),
+  );
   const canUndo = (a: DoorAttendee) => {
     const at = recent[a.userID];
     return at !== undefined && now - at < UNDO_WINDOW_MS;
@@ -87,8 +106,7 @@ export function DoorView() {
     const current = useDoorStore.getState();
     if (current.eventID === null || current.roster.status !== "ready") return null;
     const eventID = current.eventID;
-    const userIDs = current.roster.roster.attendees.map((a) => a.userID);
-    const userID = await findByCode(eventID, userIDs, code);
+    const userID = await findByCode(current.roster.roster, code);
     return userID === null ? null : { eventID, userID };
   }, []);
   const closeScanner = useCallback(() => {
@@ -103,6 +121,7 @@ export function DoorView() {
       attendee={a}
       zone={zone}
       canUndo={canUndo(a)}
+      doorsClosed={!doorsOpen}
       idPrefix={idPrefix}
       autoFocus={autoFocus}
       onCheckIn={(id) => void checkIn(id)}
@@ -158,6 +177,7 @@ export function DoorView() {
       {ready ? (
         <>
           <ArrivalsSummary counts={counts} waiting={pending.length} kept={ready.kept} online={online} />
+          {doorsOpen ? null : <DoorsOpenNotice event={ready.roster.event} online={online} />}
           {/* One text to the room (docs/decisions/019-running-the-night.md), until the night has ended. */}
           {ready.roster.event.event_status === "upcoming" || ready.roster.event.event_status === "started" ? (
             <MessageGuests eventID={ready.roster.event.id} disabled={!online} />
@@ -193,7 +213,7 @@ export function DoorView() {
                 type="search"
                 inputMode="search"
                 autoComplete="off"
-                placeholder="Name or last digits of phone"
+                placeholder="Name, last digits of phone, or ticket code"
                 value={query}
                 onChange={(e) => setQuery(e.target.value)}
               />

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from "react";
 import { useSearchParams } from "react-router-dom";
+import { doorsOpenText } from "../../../../common/doors-open.ts";
 import { TabList } from "../../../lib/tab-list.tsx";
 import { formatAtVenue } from "../../admin/format.ts";
 import { DoorView } from "../../door/components/door-view.tsx";
@@ -38,6 +39,19 @@ export function HostView() {
         <p role="status" className="admin-loading">
           Signing in...
         </p>
+      </main>
+    );
+  }
+  if (state.status === "not-open") {
+    return (
+      <main className="page host-page">
+        <h1>Host access</h1>
+        <div className="notice host-not-open" role="status">
+          <p>
+            {doorsOpenText(Date.parse(state.doorsOpenAt), state.timeZone, Date.now())}. This host link opens the door
+            and the rounds from then: open it again at that time.
+          </p>
+        </div>
       </main>
     );
   }

@@ -1,5 +1,6 @@
 import { type FormEvent, useId, useState } from "react";
 import { Link } from "react-router-dom";
+import { doorsOpenText } from "../../../../common/doors-open.ts";
 import { EventTime } from "../../events/components/event-time.tsx";
 import { type CheckResult, confirmBookingCode, SHOW_AT_THE_DOOR, useEventDetails } from "../confirm-booking.ts";
 import "../tickets.css";
@@ -64,7 +65,16 @@ export function ConfirmBookingForm({ eventID, userID }: { eventID: number | null
         </button>
         <div role="status">
           <p className={`message door-result ${result?.confirmed ? "ok" : "error"}`}>{result?.message}</p>
-          {result?.notArrived ? (
+          {result?.name ? (
+            <p className="door-next">
+              {`${result.name}'s ticket`}
+              {result.doorsOpenAt
+                ? `. ${doorsOpenText(Date.parse(result.doorsOpenAt), state.event.time_zone, Date.now())}: not checked in yet.`
+                : result.notArrived
+                  ? "."
+                  : ": checked in."}
+            </p>
+          ) : result?.notArrived ? (
             <p className="door-next">
               {SHOW_AT_THE_DOOR} <Link to="/tickets">My tickets</Link>
             </p>

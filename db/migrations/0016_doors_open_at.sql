@@ -1,0 +1,1 @@
+ALTER TABLE `events` ADD `doors_open_at` integer;
