@@ -148,6 +148,11 @@ describe.skipIf(noBrowser)("running the night from the Rounds tab", () => {
     await host.getByRole("heading", { name: "Last Night", level: 1 }).waitFor();
     await host.getByText("Kavya Rao").waitFor();
     expect(await host.getByText("Choose an event to see who is coming.").count()).toBe(0);
+    // The door's list is read-only too: nobody arrives at a night that has ended.
+    await host.getByText("This night has ended, so the list is read-only.").waitFor();
+    const checkIns = host.getByRole("button", { name: "Check in", exact: true });
+    expect(await checkIns.count()).toBeGreaterThan(0);
+    for (const button of await checkIns.all()) expect(await button.isDisabled()).toBe(true);
 
     await host.getByRole("tab", { name: "Rounds" }).click();
     await host.getByText("This night has ended: its rounds are shown read-only.").waitFor();

@@ -52,6 +52,8 @@ export function DoorView() {
   const counts = countArrivals(attendees);
   // Before the doors open (the event's doors-open time, on this phone's clock) nobody can be checked in.
   const doorsOpen = useDoorsOpen(ready?.roster.event.doorsOpenAt);
+  // An ended or cancelled night stays readable (a host link keeps it), but nobody arrives any more.
+  const nightOver = ready?.roster.event.event_status === "ended" || ready?.roster.event.event_status === "cancelled";
   // A typed ticket code finds its attendee on the phone, offline too (the roster's keyed hashes).
   const [codeMatch, setCodeMatch] = useState<number | null>(null);
   useEffect(() => {
@@ -121,7 +123,7 @@ export function DoorView() {
       attendee={a}
       zone={zone}
       canUndo={canUndo(a)}
-      doorsClosed={!doorsOpen}
+      doorsClosed={!doorsOpen || nightOver}
       idPrefix={idPrefix}
       autoFocus={autoFocus}
       onCheckIn={(id) => void checkIn(id)}
@@ -177,7 +179,14 @@ export function DoorView() {
       {ready ? (
         <>
           <ArrivalsSummary counts={counts} waiting={pending.length} kept={ready.kept} online={online} />
-          {doorsOpen ? null : <DoorsOpenNotice event={ready.roster.event} online={online} />}
+          {nightOver ? (
+            <p id="door-doors-closed" className="notice door-notice">
+              This night has {ready.roster.event.event_status === "cancelled" ? "been cancelled" : "ended"}, so the list
+              is read-only.
+            </p>
+          ) : doorsOpen ? null : (
+            <DoorsOpenNotice event={ready.roster.event} online={online} />
+          )}
           {/* One text to the room (docs/decisions/019-running-the-night.md), until the night has ended. */}
           {ready.roster.event.event_status === "upcoming" || ready.roster.event.event_status === "started" ? (
             <MessageGuests eventID={ready.roster.event.id} disabled={!online} />
