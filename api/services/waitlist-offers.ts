@@ -35,6 +35,14 @@ export type OfferDeps = Deps & { sms: SmsProvider; log: Logger; now: () => numbe
 /** An entry is in line while it waits and while it holds an offer. */
 export const WAITING = ["waiting", "offered"] as const;
 
+/** Who is still in an event's line (to text when it closes), by entry. */
+export const stillWaiting = (tx: DbOrTx, eventId: number) =>
+  tx
+    .select({ id: waitlistEntries.id, phone: waitlistEntries.phone })
+    .from(waitlistEntries)
+    .where(and(eq(waitlistEntries.eventId, eventId), inArray(waitlistEntries.status, [...WAITING])))
+    .all();
+
 export const waitlistOfferLink = (env: Deps["env"], offerId: number) =>
   `${env.PUBLIC_BASE_URL}/waitlist-offer?o=${offerId}&t=${linkToken(env, "waitlist-offer", offerId)}`;
 
@@ -202,12 +210,7 @@ export function closeLineAtStart(tx: DbOrTx, event: Event) {
     closeWaitlist(tx, event.id);
     return;
   }
-  const waiting = tx
-    .select({ id: waitlistEntries.id, phone: waitlistEntries.phone })
-    .from(waitlistEntries)
-    .where(and(eq(waitlistEntries.eventId, event.id), inArray(waitlistEntries.status, [...WAITING])))
-    .all();
-  for (const entry of waiting) {
+  for (const entry of stillWaiting(tx, event.id)) {
     enqueueSms(tx, {
       dedupeKey: lineClosedKey(event.id, entry.id),
       to: entry.phone,

@@ -7,7 +7,7 @@ import { assertUnderLimit, type Limit, recordHit } from "../lib/rate-limit.ts";
 import { BOOKING_CLOSED } from "./holds.ts";
 import { enqueueSms } from "./outbox.ts";
 import { assertNoPaidBooking, isBalanced, liveHoldOf, seatsLeft, seatsLeftFor, seatUse } from "./seats.ts";
-import { closeWaitlist, type OfferDeps, offerFreedSeatsNow, WAITING } from "./waitlist-offers.ts";
+import { closeWaitlist, type OfferDeps, offerFreedSeatsNow, stillWaiting, WAITING } from "./waitlist-offers.ts";
 
 /**
  * The waitlist line of a full event (docs/decisions/015-balanced-rooms-and-waitlist.md): joining it,
@@ -192,11 +192,7 @@ export function leaveWaitlist(deps: OfferDeps, input: { eventId: number; phone: 
  * prefix, so its delivery run sends them with the attendees' texts.
  */
 export function endWaitlist(tx: DbOrTx, event: Event) {
-  const waiting = tx
-    .select({ id: waitlistEntries.id, phone: waitlistEntries.phone })
-    .from(waitlistEntries)
-    .where(and(eq(waitlistEntries.eventId, event.id), inArray(waitlistEntries.status, [...WAITING])))
-    .all();
+  const waiting = stillWaiting(tx, event.id);
   for (const entry of waiting) {
     enqueueSms(tx, {
       dedupeKey: `cancel:${event.id}:waitlist:${entry.id}`,
