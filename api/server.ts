@@ -6,13 +6,13 @@ import { serve } from "@hono/node-server";
 import { openDatabase } from "../db/client.ts";
 import { seedDemoEvents } from "../db/seed.ts";
 import { createApp } from "./app.ts";
+import { storeImage } from "./booking/images.ts";
 import { readEnvOrExit } from "./env.ts";
 import { jsonLogger } from "./lib/log.ts";
+import { backgroundJobs } from "./ops/jobs.ts";
+import { createScheduler } from "./ops/scheduler.ts";
 import { createPaymentsProvider } from "./providers/payments/index.ts";
 import { createSmsProvider } from "./providers/sms/index.ts";
-import { storeImage } from "./services/images.ts";
-import { backgroundJobs } from "./services/jobs.ts";
-import { createScheduler } from "./services/scheduler.ts";
 
 // The only file that listens. Everything it wires up is built by createApp from these pieces.
 

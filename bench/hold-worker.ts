@@ -1,5 +1,5 @@
 import { parentPort, workerData } from "node:worker_threads";
-import { holdSeat } from "../api/services/holds.ts";
+import { holdSeat } from "../api/booking/holds.ts";
 import { openDatabase } from "../db/client.ts";
 
 // One of several threads racing for seats of the same event in the same SQLite file, each with its

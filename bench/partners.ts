@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
+import { storeImage } from "../api/booking/images.ts";
 import { feedbackToken } from "../api/lib/capability.ts";
-import { storeImage } from "../api/services/images.ts";
 import { openDatabase } from "../db/client.ts";
 import { events, users } from "../db/schema.ts";
 import { cameraPhoto } from "../test/camera-photo.ts";

@@ -1,4 +1,4 @@
-import { planRounds, type Round, replanRounds } from "../api/services/rounds-plan.ts";
+import { planRounds, type Round, replanRounds } from "../api/night/rounds-plan.ts";
 import { ROUNDS_LIMITS } from "../common/rounds-settings.ts";
 
 // `node --import tsx bench/rounds.ts`: how long the rounds planner takes for a large night, 100 women

@@ -6,11 +6,11 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { serve } from "@hono/node-server";
 import { createApp } from "../api/app.ts";
+import { storeImage } from "../api/booking/images.ts";
 import { parseEnv } from "../api/env.ts";
 import { silentLogger } from "../api/lib/log.ts";
 import { createPaymentsProvider } from "../api/providers/payments/index.ts";
 import { createSmsProvider } from "../api/providers/sms/index.ts";
-import { storeImage } from "../api/services/images.ts";
 import { openDatabase } from "../db/client.ts";
 import { seedDemoEvents } from "../db/seed.ts";
 

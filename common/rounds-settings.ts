@@ -1,6 +1,6 @@
 /**
  * The settings of a night's rounds: their defaults and limits, one set for the server's checks
- * (api/routes/rounds.ts) and the host's form, so the form never lets through what the server refuses.
+ * (api/night/rounds-routes.ts) and the host's form, so the form never lets through what the server refuses.
  */
 export const ROUNDS_DEFAULTS = {
   roundMinutes: 5,

@@ -1,6 +1,6 @@
 // The door finds a ticket by its code with no network (docs/decisions/008-door.md): the roster carries,
 // per attendee, an HMAC-SHA-256 of the code under a key for that event, never the code. The server
-// computes it with node:crypto (api/services/roster.ts), the door phone with WebCrypto (below); both
+// computes it with node:crypto (api/night/roster.ts), the door phone with WebCrypto (below); both
 // normalise the typed code the same way first.
 
 /** Codes are printed in capitals in groups; people type them in any case, with spaces or dashes. */

@@ -51,7 +51,7 @@ export const activityLog = sqliteTable(
     id: integer("id").primaryKey({ autoIncrement: true }),
     at: integer("at").notNull(),
     actor: text("actor").notNull(),
-    /** `organiser`, `host` or `system` (api/services/activity.ts); null on rows from before it was kept. */
+    /** `organiser`, `host` or `system` (api/organiser/activity.ts); null on rows from before it was kept. */
     actorKind: text("actor_kind"),
     action: text("action").notNull(),
     eventId: integer("event_id"),

@@ -129,7 +129,7 @@ export const bookings = sqliteTable(
     createdAt: createdAt(),
   },
   (t) => [
-    // Counting an event's seats (api/services/seats.ts) reads only this index, whatever the number of
+    // Counting an event's seats (api/booking/seats.ts) reads only this index, whatever the number of
     // bookings: the hold race of docs/decisions/007-scale.md. It also serves lookups by event and status.
     index("bookings_seats").on(t.eventId, t.status, t.holdExpiresAt, t.seatReleased, t.phone, t.userId),
     index("bookings_phone_event").on(t.phone, t.eventId),
@@ -229,7 +229,7 @@ export const feedback = sqliteTable(
     clientTs: integer("client_ts").notNull(),
     updatedAt: integer("updated_at").notNull(),
     // Who made the choice: the guest on their phone, or staff typing in a paper card. A staff card
-    // never replaces the guest's own choice (api/services/feedback.ts, docs/decisions/021-results.md).
+    // never replaces the guest's own choice (api/night/feedback.ts, docs/decisions/021-results.md).
     ratedBy: text("rated_by", { enum: ["guest", "staff"] })
       .notNull()
       .default("guest"),

@@ -1,6 +1,6 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { recordActivity } from "../api/services/activity.ts";
+import { recordActivity } from "../api/organiser/activity.ts";
 import { openDatabase } from "../db/client.ts";
 import { waitlistEntries } from "../db/schema.ts";
 import { insertEvent, insertPaidBookings } from "../test/fixtures.ts";

@@ -6,7 +6,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import QRCode from "qrcode";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { storeImage } from "../api/services/images.ts";
+import { storeImage } from "../api/booking/images.ts";
 import { openDatabase } from "../db/client.ts";
 import { bookings, users } from "../db/schema.ts";
 import { arrivalTime } from "../pwa/features/door/roster-view.ts";

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { storeImage } from "../api/services/images.ts";
+import { storeImage } from "../api/booking/images.ts";
 import { openDatabase } from "../db/client.ts";
 import { events } from "../db/schema.ts";
 import { insertEvent, insertPaidBookings, makeImage } from "../test/fixtures.ts";

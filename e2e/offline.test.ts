@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { storeImage } from "../api/booking/images.ts";
 import { feedbackToken } from "../api/lib/capability.ts";
-import { storeImage } from "../api/services/images.ts";
 import { openDatabase } from "../db/client.ts";
 import { events, feedback, users } from "../db/schema.ts";
 import { insertEvent, insertPaidBookings, makeImage } from "../test/fixtures.ts";

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { listBackups } from "../api/services/backup-manifest.ts";
+import { listBackups } from "../api/ops/backup-manifest.ts";
 import { type FakeStripe, startFakeStripe } from "../test/fakes/stripe.ts";
 import { type FakeTwilio, startFakeTwilio } from "../test/fakes/twilio.ts";
 import { type AppServer, startAppServer, waitUntil } from "./harness.ts";

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import Database from "better-sqlite3";
 import { readEnvOrExit } from "../api/env.ts";
-import { createBackup } from "../api/services/backup-create.ts";
+import { createBackup } from "../api/ops/backup-create.ts";
 
 // `npm run backup -- DIR`: one backup of DATABASE_PATH and UPLOADS_DIR into a new folder under DIR
 // (BACKUP_DIR when DIR is left out). Safe while the server runs: SQLite's online backup API reads a

@@ -1,6 +1,6 @@
 import { readEnvOrExit } from "../api/env.ts";
-import { BackupError } from "../api/services/backup-manifest.ts";
-import { restoreBackup } from "../api/services/backup-restore.ts";
+import { BackupError } from "../api/ops/backup-manifest.ts";
+import { restoreBackup } from "../api/ops/backup-restore.ts";
 
 // `npm run restore -- BACKUP_FOLDER [--force] [--unsigned]`: puts a backup back into DATABASE_PATH
 // and UPLOADS_DIR. Stop the server first. The manifest must carry a signature made with this

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { type ActivityRow, recordActivity } from "../api/services/activity.ts";
-import { applyRetention, ERASED } from "../api/services/retention.ts";
+import { applyRetention, ERASED } from "../api/ops/retention.ts";
+import { type ActivityRow, recordActivity } from "../api/organiser/activity.ts";
 import { bookings, users } from "../db/schema.ts";
 import { type BrowserClient, browserClient, suiteTestServer } from "./api-harness.ts";
 import { insertEvent, insertPaidBookings, makeImage } from "./fixtures.ts";

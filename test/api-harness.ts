@@ -211,7 +211,7 @@ export function browserClient(baseUrl: string) {
 export type BrowserClient = ReturnType<typeof browserClient>;
 
 /**
- * The Cookie header of a browser that proved it holds `phone`, signed as api/routes/booking-cookie.ts
+ * The Cookie header of a browser that proved it holds `phone`, signed as api/booking/booking-cookie.ts
  * signs it; for tests that hold a seat straight in the database and skip the OTP steps.
  */
 export function verifiedPhoneCookie(env: { SESSION_SECRET: string }, phone: string, now = Date.now()): string {

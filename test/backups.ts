@@ -4,11 +4,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { type Env, parseEnv } from "../api/env.ts";
-import { createBackup } from "../api/services/backup-create.ts";
+import { createBackup } from "../api/ops/backup-create.ts";
 import { type Db, openDatabase } from "../db/client.ts";
 import { insertEvent, insertPaidBookings } from "./fixtures.ts";
 
-// One set-up for the backup suites (api/services/backup-*.test.ts): a temporary folder holding a
+// One set-up for the backup suites (api/ops/backup-*.test.ts): a temporary folder holding a
 // live data folder (`data/`) and a backup root (`backups/`), made fresh for each test.
 
 export const SECRET = "test-secret-test-secret-test-secret-0123";

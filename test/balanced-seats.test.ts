@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { completeCheckout } from "../api/services/payment-completion.ts";
+import { completeCheckout } from "../api/booking/payment-completion.ts";
 import { bookings, events, users } from "../db/schema.ts";
 import { insertHeldBooking, insertPaidBookings } from "./fixtures.ts";
 import { createCheckout, holdSeat } from "./suites/booking-flow.ts";

@@ -3,10 +3,10 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, statSync, utimesSync, wr
 import { join } from "node:path";
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { NO_PHOTO, storeImage } from "../api/services/images.ts";
-import { backgroundJobs } from "../api/services/jobs.ts";
-import { createScheduler } from "../api/services/scheduler.ts";
-import { sweepUploads } from "../api/services/upload-sweep.ts";
+import { NO_PHOTO, storeImage } from "../api/booking/images.ts";
+import { backgroundJobs } from "../api/ops/jobs.ts";
+import { createScheduler } from "../api/ops/scheduler.ts";
+import { sweepUploads } from "../api/ops/upload-sweep.ts";
 import { bookings, users } from "../db/schema.ts";
 import { type BrowserClient, browserClient, suiteTestServer, verifiedPhoneBrowser } from "./api-harness.ts";
 import { insertEvent, insertPaidBookings, makeImage } from "./fixtures.ts";

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { applyRetention } from "../api/services/retention.ts";
+import { applyRetention } from "../api/ops/retention.ts";
 import { activityLog, hostLinks, hostSessions } from "../db/access-schema.ts";
 import { bookings, events } from "../db/schema.ts";
 import { type BrowserClient, browserClient, suiteTestServer, withTestServer } from "./api-harness.ts";

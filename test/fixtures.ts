@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import sharp from "sharp";
-import { storeImage } from "../api/services/images.ts";
+import { storeImage } from "../api/booking/images.ts";
 import type { Db } from "../db/client.ts";
 import { bookings, events, type NewEvent, users } from "../db/schema.ts";
 

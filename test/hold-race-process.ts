@@ -1,6 +1,6 @@
 import { createInterface } from "node:readline";
+import { holdSeat } from "../api/booking/holds.ts";
 import { DomainError } from "../api/lib/errors.ts";
-import { holdSeat } from "../api/services/holds.ts";
 import { openDatabase } from "../db/client.ts";
 
 // One of the processes of test/hold-processes.test.ts: a server's worth of holds on a shared SQLite

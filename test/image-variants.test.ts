@@ -1,8 +1,8 @@
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { removeStoredFiles, storeImage } from "../api/services/images.ts";
-import { sweepUploads } from "../api/services/upload-sweep.ts";
+import { removeStoredFiles, storeImage } from "../api/booking/images.ts";
+import { sweepUploads } from "../api/ops/upload-sweep.ts";
 import { type BrowserClient, browserClient, suiteTestServer } from "./api-harness.ts";
 import { insertEvent, makeImage } from "./fixtures.ts";
 import { HOUR, PASSWORD } from "./suites/host-access.ts";

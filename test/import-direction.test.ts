@@ -46,8 +46,51 @@ function forbiddenImports(file: string, source: string): Violation[] {
                   : null;
     if (rule) violations.push({ file: relative(root, file), specifier, rule });
   }
+  return violations.concat(serverRoomImports(file, found));
+}
+
+// Inside api/, the rooms by domain (README, "How the code is laid out"): each holds its routes
+// (`*-routes.ts`) and its services side by side; lib/ and providers/ hold what has no domain.
+const DOMAINS = ["booking", "night", "organiser", "messaging", "ops"] as const;
+const roomOf = (path: string): string | null => {
+  const parts = relative(root, path).split(/[\\/]/);
+  return parts[0] === "api" && parts.length > 2 ? parts[1]! : null;
+};
+const isRoutes = (path: string) => /-routes\.ts$/.test(path);
+const isDomain = (room: string | null) => (DOMAINS as readonly string[]).includes(room ?? "");
+
+function serverRoomImports(file: string, found: { specifier: string }[]): Violation[] {
+  const room = roomOf(file);
+  if (areaOf(file) !== "api" || /\.test\.ts$/.test(file)) return [];
+  const violations: Violation[] = [];
+  for (const { specifier } of found) {
+    const target = specifier.startsWith(".") ? resolve(dirname(file), specifier) : null;
+    const to = target ? roomOf(target) : null;
+    const rule =
+      isDomain(room) && !isRoutes(file) && !file.endsWith("-cookie.ts") && /^hono(\/|$)/.test(specifier)
+        ? "a domain's services take plain values: only its *-routes.ts (and cookies) import Hono"
+        : target && isRoutes(target) && !(relative(root, file) === "api/app.ts" || (isRoutes(file) && to === room))
+          ? "routes are chained in api/app.ts (a routes file may chain another of its own room)"
+          : room === "messaging" && isDomain(to) && to !== "messaging"
+            ? "messaging/ is the channel every room sends through: it imports no other room"
+            : room === "providers" && isDomain(to) && !EXCEPTIONS.has(`${relative(root, file)} ${to}`)
+              ? "providers/ stand behind their interfaces: they import no room"
+              : room === "lib" && isDomain(to) && !EXCEPTIONS.has(`${relative(root, file)} ${to}`)
+                ? "lib/ is what has no domain: it imports no room"
+                : null;
+    if (rule) violations.push({ file: relative(root, file), specifier, rule });
+  }
   return violations;
 }
+
+// The staff guard decides who is calling from the host links and records into the activity log, both
+// the organiser's; the console SMS provider keeps its one-time codes in the booking room's code store
+// as Twilio Verify keeps them on its side. The only places lib/ and providers/ read a room.
+const EXCEPTIONS = new Set([
+  "api/lib/staff.ts organiser",
+  "api/lib/host-session.ts organiser",
+  "api/providers/sms/console.ts booking",
+]);
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -59,7 +102,7 @@ function sourceFiles(dir: string): string[] {
 }
 
 describe("import direction", () => {
-  it("holds across api/, common/, db/ and pwa/", () => {
+  it("holds across api/, common/, db/ and pwa/, and between the rooms inside api/", () => {
     const files = ["api", "common", "db", "pwa"].flatMap((area) => sourceFiles(join(root, area)));
     expect(files.length).toBeGreaterThan(100);
     const violations = files.flatMap((file) => forbiddenImports(file, readFileSync(file, "utf8")));
@@ -69,7 +112,7 @@ describe("import direction", () => {
   it("catches each forbidden import, and lets the allowed ones through", () => {
     const at = (path: string) => join(root, path);
     expect(
-      forbiddenImports(at("pwa/features/x.ts"), 'import { storeImage } from "../../api/services/images.ts";'),
+      forbiddenImports(at("pwa/features/x.ts"), 'import { storeImage } from "../../api/booking/images.ts";'),
     ).toEqual([expect.objectContaining({ rule: "pwa/ imports only types from api/ (`import type`)" })]);
     expect(forbiddenImports(at("pwa/features/x.ts"), 'const m = await import("../../api/env.ts");')).toHaveLength(1);
     expect(forbiddenImports(at("pwa/features/x.ts"), 'export { parseEnv } from "../../api/env.ts";')).toHaveLength(1);
@@ -84,5 +127,20 @@ describe("import direction", () => {
       [],
     );
     expect(forbiddenImports(at("api/x.ts"), 'import { openDatabase } from "../db/client.ts";')).toEqual([]);
+
+    // The rooms inside api/.
+    expect(forbiddenImports(at("api/night/check-in.ts"), 'import { Hono } from "hono";')).toHaveLength(1);
+    expect(forbiddenImports(at("api/night/door-routes.ts"), 'import { Hono } from "hono";')).toEqual([]);
+    expect(
+      forbiddenImports(at("api/organiser/refunds.ts"), 'import { doorRoutes } from "../night/door-routes.ts";'),
+    ).toHaveLength(1);
+    expect(forbiddenImports(at("api/app.ts"), 'import { doorRoutes } from "./night/door-routes.ts";')).toEqual([]);
+    expect(
+      forbiddenImports(at("api/messaging/outbox.ts"), 'import { whoCame } from "../night/attendance.ts";'),
+    ).toHaveLength(1);
+    expect(forbiddenImports(at("api/lib/log.ts"), 'import { ERASED } from "../ops/retention.ts";')).toHaveLength(1);
+    expect(forbiddenImports(at("api/night/rounds.ts"), 'import { enqueueSms } from "../messaging/outbox.ts";')).toEqual(
+      [],
+    );
   });
 });

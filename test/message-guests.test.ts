@@ -7,7 +7,7 @@ import { insertEvent, insertPaidBookings } from "./fixtures.ts";
 import { hostAccessHelpers, json, MINUTE, PASSWORD } from "./suites/host-access.ts";
 
 // **Message guests** (docs/decisions/019-running-the-night.md): one text to a night's paid guests,
-// all of them, those who came (whoCame, api/services/attendance.ts) or those not yet arrived.
+// all of them, those who came (whoCame, api/night/attendance.ts) or those not yet arrived.
 
 const texts: { to: string; body: string }[] = [];
 let smsDown = false;

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { feedbackToken } from "../api/lib/capability.ts";
-import { queueRatingReminders } from "../api/services/results.ts";
+import { queueRatingReminders } from "../api/night/results.ts";
 import { bookings, events, outboxMessages } from "../db/schema.ts";
 import { type BrowserClient, browserClient, suiteTestServer } from "./api-harness.ts";
 import { insertEvent, insertPaidBookings } from "./fixtures.ts";

@@ -1,8 +1,8 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { backgroundJobs } from "../api/services/jobs.ts";
-import { csvCell } from "../api/services/participants-csv.ts";
-import { createScheduler, type Scheduler } from "../api/services/scheduler.ts";
+import { backgroundJobs } from "../api/ops/jobs.ts";
+import { createScheduler, type Scheduler } from "../api/ops/scheduler.ts";
+import { csvCell } from "../api/organiser/participants-csv.ts";
 import { bookings, waitlistEntries } from "../db/schema.ts";
 import { insertPaidBookings } from "./fixtures.ts";
 import { createCheckout, detailsForm, holdSeat } from "./suites/booking-flow.ts";

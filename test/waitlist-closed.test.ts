@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { backgroundJobs } from "../api/services/jobs.ts";
-import { createScheduler, type Scheduler } from "../api/services/scheduler.ts";
+import { backgroundJobs } from "../api/ops/jobs.ts";
+import { createScheduler, type Scheduler } from "../api/ops/scheduler.ts";
 import type { Event } from "../db/schema.ts";
 import { json, type Person, waitlistSuite } from "./suites/waitlist.ts";
 

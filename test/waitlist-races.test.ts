@@ -1,8 +1,8 @@
 import { and, eq, gt, like, or, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { backgroundJobs } from "../api/services/jobs.ts";
-import { createScheduler } from "../api/services/scheduler.ts";
-import { offerFreedSeats } from "../api/services/waitlist-offers.ts";
+import { offerFreedSeats } from "../api/booking/waitlist-offers.ts";
+import { backgroundJobs } from "../api/ops/jobs.ts";
+import { createScheduler } from "../api/ops/scheduler.ts";
 import { bookings, type Event, outboxMessages, users, waitlistOffers } from "../db/schema.ts";
 import { browserClient } from "./api-harness.ts";
 import { createCheckout, holdSeat, newMobile, pay } from "./suites/booking-flow.ts";

@@ -1,7 +1,7 @@
 import { and, eq, like } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { backgroundJobs } from "../api/services/jobs.ts";
-import { createScheduler, type Scheduler } from "../api/services/scheduler.ts";
+import { backgroundJobs } from "../api/ops/jobs.ts";
+import { createScheduler, type Scheduler } from "../api/ops/scheduler.ts";
 import { formatVenueTime } from "../common/time-zone.ts";
 import { bookings, type Event, outboxMessages, waitlistEntries, waitlistOffers } from "../db/schema.ts";
 import { browserClient } from "./api-harness.ts";

@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
 import type { AppDeps } from "../deps.ts";
-import { findHostSession, type HostSession, openHostSession } from "../services/host-links.ts";
+import { findHostSession, type HostSession, openHostSession } from "../organiser/host-links.ts";
 import { clientAddress } from "./client-address.ts";
 import { signValue, verifySignedValue } from "./crypto.ts";
 

@@ -1,7 +1,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import type { AppDeps } from "../deps.ts";
-import { type ActivityInput, ORGANISER, recordActivity } from "../services/activity.ts";
-import { assertHostDoorsOpen, hostAccessEnded } from "../services/host-links.ts";
+import { type ActivityInput, ORGANISER, recordActivity } from "../organiser/activity.ts";
+import { assertHostDoorsOpen, hostAccessEnded } from "../organiser/host-links.ts";
 import { isAdmin, noStore } from "./admin-session.ts";
 import { Forbidden, Unauthorized } from "./errors.ts";
 import { hostSessionOf } from "./host-session.ts";

@@ -1,5 +1,5 @@
 import { type DBSchema, type IDBPDatabase, openDB } from "idb";
-import type { Roster, RosterEvent } from "../../api/services/roster.ts";
+import type { Roster, RosterEvent } from "../../api/night/roster.ts";
 import type { TicketStatus } from "../../common/ticket-status.ts";
 import type { MyRounds } from "../features/feedback/my-rounds.ts";
 import type { QueueEntry } from "./offline-queue.ts";

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Db } from "../../../db/client.ts";
+import { checkCode, issueCode } from "../../booking/otp.ts";
 import type { Logger } from "../../lib/log.ts";
-import { checkCode, issueCode } from "../../services/otp.ts";
 import type { DevOutbox, OutboxEntry, SmsProvider } from "./types.ts";
 
 /**

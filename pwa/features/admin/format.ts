@@ -48,7 +48,7 @@ export const MINUTES = EVENT_LIMITS.minutes;
 export const formatAud = (aud: number) =>
   new Intl.NumberFormat("en-AU", { style: "currency", currency: "AUD" }).format(aud);
 
-/** The stored thumbnail beside an uploaded photo (api/services/images.ts names them `x.jpg` / `x-thumb.jpg`). */
+/** The stored thumbnail beside an uploaded photo (api/booking/images.ts names them `x.jpg` / `x-thumb.jpg`). */
 export const thumbnailOf = (imageName: string) => imageName.replace(/\.jpg$/, "-thumb.jpg");
 
 export { nationalPhone } from "../../../common/national-phone.ts";

@@ -4,7 +4,7 @@ import type { ConfirmationState } from "./types.ts";
 // The held booking survives the trip to the payment page and back: Cancel there (the local
 // checkout's, or Stripe's cancel link) opens /confirmation afresh, without the navigation state it
 // came with, so this tab keeps the booking in sessionStorage. The URL carries only the ids and the
-// hold's end (api/services/checkout.ts, cancelUrl), never the name, email or phone.
+// hold's end (api/booking/checkout.ts, cancelUrl), never the name, email or phone.
 const KEY = "saathi-held-booking";
 
 export function rememberHeldBooking(state: ConfirmationState) {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import type { RosterAttendee } from "../../../api/services/roster.ts";
+import type { RosterAttendee } from "../../../api/night/roster.ts";
 import { ticketCodeHash } from "../../../common/ticket-code.ts";
 import { findByCode, normaliseCode } from "./find-by-code.ts";
 
 // The door finds a ticket by its code on the phone, from the roster's keyed hashes, with no network.
-// (api/services/roster.test.ts shows the server's hashes are the same bytes.)
+// (api/night/roster.test.ts shows the server's hashes are the same bytes.)
 
 const key = "1f".repeat(32);
 const person = async (userID: number, code: string | null): Promise<RosterAttendee> => ({

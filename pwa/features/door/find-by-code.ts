@@ -1,4 +1,4 @@
-import type { Roster } from "../../../api/services/roster.ts";
+import type { Roster } from "../../../api/night/roster.ts";
 import { normaliseTicketCode, ticketCodeHash } from "../../../common/ticket-code.ts";
 
 export { normaliseTicketCode as normaliseCode } from "../../../common/ticket-code.ts";

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { decodePixels, looksLikeUniqueCode, parseTicket, parseTypedTicket } from "./qr-decoder.ts";
 
 // The decoder is driven with real QR images made by the `qrcode` package (the one that draws the
-// tickets, api/services/confirmation.ts), turned into RGBA pixels by sharp as a canvas would give them.
+// tickets, api/booking/confirmation.ts), turned into RGBA pixels by sharp as a canvas would give them.
 async function pixelsOf(image: Sharp) {
   const { data, info } = await image.ensureAlpha().raw().toBuffer({ resolveWithObject: true });
   return {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { RosterAttendee } from "../../../api/services/roster.ts";
+import type { RosterAttendee } from "../../../api/night/roster.ts";
 import type { KeptDoorEvent, QueuedCheckIn } from "../../lib/offline-db.ts";
 import { arrivalTime, countArrivals, defaultEventId, eventLabel, matchesQuery, withPending } from "./roster-view.ts";
 

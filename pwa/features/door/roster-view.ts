@@ -1,4 +1,4 @@
-import type { RosterAttendee } from "../../../api/services/roster.ts";
+import type { RosterAttendee } from "../../../api/night/roster.ts";
 import { DEFAULT_TIME_ZONE, formatVenueTime, utcToWallClock } from "../../../common/time-zone.ts";
 import type { KeptDoorEvent, QueuedCheckIn } from "../../lib/offline-db.ts";
 

@@ -1,5 +1,5 @@
 // The event shapes (docs/api.md, Events) are the API's own types (types only: nothing of the server is bundled).
-import type { EventDetail, EventSummary } from "../../../api/services/events.ts";
+import type { EventDetail, EventSummary } from "../../../api/booking/events.ts";
 
 export type { EventDetail, EventSummary };
 export type EventStatus = EventSummary["event_status"];

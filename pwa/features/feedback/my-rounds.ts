@@ -10,7 +10,7 @@ import type { FeedbackLink } from "./link.ts";
  * kept on the device so a reload on dead venue Wi-Fi still shows it (docs/decisions/020-rounds-on-the-phones.md).
  */
 
-/** The guest's night as the server tells it (api/routes/rounds.ts). */
+/** The guest's night as the server tells it (api/night/rounds-routes.ts). */
 export type MyRounds = Ok<(typeof api)["my-rounds"]["$post"]>;
 export type MyRoundsEntry = MyRounds["schedule"][number];
 export type MyRoundsPartner = NonNullable<MyRoundsEntry["partner"]>;

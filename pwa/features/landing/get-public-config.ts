@@ -2,7 +2,7 @@ import { useEffect, useState } from "react";
 import { api, type Ok, send } from "../../lib/api.ts";
 
 /**
- * GET /api/public-config: the non-secret settings api/routes/config.ts exposes. The script's
+ * GET /api/public-config: the non-secret settings api/ops/config-routes.ts exposes. The script's
  * Subresource Integrity hash may be missing from a config cached before it existed; then the script
  * is not loaded.
  */

@@ -4,7 +4,7 @@ import { api, CallFailed, send } from "../../lib/api.ts";
 import { ticketFromReply } from "../tickets/ticket-reply.ts";
 import { asSavedTicket, getTicket, type SavedTicket, saveTicket } from "../tickets/ticket-store.ts";
 
-/** The query parameters of the success URL (`successUrl` in api/services/checkout.ts). */
+/** The query parameters of the success URL (`successUrl` in api/booking/checkout.ts). */
 export type SuccessParams = {
   sessionId: string;
   userID: number;

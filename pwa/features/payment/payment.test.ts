@@ -26,7 +26,7 @@ function api(routes: Record<string, { status: number; body: unknown } | "offline
   return calls;
 }
 
-/** The ticket send-confirmation answers, as the server shapes it (api/services/ticket.ts). */
+/** The ticket send-confirmation answers, as the server shapes it (api/booking/ticket.ts). */
 const ticketReply = (fields: { name: string }) => ({
   success: true,
   qrCodeImage: "data:image/png;base64,AAAA",

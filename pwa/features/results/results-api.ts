@@ -6,7 +6,7 @@ import { useAdminStore } from "../admin/admin-store.ts";
  * scorecards, and Release results.
  */
 
-// The server's own types (api/routes/results.ts), read through the typed client.
+// The server's own types (api/night/results-routes.ts), read through the typed client.
 export type EventRatings = Ok<(typeof api)["admin-event"][":id"]["ratings"]["$get"]>;
 export type Scorecard = EventRatings["people"][number];
 export type Choice = "like" | "dislike";

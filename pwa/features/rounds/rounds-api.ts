@@ -7,7 +7,7 @@ import { useAdminStore } from "../admin/admin-store.ts";
  * same `RoundsState`, so the console simply shows the latest answer.
  */
 
-// The server's own types (api/routes/rounds.ts), read through the typed client.
+// The server's own types (api/night/rounds-routes.ts), read through the typed client.
 export type RoundsState = Ok<(typeof api)["admin-event"][":id"]["rounds"]["$get"]>;
 export type RoundsStatus = RoundsState["status"];
 export type RoundsPhase = NonNullable<RoundsState["phase"]>;

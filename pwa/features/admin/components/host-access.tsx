@@ -18,7 +18,7 @@ import { FormMessage, type Message } from "./form-message.tsx";
 
 type Loaded<T> = { status: "idle" | "loading" | "error" } | { status: "ready"; rows: T[] };
 
-/** What an erased attendee's row says (api/services/retention.ts), shown for a person with no name. */
+/** What an erased attendee's row says (api/ops/retention.ts), shown for a person with no name. */
 const ERASED_NAME = "Erased attendee";
 const personName = (person: ActivityEntry["person"]) => person?.name ?? ERASED_NAME;
 

@@ -1,0 +1,137 @@
+import { availableParallelism } from "node:os";
+import { Hono, type MiddlewareHandler } from "hono";
+import { z } from "zod";
+import type { AppDeps } from "../deps.ts";
+import { clientAddress } from "../lib/client-address.ts";
+import { concurrencyLimit } from "../lib/concurrency-limit.ts";
+import { BadRequest, Forbidden, NotFound } from "../lib/errors.ts";
+import { idParam, jsonId, personName, validate } from "../lib/validate.ts";
+import { browserVerified, rememberVerifiedPhone } from "./booking-cookie.ts";
+import { assertBookable, assertCanHold, countSave, findEvent, saveUserDetails } from "./holds.ts";
+import { sendOtp, verifyOtp } from "./otp.ts";
+import { auMobile, COUNTRY_CODE } from "./phone.ts";
+import { assertAgeAllowed } from "./prices.ts";
+import { offerFreedSeatsNow } from "./waitlist-offers.ts";
+
+const sendOtpBody = z.object({
+  phone: auMobile,
+  countryCode: z.literal(COUNTRY_CODE, `must be ${COUNTRY_CODE}`),
+  // The event being booked (optional, added later): no code is sent for one whose sales have closed.
+  eventID: jsonId(z).optional(),
+});
+
+const verifyOtpBody = z.object({
+  phone: auMobile,
+  otp: z.coerce
+    .string()
+    .trim()
+    .regex(/^\d{4,10}$/, "must be the digits of the code"),
+});
+
+const detailsForm = z.object({
+  name: personName(z),
+  email: z.string().trim().max(254, "must be at most 254 characters").pipe(z.email("must be an email address")),
+  phone: auMobile,
+  gender: z.enum(["male", "female"], "must be male or female"),
+  // For the age check on the event's date (docs/decisions/023-prices-and-ages.md); required since
+  // the form asks for it, so every hold is checked.
+  dateOfBirth: z
+    .string()
+    .trim()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, "must be YYYY-MM-DD")
+    .refine((v) => {
+      const d = new Date(`${v}T00:00:00.000Z`);
+      return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(v) && v >= "1900-01-01";
+    }, "is not a real date of birth"),
+  eventID: idParam(z),
+  // The event's name comes from the database; the form's copy is only accepted for compatibility.
+  eventName: z.string().max(500).optional(),
+  // Optional here so an unverified phone gets its 403 before any hint about the upload.
+  image: z.instanceof(File, { message: "must be a file" }).optional(),
+});
+
+export const bookingRoutes = (deps: AppDeps) => {
+  // Photos are decoded a few at a time, first come first served, each after one more seats-left
+  // check: in an on-sale burst the first buyers' photos finish first and take the seats, and those
+  // behind them hear "sold out" without their photo being decoded (docs/decisions/007-scale.md).
+  const photoTurn = concurrencyLimit(Math.max(2, availableParallelism()));
+  // 403 unless this browser verified `phone` (docs/api.md, "Who may call"), decided before the other fields are
+  // judged, so a browser that proved nothing learns nothing about the form either.
+  const verifiedPhoneFirst: MiddlewareHandler = async (c, next) => {
+    let phone: unknown;
+    try {
+      phone = (await c.req.parseBody()).phone;
+    } catch {
+      throw BadRequest("the form could not be read");
+    }
+    const parsed = auMobile.safeParse(phone);
+    if (parsed.success && !browserVerified(c, deps, parsed.data))
+      throw Forbidden("verify this phone number first", "phone_not_verified");
+    return next();
+  };
+  return new Hono()
+    .post("/send-otp", validate("json", sendOtpBody), async (c) => {
+      const { phone, eventID } = c.req.valid("json");
+      if (eventID !== undefined) assertBookable(findEvent(deps.db, eventID), deps.now());
+      const result = await sendOtp(deps, {
+        phone,
+        address: clientAddress(c),
+        alreadyVerified: browserVerified(c, deps, phone),
+        limits: { perPhone: deps.env.OTP_MAX_PER_PHONE, perAddress: deps.env.OTP_MAX_PER_ADDRESS },
+        now: deps.now(),
+      });
+      return c.json({ success: true as const, ...result });
+    })
+    .post("/verify-otp", validate("json", verifyOtpBody), async (c) => {
+      const { phone, otp } = c.req.valid("json");
+      await verifyOtp(deps, phone, otp);
+      rememberVerifiedPhone(c, deps, phone);
+      return c.json({ success: true as const });
+    })
+    .post("/save-user-details", verifiedPhoneFirst, validate("form", detailsForm), async (c) => {
+      const form = c.req.valid("form");
+      if (!browserVerified(c, deps, form.phone))
+        throw Forbidden("verify this phone number first", "phone_not_verified");
+      // Every save may store a photo pair and a users row: one verified phone (or one address) gets
+      // 10 an hour, so a loop cannot fill the disk (docs/decisions/012-disk-and-personal-data.md).
+      countSave(
+        deps.db,
+        { phone: form.phone, address: clientAddress(c), otpMaxPerAddress: deps.env.OTP_MAX_PER_ADDRESS },
+        deps.now(),
+      );
+      // A seat freed by the clock alone (a hold that ran out) goes to the first person waiting before
+      // anyone else can take it, even ahead of the scheduler's next tick (decision 015).
+      offerFreedSeatsNow(deps, form.eventID);
+      // The event and the seats of this gender before the photo: a closed or sold-out event costs no
+      // image work (decision 007); holdSeat checks again inside its transaction.
+      assertCanHold(deps.db, { eventId: form.eventID, phone: form.phone, gender: form.gender }, deps.now());
+      // Too young or too old for the event: refused before the photo, holding nothing (decision 023).
+      const event = findEvent(deps.db, form.eventID);
+      if (event) assertAgeAllowed(event, form.gender, form.dateOfBirth);
+      // A browser sends an empty, nameless file when none was chosen.
+      const image = form.image;
+      if (!image || image.size === 0) throw BadRequest("Add a photo of yourself.");
+      const { userId, holdExpiresAt } = await photoTurn(() => {
+        assertCanHold(deps.db, { eventId: form.eventID, phone: form.phone, gender: form.gender }, deps.now());
+        return saveUserDetails(
+          { db: deps.db, uploadsDir: deps.env.UPLOADS_DIR, holdMinutes: deps.env.HOLD_MINUTES, now: deps.now },
+          {
+            eventId: form.eventID,
+            name: form.name,
+            email: form.email,
+            phone: form.phone,
+            gender: form.gender,
+            dateOfBirth: form.dateOfBirth,
+            image,
+          },
+        );
+      });
+      // Until when the seat is kept, so the confirmation page can say so (a retry keeps the first expiry).
+      return c.json({ success: true as const, userID: userId, holdExpiresAt: new Date(holdExpiresAt).toISOString() });
+    })
+    .get("/dev/outbox", (c) => {
+      // Exists only with the console provider, and never in production (docs/api.md, "Who may call").
+      if (!deps.devOutbox || deps.env.NODE_ENV === "production") throw NotFound("no such endpoint");
+      return c.json(deps.devOutbox.list());
+    });
+};

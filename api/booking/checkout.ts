@@ -1,0 +1,281 @@
+import { and, desc, eq, gt, inArray } from "drizzle-orm";
+import type { Db, DbOrTx } from "../../db/client.ts";
+import {
+  type Booking,
+  bookings,
+  type CheckoutSession,
+  checkoutSessions,
+  type Event,
+  events,
+  type User,
+  users,
+} from "../../db/schema.ts";
+import type { Env } from "../env.ts";
+import { Conflict, NotFound } from "../lib/errors.ts";
+import type { PaymentsProvider } from "../providers/payments/types.ts";
+import { bookingStatusAfter, bookingStatusesFor } from "./booking-status.ts";
+import { assertSalesOpen, releaseHolds } from "./holds.ts";
+import { type OfferDeps, offerFreedSeatsNow } from "./waitlist-offers.ts";
+
+type Deps = { db: Db; env: Env; payments: PaymentsProvider; now: () => number };
+
+export type BookingContext = { booking: Booking; user: User; event: Event };
+
+// Stripe refuses a Checkout Session whose expires_at is less than 30 minutes after its creation. A
+// hold has at most 30 minutes left when the buyer reaches "Proceed to Payment", so creating a checkout
+// stretches the hold to 31 minutes from now (the extra minute covers the call to Stripe) and the
+// session expires with it. A session is reused while open, and no stretch goes past HOLD_MINUTES plus
+// 31 minutes from when the phone first held the seat, so a hold cannot be extended forever.
+const MIN_CHECKOUT_MS = 31 * 60_000;
+
+/** The placeholder Stripe replaces with the session id in the success URL. */
+export const SESSION_ID_PLACEHOLDER = "{CHECKOUT_SESSION_ID}";
+
+export function loadBookingContext(db: DbOrTx, userId: number, eventId: number): BookingContext {
+  const row = findBookingContext(db, userId, eventId);
+  if (!row) throw NotFound("no such booking");
+  return row;
+}
+
+export function findBookingContext(db: DbOrTx, userId: number, eventId: number): BookingContext | undefined {
+  return db
+    .select({ booking: bookings, user: users, event: events })
+    .from(bookings)
+    .innerJoin(users, eq(users.id, bookings.userId))
+    .innerJoin(events, eq(events.id, bookings.eventId))
+    .where(and(eq(bookings.userId, userId), eq(bookings.eventId, eventId)))
+    .get();
+}
+
+export function loadBookingContextById(db: DbOrTx, bookingId: number): BookingContext | undefined {
+  return db
+    .select({ booking: bookings, user: users, event: events })
+    .from(bookings)
+    .innerJoin(users, eq(users.id, bookings.userId))
+    .innerJoin(events, eq(events.id, bookings.eventId))
+    .where(eq(bookings.id, bookingId))
+    .get();
+}
+
+/**
+ * The success URL the checkout returns to (`/success?session_id=…&userID=…&eventID=…&eventName=…&amount=…
+ * &userEmail=…&phone=…`). Every value comes from the database, not from the client, so the page the
+ * buyer returns to shows what was actually bought.
+ */
+export function successUrl(env: Pick<Env, "PUBLIC_BASE_URL">, sessionId: string, ctx: BookingContext): string {
+  const q = encodeURIComponent;
+  return (
+    `${env.PUBLIC_BASE_URL}/success?session_id=${sessionId === SESSION_ID_PLACEHOLDER ? sessionId : q(sessionId)}` +
+    `&userID=${ctx.user.id}&eventID=${ctx.event.id}&eventName=${q(ctx.event.name)}` +
+    `&amount=${q(String(ctx.booking.amountCents / 100))}&userEmail=${q(ctx.user.email)}&phone=${q(ctx.user.phone)}`
+  );
+}
+
+/**
+ * Where Cancel on the payment page leads: back to the held booking's confirmation page
+ * (`/confirmation?payment=cancelled&userID=…&eventID=…&heldUntil=…`), which finds the booking's
+ * details in the tab's own storage. `heldUntil` (ISO 8601 UTC) is until when the seat stays held; it
+ * is left out when the hold is already gone, and the page then says so.
+ */
+export function cancelUrl(
+  env: Pick<Env, "PUBLIC_BASE_URL">,
+  input: { userId: number; eventId: number; heldUntil: number | null },
+): string {
+  const held =
+    input.heldUntil === null ? "" : `&heldUntil=${encodeURIComponent(new Date(input.heldUntil).toISOString())}`;
+  return `${env.PUBLIC_BASE_URL}/confirmation?payment=cancelled&userID=${input.userId}&eventID=${input.eventId}${held}`;
+}
+
+/** Until when `booking`'s seat is still held at `now`, or null when it is not held any more. */
+export const heldUntil = (booking: Booking, now: number): number | null =>
+  booking.status === "held" && booking.holdExpiresAt > now ? booking.holdExpiresAt : null;
+
+export type CheckoutReply = { sessionId: string; paymentIntentId: string | null; url: string };
+
+// Checkouts being created in this process, per booking: a double click shares one provider call.
+const inFlight = new WeakMap<Db, Map<number, Promise<CheckoutReply>>>();
+
+/**
+ * Starts (or reuses) the card checkout for a user's live hold. The price is the booking's, fixed
+ * when the seat was held and changed only by a promo code (decision 023); whatever amount the client
+ * sent is ignored.
+ */
+export async function createCheckoutSession(deps: Deps, input: { userId: number; eventId: number }) {
+  const { db } = deps;
+  const bookingId = loadBookingContext(db, input.userId, input.eventId).booking.id;
+  let running = inFlight.get(db);
+  if (!running) {
+    running = new Map();
+    inFlight.set(db, running);
+  }
+  const existing = running.get(bookingId);
+  if (existing) return existing;
+  const map = running;
+  const promise = createOnce(deps, input).finally(() => map.delete(bookingId));
+  map.set(bookingId, promise);
+  return promise;
+}
+
+async function createOnce(deps: Deps, input: { userId: number; eventId: number }): Promise<CheckoutReply> {
+  const { db, payments } = deps;
+  const now = deps.now();
+  const plan = db.transaction(
+    (tx) => {
+      const ctx = loadBookingContext(tx, input.userId, input.eventId);
+      const { booking, event } = ctx;
+      if (booking.status === "paid") throw Conflict("this booking is already paid", "already_paid");
+      assertSalesOpen(event, now);
+      if (booking.status !== "held" || booking.holdExpiresAt <= now) {
+        throw Conflict("the seat hold has expired, please book again", "hold_expired");
+      }
+      const open = tx
+        .select()
+        .from(checkoutSessions)
+        .where(
+          and(
+            eq(checkoutSessions.bookingId, booking.id),
+            eq(checkoutSessions.provider, payments.name),
+            eq(checkoutSessions.status, "open"),
+            gt(checkoutSessions.expiresAt, now),
+          ),
+        )
+        .orderBy(desc(checkoutSessions.createdAt))
+        .get();
+      if (open) return { kind: "reuse" as const, open };
+      // Stripe keeps a checkout open at least 30 minutes, so starting one stretches the hold to match,
+      // but never past HOLD_MINUTES plus one checkout from when the phone first held the seat: saving
+      // the details again and starting another checkout must not pin the seat forever (decision 017).
+      // The checkout expires with its hold, never after it: a lapsed hold gives its promo code's use
+      // back, and a payment page still open after that could pass the code's maxUses (decision 023).
+      const expiresAt = Math.max(booking.holdExpiresAt, now + MIN_CHECKOUT_MS);
+      const heldSince = booking.heldSince ?? booking.createdAt;
+      const holdExpiresAt = Math.min(expiresAt, heldSince + deps.env.HOLD_MINUTES * 60_000 + MIN_CHECKOUT_MS);
+      if (holdExpiresAt < expiresAt) {
+        // The hold's last stretch ends too soon for a checkout Stripe accepts (a buyer came back to pay
+        // after an earlier checkout was closed). The hold is let go now, so booking again starts a
+        // fresh one at once instead of waiting for this one to lapse.
+        releaseHolds(tx, eq(bookings.id, booking.id));
+        return { kind: "too_late" as const };
+      }
+      tx.update(bookings).set({ holdExpiresAt }).where(eq(bookings.id, booking.id)).run();
+      return { kind: "create" as const, ctx, expiresAt, holdExpiresAt };
+    },
+    { behavior: "immediate" },
+  );
+  if (plan.kind === "reuse")
+    return { sessionId: plan.open.id, paymentIntentId: plan.open.paymentIntentId, url: plan.open.url };
+  if (plan.kind === "too_late") {
+    throw Conflict("the seat hold ends too soon to start a payment, please book again", "hold_expired");
+  }
+
+  const { ctx, expiresAt, holdExpiresAt } = plan;
+  const info = await payments.createCheckout({
+    amountCents: ctx.booking.amountCents,
+    currency: "aud",
+    productName: ctx.event.name,
+    customerEmail: ctx.user.email,
+    successUrl: successUrl(deps.env, SESSION_ID_PLACEHOLDER, ctx),
+    // Stripe's cancel link ends nothing: the session stays payable and the seat held until they expire.
+    cancelUrl: cancelUrl(deps.env, { userId: ctx.user.id, eventId: ctx.event.id, heldUntil: holdExpiresAt }),
+    expiresAt,
+    metadata: { bookingId: String(ctx.booking.id), userId: String(ctx.user.id), eventId: String(ctx.event.id) },
+    // One key per booking and hold window: a retry after a lost reply gets the same session back.
+    idempotencyKey: `checkout-${ctx.booking.id}-${expiresAt}`,
+  });
+  db.insert(checkoutSessions)
+    .values({
+      id: info.id,
+      bookingId: ctx.booking.id,
+      provider: payments.name,
+      amountCents: ctx.booking.amountCents,
+      currency: "aud",
+      url: info.url,
+      expiresAt,
+    })
+    .onConflictDoNothing()
+    .run();
+  return { sessionId: info.id, paymentIntentId: info.paymentIntentId, url: info.url };
+}
+
+export function findCheckoutSession(db: DbOrTx, sessionId: string): CheckoutSession | undefined {
+  return db.select().from(checkoutSessions).where(eq(checkoutSessions.id, sessionId)).get();
+}
+
+/** The booking a checkout session of this app belongs to; undefined for a session it never created. */
+export function bookingOfCheckout(db: DbOrTx, sessionId: string): BookingContext | undefined {
+  const session = findCheckoutSession(db, sessionId);
+  return session && loadBookingContextById(db, session.bookingId);
+}
+
+/**
+ * What the success page needs: has this checkout been paid, and with which payment intent. The route
+ * has already matched the session to a booking of this app, so the provider is never probed blindly.
+ */
+export async function getCheckoutStatus(deps: Deps, sessionId: string) {
+  if (!findCheckoutSession(deps.db, sessionId)) throw NotFound("no such checkout session");
+  const info = await deps.payments.retrieveCheckout(sessionId);
+  return { paymentIntentId: info.paid ? info.paymentIntentId : null, paid: info.paid };
+}
+
+/**
+ * Ends an unpaid checkout (cancelled by the buyer, or expired at the provider) and gives its seat
+ * back. A paid booking is never touched, so an "expired" arriving after "completed" changes nothing.
+ * A seat given back goes at once to the first person waiting for it (decision 015).
+ */
+export function releaseCheckout(
+  deps: OfferDeps,
+  sessionId: string,
+  reason: "cancelled" | "expired",
+  now: number,
+): boolean {
+  let freedAt: number | undefined;
+  const ended = deps.db.transaction(
+    (tx) => {
+      const session = findCheckoutSession(tx, sessionId);
+      if (session?.status !== "open") return false;
+      tx.update(checkoutSessions).set({ status: reason }).where(eq(checkoutSessions.id, sessionId)).run();
+      const otherOpen = tx
+        .select({ id: checkoutSessions.id })
+        .from(checkoutSessions)
+        .where(
+          and(
+            eq(checkoutSessions.bookingId, session.bookingId),
+            eq(checkoutSessions.status, "open"),
+            gt(checkoutSessions.expiresAt, now),
+          ),
+        )
+        .get();
+      if (otherOpen) return true;
+      freedAt = tx
+        .update(bookings)
+        .set({ status: bookingStatusAfter("held", "hold_lapsed") })
+        .where(and(eq(bookings.id, session.bookingId), inArray(bookings.status, bookingStatusesFor("hold_lapsed"))))
+        .returning({ eventId: bookings.eventId })
+        .get()?.eventId;
+      return true;
+    },
+    { behavior: "immediate" },
+  );
+  if (freedAt !== undefined) offerFreedSeatsNow(deps, freedAt);
+  return ended;
+}
+
+/**
+ * Cancel on the local checkout page: that checkout can no longer be paid, but the seat stays held for
+ * its buyer until the hold runs out, as it does when a buyer leaves Stripe's page by its cancel link,
+ * so "Proceed to Payment" can start a new checkout. Returns the booking as it is now.
+ */
+export function cancelCheckout(db: Db, sessionId: string): BookingContext | undefined {
+  return db.transaction(
+    (tx) => {
+      const session = findCheckoutSession(tx, sessionId);
+      if (!session) return undefined;
+      tx.update(checkoutSessions)
+        .set({ status: "cancelled" })
+        .where(and(eq(checkoutSessions.id, sessionId), eq(checkoutSessions.status, "open")))
+        .run();
+      return loadBookingContextById(tx, session.bookingId);
+    },
+    { behavior: "immediate" },
+  );
+}

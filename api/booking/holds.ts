@@ -1,0 +1,297 @@
+import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
+import type { Db, DbOrTx } from "../../db/client.ts";
+import {
+  type BookingStatus,
+  bookings,
+  checkoutSessions,
+  type Event,
+  events,
+  type Gender,
+  users,
+  type WaitlistOffer,
+} from "../../db/schema.ts";
+import { Conflict, NotFound, TooLarge } from "../lib/errors.ts";
+import { assertUnderLimit, hitsInWindow, type Limit, recordHit } from "../lib/rate-limit.ts";
+import { bookingStatusAfter, bookingStatusesFor } from "./booking-status.ts";
+import { MAX_IMAGE_BYTES, NO_PHOTO, removeStoredFiles, removeStoredImage, storeImage } from "./images.ts";
+import { assertAgeAllowed, heldPrice } from "./prices.ts";
+import { assertNoPaidBooking, assertSeatFor, isBalanced } from "./seats.ts";
+import { liveOfferFor, offerBooked } from "./waitlist-offers.ts";
+
+export type Attendee = {
+  name: string;
+  email: string;
+  phone: string;
+  gender: Gender;
+  imageName: string;
+  thumbName: string;
+  dateOfBirth?: string;
+};
+
+/** Sales close at the start, whatever the status: nobody should pay for a night already under way. */
+export function assertSalesOpen(event: Event, now: number) {
+  if (event.startsAt <= now) throw Conflict(BOOKING_CLOSED, "booking_closed");
+}
+
+export const BOOKING_CLOSED = "booking has closed";
+
+/** 404 for an unknown event, 409 once it has started (by clock or by the organiser): no more bookings. */
+export function assertBookable(event: Event | undefined, now: number): asserts event is Event {
+  if (!event) throw NotFound("no such event");
+  assertSalesOpen(event, now);
+  if (event.status !== "upcoming") throw Conflict("this event is no longer taking bookings", "not_taking_bookings");
+}
+
+export function findEvent(db: Db, eventId: number): Event | undefined {
+  return db.select().from(events).where(eq(events.id, eventId)).get();
+}
+
+/**
+ * 409 when `phone` already paid for the event, or when no seat of `gender` is free for it (its
+ * gender's own at a balanced event, decision 015). The phone's own live hold does not count: a retry
+ * replaces it, so it is the seat the retry would take. Nor does its own live waitlist offer for that
+ * gender: the offer kept that very seat for it. Returns that offer, which the hold then uses up.
+ */
+function assertSeatFree(
+  q: DbOrTx,
+  event: Event,
+  phone: string,
+  gender: Gender,
+  now: number,
+  /** What the caller already knows: the phone has no paid seat here; its holds here were released. */
+  options: { knownUnpaid?: boolean; holdsReleased?: boolean } = {},
+): WaitlistOffer | undefined {
+  if (!options.knownUnpaid) assertNoPaidBooking(q, event.id, phone);
+  const found = liveOfferFor(q, event.id, phone, now);
+  // At an event with one pool of seats the line has no gender, so the offer is the phone's whatever it picks.
+  const offer = found && (!isBalanced(event) || found.gender === gender) ? found : undefined;
+  assertSeatFor(q, event, gender, now, {
+    exceptPhone: offer ? phone : undefined,
+    exceptHoldOf: options.holdsReleased ? undefined : phone,
+  });
+  return offer;
+}
+
+/**
+ * The checks of a hold that need no photo: 404 for an unknown event, 409 when it is closed, already
+ * paid for by this phone, or full for this gender. Read outside any transaction, so a sold-out event
+ * costs no image work (docs/decisions/007-scale.md); holdSeat checks again inside its own.
+ */
+export function assertCanHold(db: Db, input: { eventId: number; phone: string; gender: Gender }, now: number) {
+  const event = findEvent(db, input.eventId);
+  assertBookable(event, now);
+  assertSeatFree(db, event, input.phone, input.gender, now);
+}
+
+const HOUR = 3_600_000;
+export const SAVES_PER_PHONE: Limit = { bucket: "save-details-phone", max: 10, windowMs: HOUR };
+const SAVES_PER_ADDRESS = 10;
+
+/**
+ * Counts one details save against its phone and, from the phone's second save in the hour, its
+ * address: 10 an hour each, 429 after. An
+ * operator who raised OTP_MAX_PER_ADDRESS (many people behind one venue or carrier address) raised
+ * it for the people who then save their details from there too, so the address allows as many.
+ * Both are checked before either is counted, with no await between, so a refusal counts nothing.
+ */
+export function countSave(db: Db, input: { phone: string; address: string; otpMaxPerAddress: number }, now: number) {
+  const perAddress: Limit = {
+    bucket: "save-details-address",
+    max: Math.max(SAVES_PER_ADDRESS, input.otpMaxPerAddress),
+    windowMs: HOUR,
+  };
+  // A phone's first save of the hour does not count against its address: many verified phones share
+  // a carrier's or a venue's address (docs/decisions/003), each phone keeps one photo pair per event,
+  // and every phone had to type a code texted to it. Its repeated saves count there as before.
+  const repeat = hitsInWindow(db, SAVES_PER_PHONE, input.phone, now) > 0;
+  assertUnderLimit(db, SAVES_PER_PHONE, input.phone, now);
+  if (repeat) assertUnderLimit(db, perAddress, input.address, now);
+  recordHit(db, SAVES_PER_PHONE, input.phone, now);
+  if (repeat) recordHit(db, perAddress, input.address, now);
+}
+
+export type HeldSeat = {
+  userId: number;
+  bookingId: number;
+  /** When the hold runs out (epoch ms): a retry keeps the first hold's expiry. */
+  holdExpiresAt: number;
+  /** Stored photos no row names any more once the hold committed: the caller deletes the files. */
+  unreferencedPhotos: string[];
+};
+
+/**
+ * Releases the live holds `where` selects, and closes their open checkouts: a payment page left open
+ * must not buy the seat afterwards. Runs inside the caller's transaction.
+ */
+export function releaseHolds(tx: DbOrTx, where: SQL): void {
+  const released = tx
+    .update(bookings)
+    .set({ status: bookingStatusAfter("held", "hold_lapsed") })
+    .where(and(where, inArray(bookings.status, bookingStatusesFor("hold_lapsed"))))
+    .returning({ id: bookings.id })
+    .all();
+  if (released.length === 0) return;
+  tx.update(checkoutSessions)
+    .set({ status: "cancelled" })
+    .where(
+      and(
+        inArray(
+          checkoutSessions.bookingId,
+          released.map((r) => r.id),
+        ),
+        eq(checkoutSessions.status, "open"),
+      ),
+    )
+    .run();
+}
+
+/**
+ * Holds one seat for `holdMinutes`, in one immediate transaction so that two buyers can never both
+ * take the last seat: the write lock is taken before the seats are counted.
+ */
+export function holdSeat(
+  db: Db,
+  input: { eventId: number; attendee: Attendee; holdMinutes: number; now: number },
+): HeldSeat {
+  const { eventId, attendee, now } = input;
+  return db.transaction(
+    (tx) => {
+      const event = tx.select().from(events).where(eq(events.id, eventId)).get();
+      assertBookable(event, now);
+      // Checked again here: the organiser may have changed the ages since the route's check (decision 023).
+      if (attendee.dateOfBirth) assertAgeAllowed(event, attendee.gender, attendee.dateOfBirth);
+      // A retry (back button, a second tab) replaces this phone's earlier hold instead of taking a
+      // second seat, and keeps its expiry: saving again every few minutes must not pin the seat past
+      // it while others wait for it (docs/decisions/017-second-review.md).
+      // This phone's earlier bookings for the event, read once: a first save, which is what a rush is
+      // made of, has none and skips a retry's work, each query of it run under the write lock
+      // (docs/decisions/007-scale.md).
+      const earlier = tx
+        .select({
+          status: bookings.status,
+          holdExpiresAt: bookings.holdExpiresAt,
+          heldSince: sql<number>`coalesce(${bookings.heldSince}, ${bookings.createdAt})`,
+        })
+        .from(bookings)
+        .where(and(eq(bookings.phone, attendee.phone), eq(bookings.eventId, eventId)))
+        .all();
+      const has = (status: BookingStatus) => earlier.some((b) => b.status === status);
+      // The phone's live hold, as liveHoldOf reads it: its first expiry and start carry over.
+      const kept = earlier.find((b) => b.status === "held" && b.holdExpiresAt > now);
+      if (has("held")) releaseHolds(tx, and(eq(bookings.phone, attendee.phone), eq(bookings.eventId, eventId)) as SQL);
+      const offer = assertSeatFree(tx, event, attendee.phone, attendee.gender, now, {
+        knownUnpaid: !has("paid"),
+        holdsReleased: true,
+      });
+      const unreferencedPhotos = has("held") || has("released") ? repointReleasedPhotos(tx, { eventId, attendee }) : [];
+      const user = tx.insert(users).values(attendee).returning({ id: users.id }).get();
+      const holdExpiresAt = kept?.holdExpiresAt ?? now + input.holdMinutes * 60_000;
+      const booking = tx
+        .insert(bookings)
+        .values({
+          userId: user.id,
+          eventId,
+          phone: attendee.phone,
+          status: "held",
+          holdExpiresAt,
+          heldSince: kept?.heldSince ?? now,
+          // The price is fixed when the seat is first held: a retry keeps an early bird it was held in.
+          ...heldPrice(event, attendee.gender, kept?.heldSince ?? now),
+        })
+        .returning({ id: bookings.id })
+        .get();
+      if (offer) offerBooked(tx, offer, booking.id);
+      return { userId: user.id, bookingId: booking.id, holdExpiresAt, unreferencedPhotos };
+    },
+    { behavior: "immediate" },
+  );
+}
+
+/**
+ * Points the users rows of this phone's released bookings for the event at the new photo, and
+ * returns the stored names nothing names any more. A released booking can still be paid (a payment
+ * page left open, a webhook that arrives late) and then shows the person's newest photo, so the
+ * replaced photo can go at once: one phone's repeated saves keep one photo pair on disk, not one
+ * per save. A save's names are random and only ever shared by rows of its phone and event (through
+ * this update), so looking at this phone's rows is enough to know a name is free.
+ */
+function repointReleasedPhotos(tx: DbOrTx, input: { eventId: number; attendee: Attendee }): string[] {
+  const released = tx
+    .select({ id: users.id, imageName: users.imageName, thumbName: users.thumbName })
+    .from(bookings)
+    .innerJoin(users, eq(users.id, bookings.userId))
+    .where(
+      and(
+        eq(bookings.phone, input.attendee.phone),
+        eq(bookings.eventId, input.eventId),
+        eq(bookings.status, "released"),
+      ),
+    )
+    .all();
+  if (released.length === 0) return [];
+  tx.update(users)
+    .set({ imageName: input.attendee.imageName, thumbName: input.attendee.thumbName })
+    .where(
+      inArray(
+        users.id,
+        released.map((r) => r.id),
+      ),
+    )
+    .run();
+  const stillNamed = new Set(
+    tx
+      .select({ imageName: users.imageName, thumbName: users.thumbName })
+      .from(users)
+      .where(eq(users.phone, input.attendee.phone))
+      .all()
+      .flatMap((r) => [r.imageName, r.thumbName]),
+  );
+  const old = new Set(released.flatMap((r) => [r.imageName, r.thumbName]));
+  return [...old].filter((name) => name !== NO_PHOTO && !stillNamed.has(name));
+}
+
+/**
+ * The details form: store the photo (decoded, re-encoded, thumbnailed), then hold the seat. The photo
+ * is processed before the transaction because sharp is asynchronous and nothing may await inside it;
+ * when the hold is refused the photo is deleted again, so refusals leave nothing behind. The caller
+ * has already refused a closed or full event (assertCanHold), so a sold-out night decodes nothing.
+ * Files are deleted only after the transaction that stopped naming them committed: a crash in between
+ * leaves an orphan for the upload sweep, never a row naming a missing file.
+ */
+export async function saveUserDetails(
+  deps: { db: Db; uploadsDir: string; holdMinutes: number; now: () => number },
+  input: {
+    eventId: number;
+    name: string;
+    email: string;
+    phone: string;
+    gender: "male" | "female";
+    dateOfBirth: string;
+    image: File;
+  },
+): Promise<{ userId: number; bookingId: number; holdExpiresAt: number }> {
+  if (input.image.size > MAX_IMAGE_BYTES) throw TooLarge("image larger than 5 MB");
+  const stored = await storeImage(deps.uploadsDir, new Uint8Array(await input.image.arrayBuffer()));
+  let held: HeldSeat;
+  try {
+    held = holdSeat(deps.db, {
+      eventId: input.eventId,
+      attendee: {
+        name: input.name,
+        email: input.email,
+        phone: input.phone,
+        gender: input.gender,
+        dateOfBirth: input.dateOfBirth,
+        ...stored,
+      },
+      holdMinutes: deps.holdMinutes,
+      now: deps.now(),
+    });
+  } catch (error) {
+    await removeStoredImage(deps.uploadsDir, stored);
+    throw error;
+  }
+  // Best effort: whatever is left behind is an orphan the upload sweep deletes within hours.
+  await removeStoredFiles(deps.uploadsDir, held.unreferencedPhotos).catch(() => undefined);
+  return { userId: held.userId, bookingId: held.bookingId, holdExpiresAt: held.holdExpiresAt };
+}

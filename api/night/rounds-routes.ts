@@ -1,0 +1,129 @@
+import { Hono } from "hono";
+import { z } from "zod";
+import { GUEST_MESSAGE } from "../../common/guest-message.ts";
+import { ROUNDS_LIMITS as L } from "../../common/rounds-settings.ts";
+import { guestAudiences } from "../../db/rounds-schema.ts";
+import type { AppDeps } from "../deps.ts";
+import { actorOf, logActivity, requireStaff, staffFor } from "../lib/staff.ts";
+import { idParam, jsonId, validate } from "../lib/validate.ts";
+import { messageGuests, previewGuestMessage } from "./guest-messages.ts";
+import { getRounds, markLeft, planEventRounds, runRounds } from "./rounds.ts";
+import { myRounds } from "./rounds-guest.ts";
+
+// The night's rounds (docs/decisions/019-running-the-night.md). Every answer changes from one
+// second to the next and is personal, so none is cached (the app's default no-store).
+
+const id = jsonId(z);
+const minutes = (limits: { min: number; max: number }) => z.number().int().min(limits.min).max(limits.max);
+
+const planBody = z.object({
+  eventID: id,
+  roundMinutes: minutes(L.roundMinutes).optional(),
+  breakMinutes: minutes(L.breakMinutes).optional(),
+  // null takes a cap off; left out keeps the one set before.
+  maxRounds: minutes(L.maxRounds).nullable().optional(),
+  seated: z.enum(["female", "male"]).optional(),
+  // True: answer the plan it would make, storing nothing (the console's warning before a re-plan).
+  preview: z.boolean().optional(),
+});
+// `current` and `phase` are what the console showed when the host pressed: a control meant for a
+// state the clock has since left (a double press, a retry, the clock moving on) is 409 stale_state.
+// Optional so a script can still drive the clock; the PWA always sends them.
+const runBody = z.object({
+  eventID: id,
+  action: z.enum(["start", "pause", "resume", "extend", "next", "finish"]),
+  current: z.number().int().min(0).max(10_000).nullable().optional(),
+  phase: z.enum(["round", "break"]).nullable().optional(),
+});
+const leftBody = z.object({ eventID: id, userID: id, left: z.boolean() });
+const messageBody = z.object({
+  eventID: id,
+  to: z.enum(guestAudiences),
+  text: z
+    .string()
+    .trim()
+    .min(1, "is required")
+    .max(GUEST_MESSAGE.maxLength, `must be at most ${GUEST_MESSAGE.maxLength} characters`)
+    // Line breaks are fine in a text; other control characters are not.
+    .refine((v) => !/\p{Cc}/u.test(v.replace(/\r?\n/g, "")), "must not contain control characters"),
+  // The sender's own id for this message (the PWA makes one per dialog): a retried send is the same message.
+  messageID: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{8,64}$/)
+    .optional(),
+});
+// Left loose on purpose, as for the partners page: a missing or mistyped token is a 403, not a 400.
+const myRoundsBody = z.object({ eventID: id, userID: id, token: z.unknown().optional() });
+
+export const roundsRoutes = (deps: AppDeps) => {
+  // The organiser, or a host of the event (docs/decisions/022-host-access.md). The answer's people
+  // carry no email and no phone, so a host sees what the organiser sees.
+  const staff = requireStaff(deps);
+  return (
+    new Hono()
+      .get("/admin-event/:id/rounds", staff, validate("param", z.object({ id: idParam(z) })), (c) => {
+        staffFor(c, c.req.valid("param").id);
+        return c.json(getRounds(deps.db, c.req.valid("param").id, deps.now()));
+      })
+      .post("/plan-rounds", staff, validate("json", planBody), (c) => {
+        const { eventID, ...settings } = c.req.valid("json");
+        staffFor(c, eventID);
+        const { preview, ...chosen } = settings;
+        const view = planEventRounds(deps.db, { eventId: eventID, ...chosen }, deps.now(), { preview });
+        if (!preview) logActivity(c, deps, { action: "rounds planned", eventId: eventID });
+        return c.json(view);
+      })
+      .post("/run-rounds", staff, validate("json", runBody), (c) => {
+        const body = c.req.valid("json");
+        staffFor(c, body.eventID);
+        const view = runRounds(
+          deps.db,
+          { eventId: body.eventID, action: body.action, shown: { current: body.current, phase: body.phase } },
+          deps.now(),
+        );
+        logActivity(c, deps, { action: "rounds controlled", eventId: body.eventID, detail: body.action });
+        return c.json(view);
+      })
+      .post("/mark-left", staff, validate("json", leftBody), (c) => {
+        const body = c.req.valid("json");
+        staffFor(c, body.eventID);
+        const { changed, ...view } = markLeft(
+          deps.db,
+          { eventId: body.eventID, userId: body.userID, left: body.left },
+          deps.now(),
+        );
+        if (changed) {
+          logActivity(c, deps, {
+            action: "marked left",
+            eventId: body.eventID,
+            userId: body.userID,
+            detail: body.left ? "left" : "back",
+          });
+        }
+        return c.json(view);
+      })
+      // **Message guests**: what the dialog shows first (the count of each audience), then the send.
+      .get("/admin-event/:id/message-guests", staff, validate("param", z.object({ id: idParam(z) })), (c) => {
+        staffFor(c, c.req.valid("param").id);
+        return c.json(previewGuestMessage(deps.db, c.req.valid("param").id, deps.now()));
+      })
+      .post("/message-guests", staff, validate("json", messageBody), async (c) => {
+        const body = c.req.valid("json");
+        staffFor(c, body.eventID);
+        const result = await messageGuests(deps, {
+          eventId: body.eventID,
+          to: body.to,
+          text: body.text,
+          clientKey: body.messageID,
+          actor: actorOf(c),
+        });
+        if (result.created)
+          logActivity(c, deps, { action: "guests messaged", eventId: body.eventID, detail: body.text });
+        return c.json({ sent: result.sent, failed: result.failed });
+      })
+      .post("/my-rounds", validate("json", myRoundsBody), (c) => {
+        const body = c.req.valid("json");
+        return c.json(myRounds(deps, { eventId: body.eventID, userId: body.userID, token: body.token }, deps.now()));
+      })
+  );
+};

@@ -1,0 +1,160 @@
+import { and, eq, inArray, isNull, lt, ne, or, sql } from "drizzle-orm";
+import { activityLog } from "../../db/access-schema.ts";
+import type { Db } from "../../db/client.ts";
+import {
+  bookings,
+  events,
+  outboxMessages,
+  phoneVerifications,
+  rateLimitHits,
+  users,
+  waitlistEntries,
+  waitlistOffers,
+} from "../../db/schema.ts";
+import { NO_PHOTO, removeStoredFiles } from "../booking/images.ts";
+import type { Logger } from "../lib/log.ts";
+import { deleteDeadHostSessions } from "../organiser/host-links.ts";
+
+// What is kept and for how long: docs/decisions/012-disk-and-personal-data.md.
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+/** What an erased attendee's row says instead of their name, email and phone. */
+export const ERASED = { name: "Erased attendee", email: "erased@invalid", phone: "erased", dateOfBirth: null } as const;
+/** A sent SMS keeps its full text this long (for "I never got my code" questions), then its first words. */
+export const SMS_BODY_KEEP_MS = 7 * DAY;
+const SMS_WORDS_KEPT = 3;
+/** Every rate limit counts over a day at most; older hits only record who asked. */
+export const RATE_LIMIT_HITS_KEEP_MS = 7 * DAY;
+/** Codes are dead ten minutes after they are sent; the row is kept a day, as otp.ts trims it. */
+const SPENT_CODES_KEEP_MS = DAY;
+
+type Deps = { db: Db; uploadsDir: string; retentionDays: number; log?: Logger };
+
+/** The first words of a message and an ellipsis; a text that short already is kept whole. */
+export function firstWords(body: string): string {
+  const words = body.trim().split(/\s+/);
+  return words.length <= SMS_WORDS_KEPT ? body : `${words.slice(0, SMS_WORDS_KEPT).join(" ")}…`;
+}
+
+/**
+ * The retention job, run hourly by the scheduler. RETENTION_DAYS after an event's planned end
+ * (start + duration, whatever its status, cancelled included) its attendees' photos are deleted and
+ * their names, emails and phones replaced, in bookings, waitlists and users alike; amounts, payment
+ * ids, refunds, check-ins and feedback stay for the books. Sent SMS keep their first words after
+ * seven days and their number after RETENTION_DAYS. Each event is erased in one transaction that
+ * sets `personalDataErasedAt`, so running it again changes nothing.
+ */
+export async function applyRetention(
+  deps: Deps,
+  now: number,
+): Promise<{ erasedEvents: number[]; shortenedMessages: number }> {
+  const cutoff = now - deps.retentionDays * DAY;
+  const due = deps.db
+    .select({ id: events.id })
+    .from(events)
+    .where(
+      and(isNull(events.personalDataErasedAt), lt(sql`${events.startsAt} + ${events.durationHours} * ${HOUR}`, cutoff)),
+    )
+    .orderBy(events.id)
+    .all();
+  const erasedEvents: number[] = [];
+  for (const { id } of due) {
+    const photos = eraseEvent(deps.db, id, now);
+    // After the commit: a crash here leaves orphans, which the upload sweep deletes.
+    await removeStoredFiles(deps.uploadsDir, photos);
+    erasedEvents.push(id);
+    deps.log?.("info", "personal data erased", { eventId: id });
+  }
+  const shortenedMessages = forgetOldMessages(deps.db, now, cutoff);
+  // The activity log names people by id only, and is kept no longer than what it points at.
+  deps.db.delete(activityLog).where(lt(activityLog.at, cutoff)).run();
+  deps.db
+    .delete(rateLimitHits)
+    .where(lt(rateLimitHits.at, now - RATE_LIMIT_HITS_KEEP_MS))
+    .run();
+  deleteDeadHostSessions(deps.db, now);
+  deps.db
+    .delete(phoneVerifications)
+    .where(lt(phoneVerifications.expiresAt, now - SPENT_CODES_KEEP_MS))
+    .run();
+  return { erasedEvents, shortenedMessages };
+}
+
+/** Erases one event's attendees; returns the stored photo names no row names any more. */
+function eraseEvent(db: Db, eventId: number, now: number): string[] {
+  return db.transaction(
+    (tx) => {
+      const event = tx.select().from(events).where(eq(events.id, eventId)).get();
+      if (!event || event.personalDataErasedAt !== null) return [];
+      const attendees = tx.select({ id: bookings.userId }).from(bookings).where(eq(bookings.eventId, eventId));
+      const photos = tx
+        .select({ imageName: users.imageName, thumbName: users.thumbName })
+        .from(users)
+        .where(inArray(users.id, attendees))
+        .all()
+        .flatMap((u) => [u.imageName, u.thumbName])
+        .filter((name) => name !== NO_PHOTO);
+      tx.update(users)
+        .set({ ...ERASED, imageName: NO_PHOTO, thumbName: NO_PHOTO })
+        .where(inArray(users.id, attendees))
+        .run();
+      tx.update(bookings).set({ phone: ERASED.phone }).where(eq(bookings.eventId, eventId)).run();
+      // The line is long over; ending anyone still "waiting" also keeps one-entry-per-phone satisfied.
+      tx.update(waitlistEntries)
+        .set({
+          phone: ERASED.phone,
+          name: ERASED.name,
+          status: sql`case when ${waitlistEntries.status} in ('waiting', 'offered') then 'ended' else ${waitlistEntries.status} end`,
+        })
+        .where(eq(waitlistEntries.eventId, eventId))
+        .run();
+      tx.update(waitlistOffers).set({ phone: ERASED.phone }).where(eq(waitlistOffers.eventId, eventId)).run();
+      tx.update(events).set({ personalDataErasedAt: now }).where(eq(events.id, eventId)).run();
+      if (photos.length === 0) return [];
+      // Photos are never shared across events, but a name some row still uses is never deleted.
+      const stillNamed = new Set(
+        tx
+          .select({ imageName: users.imageName, thumbName: users.thumbName })
+          .from(users)
+          .where(or(inArray(users.imageName, photos), inArray(users.thumbName, photos)))
+          .all()
+          .flatMap((u) => [u.imageName, u.thumbName]),
+      );
+      return photos.filter((name) => !stillNamed.has(name));
+    },
+    { behavior: "immediate" },
+  );
+}
+
+/**
+ * Sent (or abandoned) messages: after seven days only their first words stay, which drops codes,
+ * links and their tokens; after RETENTION_DAYS the number they went to is erased too. Messages
+ * still waiting to go out are never touched.
+ */
+function forgetOldMessages(db: Db, now: number, cutoff: number): number {
+  const done = inArray(outboxMessages.status, ["sent", "failed"]);
+  const when = sql`coalesce(${outboxMessages.sentAt}, ${outboxMessages.createdAt})`;
+  // A body already cut to three words has two spaces and no other whitespace: it is not read again.
+  const longer = sql`(${outboxMessages.body} like '% % % %' or ${outboxMessages.body} glob ${"*[\t\n\r]*"})`;
+  const candidates = db
+    .select({ id: outboxMessages.id, body: outboxMessages.body })
+    .from(outboxMessages)
+    .where(and(done, lt(when, now - SMS_BODY_KEEP_MS), longer))
+    .all();
+  let shortened = 0;
+  db.transaction((tx) => {
+    for (const message of candidates) {
+      const body = firstWords(message.body);
+      if (body === message.body) continue;
+      tx.update(outboxMessages).set({ body }).where(eq(outboxMessages.id, message.id)).run();
+      shortened++;
+    }
+    tx.update(outboxMessages)
+      .set({ to: ERASED.phone })
+      .where(and(done, lt(when, cutoff), ne(outboxMessages.to, ERASED.phone)))
+      .run();
+  });
+  return shortened;
+}

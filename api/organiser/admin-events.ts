@@ -1,0 +1,355 @@
+import { and, eq, isNotNull } from "drizzle-orm";
+import { doorsOpenAtOf } from "../../common/doors-open.ts";
+import type { PricesAndAgesFields } from "../../common/event-fields.ts";
+import { plannedEnd } from "../../common/results-time.ts";
+import { utcToWallClock } from "../../common/time-zone.ts";
+import { tomorrowIn, wallClockToUtc } from "../../common/venue-time-input.ts";
+import type { Db } from "../../db/client.ts";
+import { bookings, type Event, events } from "../../db/schema.ts";
+import { type EventSummary, listEventRows, toSummary } from "../booking/events.ts";
+import { seatUse } from "../booking/seats.ts";
+import { BadRequest, Conflict, NotFound } from "../lib/errors.ts";
+
+export type EventTime = { hour: number; minute: number };
+
+export type NewEventInput = {
+  name: string;
+  date: string;
+  time: EventTime;
+  address: string;
+  totalSeats: number;
+  priceCents: number;
+  durationHours: number;
+  fromAge: number;
+  toAge: number;
+  imageName: string;
+  timeZone: string;
+  /** Seats by gender (decision 015): both, adding up to `totalSeats`, or neither. */
+  seatsMale?: number;
+  seatsFemale?: number;
+  /** The organiser's results time (epoch ms), or null for the default. */
+  resultsAt?: number | null;
+  /** When the door opens (epoch ms), or null for the default (docs/decisions/008-door.md). */
+  doorsOpenAt?: number | null;
+} & Partial<PricesAndAgesFields>;
+
+export type EventUpdateInput = {
+  id: number;
+  name: string;
+  date: string;
+  totalSeats: number;
+  time?: EventTime;
+  durationHours?: number;
+  fromAge?: number;
+  toAge?: number;
+  timeZone?: string;
+  address?: string;
+  /** The price of bookings made from now on; paid bookings keep what they paid. */
+  priceCents?: number;
+  /** Both numbers to split the seats, both null for one pool again, both left out to keep the plan. */
+  seatsMale?: number | null;
+  seatsFemale?: number | null;
+  /** A results time (epoch ms), null for the default again, left out to keep it. */
+  resultsAt?: number | null;
+  /** A doors-open time (epoch ms), null for the default again, left out to keep it. */
+  doorsOpenAt?: number | null;
+} & Partial<PricesAndAgesFields>;
+
+/** The event list as the organiser reads it: the public answers plus each event's seat plan. */
+export type AdminEventListItem = EventSummary & { seatsMale: number | null; seatsFemale: number | null };
+
+export function listAdminEvents(db: Db, now: number): AdminEventListItem[] {
+  return listEventRows(db, now).map(({ event, use }) => ({
+    ...toSummary(event, use, now),
+    seatsMale: event.seatsMale,
+    seatsFemale: event.seatsFemale,
+  }));
+}
+
+type SeatPlan = { seatsMale: number | null; seatsFemale: number | null };
+
+/**
+ * Balanced rooms: seats for men and for women, both or neither, adding up to the total. A gender
+ * may have none (a ladies' night). 400 otherwise, naming the fields.
+ */
+function seatPlan(totalSeats: number, male: number | null | undefined, female: number | null | undefined): SeatPlan {
+  if ((male ?? null) === null && (female ?? null) === null) return { seatsMale: null, seatsFemale: null };
+  if (male === undefined || male === null || female === undefined || female === null) {
+    throw BadRequest("seatsMale, seatsFemale: give both or neither");
+  }
+  if (male + female !== totalSeats) {
+    throw BadRequest(`seatsMale, seatsFemale: must add up to totalSeats (${totalSeats})`);
+  }
+  return { seatsMale: male, seatsFemale: female };
+}
+
+/** Ended and cancelled events are history: what they were is what the records and texts said. */
+function assertEditable(event: Event) {
+  if (event.status === "ended") throw Conflict("the event has ended", "wrong_state");
+  if (event.status === "cancelled") throw Conflict("the event was cancelled", "wrong_state");
+}
+
+/**
+ * An event's date is tomorrow or later, on the venue's clock (decision 005): a Sydney event for
+ * tomorrow at 9 am is today in UTC, and must still be accepted.
+ */
+function assertFromTomorrow(startsAt: number, zone: string, now: number) {
+  if (utcToWallClock(startsAt, zone).date < tomorrowIn(zone, now)) {
+    throw BadRequest("The date must be tomorrow or later at the venue.");
+  }
+}
+
+function startsAt(date: string, time: EventTime): number {
+  const [y, m, d] = date.split("-").map(Number) as [number, number, number];
+  return Date.UTC(y, m - 1, d, time.hour, time.minute);
+}
+
+/** Results come after the night: a time before its planned end would close ratings mid-evening. */
+function assertResultsAfterEnd(resultsAt: number | null, startsAt: number, durationHours: number) {
+  if (resultsAt !== null && resultsAt < plannedEnd({ startsAt, durationHours })) {
+    throw BadRequest("The results time can't be before the event's end.");
+  }
+}
+
+/**
+ * The doors open no later than the start: a door that opened after the night began would refuse the
+ * people already in the room. The default (null) always fits.
+ */
+function assertDoorsBeforeStart(doorsOpenAt: number | null, startsAt: number) {
+  if (doorsOpenAt !== null && doorsOpenAt > startsAt) {
+    throw BadRequest("The doors must open no later than the event's start.", "doors_after_start");
+  }
+}
+
+function assertAges(fromAge: number, toAge: number) {
+  if (fromAge > toAge) throw BadRequest("The youngest age can't be above the oldest age.");
+}
+
+type PriceColumns = Pick<
+  Event,
+  | "priceMaleCents"
+  | "priceFemaleCents"
+  | "earlyBirdDiscountCents"
+  | "earlyBirdUntil"
+  | "fromAgeMale"
+  | "toAgeMale"
+  | "fromAgeFemale"
+  | "toAgeFemale"
+>;
+
+/**
+ * The prices and per-gender ages an event ends up with (decision 023): each field given replaces the
+ * stored one (null clears it), each left out keeps it. The early bird needs both its amount and its
+ * deadline (read on the venue's clock), and each gender's range must not be crossed. 400 otherwise.
+ */
+function priceColumns(
+  input: Partial<PricesAndAgesFields>,
+  stored: PriceColumns | undefined,
+  ages: { fromAge: number; toAge: number; timeZone: string },
+): PriceColumns {
+  const pick = <K extends keyof PriceColumns>(key: K, given: PriceColumns[K] | undefined): PriceColumns[K] =>
+    given !== undefined ? given : (stored?.[key] ?? null);
+  const until =
+    input.earlyBirdUntil === undefined
+      ? undefined
+      : input.earlyBirdUntil === null
+        ? null
+        : wallClockToUtc(input.earlyBirdUntil, ages.timeZone);
+  const columns: PriceColumns = {
+    priceMaleCents: pick("priceMaleCents", input.priceMaleCents),
+    priceFemaleCents: pick("priceFemaleCents", input.priceFemaleCents),
+    earlyBirdDiscountCents: pick("earlyBirdDiscountCents", input.earlyBirdDiscountCents),
+    earlyBirdUntil: pick("earlyBirdUntil", until),
+    fromAgeMale: pick("fromAgeMale", input.fromAgeMale),
+    toAgeMale: pick("toAgeMale", input.toAgeMale),
+    fromAgeFemale: pick("fromAgeFemale", input.fromAgeFemale),
+    toAgeFemale: pick("toAgeFemale", input.toAgeFemale),
+  };
+  if ((columns.earlyBirdDiscountCents === null) !== (columns.earlyBirdUntil === null)) {
+    throw BadRequest("Give both an early-bird discount and its end date, or neither.");
+  }
+  if ((columns.fromAgeMale ?? ages.fromAge) > (columns.toAgeMale ?? ages.toAge)) {
+    throw BadRequest("Men's youngest age can't be above their oldest age.");
+  }
+  if ((columns.fromAgeFemale ?? ages.fromAge) > (columns.toAgeFemale ?? ages.toAge)) {
+    throw BadRequest("Women's youngest age can't be above their oldest age.");
+  }
+  return columns;
+}
+
+export function createEvent(db: Db, input: NewEventInput, now: number): { id: number } {
+  const at = startsAt(input.date, input.time);
+  assertFromTomorrow(at, input.timeZone, now);
+  assertAges(input.fromAge, input.toAge);
+  assertResultsAfterEnd(input.resultsAt ?? null, at, input.durationHours);
+  assertDoorsBeforeStart(input.doorsOpenAt ?? null, at);
+  const plan = seatPlan(input.totalSeats, input.seatsMale, input.seatsFemale);
+  const prices = priceColumns(input, undefined, input);
+  const row = db
+    .insert(events)
+    .values({
+      name: input.name,
+      imageName: input.imageName,
+      startsAt: at,
+      timeZone: input.timeZone,
+      address: input.address,
+      priceCents: input.priceCents,
+      durationHours: input.durationHours,
+      fromAge: input.fromAge,
+      toAge: input.toAge,
+      totalSeats: input.totalSeats,
+      ...plan,
+      resultsAt: input.resultsAt ?? null,
+      doorsOpenAt: input.doorsOpenAt ?? null,
+      ...prices,
+    })
+    .returning({ id: events.id })
+    .get();
+  return { id: row.id };
+}
+
+/**
+ * Edits an event. Fields the form leaves out keep their values. The seats are checked against
+ * those already taken inside the same transaction as the write, so a booking landing meanwhile
+ * cannot end up over the new total.
+ */
+export function updateEvent(db: Db, input: EventUpdateInput, now: number): void {
+  db.transaction(
+    (tx) => {
+      const event = tx.select().from(events).where(eq(events.id, input.id)).get();
+      if (!event) throw NotFound("no such event");
+      assertEditable(event);
+
+      const current = new Date(event.startsAt).toISOString();
+      const time = input.time ?? { hour: Number(current.slice(11, 13)), minute: Number(current.slice(14, 16)) };
+      const zone = input.timeZone ?? event.timeZone;
+      const at = startsAt(input.date, time);
+      // Keeping an event's own day is always fine (a name fix on the night); moving it must be forward.
+      if (utcToWallClock(at, zone).date !== utcToWallClock(event.startsAt, zone).date) {
+        assertFromTomorrow(at, zone, now);
+      }
+      const fromAge = input.fromAge ?? event.fromAge;
+      const toAge = input.toAge ?? event.toAge;
+      assertAges(fromAge, toAge);
+      const durationHours = input.durationHours ?? event.durationHours;
+      const resultsAt = input.resultsAt === undefined ? event.resultsAt : input.resultsAt;
+      assertResultsAfterEnd(resultsAt, at, durationHours);
+      const doorsOpenAt = input.doorsOpenAt === undefined ? event.doorsOpenAt : input.doorsOpenAt;
+      assertDoorsBeforeStart(doorsOpenAt, at);
+      // Once someone is checked in, the doors have been used: opening them later would make that
+      // arrival one the door refuses. Earlier is always fine.
+      const doorsLater = doorsOpenAtOf({ ...event, startsAt: at, doorsOpenAt }) > doorsOpenAtOf(event);
+      if (
+        doorsLater &&
+        tx
+          .select({ id: bookings.id })
+          .from(bookings)
+          .where(and(eq(bookings.eventId, event.id), isNotNull(bookings.checkedInAt)))
+          .get()
+      ) {
+        throw Conflict(
+          "The doors can't open later: someone is already checked in, and that can't be undone.",
+          "doors_in_use",
+        );
+      }
+      const prices = priceColumns(input, event, { fromAge, toAge, timeZone: zone });
+
+      // Left out, the plan stays as it is (and must still add up to a changed total).
+      const keep = input.seatsMale === undefined && input.seatsFemale === undefined;
+      const plan = keep
+        ? seatPlan(input.totalSeats, event.seatsMale, event.seatsFemale)
+        : seatPlan(input.totalSeats, input.seatsMale, input.seatsFemale);
+      // Paid seats, live holds and seats kept for a waitlist offer: no total or gender goes below them.
+      const taken = seatUse(tx, event.id, now);
+      // Said as the organiser thinks of it: "paid" when every seat in the way is paid, "taken" when
+      // some are live holds or waitlist offers that may still lapse.
+      const below = (who: string, side: "total" | "male" | "female") => {
+        const paid = seatUse(tx, event.id, Number.MAX_SAFE_INTEGER)[side];
+        const how = paid === taken[side] ? "paid" : "taken (paid, or being booked right now)";
+        return Conflict(`${who} can't go below the ${taken[side]} already ${how}.`, "seats_taken", {
+          takenSeats: taken[side],
+        });
+      };
+      if (input.totalSeats < taken.total) throw below("Seats", "total");
+      if (plan.seatsMale !== null && plan.seatsMale < taken.male) throw below("Men's seats", "male");
+      if (plan.seatsFemale !== null && plan.seatsFemale < taken.female) throw below("Women's seats", "female");
+
+      tx.update(events)
+        .set({
+          name: input.name,
+          startsAt: at,
+          timeZone: zone,
+          totalSeats: input.totalSeats,
+          ...plan,
+          durationHours,
+          resultsAt,
+          doorsOpenAt,
+          fromAge,
+          toAge,
+          address: input.address ?? event.address,
+          priceCents: input.priceCents ?? event.priceCents,
+          ...prices,
+        })
+        .where(eq(events.id, event.id))
+        .run();
+    },
+    { behavior: "immediate" },
+  );
+}
+
+/**
+ * Points the event at a newly stored picture and returns the one it replaces, for the caller to
+ * delete once this has committed.
+ */
+export function replaceEventImage(db: Db, eventId: number, imageName: string): { previous: string } {
+  return db.transaction(
+    (tx) => {
+      const event = tx.select().from(events).where(eq(events.id, eventId)).get();
+      if (!event) throw NotFound("no such event");
+      assertEditable(event);
+      tx.update(events).set({ imageName }).where(eq(events.id, eventId)).run();
+      return { previous: event.imageName };
+    },
+    { behavior: "immediate" },
+  );
+}
+
+/**
+ * What the activity log calls an event's columns when an edit changes them (`price, seats`), in the
+ * Edit form's words. A column not named here (a new one) is logged by its own name, split into words.
+ */
+const EDITED_FIELD_NAMES: Partial<Record<keyof Event, string>> = {
+  name: "name",
+  startsAt: "date and time",
+  timeZone: "time zone",
+  address: "address",
+  priceCents: "price",
+  priceMaleCents: "price",
+  priceFemaleCents: "price",
+  earlyBirdDiscountCents: "early-bird price",
+  earlyBirdUntil: "early-bird price",
+  durationHours: "duration",
+  fromAge: "ages",
+  toAge: "ages",
+  fromAgeMale: "ages",
+  toAgeMale: "ages",
+  fromAgeFemale: "ages",
+  toAgeFemale: "ages",
+  totalSeats: "seats",
+  seatsMale: "seats",
+  seatsFemale: "seats",
+  resultsAt: "results time",
+};
+
+/** Bookkeeping the edit form never sets: not worth a word in the log. */
+const UNLOGGED_FIELDS = new Set<string>(["id", "createdAt", "updatedAt", "imageName"]);
+
+/** The names of the fields an edit changed, each once, in the form's order. */
+export function changedEventFields(before: Event, after: Event): string[] {
+  const names = new Set<string>();
+  for (const key of Object.keys(after) as (keyof Event)[]) {
+    if (UNLOGGED_FIELDS.has(key) || before[key] === after[key]) continue;
+    names.add(EDITED_FIELD_NAMES[key] ?? key.replace(/([A-Z])/g, " $1").toLowerCase());
+  }
+  return [...names];
+}

@@ -1,0 +1,79 @@
+import { and, asc, eq, isNotNull } from "drizzle-orm";
+import { audFromCents, REFUND_ARRIVES } from "../../common/money.ts";
+import { formatVenueTime } from "../../common/time-zone.ts";
+import { bookings, type Event, events } from "../../db/schema.ts";
+import { releaseHolds } from "../booking/holds.ts";
+import { endWaitlist } from "../booking/waitlist.ts";
+import { Conflict, NotFound } from "../lib/errors.ts";
+import { textPaidAttendees } from "../messaging/attendee-texts.ts";
+import { deliverBatch } from "../messaging/outbox.ts";
+import { type RefundDeps, refundPayment } from "./refunds.ts";
+
+/** What one run did: payments refunded now, payments still unrefunded, texts sent and not sent yet. */
+export type CancelResult = { refunded: number; failed: number; sent: number; smsFailed: number };
+
+const message = (event: Event, amountCents: number) =>
+  `Sorry: ${event.name} on ${formatVenueTime(event.startsAt, event.timeZone)} has been cancelled. ` +
+  `Your ${audFromCents(amountCents)} is being refunded to your card; ${REFUND_ARRIVES}.`;
+
+/**
+ * Cancels an event that has not started: status `cancelled`, holds released, waitlist ended, every
+ * paid booking refunded and every attendee texted once.
+ *
+ * Crash-safe by order, not by one big transaction (a refund is a provider call): the status change
+ * and every text commit together first, so a cancelled event is never left on sale and nobody misses
+ * the news; then each paid booking goes through the one refund path (a claim written before the
+ * provider is called, its idempotency key, the unique refund record). Running it again on a
+ * `cancelled` event ("Finish refunds") therefore finishes only what is still paid, records a refund
+ * the provider made before a crash instead of making another, and queues nothing twice (the texts'
+ * dedupe keys).
+ */
+export async function cancelEvent(deps: RefundDeps, eventId: number): Promise<CancelResult> {
+  const { db } = deps;
+  const prefix = `cancel:${eventId}:`;
+  db.transaction(
+    (tx) => {
+      const event = tx.select().from(events).where(eq(events.id, eventId)).get();
+      if (!event) throw NotFound("no such event");
+      if (event.status === "started" || event.status === "ended") {
+        throw Conflict(`the event has ${event.status}; only an upcoming event can be cancelled`, "wrong_state");
+      }
+      if (event.status === "upcoming") {
+        tx.update(events)
+          .set({ status: "cancelled" })
+          .where(and(eq(events.id, eventId), eq(events.status, "upcoming")))
+          .run();
+        // An open payment page must not buy a seat at a cancelled event.
+        releaseHolds(tx, eq(bookings.eventId, eventId));
+        endWaitlist(tx, { ...event, status: "cancelled" });
+      }
+      textPaidAttendees(tx, eventId, {
+        dedupeKey: (attendee) => `${prefix}${attendee.id}`,
+        body: (attendee) => message(event, attendee.amountCents),
+      });
+    },
+    { behavior: "immediate" },
+  );
+
+  const toRefund = db
+    .select({ id: bookings.id, paymentIntentId: bookings.paymentIntentId })
+    .from(bookings)
+    .where(and(eq(bookings.eventId, eventId), eq(bookings.status, "paid"), isNotNull(bookings.paymentIntentId)))
+    .orderBy(asc(bookings.id))
+    .all();
+  let refunded = 0;
+  let failed = 0;
+  // One at a time, like the panel's refund batch: a steady trickle, and one failure stops nobody else.
+  for (const booking of toRefund) {
+    try {
+      await refundPayment(deps, booking.paymentIntentId!);
+      refunded++;
+    } catch (error) {
+      failed++;
+      deps.log("warn", "cancel-event refund not made", { bookingId: booking.id, error: String(error).slice(0, 200) });
+    }
+  }
+
+  const texts = await deliverBatch(deps, prefix);
+  return { refunded, failed, sent: texts.sent, smsFailed: texts.failed };
+}
