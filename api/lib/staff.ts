@@ -8,12 +8,6 @@ import { Forbidden, Unauthorized } from "./errors.ts";
 import { hostSessionOf } from "./host-session.ts";
 
 /**
- * Who is calling a staff route (docs/decisions/022-host-access.md): the organiser, or a host signed
- * in through a host link for one event.
- */
-export type Staff = Caller;
-
-/**
  * 401 unless the request carries the organiser's session or a live host session; a host whose link
  * was revoked or expired gets `host_access_ended`. Every answer behind it is no-store. It sets
  * `c.var.caller`; the handler then calls `staffFor(c, eventId)`, which refuses a host another
@@ -73,7 +67,7 @@ export function logActivity(c: Context<CallerEnv>, deps: AppDeps, entry: Omit<Ac
  * The organiser, or a host of this event, or null; for calls open to anyone that do more for staff
  * (the door code's lookup and confirmation).
  */
-export function staffOf(c: Context, deps: AppDeps, eventId: number): Staff | null {
+export function staffOf(c: Context, deps: AppDeps, eventId: number): Caller | null {
   if (isAdmin(c, deps)) return { role: "organiser" };
   const host = hostSessionOf(c, deps);
   return host !== null && host !== "ended" && host.eventId === eventId ? { role: "host", ...host } : null;
@@ -82,4 +76,4 @@ export function staffOf(c: Context, deps: AppDeps, eventId: number): Staff | nul
 export const isStaffFor = (c: Context, deps: AppDeps, eventId: number) => staffOf(c, deps, eventId) !== null;
 
 /** The activity log's name for a caller: `organiser` or the host link's label. */
-export const actorName = (staff: Staff) => (staff.role === "host" ? staff.label : ORGANISER);
+export const actorName = (staff: Caller) => (staff.role === "host" ? staff.label : ORGANISER);
