@@ -1,11 +1,19 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createApp } from "../api/app.ts";
 import { hostLinks } from "../db/access-schema.ts";
 import { bookings, users } from "../db/schema.ts";
 import { type BrowserClient, browserClient, suiteTestServer } from "./api-harness.ts";
 import { insertPaidBookings } from "./fixtures.ts";
-import { HOUR, hostAccessHelpers, json, type LinkReply, MINUTE, PASSWORD } from "./suites/host-access.ts";
+import {
+  appRoutes,
+  callRoute,
+  HOUR,
+  hostAccessHelpers,
+  json,
+  type LinkReply,
+  MINUTE,
+  PASSWORD,
+} from "./suites/host-access.ts";
 
 // Host links (docs/decisions/022-host-access.md): a host session opens the door and the rounds of
 // one event and nothing else; revoking the link or its expiry ends it at once; every change lands in
@@ -41,21 +49,7 @@ beforeAll(async () => {
 
 const { night, newLink, hostPhone } = hostAccessHelpers(server, () => admin);
 
-/** Every GET and POST under /api, as Hono lists it (`/api/admin-event/:id/roster`). */
-function appRoutes() {
-  const routes = createApp(server.deps)
-    .routes.filter((r) => r.path.startsWith("/api/") && (r.method === "GET" || r.method === "POST"))
-    .map((r) => `${r.method} ${r.path}`);
-  return [...new Set(routes)].sort();
-}
-
-function call(client: BrowserClient, route: string, eventId: number) {
-  const [method, path] = route.split(" ") as [string, string];
-  const url = path.replace(/:\w+(\{[^}]*\})?/g, String(eventId));
-  // Enough for a guard to be reached: the guards run before the body is validated.
-  const body = { eventID: eventId, eventId, eventid: eventId, id: eventId };
-  return method === "GET" ? client.get(url) : client.postJson(url, body);
-}
+const call = callRoute;
 
 describe("what a host session opens", () => {
   it("answers 403 to a host on every call that needs the organiser's session, except the door and the rounds", async () => {
@@ -65,7 +59,7 @@ describe("what a host session opens", () => {
 
     const organiserOnly: string[] = [];
     const hostCalls: string[] = [];
-    for (const route of appRoutes()) {
+    for (const route of appRoutes(server.deps)) {
       // A call that needs the organiser's session tells a caller without one so, before anything else.
       const refused = await call(anon, route, event.id);
       const code = refused.status === 401 ? (await json(refused)).code : null;

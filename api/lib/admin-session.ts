@@ -4,6 +4,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { adminSessions } from "../../db/schema.ts";
 import type { AppDeps } from "../deps.ts";
+import type { CallerEnv } from "./caller.ts";
 import { hmac, safeEqual, signValue, verifySignedValue } from "./crypto.ts";
 import { Forbidden, Unauthorized } from "./errors.ts";
 import { hostSessionOf } from "./host-session.ts";
@@ -75,10 +76,11 @@ export function isAdmin(c: Context, deps: AppDeps): boolean {
 /**
  * 401 unless the request carries a live admin session; 403 for a live host session, which opens only
  * the door and the rounds (docs/decisions/022-host-access.md). Put it before validation: no hints
- * without it. Every answer behind it, the 401 included, is marked no-store.
+ * without it. Every answer behind it, the 401 included, is marked no-store. The handler behind it
+ * finds the organiser in `c.var.caller`.
  */
 export const requireAdmin =
-  (deps: AppDeps): MiddlewareHandler =>
+  (deps: AppDeps): MiddlewareHandler<CallerEnv> =>
   async (c, next) => {
     noStore(c);
     if (!isAdmin(c, deps)) {
@@ -86,6 +88,7 @@ export const requireAdmin =
       if (host !== null && host !== "ended") throw Forbidden("a host link does not open this");
       throw Unauthorized();
     }
+    c.set("caller", { role: "organiser" });
     await next();
     // A handler may answer with a Response of its own (a download), which drops headers set before it.
     noStore(c);

@@ -1,4 +1,5 @@
 import { expect } from "vitest";
+import { type AppDeps, createApp } from "../../api/app.ts";
 import { type BrowserClient, browserClient, type TestServer } from "../api-harness.ts";
 import { insertEvent, insertPaidBookings } from "../fixtures.ts";
 
@@ -11,6 +12,34 @@ export const HOUR = 60 * MINUTE;
 
 export const json = async <T = Record<string, unknown>>(response: Response) => (await response.json()) as T;
 export type LinkReply = { id: number; label: string; url: string; expiresAt: string; eventID: number };
+
+/**
+ * Every call under /api, as Hono lists it (`GET /api/admin-event/:id/roster`): the walks over the
+ * app read them from the app itself, so a call added later is walked without touching a test.
+ */
+export function appRoutes(deps: AppDeps) {
+  const routes = createApp(deps)
+    .routes.filter((r) => r.path.startsWith("/api/") && r.method !== "ALL")
+    .map((r) => `${r.method} ${r.path}`);
+  return [...new Set(routes)].sort();
+}
+
+/**
+ * Calls `route` for `eventId` (every path parameter is the event's id). The default body is enough
+ * for a guard to be reached: the session guards run before the body is validated.
+ */
+export function callRoute(
+  client: BrowserClient,
+  route: string,
+  eventId: number,
+  body: Record<string, unknown> = { eventID: eventId, eventId, eventid: eventId, id: eventId },
+) {
+  const [method, path] = route.split(" ") as [string, string];
+  const url = path.replace(/:\w+(\{[^}]*\})?/g, String(eventId));
+  return method === "GET" || method === "HEAD"
+    ? client.request(url, { method })
+    : client.request(url, { method, headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+}
 
 export function hostAccessHelpers(server: TestServer, admin: () => BrowserClient) {
   /** A night under way for half an hour, with `count` paid attendees. */

@@ -1,0 +1,131 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { type BrowserClient, browserClient, suiteTestServer } from "./api-harness.ts";
+import { appRoutes, callRoute, hostAccessHelpers, json, PASSWORD } from "./suites/host-access.ts";
+
+// Who is calling (docs/decisions/024-who-is-calling.md): every call is either open to anyone or
+// behind requireAdmin / requireStaff. The walk reads the routes from the app itself: a call added
+// behind a guard is covered without touching this file, and a call added without one fails here
+// until it is listed as open to anyone below.
+
+/**
+ * The calls that answer without the organiser's or a host's session: the public pages, the booking
+ * steps (each proves itself with a phone's cookie, a ticket or a link's token), the sign-ins, and
+ * the development checkout and outbox.
+ */
+const OPEN_TO_ANYONE = new Set([
+  "GET /api/admin-session",
+  "GET /api/checkout-session",
+  "GET /api/dev/checkout/:id",
+  "GET /api/dev/outbox",
+  "GET /api/get-event-details",
+  "GET /api/get-event/:id",
+  "GET /api/get-events",
+  "GET /api/host-session",
+  "GET /api/images/:name",
+  "GET /api/public-config",
+  "GET /api/uploads/images/:name",
+  "POST /api/admin-login",
+  "POST /api/admin-logout",
+  "POST /api/apply-promo",
+  "POST /api/claim-offer",
+  "POST /api/confirm-booking",
+  "POST /api/create-checkout-session",
+  "POST /api/dev/checkout/:id/cancel",
+  "POST /api/dev/checkout/:id/pay",
+  "POST /api/get-feedback",
+  "POST /api/get-participants",
+  "POST /api/host-login",
+  "POST /api/join-waitlist",
+  "POST /api/leave-waitlist",
+  "POST /api/my-rounds",
+  "POST /api/save-feedback",
+  "POST /api/save-user-details",
+  "POST /api/send-confirmation",
+  "POST /api/send-otp",
+  "POST /api/stripe/webhook",
+  "POST /api/ticket",
+  "POST /api/ticket-status",
+  "POST /api/verify-otp",
+]);
+
+const server = suiteTestServer();
+let admin: BrowserClient;
+
+beforeAll(async () => {
+  admin = browserClient(server.url);
+  expect((await admin.postJson("/api/admin-login", { password: PASSWORD })).status).toBe(200);
+});
+
+const { night, newLink, hostPhone } = hostAccessHelpers(server, () => admin);
+
+/**
+ * A body every staff call's validation accepts for `eventId`, so that the call reaches `staffFor`,
+ * which runs after validation. A staff call with a new required field fails the walk with a 400
+ * until the field is added here.
+ */
+function validBody(eventId: number, [from, to]: [number, number]) {
+  return {
+    eventID: eventId,
+    eventId,
+    eventid: eventId,
+    id: eventId,
+    userID: from,
+    fromUserID: from,
+    toUserID: to,
+    clientTs: server.deps.now(),
+    feedback: "like",
+    left: true,
+    action: "start",
+    to: "all",
+    text: "See you at the bar.",
+  };
+}
+
+describe("who is calling", () => {
+  it("answers 401 to no session and 403 to a host of another event on every call not open to anyone", async () => {
+    const ours = await night(2, "Our Night");
+    const theirs = await night(2, "Their Night");
+    // A host of our night, inside its doors-open time: the guard lets it in, but for its own night only.
+    const { phone } = await hostPhone(await newLink(ours.event.id));
+    const anon = browserClient(server.url);
+    const body = validBody(theirs.event.id, [theirs.attendees[0]!.userId, theirs.attendees[1]!.userId]);
+
+    const routes = appRoutes(server.deps);
+    // Every listed open call is still there (a stale list would hide nothing, but would mislead).
+    expect(routes).toEqual(expect.arrayContaining([...OPEN_TO_ANYONE]));
+    const guarded = routes.filter((route) => !OPEN_TO_ANYONE.has(route));
+    // The walk saw the organiser's calls and the night's staff calls (these stand for the rest).
+    expect(guarded).toEqual(
+      expect.arrayContaining([
+        "GET /api/admin-events",
+        "POST /api/save-event",
+        "POST /api/refund",
+        "POST /api/release-results",
+        "POST /api/host-links",
+        "GET /api/admin-event/:id/roster",
+        "POST /api/check-in",
+        "POST /api/undo-check-in",
+        "POST /api/open-doors",
+        "POST /api/plan-rounds",
+        "POST /api/run-rounds",
+        "POST /api/mark-left",
+        "GET /api/admin-event/:id/ratings",
+        "POST /api/admin-save-feedback",
+        "GET /api/admin-event/:id/message-guests",
+        "POST /api/message-guests",
+      ]),
+    );
+
+    // What no session, then a host of our night, gets from each call about their night.
+    const answers: Record<string, string> = {};
+    for (const route of guarded) {
+      const refused = await callRoute(anon, route, theirs.event.id, body);
+      const forbidden = await callRoute(phone, route, theirs.event.id, body);
+      answers[route] =
+        `${refused.status} ${(await json(refused)).code}, ${forbidden.status} ${(await json(forbidden)).code}`;
+    }
+    expect(answers).toEqual(
+      Object.fromEntries(guarded.map((route) => [route, "401 admin_session_required, 403 forbidden"])),
+    );
+  });
+});
