@@ -59,8 +59,21 @@ function nodeOnlyNames(program: ts.Program, runtime: Runtime): ts.Diagnostic[] {
   const found: ts.Diagnostic[] = [];
   for (const file of program.getSourceFiles()) {
     if (!folders.some((folder) => path.resolve(file.fileName).startsWith(folder))) continue;
+    // `process.env`, `NodeJS.Timeout`: one report, for the left-hand name.
+    const leftIsNode = (node: ts.Node) => {
+      const parent = node.parent;
+      if (parent && ts.isPropertyAccessExpression(parent) && parent.name === node)
+        return onlyNode(checker.getSymbolAtLocation(parent.expression));
+      if (parent && ts.isQualifiedName(parent) && parent.right === node)
+        return onlyNode(checker.getSymbolAtLocation(parent.left));
+      return false;
+    };
     const visit = (node: ts.Node) => {
-      if ((ts.isIdentifier(node) || ts.isStringLiteral(node)) && onlyNode(checker.getSymbolAtLocation(node))) {
+      if (
+        (ts.isIdentifier(node) || ts.isStringLiteral(node)) &&
+        onlyNode(checker.getSymbolAtLocation(node)) &&
+        !leftIsNode(node)
+      ) {
         found.push({
           category: ts.DiagnosticCategory.Error,
           code: 0,
