@@ -95,6 +95,8 @@ function nodeOnlyNames(program: ts.Program, runtime: Runtime): ts.Diagnostic[] {
  * memory, for the test that proves each runtime refuses the others' globals (test/runtimes.test.ts);
  * with `extra`, only those files are the program's roots.
  */
+const parsed = new Map<string, ts.SourceFile>();
+
 export function checkRuntime(runtime: Runtime, extra?: Record<string, string>): ts.Diagnostic[] {
   const config = readConfig(runtime);
   const virtual = new Map(Object.entries(extra ?? {}).map(([file, text]) => [path.join(ROOT, file), text]));
@@ -104,9 +106,14 @@ export function checkRuntime(runtime: Runtime, extra?: Record<string, string>): 
   host.readFile = (file) => virtual.get(path.resolve(file)) ?? readFile(file);
   host.getSourceFile = (file, language, ...rest) => {
     const text = virtual.get(path.resolve(file));
-    return text === undefined
-      ? getSourceFile(file, language, ...rest)
-      : ts.createSourceFile(file, text, language, true);
+    if (text !== undefined) return ts.createSourceFile(file, text, language, true);
+    // The four programs share one base config, so a file parsed for one is the same for the next.
+    const key = `${file}\0${JSON.stringify(language)}`;
+    const cached = parsed.get(key);
+    if (cached) return cached;
+    const source = getSourceFile(file, language, ...rest);
+    if (source) parsed.set(key, source);
+    return source;
   };
   const program = ts.createProgram({
     rootNames: extra ? [...virtual.keys()] : config.fileNames,
