@@ -233,7 +233,7 @@ export function createOfflineQueue<E extends QueueEntry, S extends DBSchema, R =
    * worker when the network is back, which then asks open pages to flush, or flushes itself.
    */
   function requestBackgroundSync() {
-    if (typeof window === "undefined" || !("serviceWorker" in navigator)) return;
+    if (!("document" in globalThis) || !("serviceWorker" in navigator)) return;
     void navigator.serviceWorker.ready
       .then((registration) => {
         const sync = (registration as ServiceWorkerRegistration & { sync?: { register(tag: string): Promise<void> } })
@@ -249,11 +249,11 @@ export function createOfflineQueue<E extends QueueEntry, S extends DBSchema, R =
       const data = event.data as Partial<FlushQueueMessage> | null;
       if (data?.type === "FLUSH_QUEUE" && data.tag === options.syncTag) void flush();
     };
-    window.addEventListener("online", onOnline);
+    globalThis.addEventListener("online", onOnline);
     navigator.serviceWorker?.addEventListener("message", onMessage);
     void flush();
     return () => {
-      window.removeEventListener("online", onOnline);
+      globalThis.removeEventListener("online", onOnline);
       navigator.serviceWorker?.removeEventListener("message", onMessage);
     };
   }

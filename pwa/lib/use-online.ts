@@ -1,11 +1,12 @@
 import { useSyncExternalStore } from "react";
 
+// globalThis, not window: api.ts imports this module, and the service worker (pwa/sw.ts) imports api.ts.
 const subscribe = (onChange: () => void) => {
-  window.addEventListener("online", onChange);
-  window.addEventListener("offline", onChange);
+  globalThis.addEventListener("online", onChange);
+  globalThis.addEventListener("offline", onChange);
   return () => {
-    window.removeEventListener("online", onChange);
-    window.removeEventListener("offline", onChange);
+    globalThis.removeEventListener("online", onChange);
+    globalThis.removeEventListener("offline", onChange);
   };
 };
 

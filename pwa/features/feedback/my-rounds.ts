@@ -34,7 +34,8 @@ export const phaseKey = (reply: MyRounds) => `${reply.status}:${reply.current ??
 /** A short buzz where the browser allows it (it refuses before the first tap on the page). */
 function buzz() {
   try {
-    navigator.vibrate?.([200, 100, 200]);
+    // Checked rather than typed: this module also reaches the service worker's type check (tsconfig.sw.json).
+    if ("vibrate" in navigator && typeof navigator.vibrate === "function") navigator.vibrate([200, 100, 200]);
   } catch {
     // Vibration is a nicety; a browser that throws simply does not buzz.
   }
@@ -143,11 +144,11 @@ export function useMyRounds(link: FeedbackLink | null, pollMs = MY_ROUNDS_POLL_M
     };
     const timer = setInterval(() => void poll(), pollMs);
     const onOnline = () => void poll();
-    window.addEventListener("online", onOnline);
+    globalThis.addEventListener("online", onOnline);
     return () => {
       live = false;
       clearInterval(timer);
-      window.removeEventListener("online", onOnline);
+      globalThis.removeEventListener("online", onOnline);
     };
   }, [link, load, pollMs]);
 

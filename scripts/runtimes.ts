@@ -1,0 +1,131 @@
+import path from "node:path";
+import ts from "typescript";
+
+// One TypeScript program per runtime, so code written for the wrong one fails `npm run typecheck`:
+// - server: api/, db/, scripts/, bench/, common/ and the tool configs; ES2023 and Node, no DOM.
+// - browser: pwa/ (not sw.ts, not tests) and common/; DOM and Vite's client types, no Node.
+// - sw: pwa/sw.ts and what it imports; WebWorker, no DOM, no Node.
+// - test: every test file (Node, plus DOM for the callbacks e2e/ hands to Chromium through
+//   page.evaluate and for pwa/ tests that run under happy-dom).
+//
+// Libs are a program's globals, but @types/node is not: the PWA imports types from api/ (the typed
+// client reads AppType from api/app.ts, the door its roster from api/services/roster.ts), and the
+// server's packages (better-sqlite3, undici) bring `/// <reference types="node" />` with them, which
+// TypeScript applies to the whole program. So for the browser and the service worker, a second pass
+// reports every name in their own files that only @types/node declares (process, Buffer, NodeJS,
+// `node:` modules). A name that the DOM or WebWorker lib also declares (setTimeout, fetch, URL) is
+// theirs and stays allowed.
+
+export const ROOT = path.resolve(import.meta.dirname, "..");
+
+export type Runtime = {
+  name: string;
+  config: string;
+  /** Folders (relative to the repo) whose files must not use what only Node has. */
+  noNode: string[];
+};
+
+export const RUNTIMES: Runtime[] = [
+  { name: "server", config: "tsconfig.server.json", noNode: [] },
+  { name: "browser", config: "tsconfig.browser.json", noNode: ["pwa", "common"] },
+  { name: "sw", config: "tsconfig.sw.json", noNode: ["pwa", "common"] },
+  { name: "test", config: "tsconfig.test.json", noNode: [] },
+];
+
+export function readConfig(runtime: Runtime): ts.ParsedCommandLine {
+  const parsed = ts.getParsedCommandLineOfConfigFile(path.join(ROOT, runtime.config), undefined, {
+    ...ts.sys,
+    onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
+      throw new Error(ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n"));
+    },
+  });
+  if (!parsed) throw new Error(`cannot read ${runtime.config}`);
+  return parsed;
+}
+
+const nodeTypes = `${path.sep}node_modules${path.sep}@types${path.sep}node${path.sep}`;
+const onlyNode = (symbol: ts.Symbol | undefined) => {
+  const declarations = symbol?.declarations ?? [];
+  return (
+    declarations.length > 0 &&
+    declarations.every((declaration) => path.resolve(declaration.getSourceFile().fileName).includes(nodeTypes))
+  );
+};
+
+/** Names in the runtime's own files that only Node declares, as diagnostics. */
+function nodeOnlyNames(program: ts.Program, runtime: Runtime): ts.Diagnostic[] {
+  const checker = program.getTypeChecker();
+  const folders = runtime.noNode.map((folder) => path.join(ROOT, folder) + path.sep);
+  const found: ts.Diagnostic[] = [];
+  for (const file of program.getSourceFiles()) {
+    if (!folders.some((folder) => path.resolve(file.fileName).startsWith(folder))) continue;
+    // `process.env`, `NodeJS.Timeout`: one report, for the left-hand name.
+    const leftIsNode = (node: ts.Node) => {
+      const parent = node.parent;
+      if (parent && ts.isPropertyAccessExpression(parent) && parent.name === node)
+        return onlyNode(checker.getSymbolAtLocation(parent.expression));
+      if (parent && ts.isQualifiedName(parent) && parent.right === node)
+        return onlyNode(checker.getSymbolAtLocation(parent.left));
+      return false;
+    };
+    const visit = (node: ts.Node) => {
+      if (
+        (ts.isIdentifier(node) || ts.isStringLiteral(node)) &&
+        onlyNode(checker.getSymbolAtLocation(node)) &&
+        !leftIsNode(node)
+      ) {
+        found.push({
+          category: ts.DiagnosticCategory.Error,
+          code: 0,
+          file,
+          start: node.getStart(file),
+          length: node.getWidth(file),
+          messageText: `'${node.text}' exists only in Node: the ${runtime.name} runtime (${runtime.config}) does not have it.`,
+        });
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(file);
+  }
+  return found;
+}
+
+/**
+ * Type-checks one runtime. `extra` adds files (path relative to the repo → text) that exist only in
+ * memory, for the test that proves each runtime refuses the others' globals (test/runtimes.test.ts);
+ * with `extra`, only those files are the program's roots.
+ */
+const parsed = new Map<string, ts.SourceFile>();
+
+export function checkRuntime(runtime: Runtime, extra?: Record<string, string>): ts.Diagnostic[] {
+  const config = readConfig(runtime);
+  const virtual = new Map(Object.entries(extra ?? {}).map(([file, text]) => [path.join(ROOT, file), text]));
+  const host = ts.createCompilerHost(config.options);
+  const { getSourceFile, fileExists, readFile } = host;
+  host.fileExists = (file) => virtual.has(path.resolve(file)) || fileExists(file);
+  host.readFile = (file) => virtual.get(path.resolve(file)) ?? readFile(file);
+  host.getSourceFile = (file, language, ...rest) => {
+    const text = virtual.get(path.resolve(file));
+    if (text !== undefined) return ts.createSourceFile(file, text, language, true);
+    // The four programs share one base config, so a file parsed for one is the same for the next.
+    const key = `${file}\0${JSON.stringify(language)}`;
+    const cached = parsed.get(key);
+    if (cached) return cached;
+    const source = getSourceFile(file, language, ...rest);
+    if (source) parsed.set(key, source);
+    return source;
+  };
+  const program = ts.createProgram({
+    rootNames: extra ? [...virtual.keys()] : config.fileNames,
+    options: config.options,
+    host,
+    configFileParsingDiagnostics: config.errors,
+  });
+  return [...ts.getPreEmitDiagnostics(program), ...nodeOnlyNames(program, runtime)];
+}
+
+export const formatHost: ts.FormatDiagnosticsHost = {
+  getCanonicalFileName: (file) => file,
+  getCurrentDirectory: () => ROOT,
+  getNewLine: () => "\n",
+};

@@ -1,0 +1,84 @@
+import ts from "typescript";
+import { describe, expect, it } from "vitest";
+import { checkRuntime, RUNTIMES } from "../scripts/runtimes.ts";
+
+// Each runtime's program (scripts/runtimes.ts) refuses the other runtimes' globals and accepts its
+// own. The files exist only in memory, inside the folders the runtime's tsconfig covers; each
+// program is built from them alone (plus what they import), so this takes seconds, not a full check.
+
+const runtime = (name: string) => {
+  const found = RUNTIMES.find((each) => each.name === name);
+  if (!found) throw new Error(`no runtime ${name}`);
+  return found;
+};
+
+/** The line and the message of each error, so a test names exactly what was refused. */
+function errors(name: string, files: Record<string, string>) {
+  return checkRuntime(runtime(name), files).map((diagnostic) => {
+    const line = diagnostic.file?.getLineAndCharacterOfPosition(diagnostic.start ?? 0).line;
+    return `${line === undefined ? "?" : line + 1}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, " ")}`;
+  });
+}
+
+describe("one TypeScript program per runtime", () => {
+  it("the server has Node and not the browser's window or document", () => {
+    const found = errors("server", {
+      "api/runtime-probe.ts": [
+        "export const port = process.env.PORT;",
+        "export const bytes = Buffer.from('x');",
+        "export const title = document.title;",
+        "export const where = window.location.href;",
+      ].join("\n"),
+    });
+    expect(found).toEqual([
+      expect.stringMatching(/^3: Cannot find name 'document'/),
+      expect.stringMatching(/^4: Cannot find name 'window'/),
+    ]);
+  });
+
+  it("common/ is neither Node nor the browser: it fails in the server's program with DOM and in the browser's with Node", () => {
+    const probe = { "common/runtime-probe.ts": "export const a = document.title;\nexport const b = process.env.X;\n" };
+    expect(errors("server", probe)).toEqual([expect.stringMatching(/^1: Cannot find name 'document'/)]);
+    // In the browser's program Node's globals are not declared at all, or (once api/ types come in) refused.
+    expect(errors("browser", probe)).toEqual([expect.stringMatching(/^2: .*'process'/)]);
+  }, 60_000);
+
+  it("the PWA has the DOM and not Node, even with the API's types imported (which bring @types/node along)", () => {
+    const found = errors("browser", {
+      "pwa/runtime-probe.ts": [
+        'import type { AppType } from "../api/app.ts";',
+        'import { readFileSync } from "node:fs";',
+        "export type App = AppType;",
+        "export const title = document.title;",
+        "export const timer: ReturnType<typeof setTimeout> = setTimeout(() => undefined, 1);",
+        "export const port = process.env.PORT;",
+        "export const bytes = Buffer.from('x');",
+        "export const read = readFileSync;",
+        "export let handle: NodeJS.Timeout | undefined;",
+      ].join("\n"),
+    });
+    expect(found).toEqual([
+      expect.stringMatching(/^2: 'node:fs' exists only in Node/),
+      expect.stringMatching(/^6: 'process' exists only in Node/),
+      expect.stringMatching(/^7: 'Buffer' exists only in Node/),
+      expect.stringMatching(/^9: 'NodeJS' exists only in Node/),
+    ]);
+  }, 90_000);
+
+  it("the service worker has its own scope and not the page's document or window, nor Node", () => {
+    const found = errors("sw", {
+      "pwa/runtime-probe-sw.ts": [
+        "declare let self: ServiceWorkerGlobalScope;",
+        "self.addEventListener('sync', () => undefined);",
+        "export const title = document.title;",
+        "export const where = window.location.href;",
+        "export const port = process.env.PORT;",
+      ].join("\n"),
+    });
+    expect(found).toEqual([
+      expect.stringMatching(/^3: Cannot find name 'document'/),
+      expect.stringMatching(/^4: Cannot find name 'window'/),
+      expect.stringMatching(/^5: .*'process'/),
+    ]);
+  }, 60_000);
+});
