@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../db/client.ts";
 import { bookings } from "../db/schema.ts";
 import { verifiedPhoneCookie } from "../test/api-harness.ts";
+import { yearLike } from "../test/clock.ts";
 import { insertEvent, insertHeldBooking } from "../test/fixtures.ts";
 import { type AppServer, devOutbox, launchBrowser, newContext, noBrowser, startAppServer } from "./harness.ts";
 import { expectAccessible, expectNoSidewaysScroll, waitForServiceWorker } from "./page-checks.ts";
@@ -21,6 +22,9 @@ const ADMIN_PASSWORD = "e2e-admin-password";
 const HOUR = 3_600_000;
 const SHOTS = process.env.SCREENSHOT_DIR;
 
+// Dates in a year laid out like 2031, always ahead of the clock (test/clock.ts).
+const Y = yearLike(2031);
+
 describe.skipIf(noBrowser)("tickets that tell the truth", () => {
   let server: AppServer;
   let browser: Browser;
@@ -33,13 +37,13 @@ describe.skipIf(noBrowser)("tickets that tell the truth", () => {
     const uploads = `${server.dataDir}/uploads`;
     const at = { address: "9 Lantern St, Melbourne VIC 3000", priceCents: 3950 };
     eventIds.ahead = (
-      await insertEvent(db, uploads, { ...at, name: "Lantern Social", startsAt: Date.UTC(2031, 6, 7, 9) })
+      await insertEvent(db, uploads, { ...at, name: "Lantern Social", startsAt: Date.UTC(Y, 6, 7, 9) })
     ).id;
     eventIds.tonight = (
       await insertEvent(db, uploads, { ...at, name: "Tonight Mixer", startsAt: Date.now() + HOUR })
     ).id;
     eventIds.cancelled = (
-      await insertEvent(db, uploads, { ...at, name: "Riverside Soiree", startsAt: Date.UTC(2031, 7, 8, 9) })
+      await insertEvent(db, uploads, { ...at, name: "Riverside Soiree", startsAt: Date.UTC(Y, 7, 8, 9) })
     ).id;
     db.$client.close();
     browser = await launchBrowser();
