@@ -270,7 +270,12 @@ export const ORGANISER_PASSWORD = "e2e-admin-password";
 /** Opens `path` (the admin panel by default) and signs in as the organiser; waits for the tabs. */
 export async function signInAsOrganiser(page: Page, path = "/admin") {
   await page.goto(path);
-  await page.getByLabel("Password", { exact: true }).fill(ORGANISER_PASSWORD);
-  await page.getByRole("button", { name: "Submit" }).click();
+  await submitOrganiserPassword(page);
   await page.getByRole("tablist").waitFor();
+}
+
+/** Types the organiser's password into the login dialog on the page and submits it. */
+export async function submitOrganiserPassword(page: Page, password = ORGANISER_PASSWORD) {
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  await page.getByRole("button", { name: "Submit" }).click();
 }

@@ -7,11 +7,11 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../db/client.ts";
 import { bookings } from "../db/schema.ts";
-import { verifiedPhoneCookie } from "../test/api-harness.ts";
 import { yearLike } from "../test/clock.ts";
-import { insertEvent, insertHeldBooking } from "../test/fixtures.ts";
-import { type AppServer, devOutbox, launchBrowser, newContext, noBrowser, startAppServer } from "./harness.ts";
+import { insertEvent } from "../test/fixtures.ts";
+import { type AppServer, launchBrowser, newContext, noBrowser, startAppServer } from "./harness.ts";
 import { expectAccessible, expectNoSidewaysScroll, waitForServiceWorker } from "./page-checks.ts";
+import { bookAndPay, organiserCookie } from "./steps.ts";
 
 // What a first-time attendee saw go wrong, at phone size: typing their own code at home checked them
 // in a week early, and a refunded or cancelled ticket still showed a live QR. The door check records
@@ -47,16 +47,7 @@ describe.skipIf(noBrowser)("tickets that tell the truth", () => {
     ).id;
     db.$client.close();
     browser = await launchBrowser();
-    const login = await fetch(`${server.url}/api/admin-login`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ password: ADMIN_PASSWORD }),
-    });
-    expect(login.status).toBe(200);
-    adminCookie = login.headers
-      .getSetCookie()
-      .map((line) => line.split(";")[0])
-      .join("; ");
+    adminCookie = await organiserCookie(server.url, ADMIN_PASSWORD);
     if (SHOTS) mkdirSync(SHOTS, { recursive: true });
   });
 
@@ -85,25 +76,7 @@ describe.skipIf(noBrowser)("tickets that tell the truth", () => {
     }
   };
 
-  /** A booking paid in the buyer's own browser; returns its code and the texted ticket link. */
-  async function paidBooking(eventId: number, name: string) {
-    const db = openDatabase(`${server.dataDir}/app.db`);
-    const held = insertHeldBooking(db, eventId, { name });
-    db.$client.close();
-    const cookie = verifiedPhoneCookie({ SESSION_SECRET }, held.phone);
-    const checkout = await fetch(`${server.url}/api/create-checkout-session`, {
-      method: "POST",
-      headers: { "content-type": "application/json", cookie },
-      body: JSON.stringify({ userID: held.userId, eventID: eventId }),
-    });
-    const { sessionId } = (await checkout.json()) as { sessionId: string };
-    const paid = await fetch(`${server.url}/api/dev/checkout/${sessionId}/pay`, { method: "POST", redirect: "manual" });
-    expect(paid.status).toBe(303);
-    const text = (await devOutbox(server.url)).find((m) => m.to === held.phone && m.body.includes("ticket code"))?.body;
-    const uniqueCode = text?.match(/ticket code is ([A-Z2-9]{10})/)?.[1] ?? "";
-    const link = new URL(text?.match(/https?:\/\/\S+\/tickets\?add=\d+&t=[\w-]+/)?.[0] ?? "");
-    return { ...held, eventId, uniqueCode, text: text ?? "", linkPath: link.pathname + link.search };
-  }
+  const paidBooking = (eventId: number, name: string) => bookAndPay(server, SESSION_SECRET, eventId, name);
 
   /** What a door scanner reads off the screen: the QR's text, or null. Decoded from a screenshot. */
   async function scan(ticket: Locator): Promise<string | null> {
