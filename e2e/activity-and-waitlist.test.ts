@@ -11,13 +11,13 @@ import {
   launchBrowser,
   newContext,
   noBrowser,
-  ORGANISER_PASSWORD,
   phone,
   signInAsOrganiser,
   startAppServer,
   verifyPhone,
 } from "./harness.ts";
 import { expectAccessible, expectNoSidewaysScroll } from "./page-checks.ts";
+import { organiserCookie } from "./steps.ts";
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -133,12 +133,7 @@ describe.skipIf(noBrowser)("activity, the waitlist at the start, and the booking
   });
 
   it("keeps the waitlist as Closed at the start once Start Event closes sales, and texts them (1366 px)", async () => {
-    const login = await fetch(`${server.url}/api/admin-login`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ password: ORGANISER_PASSWORD }),
-    });
-    const cookie = (login.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
+    const cookie = await organiserCookie(server.url);
     const started = await fetch(`${server.url}/api/start-event`, {
       method: "POST",
       headers: { "content-type": "application/json", cookie },

@@ -11,7 +11,16 @@ import { openDatabase } from "../db/client.ts";
 import { bookings, users } from "../db/schema.ts";
 import { arrivalTime } from "../pwa/features/door/roster-view.ts";
 import { insertEvent, insertPaidBookings, makeImage } from "../test/fixtures.ts";
-import { type AppServer, launchBrowser, newContext, noBrowser, phone, startAppServer, waitUntil } from "./harness.ts";
+import {
+  type AppServer,
+  launchBrowser,
+  newContext,
+  noBrowser,
+  phone,
+  startAppServer,
+  submitOrganiserPassword,
+  waitUntil,
+} from "./harness.ts";
 import { expectAccessible, waitForServiceWorker } from "./page-checks.ts";
 
 const PASSWORD = "e2e-admin-password";
@@ -102,8 +111,7 @@ describe.skipIf(noBrowser)("the door on a phone", () => {
 
   async function logInAt(page: Page, path: string) {
     await page.goto(path);
-    await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
-    await page.getByRole("button", { name: "Submit" }).click();
+    await submitOrganiserPassword(page, PASSWORD);
   }
 
   describe("check-in, offline and back", () => {
@@ -292,8 +300,7 @@ describe.skipIf(noBrowser)("the door on a phone", () => {
       await page.goto("/admin/door");
       await page.getByRole("dialog").waitFor();
       await expectAccessible(page, "the door's login");
-      await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
-      await page.getByRole("button", { name: "Submit" }).click();
+      await submitOrganiserPassword(page, PASSWORD);
       await page.getByLabel("Find attendee", { exact: true }).waitFor();
       return { page, pageErrors, close: () => camera.close() };
     }

@@ -11,10 +11,10 @@ import {
   launchBrowser,
   newContext,
   noBrowser,
-  ORGANISER_PASSWORD,
   phone,
   signInAsOrganiser,
   startAppServer,
+  submitOrganiserPassword,
 } from "./harness.ts";
 import { expectAccessible, expectNoSidewaysScroll, waitForServiceWorker } from "./page-checks.ts";
 
@@ -106,8 +106,7 @@ describe.skipIf(noBrowser)("the doors and the ticket code at the door", () => {
     try {
       const page = await context.newPage();
       await page.goto("/admin/door");
-      await page.getByLabel("Password", { exact: true }).fill(ORGANISER_PASSWORD);
-      await page.getByRole("button", { name: "Submit" }).click();
+      await submitOrganiserPassword(page);
       await page.getByRole("heading", { name: "Door", level: 1 }).waitFor();
       await expect.poll(() => page.getByLabel("Event", { exact: true }).inputValue()).toBe(String(eventId));
 

@@ -79,6 +79,15 @@ export async function startAppServer(
 
 class PortTaken extends Error {}
 
+/**
+ * libfaketime's settings when the suite runs under it (README, "Test it"): the server then reads the
+ * same shifted clock as the suite and the browser, which inherit the environment.
+ */
+function fakedClock(): Record<string, string> {
+  const faked = Object.entries(process.env).filter(([key]) => key === "LD_PRELOAD" || key.startsWith("FAKETIME"));
+  return Object.fromEntries(faked.filter((entry): entry is [string, string] => entry[1] !== undefined));
+}
+
 async function launch(
   env: Record<string, string>,
   dir: string,
@@ -100,6 +109,7 @@ async function launch(
       UPLOADS_DIR: join(dir, "uploads"),
       ADMIN_PASSWORD: ORGANISER_PASSWORD,
       SESSION_SECRET: "e2e-secret-e2e-secret-e2e-secret-012345",
+      ...fakedClock(),
       ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],
@@ -270,7 +280,12 @@ export const ORGANISER_PASSWORD = "e2e-admin-password";
 /** Opens `path` (the admin panel by default) and signs in as the organiser; waits for the tabs. */
 export async function signInAsOrganiser(page: Page, path = "/admin") {
   await page.goto(path);
-  await page.getByLabel("Password", { exact: true }).fill(ORGANISER_PASSWORD);
-  await page.getByRole("button", { name: "Submit" }).click();
+  await submitOrganiserPassword(page);
   await page.getByRole("tablist").waitFor();
+}
+
+/** Types the organiser's password into the login dialog on the page and submits it. */
+export async function submitOrganiserPassword(page: Page, password = ORGANISER_PASSWORD) {
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  await page.getByRole("button", { name: "Submit" }).click();
 }

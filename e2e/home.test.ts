@@ -4,9 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { storeImage } from "../api/booking/images.ts";
 import { openDatabase } from "../db/client.ts";
 import { events } from "../db/schema.ts";
+import { yearLike } from "../test/clock.ts";
 import { insertEvent, insertPaidBookings, makeImage } from "../test/fixtures.ts";
 import { type AppServer, launchBrowser, newContext, noBrowser, startAppServer } from "./harness.ts";
 import { expectAccessible, expectNoSidewaysScroll } from "./page-checks.ts";
+
+// Dates in a year laid out like 2031, always ahead of the clock (test/clock.ts).
+const Y = yearLike(2031);
 
 describe.skipIf(noBrowser)("home page on a phone", () => {
   let server: AppServer;
@@ -19,33 +23,33 @@ describe.skipIf(noBrowser)("home page on a phone", () => {
     const uploads = `${server.dataDir}/uploads`;
     const low = await insertEvent(db, uploads, {
       name: "Low Seats Night",
-      startsAt: Date.UTC(2031, 2, 7, 19, 30),
+      startsAt: Date.UTC(Y, 2, 7, 19, 30),
       totalSeats: 10,
     });
     insertPaidBookings(db, low.id, 6);
     const full = await insertEvent(db, uploads, {
       name: "Full House",
-      startsAt: Date.UTC(2031, 2, 8, 9, 5),
+      startsAt: Date.UTC(Y, 2, 8, 9, 5),
       totalSeats: 4,
     });
     insertPaidBookings(db, full.id, 4);
-    const started = await insertEvent(db, uploads, { name: "Already Going", startsAt: Date.UTC(2031, 2, 9, 0, 0) });
+    const started = await insertEvent(db, uploads, { name: "Already Going", startsAt: Date.UTC(Y, 2, 9, 0, 0) });
     db.update(events).set({ status: "started" }).where(eq(events.id, started.id)).run();
-    const ended = await insertEvent(db, uploads, { name: "Long Gone", startsAt: Date.UTC(2031, 2, 10, 0, 0) });
+    const ended = await insertEvent(db, uploads, { name: "Long Gone", startsAt: Date.UTC(Y, 2, 10, 0, 0) });
     db.update(events).set({ status: "ended" }).where(eq(events.id, ended.id)).run();
-    await insertEvent(db, uploads, { name: "Plenty Of Room", startsAt: Date.UTC(2031, 2, 11, 12, 0), totalSeats: 50 });
+    await insertEvent(db, uploads, { name: "Plenty Of Room", startsAt: Date.UTC(Y, 2, 11, 12, 0), totalSeats: 50 });
     // An organiser's phone photo, taken upright: three times as tall as it is wide.
     const portrait = await storeImage(uploads, await makeImage("jpeg", 600, 1800, { r: 60, g: 90, b: 180 }));
     const tall = await insertEvent(db, uploads, {
       name: "Portrait Picture Night",
-      startsAt: Date.UTC(2031, 2, 13, 8, 0),
+      startsAt: Date.UTC(Y, 2, 13, 8, 0),
       totalSeats: 20,
       imageName: portrait.imageName,
     });
     insertPaidBookings(db, tall.id, 17);
     const balanced = await insertEvent(db, uploads, {
       name: "Balanced Low",
-      startsAt: Date.UTC(2031, 2, 14, 8, 0),
+      startsAt: Date.UTC(Y, 2, 14, 8, 0),
       totalSeats: 10,
       seatsMale: 5,
       seatsFemale: 5,
@@ -54,7 +58,7 @@ describe.skipIf(noBrowser)("home page on a phone", () => {
     insertPaidBookings(db, balanced.id, 4, { gender: "male" });
     await insertEvent(db, uploads, {
       name: "Perth Evening",
-      startsAt: Date.UTC(2031, 2, 12, 11, 0),
+      startsAt: Date.UTC(Y, 2, 12, 11, 0),
       timeZone: "Australia/Perth",
     });
     // Its time has come but nobody pressed Start: still listed, no longer on sale.
@@ -82,11 +86,11 @@ describe.skipIf(noBrowser)("home page on a phone", () => {
     // The venue's clock with its zone first, starting with the venue's weekday; the UTC form beneath.
     const when = (name: string, part: "local" | "utc") => card(name).locator(`.event-${part}-time`).textContent();
     // 07:30 PM UTC on a Friday is Saturday morning in Sydney: the venue's day is the one named.
-    await expect.poll(() => when("Low Seats Night", "local")).toBe("Sat 2031-03-08 06:30 AM AEDT");
-    await expect.poll(() => when("Low Seats Night", "utc")).toBe("2031-03-07 07:30 PM UTC");
-    await expect.poll(() => when("Full House", "utc")).toBe("2031-03-08 09:05 AM UTC");
-    await expect.poll(() => when("Perth Evening", "local")).toBe("Wed 2031-03-12 07:00 PM AWST");
-    await expect.poll(() => when("Perth Evening", "utc")).toBe("2031-03-12 11:00 AM UTC");
+    await expect.poll(() => when("Low Seats Night", "local")).toBe(`Sat ${Y}-03-08 06:30 AM AEDT`);
+    await expect.poll(() => when("Low Seats Night", "utc")).toBe(`${Y}-03-07 07:30 PM UTC`);
+    await expect.poll(() => when("Full House", "utc")).toBe(`${Y}-03-08 09:05 AM UTC`);
+    await expect.poll(() => when("Perth Evening", "local")).toBe(`Wed ${Y}-03-12 07:00 PM AWST`);
+    await expect.poll(() => when("Perth Evening", "utc")).toBe(`${Y}-03-12 11:00 AM UTC`);
     await expect.poll(() => card("Low Seats Night").getByText("Only 40% seats left!").isVisible()).toBe(true);
     // An event with one pool of seats gives the count once few remain, as a balanced one does per gender.
     const seats = (name: string) => card(name).locator(".event-seats dd").allTextContents();

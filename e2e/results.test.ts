@@ -11,12 +11,12 @@ import {
   launchBrowser,
   newContext,
   noBrowser,
-  ORGANISER_PASSWORD,
   phone,
   signInAsOrganiser,
   startAppServer,
 } from "./harness.ts";
 import { expectAccessible, expectNoSidewaysScroll } from "./page-checks.ts";
+import { organiserCookie } from "./steps.ts";
 
 // The night's results (docs/decisions/021-results.md): the report waits for the release and says
 // when it comes; a tap that reaches the server after the release is reported on the page; the
@@ -33,16 +33,7 @@ describe.skipIf(noBrowser)("results", () => {
   beforeAll(async () => {
     server = await startAppServer({ SEED_DEMO: "0" });
     browser = await launchBrowser();
-    const login = await fetch(`${server.url}/api/admin-login`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ password: ORGANISER_PASSWORD }),
-    });
-    expect(login.status).toBe(200);
-    adminCookie = login.headers
-      .getSetCookie()
-      .map((line) => line.split(";")[0])
-      .join("; ");
+    adminCookie = await organiserCookie(server.url);
   });
 
   afterAll(async () => {

@@ -1,10 +1,11 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../db/client.ts";
-import { verifiedPhoneCookie } from "../test/api-harness.ts";
-import { insertEvent, insertHeldBooking } from "../test/fixtures.ts";
+import { yearLike } from "../test/clock.ts";
+import { insertEvent } from "../test/fixtures.ts";
 import { type AppServer, launchBrowser, newContext, noBrowser, startAppServer } from "./harness.ts";
 import { expectAccessible, expectNoSidewaysScroll } from "./page-checks.ts";
+import { bookAndPay } from "./steps.ts";
 
 // At phone size, the success URL is not a ticket (docs/decisions/010-tickets-are-not-urls.md). A browser that did not verify the
 // booking's phone (an installed app on iOS keeps its storage apart from Safari, where the card
@@ -12,6 +13,9 @@ import { expectAccessible, expectNoSidewaysScroll } from "./page-checks.ts";
 // saves it, and leaves the address bar clean.
 
 const SESSION_SECRET = "e2e-ticket-link-secret-e2e-ticket-link-0123";
+
+// Dates in a year laid out like 2031, always ahead of the clock (test/clock.ts).
+const Y = yearLike(2031);
 
 describe.skipIf(noBrowser)("the texted ticket link", () => {
   let server: AppServer;
@@ -24,7 +28,7 @@ describe.skipIf(noBrowser)("the texted ticket link", () => {
     eventId = (
       await insertEvent(db, `${server.dataDir}/uploads`, {
         name: "Lantern Social",
-        startsAt: Date.UTC(2031, 6, 7, 9, 0),
+        startsAt: Date.UTC(Y, 6, 7, 9, 0),
         address: "9 Lantern St, Melbourne VIC 3000",
         priceCents: 3950,
       })
@@ -38,33 +42,7 @@ describe.skipIf(noBrowser)("the texted ticket link", () => {
     await server?.stop();
   });
 
-  /** A booking paid in the buyer's own browser (the checkout needs its verified phone). */
-  async function paidBooking(name: string) {
-    const db = openDatabase(`${server.dataDir}/app.db`);
-    const held = insertHeldBooking(db, eventId, { name });
-    db.$client.close();
-    const cookie = verifiedPhoneCookie({ SESSION_SECRET }, held.phone);
-    const checkout = await fetch(`${server.url}/api/create-checkout-session`, {
-      method: "POST",
-      headers: { "content-type": "application/json", cookie },
-      body: JSON.stringify({ userID: held.userId, eventID: eventId }),
-    });
-    const { sessionId } = (await checkout.json()) as { sessionId: string };
-    const paid = await fetch(`${server.url}/api/dev/checkout/${sessionId}/pay`, { method: "POST", redirect: "manual" });
-    expect(paid.status).toBe(303);
-    const successUrl = new URL(paid.headers.get("location") ?? "");
-    const outbox = (await (await fetch(`${server.url}/api/dev/outbox`)).json()) as { to: string; body: string }[];
-    const text = outbox.find((m) => m.to === held.phone && m.body.includes("ticket code"))?.body ?? "";
-    const uniqueCode = text.match(/ticket code is ([A-Z2-9]{10})/)?.[1] ?? "";
-    const link = new URL(text.match(/https?:\/\/\S+\/tickets\?add=\d+&t=[\w-]+/)?.[0] ?? "");
-    expect(uniqueCode).toMatch(/^[A-Z2-9]{10}$/);
-    return {
-      ...held,
-      uniqueCode,
-      successPath: successUrl.pathname + successUrl.search,
-      linkPath: link.pathname + link.search,
-    };
-  }
+  const paidBooking = (name: string) => bookAndPay(server, SESSION_SECRET, eventId, name);
 
   it("another phone opening the success URL is told the ticket was texted; the link adds it there", async () => {
     const booking = await paidBooking("Anika Rao");

@@ -7,10 +7,11 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../db/client.ts";
 import { bookings } from "../db/schema.ts";
-import { verifiedPhoneCookie } from "../test/api-harness.ts";
-import { insertEvent, insertHeldBooking } from "../test/fixtures.ts";
-import { type AppServer, devOutbox, launchBrowser, newContext, noBrowser, startAppServer } from "./harness.ts";
+import { yearLike } from "../test/clock.ts";
+import { insertEvent } from "../test/fixtures.ts";
+import { type AppServer, launchBrowser, newContext, noBrowser, startAppServer } from "./harness.ts";
 import { expectAccessible, expectNoSidewaysScroll, waitForServiceWorker } from "./page-checks.ts";
+import { bookAndPay, organiserCookie } from "./steps.ts";
 
 // What a first-time attendee saw go wrong, at phone size: typing their own code at home checked them
 // in a week early, and a refunded or cancelled ticket still showed a live QR. The door check records
@@ -20,6 +21,9 @@ const SESSION_SECRET = "e2e-ticket-status-secret-e2e-ticket-status-0123";
 const ADMIN_PASSWORD = "e2e-admin-password";
 const HOUR = 3_600_000;
 const SHOTS = process.env.SCREENSHOT_DIR;
+
+// Dates in a year laid out like 2031, always ahead of the clock (test/clock.ts).
+const Y = yearLike(2031);
 
 describe.skipIf(noBrowser)("tickets that tell the truth", () => {
   let server: AppServer;
@@ -33,26 +37,17 @@ describe.skipIf(noBrowser)("tickets that tell the truth", () => {
     const uploads = `${server.dataDir}/uploads`;
     const at = { address: "9 Lantern St, Melbourne VIC 3000", priceCents: 3950 };
     eventIds.ahead = (
-      await insertEvent(db, uploads, { ...at, name: "Lantern Social", startsAt: Date.UTC(2031, 6, 7, 9) })
+      await insertEvent(db, uploads, { ...at, name: "Lantern Social", startsAt: Date.UTC(Y, 6, 7, 9) })
     ).id;
     eventIds.tonight = (
       await insertEvent(db, uploads, { ...at, name: "Tonight Mixer", startsAt: Date.now() + HOUR })
     ).id;
     eventIds.cancelled = (
-      await insertEvent(db, uploads, { ...at, name: "Riverside Soiree", startsAt: Date.UTC(2031, 7, 8, 9) })
+      await insertEvent(db, uploads, { ...at, name: "Riverside Soiree", startsAt: Date.UTC(Y, 7, 8, 9) })
     ).id;
     db.$client.close();
     browser = await launchBrowser();
-    const login = await fetch(`${server.url}/api/admin-login`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ password: ADMIN_PASSWORD }),
-    });
-    expect(login.status).toBe(200);
-    adminCookie = login.headers
-      .getSetCookie()
-      .map((line) => line.split(";")[0])
-      .join("; ");
+    adminCookie = await organiserCookie(server.url, ADMIN_PASSWORD);
     if (SHOTS) mkdirSync(SHOTS, { recursive: true });
   });
 
@@ -81,25 +76,7 @@ describe.skipIf(noBrowser)("tickets that tell the truth", () => {
     }
   };
 
-  /** A booking paid in the buyer's own browser; returns its code and the texted ticket link. */
-  async function paidBooking(eventId: number, name: string) {
-    const db = openDatabase(`${server.dataDir}/app.db`);
-    const held = insertHeldBooking(db, eventId, { name });
-    db.$client.close();
-    const cookie = verifiedPhoneCookie({ SESSION_SECRET }, held.phone);
-    const checkout = await fetch(`${server.url}/api/create-checkout-session`, {
-      method: "POST",
-      headers: { "content-type": "application/json", cookie },
-      body: JSON.stringify({ userID: held.userId, eventID: eventId }),
-    });
-    const { sessionId } = (await checkout.json()) as { sessionId: string };
-    const paid = await fetch(`${server.url}/api/dev/checkout/${sessionId}/pay`, { method: "POST", redirect: "manual" });
-    expect(paid.status).toBe(303);
-    const text = (await devOutbox(server.url)).find((m) => m.to === held.phone && m.body.includes("ticket code"))?.body;
-    const uniqueCode = text?.match(/ticket code is ([A-Z2-9]{10})/)?.[1] ?? "";
-    const link = new URL(text?.match(/https?:\/\/\S+\/tickets\?add=\d+&t=[\w-]+/)?.[0] ?? "");
-    return { ...held, eventId, uniqueCode, text: text ?? "", linkPath: link.pathname + link.search };
-  }
+  const paidBooking = (eventId: number, name: string) => bookAndPay(server, SESSION_SECRET, eventId, name);
 
   /** What a door scanner reads off the screen: the QR's text, or null. Decoded from a screenshot. */
   async function scan(ticket: Locator): Promise<string | null> {

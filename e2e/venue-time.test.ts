@@ -4,7 +4,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../db/client.ts";
 import { events } from "../db/schema.ts";
 import { makeImage } from "../test/fixtures.ts";
-import { type AppServer, fillDateOfBirth, launchBrowser, newContext, noBrowser, startAppServer } from "./harness.ts";
+import {
+  type AppServer,
+  fillDateOfBirth,
+  launchBrowser,
+  newContext,
+  noBrowser,
+  startAppServer,
+  submitOrganiserPassword,
+} from "./harness.ts";
 import { expectAccessible } from "./page-checks.ts";
 
 // Venue time at phone size (docs/decisions/005-venue-time.md): an organiser types a Sydney evening in the admin form, and everyone reads
@@ -40,8 +48,7 @@ describe.skipIf(noBrowser)("the venue's local time, from the admin form to the t
     page.on("dialog", (dialog: Dialog) => void dialog.accept());
 
     await page.goto("/admin");
-    await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
-    await page.getByRole("button", { name: "Submit" }).click();
+    await submitOrganiserPassword(page, PASSWORD);
     // The panel opens on the Overview.
     await page.getByRole("tab", { name: "Add Event" }).click();
     const panel = page.getByRole("tabpanel");

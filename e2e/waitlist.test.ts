@@ -17,6 +17,7 @@ import {
   verifyPhone,
 } from "./harness.ts";
 import { expectAccessible, expectNoSidewaysScroll } from "./page-checks.ts";
+import { organiserCookie } from "./steps.ts";
 
 const PASSWORD = "e2e-admin-password";
 const DAY = 86_400_000;
@@ -82,13 +83,7 @@ describe.skipIf(noBrowser)("the waitlist on a phone", () => {
 
   /** The organiser refunds a paid booking before the start, through the API, as the panel would. */
   async function adminRefund(paymentIntentId: string) {
-    const login = await fetch(`${server.url}/api/admin-login`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ password: PASSWORD }),
-    });
-    expect(login.status).toBe(200);
-    const cookie = (login.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
+    const cookie = await organiserCookie(server.url, PASSWORD);
     const refund = await fetch(`${server.url}/api/refund`, {
       method: "POST",
       headers: { "content-type": "application/json", cookie },

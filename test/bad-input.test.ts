@@ -6,6 +6,7 @@ import { createApp } from "../api/app.ts";
 import { isErrorCode } from "../common/error-codes.ts";
 import { bookings, events } from "../db/schema.ts";
 import { suiteFake, suiteTestServer, verifiedPhoneCookie } from "./api-harness.ts";
+import { yearLike } from "./clock.ts";
 import { ADULT_DATE_OF_BIRTH } from "./date-of-birth.ts";
 import { startFakeStripe } from "./fakes/stripe.ts";
 import { insertEvent, insertHeldBooking, insertPaidBookings, makeImage } from "./fixtures.ts";
@@ -20,6 +21,8 @@ import { pool, type Reply, send, sendChunked } from "./suites/http.ts";
 
 const NONE = 987_654;
 const ADMIN_PASSWORD = "correct horse battery staple";
+// Dates in a year laid out like 2031, always ahead of the clock (test/clock.ts).
+const Y = yearLike(2031);
 // Failed admin logins and wrong door codes are counted on purpose: that table is the protection.
 // Logging in and out writes admin_sessions on purpose too: logout ends the session on the server.
 const COUNTED_ON_PURPOSE = ["rate_limit_hits", "admin_sessions"];
@@ -38,7 +41,7 @@ function endpointTable(): Endpoint[] {
   const any = { kind: "any" as const, base: "x", optional: true };
   const eventFields = {
     eventName: text("Harbour Mixer", 120),
-    eventDate: { kind: "date" as const, base: "2031-03-04" },
+    eventDate: { kind: "date" as const, base: `${Y}-03-04` },
     eventTime: { kind: "time" as const, base: "19:30" },
     eventAddress: text("1 George St, Sydney NSW 2000", 300),
     totalSeats: { kind: "seats" as const, base: "20" },
@@ -223,7 +226,7 @@ function endpointTable(): Endpoint[] {
         fields: {
           eventid: id(),
           eventName: text("Harbour Mixer", 120),
-          eventDate: { kind: "date", base: "2031-03-04" },
+          eventDate: { kind: "date", base: `${Y}-03-04` },
           totalSeats: { kind: "seats", base: 20 },
           eventTime: { kind: "time", base: "19:30", optional: true },
           eventduration: { kind: "hours", base: 2, optional: true },
@@ -292,7 +295,7 @@ function endpointTable(): Endpoint[] {
           code: text("FRIENDS", 32),
           percentOff: { kind: "any", base: 10, optional: true },
           maxUses: { kind: "any", base: 3, optional: true },
-          validUntil: { kind: "any", base: "2031-03-04T18:00", optional: true },
+          validUntil: { kind: "any", base: `${Y}-03-04T18:00`, optional: true },
           gender: { kind: "gender", base: "female", optional: true },
         },
       },
@@ -685,7 +688,7 @@ describe("the two multipart calls, where the rest of the request would succeed",
     const form = new FormData();
     for (const [k, v] of Object.entries({
       eventName: name,
-      eventDate: "2031-05-06",
+      eventDate: `${Y}-05-06`,
       eventTime: "18:45",
       eventAddress: address,
       totalSeats: "12",

@@ -189,9 +189,13 @@ describe("the upload sweep", () => {
     const old = await storeImage(dir, await makeImage());
     const partial = `${randomBytes(16).toString("hex")}.jpg.4242.tmp`;
     writeFileSync(join(dir, partial), "half a photo");
-    const hoursAgo = new Date(Date.now() - 2 * HOUR);
+    // The sweep ages a file by its mtime against the server's clock; the test sets both, so the file
+    // system's own clock (which a faked clock does not move) plays no part.
+    const hoursAgo = new Date(server.deps.now() - 2 * HOUR);
     for (const name of [old.imageName, old.thumbName, partial]) utimesSync(join(dir, name), hoursAgo, hoursAgo);
     const young = await storeImage(dir, await makeImage());
+    const justNow = new Date(server.deps.now());
+    for (const name of [young.imageName, young.thumbName]) utimesSync(join(dir, name), justNow, justNow);
 
     const first = await sweepUploads({ db, uploadsDir: dir }, server.deps.now());
     expect(first.filesRemoved.sort()).toEqual([old.imageName, old.thumbName, partial].sort());

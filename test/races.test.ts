@@ -24,7 +24,10 @@ import {
 
 const ADMIN_PASSWORD = "correct horse battery staple";
 
-/** Counts provider calls; a short delay widens the window in which a second caller could slip in. */
+/**
+ * Counts provider calls; a short delay widens the window in which a second caller could slip in.
+ * The delays only let overlapping requests interleave; nothing here waits for the clock to move.
+ */
 function countingPayments(inner: PaymentsProvider) {
   const calls = { createCheckout: 0, refund: [] as { paymentIntentId: string; key: string }[] };
   const provider: PaymentsProvider = {

@@ -8,6 +8,7 @@ import { tomorrowIn, wallClockToUtc } from "../../common/venue-time-input.ts";
 import { openDatabase } from "../../db/client.ts";
 import { bookings, events, refunds } from "../../db/schema.ts";
 import { type BrowserClient, browserClient, suiteTestServer, verifiedPhoneCookie } from "../../test/api-harness.ts";
+import { yearLike } from "../../test/clock.ts";
 import { insertEvent, insertHeldBooking, makeImage } from "../../test/fixtures.ts";
 import {
   createCheckout,
@@ -24,6 +25,8 @@ import {
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const PASSWORD = "correct horse battery staple";
+// Dates in a year laid out like 2031, always ahead of the clock (test/clock.ts).
+const Y = yearLike(2031);
 
 const server = suiteTestServer({ env: { EVENT_TIME_ZONE: "Australia/Brisbane" } });
 let admin: BrowserClient;
@@ -60,11 +63,11 @@ const eventAnswer = async (id: number) =>
 
 describe("an event's time zone", () => {
   it("is stored as sent, answered beside the UTC fields, and defaults to EVENT_TIME_ZONE", async () => {
-    const sydney = await saveEvent({ timeZone: "Australia/Sydney", eventDate: "2031-11-29", eventTime: "8:0" });
+    const sydney = await saveEvent({ timeZone: "Australia/Sydney", eventDate: `${Y}-11-29`, eventTime: "8:0" });
     expect(sydney.status).toBe(200);
     expect(await eventAnswer(sydney.body.id!)).toMatchObject({
-      EventDateTime: "2031-11-29T08:00:00.000Z",
-      event_date: "2031-11-29",
+      EventDateTime: `${Y}-11-29T08:00:00.000Z`,
+      event_date: `${Y}-11-29`,
       event_time: "08:00",
       time_zone: "Australia/Sydney",
     });
@@ -96,19 +99,19 @@ describe("an event's time zone", () => {
 
   it("moves an event to another zone on update, keeping the UTC instant it was sent", async () => {
     const event = await insertEvent(server.deps.db, server.deps.env.UPLOADS_DIR, {
-      startsAt: Date.parse("2031-06-29T09:00:00.000Z"),
+      startsAt: Date.parse(`${Y}-06-29T09:00:00.000Z`),
     });
     const update = await admin.postJson("/api/update-event", {
       eventid: event.id,
       eventName: "Perth Evening",
-      eventDate: "2031-06-29",
+      eventDate: `${Y}-06-29`,
       eventTime: "11:0",
       totalSeats: 10,
       timeZone: "australia/perth",
     });
     expect(update.status).toBe(200);
     expect(await eventAnswer(event.id)).toMatchObject({
-      EventDateTime: "2031-06-29T11:00:00.000Z",
+      EventDateTime: `${Y}-06-29T11:00:00.000Z`,
       time_zone: "Australia/Perth",
     });
   });

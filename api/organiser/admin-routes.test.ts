@@ -5,6 +5,7 @@ import { utcToWallClock } from "../../common/time-zone.ts";
 import { wallClockToUtc } from "../../common/venue-time-input.ts";
 import { bookings, events, outboxMessages, refunds } from "../../db/schema.ts";
 import { type BrowserClient, browserClient, suiteTestServer } from "../../test/api-harness.ts";
+import { yearLike } from "../../test/clock.ts";
 import { recordingSms } from "../../test/fakes/sms.ts";
 import { insertEvent, insertPaidBookings, makeImage } from "../../test/fixtures.ts";
 import { isValidFeedbackToken } from "../lib/capability.ts";
@@ -13,6 +14,8 @@ import type { PaymentsProvider } from "../providers/payments/types.ts";
 
 const DAY = 86_400_000;
 const PASSWORD = "correct horse battery staple";
+// Dates in a year laid out like 2031, always ahead of the clock (test/clock.ts).
+const Y = yearLike(2031);
 
 // Providers are faked at their interface so these tests can count calls and fail one number.
 const sent: { to: string; body: string }[] = [];
@@ -33,7 +36,8 @@ const payments: PaymentsProvider = {
   retrieveCheckout: notUsed,
   refund: async (paymentIntentId, key) => {
     refundCalls.push({ paymentIntentId, key });
-    // Slow enough that two concurrent requests overlap.
+    // Slow enough that two concurrent requests overlap: this widens a race window, it waits for no
+    // time to pass (the server's clock is deps.now), so it is a real timer on purpose.
     await new Promise((r) => setTimeout(r, 50));
     if (failingIntents.has(paymentIntentId)) throw new Error("card network unavailable");
     return { refundId: `re_fake_${key}` };
@@ -284,8 +288,8 @@ describe("POST /api/save-event", () => {
     ["an overlong address", { eventAddress: "x".repeat(301) }],
     ["today's date at the venue", todayAtVenue()],
     ["a past date", { eventDate: "2020-01-01" }],
-    ["an impossible date", { eventDate: "2031-02-30" }],
-    ["a date in another format", { eventDate: "30/12/2031" }],
+    ["an impossible date", { eventDate: `${Y}-02-30` }],
+    ["a date in another format", { eventDate: `30/12/${Y}` }],
     ["hour 24", { eventTime: "24:00" }],
     ["minute 14 (an early design's slip)", { eventTime: "19:14" }],
     ["minute 60", { eventTime: "19:60" }],
@@ -353,11 +357,11 @@ describe("POST /api/update-event", () => {
   const update = (payload: Record<string, unknown>) => admin.postJson("/api/update-event", payload);
 
   it("changes name, date, time, seats, duration and ages, and keeps address, price and image", async () => {
-    const event = await newEvent({ startsAt: Date.UTC(2031, 4, 1, 9, 0), priceCents: 3000 });
+    const event = await newEvent({ startsAt: Date.UTC(Y, 4, 1, 9, 0), priceCents: 3000 });
     const response = await update({
       eventid: event.id,
       eventName: "Renamed Night",
-      eventDate: "2031-05-03",
+      eventDate: `${Y}-05-03`,
       totalSeats: "40",
       eventTime: "18:45",
       eventduration: 3,
@@ -368,7 +372,7 @@ describe("POST /api/update-event", () => {
     expect(await body(response)).toEqual({ success: true });
     expect(await eventDetail(event.id)).toMatchObject({
       event_name: "Renamed Night",
-      event_date: "2031-05-03",
+      event_date: `${Y}-05-03`,
       event_time: "18:45",
       total_seats: 40,
       event_duration: 3,
@@ -381,17 +385,17 @@ describe("POST /api/update-event", () => {
   });
 
   it("keeps the time, duration and ages when only the required fields are sent", async () => {
-    const event = await newEvent({ startsAt: Date.UTC(2031, 6, 1, 20, 15), durationHours: 1.5 });
+    const event = await newEvent({ startsAt: Date.UTC(Y, 6, 1, 20, 15), durationHours: 1.5 });
     const response = await update({
       eventid: event.id,
       eventName: "Only Required",
-      eventDate: "2031-07-02",
+      eventDate: `${Y}-07-02`,
       totalSeats: 12,
     });
     expect(response.status).toBe(200);
     expect(await eventDetail(event.id)).toMatchObject({
       event_name: "Only Required",
-      EventDateTime: "2031-07-02T20:15:00.000Z",
+      EventDateTime: `${Y}-07-02T20:15:00.000Z`,
       event_duration: 1.5,
       from_age: event.fromAge,
       to_age: event.toAge,
@@ -413,11 +417,11 @@ describe("POST /api/update-event", () => {
     ["no event id", { eventid: undefined }],
     ["a text event id", { eventid: "abc" }],
   ])("answers 400 for %s and changes nothing", async (_, overrides) => {
-    const event = await newEvent({ startsAt: Date.UTC(2031, 8, 1, 9, 0), toAge: 40 });
+    const event = await newEvent({ startsAt: Date.UTC(Y, 8, 1, 9, 0), toAge: 40 });
     const response = await update({
       eventid: event.id,
       eventName: "Changed",
-      eventDate: "2031-09-05",
+      eventDate: `${Y}-09-05`,
       totalSeats: 20,
       ...overrides,
     });
@@ -592,7 +596,7 @@ describe("GET /api/get-event-user/{id}", () => {
     const { db } = server.deps;
     const event = await newEvent();
     const [a, b, c, d] = insertPaidBookings(db, event.id, 4);
-    const checkedIn = Date.UTC(2031, 0, 1, 19, 40);
+    const checkedIn = Date.UTC(Y, 0, 1, 19, 40);
     db.update(bookings).set({ checkedInAt: checkedIn }).where(eq(bookings.id, a!.bookingId)).run();
     db.update(bookings).set({ status: "refunded" }).where(eq(bookings.id, b!.bookingId)).run();
     db.update(bookings)
@@ -617,7 +621,7 @@ describe("GET /api/get-event-user/{id}", () => {
       email: expect.stringMatching(/@example\.com$/),
       status: "paid",
       bookedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z$/),
-      checkedInAt: "2031-01-01T19:40:00.000Z",
+      checkedInAt: `${Y}-01-01T19:40:00.000Z`,
       age: expect.any(Number),
       discount: 0,
       code: null,

@@ -1,0 +1,56 @@
+import { expect } from "vitest";
+import { openDatabase } from "../db/client.ts";
+import { verifiedPhoneCookie } from "../test/api-harness.ts";
+import { insertHeldBooking } from "../test/fixtures.ts";
+import { type AppServer, devOutbox, ORGANISER_PASSWORD } from "./harness.ts";
+
+// Steps several browser suites take the same way, written once: the organiser's session, and a seat
+// booked and paid for by a guest who then gets the texted ticket link.
+
+/** The organiser's session cookie from POST /api/admin-login, for calls a suite makes beside the page. */
+export async function organiserCookie(baseUrl: string, password = ORGANISER_PASSWORD): Promise<string> {
+  const login = await fetch(`${baseUrl}/api/admin-login`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ password }),
+  });
+  expect(login.status).toBe(200);
+  return login.headers
+    .getSetCookie()
+    .map((line) => line.split(";")[0])
+    .join("; ");
+}
+
+/**
+ * A seat held and paid for through the local checkout in the buyer's own browser (the checkout needs
+ * its verified phone, signed with the server's SESSION_SECRET). Returns the booking, its ticket code,
+ * the text that carried it, the checkout's success URL and the texted ticket link (paths only).
+ */
+export async function bookAndPay(server: AppServer, sessionSecret: string, eventId: number, name: string) {
+  const db = openDatabase(`${server.dataDir}/app.db`);
+  const held = insertHeldBooking(db, eventId, { name });
+  db.$client.close();
+  const cookie = verifiedPhoneCookie({ SESSION_SECRET: sessionSecret }, held.phone);
+  const checkout = await fetch(`${server.url}/api/create-checkout-session`, {
+    method: "POST",
+    headers: { "content-type": "application/json", cookie },
+    body: JSON.stringify({ userID: held.userId, eventID: eventId }),
+  });
+  const { sessionId } = (await checkout.json()) as { sessionId: string };
+  const paid = await fetch(`${server.url}/api/dev/checkout/${sessionId}/pay`, { method: "POST", redirect: "manual" });
+  expect(paid.status).toBe(303);
+  const successUrl = new URL(paid.headers.get("location") ?? "");
+  const text =
+    (await devOutbox(server.url)).find((m) => m.to === held.phone && m.body.includes("ticket code"))?.body ?? "";
+  const uniqueCode = text.match(/ticket code is ([A-Z2-9]{10})/)?.[1] ?? "";
+  const link = new URL(text.match(/https?:\/\/\S+\/tickets\?add=\d+&t=[\w-]+/)?.[0] ?? "");
+  expect(uniqueCode).toMatch(/^[A-Z2-9]{10}$/);
+  return {
+    ...held,
+    eventId,
+    uniqueCode,
+    text,
+    successPath: successUrl.pathname + successUrl.search,
+    linkPath: link.pathname + link.search,
+  };
+}
