@@ -79,6 +79,23 @@ export async function completeCheckout(
       }
       const { booking, event } = ctx;
       const amountCents = session?.amountCents ?? booking.amountCents;
+      // The payment buys nothing (no seat for it): the booking records it as refunded and its refund is claimed.
+      const returnPayment = (): Decision => {
+        tx.update(bookings)
+          .set({
+            status: bookingStatusAfter(booking.status, "payment_returned"),
+            seatReleased: true,
+            paymentIntentId: pi,
+            amountCents,
+          })
+          .where(eq(bookings.id, booking.id))
+          .run();
+        return {
+          outcome: "refunded",
+          bookingId: booking.id,
+          claim: noSeatClaim(booking.id, pi, `refund-${booking.id}`, amountCents),
+        };
+      };
 
       if (booking.paymentIntentId === pi) {
         if (booking.status === "paid") return { outcome: "paid", bookingId: booking.id };
@@ -103,20 +120,7 @@ export async function completeCheckout(
       // One paid seat per phone per event: an older checkout paid after the same phone booked again
       // (and paid) buys nothing, so it goes back.
       if (paidBookingOf(tx, event.id, booking.phone, { exceptBookingId: booking.id })) {
-        tx.update(bookings)
-          .set({
-            status: bookingStatusAfter(booking.status, "payment_returned"),
-            seatReleased: true,
-            paymentIntentId: pi,
-            amountCents,
-          })
-          .where(eq(bookings.id, booking.id))
-          .run();
-        return {
-          outcome: "refunded",
-          bookingId: booking.id,
-          claim: noSeatClaim(booking.id, pi, `refund-${booking.id}`, amountCents),
-        };
+        return returnPayment();
       }
 
       // Sales close at the start: a checkout left open past it is paid back, seat or no seat.
@@ -149,20 +153,7 @@ export async function completeCheckout(
         issueTicket(tx, env, { ...ctx, booking: { ...booking, status: "paid", paymentIntentId: pi } }, now);
         return { outcome: "paid", bookingId: booking.id };
       }
-      tx.update(bookings)
-        .set({
-          status: bookingStatusAfter(booking.status, "payment_returned"),
-          seatReleased: true,
-          paymentIntentId: pi,
-          amountCents,
-        })
-        .where(eq(bookings.id, booking.id))
-        .run();
-      return {
-        outcome: "refunded",
-        bookingId: booking.id,
-        claim: noSeatClaim(booking.id, pi, `refund-${booking.id}`, amountCents),
-      };
+      return returnPayment();
     },
     { behavior: "immediate" },
   );
