@@ -95,14 +95,23 @@ export function EditEventForm(props: {
                   }
                 />
                 {draft.results ? (
-                  <ResultsTimeField
-                    results={draft.results}
+                  <VenueDateTimeField
+                    name="Results"
+                    legend="Results released at"
+                    hint="Guests rate until then and are texted their matches at that time. Default: 12:00 PM the day after the event. Release results on the Rounds tab sends them sooner."
+                    value={draft.results}
                     minDate={storedDate ?? tomorrow}
                     onChange={(results) => editor.set("results", results)}
                   />
                 ) : null}
                 {draft.doors ? (
-                  <DoorsTimeField doors={draft.doors} onChange={(doors) => editor.set("doors", doors)} />
+                  <VenueDateTimeField
+                    name="Doors"
+                    legend="Doors open at"
+                    hint="The door checks people in from then, and host links work from then. Default: 3 hours before the start. Open doors now opens them at once without starting the event."
+                    value={draft.doors}
+                    onChange={(doors) => editor.set("doors", doors)}
+                  />
                 ) : null}
               </div>
             </fieldset>
@@ -142,84 +151,53 @@ export function EditEventForm(props: {
   );
 }
 
-type ResultsTime = NonNullable<EventDraft["results"]>;
-type DoorsTime = NonNullable<EventDraft["doors"]>;
+type VenueDateTime = NonNullable<EventDraft["results"]>;
 
 /**
- * When the door may check people in, on the venue's clock: 3 hours before the start unless changed
- * here (docs/decisions/008-door.md). The server refuses a time after the start, and a later time
- * once someone is checked in.
+ * A moment of the night on the venue's clock, as a date and a time: when the doors open (3 hours
+ * before the start unless changed, docs/decisions/008-door.md; the server refuses one after the start,
+ * and a later one once someone is checked in) and when the results are released (12:00 PM the day
+ * after unless changed, docs/decisions/021-results.md; the server refuses one before the end).
  */
-function DoorsTimeField(props: { doors: DoorsTime; onChange(doors: DoorsTime): void }) {
-  const { doors, onChange } = props;
+function VenueDateTimeField(props: {
+  /** `Doors` or `Results`: the start of each label, and of the ids. */
+  name: "Doors" | "Results";
+  legend: string;
+  hint: string;
+  value: VenueDateTime;
+  minDate?: string;
+  onChange(value: VenueDateTime): void;
+}) {
+  const { name, value, onChange } = props;
+  const id = `edit-${name.toLowerCase()}`;
   return (
     <fieldset className="admin-results-time span-2">
-      <legend>Doors open at (venue's local time)</legend>
+      <legend>{props.legend} (venue's local time)</legend>
       <div className="admin-results-row">
         <div className="field">
-          <label htmlFor="edit-doors-date">Doors date</label>
+          <label htmlFor={`${id}-date`}>{name} date</label>
           <input
-            id="edit-doors-date"
-            type="date"
-            required
-            value={doors.date}
-            aria-describedby="edit-doors-hint"
-            onChange={(e) => onChange({ ...doors, date: e.target.value })}
-          />
-        </div>
-        <TimeFields
-          idPrefix="edit-doors"
-          legend="Doors time (venue's local time)"
-          labelPrefix="Doors"
-          hour={doors.hour}
-          minute={doors.minute}
-          onHour={(hour) => onChange({ ...doors, hour })}
-          onMinute={(minute) => onChange({ ...doors, minute })}
-        />
-      </div>
-      <p id="edit-doors-hint" className="admin-hint">
-        The door checks people in from then, and host links work from then. Default: 3 hours before the start. Open
-        doors now opens them at once without starting the event.
-      </p>
-    </fieldset>
-  );
-}
-
-/**
- * When the matches are released, on the venue's clock: 12:00 PM the day after unless changed here
- * (docs/decisions/021-results.md). The server refuses a time before the event's end.
- */
-function ResultsTimeField(props: { results: ResultsTime; minDate: string; onChange(results: ResultsTime): void }) {
-  const { results, onChange } = props;
-  return (
-    <fieldset className="admin-results-time span-2">
-      <legend>Results released at (venue's local time)</legend>
-      <div className="admin-results-row">
-        <div className="field">
-          <label htmlFor="edit-results-date">Results date</label>
-          <input
-            id="edit-results-date"
+            id={`${id}-date`}
             type="date"
             required
             min={props.minDate}
-            value={results.date}
-            aria-describedby="edit-results-hint"
-            onChange={(e) => onChange({ ...results, date: e.target.value })}
+            value={value.date}
+            aria-describedby={`${id}-hint`}
+            onChange={(e) => onChange({ ...value, date: e.target.value })}
           />
         </div>
         <TimeFields
-          idPrefix="edit-results"
-          legend="Results time (venue's local time)"
-          labelPrefix="Results"
-          hour={results.hour}
-          minute={results.minute}
-          onHour={(hour) => onChange({ ...results, hour })}
-          onMinute={(minute) => onChange({ ...results, minute })}
+          idPrefix={id}
+          legend={`${name} time (venue's local time)`}
+          labelPrefix={name}
+          hour={value.hour}
+          minute={value.minute}
+          onHour={(hour) => onChange({ ...value, hour })}
+          onMinute={(minute) => onChange({ ...value, minute })}
         />
       </div>
-      <p id="edit-results-hint" className="admin-hint">
-        Guests rate until then and are texted their matches at that time. Default: 12:00 PM the day after the event.
-        Release results on the Rounds tab sends them sooner.
+      <p id={`${id}-hint`} className="admin-hint">
+        {props.hint}
       </p>
     </fieldset>
   );
