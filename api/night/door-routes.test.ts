@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
+import { ticketCodeHash } from "../../common/ticket-code.ts";
 import { bookings, users } from "../../db/schema.ts";
 import { type BrowserClient, browserClient, suiteTestServer, withTestServer } from "../../test/api-harness.ts";
 import { insertEvent, insertHeldBooking, insertPaidBookings } from "../../test/fixtures.ts";
@@ -96,6 +97,27 @@ describe("the door roster", () => {
     // Kept on a phone for offline use: no more of a number than its last digits.
     expect(text).not.toContain(zara!.phone.slice(-8));
     expect(body.attendees.map((a) => a.userID)).not.toContain(other.attendees[0]!.userId);
+  });
+
+  it("carries each ticket's keyed code hash for the door, never the code itself", async () => {
+    const { event, attendees } = await eventWith(2, "Code Night");
+    const codes = ["6M8N57X8FY", "HJKMNPQRST"];
+    for (const [i, a] of attendees.entries()) {
+      server.deps.db.update(bookings).set({ uniqueCode: codes[i]! }).where(eq(bookings.id, a.bookingId)).run();
+    }
+    const response = await admin.get(`/api/admin-event/${event.id}/roster`);
+    const text = await response.clone().text();
+    const body = await json<Roster>(response);
+    for (const code of codes) {
+      expect(text).not.toContain(code);
+      expect(text.toLowerCase()).not.toContain(code.toLowerCase());
+    }
+    const key = body.codeKey ?? "";
+    expect(key).not.toBe("");
+    for (const [i, a] of attendees.entries()) {
+      const row = body.attendees.find((r) => r.userID === a.userId);
+      expect(row?.codeHash).toBe(await ticketCodeHash(key, codes[i]!.toLowerCase()));
+    }
   });
 
   it("answers 404 for an unknown event and 400 for a malformed id", async () => {
