@@ -1,4 +1,5 @@
-import { type Context, Hono } from "hono";
+import { OpenAPIHono } from "@hono/zod-openapi";
+import type { Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { compress } from "hono/compress";
 import { HTTPException } from "hono/http-exception";
@@ -14,6 +15,7 @@ import { waitlistRoutes } from "./booking/waitlist-routes.ts";
 import type { AppDeps } from "./deps.ts";
 import { trustProxy } from "./lib/client-address.ts";
 import { DomainError } from "./lib/errors.ts";
+import { checkReplies, declaredRoutes } from "./lib/openapi.ts";
 import { sameOriginWrites } from "./lib/same-origin.ts";
 import { privateUnlessDeclared, securityHeaders } from "./lib/security-headers.ts";
 import { staticFiles } from "./lib/static-files.ts";
@@ -21,6 +23,7 @@ import { doorRoutes } from "./night/door-routes.ts";
 import { feedbackRoutes } from "./night/feedback-routes.ts";
 import { resultsRoutes } from "./night/results-routes.ts";
 import { roundsRoutes } from "./night/rounds-routes.ts";
+import { apiDocsRoutes } from "./ops/api-docs-routes.ts";
 import { configRoutes } from "./ops/config-routes.ts";
 import { healthRoutes } from "./ops/health-routes.ts";
 import { adminRoutes } from "./organiser/admin-routes.ts";
@@ -42,7 +45,7 @@ export function apiRoutes(deps: AppDeps) {
   const multipartLimit = bodyLimit({ maxSize: MULTIPART_LIMIT, onError: tooLarge });
   const jsonLimit = bodyLimit({ maxSize: JSON_LIMIT, onError: tooLarge });
 
-  const api = new Hono()
+  const api = new OpenAPIHono()
     // The public reads come first: they take no body and encode their own answers, so the body
     // limits and the compressor below never run for the calls every phone makes.
     .route("/", eventsRoutes(deps))
@@ -64,7 +67,7 @@ export function apiRoutes(deps: AppDeps) {
     .route("/", resultsRoutes(deps))
     .route("/", hostAccessRoutes(deps))
     .route("/", promoCodeRoutes(deps));
-  return new Hono().route("/api", api);
+  return new OpenAPIHono().route("/api", api);
 }
 
 export type AppType = ReturnType<typeof apiRoutes>;
@@ -72,7 +75,18 @@ export type AppType = ReturnType<typeof apiRoutes>;
 const errorBody = (error: string, code: ErrorCode): ErrorReply => ({ success: false, error, code });
 
 export function createApp(deps: AppDeps) {
-  const app = new Hono();
+  const app = new OpenAPIHono();
+  // Every reply of a declared route is checked against its declaration outside production; one that
+  // differs is logged with its route, and the test harness fails on it (docs/decisions/026).
+  if (deps.env.NODE_ENV !== "production") {
+    app.use(
+      "*",
+      checkReplies(
+        () => declaredRoutes(app),
+        (message, fields) => deps.log("warn", message, fields),
+      ),
+    );
+  }
   app.onError((err, c) => {
     if (err instanceof DomainError) {
       // A provider's own words stay in the log: they can name accounts, ids or keys (decision 013).
@@ -83,10 +97,13 @@ export function createApp(deps: AppDeps) {
     }
     if (err instanceof HTTPException) {
       // Hono's own parsers: malformed JSON, broken multipart and the like.
-      const status = err.status >= 500 ? 400 : err.status;
+      // A body of another media type than the call takes (zod-openapi's 415) is a 400 like any
+      // body the call cannot read.
+      const status = err.status >= 500 || err.status === 415 ? 400 : err.status;
       const code: ErrorCode =
         status === 413 ? "too_large" : status === 401 ? "admin_session_required" : "invalid_request";
-      return c.json(errorBody(err.message || "invalid request", code), status);
+      const message = err.status === 415 ? "The request body is not in a form this call takes." : err.message;
+      return c.json(errorBody(message || "invalid request", code), status);
     }
     deps.log("error", "unhandled error", { path: c.req.path, error: String(err), stack: (err as Error)?.stack });
     return c.json(errorBody("internal error", "internal_error"), 500);
@@ -101,6 +118,11 @@ export function createApp(deps: AppDeps) {
   // Outside /api and before the static files: no limits, no body, nothing cached.
   app.route("/", healthRoutes(deps));
   app.route("/", apiRoutes(deps));
+  // The OpenAPI document and the reference page (open outside production).
+  app.route(
+    "/",
+    apiDocsRoutes(deps, () => app),
+  );
   if (deps.staticDir) {
     app.use("*", staticFiles(deps.staticDir, { homePicture: () => firstListedPicture(deps.db, deps.now()) }));
   }

@@ -9,6 +9,7 @@ import type { AppDeps } from "../api/deps.ts";
 import { parseEnv } from "../api/env.ts";
 import { signValue } from "../api/lib/crypto.ts";
 import type { Logger } from "../api/lib/log.ts";
+import { REPLY_MISMATCH } from "../api/lib/openapi.ts";
 import { createPaymentsProvider } from "../api/providers/payments/index.ts";
 import { createSmsProvider } from "../api/providers/sms/index.ts";
 import { openDatabase } from "../db/client.ts";
@@ -20,6 +21,11 @@ export type TestServer = {
   advance(ms: number): void;
   /** Entries the app logged at level "error" (an unhandled error is a bug: a 5xx). */
   errors: { message: string; fields?: Record<string, unknown> }[];
+  /**
+   * Replies that did not match their route's declared schema (api/lib/openapi.ts): every suite
+   * fails on any, so a reply field that drifts from the declaration fails the test that saw it.
+   */
+  replyMismatches: Record<string, unknown>[];
   /** Stops the server and deletes its files; a second call does nothing. */
   close(): Promise<void>;
 };
@@ -69,7 +75,16 @@ export async function startTestServer(options: Omit<TestServerOptions, "expectNo
   const { sms, devOutbox } = createSmsProvider(env, db, log, now);
   const payments = createPaymentsProvider(env, db, now);
   const base: AppDeps = { db, env, sms, devOutbox, payments, log, now };
-  const deps: AppDeps = { ...base, ...options.deps?.(base) };
+  const chosen: AppDeps = { ...base, ...options.deps?.(base) };
+  // Whatever logger a test chose, a reply that differs from its declaration is noted here too.
+  const replyMismatches: Record<string, unknown>[] = [];
+  const deps: AppDeps = {
+    ...chosen,
+    log: (level, message, fields) => {
+      if (message === REPLY_MISMATCH) replyMismatches.push(fields ?? {});
+      chosen.log(level, message, fields);
+    },
+  };
   const app = createApp(deps);
 
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
@@ -83,6 +98,7 @@ export async function startTestServer(options: Omit<TestServerOptions, "expectNo
     url,
     deps,
     errors,
+    replyMismatches,
     advance: (ms) => {
       offset += ms;
     },
@@ -114,6 +130,7 @@ export function suiteTestServer(options: TestServerOptions | (() => TestServerOp
     },
     async (server) => {
       try {
+        expect(server.replyMismatches, "replies that differ from their declared schema").toEqual([]);
         if (expectNoErrors !== false) expect(server.errors, "errors the app logged").toEqual([]);
       } finally {
         await server.close();
@@ -137,6 +154,7 @@ export async function withTestServer<T>(
   const server = await startTestServer(serverOptions);
   try {
     const result = await fn(server);
+    expect(server.replyMismatches, "replies that differ from their declared schema").toEqual([]);
     if (expectNoErrors !== false) expect(server.errors, "errors the app logged").toEqual([]);
     return result;
   } finally {

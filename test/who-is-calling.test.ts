@@ -17,6 +17,11 @@ const OPEN_TO_ANYONE = new Set([
   "GET /api/checkout-session",
   "GET /api/dev/checkout/:id",
   "GET /api/dev/outbox",
+  // The OpenAPI document and the reference page: open outside production, the organiser's only in
+  // production (test/api-schemas.test.ts proves that).
+  "GET /api/docs",
+  "GET /api/docs/scalar.js",
+  "GET /api/openapi.json",
   "GET /api/get-event-details",
   "GET /api/get-event/:id",
   "GET /api/get-events",

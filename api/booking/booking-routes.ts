@@ -1,11 +1,12 @@
 import { availableParallelism } from "node:os";
-import { Hono, type MiddlewareHandler } from "hono";
-import { z } from "zod";
+import { createRoute } from "@hono/zod-openapi";
+import type { MiddlewareHandler } from "hono";
 import type { AppDeps } from "../deps.ts";
 import { clientAddress } from "../lib/client-address.ts";
 import { concurrencyLimit } from "../lib/concurrency-limit.ts";
 import { BadRequest, Forbidden, NotFound } from "../lib/errors.ts";
-import { idParam, jsonId, personName, validate } from "../lib/validate.ts";
+import { apiRouter, done, errors, fileField, formBody, json, jsonBody, z } from "../lib/openapi.ts";
+import { idParam, jsonId, personName } from "../lib/validate.ts";
 import { browserVerified, rememberVerifiedPhone } from "./booking-cookie.ts";
 import { assertBookable, assertCanHold, countSave, findEvent, saveUserDetails } from "./holds.ts";
 import { sendOtp, verifyOtp } from "./otp.ts";
@@ -47,7 +48,61 @@ const detailsForm = z.object({
   // The event's name comes from the database; the form's copy is only accepted for compatibility.
   eventName: z.string().max(500).optional(),
   // Optional here so an unverified phone gets its 403 before any hint about the upload.
-  image: z.instanceof(File, { message: "must be a file" }).optional(),
+  image: fileField().optional(),
+});
+
+const sendOtpRoute = createRoute({
+  method: "post",
+  path: "/send-otp",
+  summary: "Texts a one-time code to a mobile (none when this browser verified it in the last 30 days)",
+  request: jsonBody(sendOtpBody),
+  responses: {
+    200: json(z.strictObject({ success: z.literal(true), PhoneVerification: z.boolean() })),
+    ...errors("post", ["not_found", "booking_closed", "not_taking_bookings", "rate_limited", "provider_failed"]),
+  },
+});
+
+const verifyOtpRoute = createRoute({
+  method: "post",
+  path: "/verify-otp",
+  summary: "Checks the code; this browser then proves the phone (the sdt_phone cookie, 30 days)",
+  request: jsonBody(verifyOtpBody),
+  responses: {
+    200: json(done),
+    ...errors("post", ["wrong_code", "code_expired", "rate_limited", "provider_failed"]),
+  },
+});
+
+const saveUserDetailsRoute = createRoute({
+  method: "post",
+  path: "/save-user-details",
+  summary: "The details form with the photo: holds one seat for this phone for HOLD_MINUTES",
+  request: formBody(detailsForm),
+  responses: {
+    200: json(z.strictObject({ success: z.literal(true), userID: z.number().int(), holdExpiresAt: z.iso.datetime() })),
+    ...errors("post", [
+      "phone_not_verified",
+      "not_found",
+      "age_out_of_range",
+      "booking_closed",
+      "not_taking_bookings",
+      "already_booked",
+      "sold_out",
+      "gender_sold_out",
+      "not_an_image",
+      "rate_limited",
+    ]),
+  },
+});
+
+const devOutboxRoute = createRoute({
+  method: "get",
+  path: "/dev/outbox",
+  summary: "Every text the local SMS provider sent (development only)",
+  responses: {
+    200: json(z.array(z.strictObject({ to: z.string(), body: z.string(), createdAt: z.iso.datetime() }))),
+    ...errors("get", ["not_found"]),
+  },
 });
 
 export const bookingRoutes = (deps: AppDeps) => {
@@ -69,8 +124,8 @@ export const bookingRoutes = (deps: AppDeps) => {
       throw Forbidden("verify this phone number first", "phone_not_verified");
     return next();
   };
-  return new Hono()
-    .post("/send-otp", validate("json", sendOtpBody), async (c) => {
+  return apiRouter()
+    .openapi(sendOtpRoute, async (c) => {
       const { phone, eventID } = c.req.valid("json");
       if (eventID !== undefined) assertBookable(findEvent(deps.db, eventID), deps.now());
       const result = await sendOtp(deps, {
@@ -80,15 +135,15 @@ export const bookingRoutes = (deps: AppDeps) => {
         limits: { perPhone: deps.env.OTP_MAX_PER_PHONE, perAddress: deps.env.OTP_MAX_PER_ADDRESS },
         now: deps.now(),
       });
-      return c.json({ success: true as const, ...result });
+      return c.json({ success: true as const, ...result }, 200);
     })
-    .post("/verify-otp", validate("json", verifyOtpBody), async (c) => {
+    .openapi(verifyOtpRoute, async (c) => {
       const { phone, otp } = c.req.valid("json");
       await verifyOtp(deps, phone, otp);
       rememberVerifiedPhone(c, deps, phone);
-      return c.json({ success: true as const });
+      return c.json({ success: true as const }, 200);
     })
-    .post("/save-user-details", verifiedPhoneFirst, validate("form", detailsForm), async (c) => {
+    .openapi({ ...saveUserDetailsRoute, middleware: verifiedPhoneFirst }, async (c) => {
       const form = c.req.valid("form");
       if (!browserVerified(c, deps, form.phone))
         throw Forbidden("verify this phone number first", "phone_not_verified");
@@ -127,11 +182,14 @@ export const bookingRoutes = (deps: AppDeps) => {
         );
       });
       // Until when the seat is kept, so the confirmation page can say so (a retry keeps the first expiry).
-      return c.json({ success: true as const, userID: userId, holdExpiresAt: new Date(holdExpiresAt).toISOString() });
+      return c.json(
+        { success: true as const, userID: userId, holdExpiresAt: new Date(holdExpiresAt).toISOString() },
+        200,
+      );
     })
-    .get("/dev/outbox", (c) => {
+    .openapi(devOutboxRoute, (c) => {
       // Exists only with the console provider, and never in production (docs/api.md, "Who may call").
       if (!deps.devOutbox || deps.env.NODE_ENV === "production") throw NotFound("no such endpoint");
-      return c.json(deps.devOutbox.list());
+      return c.json(deps.devOutbox.list(), 200);
     });
 };

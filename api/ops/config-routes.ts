@@ -1,9 +1,27 @@
-import { Hono } from "hono";
+import { createRoute } from "@hono/zod-openapi";
 import type { AppDeps } from "../deps.ts";
+import { apiRouter, errors, json, z } from "../lib/openapi.ts";
+
+const publicConfig = z.strictObject({
+  supportEmail: z.string(),
+  companySiteUrl: z.string(),
+  navbarScriptUrl: z.string(),
+  navbarScriptIntegrity: z.string(),
+  stripePublishableKey: z.string().nullable(),
+  eventTimeZone: z.string(),
+  retentionDays: z.number().int(),
+});
+
+const publicConfigRoute = createRoute({
+  method: "get",
+  path: "/public-config",
+  summary: "Public, non-secret settings the PWA needs",
+  responses: { 200: json(publicConfig), ...errors("get", []) },
+});
 
 /** Public, non-secret settings the PWA needs (landing page links, the payment provider's publishable key). */
 export const configRoutes = (deps: AppDeps) =>
-  new Hono().get("/public-config", (c) =>
+  apiRouter().openapi(publicConfigRoute, (c) =>
     c.json(
       {
         supportEmail: deps.env.SUPPORT_EMAIL,

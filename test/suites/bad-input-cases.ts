@@ -16,6 +16,8 @@ export type Endpoint = {
   baseSucceeds?: "always" | "admin";
   /** The reply a well-formed request about nothing gets when it is not an error (confirm-booking's "no"). */
   goodAnswer?: (status: number, body: unknown) => boolean;
+  /** Its success is not JSON (the API reference page and its script); its errors still are. */
+  nonJson?: true;
 };
 
 /**

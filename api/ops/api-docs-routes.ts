@@ -1,0 +1,99 @@
+import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { Scalar } from "@scalar/hono-api-reference";
+import type { Env, MiddlewareHandler } from "hono";
+import { compress } from "hono/compress";
+import type { AppDeps } from "../deps.ts";
+import { requireAdmin } from "../lib/admin-session.ts";
+import { apiRouter, errors, file, json, z } from "../lib/openapi.ts";
+
+/**
+ * The API reference Scalar draws, from the package's own standalone bundle: the page loads nothing
+ * from another site (no CDN, no fonts), and the CSP stays `script-src 'self'` plus this page's nonce.
+ */
+const SCALAR_BUNDLE = join(
+  dirname(createRequire(import.meta.url).resolve("@scalar/api-reference")),
+  "browser",
+  "standalone.js",
+);
+const BUNDLE_PATH = "/api/docs/scalar.js";
+
+const openApiDocument = z.looseObject({ openapi: z.literal("3.1.0"), paths: z.record(z.string(), z.unknown()) });
+
+const documentRoute = createRoute({
+  method: "get",
+  path: "/api/openapi.json",
+  summary: "The OpenAPI 3.1 document of every call, generated from the routes' schemas",
+  responses: { 200: json(openApiDocument, "The document"), ...errors("get", ["admin_session_required", "forbidden"]) },
+});
+const pageRoute = createRoute({
+  method: "get",
+  path: "/api/docs",
+  summary: "The API reference page (Scalar), drawn from /api/openapi.json",
+  responses: { 200: file("text/html", "The page"), ...errors("get", ["admin_session_required", "forbidden"]) },
+});
+const bundleRoute = createRoute({
+  method: "get",
+  path: BUNDLE_PATH,
+  summary: "The reference page's script, Scalar's standalone bundle served from the app's own files",
+  responses: {
+    200: file("text/javascript", "The script"),
+    ...errors("get", ["admin_session_required", "forbidden"]),
+  },
+});
+
+/**
+ * GET /api/openapi.json and the reference page at /api/docs. Open in development and tests; in
+ * production only with the organiser's session (a host or a guest gets 403 or 401 like any other
+ * organiser-only call), since the document is a map of every call.
+ */
+export function apiDocsRoutes(deps: AppDeps, whole: () => OpenAPIHono<Env>) {
+  const organiserInProduction: MiddlewareHandler = (c, next) =>
+    deps.env.NODE_ENV === "production" ? requireAdmin(deps)(c, next) : next();
+  let document: Record<string, unknown> | undefined;
+  let bundle: Buffer | undefined;
+  return apiRouter()
+    .openapi({ ...documentRoute, middleware: organiserInProduction }, (c) => {
+      document ??= whole().getOpenAPI31Document({
+        openapi: "3.1.0",
+        info: {
+          title: "Speed dating tickets API",
+          version: "1",
+          description:
+            "Every call the server answers. docs/api.md says what each is for and its rules; this document is generated from the routes' own schemas, so it is what the server checks.",
+        },
+      }) as unknown as Record<string, unknown>;
+      return c.json(openApiDocument.parse(document), 200);
+    })
+    .openapi({ ...pageRoute, middleware: organiserInProduction }, async (c) => {
+      const nonce = randomBytes(16).toString("base64");
+      const page = Scalar({
+        url: "/api/openapi.json",
+        pageTitle: "Speed dating tickets API",
+        cdn: BUNDLE_PATH,
+        nonce,
+        withDefaultFonts: false,
+        hideClientButton: true,
+        telemetry: false,
+      });
+      // The page's one inline script and style carry this nonce; nothing else inline runs. Set before
+      // the page is made: the headers are copied into it then (api/lib/security-headers.ts keeps it).
+      c.header(
+        "content-security-policy",
+        `default-src 'self'; script-src 'self' 'nonce-${nonce}'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'`,
+      );
+      const response = await page(c, async () => {});
+      if (!response) throw new Error("the reference page was not drawn");
+      return response;
+    })
+    .openapi({ ...bundleRoute, middleware: [organiserInProduction, compress()] }, (c) => {
+      bundle ??= readFileSync(SCALAR_BUNDLE);
+      return c.body(new Uint8Array(bundle), 200, {
+        "content-type": "text/javascript; charset=utf-8",
+        "cache-control": "public, max-age=3600",
+      });
+    });
+}
