@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../api/app.ts";
+import { ERROR_STATUS } from "../api/lib/openapi.ts";
 import { ERROR_CODES, isErrorCode } from "../common/error-codes.ts";
 import { withTestServer } from "./api-harness.ts";
 
@@ -98,38 +99,163 @@ const sections = callSections(lines);
 const documented = sections.map((s) => s.call);
 const table = codeTable(lines);
 
+/** A call as the OpenAPI document declares it: its statuses, and its error codes by status. */
+type Declared = { call: string; statuses: number[]; codes: { status: number; code: string }[] };
+
+/** What an error reply's schema names as its `code`, following $refs into the components. */
+function codesOf(schema: unknown, components: Record<string, unknown>): string[] {
+  if (!schema || typeof schema !== "object") return [];
+  const node = schema as Record<string, unknown>;
+  if (typeof node.$ref === "string") return codesOf(components[node.$ref.split("/").pop() ?? ""], components);
+  if (Array.isArray(node.anyOf)) return node.anyOf.flatMap((s) => codesOf(s, components));
+  if (Array.isArray(node.oneOf)) return node.oneOf.flatMap((s) => codesOf(s, components));
+  const code = (node.properties as Record<string, { enum?: unknown[]; const?: unknown }> | undefined)?.code;
+  if (!code) return [];
+  return (code.enum ?? (code.const === undefined ? [] : [code.const])).map(String);
+}
+
+/** Every call of an OpenAPI document, with its statuses and error codes. */
+export function declaredCalls(document: {
+  paths: Record<
+    string,
+    Record<string, { responses: Record<string, { content?: Record<string, { schema: unknown }> }> }>
+  >;
+  components?: { schemas?: Record<string, unknown> };
+}): Declared[] {
+  const components = document.components?.schemas ?? {};
+  return Object.entries(document.paths).flatMap(([path, methods]) =>
+    Object.entries(methods).map(([method, operation]) => {
+      const statuses = Object.keys(operation.responses).map(Number).sort();
+      const codes = Object.entries(operation.responses).flatMap(([status, response]) =>
+        Number(status) >= 400
+          ? codesOf(response.content?.["application/json"]?.schema, components).map((code) => ({
+              status: Number(status),
+              code,
+            }))
+          : [],
+      );
+      return { call: `${method.toUpperCase()} ${path}`, statuses, codes };
+    }),
+  );
+}
+
+/**
+ * The codes docs/api.md's "Errors" convention says every call may answer without listing them:
+ * 500 `internal_error`; and with a body (every POST here), 400 `invalid_request`, 413 `too_large`
+ * and 403 `cross_origin`.
+ */
+function commonCodes(call: string): { status: number; code: string }[] {
+  const common = [{ status: 500, code: "internal_error" }];
+  if (call.startsWith("POST ")) {
+    common.push(
+      { status: 400, code: "invalid_request" },
+      { status: 413, code: "too_large" },
+      { status: 403, code: "cross_origin" },
+    );
+  }
+  return common;
+}
+
+/** A call as docs/api.md describes it: the statuses of its `- **NNN:**` bullets and its Errors line. */
+function describedCall(section: CallSection): Declared {
+  const listed = statusedCodes(errorsBullet(section) ?? "").flatMap(({ status, code }) =>
+    status === undefined ? [] : [{ status, code }],
+  );
+  const codes = [...listed, ...commonCodes(section.call)];
+  const successes = section.lines.flatMap((line) => {
+    const bullet = /^- \*\*(\d{3}):\*\*/.exec(line);
+    return bullet ? [Number(bullet[1])] : [];
+  });
+  return { call: section.call, statuses: [...new Set([...successes, ...codes.map((c) => c.status)])].sort(), codes };
+}
+
+const key = (c: { status: number; code: string }) => `${c.status} ${c.code}`;
+
+/**
+ * How the document and the doc differ: a call in one and not the other, a status one has and the
+ * other lacks, an error code one lists and the other does not. Empty when they agree.
+ */
+export function differences(declared: Declared[], described: Declared[]): string[] {
+  const problems: string[] = [];
+  const byCall = new Map(described.map((d) => [d.call, d]));
+  for (const call of declared) {
+    const prose = byCall.get(call.call);
+    if (!prose) {
+      problems.push(`${call.call}: declared in /api/openapi.json, no section in ${DOC}`);
+      continue;
+    }
+    const statuses = (d: Declared) => d.statuses.join(", ");
+    if (statuses(call) !== statuses(prose)) {
+      problems.push(`${call.call}: statuses ${statuses(call)} declared, ${statuses(prose)} in ${DOC}`);
+    }
+    const inDoc = new Set(prose.codes.map(key));
+    const inDocument = new Set(call.codes.map(key));
+    for (const code of inDocument) if (!inDoc.has(code)) problems.push(`${call.call}: ${code} declared, not in ${DOC}`);
+    for (const code of inDoc) if (!inDocument.has(code)) problems.push(`${call.call}: ${code} in ${DOC}, not declared`);
+  }
+  const declaredCallsSet = new Set(declared.map((d) => d.call));
+  for (const prose of described) {
+    if (!declaredCallsSet.has(prose.call)) problems.push(`${prose.call}: a section in ${DOC}, not declared`);
+  }
+  return problems;
+}
+
 /** Every (method, path) the app serves, as the doc writes it; middleware (method ALL, `use`) left out. */
 let served: string[] = [];
+let declared: Declared[] = [];
 
 beforeAll(async () => {
   // The real app on a temporary database, as every API suite builds it: createApp mounts apiRoutes
-  // (all of /api) and /healthz, and registers the dev-only calls whatever the providers, so its
-  // routing table is the whole API.
+  // (all of /api), /healthz and the document, and registers the dev-only calls whatever the
+  // providers, so its routing table is the whole API. The document is fetched as a client would.
   await withTestServer(async (server) => {
     const routes = createApp(server.deps).routes.filter((r) => r.method !== "ALL");
     served = [...new Set(routes.map((r) => `${r.method} ${docPath(r.path)}`))].sort();
+    const reply = await fetch(`${server.url}/api/openapi.json`);
+    expect(reply.status).toBe(200);
+    declared = declaredCalls(await reply.json());
   });
 });
 
-describe(`${DOC} lists every call`, () => {
-  it("reads the app's routes", () => {
-    // A guard against a vacuous pass: the routing table was really read.
-    expect(served).toContain("GET /healthz");
-    expect(served).toContain("GET /api/get-events");
-    expect(served).toContain("GET /api/admin-event/{id}/roster");
+describe(`${DOC} and /api/openapi.json describe the same calls`, () => {
+  it("reads the app's routes and its document", () => {
+    // A guard against a vacuous pass: the routing table and the document were really read.
+    for (const call of ["GET /healthz", "GET /api/get-events", "GET /api/admin-event/{id}/roster"]) {
+      expect(served).toContain(call);
+      expect(declared.map((d) => d.call)).toContain(call);
+    }
   });
 
-  it("documents every call the app serves", () => {
-    const missing = served.filter((call) => !documented.includes(call));
+  it("declares every call the app serves in the document, with a reply and its errors", () => {
+    const names = declared.map((d) => d.call);
     expect(
-      missing,
-      `calls the app serves with no section in ${DOC}: add a heading ### \`METHOD /path/{param}\` for each`,
+      served.filter((call) => !names.includes(call)),
+      "calls the app serves that /api/openapi.json does not declare (a route not made with createRoute?)",
     ).toEqual([]);
+    expect(names.filter((call) => !served.includes(call))).toEqual([]);
+    const without = declared
+      .filter((d) => !d.statuses.some((s) => s < 400) || !d.codes.some((c) => c.code === "internal_error"))
+      .map((d) => d.call);
+    expect(without, "calls declared without a success reply or without their errors").toEqual([]);
   });
 
-  it("documents no call the app does not serve", () => {
-    const stale = documented.filter((call) => !served.includes(call));
-    expect(stale, `sections of ${DOC} for calls the app does not serve (renamed or removed?)`).toEqual([]);
+  it("gives every call the same statuses and error codes in both", () => {
+    expect(differences(declared, sections.map(describedCall))).toEqual([]);
+  });
+
+  it("notices a call missing from either, and a code one of them lacks", () => {
+    const described = sections.map(describedCall);
+    const [first, ...rest] = declared;
+    if (!first) throw new Error("the document declares no call");
+    expect(differences(rest, described)).toContain(`${first.call}: a section in ${DOC}, not declared`);
+    const missingSection = described.filter((d) => d.call !== first.call);
+    expect(differences(declared, missingSection)).toContain(
+      `${first.call}: declared in /api/openapi.json, no section in ${DOC}`,
+    );
+    const withExtraCode = declared.map((d) =>
+      d.call === first.call ? { ...d, codes: [...d.codes, { status: 409, code: "sold_out" }] } : d,
+    );
+    expect(differences(withExtraCode, described).join("\n")).toMatch(/409 sold_out declared, not in/);
   });
 
   it("documents each call once, saying who may call it and which errors it answers", () => {
@@ -143,6 +269,13 @@ describe(`${DOC} lists every call`, () => {
 });
 
 describe(`${DOC}'s error codes`, () => {
+  it("gives each code the status the server answers it with", () => {
+    const differing = Object.entries(ERROR_STATUS)
+      .filter(([code, status]) => table.get(code)?.status !== status)
+      .map(([code, status]) => `${code}: ${status}`);
+    expect(differing, "codes whose status in the table is not api/lib/openapi.ts's ERROR_STATUS").toEqual([]);
+  });
+
   it("has a row for every code of common/error-codes.ts, and for nothing else", () => {
     const missing = Object.keys(ERROR_CODES).filter((code) => !table.has(code));
     expect(missing, `codes of common/error-codes.ts missing from the "## Error codes" table of ${DOC}`).toEqual([]);

@@ -105,16 +105,27 @@ const ERROR_EXTRAS = {
 } as const;
 type Extras = typeof ERROR_EXTRAS;
 
-/** One error code's reply, exactly: a field it does not declare is a mismatch too. */
-const errorSchema = <C extends ErrorCode>(code: C) =>
-  z
-    .strictObject({
-      success: z.literal(false),
-      error: z.string().min(1),
-      code: z.literal(code),
-      ...(code in ERROR_EXTRAS ? ERROR_EXTRAS[code as keyof Extras] : {}),
-    })
-    .openapi({ description: ERROR_CODES[code] }) as unknown as z.ZodType<ErrorBody<C>>;
+const errorSchemas = new Map<ErrorCode, z.ZodType>();
+
+/**
+ * One error code's reply, exactly: a field it does not declare is a mismatch too. One schema per
+ * code, named (`Error_sold_out`), so the document lists it once under components and refers to it.
+ */
+const errorSchema = <C extends ErrorCode>(code: C) => {
+  let schema = errorSchemas.get(code);
+  if (!schema) {
+    schema = z
+      .strictObject({
+        success: z.literal(false),
+        error: z.string().min(1),
+        code: z.literal(code),
+        ...(code in ERROR_EXTRAS ? ERROR_EXTRAS[code as keyof Extras] : {}),
+      })
+      .openapi(`Error_${code}`, { description: ERROR_CODES[code] });
+    errorSchemas.set(code, schema);
+  }
+  return schema as unknown as z.ZodType<ErrorBody<C>>;
+};
 
 /** The body of an error reply with code C, as the PWA's client sees it. */
 export type ErrorBody<C extends ErrorCode> = C extends keyof Extras
