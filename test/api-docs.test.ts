@@ -115,7 +115,7 @@ function codesOf(schema: unknown, components: Record<string, unknown>): string[]
 }
 
 /** Every call of an OpenAPI document, with its statuses and error codes. */
-export function declaredCalls(document: {
+function declaredCalls(document: {
   paths: Record<
     string,
     Record<string, { responses: Record<string, { content?: Record<string, { schema: unknown }> }> }>
@@ -175,7 +175,7 @@ const key = (c: { status: number; code: string }) => `${c.status} ${c.code}`;
  * How the document and the doc differ: a call in one and not the other, a status one has and the
  * other lacks, an error code one lists and the other does not. Empty when they agree.
  */
-export function differences(declared: Declared[], described: Declared[]): string[] {
+function differences(declared: Declared[], described: Declared[]): string[] {
   const problems: string[] = [];
   const byCall = new Map(described.map((d) => [d.call, d]));
   for (const call of declared) {
