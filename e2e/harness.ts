@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { REPLY_MISMATCH } from "../api/lib/openapi.ts";
 import { ADULT_DATE_OF_BIRTH } from "../test/date-of-birth.ts";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -150,6 +151,14 @@ async function launch(
     stop: async () => {
       await finish("SIGTERM");
       cleanUp();
+      // The server runs in development, which checks every reply against its route's declaration
+      // (api/lib/openapi.ts): a browser suite whose pages met a reply that differs fails too.
+      const mismatches = logs
+        .join("")
+        .split("\n")
+        .filter((line) => line.includes(REPLY_MISMATCH));
+      if (mismatches.length > 0)
+        throw new Error(`replies that differ from their declared schema:\n${mismatches.join("\n")}`);
     },
     kill: () => finish("SIGKILL"),
     signal: (signal) => {

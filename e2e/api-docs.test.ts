@@ -1,0 +1,45 @@
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type AppServer, desktop, launchBrowser, newContext, noBrowser, startAppServer } from "./harness.ts";
+
+// The API reference (docs/api.md, `GET /api/docs`): Scalar's page drawn from /api/openapi.json with
+// the app's own copy of its script. A developer opens it on `npm run dev`; nothing may come from
+// another site, and the page's CSP (a nonce for its one inline script) must let it run.
+
+describe.skipIf(noBrowser)("the API reference page", () => {
+  let server: AppServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startAppServer({ SEED_DEMO: "0" }), launchBrowser()]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it("shows every call's reference from the app's own files", async () => {
+    const { context, pageErrors } = await newContext(browser, server.url, desktop);
+    const page = await context.newPage();
+    const elsewhere: string[] = [];
+    page.on("request", (request) => {
+      const url = new URL(request.url());
+      if (url.origin !== new URL(server.url).origin && url.protocol !== "data:" && url.protocol !== "blob:") {
+        elsewhere.push(request.url());
+      }
+    });
+    const documentFetched = page.waitForResponse((r) => r.url().endsWith("/api/openapi.json") && r.status() === 200);
+    await page.goto("/api/docs");
+    await documentFetched;
+    // The document's title, then one call's summary, as Scalar draws them.
+    await expect
+      .poll(() => page.getByText("Speed dating tickets API").first().isVisible(), { timeout: 30_000 })
+      .toBe(true);
+    await expect
+      .poll(() => page.getByText("Texts a one-time code to a mobile").first().isVisible(), { timeout: 30_000 })
+      .toBe(true);
+    expect(elsewhere).toEqual([]);
+    expect(pageErrors).toEqual([]);
+    await context.close();
+  });
+});
