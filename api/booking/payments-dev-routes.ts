@@ -1,8 +1,7 @@
-import { Hono } from "hono";
-import { z } from "zod";
+import { createRoute } from "@hono/zod-openapi";
 import type { AppDeps } from "../deps.ts";
 import { NotFound } from "../lib/errors.ts";
-import { validate } from "../lib/validate.ts";
+import { apiRouter, errors, file, z } from "../lib/openapi.ts";
 import {
   cancelCheckout,
   cancelUrl,
@@ -17,7 +16,53 @@ import { payLocalCheckout } from "./payment-completion.ts";
 // for Stripe's hosted page while Stripe is not configured. It never exists in production or next to the real
 // provider.
 
-const param = validate("param", z.object({ id: z.string().regex(/^cs_local_[a-f0-9]{24}$/, "no such checkout") }));
+const checkoutParams = z.object({
+  id: z
+    .string()
+    .regex(/^cs_local_[a-f0-9]{24}$/, "no such checkout")
+    .openapi({ param: { name: "id", in: "path" }, description: "`cs_local_` followed by 24 hex digits" }),
+});
+
+/** A 303 to another page of the app (the success page, or the held booking). */
+const redirect = (description: string) => ({ description, headers: z.object({ location: z.string() }) });
+
+const checkoutPageRoute = createRoute({
+  method: "get",
+  path: "/dev/checkout/{id}",
+  summary: 'The local checkout page ("Test checkout") that stands in for Stripe\'s (development only)',
+  request: { params: checkoutParams },
+  responses: {
+    200: file(
+      "text/html",
+      "The page with the event, the amount and the Pay and Cancel buttons, or a paid checkout's link to the ticket",
+    ),
+    410: file("text/html", "The page saying the checkout expired or was cancelled (with a link back to the booking)"),
+    ...errors("get", ["invalid_request", "not_found"]),
+  },
+});
+
+const payRoute = createRoute({
+  method: "post",
+  path: "/dev/checkout/{id}/pay",
+  summary: "The local checkout's Pay button, a form post with no fields (development only)",
+  request: { params: checkoutParams },
+  responses: {
+    303: redirect("To the success URL, the checkout paid (a second Pay charges nothing more)"),
+    409: file("text/html", "The page saying the checkout expired or was cancelled, so nothing was charged"),
+    ...errors("post", ["not_found"]),
+  },
+});
+
+const cancelRoute = createRoute({
+  method: "post",
+  path: "/dev/checkout/{id}/cancel",
+  summary: "The local checkout's Cancel button, a form post with no fields (development only)",
+  request: { params: checkoutParams },
+  responses: {
+    303: redirect("To the held booking (the seat stays held until its hold runs out), the checkout cancelled"),
+    ...errors("post", ["not_found"]),
+  },
+});
 
 const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 
@@ -60,8 +105,8 @@ export const devCheckoutRoutes = (deps: AppDeps) => {
     return { session, ctx };
   };
 
-  return new Hono()
-    .get("/dev/checkout/:id", param, (c) => {
+  return apiRouter()
+    .openapi(checkoutPageRoute, (c) => {
       const { session, ctx } = load(c.req.valid("param").id);
       const now = deps.now();
       const heading = `<h1>Test checkout</h1><p class="note">No card is charged: this page stands in for the card payment provider.</p>`;
@@ -73,6 +118,7 @@ export const devCheckoutRoutes = (deps: AppDeps) => {
             "Test checkout",
             `${heading}${summary}<p>This checkout is already paid.</p><a class="link" href="${done}">See your ticket</a>`,
           ),
+          200,
         );
       }
       if (session.status === "cancelled") {
@@ -104,9 +150,10 @@ export const devCheckoutRoutes = (deps: AppDeps) => {
 <form method="post" action="${action}/pay"><button type="submit" class="pay">Pay</button></form>
 <form method="post" action="${action}/cancel"><button type="submit" class="cancel">Cancel</button></form>`,
         ),
+        200,
       );
     })
-    .post("/dev/checkout/:id/pay", param, async (c) => {
+    .openapi(payRoute, async (c) => {
       const { session, ctx } = load(c.req.valid("param").id);
       const { outcome } = await payLocalCheckout(deps, session.id);
       const after = findCheckoutSession(deps.db, session.id);
@@ -122,7 +169,7 @@ export const devCheckoutRoutes = (deps: AppDeps) => {
         409,
       );
     })
-    .post("/dev/checkout/:id/cancel", param, (c) => {
+    .openapi(cancelRoute, (c) => {
       const { session } = load(c.req.valid("param").id);
       // The checkout ends; the seat stays held, and the buyer goes back to the booking to pay again.
       const ctx = cancelCheckout(deps.db, session.id);

@@ -1,11 +1,10 @@
+import { createRoute } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { Hono } from "hono";
-import { z } from "zod";
 import type { AppDeps } from "../deps.ts";
 import { clientAddress } from "../lib/client-address.ts";
 import { Forbidden, NotFound } from "../lib/errors.ts";
+import { apiRouter, errors, json, jsonBody } from "../lib/openapi.ts";
 import { actorName, isStaffFor, staffOf } from "../lib/staff.ts";
-import { idParam, jsonId, validate } from "../lib/validate.ts";
 import { confirmBooking, getEventDetails } from "../night/check-in.ts";
 import { recordActivity } from "../organiser/activity.ts";
 import { browserVerified } from "./booking-cookie.ts";
@@ -13,13 +12,121 @@ import { bookingOfCheckout, createCheckoutSession, findBookingContext, getChecko
 import { sendConfirmation } from "./confirmation.ts";
 import { handlePaymentEvent } from "./payment-completion.ts";
 import { devCheckoutRoutes } from "./payments-dev-routes.ts";
+import {
+  checkoutReply,
+  checkoutSessionQuery,
+  checkoutStatusReply,
+  confirmBookingBody,
+  confirmBookingReply,
+  createCheckoutBody,
+  eventDetailsQuery,
+  eventDetailsReply,
+  sendConfirmationBody,
+  ticketCapability,
+  ticketReply,
+  ticketStatusReply,
+  type WebhookOutcome,
+  webhookReply,
+} from "./payments-schemas.ts";
 import { NO_PROOF, openTicketLink, ticketStatus } from "./ticket.ts";
 
-const id = jsonId(z);
-const optionalText = z.string().max(500).nullish();
-const sessionId = z.string().regex(/^cs_[A-Za-z0-9_]{1,250}$/, "must be a checkout session id");
-/** The texted ticket link's `add` and `t`, which every saved ticket keeps. */
-const ticketCapability = z.object({ bookingId: id, t: z.string().min(1).max(200) });
+const createCheckoutRoute = createRoute({
+  method: "post",
+  path: "/create-checkout-session",
+  summary: "Starts (or reuses) the card checkout of the booking's live hold, for the browser that proved its phone",
+  request: jsonBody(createCheckoutBody),
+  responses: {
+    200: json(checkoutReply),
+    ...errors("post", ["phone_not_verified", "already_paid", "booking_closed", "hold_expired", "provider_failed"]),
+  },
+});
+
+const checkoutSessionRoute = createRoute({
+  method: "get",
+  path: "/checkout-session",
+  summary: "Whether a checkout was paid, and with which payment intent, for the browser that proved its phone",
+  request: { query: checkoutSessionQuery },
+  responses: {
+    200: json(checkoutStatusReply),
+    ...errors("get", ["invalid_request", "phone_not_verified", "not_found", "provider_failed"]),
+  },
+});
+
+const sendConfirmationRoute = createRoute({
+  method: "post",
+  path: "/send-confirmation",
+  summary: "The ticket of a paid booking (its door code and QR), texted once, for the browser that proved its phone",
+  request: jsonBody(sendConfirmationBody),
+  responses: {
+    200: json(ticketReply),
+    ...errors("post", [
+      "phone_not_verified",
+      "not_found",
+      "payment_not_completed",
+      "payment_mismatch",
+      "refunded",
+      "provider_failed",
+    ]),
+  },
+});
+
+const stripeWebhookRoute = createRoute({
+  method: "post",
+  path: "/stripe/webhook",
+  summary: "Stripe's events: a checkout paid or expired (exists only when Stripe is configured)",
+  description:
+    "The body is Stripe's event JSON, read raw (never parsed and re-serialised) because the `Stripe-Signature` header signs its exact bytes with `STRIPE_WEBHOOK_SECRET`; so no body is declared here, and nothing validates it before the signature is checked.",
+  responses: {
+    200: json(webhookReply),
+    // Server to server, proven by its signature: exempt from the cross-origin check every other
+    // call with a body has, so its codes are listed one by one instead of errors("post", ...).
+    ...errors("get", ["invalid_request", "too_large", "not_found", "provider_failed"]),
+  },
+});
+
+const ticketRoute = createRoute({
+  method: "post",
+  path: "/ticket",
+  summary: "Opens the confirmation text's ticket link (its `add` and `t`) on any phone",
+  request: jsonBody(ticketCapability),
+  responses: {
+    200: json(ticketReply),
+    ...errors("post", ["invalid_link", "not_found", "refunded", "not_paid", "payment_not_completed", "gone"]),
+  },
+});
+
+const ticketStatusRoute = createRoute({
+  method: "post",
+  path: "/ticket-status",
+  summary: "What a saved ticket is worth now: paid, refunded, cancelled or ended",
+  request: jsonBody(ticketCapability),
+  responses: {
+    200: json(ticketStatusReply),
+    ...errors("post", ["invalid_link", "not_found", "not_paid"]),
+  },
+});
+
+const eventDetailsRoute = createRoute({
+  method: "get",
+  path: "/get-event-details",
+  summary: "The header of the door page a ticket's QR opens (the door code only for the organiser or the event's host)",
+  request: { query: eventDetailsQuery },
+  responses: {
+    200: json(eventDetailsReply),
+    ...errors("get", ["invalid_request", "not_found"]),
+  },
+});
+
+const confirmBookingRoute = createRoute({
+  method: "post",
+  path: "/confirm-booking",
+  summary: "Checks a door code; records the arrival during the night, or at any time for staff once the doors open",
+  request: jsonBody(confirmBookingBody),
+  responses: {
+    200: json(confirmBookingReply),
+    ...errors("post", ["rate_limited"]),
+  },
+});
 
 export const paymentsRoutes = (deps: AppDeps) => {
   /**
@@ -31,104 +138,76 @@ export const paymentsRoutes = (deps: AppDeps) => {
     if (phone === undefined || !browserVerified(c, deps, phone)) throw Forbidden(NO_PROOF, "phone_not_verified");
   };
 
-  return new Hono()
-    .post(
-      "/create-checkout-session",
-      validate(
-        "json",
-        z.object({
-          userID: id,
-          eventID: id,
-          // Clients send these, as the call always carried them; the price and the names come from the database.
-          amount: z.unknown().optional(),
-          userEmail: optionalText,
-          eventName: optionalText,
-        }),
-      ),
-      async (c) => {
-        const body = c.req.valid("json");
-        // The checkout pre-fills the buyer's email, its success URL names their phone, and it stretches the hold.
-        requireProof(c, findBookingContext(deps.db, body.userID, body.eventID)?.booking.phone);
-        return c.json(await createCheckoutSession(deps, { userId: body.userID, eventId: body.eventID }));
-      },
-    )
-    .get("/checkout-session", validate("query", z.object({ session_id: sessionId })), async (c) => {
+  return apiRouter()
+    .openapi(createCheckoutRoute, async (c) => {
+      const body = c.req.valid("json");
+      // The checkout pre-fills the buyer's email, its success URL names their phone, and it stretches the hold.
+      requireProof(c, findBookingContext(deps.db, body.userID, body.eventID)?.booking.phone);
+      return c.json(await createCheckoutSession(deps, { userId: body.userID, eventId: body.eventID }), 200);
+    })
+    .openapi(checkoutSessionRoute, async (c) => {
       const { session_id } = c.req.valid("query");
       requireProof(c, bookingOfCheckout(deps.db, session_id)?.booking.phone);
-      return c.json(await getCheckoutStatus(deps, session_id));
+      return c.json(await getCheckoutStatus(deps, session_id), 200);
     })
-    .post(
-      "/send-confirmation",
-      validate(
-        "json",
-        z.object({
-          userID: id,
-          eventID: id,
-          paymentIntentId: z.string().min(1).max(255),
-          userEmail: optionalText,
-          eventName: optionalText,
-          userPhone: optionalText,
-        }),
-      ),
-      async (c) => {
-        const body = c.req.valid("json");
-        requireProof(c, findBookingContext(deps.db, body.userID, body.eventID)?.booking.phone);
-        return c.json(
-          await sendConfirmation(deps, {
-            userId: body.userID,
-            eventId: body.eventID,
-            paymentIntentId: body.paymentIntentId,
-          }),
-        );
-      },
-    )
-    .post("/stripe/webhook", async (c) => {
+    .openapi(sendConfirmationRoute, async (c) => {
+      const body = c.req.valid("json");
+      requireProof(c, findBookingContext(deps.db, body.userID, body.eventID)?.booking.phone);
+      const ticket = await sendConfirmation(deps, {
+        userId: body.userID,
+        eventId: body.eventID,
+        paymentIntentId: body.paymentIntentId,
+      });
+      return c.json(ticket, 200);
+    })
+    .openapi(stripeWebhookRoute, async (c) => {
       if (!deps.payments.verifyWebhook) throw NotFound("no such endpoint");
       // The signature covers the exact bytes, so the body is read raw, never parsed and re-serialised.
       const event = await deps.payments.verifyWebhook(await c.req.text(), c.req.header("stripe-signature"));
-      return c.json(await handlePaymentEvent(deps, event));
+      const result = await handlePaymentEvent(deps, event);
+      // handlePaymentEvent types its outcome as a string; it is one of WEBHOOK_OUTCOMES (the reply check
+      // holds it to that outside production).
+      return c.json(
+        result.duplicate
+          ? { received: true as const, duplicate: true as const }
+          : { received: true as const, outcome: result.outcome as WebhookOutcome },
+        200,
+      );
     })
-    .post("/ticket", validate("json", ticketCapability), async (c) => {
+    .openapi(ticketRoute, async (c) => {
       const body = c.req.valid("json");
-      return c.json(await openTicketLink(deps, { bookingId: body.bookingId, token: body.t }));
+      return c.json(await openTicketLink(deps, { bookingId: body.bookingId, token: body.t }), 200);
     })
-    .post("/ticket-status", validate("json", ticketCapability), (c) => {
+    .openapi(ticketStatusRoute, (c) => {
       const body = c.req.valid("json");
-      return c.json(ticketStatus(deps, { bookingId: body.bookingId, token: body.t }));
+      return c.json(ticketStatus(deps, { bookingId: body.bookingId, token: body.t }), 200);
     })
-    .get("/get-event-details", validate("query", z.object({ eventID: idParam(z), userID: idParam(z) })), (c) => {
+    .openapi(eventDetailsRoute, (c) => {
       const q = c.req.valid("query");
       return c.json(
         getEventDetails(deps.db, { userId: q.userID, eventId: q.eventID, admin: isStaffFor(c, deps, q.eventID) }),
+        200,
       );
     })
-    .post(
-      "/confirm-booking",
-      validate("json", z.object({ eventID: id, userID: id, uniqueCode: z.string().min(1).max(64) })),
-      (c) => {
-        const body = c.req.valid("json");
-        const staff = staffOf(c, deps, body.eventID);
-        const now = deps.now();
-        const reply = confirmBooking(deps.db, {
-          userId: body.userID,
-          eventId: body.eventID,
-          uniqueCode: body.uniqueCode,
-          address: clientAddress(c),
-          now,
-          // Door staff confirm at any time; an attendee's own code is an arrival only during the night.
-          staff: staff !== null,
-        });
-        // Staff whose confirmation recorded the arrival just now (not an earlier one) checked someone in.
-        if (staff && reply.confirmed && reply.checkedIn && Date.parse(reply.checkedInAt) === now) {
-          const entry = { eventId: body.eventID, userId: body.userID, detail: "ticket code" };
-          recordActivity(
-            deps.db,
-            { ...entry, actor: actorName(staff), actorKind: staff.role, action: "check-in" },
-            now,
-          );
-        }
-        return c.json(reply);
-      },
-    )
+    .openapi(confirmBookingRoute, (c) => {
+      const body = c.req.valid("json");
+      const staff = staffOf(c, deps, body.eventID);
+      const now = deps.now();
+      const reply = confirmBooking(deps.db, {
+        userId: body.userID,
+        eventId: body.eventID,
+        uniqueCode: body.uniqueCode,
+        address: clientAddress(c),
+        now,
+        // Door staff confirm at any time; an attendee's own code is an arrival only during the night.
+        staff: staff !== null,
+      });
+      // Staff whose confirmation recorded the arrival just now (not an earlier one) checked someone in.
+      if (staff && reply.confirmed && reply.checkedIn && Date.parse(reply.checkedInAt) === now) {
+        const entry = { eventId: body.eventID, userId: body.userID, detail: "ticket code" };
+        recordActivity(deps.db, { ...entry, actor: actorName(staff), actorKind: staff.role, action: "check-in" }, now);
+      }
+      return c.json(reply, 200);
+    })
     .route("/", devCheckoutRoutes(deps));
 };
