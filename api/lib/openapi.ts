@@ -322,8 +322,11 @@ export function checkReplies(
     const mismatch = await checkReply(table, c.req.method, c.req.path, reply, async () => {
       // Read once and put back (not Response.clone(): @hono/node-server's fast path then drops the
       // headers set after the reply was made).
+      // The headers are copied first: a reply made with plain-object headers loses those added after
+      // it was made once its body is read.
+      const headers = new Headers(reply.headers);
       const bytes = await reply.arrayBuffer();
-      c.res = new Response(bytes, { status: reply.status, statusText: reply.statusText, headers: reply.headers });
+      c.res = new Response(bytes, { status: reply.status, statusText: reply.statusText, headers });
       return bytes;
     });
     if (mismatch) warn(REPLY_MISMATCH, mismatch);
