@@ -1,19 +1,50 @@
-import { Hono, type TypedResponse } from "hono";
-import { z } from "zod";
+import { createRoute } from "@hono/zod-openapi";
+import type { MiddlewareHandler, TypedResponse } from "hono";
 import type { AppDeps } from "../deps.ts";
-import { idParam, validate } from "../lib/validate.ts";
+import { apiRouter, errors, json, z } from "../lib/openapi.ts";
+import { idParam } from "../lib/validate.ts";
 import { createEventListCache } from "./event-list-cache.ts";
 import { type EventSummary, getEvent } from "./events.ts";
+import { eventDetail, eventSummary } from "./events-schemas.ts";
 
+/**
+ * Keeps the headers set on an error reply after this route (the security headers, `no-store`) when
+ * the reply check reads its body. Works around api/lib/openapi.ts's checkReplies, which reads
+ * `reply.headers` after `reply.arrayBuffer()`: for a reply made with plain-object headers (the app's
+ * onError, a `c.json` with no header set before it), @hono/node-server's lightweight Response then
+ * answers the headers it was made with and drops those set since. Routes behind compress() never see
+ * it (compress makes a new reply). Remove once checkReplies copies the headers before reading.
+ */
+const keepLateHeaders: MiddlewareHandler = async (c, next) => {
+  await next();
+  if (c.res.status >= 400) c.res = new Response(c.res.body, c.res);
+};
+
+const getEventsRoute = createRoute({
+  method: "get",
+  path: "/get-events",
+  summary: "Every event (cancelled and ended ones too), soonest first; br or gzip by Accept-Encoding",
+  responses: { 200: json(z.array(eventSummary)), ...errors("get", []) },
+});
+
+const getEventRoute = createRoute({
+  method: "get",
+  path: "/get-event/{id}",
+  summary: "One event, with its seat plan",
+  request: { params: z.object({ id: idParam(z) }) },
+  responses: { 200: json(eventDetail), ...errors("get", ["invalid_request", "not_found"]) },
+});
+
+/** The pre-encoded list is JSON of EventSummary[] whatever its content encoding: so it is typed. */
 const typed = (response: Response) => response as Response & TypedResponse<EventSummary[], 200, "json">;
 
 export const eventsRoutes = (deps: AppDeps) => {
   const eventList = createEventListCache(deps.db);
   return (
-    new Hono()
+    apiRouter()
       // The list is sent pre-encoded (see event-list-cache.ts), so its type is declared: it is JSON of
-      // EventSummary[], which the PWA's typed client reads.
-      .get("/get-events", (c): Response & TypedResponse<EventSummary[], 200, "json"> => {
+      // EventSummary[], which the PWA's typed client reads, and the reply check decodes it.
+      .openapi({ ...getEventsRoute, middleware: keepLateHeaders }, (c) => {
         const list = eventList(deps.now());
         const accepted = c.req.header("accept-encoding") ?? "";
         const headers: Record<string, string> = {
@@ -28,10 +59,10 @@ export const eventsRoutes = (deps: AppDeps) => {
         }
         return typed(c.body(new Uint8Array(list.json), 200, headers));
       })
-      .get("/get-event/:id", validate("param", z.object({ id: idParam(z) })), (c) => {
+      .openapi({ ...getEventRoute, middleware: keepLateHeaders }, (c) => {
         // Public, like the list: revalidated rather than never stored (the API's default is no-store).
         c.header("cache-control", "no-cache");
-        return c.json(getEvent(deps.db, c.req.valid("param").id, deps.now()));
+        return c.json(getEvent(deps.db, c.req.valid("param").id, deps.now()), 200);
       })
   );
 };

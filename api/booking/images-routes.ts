@@ -1,10 +1,14 @@
-import { Hono } from "hono";
-import { z } from "zod";
+import { createRoute } from "@hono/zod-openapi";
+import type { MiddlewareHandler } from "hono";
 import { IMAGE_WIDTHS } from "../../common/image-widths.ts";
 import type { AppDeps } from "../deps.ts";
 import { BadRequest } from "../lib/errors.ts";
-import { validate } from "../lib/validate.ts";
+import { apiRouter, errors, file, z } from "../lib/openapi.ts";
 import { readImageVariant, readStoredImage, STORED_NAME } from "./images.ts";
+
+// A stored name (`[a-f0-9]{32}.jpg` or `…-thumb.jpg`). Checked by the handler, not the schema: a name
+// with `/`, `\` or `..` is a 400, any other unknown name a 404 (docs/api.md).
+const nameParam = z.object({ name: z.string().openapi({ example: `${"0".repeat(32)}.jpg` }) });
 
 // `?w=400`: the picture at a card's size, as WebP (docs/api.md).
 const sizeQuery = z.object({
@@ -12,6 +16,45 @@ const sizeQuery = z.object({
     .enum(IMAGE_WIDTHS.map(String) as [string, ...string[]])
     .transform(Number)
     .optional(),
+});
+
+/**
+ * Keeps the headers set on an error reply after this route (the security headers, `no-store`) when
+ * the reply check reads its body. Works around api/lib/openapi.ts's checkReplies, which reads
+ * `reply.headers` after `reply.arrayBuffer()`: for a reply made with plain-object headers (the app's
+ * onError, a `c.json` with no header set before it), @hono/node-server's lightweight Response then
+ * answers the headers it was made with and drops those set since. Routes behind compress() never see
+ * it (compress makes a new reply). Remove once checkReplies copies the headers before reading.
+ */
+const keepLateHeaders: MiddlewareHandler = async (c, next) => {
+  await next();
+  if (c.res.status >= 400) c.res = new Response(c.res.body, c.res);
+};
+
+const JPEG = file("image/jpeg", "The stored JPEG (re-encoded without metadata)");
+const WEBP = file("image/webp", "The picture at width `w` (never wider than stored), as WebP");
+const IMAGE_ERRORS = errors("get", ["invalid_request", "not_found"]);
+
+const uploadsImageRoute = createRoute({
+  method: "get",
+  path: "/uploads/images/{name}",
+  summary: "A stored image as JPEG (the same as /images/{name} without w)",
+  request: { params: nameParam },
+  responses: { 200: JPEG, ...IMAGE_ERRORS },
+});
+
+const imageRoute = createRoute({
+  method: "get",
+  path: "/images/{name}",
+  summary: "A stored image: the JPEG, or with w the WebP at that width (the event cards' srcset)",
+  request: { params: nameParam, query: sizeQuery },
+  responses: {
+    200: {
+      description: "The stored JPEG, or with `w` the picture at that width as WebP",
+      content: { ...JPEG.content, ...WEBP.content },
+    },
+    ...IMAGE_ERRORS,
+  },
 });
 
 export const imagesRoutes = (deps: AppDeps) => {
@@ -32,9 +75,9 @@ export const imagesRoutes = (deps: AppDeps) => {
     if (!STORED_NAME.test(name) && /[/\\]|\.\./.test(name)) throw BadRequest("bad image name");
     return name;
   };
-  return new Hono()
-    .get("/uploads/images/:name", (c) => serve(checked(c.req.param("name"))))
-    .get("/images/:name", validate("query", sizeQuery), (c) =>
-      serve(checked(c.req.param("name")), c.req.valid("query").w),
+  return apiRouter()
+    .openapi({ ...uploadsImageRoute, middleware: keepLateHeaders }, (c) => serve(checked(c.req.valid("param").name)))
+    .openapi({ ...imageRoute, middleware: keepLateHeaders }, (c) =>
+      serve(checked(c.req.valid("param").name), c.req.valid("query").w),
     );
 };

@@ -1,13 +1,14 @@
-import { type Context, Hono } from "hono";
-import { z } from "zod";
+import { createRoute } from "@hono/zod-openapi";
+import type { Context } from "hono";
 import { localDateTime } from "../../common/event-fields.ts";
 import { EVENT_LIMITS as L } from "../../common/event-limits.ts";
 import type { AppDeps } from "../deps.ts";
 import { requireAdmin } from "../lib/admin-session.ts";
 import { clientAddress } from "../lib/client-address.ts";
 import { Forbidden } from "../lib/errors.ts";
+import { apiRouter, done, errors, json, jsonBody, z } from "../lib/openapi.ts";
 import { logActivity } from "../lib/staff.ts";
-import { idParam, jsonId, validate } from "../lib/validate.ts";
+import { idParam, jsonId } from "../lib/validate.ts";
 import { browserVerified } from "./booking-cookie.ts";
 import { findBookingContext } from "./checkout.ts";
 import { applyPromoLimited, createPromoCode, disablePromoCode, listPromoCodes } from "./promo-codes.ts";
@@ -46,14 +47,82 @@ const newCode = z
     path: ["percentOff"],
   });
 
+/** A code as the organiser's list shows it (PromoCodeView of promo-codes.ts). */
+const promoCode = z.strictObject({
+  id: z.number().int(),
+  code: z.string(),
+  percentOff: z.number().int().nullable(),
+  amountOff: z.number().nullable(),
+  maxUses: z.number().int().nullable(),
+  uses: z.number().int(),
+  overruns: z.number().int(),
+  validUntil: z.iso.datetime().nullable(),
+  gender: z.enum(["male", "female"]).nullable(),
+  disabled: z.boolean(),
+});
+
+/** The organiser session's codes: 401 without it, 403 for a host session (requireAdmin). */
+const ORGANISER = ["admin_session_required", "forbidden"] as const;
+
+const newCodeRoute = createRoute({
+  method: "post",
+  path: "/promo-codes",
+  summary: "Adds a promo code to an event (organiser)",
+  request: jsonBody(newCode),
+  responses: {
+    200: json(z.strictObject({ success: z.literal(true), promoCode })),
+    ...errors("post", [...ORGANISER, "not_found", "promo_code_taken", "wrong_state"]),
+  },
+});
+
+const listRoute = createRoute({
+  method: "get",
+  path: "/admin-event/{id}/promo-codes",
+  summary: "An event's promo codes with their uses, oldest first (organiser)",
+  request: { params: z.object({ id: idParam(z) }) },
+  responses: {
+    200: json(z.strictObject({ success: z.literal(true), promoCodes: z.array(promoCode) })),
+    ...errors("get", ["invalid_request", ...ORGANISER, "not_found"]),
+  },
+});
+
+const disableRoute = createRoute({
+  method: "post",
+  path: "/disable-promo-code",
+  summary: "Stops a code being applied from now on; again changes nothing (organiser)",
+  request: jsonBody(z.object({ id })),
+  responses: { 200: json(done), ...errors("post", [...ORGANISER, "not_found"]) },
+});
+
+const applyRoute = createRoute({
+  method: "post",
+  path: "/apply-promo",
+  summary: "Applies a code to the held booking of this verified phone and answers its new total",
+  request: jsonBody(z.object({ userID: id, eventID: id, code: z.string().trim().min(1).max(64) })),
+  responses: {
+    200: json(z.strictObject({ amount: z.number(), discount: z.number(), code: z.string() })),
+    ...errors("post", [
+      "phone_not_verified",
+      "not_found",
+      "promo_not_found",
+      "promo_expired",
+      "promo_used_up",
+      "promo_wrong_gender",
+      "already_paid",
+      "hold_expired",
+      "rate_limited",
+    ]),
+  },
+});
+
 export const promoCodeRoutes = (deps: AppDeps) => {
   const admin = requireAdmin(deps);
   // As create-checkout-session: only the browser that verified the booking's phone may change its price.
   const requireProof = (c: Context, phone: string | undefined) => {
     if (phone === undefined || !browserVerified(c, deps, phone)) throw Forbidden(NO_PROOF, "phone_not_verified");
   };
-  return new Hono()
-    .post("/promo-codes", admin, validate("json", newCode), (c) => {
+  return apiRouter()
+    .openapi({ ...newCodeRoute, middleware: admin }, (c) => {
       const b = c.req.valid("json");
       const code = createPromoCode(deps.db, {
         eventId: b.eventID,
@@ -65,30 +134,26 @@ export const promoCodeRoutes = (deps: AppDeps) => {
         gender: b.gender ?? null,
       });
       logActivity(c, deps, { action: "promo code created", eventId: b.eventID, detail: b.code });
-      return c.json({ success: true as const, promoCode: code });
+      return c.json({ success: true as const, promoCode: code }, 200);
     })
-    .get("/admin-event/:id/promo-codes", admin, validate("param", z.object({ id: idParam(z) })), (c) => {
-      return c.json({
-        success: true as const,
-        promoCodes: listPromoCodes(deps.db, c.req.valid("param").id, deps.now()),
-      });
+    .openapi({ ...listRoute, middleware: admin }, (c) => {
+      return c.json(
+        { success: true as const, promoCodes: listPromoCodes(deps.db, c.req.valid("param").id, deps.now()) },
+        200,
+      );
     })
-    .post("/disable-promo-code", admin, validate("json", z.object({ id })), (c) => {
+    .openapi({ ...disableRoute, middleware: admin }, (c) => {
       const disabled = disablePromoCode(deps.db, c.req.valid("json").id, deps.now());
       if (disabled.disabledNow) {
         logActivity(c, deps, { action: "promo code disabled", eventId: disabled.eventId, detail: disabled.code });
       }
-      return c.json({ success: true as const });
+      return c.json({ success: true as const }, 200);
     })
-    .post(
-      "/apply-promo",
-      validate("json", z.object({ userID: id, eventID: id, code: z.string().trim().min(1).max(64) })),
-      (c) => {
-        const body = c.req.valid("json");
-        const phone = findBookingContext(deps.db, body.userID, body.eventID)?.booking.phone;
-        requireProof(c, phone);
-        const input = { userId: body.userID, eventId: body.eventID, code: body.code, phone: phone ?? "" };
-        return c.json(applyPromoLimited(deps.db, { ...input, address: clientAddress(c) }, deps.now()));
-      },
-    );
+    .openapi(applyRoute, (c) => {
+      const body = c.req.valid("json");
+      const phone = findBookingContext(deps.db, body.userID, body.eventID)?.booking.phone;
+      requireProof(c, phone);
+      const input = { userId: body.userID, eventId: body.eventID, code: body.code, phone: phone ?? "" };
+      return c.json(applyPromoLimited(deps.db, { ...input, address: clientAddress(c) }, deps.now()), 200);
+    });
 };

@@ -1,8 +1,9 @@
-import { Hono, type MiddlewareHandler } from "hono";
-import { z } from "zod";
+import { createRoute } from "@hono/zod-openapi";
+import type { MiddlewareHandler } from "hono";
 import type { AppDeps } from "../deps.ts";
 import { Forbidden, NotFound } from "../lib/errors.ts";
-import { jsonId, personName, validate } from "../lib/validate.ts";
+import { apiRouter, done, errors, json, jsonBody, z } from "../lib/openapi.ts";
+import { jsonId, personName } from "../lib/validate.ts";
 import { browserVerified, rememberVerifiedPhone } from "./booking-cookie.ts";
 import { findEvent } from "./holds.ts";
 import { auMobile } from "./phone.ts";
@@ -12,15 +13,65 @@ import { claimOffer, offerFreedSeatsNow } from "./waitlist-offers.ts";
 // The waitlist of a full event (docs/decisions/015-balanced-rooms-and-waitlist.md).
 
 const id = jsonId(z);
+const gender = z.enum(["male", "female"], "must be male or female");
 
 const joinBody = z.object({
   eventID: id,
   phone: auMobile,
-  gender: z.enum(["male", "female"], "must be male or female"),
+  gender,
   name: personName(z),
 });
 const leaveBody = z.object({ eventID: id, phone: auMobile });
 const claimBody = z.object({ o: id, t: z.string().min(1).max(200) });
+
+const joinRoute = createRoute({
+  method: "post",
+  path: "/join-waitlist",
+  summary: "Joins the line of a full event (or a full gender) for this verified phone",
+  request: jsonBody(joinBody),
+  responses: {
+    200: json(z.strictObject({ success: z.literal(true), position: z.number().int().min(1) })),
+    ...errors("post", [
+      "phone_not_verified",
+      "not_found",
+      "booking_closed",
+      "not_taking_bookings",
+      "already_booked",
+      "already_holding",
+      "seat_free",
+      "already_waiting",
+      "rate_limited",
+    ]),
+  },
+});
+
+const leaveRoute = createRoute({
+  method: "post",
+  path: "/leave-waitlist",
+  summary: "Leaves the line; an offer still out is withdrawn and its seat offered to the next person",
+  request: jsonBody(leaveBody),
+  responses: { 200: json(done), ...errors("post", ["phone_not_verified", "not_found"]) },
+});
+
+const claimRoute = createRoute({
+  method: "post",
+  path: "/claim-offer",
+  summary: "Opens a texted offer link: proves its phone (the sdt_phone cookie) and answers what the form needs",
+  request: jsonBody(claimBody),
+  responses: {
+    200: json(
+      z.strictObject({
+        success: z.literal(true),
+        eventID: z.number().int(),
+        phone: z.string(),
+        gender: z.enum(["male", "female"]),
+        name: z.string(),
+        expiresAt: z.iso.datetime(),
+      }),
+    ),
+    ...errors("post", ["invalid_link", "not_found", "gone"]),
+  },
+});
 
 export const waitlistRoutes = (deps: AppDeps) => {
   /**
@@ -42,8 +93,8 @@ export const waitlistRoutes = (deps: AppDeps) => {
   };
 
   // Who waits and the offers' phones are never cached: the API's answers are no-store by default (decision 013).
-  return new Hono()
-    .post("/join-waitlist", verifiedPhoneFirst, validate("json", joinBody), (c) => {
+  return apiRouter()
+    .openapi({ ...joinRoute, middleware: verifiedPhoneFirst }, (c) => {
       const body = c.req.valid("json");
       countJoin(deps.db, body.phone, deps.now());
       const event = findEvent(deps.db, body.eventID);
@@ -57,18 +108,18 @@ export const waitlistRoutes = (deps: AppDeps) => {
         name: body.name,
         now: deps.now(),
       });
-      return c.json({ success: true as const, position });
+      return c.json({ success: true as const, position }, 200);
     })
-    .post("/leave-waitlist", verifiedPhoneFirst, validate("json", leaveBody), (c) => {
+    .openapi({ ...leaveRoute, middleware: verifiedPhoneFirst }, (c) => {
       const body = c.req.valid("json");
       leaveWaitlist(deps, { eventId: body.eventID, phone: body.phone });
-      return c.json({ success: true as const });
+      return c.json({ success: true as const }, 200);
     })
-    .post("/claim-offer", validate("json", claimBody), (c) => {
+    .openapi(claimRoute, (c) => {
       const body = c.req.valid("json");
       const offer = claimOffer(deps, { offerId: body.o, token: body.t, now: deps.now() });
       // The link went to this phone, so opening it proves the phone as a code would.
       rememberVerifiedPhone(c, deps, offer.phone);
-      return c.json(offer);
+      return c.json(offer, 200);
     });
 };
