@@ -1,24 +1,11 @@
 import { createRoute } from "@hono/zod-openapi";
-import type { MiddlewareHandler, TypedResponse } from "hono";
+import type { TypedResponse } from "hono";
 import type { AppDeps } from "../deps.ts";
 import { apiRouter, errors, json, z } from "../lib/openapi.ts";
 import { idParam } from "../lib/validate.ts";
 import { createEventListCache } from "./event-list-cache.ts";
 import { type EventSummary, getEvent } from "./events.ts";
 import { eventDetail, eventSummary } from "./events-schemas.ts";
-
-/**
- * Keeps the headers set on an error reply after this route (the security headers, `no-store`) when
- * the reply check reads its body. Works around api/lib/openapi.ts's checkReplies, which reads
- * `reply.headers` after `reply.arrayBuffer()`: for a reply made with plain-object headers (the app's
- * onError, a `c.json` with no header set before it), @hono/node-server's lightweight Response then
- * answers the headers it was made with and drops those set since. Routes behind compress() never see
- * it (compress makes a new reply). Remove once checkReplies copies the headers before reading.
- */
-const keepLateHeaders: MiddlewareHandler = async (c, next) => {
-  await next();
-  if (c.res.status >= 400) c.res = new Response(c.res.body, c.res);
-};
 
 const getEventsRoute = createRoute({
   method: "get",
@@ -44,7 +31,7 @@ export const eventsRoutes = (deps: AppDeps) => {
     apiRouter()
       // The list is sent pre-encoded (see event-list-cache.ts), so its type is declared: it is JSON of
       // EventSummary[], which the PWA's typed client reads, and the reply check decodes it.
-      .openapi({ ...getEventsRoute, middleware: keepLateHeaders }, (c) => {
+      .openapi(getEventsRoute, (c) => {
         const list = eventList(deps.now());
         const accepted = c.req.header("accept-encoding") ?? "";
         const headers: Record<string, string> = {
@@ -59,7 +46,7 @@ export const eventsRoutes = (deps: AppDeps) => {
         }
         return typed(c.body(new Uint8Array(list.json), 200, headers));
       })
-      .openapi({ ...getEventRoute, middleware: keepLateHeaders }, (c) => {
+      .openapi(getEventRoute, (c) => {
         // Public, like the list: revalidated rather than never stored (the API's default is no-store).
         c.header("cache-control", "no-cache");
         return c.json(getEvent(deps.db, c.req.valid("param").id, deps.now()), 200);

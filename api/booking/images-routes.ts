@@ -1,5 +1,4 @@
 import { createRoute } from "@hono/zod-openapi";
-import type { MiddlewareHandler } from "hono";
 import { IMAGE_WIDTHS } from "../../common/image-widths.ts";
 import type { AppDeps } from "../deps.ts";
 import { BadRequest } from "../lib/errors.ts";
@@ -17,19 +16,6 @@ const sizeQuery = z.object({
     .transform(Number)
     .optional(),
 });
-
-/**
- * Keeps the headers set on an error reply after this route (the security headers, `no-store`) when
- * the reply check reads its body. Works around api/lib/openapi.ts's checkReplies, which reads
- * `reply.headers` after `reply.arrayBuffer()`: for a reply made with plain-object headers (the app's
- * onError, a `c.json` with no header set before it), @hono/node-server's lightweight Response then
- * answers the headers it was made with and drops those set since. Routes behind compress() never see
- * it (compress makes a new reply). Remove once checkReplies copies the headers before reading.
- */
-const keepLateHeaders: MiddlewareHandler = async (c, next) => {
-  await next();
-  if (c.res.status >= 400) c.res = new Response(c.res.body, c.res);
-};
 
 const JPEG = file("image/jpeg", "The stored JPEG (re-encoded without metadata)");
 const WEBP = file("image/webp", "The picture at width `w` (never wider than stored), as WebP");
@@ -76,8 +62,6 @@ export const imagesRoutes = (deps: AppDeps) => {
     return name;
   };
   return apiRouter()
-    .openapi({ ...uploadsImageRoute, middleware: keepLateHeaders }, (c) => serve(checked(c.req.valid("param").name)))
-    .openapi({ ...imageRoute, middleware: keepLateHeaders }, (c) =>
-      serve(checked(c.req.valid("param").name), c.req.valid("query").w),
-    );
+    .openapi(uploadsImageRoute, (c) => serve(checked(c.req.valid("param").name)))
+    .openapi(imageRoute, (c) => serve(checked(c.req.valid("param").name), c.req.valid("query").w));
 };
