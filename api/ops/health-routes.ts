@@ -1,8 +1,20 @@
 import { randomBytes } from "node:crypto";
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { Hono } from "hono";
+import { createRoute } from "@hono/zod-openapi";
 import type { AppDeps } from "../deps.ts";
+import { apiRouter, errors, json, z } from "../lib/openapi.ts";
+
+const healthzRoute = createRoute({
+  method: "get",
+  path: "/healthz",
+  summary: "Whether the database answers and the data and uploads folders take a write (outside /api)",
+  responses: {
+    200: json(z.strictObject({ ok: z.literal(true) }), "Healthy"),
+    503: json(z.strictObject({ ok: z.literal(false) }), "Unhealthy; the cause goes to the server log only"),
+    ...errors("get", []),
+  },
+});
 
 /**
  * GET /healthz, for the proxy, the container's HEALTHCHECK and an uptime check. Healthy means the
@@ -11,7 +23,7 @@ import type { AppDeps } from "../deps.ts";
  * limit or body limit applies, and the answer says nothing but ok: the cause goes to the log.
  */
 export const healthRoutes = (deps: Pick<AppDeps, "db" | "env" | "log">) =>
-  new Hono().get("/healthz", async (c) => {
+  apiRouter().openapi(healthzRoute, async (c) => {
     c.header("cache-control", "no-store");
     const problems: string[] = [];
     try {
@@ -30,7 +42,7 @@ export const healthRoutes = (deps: Pick<AppDeps, "db" | "env" | "log">) =>
       deps.log("error", "health check failed", { problems });
       return c.json({ ok: false as const }, 503);
     }
-    return c.json({ ok: true as const });
+    return c.json({ ok: true as const }, 200);
   });
 
 /** Creates the folder if it is missing (as the app would), then writes and removes a small file. */

@@ -1,12 +1,13 @@
-import { type Context, Hono, type Next } from "hono";
-import { z } from "zod";
+import { createRoute } from "@hono/zod-openapi";
+import type { MiddlewareHandler } from "hono";
+import type { BlankEnv } from "hono/types";
 import type { AppDeps } from "../deps.ts";
 import { endAdminSession, isAdmin, noStore, startAdminSession } from "../lib/admin-session.ts";
 import { clientAddress } from "../lib/client-address.ts";
 import { hmac, safeEqual } from "../lib/crypto.ts";
 import { Unauthorized } from "../lib/errors.ts";
+import { apiRouter, done, errors, json, jsonBody, z } from "../lib/openapi.ts";
 import { assertUnderLimit, isOverLimit, type Limit, recordHit } from "../lib/rate-limit.ts";
-import { validate } from "../lib/validate.ts";
 import { recordFailedLogin } from "./activity.ts";
 
 const WINDOW_MS = 15 * 60 * 1000;
@@ -17,11 +18,34 @@ export const ADMIN_LOGIN_SLOWDOWN_MS = 2000;
 
 const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-// Set before the handler runs, so the 400, 401 and 429 answers carry it too.
-const noStoreFirst = (c: Context, next: Next) => {
+// Set before the handler runs, so the 400, 401 and 429 answers carry it too. Typed with no variables,
+// so a handler behind it has no `c.var.caller` (api/lib/caller.ts).
+const noStoreFirst: MiddlewareHandler<BlankEnv> = (c, next) => {
   noStore(c);
   return next();
 };
+
+const adminLoginRoute = createRoute({
+  method: "post",
+  path: "/admin-login",
+  summary: "Signs the organiser in: the sdt_admin session cookie (12 hours)",
+  request: jsonBody(z.object({ password: z.string().max(1000) })),
+  responses: { 200: json(done), ...errors("post", ["invalid_credentials", "rate_limited"]) },
+});
+
+const adminLogoutRoute = createRoute({
+  method: "post",
+  path: "/admin-logout",
+  summary: "Ends this browser's organiser session on the server and drops the cookie",
+  responses: { 200: json(done), ...errors("post", []) },
+});
+
+const adminSessionRoute = createRoute({
+  method: "get",
+  path: "/admin-session",
+  summary: "Whether this browser holds a live organiser session",
+  responses: { 200: json(z.strictObject({ admin: z.boolean() })), ...errors("get", []) },
+});
 
 /** admin-login, admin-logout and admin-session (which lets the panel skip the modal while the cookie lives). */
 export const adminAuthRoutes = (deps: AppDeps) => {
@@ -38,8 +62,8 @@ export const adminAuthRoutes = (deps: AppDeps) => {
   const digest = (password: string) => hmac(deps.env.SESSION_SECRET, "admin-password", password);
   const expected = digest(deps.env.ADMIN_PASSWORD);
 
-  return new Hono()
-    .post("/admin-login", noStoreFirst, validate("json", z.object({ password: z.string().max(1000) })), async (c) => {
+  return apiRouter()
+    .openapi({ ...adminLoginRoute, middleware: noStoreFirst }, async (c) => {
       const address = clientAddress(c);
       // Checked before the password, so a locked-out guesser learns nothing, not even a right guess.
       assertUnderLimit(deps.db, perAddress, address, deps.now());
@@ -58,11 +82,11 @@ export const adminAuthRoutes = (deps: AppDeps) => {
         throw Unauthorized("Invalid credentials", "invalid_credentials");
       }
       startAdminSession(c, deps);
-      return c.json({ success: true as const });
+      return c.json({ success: true as const }, 200);
     })
-    .post("/admin-logout", noStoreFirst, (c) => {
+    .openapi({ ...adminLogoutRoute, middleware: noStoreFirst }, (c) => {
       endAdminSession(c, deps);
-      return c.json({ success: true as const });
+      return c.json({ success: true as const }, 200);
     })
-    .get("/admin-session", noStoreFirst, (c) => c.json({ admin: isAdmin(c, deps) }));
+    .openapi({ ...adminSessionRoute, middleware: noStoreFirst }, (c) => c.json({ admin: isAdmin(c, deps) }, 200));
 };

@@ -1,16 +1,25 @@
-import { Hono } from "hono";
-import { z } from "zod";
-import { eventId, eventImageForm, eventUpdateBody, newEventForm } from "../../common/event-fields.ts";
+import { createRoute } from "@hono/zod-openapi";
+import { eventId, eventUpdateBody } from "../../common/event-fields.ts";
 import { getEvent } from "../booking/events.ts";
 import { findEvent } from "../booking/holds.ts";
-import { listWaitlist } from "../booking/waitlist.ts";
+import { type LISTED, listWaitlist } from "../booking/waitlist.ts";
 import type { AppDeps } from "../deps.ts";
 import { requireAdmin } from "../lib/admin-session.ts";
 import { NotFound } from "../lib/errors.ts";
+import { apiRouter, done, errors, file, formBody, json, jsonBody, z } from "../lib/openapi.ts";
 import { logActivity } from "../lib/staff.ts";
-import { idParam, validate } from "../lib/validate.ts";
+import { idParam } from "../lib/validate.ts";
 import { adminAuthRoutes } from "./admin-auth-routes.ts";
 import { changedEventFields, listAdminEvents } from "./admin-events.ts";
+import {
+  adminEventList,
+  adminEventSummary,
+  adminWaitlist,
+  eventDetail,
+  eventImageFormDoc,
+  eventParticipants,
+  newEventFormDoc,
+} from "./admin-schemas.ts";
 import { cancelEvent } from "./cancel-event.ts";
 import { endEvent, startEvent } from "./event-lifecycle.ts";
 import { eventSummary } from "./event-summary.ts";
@@ -22,26 +31,166 @@ import { bookingOfPayment, refundPayment } from "./refunds.ts";
 const idParams = z.object({ id: idParam(z) });
 const eventIdBody = z.object({ eventId });
 
+// Every call here is the organiser's: requireAdmin answers 401 without the session and 403 to a
+// host's session (docs/api.md, "Who may call"), before the input is read.
+const ADMIN = ["admin_session_required", "forbidden"] as const;
+// A path's event id that is not one: 400; an event that is not there: 404.
+const BY_ID = [...ADMIN, "invalid_request", "not_found"] as const;
+
+/** `{success: true}` and the counts of the texts a step sent now and left for the retry loop. */
+const textsSent = z.strictObject({ success: z.literal(true), sent: z.number().int(), failed: z.number().int() });
+
+const adminEventsRoute = createRoute({
+  method: "get",
+  path: "/admin-events",
+  summary: "Every event, soonest first, with its seat plan; never cached",
+  responses: { 200: json(adminEventList), ...errors("get", ADMIN) },
+});
+
+const adminEventRoute = createRoute({
+  method: "get",
+  path: "/admin-event/{id}",
+  summary: "One event's fields, as the Edit form reads them; never cached",
+  request: { params: idParams },
+  responses: { 200: json(eventDetail), ...errors("get", BY_ID) },
+});
+
+const saveEventRoute = createRoute({
+  method: "post",
+  path: "/save-event",
+  summary: "Creates an event with its picture",
+  request: formBody(newEventFormDoc),
+  responses: {
+    200: json(z.strictObject({ success: z.literal(true), id: z.number().int() })),
+    ...errors("post", [...ADMIN, "doors_after_start", "not_an_image"]),
+  },
+});
+
+const updateEventRoute = createRoute({
+  method: "post",
+  path: "/update-event",
+  summary: "Edits an upcoming or started event; fields left out keep their values",
+  request: jsonBody(eventUpdateBody),
+  responses: {
+    200: json(done),
+    ...errors("post", [...ADMIN, "doors_after_start", "not_found", "wrong_state", "seats_taken", "doors_in_use"]),
+  },
+});
+
+const updateEventImageRoute = createRoute({
+  method: "post",
+  path: "/update-event-image",
+  summary: "Replaces an event's picture (the old one is deleted)",
+  request: formBody(eventImageFormDoc),
+  responses: {
+    200: json(z.strictObject({ success: z.literal(true), event_image: z.string() })),
+    ...errors("post", [...ADMIN, "not_found", "wrong_state", "not_an_image"]),
+  },
+});
+
+const cancelEventRoute = createRoute({
+  method: "post",
+  path: "/cancel-event",
+  summary: "Cancels an upcoming event and refunds every paid booking; again on a cancelled one, finishes the refunds",
+  request: jsonBody(eventIdBody),
+  responses: {
+    200: json(
+      z.strictObject({
+        success: z.literal(true),
+        refunded: z.number().int(),
+        failed: z.number().int(),
+        sent: z.number().int(),
+        smsFailed: z.number().int(),
+      }),
+    ),
+    ...errors("post", [...ADMIN, "not_found", "wrong_state"]),
+  },
+});
+
+const waitlistRoute = createRoute({
+  method: "get",
+  path: "/admin-event/{id}/waitlist",
+  summary: "The event's waitlist: the line, then those whose place closed at the start",
+  request: { params: idParams },
+  responses: { 200: json(adminWaitlist), ...errors("get", BY_ID) },
+});
+
+const summaryRoute = createRoute({
+  method: "get",
+  path: "/admin-event-summary/{id}",
+  summary: "The Overview tab: seats, money, arrivals and ratings of one event",
+  request: { params: idParams },
+  responses: { 200: json(adminEventSummary), ...errors("get", BY_ID) },
+});
+
+const participantsCsvRoute = createRoute({
+  method: "get",
+  path: "/admin-event/{id}/participants.csv",
+  summary: "The event's bookings and waitlist as a spreadsheet (an attachment)",
+  request: { params: idParams },
+  responses: {
+    200: file("text/csv", "The CSV file, `Content-Disposition: attachment` with the event's name and date"),
+    ...errors("get", BY_ID),
+  },
+});
+
+const startEventRoute = createRoute({
+  method: "post",
+  path: "/start-event",
+  summary: "Starts an upcoming event: sales close and every paid attendee is texted the rating link",
+  request: jsonBody(eventIdBody),
+  responses: { 200: json(textsSent), ...errors("post", [...ADMIN, "not_found", "wrong_state"]) },
+});
+
+const endEventRoute = createRoute({
+  method: "post",
+  path: "/end-event",
+  summary: "Ends a started event and texts every paid attendee",
+  request: jsonBody(eventIdBody),
+  responses: { 200: json(textsSent), ...errors("post", [...ADMIN, "not_found", "wrong_state"]) },
+});
+
+const participantsRoute = createRoute({
+  method: "get",
+  path: "/get-event-user/{id}",
+  summary: "The participants table: paid and refunded bookings, oldest first",
+  request: { params: idParams },
+  responses: { 200: json(eventParticipants), ...errors("get", BY_ID) },
+});
+
+const refundRoute = createRoute({
+  method: "post",
+  path: "/refund",
+  summary: "Refunds a paid booking in full, once (a repeat answers the same refund)",
+  request: jsonBody(z.object({ paymentIntentId: z.string().trim().min(1).max(255) })),
+  responses: {
+    200: json(z.strictObject({ success: z.literal(true), refundId: z.string() })),
+    ...errors("post", [...ADMIN, "not_found", "not_paid", "provider_failed"]),
+  },
+});
+
+type Listed = (typeof LISTED)[number];
+
 export const adminRoutes = (deps: AppDeps) => {
   const admin = requireAdmin(deps);
   return (
-    new Hono()
+    apiRouter()
       .route("/", adminAuthRoutes(deps))
       // The panel's own reads of the public event calls: never cached anywhere. The service worker
       // answers /get-events and /get-event/{id} stale-while-revalidate for attendees, which would show
       // an organiser the status and fields from before their own last change.
-      .get("/admin-events", admin, (c) => {
-        return c.json(listAdminEvents(deps.db, deps.now()));
+      .openapi({ ...adminEventsRoute, middleware: admin }, (c) => {
+        return c.json(listAdminEvents(deps.db, deps.now()), 200);
       })
-      .get("/admin-event/:id", admin, validate("param", idParams), (c) => {
-        return c.json(getEvent(deps.db, c.req.valid("param").id, deps.now()));
+      .openapi({ ...adminEventRoute, middleware: admin }, (c) => {
+        return c.json(getEvent(deps.db, c.req.valid("param").id, deps.now()), 200);
       })
-      .post("/save-event", admin, validate("form", newEventForm), async (c) => {
+      .openapi({ ...saveEventRoute, middleware: admin }, async (c) => {
         const { id } = await addEvent(deps, c.req.valid("form"));
         logActivity(c, deps, { action: "event created", eventId: id });
-        return c.json({ success: true as const, id });
+        return c.json({ success: true as const, id }, 200);
       })
-      .post("/update-event", admin, validate("json", eventUpdateBody), (c) => {
+      .openapi({ ...updateEventRoute, middleware: admin }, (c) => {
         const body = c.req.valid("json");
         const before = findEvent(deps.db, body.id);
         editEvent(deps, body);
@@ -52,64 +201,61 @@ export const adminRoutes = (deps: AppDeps) => {
         if (changed.length > 0) {
           logActivity(c, deps, { action: "event edited", eventId: body.id, detail: changed.join(", ") });
         }
-        return c.json({ success: true as const });
+        return c.json({ success: true as const }, 200);
       })
-      .post("/update-event-image", admin, validate("form", eventImageForm), async (c) => {
+      .openapi({ ...updateEventImageRoute, middleware: admin }, async (c) => {
         const form = c.req.valid("form");
         const { imageName } = await replaceEventPicture(deps, form.eventid, form.eventImage);
         logActivity(c, deps, { action: "event edited", eventId: form.eventid, detail: "picture" });
-        return c.json({ success: true as const, event_image: imageName });
+        return c.json({ success: true as const, event_image: imageName }, 200);
       })
-      .post("/cancel-event", admin, validate("json", eventIdBody), async (c) => {
+      .openapi({ ...cancelEventRoute, middleware: admin }, async (c) => {
         const { eventId } = c.req.valid("json");
         const result = await cancelEvent(deps, eventId);
         logActivity(c, deps, { action: "event cancelled", eventId });
-        return c.json({ success: true as const, ...result });
+        return c.json({ success: true as const, ...result }, 200);
       })
-      .get("/admin-event/:id/waitlist", admin, validate("param", idParams), (c) => {
+      .openapi({ ...waitlistRoute, middleware: admin }, (c) => {
         const event = findEvent(deps.db, c.req.valid("param").id);
         if (!event) throw NotFound("no such event");
-        return c.json({ success: true as const, waitlist: listWaitlist(deps.db, event) });
+        // listWaitlist reads only the LISTED statuses; its rows are typed with every status there is.
+        const waitlist = listWaitlist(deps.db, event).map((entry) => ({ ...entry, status: entry.status as Listed }));
+        return c.json({ success: true as const, waitlist }, 200);
       })
-      .get("/admin-event-summary/:id", admin, validate("param", idParams), (c) => {
-        return c.json(eventSummary(deps.db, c.req.valid("param").id, deps.now()));
+      .openapi({ ...summaryRoute, middleware: admin }, (c) => {
+        return c.json(eventSummary(deps.db, c.req.valid("param").id, deps.now()), 200);
       })
-      .get("/admin-event/:id/participants.csv", admin, validate("param", idParams), (c) => {
+      .openapi({ ...participantsCsvRoute, middleware: admin }, (c) => {
         const { fileName, csv } = participantsCsv(deps.db, c.req.valid("param").id);
         return c.body(csv, 200, {
           "content-type": "text/csv; charset=utf-8",
           "content-disposition": `attachment; filename="${fileName}"`,
         });
       })
-      .post("/start-event", admin, validate("json", eventIdBody), async (c) => {
+      .openapi({ ...startEventRoute, middleware: admin }, async (c) => {
         const { eventId } = c.req.valid("json");
         const result = await startEvent(deps, eventId);
         logActivity(c, deps, { action: "event started", eventId });
-        return c.json({ success: true as const, ...result });
+        return c.json({ success: true as const, ...result }, 200);
       })
-      .post("/end-event", admin, validate("json", eventIdBody), async (c) => {
+      .openapi({ ...endEventRoute, middleware: admin }, async (c) => {
         const { eventId } = c.req.valid("json");
         const result = await endEvent(deps, eventId);
         logActivity(c, deps, { action: "event ended", eventId });
-        return c.json({ success: true as const, ...result });
+        return c.json({ success: true as const, ...result }, 200);
       })
-      .get("/get-event-user/:id", admin, validate("param", idParams), (c) => {
-        return c.json(listEventParticipants(deps.db, c.req.valid("param").id));
+      .openapi({ ...participantsRoute, middleware: admin }, (c) => {
+        return c.json(listEventParticipants(deps.db, c.req.valid("param").id), 200);
       })
-      .post(
-        "/refund",
-        admin,
-        validate("json", z.object({ paymentIntentId: z.string().trim().min(1).max(255) })),
-        async (c) => {
-          const { paymentIntentId } = c.req.valid("json");
-          const { refundId, refundedNow } = await refundPayment(deps, paymentIntentId);
-          // A repeat, or a second click that joined the refund under way, changed nothing.
-          if (refundedNow) {
-            const booking = bookingOfPayment(deps.db, paymentIntentId);
-            logActivity(c, deps, { action: "refund", eventId: booking?.eventId, userId: booking?.userId });
-          }
-          return c.json({ success: true as const, refundId });
-        },
-      )
+      .openapi({ ...refundRoute, middleware: admin }, async (c) => {
+        const { paymentIntentId } = c.req.valid("json");
+        const { refundId, refundedNow } = await refundPayment(deps, paymentIntentId);
+        // A repeat, or a second click that joined the refund under way, changed nothing.
+        if (refundedNow) {
+          const booking = bookingOfPayment(deps.db, paymentIntentId);
+          logActivity(c, deps, { action: "refund", eventId: booking?.eventId, userId: booking?.userId });
+        }
+        return c.json({ success: true as const, refundId }, 200);
+      })
   );
 };
