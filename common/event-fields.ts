@@ -126,7 +126,13 @@ const mapPricesAndAges = (f: PricesAndAgesIn) => ({
 
 export type PricesAndAgesFields = ReturnType<typeof mapPricesAndAges>;
 
-const imageFile = z.instanceof(File, { message: "an image file is required" });
+/**
+ * A picture sent as a file. Described for the OpenAPI document with zod's own `.meta()` (a file has
+ * no JSON Schema of its own); not `.openapi()`, which exists only once @hono/zod-openapi is loaded.
+ */
+const imageFile = z
+  .instanceof(File, { message: "an image file is required" })
+  .meta({ type: "string", format: "binary" });
 
 /** save-event (multipart): a new event and its picture. */
 export const newEventForm = z

@@ -1,6 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
-import { eventId, eventUpdateBody } from "../../common/event-fields.ts";
+import { eventId, eventImageForm, eventUpdateBody, newEventForm } from "../../common/event-fields.ts";
 import { getEvent } from "../booking/events.ts";
+import { eventDetail } from "../booking/events-schemas.ts";
 import { findEvent } from "../booking/holds.ts";
 import { type LISTED, listWaitlist } from "../booking/waitlist.ts";
 import type { AppDeps } from "../deps.ts";
@@ -11,15 +12,7 @@ import { logActivity } from "../lib/staff.ts";
 import { idParam } from "../lib/validate.ts";
 import { adminAuthRoutes } from "./admin-auth-routes.ts";
 import { changedEventFields, listAdminEvents } from "./admin-events.ts";
-import {
-  adminEventList,
-  adminEventSummary,
-  adminWaitlist,
-  eventDetail,
-  eventImageFormDoc,
-  eventParticipants,
-  newEventFormDoc,
-} from "./admin-schemas.ts";
+import { adminEventList, adminEventSummary, adminWaitlist, eventParticipants } from "./admin-schemas.ts";
 import { cancelEvent } from "./cancel-event.ts";
 import { endEvent, startEvent } from "./event-lifecycle.ts";
 import { eventSummary } from "./event-summary.ts";
@@ -59,7 +52,7 @@ const saveEventRoute = createRoute({
   method: "post",
   path: "/save-event",
   summary: "Creates an event with its picture",
-  request: formBody(newEventFormDoc),
+  request: formBody(newEventForm),
   responses: {
     200: json(z.strictObject({ success: z.literal(true), id: z.number().int() })),
     ...errors("post", [...ADMIN, "doors_after_start", "not_an_image"]),
@@ -81,7 +74,7 @@ const updateEventImageRoute = createRoute({
   method: "post",
   path: "/update-event-image",
   summary: "Replaces an event's picture (the old one is deleted)",
-  request: formBody(eventImageFormDoc),
+  request: formBody(eventImageForm),
   responses: {
     200: json(z.strictObject({ success: z.literal(true), event_image: z.string() })),
     ...errors("post", [...ADMIN, "not_found", "wrong_state", "not_an_image"]),

@@ -1,64 +1,21 @@
-import { eventImageForm, newEventForm } from "../../common/event-fields.ts";
 import { eventStatuses, genders } from "../../db/schema.ts";
+import { eventSummary } from "../booking/events-schemas.ts";
 import { LISTED } from "../booking/waitlist.ts";
 import { z } from "../lib/openapi.ts";
 
 // The organiser's replies as schemas (docs/api.md, "Admin"), each matching the TypeScript type its
-// service answers: EventSummary and EventDetail (api/booking/events.ts), AdminEventListItem
-// (admin-events.ts), AdminEventSummary (event-summary.ts), EventParticipant (participants.ts) and the
+// service answers: AdminEventListItem (admin-events.ts: the public EventSummary of
+// api/booking/events-schemas.ts with the seat plan), AdminEventSummary (event-summary.ts), EventParticipant (participants.ts) and the
 // waitlist rows (api/booking/waitlist.ts). Money is AUD dollars, times ISO 8601 UTC.
 
 const time = z.iso.datetime();
 const gender = z.enum(genders);
 const int = () => z.number().int();
 
-/** The prices and per-gender ages every event answer carries (PricesAndAges, decision 023). */
-const pricesAndAges = {
-  bookingAmountMale: z.number().nullable(),
-  bookingAmountFemale: z.number().nullable(),
-  earlyBirdDiscount: z.number().nullable(),
-  earlyBirdUntil: time.nullable(),
-  fromAgeMale: int().nullable(),
-  toAgeMale: int().nullable(),
-  fromAgeFemale: int().nullable(),
-  toAgeFemale: int().nullable(),
-  currentAmount: z.strictObject({ male: z.number(), female: z.number() }),
-};
-
-/** One event as the public list answers it (EventSummary). */
-const eventSummary = z.strictObject({
-  id: int(),
-  event_name: z.string(),
-  event_image: z.string(),
-  EventDateTime: time,
-  event_address: z.string(),
-  booking_amount: z.number(),
-  SeatAvailabilityPer: int(),
-  event_status: z.enum(eventStatuses),
-  event_duration: z.number(),
-  from_age: int(),
-  to_age: int(),
-  time_zone: z.string(),
-  SeatsLeft: z.strictObject({ male: int(), female: int() }).nullable(),
-  seatsLeftTotal: int(),
-  resultsAt: time,
-  doorsOpenAt: time,
-  ...pricesAndAges,
-});
-
-/** The seat plan of a balanced event, both null when it has one pool of seats (decision 015). */
-const seatPlan = { seatsMale: int().nullable(), seatsFemale: int().nullable() };
-
-/** GET /admin-events: every event, soonest first, with its seat plan. */
-export const adminEventList = z.array(eventSummary.extend(seatPlan));
-
-/** GET /admin-event/{id}: EventDetail, the event's fields as the Edit form reads them. */
-export const eventDetail = eventSummary.extend({
-  event_date: z.iso.date(),
-  event_time: z.string().regex(/^\d{2}:\d{2}$/),
-  total_seats: int(),
-  ...seatPlan,
-});
+/** GET /admin-events: every event, soonest first, with its seat plan (both null with one pool of seats). */
+export const adminEventList = z.array(
+  eventSummary.extend({ seatsMale: int().nullable(), seatsFemale: int().nullable() }),
+);
 
 /** `{total, male, female}`, per gender null unless the event is balanced. */
 const byGender = z.strictObject({ total: int(), male: int().nullable(), female: int().nullable() });
@@ -117,18 +74,3 @@ export const adminWaitlist = z.strictObject({
     }),
   ),
 });
-
-// The forms' file fields, described for the document (`format: binary`): a file field with no
-// description stops /api/openapi.json from being generated. Each validates exactly as
-// common/event-fields.ts says (same schema, its message too), with metadata added by zod's own
-// `.meta()`: `.openapi()` exists only on schemas made after @hono/zod-openapi was loaded, and
-// common/ is loaded by the PWA and by tests in any order.
-const binary = { type: "string", format: "binary" } as const;
-
-/** save-event's multipart form: newEventForm, its picture described as a file. */
-export const newEventFormDoc = newEventForm.in
-  .extend({ eventImage: newEventForm.in.shape.eventImage.meta(binary) })
-  .pipe(newEventForm.out);
-
-/** update-event-image's multipart form: eventImageForm, its picture described as a file. */
-export const eventImageFormDoc = eventImageForm.extend({ eventImage: eventImageForm.shape.eventImage.meta(binary) });
