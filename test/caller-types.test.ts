@@ -1,9 +1,11 @@
+import { createRoute } from "@hono/zod-openapi";
 import { type Context, Hono } from "hono";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { AppDeps } from "../api/deps.ts";
 import { requireAdmin } from "../api/lib/admin-session.ts";
 import type { Caller } from "../api/lib/caller.ts";
+import { apiRouter, errors, json, jsonBody } from "../api/lib/openapi.ts";
 import { actorOf, logActivity, requireStaff, staffFor } from "../api/lib/staff.ts";
 import { validate } from "../api/lib/validate.ts";
 
@@ -40,17 +42,35 @@ const withMiddleware = new Hono()
     return c.json({ role: caller.role });
   });
 
+// The same for declared routes (@hono/zod-openapi, docs/decisions/026): a route's middleware types
+// its handler's context. A middleware typed with Hono's default Env (`MiddlewareHandler` bare) would
+// make that context `any` and lift this guarantee, so the app's route middlewares name their Env
+// (`MiddlewareHandler<CallerEnv>` for the guards, `MiddlewareHandler<BlankEnv>` for the rest).
+const staffRoute = createRoute({
+  method: "post",
+  path: "/declared",
+  request: jsonBody(z.object({ eventID: z.number() })),
+  responses: { 200: json(z.object({ role: z.string() })), ...errors("post", []) },
+});
+const declaredWithout = apiRouter()
+  // @ts-expect-error a declared route without requireStaff has no caller
+  .openapi(staffRoute, (c) => c.json({ role: staffFor(c, c.req.valid("json").eventID).role }, 200));
+const declaredWith = apiRouter().openapi({ ...staffRoute, middleware: requireStaff(deps) }, (c) =>
+  c.json({ role: staffFor(c, c.req.valid("json").eventID).role }, 200),
+);
+
 describe("a handler without the caller", () => {
   it("compiles behind requireAdmin or requireStaff, given per route or with use()", () => {
     expect(withMiddleware.routes.map((r) => `${r.method} ${r.path}`)).toEqual(
       expect.arrayContaining(["POST /admin", "GET /staff", "GET /after-use"]),
     );
+    expect(declaredWith.routes.map((r) => `${r.method} ${r.path}`)).toContain("POST /declared");
   });
 
   it("answers 500 should one run anyway, never as the organiser", async () => {
     // `Context` on its own is typed `any` inside, so this handler compiles: at run time it still fails closed.
     const loose = (c: Context) => c.json({ role: staffFor(c, 1).role });
-    const app = new Hono().route("/", withoutMiddleware).get("/loose", loose);
+    const app = new Hono().route("/", withoutMiddleware).route("/", declaredWithout).get("/loose", loose);
     app.onError((_, c) => c.json({ success: false }, 500));
     const json = { method: "POST", headers: { "content-type": "application/json" }, body: '{"eventID":1}' };
     for (const response of [
@@ -58,6 +78,7 @@ describe("a handler without the caller", () => {
       await app.request("/actor", json),
       await app.request("/log", json),
       await app.request("/loose"),
+      await app.request("/declared", json),
     ]) {
       expect(response.status).toBe(500);
       expect(await response.json()).toEqual({ success: false });
