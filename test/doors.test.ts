@@ -180,6 +180,9 @@ describe("a host link opens the door from the doors-open time", () => {
     server.deps.db.update(events).set({ doorsOpenAt: null }).where(eq(events.id, event.id)).run();
     for (const response of [
       await phone.get(`/api/admin-event/${event.id}/roster`),
+      await phone.get(`/api/admin-event/${event.id}/rounds`),
+      await phone.get(`/api/admin-event/${event.id}/ratings`),
+      await phone.get(`/api/admin-event/${event.id}/message-guests`),
       await phone.get("/api/host-session"),
     ]) {
       expect(response.status).toBe(403);

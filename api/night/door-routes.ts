@@ -1,13 +1,14 @@
-import { Hono } from "hono";
-import { z } from "zod";
+import { createRoute } from "@hono/zod-openapi";
 import type { AppDeps } from "../deps.ts";
+import { apiRouter, errors, json, jsonBody, z } from "../lib/openapi.ts";
 import { logActivity, requireStaff, staffFor } from "../lib/staff.ts";
-import { idParam, validate } from "../lib/validate.ts";
+import { idParam, jsonId } from "../lib/validate.ts";
 import { checkIn, openDoors, undoCheckIn } from "./check-in.ts";
-import { getRoster } from "./roster.ts";
+import { checkedIn, checkInUndone, doorsOpened, roster, STAFF_ERRORS } from "./night-schemas.ts";
+import { getRoster, type Roster } from "./roster.ts";
 
 // The PWA sends numbers; numeric text (a scanned ticket's query string) is accepted too.
-const id = z.union([z.number().int().positive().max(Number.MAX_SAFE_INTEGER), idParam(z)]);
+const id = jsonId(z);
 const checkInBody = z.object({
   eventID: id,
   userID: id,
@@ -15,6 +16,63 @@ const checkInBody = z.object({
   clientTs: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
 });
 const undoBody = z.object({ eventID: id, userID: id });
+
+const rosterRoute = createRoute({
+  method: "get",
+  path: "/admin-event/{id}/roster",
+  summary: "The door's list: paid attendees by name with their arrival, the refunded, and the door-code key",
+  request: { params: z.object({ id: idParam(z) }) },
+  responses: { 200: json(roster), ...errors("get", [...STAFF_ERRORS, "invalid_request", "not_found"]) },
+});
+
+const checkInRoute = createRoute({
+  method: "post",
+  path: "/check-in",
+  summary: "Checks an attendee in as of the door phone's tap; the earliest check-in is kept",
+  request: jsonBody(checkInBody),
+  responses: {
+    200: json(checkedIn),
+    ...errors("post", [...STAFF_ERRORS, "doors_not_open", "not_found", "refunded", "not_paid"]),
+  },
+});
+
+const undoCheckInRoute = createRoute({
+  method: "post",
+  path: "/undo-check-in",
+  summary: "Takes a check-in back (the wrong row was tapped); idempotent",
+  request: jsonBody(undoBody),
+  responses: {
+    200: json(checkInUndone),
+    ...errors("post", [...STAFF_ERRORS, "not_found", "refunded", "not_paid"]),
+  },
+});
+
+const openDoorsRoute = createRoute({
+  method: "post",
+  path: "/open-doors",
+  summary: "Open doors now: check-in opens at once, without starting the night",
+  request: jsonBody(z.object({ eventId: id })),
+  responses: {
+    200: json(doorsOpened),
+    ...errors("post", [...STAFF_ERRORS, "not_found", "wrong_state"]),
+  },
+});
+
+/**
+ * The roster as it is answered. `Roster` leaves `codeKey`, `doorsOpenAt` and `codeHash` optional
+ * because a door phone may still hold a copy kept before they were added; getRoster always sets them.
+ */
+function rosterReply(kept: Roster): z.output<typeof roster> {
+  const { codeKey } = kept;
+  const { doorsOpenAt } = kept.event;
+  if (codeKey === undefined || doorsOpenAt === undefined) throw new Error("getRoster left out codeKey or doorsOpenAt");
+  return {
+    ...kept,
+    event: { ...kept.event, doorsOpenAt },
+    attendees: kept.attendees.map((a) => ({ ...a, codeHash: a.codeHash ?? null })),
+    codeKey,
+  };
+}
 
 /**
  * The door (docs/decisions/008-door.md): staff phones read the roster and
@@ -25,12 +83,13 @@ export const doorRoutes = (deps: AppDeps) => {
   // The organiser, or a host of the event (docs/decisions/022-host-access.md). The roster carries no
   // email and no more of a phone than its last four digits, so a host sees what the organiser sees.
   const staff = requireStaff(deps);
-  return new Hono()
-    .get("/admin-event/:id/roster", staff, validate("param", z.object({ id: idParam(z) })), (c) => {
-      staffFor(c, c.req.valid("param").id);
-      return c.json(getRoster(deps.db, c.req.valid("param").id, deps.env.SESSION_SECRET));
+  return apiRouter()
+    .openapi({ ...rosterRoute, middleware: staff }, (c) => {
+      const eventId = c.req.valid("param").id;
+      staffFor(c, eventId);
+      return c.json(rosterReply(getRoster(deps.db, eventId, deps.env.SESSION_SECRET)), 200);
     })
-    .post("/check-in", staff, validate("json", checkInBody), (c) => {
+    .openapi({ ...checkInRoute, middleware: staff }, (c) => {
       const body = c.req.valid("json");
       staffFor(c, body.eventID);
       const { checkedInAt, changed } = checkIn(deps.db, {
@@ -41,22 +100,22 @@ export const doorRoutes = (deps: AppDeps) => {
       });
       // A repeat (a retried tap, a replayed queue) changed nothing, and logs nothing.
       if (changed) logActivity(c, deps, { action: "check-in", eventId: body.eventID, userId: body.userID });
-      return c.json({ success: true as const, checkedInAt });
+      return c.json({ success: true as const, checkedInAt }, 200);
     })
-    .post("/undo-check-in", staff, validate("json", undoBody), (c) => {
+    .openapi({ ...undoCheckInRoute, middleware: staff }, (c) => {
       const body = c.req.valid("json");
       staffFor(c, body.eventID);
       const { checkedInAt, changed } = undoCheckIn(deps.db, { userId: body.userID, eventId: body.eventID });
       if (changed) logActivity(c, deps, { action: "check-in undone", eventId: body.eventID, userId: body.userID });
-      return c.json({ success: true as const, checkedInAt });
+      return c.json({ success: true as const, checkedInAt }, 200);
     })
-    .post("/open-doors", staff, validate("json", z.object({ eventId: id })), (c) => {
+    .openapi({ ...openDoorsRoute, middleware: staff }, (c) => {
       // Opens check-in now without starting the night (docs/decisions/008-door.md); idempotent, and
       // logged only when it changed the time.
       const { eventId } = c.req.valid("json");
       staffFor(c, eventId);
       const { doorsOpenAt, changed } = openDoors(deps.db, eventId, deps.now());
       if (changed) logActivity(c, deps, { action: "doors opened", eventId });
-      return c.json({ success: true as const, doorsOpenAt });
+      return c.json({ success: true as const, doorsOpenAt }, 200);
     });
 };

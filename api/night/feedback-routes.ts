@@ -1,13 +1,14 @@
-import { Hono } from "hono";
-import { z } from "zod";
+import { createRoute } from "@hono/zod-openapi";
 import type { AppDeps } from "../deps.ts";
-import { jsonId, validate } from "../lib/validate.ts";
+import { apiRouter, errors, json, jsonBody, z } from "../lib/openapi.ts";
+import { jsonId } from "../lib/validate.ts";
 import { getFeedbackReport, getParticipants, saveFeedback } from "./feedback.ts";
+import { feedbackReport, participants, storedRating } from "./night-schemas.ts";
 
 // Ids arrive as numbers from the PWA, but the links carry them as text, so "12" is accepted too.
 const id = jsonId(z);
 // Left loose on purpose: a missing or mistyped token is a 403 from the link check, not a 400.
-const token = z.unknown().optional();
+const token = z.unknown().optional().openapi({ description: "the link's `t`", type: "string" });
 
 const participantsBody = z.object({ userID: id, eventID: id, token });
 const saveBody = z.object({
@@ -20,16 +21,52 @@ const saveBody = z.object({
 });
 const reportBody = z.object({ eventID: id, userID: id, token });
 
+/** The link check (api/night/feedback.ts): a token that is not this page's, or no paid seat. */
+const LINK = ["invalid_link", "not_a_participant"] as const;
+
+const participantsRoute = createRoute({
+  method: "post",
+  path: "/get-participants",
+  summary: "The partners page: whom this attendee met, with the choice the server holds for each",
+  request: jsonBody(participantsBody),
+  responses: {
+    200: json(participants),
+    ...errors("post", [...LINK, "not_found", "feedback_not_open", "event_cancelled"]),
+  },
+});
+
+const saveFeedbackRoute = createRoute({
+  method: "post",
+  path: "/save-feedback",
+  summary: "One tap on the partners page: like or dislike; the newest clientTs wins",
+  request: jsonBody(saveBody),
+  responses: {
+    200: json(storedRating),
+    ...errors("post", [...LINK, "not_found", "feedback_not_open", "event_cancelled", "ratings_closed"]),
+  },
+});
+
+const reportRoute = createRoute({
+  method: "post",
+  path: "/get-feedback",
+  summary: "The report once the results are out: mutual likes (with phones), who liked me, whom I liked",
+  request: jsonBody(reportBody),
+  responses: {
+    200: json(feedbackReport),
+    ...errors("post", [...LINK, "not_found", "event_cancelled", "results_not_yet"]),
+  },
+});
+
 export const feedbackRoutes = (deps: AppDeps) =>
-  new Hono()
-    // Per path, not "*": this sub-app is mounted at the API's root, where "*" would reach every route.
-    .post("/get-participants", validate("json", participantsBody), (c) => {
+  apiRouter()
+    .openapi(participantsRoute, (c) => {
       const body = c.req.valid("json");
       return c.json(
         getParticipants(deps, { userId: body.userID, eventId: body.eventID, token: body.token }, deps.now()),
+        200,
       );
     })
-    .post("/save-feedback", validate("json", saveBody), (c) => {
+    .openapi(saveFeedbackRoute, (c) => {
       const body = c.req.valid("json");
       const stored = saveFeedback(
         deps,
@@ -43,9 +80,9 @@ export const feedbackRoutes = (deps: AppDeps) =>
         },
         deps.now(),
       );
-      return c.json({ success: true as const, ...stored });
+      return c.json({ success: true as const, ...stored }, 200);
     })
-    .post("/get-feedback", validate("json", reportBody), (c) => {
+    .openapi(reportRoute, (c) => {
       const body = c.req.valid("json");
-      return c.json(getFeedbackReport(deps, { userId: body.userID, eventId: body.eventID, token: body.token }));
+      return c.json(getFeedbackReport(deps, { userId: body.userID, eventId: body.eventID, token: body.token }), 200);
     });

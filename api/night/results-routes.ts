@@ -1,10 +1,11 @@
-import { Hono } from "hono";
-import { z } from "zod";
+import { createRoute } from "@hono/zod-openapi";
 import type { AppDeps } from "../deps.ts";
 import { requireAdmin } from "../lib/admin-session.ts";
+import { apiRouter, errors, json, jsonBody, z } from "../lib/openapi.ts";
 import { logActivity, requireStaff, staffFor } from "../lib/staff.ts";
-import { idParam, jsonId, validate } from "../lib/validate.ts";
+import { idParam, jsonId } from "../lib/validate.ts";
 import { adminSaveFeedback } from "./feedback.ts";
+import { ratingsView, resultsReleased, STAFF_ERRORS, storedRating } from "./night-schemas.ts";
 import { eventRatings, releaseResults } from "./results.ts";
 
 // A night's results (docs/decisions/021-results.md): the organiser releases them early, types in
@@ -16,22 +17,59 @@ const id = jsonId(z);
 const releaseBody = z.object({ eventId: id });
 const paperBody = z.object({ eventID: id, fromUserID: id, toUserID: id, feedback: z.enum(["like", "dislike"]) });
 
+/** What requireAdmin answers (api/lib/admin-session.ts): no session, or a host's. */
+const ADMIN = ["admin_session_required", "forbidden"] as const;
+
+const ratingsRoute = createRoute({
+  method: "get",
+  path: "/admin-event/{id}/ratings",
+  summary: "Who has rated whom they met (the choices for the organiser only), for the results panel",
+  request: { params: z.object({ id: idParam(z) }) },
+  responses: { 200: json(ratingsView), ...errors("get", [...STAFF_ERRORS, "invalid_request", "not_found"]) },
+});
+
+const releaseRoute = createRoute({
+  method: "post",
+  path: "/release-results",
+  summary: "Release results: closes the ratings, opens the reports and texts each attendee who came",
+  request: jsonBody(releaseBody),
+  responses: { 200: json(resultsReleased), ...errors("post", [...ADMIN, "not_found", "wrong_state"]) },
+});
+
+const paperRoute = createRoute({
+  method: "post",
+  path: "/admin-save-feedback",
+  summary: "A paper scorecard typed in: one rating on a guest's behalf, never over the guest's own",
+  request: jsonBody(paperBody),
+  responses: {
+    200: json(storedRating),
+    ...errors("post", [
+      ...STAFF_ERRORS,
+      "not_found",
+      "feedback_not_open",
+      "event_cancelled",
+      "ratings_closed",
+      "rated_by_guest",
+    ]),
+  },
+});
+
 export const resultsRoutes = (deps: AppDeps) => {
   const admin = requireAdmin(deps);
   const staff = requireStaff(deps);
-  return new Hono()
-    .get("/admin-event/:id/ratings", staff, validate("param", z.object({ id: idParam(z) })), (c) => {
+  return apiRouter()
+    .openapi({ ...ratingsRoute, middleware: staff }, (c) => {
       const eventId = c.req.valid("param").id;
-      const staff = staffFor(c, eventId);
-      return c.json(eventRatings(deps.db, eventId, deps.now(), { choices: staff.role === "organiser" }));
+      const caller = staffFor(c, eventId);
+      return c.json(eventRatings(deps.db, eventId, deps.now(), { choices: caller.role === "organiser" }), 200);
     })
-    .post("/release-results", admin, validate("json", releaseBody), async (c) => {
+    .openapi({ ...releaseRoute, middleware: admin }, async (c) => {
       const eventId = c.req.valid("json").eventId;
       const { releasedAt, releasedNow, sent, failed } = await releaseResults(deps, eventId);
       if (releasedNow) logActivity(c, deps, { action: "results released", eventId });
-      return c.json({ success: true as const, releasedAt: new Date(releasedAt).toISOString(), sent, failed });
+      return c.json({ success: true as const, releasedAt: new Date(releasedAt).toISOString(), sent, failed }, 200);
     })
-    .post("/admin-save-feedback", staff, validate("json", paperBody), (c) => {
+    .openapi({ ...paperRoute, middleware: staff }, (c) => {
       const body = c.req.valid("json");
       staffFor(c, body.eventID);
       const stored = adminSaveFeedback(
@@ -46,6 +84,6 @@ export const resultsRoutes = (deps: AppDeps) => {
         otherUserId: body.toUserID,
         detail: body.feedback,
       });
-      return c.json({ success: true as const, ...stored });
+      return c.json({ success: true as const, ...stored }, 200);
     });
 };

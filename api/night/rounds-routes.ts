@@ -1,12 +1,13 @@
-import { Hono } from "hono";
-import { z } from "zod";
+import { createRoute } from "@hono/zod-openapi";
 import { GUEST_MESSAGE } from "../../common/guest-message.ts";
 import { ROUNDS_LIMITS as L } from "../../common/rounds-settings.ts";
 import { guestAudiences } from "../../db/rounds-schema.ts";
 import type { AppDeps } from "../deps.ts";
+import { apiRouter, errors, json, jsonBody, z } from "../lib/openapi.ts";
 import { actorOf, logActivity, requireStaff, staffFor } from "../lib/staff.ts";
-import { idParam, jsonId, validate } from "../lib/validate.ts";
+import { idParam, jsonId } from "../lib/validate.ts";
 import { messageGuests, previewGuestMessage } from "./guest-messages.ts";
+import { guestMessagePreview, messagesSent, myRoundsView, roundsView, STAFF_ERRORS } from "./night-schemas.ts";
 import { getRounds, markLeft, planEventRounds, runRounds } from "./rounds.ts";
 import { myRounds } from "./rounds-guest.ts";
 
@@ -53,27 +54,104 @@ const messageBody = z.object({
     .optional(),
 });
 // Left loose on purpose, as for the partners page: a missing or mistyped token is a 403, not a 400.
-const myRoundsBody = z.object({ eventID: id, userID: id, token: z.unknown().optional() });
+const myRoundsBody = z.object({
+  eventID: id,
+  userID: id,
+  token: z.unknown().optional().openapi({ description: "the link's `t`", type: "string" }),
+});
+const eventParam = z.object({ id: idParam(z) });
+
+const roundsRoute = createRoute({
+  method: "get",
+  path: "/admin-event/{id}/rounds",
+  summary: "The host's view of the night: the plan, the clock and who is present",
+  request: { params: eventParam },
+  responses: { 200: json(roundsView), ...errors("get", [...STAFF_ERRORS, "invalid_request", "not_found"]) },
+});
+
+const planRoute = createRoute({
+  method: "post",
+  path: "/plan-rounds",
+  summary: "Plan rounds, or re-plan the rounds not yet started, from the people present now",
+  request: jsonBody(planBody),
+  responses: {
+    200: json(roundsView),
+    ...errors("post", [...STAFF_ERRORS, "not_found", "wrong_state", "room_too_large"]),
+  },
+});
+
+const runRoute = createRoute({
+  method: "post",
+  path: "/run-rounds",
+  summary: "The host's controls: start, pause, resume, +1 min, next, finish",
+  request: jsonBody(runBody),
+  responses: {
+    200: json(roundsView),
+    ...errors("post", [...STAFF_ERRORS, "not_found", "wrong_state", "stale_state"]),
+  },
+});
+
+const leftRoute = createRoute({
+  method: "post",
+  path: "/mark-left",
+  summary: "Left: the attendee went home (or, with left false, is back)",
+  request: jsonBody(leftBody),
+  responses: {
+    200: json(roundsView),
+    ...errors("post", [...STAFF_ERRORS, "not_found", "wrong_state", "refunded", "not_paid", "not_checked_in"]),
+  },
+});
+
+const messagePreviewRoute = createRoute({
+  method: "get",
+  path: "/admin-event/{id}/message-guests",
+  summary: "What the Message guests dialog shows first: how many each audience reaches, the hour's limit",
+  request: { params: eventParam },
+  responses: {
+    200: json(guestMessagePreview),
+    ...errors("get", [...STAFF_ERRORS, "invalid_request", "not_found"]),
+  },
+});
+
+const messageRoute = createRoute({
+  method: "post",
+  path: "/message-guests",
+  summary: "Message guests: one text to the night's paid guests, all of them or by whether they came",
+  request: jsonBody(messageBody),
+  responses: {
+    200: json(messagesSent),
+    ...errors("post", [...STAFF_ERRORS, "not_found", "wrong_state", "rate_limited"]),
+  },
+});
+
+const myRoundsRoute = createRoute({
+  method: "post",
+  path: "/my-rounds",
+  summary: "The guest's night from the start link: their table and partner in each round, and the clock",
+  request: jsonBody(myRoundsBody),
+  responses: { 200: json(myRoundsView), ...errors("post", ["invalid_link", "not_a_participant"]) },
+});
 
 export const roundsRoutes = (deps: AppDeps) => {
   // The organiser, or a host of the event (docs/decisions/022-host-access.md). The answer's people
   // carry no email and no phone, so a host sees what the organiser sees.
   const staff = requireStaff(deps);
   return (
-    new Hono()
-      .get("/admin-event/:id/rounds", staff, validate("param", z.object({ id: idParam(z) })), (c) => {
-        staffFor(c, c.req.valid("param").id);
-        return c.json(getRounds(deps.db, c.req.valid("param").id, deps.now()));
+    apiRouter()
+      .openapi({ ...roundsRoute, middleware: staff }, (c) => {
+        const eventId = c.req.valid("param").id;
+        staffFor(c, eventId);
+        return c.json(getRounds(deps.db, eventId, deps.now()), 200);
       })
-      .post("/plan-rounds", staff, validate("json", planBody), (c) => {
+      .openapi({ ...planRoute, middleware: staff }, (c) => {
         const { eventID, ...settings } = c.req.valid("json");
         staffFor(c, eventID);
         const { preview, ...chosen } = settings;
         const view = planEventRounds(deps.db, { eventId: eventID, ...chosen }, deps.now(), { preview });
         if (!preview) logActivity(c, deps, { action: "rounds planned", eventId: eventID });
-        return c.json(view);
+        return c.json(view, 200);
       })
-      .post("/run-rounds", staff, validate("json", runBody), (c) => {
+      .openapi({ ...runRoute, middleware: staff }, (c) => {
         const body = c.req.valid("json");
         staffFor(c, body.eventID);
         const view = runRounds(
@@ -82,9 +160,9 @@ export const roundsRoutes = (deps: AppDeps) => {
           deps.now(),
         );
         logActivity(c, deps, { action: "rounds controlled", eventId: body.eventID, detail: body.action });
-        return c.json(view);
+        return c.json(view, 200);
       })
-      .post("/mark-left", staff, validate("json", leftBody), (c) => {
+      .openapi({ ...leftRoute, middleware: staff }, (c) => {
         const body = c.req.valid("json");
         staffFor(c, body.eventID);
         const { changed, ...view } = markLeft(
@@ -100,14 +178,15 @@ export const roundsRoutes = (deps: AppDeps) => {
             detail: body.left ? "left" : "back",
           });
         }
-        return c.json(view);
+        return c.json(view, 200);
       })
       // **Message guests**: what the dialog shows first (the count of each audience), then the send.
-      .get("/admin-event/:id/message-guests", staff, validate("param", z.object({ id: idParam(z) })), (c) => {
-        staffFor(c, c.req.valid("param").id);
-        return c.json(previewGuestMessage(deps.db, c.req.valid("param").id, deps.now()));
+      .openapi({ ...messagePreviewRoute, middleware: staff }, (c) => {
+        const eventId = c.req.valid("param").id;
+        staffFor(c, eventId);
+        return c.json(previewGuestMessage(deps.db, eventId, deps.now()), 200);
       })
-      .post("/message-guests", staff, validate("json", messageBody), async (c) => {
+      .openapi({ ...messageRoute, middleware: staff }, async (c) => {
         const body = c.req.valid("json");
         staffFor(c, body.eventID);
         const result = await messageGuests(deps, {
@@ -119,11 +198,14 @@ export const roundsRoutes = (deps: AppDeps) => {
         });
         if (result.created)
           logActivity(c, deps, { action: "guests messaged", eventId: body.eventID, detail: body.text });
-        return c.json({ sent: result.sent, failed: result.failed });
+        return c.json({ sent: result.sent, failed: result.failed }, 200);
       })
-      .post("/my-rounds", validate("json", myRoundsBody), (c) => {
+      .openapi(myRoundsRoute, (c) => {
         const body = c.req.valid("json");
-        return c.json(myRounds(deps, { eventId: body.eventID, userId: body.userID, token: body.token }, deps.now()));
+        return c.json(
+          myRounds(deps, { eventId: body.eventID, userId: body.userID, token: body.token }, deps.now()),
+          200,
+        );
       })
   );
 };
