@@ -1,29 +1,30 @@
 import type { ClientResponse } from "hono/client";
+import type { SuccessStatusCode } from "hono/utils/http-status";
+import type { ErrorBody } from "../../api/lib/openapi.ts";
 import type { ErrorCode } from "../../common/error-codes.ts";
-import { SERVED_OFFLINE_HEADER } from "./served-offline.ts";
-import { noteAnswerSource } from "./use-online.ts";
+import { noteAnswerSource, SERVED_OFFLINE_HEADER } from "./served-offline.ts";
 
 // The half of pwa/lib/api.ts that needs no hono/client: replies, failures, image addresses. The home
 // page's first call uses only this, so the client (a proxy over every route) loads with the pages
 // that need it, not with the home page (docs/decisions/007-scale.md).
 
-/** What an error reply carries: the person's `error`, the machine `code`, and a few named extras. */
-export type ErrorData = {
-  success?: false;
-  error?: string;
-  code?: ErrorCode;
-  /** gender_sold_out: the gender whose seats are gone. */
-  gender?: "male" | "female";
-  /** already_booked */
-  alreadyBooked?: boolean;
-  /** seats_taken */
-  takenSeats?: number;
-  /** results_not_yet: when the matches are released (ISO, UTC), and the venue's zone to show it in. */
-  resultsAt?: string;
-  timeZone?: string;
-};
+/**
+ * Any error reply the server declares, as a union on `code`: each code with its own extra fields
+ * (`gender` with `gender_sold_out`, `resultsAt` and `timeZone` with `results_not_yet`, …). Derived from
+ * the server's declarations (api/lib/openapi.ts), never written here.
+ */
+export type ErrorReply = ErrorBody<ErrorCode>;
 
-export type ApiReply<T> = { ok: true; status: number; data: T } | { ok: false; status: number; data: ErrorData };
+/**
+ * A call's reply: its success data, or an error reply. `send` gives each call its own: `T` the
+ * route's success body and `E` exactly the error bodies it declares, so `reply.data.code` names only
+ * the codes that call can answer.
+ */
+export type ApiReply<T, E = ErrorReply> = { ok: true; status: number; data: T } | { ok: false; status: number; data: E };
+
+/** What a typed call's response union says a success (or an error) carries. */
+type Success<R> = R extends ClientResponse<infer T, infer S, infer _F> ? (S extends SuccessStatusCode ? T : never) : never;
+type Failure<R> = R extends ClientResponse<infer T, infer S, infer _F> ? (S extends SuccessStatusCode ? never : T) : never;
 
 export class CallFailed extends Error {
   constructor(cause: unknown) {
@@ -42,26 +43,37 @@ export async function callFetch(input: RequestInfo | URL, init?: RequestInit): P
   return response;
 }
 
-/** Makes one call and reads its reply. */
-export async function send<T>(request: Promise<ClientResponse<T, number, "json">>): Promise<ApiReply<T>> {
-  const response = await request;
-  let data: unknown;
+/**
+ * JSON as it comes off the wire: untyped. Its type is the route's declaration, which the server
+ * checks every reply against outside production (api/lib/openapi.ts), so the replies below take it
+ * from AppType instead of a cast.
+ */
+type Wire = Awaited<ReturnType<Response["json"]>>;
+
+async function reply<T, E>(response: Response): Promise<ApiReply<T, E>> {
+  let data: Wire;
   try {
     data = await response.json();
   } catch (error) {
     // Not JSON (a proxy's error page, say): not the API's answer, so the call failed.
     throw new CallFailed(error);
   }
-  if (response.ok) return { ok: true, status: response.status, data: data as T };
-  return { ok: false, status: response.status, data: data && typeof data === "object" ? (data as ErrorData) : {} };
+  if (!data || typeof data !== "object") throw new CallFailed(new Error("the reply is not a JSON object or list"));
+  return response.ok ? { ok: true, status: response.status, data } : { ok: false, status: response.status, data };
+}
+
+/** Makes one call and reads its reply, typed by the route's declared replies. */
+export function send<R extends ClientResponse<unknown, number, "json">>(
+  request: Promise<R>,
+): Promise<ApiReply<Success<R>, Failure<R>>> {
+  return request.then((response) => reply(response));
 }
 
 /**
  * A GET of `path` made without hono/client, for the home page's list; `T` is the route's own reply
  * type, `Ok<(typeof api)["get-events"]["$get"]>`, never written by hand.
  */
-export const getJson = <T>(path: `/api/${string}`) =>
-  send<T>(callFetch(path) as unknown as Promise<ClientResponse<T, number, "json">>);
+export const getJson = async <T>(path: `/api/${string}`): Promise<ApiReply<T>> => reply(await callFetch(path));
 
 /** Where a stored image (event picture, attendee photo, thumbnail) is served from. */
 export const imageUrl = (name: string) => `/api/images/${encodeURIComponent(name)}`;

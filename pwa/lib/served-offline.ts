@@ -2,6 +2,25 @@
  * The header the service worker puts on an answer it took from its cache because the network did
  * not answer. Browsers often keep `navigator.onLine` true on a dead or captive Wi-Fi ("lie-fi"), so
  * the last API answer's source is the better sign that the page is showing saved data. Its own
- * module, so the service worker imports a string and not React.
+ * module, with the last answer's source, so the service worker and the API client import no React.
  */
 export const SERVED_OFFLINE_HEADER = "x-sdt-served-offline";
+
+let servedOffline = false;
+const listeners = new Set<() => void>();
+
+/** api-reply.ts reports where each answer came from: the network (false) or the offline cache (true). */
+export function noteAnswerSource(fromOfflineCache: boolean) {
+  if (fromOfflineCache === servedOffline) return;
+  servedOffline = fromOfflineCache;
+  for (const listener of listeners) listener();
+}
+
+/** Whether the latest API answer came from the offline cache instead of the server. */
+export const lastAnswerServedOffline = () => servedOffline;
+
+/** Calls `onChange` whenever that changes; returns the unsubscribe. */
+export function onAnswerSourceChange(onChange: () => void): () => void {
+  listeners.add(onChange);
+  return () => listeners.delete(onChange);
+}

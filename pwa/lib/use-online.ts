@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from "react";
+import { lastAnswerServedOffline, onAnswerSourceChange } from "./served-offline.ts";
 
-// globalThis, not window: api.ts imports this module, and the service worker (pwa/sw.ts) imports api.ts.
 const subscribe = (onChange: () => void) => {
   globalThis.addEventListener("online", onChange);
   globalThis.addEventListener("offline", onChange);
@@ -19,24 +19,7 @@ export function useOnline(): boolean {
   );
 }
 
-let servedOffline = false;
-const listeners = new Set<() => void>();
-
-/** api.ts reports where each answer came from: the network (false) or the offline cache (true). */
-export function noteAnswerSource(fromOfflineCache: boolean) {
-  if (fromOfflineCache === servedOffline) return;
-  servedOffline = fromOfflineCache;
-  for (const listener of listeners) listener();
-}
-
 /** Whether the latest API answer came from the offline cache instead of the server. */
 export function useServedOffline(): boolean {
-  return useSyncExternalStore(
-    (onChange) => {
-      listeners.add(onChange);
-      return () => listeners.delete(onChange);
-    },
-    () => servedOffline,
-    () => false,
-  );
+  return useSyncExternalStore(onAnswerSourceChange, lastAnswerServedOffline, () => false);
 }
