@@ -9,6 +9,7 @@ import { CacheFirst, NetworkFirst, StaleWhileRevalidate } from "workbox-strategi
 import { CHECK_IN_SYNC_TAG, flushCheckIns } from "./features/door/check-in-queue.ts";
 import type { EventSummary } from "./features/events/types.ts";
 import { FEEDBACK_SYNC_TAG, flushQueue as flushFeedback } from "./features/feedback/tap-queue.ts";
+import { readReply } from "./lib/api-reply.ts";
 import type { FlushQueueMessage } from "./lib/offline-queue.ts";
 import { SERVED_OFFLINE_HEADER } from "./lib/served-offline.ts";
 
@@ -97,7 +98,9 @@ async function warmEventCaches() {
   if (!response.ok) return;
   await (await caches.open("events")).put("/api/get-events", response.clone());
   // The raw answer is what gets cached, so this reads it with fetch rather than the typed client.
-  const list = (await response.json()) as EventSummary[];
+  const answer = await readReply<EventSummary[]>(response);
+  if (!answer.ok) return;
+  const list = answer.data;
   const images = await caches.open("images");
   await Promise.all(
     list

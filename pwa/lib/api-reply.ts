@@ -20,11 +20,15 @@ export type ErrorReply = ErrorBody<ErrorCode>;
  * route's success body and `E` exactly the error bodies it declares, so `reply.data.code` names only
  * the codes that call can answer.
  */
-export type ApiReply<T, E = ErrorReply> = { ok: true; status: number; data: T } | { ok: false; status: number; data: E };
+export type ApiReply<T, E = ErrorReply> =
+  | { ok: true; status: number; data: T }
+  | { ok: false; status: number; data: E };
 
 /** What a typed call's response union says a success (or an error) carries. */
-type Success<R> = R extends ClientResponse<infer T, infer S, infer _F> ? (S extends SuccessStatusCode ? T : never) : never;
-type Failure<R> = R extends ClientResponse<infer T, infer S, infer _F> ? (S extends SuccessStatusCode ? never : T) : never;
+type Success<R> =
+  R extends ClientResponse<infer T, infer S, infer _F> ? (S extends SuccessStatusCode ? T : never) : never;
+type Failure<R> =
+  R extends ClientResponse<infer T, infer S, infer _F> ? (S extends SuccessStatusCode ? never : T) : never;
 
 export class CallFailed extends Error {
   constructor(cause: unknown) {
@@ -68,6 +72,9 @@ export function send<R extends ClientResponse<unknown, number, "json">>(
 ): Promise<ApiReply<Success<R>, Failure<R>>> {
   return request.then((response) => reply(response));
 }
+
+/** Reads a response fetched without hono/client (the service worker's), typed as the route's `T`. */
+export const readReply = <T>(response: Response): Promise<ApiReply<T>> => reply(response);
 
 /**
  * A GET of `path` made without hono/client, for the home page's list; `T` is the route's own reply

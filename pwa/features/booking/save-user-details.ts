@@ -42,18 +42,18 @@ export async function saveUserDetails(details: UserDetails): Promise<SaveOutcome
       }),
     );
     if (reply.ok) return { kind: "saved", userID: reply.data.userID, holdExpiresAt: reply.data.holdExpiresAt };
-    const { code, gender } = reply.data;
+    const { code } = reply.data;
     if (code === "already_booked") return { kind: "refused", error: "You already have a paid seat for this event." };
     if (code === "booking_closed") return { kind: "refused", error: BOOKING_CLOSED_MESSAGE };
     // The server's words name the event's real range: `This event is for ages 25–35`.
     if (code === "age_out_of_range")
-      return { kind: "refused", error: reply.data.error ?? "This event is not for your age." };
-    if (code === "gender_sold_out" && gender) return { kind: "gender-full", gender };
+      return { kind: "refused", error: reply.data.error || "This event is not for your age." };
+    if (reply.data.code === "gender_sold_out") return { kind: "gender-full", gender: reply.data.gender };
     // The product's "success false" on this step means the seats ran out (docs/api.md: 409 sold_out).
     if (reply.status === 409) return { kind: "sold-out" };
     if (code === "phone_not_verified") return { kind: "unverified" };
     if (reply.status >= 500) return { kind: "failed" };
-    return { kind: "refused", error: reply.data.error ?? "Could not save your details." };
+    return { kind: "refused", error: reply.data.error || "Could not save your details." };
   } catch (error) {
     if (error instanceof CallFailed) return { kind: "failed" };
     throw error;

@@ -1,3 +1,4 @@
+import type { RosterEvent } from "../../../api/night/roster.ts";
 import { api, CallFailed, imageUrl, send } from "../../lib/api.ts";
 import { keepForOffline } from "../../lib/offline-cache.ts";
 import { type KeptDoorEvent, type KeptRoster, offlineDb } from "../../lib/offline-db.ts";
@@ -17,18 +18,19 @@ export type Loaded<T> =
 
 const OFFLINE_NO_COPY = "You're offline, and this isn't kept on this phone yet. Open the door view once online.";
 
-/** Fields read one by one: an event answer from an older or newer server never breaks the picker. */
-function toDoorEvent(raw: unknown): KeptDoorEvent | null {
-  if (!raw || typeof raw !== "object") return null;
-  const e = raw as Record<string, unknown>;
-  if (typeof e.id !== "number" || typeof e.event_name !== "string" || typeof e.EventDateTime !== "string") return null;
+/**
+ * The fields the door keeps of an event, from the organiser's list or a roster's own event (typed by
+ * their routes; a roster kept before `doorsOpenAt` existed has none, and a zone-less one reads as
+ * Sydney's, see zoneOf).
+ */
+function toDoorEvent(e: RosterEvent): KeptDoorEvent {
   return {
     id: e.id,
     event_name: e.event_name,
     EventDateTime: e.EventDateTime,
-    event_status: typeof e.event_status === "string" ? e.event_status : "upcoming",
+    event_status: e.event_status,
     time_zone: zoneOf(e),
-    ...(typeof e.doorsOpenAt === "string" ? { doorsOpenAt: e.doorsOpenAt } : {}),
+    ...(e.doorsOpenAt ? { doorsOpenAt: e.doorsOpenAt } : {}),
   };
 }
 
@@ -52,7 +54,7 @@ export async function loadDoorEvents(): Promise<Loaded<KeptDoorEvent[]>> {
       return { status: "locked" };
     }
     if (reply.ok) {
-      const events = reply.data.map(toDoorEvent).filter((e): e is KeptDoorEvent => e !== null);
+      const events = reply.data.map(toDoorEvent);
       try {
         const tx = (await offlineDb()).transaction("doorEvents", "readwrite");
         await Promise.all([tx.store.clear(), ...events.map((e) => tx.store.put(e)), tx.done]);
@@ -76,10 +78,7 @@ export async function loadDoorEvents(): Promise<Loaded<KeptDoorEvent[]>> {
 async function hostDoorEvents(eventID: number): Promise<Loaded<KeptDoorEvent[]>> {
   const roster = await loadRoster(eventID);
   if (roster.status !== "ready") return roster;
-  const event = toDoorEvent(roster.data.event);
-  return event
-    ? { status: "ready", data: [event], kept: roster.kept, savedAt: roster.savedAt }
-    : { status: "error", message: "Couldn't load the event." };
+  return { status: "ready", data: [toDoorEvent(roster.data.event)], kept: roster.kept, savedAt: roster.savedAt };
 }
 
 /** The roster as this phone last kept it (after a sync, with the server's check-in times). */

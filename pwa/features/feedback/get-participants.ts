@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { api, CallFailed, type ErrorData, imageUrl, send } from "../../lib/api.ts";
+import { api, CallFailed, type ErrorReply, imageUrl, send } from "../../lib/api.ts";
 import { keepForOffline } from "../../lib/offline-cache.ts";
 import { offlineDb, ticketKey } from "../../lib/offline-db.ts";
 import { type FeedbackLink, INVALID_LINK } from "./link.ts";
@@ -33,10 +33,10 @@ async function cachedPartners(link: FeedbackLink): Promise<Partner[] | undefined
   }
 }
 
-function messageFor(status: number, data: ErrorData): string {
+function messageFor(status: number, data: ErrorReply): string {
   if (status === 403) return INVALID_LINK;
   if (data.code === "feedback_not_open") return "Rating opens when the event starts. Please come back then.";
-  return `We couldn't load your partners: ${data.error ?? "please try again."}`;
+  return `We couldn't load your partners: ${data.error || "please try again."}`;
 }
 
 /**

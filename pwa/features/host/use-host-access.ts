@@ -42,11 +42,9 @@ export function useHostAccess(token: string | null, dropToken: () => void): Host
       try {
         const reply = token ? await hostLogin(token) : await hostSession();
         if (!live) return;
-        const notOpen = reply.ok ? null : (reply.data as { code?: string; doorsOpenAt?: unknown; timeZone?: unknown });
-        if (notOpen?.code === "host_link_not_open" && typeof notOpen.doorsOpenAt === "string") {
+        if (!reply.ok && reply.data.code === "host_link_not_open") {
           // Kept in the address, so a reload once the doors are open signs in.
-          const timeZone = typeof notOpen.timeZone === "string" ? notOpen.timeZone : "UTC";
-          setState({ status: "not-open", doorsOpenAt: notOpen.doorsOpenAt, timeZone });
+          setState({ status: "not-open", doorsOpenAt: reply.data.doorsOpenAt, timeZone: reply.data.timeZone });
           return;
         }
         if (token) dropToken();

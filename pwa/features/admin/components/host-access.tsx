@@ -1,4 +1,5 @@
 import { type FormEvent, useCallback, useEffect, useState } from "react";
+import type { ApiReply } from "../../../lib/api.ts";
 import { ErrorNotice } from "../../../lib/error-notice.tsx";
 import {
   ACTIVITY_PAGE_SIZE,
@@ -63,10 +64,10 @@ export function HostAccess({ events, eventId, onPick }: Props) {
   const { confirm, dialog } = useConfirm();
 
   const load = useCallback(async (id: number) => {
-    const read = async <T,>(call: Promise<{ ok: boolean; data: unknown }>, set: (v: Loaded<T>) => void) => {
+    const read = async <T,>(call: Promise<ApiReply<T[], unknown>>, set: (v: Loaded<T>) => void) => {
       try {
         const reply = await call;
-        set(reply.ok && Array.isArray(reply.data) ? { status: "ready", rows: reply.data as T[] } : { status: "error" });
+        set(reply.ok ? { status: "ready", rows: reply.data } : { status: "error" });
       } catch (error) {
         console.warn(error);
         set({ status: "error" });
@@ -85,11 +86,11 @@ export function HostAccess({ events, eventId, onPick }: Props) {
     setOlder("loading");
     try {
       const reply = await getActivity(eventId, last?.id);
-      if (!reply.ok || !Array.isArray(reply.data)) {
+      if (!reply.ok) {
         setOlder("error");
         return;
       }
-      const page = reply.data as ActivityEntry[];
+      const page = reply.data;
       const shown = new Set(activity.rows.map((r) => r.id));
       setActivity({ status: "ready", rows: [...activity.rows, ...page.filter((r) => !shown.has(r.id))] });
       setOlder(page.length >= ACTIVITY_PAGE_SIZE ? "more" : "none");
