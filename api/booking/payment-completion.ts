@@ -171,7 +171,11 @@ export async function completeCheckout(
  * failed half-way (the refund call, say) is handled again when the provider retries it; a replay of
  * one that succeeded changes nothing.
  */
-export async function handlePaymentEvent(deps: CompletionDeps, event: PaymentEvent) {
+/** What a webhook delivery did (docs/api.md, `POST /api/stripe/webhook`). */
+export type WebhookOutcome = "paid" | "refunded" | "released" | "ignored";
+export type WebhookResult = { received: true; duplicate: true } | { received: true; outcome: WebhookOutcome };
+
+export async function handlePaymentEvent(deps: CompletionDeps, event: PaymentEvent): Promise<WebhookResult> {
   const { db } = deps;
   const seen = db
     .select({ id: processedWebhookEvents.id })
@@ -180,18 +184,20 @@ export async function handlePaymentEvent(deps: CompletionDeps, event: PaymentEve
     .get();
   if (seen) return { received: true, duplicate: true };
   const checkout = event.checkout;
-  let outcome: string = "ignored";
+  let outcome: WebhookOutcome = "ignored";
   if (
     checkout &&
     (event.type === "checkout.session.completed" || event.type === "checkout.session.async_payment_succeeded")
   ) {
     if (checkout.paid && checkout.paymentIntentId) {
       const bookingId = Number(checkout.metadata.bookingId);
-      ({ outcome } = await completeCheckout(deps, {
+      const done = await completeCheckout(deps, {
         sessionId: checkout.id,
         paymentIntentId: checkout.paymentIntentId,
         bookingId: Number.isInteger(bookingId) && bookingId > 0 ? bookingId : undefined,
-      }));
+      });
+      // `not_payable` comes only with `requireOpen` (the local Pay), never from a webhook.
+      outcome = done.outcome === "not_payable" ? "ignored" : done.outcome;
     }
   } else if (checkout && event.type === "checkout.session.expired") {
     outcome = releaseCheckout(deps, checkout.id, "expired", deps.now()) ? "released" : "ignored";

@@ -1,6 +1,7 @@
 import { TICKET_STATUSES } from "../../common/ticket-status.ts";
 import { z } from "../lib/openapi.ts";
 import { idParam, jsonId } from "../lib/validate.ts";
+import type { WebhookOutcome } from "./payment-completion.ts";
 
 // The requests and replies of the payment and ticket calls (payments-routes.ts), as docs/api.md's
 // "Payments and tickets" describes them. Each reply schema matches its TypeScript type in the
@@ -77,8 +78,7 @@ export const ticketStatusReply = z.strictObject({
 });
 
 /** What handlePaymentEvent (payment-completion.ts) did with a delivery it had not seen before. */
-export const WEBHOOK_OUTCOMES = ["paid", "refunded", "released", "ignored"] as const;
-export type WebhookOutcome = (typeof WEBHOOK_OUTCOMES)[number];
+export const WEBHOOK_OUTCOMES = ["paid", "refunded", "released", "ignored"] as const satisfies WebhookOutcome[];
 
 export const webhookReply = z.union([
   z.strictObject({ received: z.literal(true), outcome: z.enum(WEBHOOK_OUTCOMES) }),

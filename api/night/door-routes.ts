@@ -5,7 +5,7 @@ import { logActivity, requireStaff, staffFor } from "../lib/staff.ts";
 import { idParam, jsonId } from "../lib/validate.ts";
 import { checkIn, openDoors, undoCheckIn } from "./check-in.ts";
 import { checkedIn, checkInUndone, doorsOpened, roster, STAFF_ERRORS } from "./night-schemas.ts";
-import { getRoster, type Roster } from "./roster.ts";
+import { getRoster } from "./roster.ts";
 
 // The PWA sends numbers; numeric text (a scanned ticket's query string) is accepted too.
 const id = jsonId(z);
@@ -59,22 +59,6 @@ const openDoorsRoute = createRoute({
 });
 
 /**
- * The roster as it is answered. `Roster` leaves `codeKey`, `doorsOpenAt` and `codeHash` optional
- * because a door phone may still hold a copy kept before they were added; getRoster always sets them.
- */
-function rosterReply(kept: Roster): z.output<typeof roster> {
-  const { codeKey } = kept;
-  const { doorsOpenAt } = kept.event;
-  if (codeKey === undefined || doorsOpenAt === undefined) throw new Error("getRoster left out codeKey or doorsOpenAt");
-  return {
-    ...kept,
-    event: { ...kept.event, doorsOpenAt },
-    attendees: kept.attendees.map((a) => ({ ...a, codeHash: a.codeHash ?? null })),
-    codeKey,
-  };
-}
-
-/**
  * The door (docs/decisions/008-door.md): staff phones read the roster and
  * check attendees in, possibly long after the tap, from an offline queue. Every answer is personal
  * and changes minute to minute, so nothing here may be cached.
@@ -87,7 +71,7 @@ export const doorRoutes = (deps: AppDeps) => {
     .openapi({ ...rosterRoute, middleware: staff }, (c) => {
       const eventId = c.req.valid("param").id;
       staffFor(c, eventId);
-      return c.json(rosterReply(getRoster(deps.db, eventId, deps.env.SESSION_SECRET)), 200);
+      return c.json(getRoster(deps.db, eventId, deps.env.SESSION_SECRET), 200);
     })
     .openapi({ ...checkInRoute, middleware: staff }, (c) => {
       const body = c.req.valid("json");

@@ -59,7 +59,17 @@ export const codeHashOf = (keyHex: string, code: string) =>
   createHmac("sha256", Buffer.from(keyHex, "hex")).update(normaliseTicketCode(code)).digest("hex");
 
 /** The door's list for one event: paid attendees by name, plus who was refunded. 404 for no such event. */
-export function getRoster(db: Db, eventId: number, secret: string): Roster {
+/**
+ * The roster as the server answers it: every field a kept copy may lack is there (`Roster` stays
+ * lenient for what door phones kept before those fields were added).
+ */
+export type ServedRoster = Roster & {
+  event: RosterEvent & { doorsOpenAt: string };
+  attendees: (RosterAttendee & { codeHash: string | null })[];
+  codeKey: string;
+};
+
+export function getRoster(db: Db, eventId: number, secret: string): ServedRoster {
   const event = db.select().from(events).where(eq(events.id, eventId)).get();
   if (!event) throw NotFound("no such event");
   const rows = db
