@@ -1,4 +1,5 @@
 import { createRoute } from "@hono/zod-openapi";
+import { zValidator } from "@hono/zod-validator";
 import { type Context, Hono } from "hono";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -7,7 +8,6 @@ import { requireAdmin } from "../api/lib/admin-session.ts";
 import type { Caller } from "../api/lib/caller.ts";
 import { apiRouter, errors, json, jsonBody } from "../api/lib/openapi.ts";
 import { actorOf, logActivity, requireStaff, staffFor } from "../api/lib/staff.ts";
-import { validate } from "../api/lib/validate.ts";
 
 // The caller is a typed context variable (docs/decisions/024-who-is-calling.md). `npm run
 // typecheck` checks this file: each `@ts-expect-error` below is a handler without requireAdmin or
@@ -15,7 +15,7 @@ import { validate } from "../api/lib/validate.ts";
 // directive would fail the typecheck instead.
 
 const deps = {} as AppDeps;
-const body = validate("json", z.object({ eventID: z.number() }));
+const body = zValidator("json", z.object({ eventID: z.number() }));
 
 // Without the middleware: none of the helpers accepts the handler's context.
 const withoutMiddleware = new Hono()

@@ -13,7 +13,7 @@ import { hostSessionOf } from "./host-session.ts";
  * `c.var.caller`; the handler then calls `staffFor(c, eventId)`, which refuses a host another
  * event's data.
  *
- *     .post("/some-night-call", staff, validate("json", body), (c) => { staffFor(c, body.eventID); ... })
+ *     .openapi({ ...someNightRoute, middleware: staff }, (c) => { staffFor(c, c.req.valid("json").eventID); … })
  */
 export const requireStaff =
   (deps: AppDeps): MiddlewareHandler<CallerEnv> =>

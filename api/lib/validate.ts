@@ -1,8 +1,3 @@
-import { zValidator } from "@hono/zod-validator";
-import type { ValidationTargets } from "hono";
-import type { z } from "zod";
-import { BadRequest } from "./errors.ts";
-
 /**
  * How a reply names a request's field: error messages are read by people (the PWA shows them), so
  * none starts with a field's code name such as `clientTs:`. A field not listed is named by its code
@@ -88,18 +83,6 @@ export function issueMessage(issue: {
   // zod's own words ("Invalid input: expected string, received number") are for programmers.
   return `${field} is not valid.`;
 }
-
-/**
- * zod validation for a request part; a failure becomes one 400 `{success:false, error}` saying in
- * words what is wrong with the first bad field, through the app's single onError.
- */
-export const validate = <T extends z.ZodType, Target extends keyof ValidationTargets>(target: Target, schema: T) =>
-  zValidator(target, schema, (result) => {
-    if (!result.success) {
-      const issue = result.error.issues[0];
-      throw BadRequest(issue ? issueMessage(issue) : "The request is not valid.");
-    }
-  });
 
 /**
  * A person's name as they type it: 1 to 100 characters, and no control characters (NUL, escape,
