@@ -9,5 +9,9 @@ export default defineConfig({
     testTimeout: 90_000,
     hookTimeout: 60_000,
     maxWorkers: 2,
+    // A test waits for the state it expects: expect.poll's own default (1 s) is too short for a page
+    // on two shared cores (a photo shrunk and uploaded, a service worker installing), so polls wait
+    // up to 15 s and pass as soon as the state is there.
+    expect: { poll: { timeout: 15_000 } },
   },
 });

@@ -176,6 +176,10 @@ const chromiumArgs = [
   "--disable-component-update",
   "--disable-sync",
   "--no-first-run",
+  // Chromium 150 (Debian's since November 2026) gives each navigation a new document host, and the
+  // offline emulation (context.setOffline) does not follow it there: a page opened offline read
+  // navigator.onLine as true. Without RenderDocument the emulation holds across navigations again.
+  "--disable-features=RenderDocument",
 ];
 
 /** `extraArgs` add to the flags above (the door suite's fake camera, for one). */
