@@ -3,7 +3,7 @@ import type { Context } from "hono";
 import { localDateTime } from "../../common/event-fields.ts";
 import { EVENT_LIMITS as L } from "../../common/event-limits.ts";
 import type { AppDeps } from "../deps.ts";
-import { requireAdmin } from "../lib/admin-session.ts";
+import { ADMIN_ERRORS, requireAdmin } from "../lib/admin-session.ts";
 import { clientAddress } from "../lib/client-address.ts";
 import { Forbidden } from "../lib/errors.ts";
 import { apiRouter, done, errors, json, jsonBody, z } from "../lib/openapi.ts";
@@ -61,9 +61,6 @@ const promoCode = z.strictObject({
   disabled: z.boolean(),
 });
 
-/** The organiser session's codes: 401 without it, 403 for a host session (requireAdmin). */
-const ORGANISER = ["admin_session_required", "forbidden"] as const;
-
 const newCodeRoute = createRoute({
   method: "post",
   path: "/promo-codes",
@@ -71,7 +68,7 @@ const newCodeRoute = createRoute({
   request: jsonBody(newCode),
   responses: {
     200: json(z.strictObject({ success: z.literal(true), promoCode })),
-    ...errors("post", [...ORGANISER, "not_found", "promo_code_taken", "wrong_state"]),
+    ...errors("post", [...ADMIN_ERRORS, "not_found", "promo_code_taken", "wrong_state"]),
   },
 });
 
@@ -82,7 +79,7 @@ const listRoute = createRoute({
   request: { params: z.object({ id: idParam(z) }) },
   responses: {
     200: json(z.strictObject({ success: z.literal(true), promoCodes: z.array(promoCode) })),
-    ...errors("get", ["invalid_request", ...ORGANISER, "not_found"]),
+    ...errors("get", ["invalid_request", ...ADMIN_ERRORS, "not_found"]),
   },
 });
 
@@ -91,7 +88,7 @@ const disableRoute = createRoute({
   path: "/disable-promo-code",
   summary: "Stops a code being applied from now on; again changes nothing (organiser)",
   request: jsonBody(z.object({ id })),
-  responses: { 200: json(done), ...errors("post", [...ORGANISER, "not_found"]) },
+  responses: { 200: json(done), ...errors("post", [...ADMIN_ERRORS, "not_found"]) },
 });
 
 const applyRoute = createRoute({

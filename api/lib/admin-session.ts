@@ -73,6 +73,9 @@ export function isAdmin(c: Context, deps: AppDeps): boolean {
   );
 }
 
+/** What requireAdmin answers, for a route's declared errors: no session (401), a host's session (403). */
+export const ADMIN_ERRORS = ["admin_session_required", "forbidden"] as const;
+
 /**
  * 401 unless the request carries a live admin session; 403 for a live host session, which opens only
  * the door and the rounds (docs/decisions/022-host-access.md). Put it before validation: no hints

@@ -8,6 +8,12 @@ import { Forbidden, Unauthorized } from "./errors.ts";
 import { hostSessionOf } from "./host-session.ts";
 
 /**
+ * What requireStaff and staffFor answer, for a route's declared errors: no session (401), a host
+ * whose link ended (401), a host of another event (403), a host before the doors open (403).
+ */
+export const STAFF_ERRORS = ["admin_session_required", "host_access_ended", "forbidden", "host_link_not_open"] as const;
+
+/**
  * 401 unless the request carries the organiser's session or a live host session; a host whose link
  * was revoked or expired gets `host_access_ended`. Every answer behind it is no-store. It sets
  * `c.var.caller`; the handler then calls `staffFor(c, eventId)`, which refuses a host another

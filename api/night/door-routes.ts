@@ -1,10 +1,10 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { AppDeps } from "../deps.ts";
 import { apiRouter, errors, json, jsonBody, z } from "../lib/openapi.ts";
-import { logActivity, requireStaff, staffFor } from "../lib/staff.ts";
+import { logActivity, requireStaff, STAFF_ERRORS, staffFor } from "../lib/staff.ts";
 import { idParam, jsonId } from "../lib/validate.ts";
 import { checkIn, openDoors, undoCheckIn } from "./check-in.ts";
-import { checkedIn, checkInUndone, doorsOpened, roster, STAFF_ERRORS } from "./night-schemas.ts";
+import { checkedIn, checkInUndone, doorsOpened, roster } from "./night-schemas.ts";
 import { getRoster } from "./roster.ts";
 
 // The PWA sends numbers; numeric text (a scanned ticket's query string) is accepted too.

@@ -7,12 +7,6 @@ import { z } from "../lib/openapi.ts";
 // them, and every reply is checked against them outside production. Each matches the service's own
 // TypeScript type (api/night/*.ts), which the compiler holds the handlers to.
 
-/**
- * What requireStaff answers before a night call runs (api/lib/staff.ts): no session, a host link
- * revoked or expired, a host asking about another event, a host before the doors open.
- */
-export const STAFF_ERRORS = ["admin_session_required", "host_access_ended", "forbidden", "host_link_not_open"] as const;
-
 const id = z.number().int().positive();
 const count = z.number().int().nonnegative();
 const time = z.iso.datetime();

@@ -1,11 +1,11 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { AppDeps } from "../deps.ts";
-import { requireAdmin } from "../lib/admin-session.ts";
+import { ADMIN_ERRORS, requireAdmin } from "../lib/admin-session.ts";
 import { apiRouter, errors, json, jsonBody, z } from "../lib/openapi.ts";
-import { logActivity, requireStaff, staffFor } from "../lib/staff.ts";
+import { logActivity, requireStaff, STAFF_ERRORS, staffFor } from "../lib/staff.ts";
 import { idParam, jsonId } from "../lib/validate.ts";
 import { adminSaveFeedback } from "./feedback.ts";
-import { ratingsView, resultsReleased, STAFF_ERRORS, storedRating } from "./night-schemas.ts";
+import { ratingsView, resultsReleased, storedRating } from "./night-schemas.ts";
 import { eventRatings, releaseResults } from "./results.ts";
 
 // A night's results (docs/decisions/021-results.md): the organiser releases them early, types in
@@ -18,7 +18,6 @@ const releaseBody = z.object({ eventId: id });
 const paperBody = z.object({ eventID: id, fromUserID: id, toUserID: id, feedback: z.enum(["like", "dislike"]) });
 
 /** What requireAdmin answers (api/lib/admin-session.ts): no session, or a host's. */
-const ADMIN = ["admin_session_required", "forbidden"] as const;
 
 const ratingsRoute = createRoute({
   method: "get",
@@ -33,7 +32,7 @@ const releaseRoute = createRoute({
   path: "/release-results",
   summary: "Release results: closes the ratings, opens the reports and texts each attendee who came",
   request: jsonBody(releaseBody),
-  responses: { 200: json(resultsReleased), ...errors("post", [...ADMIN, "not_found", "wrong_state"]) },
+  responses: { 200: json(resultsReleased), ...errors("post", [...ADMIN_ERRORS, "not_found", "wrong_state"]) },
 });
 
 const paperRoute = createRoute({

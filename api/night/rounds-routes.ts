@@ -4,10 +4,10 @@ import { ROUNDS_LIMITS as L } from "../../common/rounds-settings.ts";
 import { guestAudiences } from "../../db/rounds-schema.ts";
 import type { AppDeps } from "../deps.ts";
 import { apiRouter, errors, json, jsonBody, z } from "../lib/openapi.ts";
-import { actorOf, logActivity, requireStaff, staffFor } from "../lib/staff.ts";
+import { actorOf, logActivity, requireStaff, STAFF_ERRORS, staffFor } from "../lib/staff.ts";
 import { idParam, jsonId } from "../lib/validate.ts";
 import { messageGuests, previewGuestMessage } from "./guest-messages.ts";
-import { guestMessagePreview, messagesSent, myRoundsView, roundsView, STAFF_ERRORS } from "./night-schemas.ts";
+import { guestMessagePreview, messagesSent, myRoundsView, roundsView } from "./night-schemas.ts";
 import { getRounds, markLeft, planEventRounds, runRounds } from "./rounds.ts";
 import { myRounds } from "./rounds-guest.ts";
 

@@ -7,7 +7,7 @@ import { Scalar } from "@scalar/hono-api-reference";
 import type { Env, MiddlewareHandler } from "hono";
 import { compress } from "hono/compress";
 import type { AppDeps } from "../deps.ts";
-import { requireAdmin } from "../lib/admin-session.ts";
+import { ADMIN_ERRORS, requireAdmin } from "../lib/admin-session.ts";
 import { apiRouter, errors, file, json, z } from "../lib/openapi.ts";
 
 /**
@@ -27,13 +27,13 @@ const documentRoute = createRoute({
   method: "get",
   path: "/api/openapi.json",
   summary: "The OpenAPI 3.1 document of every call, generated from the routes' schemas",
-  responses: { 200: json(openApiDocument, "The document"), ...errors("get", ["admin_session_required", "forbidden"]) },
+  responses: { 200: json(openApiDocument, "The document"), ...errors("get", ADMIN_ERRORS) },
 });
 const pageRoute = createRoute({
   method: "get",
   path: "/api/docs",
   summary: "The API reference page (Scalar), drawn from /api/openapi.json",
-  responses: { 200: file("text/html", "The page"), ...errors("get", ["admin_session_required", "forbidden"]) },
+  responses: { 200: file("text/html", "The page"), ...errors("get", ADMIN_ERRORS) },
 });
 const bundleRoute = createRoute({
   method: "get",
@@ -41,7 +41,7 @@ const bundleRoute = createRoute({
   summary: "The reference page's script, Scalar's standalone bundle served from the app's own files",
   responses: {
     200: file("text/javascript", "The script"),
-    ...errors("get", ["admin_session_required", "forbidden"]),
+    ...errors("get", ADMIN_ERRORS),
   },
 });
 

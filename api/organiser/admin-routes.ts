@@ -5,7 +5,7 @@ import { eventDetail } from "../booking/events-schemas.ts";
 import { findEvent } from "../booking/holds.ts";
 import { type LISTED, listWaitlist } from "../booking/waitlist.ts";
 import type { AppDeps } from "../deps.ts";
-import { requireAdmin } from "../lib/admin-session.ts";
+import { ADMIN_ERRORS, requireAdmin } from "../lib/admin-session.ts";
 import { NotFound } from "../lib/errors.ts";
 import { apiRouter, done, errors, file, formBody, json, jsonBody, z } from "../lib/openapi.ts";
 import { logActivity } from "../lib/staff.ts";
@@ -24,11 +24,8 @@ import { bookingOfPayment, refundPayment } from "./refunds.ts";
 const idParams = z.object({ id: idParam(z) });
 const eventIdBody = z.object({ eventId });
 
-// Every call here is the organiser's: requireAdmin answers 401 without the session and 403 to a
-// host's session (docs/api.md, "Who may call"), before the input is read.
-const ADMIN = ["admin_session_required", "forbidden"] as const;
 // A path's event id that is not one: 400; an event that is not there: 404.
-const BY_ID = [...ADMIN, "invalid_request", "not_found"] as const;
+const BY_ID = [...ADMIN_ERRORS, "invalid_request", "not_found"] as const;
 
 /** `{success: true}` and the counts of the texts a step sent now and left for the retry loop. */
 const textsSent = z.strictObject({ success: z.literal(true), sent: z.number().int(), failed: z.number().int() });
@@ -37,7 +34,7 @@ const adminEventsRoute = createRoute({
   method: "get",
   path: "/admin-events",
   summary: "Every event, soonest first, with its seat plan; never cached",
-  responses: { 200: json(adminEventList), ...errors("get", ADMIN) },
+  responses: { 200: json(adminEventList), ...errors("get", ADMIN_ERRORS) },
 });
 
 const adminEventRoute = createRoute({
@@ -55,7 +52,7 @@ const saveEventRoute = createRoute({
   request: formBody(newEventForm),
   responses: {
     200: json(z.strictObject({ success: z.literal(true), id: z.number().int() })),
-    ...errors("post", [...ADMIN, "doors_after_start", "not_an_image"]),
+    ...errors("post", [...ADMIN_ERRORS, "doors_after_start", "not_an_image"]),
   },
 });
 
@@ -66,7 +63,14 @@ const updateEventRoute = createRoute({
   request: jsonBody(eventUpdateBody),
   responses: {
     200: json(done),
-    ...errors("post", [...ADMIN, "doors_after_start", "not_found", "wrong_state", "seats_taken", "doors_in_use"]),
+    ...errors("post", [
+      ...ADMIN_ERRORS,
+      "doors_after_start",
+      "not_found",
+      "wrong_state",
+      "seats_taken",
+      "doors_in_use",
+    ]),
   },
 });
 
@@ -77,7 +81,7 @@ const updateEventImageRoute = createRoute({
   request: formBody(eventImageForm),
   responses: {
     200: json(z.strictObject({ success: z.literal(true), event_image: z.string() })),
-    ...errors("post", [...ADMIN, "not_found", "wrong_state", "not_an_image"]),
+    ...errors("post", [...ADMIN_ERRORS, "not_found", "wrong_state", "not_an_image"]),
   },
 });
 
@@ -96,7 +100,7 @@ const cancelEventRoute = createRoute({
         smsFailed: z.number().int(),
       }),
     ),
-    ...errors("post", [...ADMIN, "not_found", "wrong_state"]),
+    ...errors("post", [...ADMIN_ERRORS, "not_found", "wrong_state"]),
   },
 });
 
@@ -132,7 +136,7 @@ const startEventRoute = createRoute({
   path: "/start-event",
   summary: "Starts an upcoming event: sales close and every paid attendee is texted the rating link",
   request: jsonBody(eventIdBody),
-  responses: { 200: json(textsSent), ...errors("post", [...ADMIN, "not_found", "wrong_state"]) },
+  responses: { 200: json(textsSent), ...errors("post", [...ADMIN_ERRORS, "not_found", "wrong_state"]) },
 });
 
 const endEventRoute = createRoute({
@@ -140,7 +144,7 @@ const endEventRoute = createRoute({
   path: "/end-event",
   summary: "Ends a started event and texts every paid attendee",
   request: jsonBody(eventIdBody),
-  responses: { 200: json(textsSent), ...errors("post", [...ADMIN, "not_found", "wrong_state"]) },
+  responses: { 200: json(textsSent), ...errors("post", [...ADMIN_ERRORS, "not_found", "wrong_state"]) },
 });
 
 const participantsRoute = createRoute({
@@ -158,7 +162,7 @@ const refundRoute = createRoute({
   request: jsonBody(z.object({ paymentIntentId: z.string().trim().min(1).max(255) })),
   responses: {
     200: json(z.strictObject({ success: z.literal(true), refundId: z.string() })),
-    ...errors("post", [...ADMIN, "not_found", "not_paid", "provider_failed"]),
+    ...errors("post", [...ADMIN_ERRORS, "not_found", "not_paid", "provider_failed"]),
   },
 });
 

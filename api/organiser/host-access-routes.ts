@@ -1,7 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import QRCode from "qrcode";
 import type { AppDeps } from "../deps.ts";
-import { noStore, requireAdmin } from "../lib/admin-session.ts";
+import { ADMIN_ERRORS, noStore, requireAdmin } from "../lib/admin-session.ts";
 import { Unauthorized } from "../lib/errors.ts";
 import { hostSessionOf, startHostSession } from "../lib/host-session.ts";
 import { apiRouter, done, errors, json, jsonBody, z } from "../lib/openapi.ts";
@@ -77,9 +77,6 @@ const activityEntry = z.strictObject({
   count: z.number().int(),
 });
 
-// Every organiser call: requireAdmin answers 401 without the session and 403 to a host's session.
-const ADMIN = ["admin_session_required", "forbidden"] as const;
-
 const createHostLinkRoute = createRoute({
   method: "post",
   path: "/host-links",
@@ -87,7 +84,7 @@ const createHostLinkRoute = createRoute({
   request: jsonBody(z.object({ eventID: jsonId(z), label })),
   responses: {
     200: json(hostLink.extend({ qrCodeImage: z.string() })),
-    ...errors("post", [...ADMIN, "not_found", "wrong_state"]),
+    ...errors("post", [...ADMIN_ERRORS, "not_found", "wrong_state"]),
   },
 });
 
@@ -96,7 +93,7 @@ const listHostLinksRoute = createRoute({
   path: "/admin-event/{id}/host-links",
   summary: "The event's host links, newest first, revoked and expired ones too",
   request: { params: idParams },
-  responses: { 200: json(z.array(hostLink)), ...errors("get", [...ADMIN, "invalid_request", "not_found"]) },
+  responses: { 200: json(z.array(hostLink)), ...errors("get", [...ADMIN_ERRORS, "invalid_request", "not_found"]) },
 });
 
 const revokeHostLinkRoute = createRoute({
@@ -104,7 +101,7 @@ const revokeHostLinkRoute = createRoute({
   path: "/revoke-host-link",
   summary: "Revokes a host link: every phone signed in with it is signed out at once",
   request: jsonBody(z.object({ id: jsonId(z) })),
-  responses: { 200: json(done), ...errors("post", [...ADMIN, "not_found"]) },
+  responses: { 200: json(done), ...errors("post", [...ADMIN_ERRORS, "not_found"]) },
 });
 
 const activityRoute = createRoute({
@@ -112,7 +109,7 @@ const activityRoute = createRoute({
   path: "/admin-event/{id}/activity",
   summary: "One page of the event's activity log, newest first",
   request: { params: idParams, query: activityQuery },
-  responses: { 200: json(z.array(activityEntry)), ...errors("get", [...ADMIN, "invalid_request", "not_found"]) },
+  responses: { 200: json(z.array(activityEntry)), ...errors("get", [...ADMIN_ERRORS, "invalid_request", "not_found"]) },
 });
 
 const hostLoginRoute = createRoute({
