@@ -4,7 +4,7 @@ import { type AppServer, desktop, launchBrowser, newContext, noBrowser, startApp
 
 // The API reference (docs/api.md, `GET /api/docs`): Scalar's page drawn from /api/openapi.json with
 // the app's own copy of its script. A developer opens it on `npm run dev`; nothing may come from
-// another site, and the page's CSP (a nonce for its one inline script) must let it run.
+// another site, and the page's CSP (its one inline script allowed by hash) must let it run.
 
 describe.skipIf(noBrowser)("the API reference page", () => {
   let server: AppServer;

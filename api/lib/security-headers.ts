@@ -48,7 +48,7 @@ export function securityHeaders(env: Pick<Env, "NAVBAR_SCRIPT_URL" | "PUBLIC_BAS
   return async (c, next) => {
     await next();
     const h = c.res.headers;
-    // A page that declares its own (the API reference, with its nonce) keeps it.
+    // A page that declares its own (the API reference, with its script's hash) keeps it.
     if (!h.has("Content-Security-Policy")) h.set("Content-Security-Policy", csp);
     h.set("X-Content-Type-Options", "nosniff");
     h.set("X-Frame-Options", "DENY");

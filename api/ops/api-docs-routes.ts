@@ -1,10 +1,10 @@
-import { randomBytes } from "node:crypto";
+import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { Scalar } from "@scalar/hono-api-reference";
-import type { Env, MiddlewareHandler } from "hono";
+import type { Context, Env, MiddlewareHandler } from "hono";
 import { compress } from "hono/compress";
 import type { AppDeps } from "../deps.ts";
 import { ADMIN_ERRORS, requireAdmin } from "../lib/admin-session.ts";
@@ -12,7 +12,8 @@ import { apiRouter, errors, file, json, z } from "../lib/openapi.ts";
 
 /**
  * The API reference Scalar draws, from the package's own standalone bundle: the page loads nothing
- * from another site (no CDN, no fonts), and the CSP stays `script-src 'self'` plus this page's nonce.
+ * from another site (no CDN, no fonts), and the CSP stays `script-src 'self'` plus the hash of the
+ * page's one inline script (the versions that run on Node 20 cannot put a nonce on it).
  */
 const SCALAR_BUNDLE = join(
   dirname(createRequire(import.meta.url).resolve("@scalar/api-reference")),
@@ -45,6 +46,30 @@ const bundleRoute = createRoute({
   },
 });
 
+/** Scalar's page for this app (the same every time), and the CSP hash of each inline script in it. */
+async function drawPage(c: Context) {
+  const draw = Scalar({
+    url: "/api/openapi.json",
+    pageTitle: "Speed dating tickets API",
+    cdn: BUNDLE_PATH,
+    withDefaultFonts: false,
+    hideClientButton: true,
+    telemetry: false,
+    // Scalar's AI agent asks scalar.com's servers for API listings: nothing may leave this site.
+    agent: { disabled: true },
+  });
+  const drawn = await draw(c, async () => {});
+  if (!drawn) throw new Error("the reference page was not drawn");
+  const html = await drawn.text();
+  const scriptHashes = [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map(
+    (m) =>
+      `'sha256-${createHash("sha256")
+        .update(m[1] ?? "")
+        .digest("base64")}'`,
+  );
+  return { html, scriptHashes };
+}
+
 /**
  * GET /api/openapi.json and the reference page at /api/docs. Open in development and tests; in
  * production only with the organiser's session (a host or a guest gets 403 or 401 like any other
@@ -55,6 +80,7 @@ export function apiDocsRoutes(deps: AppDeps, whole: () => OpenAPIHono<Env>) {
     deps.env.NODE_ENV === "production" ? requireAdmin(deps)(c, next) : next();
   let document: Record<string, unknown> | undefined;
   let bundle: Buffer | undefined;
+  let page: { html: string; scriptHashes: string[] } | undefined;
   return apiRouter()
     .openapi({ ...documentRoute, middleware: organiserInProduction }, (c) => {
       document ??= whole().getOpenAPI31Document({
@@ -69,25 +95,13 @@ export function apiDocsRoutes(deps: AppDeps, whole: () => OpenAPIHono<Env>) {
       return c.json(openApiDocument.parse(document), 200);
     })
     .openapi({ ...pageRoute, middleware: organiserInProduction }, async (c) => {
-      const nonce = randomBytes(16).toString("base64");
-      const page = Scalar({
-        url: "/api/openapi.json",
-        pageTitle: "Speed dating tickets API",
-        cdn: BUNDLE_PATH,
-        nonce,
-        withDefaultFonts: false,
-        hideClientButton: true,
-        telemetry: false,
-      });
-      // The page's one inline script and style carry this nonce; nothing else inline runs. Set before
-      // the page is made: the headers are copied into it then (api/lib/security-headers.ts keeps it).
+      page ??= await drawPage(c);
+      // The page's one inline script runs by its hash: script-src stays 'self' plus exactly that.
       c.header(
         "content-security-policy",
-        `default-src 'self'; script-src 'self' 'nonce-${nonce}'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'`,
+        `default-src 'self'; script-src 'self' ${page.scriptHashes.join(" ")}; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'`,
       );
-      const response = await page(c, async () => {});
-      if (!response) throw new Error("the reference page was not drawn");
-      return response;
+      return c.html(page.html, 200);
     })
     .openapi({ ...bundleRoute, middleware: [organiserInProduction, compress()] }, (c) => {
       bundle ??= readFileSync(SCALAR_BUNDLE);
