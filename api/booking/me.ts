@@ -3,6 +3,8 @@ import { resultsAtOf } from "../../common/results-time.ts";
 import { isOverByClock } from "../../common/ticket-status.ts";
 import { bookings, events, refunds, users } from "../../db/schema.ts";
 import { feedbackToken } from "../lib/capability.ts";
+import { DomainError } from "../lib/errors.ts";
+import type { BookingContext } from "./checkout.ts";
 import { type TicketDeps, type TicketReply, ticketFor } from "./ticket.ts";
 
 // My nights (`GET /api/me`, docs/decisions/027-guest-identity.md): every booking of one verified
@@ -91,11 +93,29 @@ export async function myNights(deps: TicketDeps, phone: string): Promise<MyNight
       });
     } else {
       // The same ticket as the confirmation and the texted link give (its code issued once, its QR).
-      const { success: _, ...ticket } = await ticketFor(deps, ctx);
-      nights.push({ ...base, standing: "upcoming", ticket });
+      const ticket = await upcomingTicket(deps, ctx);
+      nights.push(
+        ticket
+          ? { ...base, standing: "upcoming", ticket }
+          : { ...base, standing: "refunded", refundedCents: refunded.get(booking.id) ?? null },
+      );
     }
   }
   return { phone, nights: nights.sort(byShownOrder) };
+}
+
+/**
+ * The ticket of a seat read as paid, or null when a refund got there between the read and the
+ * ticket's own transaction (which re-checks the status): the seat is then listed as refunded.
+ */
+async function upcomingTicket(deps: TicketDeps, ctx: BookingContext) {
+  try {
+    const { success: _, ...ticket } = await ticketFor(deps, ctx);
+    return ticket;
+  } catch (error) {
+    if (error instanceof DomainError && error.code === "payment_not_completed") return null;
+    throw error;
+  }
 }
 
 const GROUP = { upcoming: 0, past: 1, cancelled: 2, refunded: 2 } as const;
