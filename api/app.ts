@@ -9,6 +9,7 @@ import { firstListedPicture } from "./booking/events.ts";
 import { eventsRoutes } from "./booking/events-routes.ts";
 import { MAX_IMAGE_BYTES } from "./booking/images.ts";
 import { imagesRoutes } from "./booking/images-routes.ts";
+import { meRoutes } from "./booking/me-routes.ts";
 import { paymentsRoutes } from "./booking/payments-routes.ts";
 import { promoCodeRoutes } from "./booking/promo-codes-routes.ts";
 import { waitlistRoutes } from "./booking/waitlist-routes.ts";
@@ -58,6 +59,7 @@ export function apiRoutes(deps: AppDeps) {
     .use(compress())
     .route("/", configRoutes(deps))
     .route("/", bookingRoutes(deps))
+    .route("/", meRoutes(deps))
     .route("/", waitlistRoutes(deps))
     .route("/", paymentsRoutes(deps))
     .route("/", adminRoutes(deps))

@@ -14,6 +14,7 @@ export const ERROR_CODES = {
   admin_session_required: "the call needs the organiser's session",
   invalid_credentials: "the admin password is wrong",
   host_access_ended: "the host link was revoked or has expired: this phone's host access is over",
+  guest_session_required: "the call needs a guest signed in on /me with their mobile (signed out, expired or never)",
   // 403: the caller may not do this.
   phone_not_verified: "this browser has not verified the phone number",
   invalid_link: "the link's signature does not match (cut off, altered, or for something else)",

@@ -66,5 +66,23 @@ export const activityLog = sqliteTable(
   (t) => [index("activity_log_event_at").on(t.eventId, t.at), uniqueIndex("activity_log_window").on(t.windowKey)],
 );
 
+/**
+ * A guest signed in on /me with their mobile and a one-time code (docs/decisions/027-guest-identity.md).
+ * The cookie (`sdt_me`) names the row; every call reads it, so **Sign out** (or erasing the guest's
+ * details) ends the session for every copy of the cookie. `phone` is the verified number, E.164.
+ */
+export const guestSessions = sqliteTable(
+  "guest_sessions",
+  {
+    id: text("id").primaryKey(),
+    phone: text("phone").notNull(),
+    createdAt: integer("created_at").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+    revokedAt: integer("revoked_at"),
+  },
+  (t) => [index("guest_sessions_phone").on(t.phone)],
+);
+
 export type HostLink = typeof hostLinks.$inferSelect;
 export type ActivityEntry = typeof activityLog.$inferSelect;
+export type GuestSession = typeof guestSessions.$inferSelect;

@@ -120,7 +120,7 @@ describe.skipIf(noBrowser)("paying through the local checkout and checking in at
   }
 
   /**
-   * The saved ticket shows on /tickets with the network gone: reached from the header, and opened
+   * The saved ticket shows on My tickets (/me, signed out) with the network gone: reached from the header, and opened
    * afresh (a reload at the door), when the service worker serves the shell and IndexedDB the ticket.
    */
   async function ticketIsSaved(context: BrowserContext, page: Page, eventName: string, uniqueCode: string) {
@@ -129,7 +129,7 @@ describe.skipIf(noBrowser)("paying through the local checkout and checking in at
     });
     await context.setOffline(true);
     await page.getByRole("link", { name: "My tickets" }).first().click();
-    await page.waitForURL("**/tickets");
+    await page.waitForURL("**/me");
     for (const reload of [false, true]) {
       if (reload) await page.reload();
       const ticket = page.getByRole("article", { name: `Ticket for ${eventName}` });

@@ -128,7 +128,7 @@ describe.skipIf(noBrowser)("landing page at /welcome", () => {
     await expectAccessible(page, "the landing page with its menu open");
     await expect
       .poll(() => page.getByRole("link", { name: "My tickets", exact: true }).getAttribute("href"))
-      .toBe("/tickets");
+      .toBe("/me");
     expect(await page.getByRole("link", { name: "Our main site", exact: true }).getAttribute("href")).toBe(
       "https://company.example/",
     );

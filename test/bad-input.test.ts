@@ -78,6 +78,7 @@ function endpointTable(): Endpoint[] {
           phone: { kind: "phone", base: "0412 345 678" },
           countryCode: { kind: "countryCode", base: "+61" },
           eventID: { ...id(eventId), optional: true },
+          signIn: { kind: "boolean", base: true, optional: true },
         },
       },
     },
@@ -86,9 +87,16 @@ function endpointTable(): Endpoint[] {
       path: "/api/verify-otp",
       body: {
         type: "json",
-        fields: { phone: { kind: "phone", base: "0499 999 999" }, otp: { kind: "otp", base: "123456" } },
+        fields: {
+          phone: { kind: "phone", base: "0499 999 999" },
+          otp: { kind: "otp", base: "123456" },
+          signIn: { kind: "boolean", base: true, optional: true },
+        },
       },
     },
+    // My nights: 401 without the guest's session (sdt_me), which only a code typed with signIn opens.
+    { method: "GET", path: "/api/me" },
+    { method: "POST", path: "/api/me-logout", baseSucceeds: "always" },
     {
       // No browser here verified the phone: 403, even though the event is real and has seats.
       method: "POST",
@@ -541,6 +549,8 @@ describe("every endpoint answers bad input with a 4xx {success:false, error} and
     "GET /api/images/:name",
     "POST /api/send-otp",
     "POST /api/verify-otp",
+    "GET /api/me",
+    "POST /api/me-logout",
     "POST /api/save-user-details",
     "POST /api/join-waitlist",
     "POST /api/leave-waitlist",

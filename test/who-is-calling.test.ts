@@ -27,6 +27,10 @@ const OPEN_TO_ANYONE = new Set([
   "GET /api/get-events",
   "GET /api/host-session",
   "GET /api/images/:name",
+  // My nights: behind the guest's own session (sdt_me, api/lib/guest-session.ts), which names one
+  // verified number and answers only that number's nights; 401 guest_session_required without it
+  // (test/me.test.ts).
+  "GET /api/me",
   "GET /api/public-config",
   "GET /api/uploads/images/:name",
   "POST /api/admin-login",
@@ -42,6 +46,8 @@ const OPEN_TO_ANYONE = new Set([
   "POST /api/host-login",
   "POST /api/join-waitlist",
   "POST /api/leave-waitlist",
+  // Sign out on /me: needs nothing, it ends whatever guest session the cookie names.
+  "POST /api/me-logout",
   "POST /api/my-rounds",
   "POST /api/save-feedback",
   "POST /api/save-user-details",

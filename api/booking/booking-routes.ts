@@ -5,6 +5,7 @@ import type { AppDeps } from "../deps.ts";
 import { clientAddress } from "../lib/client-address.ts";
 import { concurrencyLimit } from "../lib/concurrency-limit.ts";
 import { BadRequest, Forbidden, NotFound } from "../lib/errors.ts";
+import { startGuestSession } from "../lib/guest-session.ts";
 import { apiRouter, done, errors, fileField, formBody, json, jsonBody, z } from "../lib/openapi.ts";
 import { idParam, jsonId, personName } from "../lib/validate.ts";
 import { browserVerified, rememberVerifiedPhone } from "./booking-cookie.ts";
@@ -19,6 +20,9 @@ const sendOtpBody = z.object({
   countryCode: z.literal(COUNTRY_CODE, `must be ${COUNTRY_CODE}`),
   // The event being booked (optional, added later): no code is sent for one whose sales have closed.
   eventID: jsonId(z).optional(),
+  // Signing in on /me (docs/decisions/027-guest-identity.md): a code is texted even when this browser
+  // verified the phone before, since only a code typed now opens a guest session.
+  signIn: z.boolean("must be true or false").optional(),
 });
 
 const verifyOtpBody = z.object({
@@ -27,6 +31,8 @@ const verifyOtpBody = z.object({
     .string()
     .trim()
     .regex(/^\d{4,10}$/, "must be the digits of the code"),
+  // Also signs this browser in on /me as this phone (the sdt_me session, 30 days).
+  signIn: z.boolean("must be true or false").optional(),
 });
 
 const detailsForm = z.object({
@@ -54,7 +60,8 @@ const detailsForm = z.object({
 const sendOtpRoute = createRoute({
   method: "post",
   path: "/send-otp",
-  summary: "Texts a one-time code to a mobile (none when this browser verified it in the last 30 days)",
+  summary:
+    "Texts a one-time code to a mobile (none when this browser verified it in the last 30 days, unless signing in on /me)",
   request: jsonBody(sendOtpBody),
   responses: {
     200: json(z.strictObject({ success: z.literal(true), PhoneVerification: z.boolean() })),
@@ -65,7 +72,8 @@ const sendOtpRoute = createRoute({
 const verifyOtpRoute = createRoute({
   method: "post",
   path: "/verify-otp",
-  summary: "Checks the code; this browser then proves the phone (the sdt_phone cookie, 30 days)",
+  summary:
+    "Checks the code; this browser then proves the phone (the sdt_phone cookie, 30 days), and with signIn opens its /me session (sdt_me)",
   request: jsonBody(verifyOtpBody),
   responses: {
     200: json(done),
@@ -126,21 +134,22 @@ export const bookingRoutes = (deps: AppDeps) => {
   };
   return apiRouter()
     .openapi(sendOtpRoute, async (c) => {
-      const { phone, eventID } = c.req.valid("json");
+      const { phone, eventID, signIn } = c.req.valid("json");
       if (eventID !== undefined) assertBookable(findEvent(deps.db, eventID), deps.now());
       const result = await sendOtp(deps, {
         phone,
         address: clientAddress(c),
-        alreadyVerified: browserVerified(c, deps, phone),
+        alreadyVerified: !signIn && browserVerified(c, deps, phone),
         limits: { perPhone: deps.env.OTP_MAX_PER_PHONE, perAddress: deps.env.OTP_MAX_PER_ADDRESS },
         now: deps.now(),
       });
       return c.json({ success: true as const, ...result }, 200);
     })
     .openapi(verifyOtpRoute, async (c) => {
-      const { phone, otp } = c.req.valid("json");
+      const { phone, otp, signIn } = c.req.valid("json");
       await verifyOtp(deps, phone, otp);
       rememberVerifiedPhone(c, deps, phone);
+      if (signIn) startGuestSession(c, deps, phone);
       return c.json({ success: true as const }, 200);
     })
     .openapi({ ...saveUserDetailsRoute, middleware: verifiedPhoneFirst }, async (c) => {

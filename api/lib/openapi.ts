@@ -44,6 +44,7 @@ export const ERROR_STATUS = {
   admin_session_required: 401,
   invalid_credentials: 401,
   host_access_ended: 401,
+  guest_session_required: 401,
   phone_not_verified: 403,
   invalid_link: 403,
   not_a_participant: 403,

@@ -24,6 +24,7 @@ const FIELD_NAMES: Record<string, string> = {
   phone: "The phone number",
   countryCode: "The country code",
   otp: "The code",
+  signIn: "Signing in",
   name: "The name",
   email: "The email address",
   gender: "Gender",

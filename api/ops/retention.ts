@@ -12,6 +12,7 @@ import {
   waitlistOffers,
 } from "../../db/schema.ts";
 import { NO_PHOTO, removeStoredFiles } from "../booking/images.ts";
+import { deleteDeadGuestSessions } from "../lib/guest-session.ts";
 import type { Logger } from "../lib/log.ts";
 import { deleteDeadHostSessions } from "../organiser/host-links.ts";
 
@@ -75,6 +76,8 @@ export async function applyRetention(
     .where(lt(rateLimitHits.at, now - RATE_LIMIT_HITS_KEEP_MS))
     .run();
   deleteDeadHostSessions(deps.db, now);
+  // A guest session names a phone: gone once it is signed out or over (docs/decisions/027).
+  deleteDeadGuestSessions(deps.db, now);
   deps.db
     .delete(phoneVerifications)
     .where(lt(phoneVerifications.expiresAt, now - SPENT_CODES_KEEP_MS))

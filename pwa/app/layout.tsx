@@ -20,7 +20,7 @@ export function Layout() {
           </Link>
           {isStaffPage(pathname) ? null : (
             <nav className="header-nav" aria-label="Main">
-              <Link to={paths.tickets}>My tickets</Link>
+              <Link to={paths.me}>My tickets</Link>
             </nav>
           )}
         </header>

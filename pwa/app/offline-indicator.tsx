@@ -12,7 +12,7 @@ export function offlineMessage(pathname: string): string {
   const path = pathname.replace(/\/+$/, "") || paths.home;
   if (path === paths.home) return "These are the events saved on this phone. Booking needs a connection.";
   if (BOOKING_PAGES.includes(path)) return "Booking needs a connection: this step carries on once you're back online.";
-  if (path === paths.tickets) return "Your saved tickets still work, QR code and all.";
+  if (path === paths.tickets || path === paths.me) return "Your saved tickets still work, QR code and all.";
   if (path === paths.participantFeedback) {
     return "Your likes are saved on this phone and will sync when you're back online.";
   }

@@ -11,6 +11,8 @@ export const paths = {
   participantFeedback: "/ParticipantFeedback",
   eventFeedback: "/EventFeedback",
   tickets: "/tickets",
+  /** My nights: a guest signed in with their mobile sees every night of it (the header's My tickets). */
+  me: "/me",
   /** The waitlist SMS link: `?o={offerId}&t={token}`. */
   waitlistOffer: "/waitlist-offer",
   /** A host link: `?t={token}` signs a staff phone in to one night's Door and Rounds. */

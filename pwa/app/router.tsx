@@ -21,6 +21,7 @@ const ParticipantFeedbackPage = page(() => import("../routes/participant-feedbac
 const EventFeedbackPage = page(() => import("../routes/event-feedback.tsx"), "EventFeedbackPage");
 const WaitlistOfferPage = page(() => import("../routes/waitlist-offer.tsx"), "WaitlistOfferPage");
 const TicketsPage = page(() => import("../routes/tickets.tsx"), "TicketsPage");
+const MePage = page(() => import("../routes/me.tsx"), "MePage");
 const AdminPage = page(() => import("../routes/admin.tsx"), "AdminPage");
 const AdminDoorPage = page(() => import("../routes/admin-door.tsx"), "AdminDoorPage");
 const WelcomePage = page(() => import("../routes/welcome.tsx"), "WelcomePage");
@@ -50,6 +51,7 @@ function Pages() {
           <Route path={paths.eventFeedback} element={<EventFeedbackPage />} />
           <Route path={paths.waitlistOffer} element={<WaitlistOfferPage />} />
           <Route path={paths.tickets} element={<TicketsPage />} />
+          <Route path={paths.me} element={<MePage />} />
           <Route path={paths.admin} element={<AdminPage />} />
           <Route path={paths.adminDoor} element={<AdminDoorPage />} />
           <Route path={paths.host} element={<HostPage />} />

@@ -15,10 +15,16 @@ export type SendOtpOutcome =
   | { kind: "failed" }
   | { kind: "closed" };
 
+/**
+ * Who the code is for: a booking of `eventID`, or signing in on /me (`signIn`: a code is texted even
+ * when this browser verified the phone before; docs/decisions/027-guest-identity.md).
+ */
+export type CodeFor = { eventID: number; signIn?: never } | { eventID?: never; signIn: true };
+
 /** Any reply that is not a success is "Failed to send OTP.", a call that fails "Error sending OTP.". */
-export async function sendOtp(phone: string, eventID: number): Promise<SendOtpOutcome> {
+export async function sendOtp(phone: string, codeFor: CodeFor): Promise<SendOtpOutcome> {
   try {
-    const reply = await send(api["send-otp"].$post({ json: { phone, countryCode: "+61", eventID } }));
+    const reply = await send(api["send-otp"].$post({ json: { phone, countryCode: "+61", ...codeFor } }));
     if (reply.ok) return reply.data.PhoneVerification ? { kind: "skip" } : { kind: "sent" };
     switch (reply.data.code) {
       case "booking_closed":

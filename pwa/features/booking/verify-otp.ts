@@ -2,9 +2,10 @@ import { api, CallFailed, send } from "../../lib/api.ts";
 
 export type VerifyOtpOutcome = "verified" | "incorrect" | "limited" | "failed";
 
-export async function verifyOtp(phone: string, otp: string): Promise<VerifyOtpOutcome> {
+/** `signIn`: the right code also signs this browser in on /me (docs/decisions/027-guest-identity.md). */
+export async function verifyOtp(phone: string, otp: string, signIn?: true): Promise<VerifyOtpOutcome> {
   try {
-    const reply = await send(api["verify-otp"].$post({ json: { phone, otp } }));
+    const reply = await send(api["verify-otp"].$post({ json: signIn ? { phone, otp, signIn } : { phone, otp } }));
     if (reply.ok) return "verified";
     // Only a refused code is "incorrect"; a server or SMS-provider fault must not make the attendee
     // retype a right code and burn their tries.

@@ -6,8 +6,11 @@ export type TicketReply = Ok<(typeof api)["ticket"]["$post"]>;
 
 export type { TicketFields } from "./ticket-store.ts";
 
-/** The saved-ticket shape of a reply, one mapping for the success page and the texted link so both keep the same ticket. */
-export function ticketFromReply(data: TicketReply): TicketFields {
+/**
+ * The saved-ticket shape of a reply, one mapping for the success page, the texted link and /me's
+ * upcoming nights (whose `ticket` is this reply without `success`), so all keep the same ticket.
+ */
+export function ticketFromReply(data: Omit<TicketReply, "success">): TicketFields {
   return {
     eventID: data.eventID,
     userID: data.userID,

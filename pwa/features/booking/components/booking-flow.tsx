@@ -104,7 +104,7 @@ export function BookingFlow({
           ) : null}
           <PhoneStep
             initialPhone={typedPhone}
-            eventID={event.id}
+            codeFor={{ eventID: event.id }}
             onSent={(phone) => {
               setTypedPhone(phone);
               setStep({ name: "otp", phone });
@@ -118,7 +118,7 @@ export function BookingFlow({
       ) : step.name === "otp" ? (
         <OtpStep
           phone={step.phone}
-          eventID={event.id}
+          codeFor={{ eventID: event.id }}
           onVerified={() => verified(step.phone)}
           onAlreadyVerified={() => verified(step.phone)}
           onChangeNumber={() => setStep({ name: "phone" })}

@@ -1,7 +1,7 @@
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import { normaliseAuMobile } from "../../../../common/phone.ts";
 import { formatPhone } from "../phone.ts";
-import { type SendOtpProblem as Problem, sendOtp } from "../send-otp.ts";
+import { type CodeFor, type SendOtpProblem as Problem, sendOtp } from "../send-otp.ts";
 import { verifyOtp } from "../verify-otp.ts";
 import { SendOtpProblem } from "./send-otp-problem.tsx";
 
@@ -17,7 +17,8 @@ export const RESEND_AFTER_MS = 30_000;
 /** Step 2: the code texted to `phone`, with Resend code once it has had time to arrive. */
 export function OtpStep(props: {
   phone: string;
-  eventID: number;
+  /** A booking's event, or signing in on /me (the right code then opens the guest session too). */
+  codeFor: CodeFor;
   onVerified: () => void;
   /** The phone turned out to be verified already when a new code was asked. */
   onAlreadyVerified: () => void;
@@ -27,7 +28,7 @@ export function OtpStep(props: {
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<string | null>(null);
   const input = useRef<HTMLInputElement>(null);
-  const resend = useResend(props.phone, props.eventID, props.onAlreadyVerified);
+  const resend = useResend(props.phone, props.codeFor, props.onAlreadyVerified);
 
   // The code box takes the focus, so the keypad (and the SMS code suggestion) is up at once.
   useEffect(() => {
@@ -38,7 +39,7 @@ export function OtpStep(props: {
     e.preventDefault();
     setBusy(true);
     setMessage(null);
-    const outcome = await verifyOtp(props.phone, otp.trim());
+    const outcome = await verifyOtp(props.phone, otp.trim(), props.codeFor.signIn);
     setBusy(false);
     if (outcome === "verified") props.onVerified();
     else setMessage(MESSAGES[outcome]);
@@ -99,7 +100,7 @@ export function OtpStep(props: {
 }
 
 /** Resend code: offered RESEND_AFTER_MS after the last code was sent, through the same send-otp call. */
-function useResend(phone: string, eventID: number, onAlreadyVerified: () => void) {
+function useResend(phone: string, codeFor: CodeFor, onAlreadyVerified: () => void) {
   const [sentAt, setSentAt] = useState(() => Date.now());
   const [ready, setReady] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -113,7 +114,7 @@ function useResend(phone: string, eventID: number, onAlreadyVerified: () => void
   const send = async () => {
     setBusy(true);
     setProblem(null);
-    const outcome = await sendOtp(phone, eventID);
+    const outcome = await sendOtp(phone, codeFor);
     setBusy(false);
     if (outcome.kind === "sent") {
       setResent(true);

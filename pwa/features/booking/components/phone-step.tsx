@@ -1,11 +1,11 @@
 import { type FormEvent, useState } from "react";
-import { type SendOtpProblem as Problem, sendOtp } from "../send-otp.ts";
+import { type CodeFor, type SendOtpProblem as Problem, sendOtp } from "../send-otp.ts";
 import { SendOtpProblem } from "./send-otp-problem.tsx";
 
 /** Step 1: the mobile number. `onSent` when a code is on its way, `onVerified` when this browser already verified it. */
 export function PhoneStep(props: {
   initialPhone: string;
-  eventID: number;
+  codeFor: CodeFor;
   onSent: (phone: string) => void;
   onVerified: (phone: string) => void;
 }) {
@@ -17,7 +17,7 @@ export function PhoneStep(props: {
     e.preventDefault();
     setBusy(true);
     setProblem(null);
-    const outcome = await sendOtp(phone, props.eventID);
+    const outcome = await sendOtp(phone, props.codeFor);
     setBusy(false);
     if (outcome.kind === "sent") props.onSent(phone);
     else if (outcome.kind === "skip") props.onVerified(phone);

@@ -74,7 +74,7 @@ export function LandingNav() {
             <Link to={paths.home}>Upcoming events</Link>
           </li>
           <li>
-            <Link to={paths.tickets}>My tickets</Link>
+            <Link to={paths.me}>My tickets</Link>
           </li>
           {ready && (
             <li>

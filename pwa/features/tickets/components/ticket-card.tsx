@@ -30,8 +30,8 @@ const VOID_NOTE = {
  * actions. Refunded or cancelled: said plainly, and the QR is not drawn at all (a struck-out
  * placeholder stands in its place), so no door scanner can read a dead ticket. Past: a record only.
  */
-export function TicketCard({ ticket, headingLevel = 2 }: { ticket: TicketView; headingLevel?: 2 | 3 }) {
-  const Heading = headingLevel === 2 ? "h2" : "h3";
+export function TicketCard({ ticket, headingLevel = 2 }: { ticket: TicketView; headingLevel?: 2 | 3 | 4 }) {
+  const Heading = (["h2", "h3", "h4"] as const)[headingLevel - 2] ?? "h2";
   const { voided, past } = ticketStanding(ticket, Date.now());
   const usable = !voided && !past;
   return (

@@ -5,7 +5,7 @@ import type { SavedTicket } from "../ticket-store.ts";
 import { useSavedTickets } from "../use-saved-tickets.ts";
 import { TicketCard } from "./ticket-card.tsx";
 
-function Tickets({ tickets, headingLevel }: { tickets: SavedTicket[]; headingLevel: 2 | 3 }) {
+function Tickets({ tickets, headingLevel }: { tickets: SavedTicket[]; headingLevel: 2 | 3 | 4 }) {
   return (
     <ul className="ticket-list">
       {tickets.map((ticket) => (
@@ -17,7 +17,13 @@ function Tickets({ tickets, headingLevel }: { tickets: SavedTicket[]; headingLev
   );
 }
 
-export function TicketList() {
+/**
+ * The tickets saved on this device, upcoming then past. `level` is the heading level of its groups
+ * (2 on /tickets; 3 inside a section of its own, as on /me when signed out).
+ */
+export function TicketList({ level = 2 }: { level?: 2 | 3 } = {}) {
+  const Group = level === 2 ? "h2" : "h3";
+  const inner = level === 2 ? 3 : 4;
   const { state, reload } = useSavedTickets();
   if (state.status === "loading") {
     return (
@@ -40,18 +46,18 @@ export function TicketList() {
     );
   }
   const { upcoming, past } = groupTickets(state.tickets, Date.now());
-  if (past.length === 0) return <Tickets tickets={upcoming} headingLevel={2} />;
+  if (past.length === 0) return <Tickets tickets={upcoming} headingLevel={level} />;
   return (
     <>
       {upcoming.length > 0 ? (
         <section className="ticket-group" aria-labelledby="tickets-upcoming">
-          <h2 id="tickets-upcoming">Upcoming</h2>
-          <Tickets tickets={upcoming} headingLevel={3} />
+          <Group id="tickets-upcoming">Upcoming</Group>
+          <Tickets tickets={upcoming} headingLevel={inner} />
         </section>
       ) : null}
       <section className="ticket-group" aria-labelledby="tickets-past">
-        <h2 id="tickets-past">Past</h2>
-        <Tickets tickets={past} headingLevel={3} />
+        <Group id="tickets-past">Past</Group>
+        <Tickets tickets={past} headingLevel={inner} />
       </section>
     </>
   );

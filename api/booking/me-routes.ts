@@ -1,0 +1,67 @@
+import { createRoute } from "@hono/zod-openapi";
+import type { AppDeps } from "../deps.ts";
+import { noStore } from "../lib/admin-session.ts";
+import { endGuestSession, requireGuest } from "../lib/guest-session.ts";
+import { apiRouter, done, errors, json, z } from "../lib/openapi.ts";
+import { myNights } from "./me.ts";
+import { ticketReply } from "./payments-schemas.ts";
+
+// My nights (docs/decisions/027-guest-identity.md). Signing in is verify-otp with `signIn`
+// (booking-routes.ts); these are what the signed-in guest reads, and Sign out.
+
+const isoTime = z.iso.datetime({ offset: true });
+
+const nightBase = {
+  bookingId: z.number().int(),
+  eventID: z.number().int(),
+  userID: z.number().int(),
+  eventName: z.string(),
+  eventDate: isoTime,
+  eventLocation: z.string(),
+  timeZone: z.string(),
+  durationHours: z.number(),
+  amountCents: z.number().int(),
+};
+
+const myNight = z.discriminatedUnion("standing", [
+  z.strictObject({ ...nightBase, standing: z.literal("upcoming"), ticket: ticketReply.omit({ success: true }) }),
+  z.strictObject({
+    ...nightBase,
+    standing: z.literal("past"),
+    results: z.strictObject({ released: z.boolean(), resultsAt: isoTime, reportPath: z.string().nullable() }),
+  }),
+  z.strictObject({
+    ...nightBase,
+    standing: z.enum(["cancelled", "refunded"]),
+    refundedCents: z.number().int().nullable(),
+  }),
+]);
+
+const meRoute = createRoute({
+  method: "get",
+  path: "/me",
+  summary:
+    "Every night of the signed-in guest's mobile: upcoming with its ticket, past with its results, cancelled and refunded",
+  responses: {
+    200: json(z.strictObject({ phone: z.string(), nights: z.array(myNight) })),
+    ...errors("get", ["guest_session_required"]),
+  },
+});
+
+const meLogoutRoute = createRoute({
+  method: "post",
+  path: "/me-logout",
+  summary: "Sign out: ends this browser's guest session on the server and drops the cookie",
+  responses: { 200: json(done), ...errors("post", []) },
+});
+
+export const meRoutes = (deps: AppDeps) =>
+  apiRouter()
+    .openapi({ ...meRoute, middleware: requireGuest(deps) }, async (c) => {
+      return c.json(await myNights(deps, c.var.guest.phone), 200);
+    })
+    .openapi(meLogoutRoute, (c) => {
+      noStore(c);
+      endGuestSession(c, deps);
+      return c.json({ success: true as const }, 200);
+    });

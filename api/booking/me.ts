@@ -1,0 +1,140 @@
+import { and, eq, inArray, sum } from "drizzle-orm";
+import { resultsAtOf } from "../../common/results-time.ts";
+import { isOverByClock } from "../../common/ticket-status.ts";
+import { bookings, events, refunds, users } from "../../db/schema.ts";
+import { feedbackToken } from "../lib/capability.ts";
+import { DomainError } from "../lib/errors.ts";
+import type { BookingContext } from "./checkout.ts";
+import { type TicketDeps, type TicketReply, ticketFor } from "./ticket.ts";
+
+// My nights (`GET /api/me`, docs/decisions/027-guest-identity.md): every booking of one verified
+// mobile, as /me shows it. Only rows whose phone is the session's are read, and each night carries
+// only what its own guest may see: the ticket of an upcoming paid seat, the link to their own results,
+// what came back of a refund. Never another guest's phone, photo or choices.
+
+/** How /me groups a night: the QR to show, a night to look back on, or one that will not happen. */
+export type NightStanding = "upcoming" | "past" | "cancelled" | "refunded";
+
+type NightBase = {
+  bookingId: number;
+  eventID: number;
+  userID: number;
+  eventName: string;
+  eventDate: string;
+  eventLocation: string;
+  timeZone: string;
+  durationHours: number;
+  /** What the seat cost, in cents. */
+  amountCents: number;
+};
+
+export type MyNight =
+  | (NightBase & { standing: "upcoming"; ticket: Omit<TicketReply, "success"> })
+  | (NightBase & {
+      standing: "past";
+      /** When the matches come out; `reportPath` is the guest's own report once they have. */
+      results: { released: boolean; resultsAt: string; reportPath: string | null };
+    })
+  | (NightBase & { standing: "cancelled" | "refunded"; refundedCents: number | null });
+
+export type MyNights = { phone: string; nights: MyNight[] };
+
+/**
+ * The nights of `phone`: paid and refunded bookings (a hold is minutes long and has no ticket yet; a
+ * lapsed hold was never a booking). Upcoming soonest first, then past ones latest first, then the
+ * cancelled and refunded latest first. A night whose event was cancelled counts as cancelled however
+ * far its refund has got; a refund after the start still shows as refunded.
+ */
+export async function myNights(deps: TicketDeps, phone: string): Promise<MyNights> {
+  const now = deps.now();
+  const rows = deps.db
+    .select({ booking: bookings, user: users, event: events })
+    .from(bookings)
+    .innerJoin(users, eq(users.id, bookings.userId))
+    .innerJoin(events, eq(events.id, bookings.eventId))
+    .where(and(eq(bookings.phone, phone), inArray(bookings.status, ["paid", "refunded"])))
+    .all();
+  const refunded = refundedCents(
+    deps,
+    rows.map((r) => r.booking.id),
+  );
+  const nights: MyNight[] = [];
+  for (const ctx of rows) {
+    const { booking, event } = ctx;
+    const base: NightBase = {
+      bookingId: booking.id,
+      eventID: event.id,
+      userID: booking.userId,
+      eventName: event.name,
+      eventDate: new Date(event.startsAt).toISOString(),
+      eventLocation: event.address,
+      timeZone: event.timeZone,
+      durationHours: event.durationHours,
+      amountCents: booking.amountCents,
+    };
+    if (event.status === "cancelled" || booking.status === "refunded") {
+      nights.push({
+        ...base,
+        standing: event.status === "cancelled" ? "cancelled" : "refunded",
+        refundedCents: refunded.get(booking.id) ?? null,
+      });
+    } else if (event.status === "ended" || isOverByClock(event.startsAt, event.durationHours, now)) {
+      const released = event.resultsReleasedAt !== null;
+      nights.push({
+        ...base,
+        standing: "past",
+        results: {
+          released,
+          resultsAt: new Date(event.resultsReleasedAt ?? resultsAtOf(event)).toISOString(),
+          reportPath: released
+            ? `/EventFeedback?par1=${event.id}&par2=${booking.userId}&t=${feedbackToken(deps.env, "report", booking.userId, event.id)}`
+            : null,
+        },
+      });
+    } else {
+      // The same ticket as the confirmation and the texted link give (its code issued once, its QR).
+      const ticket = await upcomingTicket(deps, ctx);
+      nights.push(
+        ticket
+          ? { ...base, standing: "upcoming", ticket }
+          : { ...base, standing: "refunded", refundedCents: refunded.get(booking.id) ?? null },
+      );
+    }
+  }
+  return { phone, nights: nights.sort(byShownOrder) };
+}
+
+/**
+ * The ticket of a seat read as paid, or null when a refund got there between the read and the
+ * ticket's own transaction (which re-checks the status): the seat is then listed as refunded.
+ */
+async function upcomingTicket(deps: TicketDeps, ctx: BookingContext) {
+  try {
+    const { success: _, ...ticket } = await ticketFor(deps, ctx);
+    return ticket;
+  } catch (error) {
+    if (error instanceof DomainError && error.code === "payment_not_completed") return null;
+    throw error;
+  }
+}
+
+const GROUP = { upcoming: 0, past: 1, cancelled: 2, refunded: 2 } as const;
+
+function byShownOrder(a: MyNight, b: MyNight): number {
+  const group = GROUP[a.standing] - GROUP[b.standing];
+  if (group !== 0) return group;
+  const when = a.eventDate.localeCompare(b.eventDate);
+  const soonestFirst = a.standing === "upcoming";
+  return (soonestFirst ? when : -when) || b.bookingId - a.bookingId;
+}
+
+function refundedCents(deps: Pick<TicketDeps, "db">, bookingIds: number[]): Map<number, number> {
+  if (bookingIds.length === 0) return new Map();
+  const rows = deps.db
+    .select({ bookingId: refunds.bookingId, cents: sum(refunds.amountCents).mapWith(Number) })
+    .from(refunds)
+    .where(inArray(refunds.bookingId, bookingIds))
+    .groupBy(refunds.bookingId)
+    .all();
+  return new Map(rows.map((r) => [r.bookingId, r.cents]));
+}

@@ -1,0 +1,105 @@
+import { useState } from "react";
+import { Link } from "react-router-dom";
+import { formatPhone } from "../../booking/phone.ts";
+import { TicketCard } from "../../tickets/components/ticket-card.tsx";
+import { ticketFromReply } from "../../tickets/ticket-reply.ts";
+import type { MyNight, MyNights } from "../me-api.ts";
+import { PastNight, VoidNight } from "./night-cards.tsx";
+import "../me.css";
+
+type Grouped = {
+  upcoming: Extract<MyNight, { standing: "upcoming" }>[];
+  past: Extract<MyNight, { standing: "past" }>[];
+  ended: Extract<MyNight, { standing: "cancelled" | "refunded" }>[];
+};
+
+/** The server's order within each group (upcoming soonest first, the rest latest first). */
+function grouped(nights: MyNight[]): Grouped {
+  const groups: Grouped = { upcoming: [], past: [], ended: [] };
+  for (const night of nights) {
+    if (night.standing === "upcoming") groups.upcoming.push(night);
+    else if (night.standing === "past") groups.past.push(night);
+    else groups.ended.push(night);
+  }
+  return groups;
+}
+
+/** The signed-in guest's nights, grouped as /me shows them, and **Sign out**. */
+export function MyNightsList({ data, onSignOut }: { data: MyNights; onSignOut: () => Promise<boolean> }) {
+  const { upcoming, past, ended } = grouped(data.nights);
+  return (
+    <>
+      <SignedInAs phone={data.phone} onSignOut={onSignOut} />
+      {data.nights.length === 0 ? (
+        <div className="empty">
+          <p>No nights are booked with this number yet. Book an event and it appears here, ticket and all.</p>
+          <Link className="button primary" to="/">
+            Browse events
+          </Link>
+        </div>
+      ) : null}
+      {upcoming.length > 0 ? (
+        <section className="night-group" aria-labelledby="me-upcoming">
+          <h2 id="me-upcoming">Upcoming</h2>
+          <p className="hint">Each ticket is saved on this phone too, so it shows at the door without a connection.</p>
+          <ul className="ticket-list">
+            {upcoming.map((night) => (
+              <li key={night.bookingId}>
+                <TicketCard ticket={{ ...ticketFromReply(night.ticket), status: "paid" }} headingLevel={3} />
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+      {past.length > 0 ? (
+        <section className="night-group" aria-labelledby="me-past">
+          <h2 id="me-past">Past</h2>
+          <ul className="night-list">
+            {past.map((night) => (
+              <li key={night.bookingId}>
+                <PastNight night={night} />
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+      {ended.length > 0 ? (
+        <section className="night-group" aria-labelledby="me-ended">
+          <h2 id="me-ended">Cancelled and refunded</h2>
+          <ul className="night-list">
+            {ended.map((night) => (
+              <li key={night.bookingId}>
+                <VoidNight night={night} />
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+    </>
+  );
+}
+
+function SignedInAs({ phone, onSignOut }: { phone: string; onSignOut: () => Promise<boolean> }) {
+  const [busy, setBusy] = useState(false);
+  const [failed, setFailed] = useState(false);
+  const signOut = async () => {
+    setBusy(true);
+    setFailed(false);
+    const ended = await onSignOut();
+    setBusy(false);
+    setFailed(!ended);
+  };
+  return (
+    <div className="me-account">
+      <p>
+        Signed in as <strong>{formatPhone(phone)}</strong>
+      </p>
+      <button type="button" className="button" onClick={() => void signOut()} disabled={busy} aria-busy={busy}>
+        Sign out
+      </button>
+      <p className="message error" role="alert">
+        {failed ? "Couldn't sign out. Check your connection and try again." : null}
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,65 @@
+import { Link } from "react-router-dom";
+import { resultsWhen } from "../../../../common/results-time.ts";
+import { EventTime } from "../../events/components/event-time.tsx";
+import { formatPrice } from "../../events/format.ts";
+import type { MyNight } from "../me-api.ts";
+
+type Night<S extends MyNight["standing"]> = Extract<MyNight, { standing: S }>;
+
+function When({ night }: { night: MyNight }) {
+  return (
+    <dl className="night-facts">
+      <div>
+        <dt>When</dt>
+        <dd>
+          <EventTime iso={night.eventDate} zone={night.timeZone} />
+        </dd>
+      </div>
+      <div>
+        <dt>Location</dt>
+        <dd>{night.eventLocation}</dd>
+      </div>
+    </dl>
+  );
+}
+
+/** A night that is over: when its matches come out, then the way to them. */
+export function PastNight({ night }: { night: Night<"past"> }) {
+  const { results } = night;
+  return (
+    <article className="night-card" aria-label={night.eventName}>
+      <h3 className="night-title">{night.eventName}</h3>
+      <When night={night} />
+      {results.reportPath ? (
+        <Link className="button primary" to={results.reportPath}>
+          See your matches
+        </Link>
+      ) : (
+        <p className="night-note">
+          Your matches come out at {resultsWhen(Date.parse(results.resultsAt), night.timeZone, Date.now())}.
+        </p>
+      )}
+    </article>
+  );
+}
+
+/** A night that will not happen for this guest: the event was cancelled, or the seat refunded. */
+export function VoidNight({ night }: { night: Night<"cancelled" | "refunded"> }) {
+  const refund =
+    night.refundedCents !== null
+      ? `${formatPrice(night.refundedCents / 100)} was refunded to your card.`
+      : night.standing === "cancelled"
+        ? "Your payment is being refunded."
+        : "Your refund is on its way.";
+  return (
+    <article className="night-card is-void" aria-label={night.eventName}>
+      <h3 className="night-title">{night.eventName}</h3>
+      <p className="ticket-status">{night.standing === "cancelled" ? "Cancelled" : "Refunded"}</p>
+      <p className="night-note">
+        {night.standing === "cancelled" ? "This event was cancelled. " : "This booking was refunded. "}
+        {refund}
+      </p>
+      <When night={night} />
+    </article>
+  );
+}

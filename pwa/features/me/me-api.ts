@@ -1,0 +1,36 @@
+import { api, CallFailed, type Ok, send } from "../../lib/api.ts";
+
+// My nights' calls (docs/api.md, "My nights"). Signing in is the booking's send-otp and verify-otp
+// with `signIn` (pwa/features/booking/send-otp.ts, verify-otp.ts).
+
+export type MyNights = Ok<(typeof api)["me"]["$get"]>;
+export type MyNight = MyNights["nights"][number];
+
+export type MeOutcome =
+  | { kind: "signed-in"; data: MyNights }
+  | { kind: "signed-out" }
+  /** No answer at all: offline, or the server out of reach. */
+  | { kind: "offline" }
+  | { kind: "failed" };
+
+/** GET /api/me: this browser's guest session and its number's nights, or why not. */
+export async function getMyNights(): Promise<MeOutcome> {
+  try {
+    const reply = await send(api.me.$get());
+    if (reply.ok) return { kind: "signed-in", data: reply.data };
+    return reply.data.code === "guest_session_required" ? { kind: "signed-out" } : { kind: "failed" };
+  } catch (error) {
+    if (error instanceof CallFailed) return { kind: "offline" };
+    throw error;
+  }
+}
+
+/** Sign out: true once the server has ended the session (a copy of the cookie no longer works). */
+export async function signOut(): Promise<boolean> {
+  try {
+    return (await send(api["me-logout"].$post())).ok;
+  } catch (error) {
+    if (error instanceof CallFailed) return false;
+    throw error;
+  }
+}
