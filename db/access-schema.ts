@@ -83,6 +83,27 @@ export const guestSessions = sqliteTable(
   (t) => [index("guest_sessions_phone").on(t.phone)],
 );
 
+/**
+ * A guest's details kept for their next booking, because they ticked **Keep my details for next time**
+ * (docs/decisions/029-kept-details.md). One row per verified mobile (E.164). The photo is a copy of
+ * its own (`imageName`, `thumbName`), so the retention job erasing a night's attendees never takes it;
+ * the row and its copy go when the guest deletes their details, or when `lastBookedAt` is 18 months
+ * old (api/ops/retention.ts).
+ */
+export const keptDetails = sqliteTable("kept_details", {
+  phone: text("phone").primaryKey(),
+  name: text("name").notNull(),
+  email: text("email").notNull(),
+  dateOfBirth: text("date_of_birth").notNull(),
+  gender: text("gender", { enum: ["male", "female"] }).notNull(),
+  imageName: text("image_name").notNull(),
+  thumbName: text("thumb_name").notNull(),
+  keptAt: integer("kept_at").notNull(),
+  /** The number's latest details saved (a seat held); 18 months after it the row is erased. */
+  lastBookedAt: integer("last_booked_at").notNull(),
+});
+
+export type KeptDetails = typeof keptDetails.$inferSelect;
 export type HostLink = typeof hostLinks.$inferSelect;
 export type ActivityEntry = typeof activityLog.$inferSelect;
 export type GuestSession = typeof guestSessions.$inferSelect;

@@ -2,14 +2,16 @@ import { availableParallelism } from "node:os";
 import { createRoute } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
 import type { AppDeps } from "../deps.ts";
+import { noStore } from "../lib/admin-session.ts";
 import { clientAddress } from "../lib/client-address.ts";
 import { concurrencyLimit } from "../lib/concurrency-limit.ts";
 import { BadRequest, Forbidden, NotFound } from "../lib/errors.ts";
-import { startGuestSession } from "../lib/guest-session.ts";
+import { guestSessionOf, startGuestSession } from "../lib/guest-session.ts";
 import { apiRouter, done, errors, fileField, formBody, json, jsonBody, z } from "../lib/openapi.ts";
 import { idParam, jsonId, personName } from "../lib/validate.ts";
 import { browserVerified, rememberVerifiedPhone } from "./booking-cookie.ts";
 import { assertBookable, assertCanHold, countSave, findEvent, saveUserDetails } from "./holds.ts";
+import { copyKeptPhoto, keepDetails, keptForForm, touchKeptDetails } from "./kept-details.ts";
 import { sendOtp, verifyOtp } from "./otp.ts";
 import { auMobile, COUNTRY_CODE } from "./phone.ts";
 import { assertAgeAllowed } from "./prices.ts";
@@ -55,7 +57,14 @@ const detailsForm = z.object({
   eventName: z.string().max(500).optional(),
   // Optional here so an unverified phone gets its 403 before any hint about the upload.
   image: fileField().optional(),
+  // **Keep my details for next time** (docs/decisions/029-kept-details.md): "true" keeps these
+  // details and a copy of the photo with the number; absent or "false" keeps nothing new.
+  keepDetails: z.enum(["true", "false"], "must be true or false").optional(),
+  // **Use my saved photo**: "true" books with a copy of this number's kept photo instead of an upload.
+  useSavedPhoto: z.enum(["true", "false"], "must be true or false").optional(),
 });
+
+const keptDetailsQuery = z.object({ phone: auMobile });
 
 const sendOtpRoute = createRoute({
   method: "post",
@@ -100,6 +109,30 @@ const saveUserDetailsRoute = createRoute({
       "not_an_image",
       "rate_limited",
     ]),
+  },
+});
+
+const keptDetailsRoute = createRoute({
+  method: "get",
+  path: "/kept-details",
+  summary:
+    "The details this verified number kept for next time (to prefill the form), or null; only for a number this browser verified or its /me session",
+  request: { query: keptDetailsQuery },
+  responses: {
+    200: json(
+      z.strictObject({
+        kept: z
+          .strictObject({
+            name: z.string(),
+            email: z.string(),
+            dateOfBirth: z.string(),
+            gender: z.enum(["male", "female"]),
+            hasPhoto: z.boolean(),
+          })
+          .nullable(),
+      }),
+    ),
+    ...errors("get", ["phone_not_verified"]),
   },
 });
 
@@ -173,10 +206,13 @@ export const bookingRoutes = (deps: AppDeps) => {
       const event = findEvent(deps.db, form.eventID);
       if (event) assertAgeAllowed(event, form.gender, form.dateOfBirth);
       // A browser sends an empty, nameless file when none was chosen.
-      const image = form.image;
-      if (!image || image.size === 0) throw BadRequest("Add a photo of yourself.");
-      const { userId, holdExpiresAt } = await photoTurn(() => {
+      const upload = form.image && form.image.size > 0 ? form.image : undefined;
+      const useSaved = form.useSavedPhoto === "true" && !upload;
+      if (!upload && !useSaved) throw BadRequest("Add a photo of yourself.");
+      const { userId, holdExpiresAt, photo } = await photoTurn(async () => {
         assertCanHold(deps.db, { eventId: form.eventID, phone: form.phone, gender: form.gender }, deps.now());
+        // Only this verified number's own kept photo, copied for this booking's row (decision 029).
+        const image = upload ?? (await copyKeptPhoto({ db: deps.db, uploadsDir: deps.env.UPLOADS_DIR }, form.phone));
         return saveUserDetails(
           { db: deps.db, uploadsDir: deps.env.UPLOADS_DIR, holdMinutes: deps.env.HOLD_MINUTES, now: deps.now },
           {
@@ -190,11 +226,28 @@ export const bookingRoutes = (deps: AppDeps) => {
           },
         );
       });
+      const now = deps.now();
+      if (form.keepDetails === "true") {
+        const { name, email, phone, gender, dateOfBirth } = form;
+        await keepDetails(
+          { db: deps.db, uploadsDir: deps.env.UPLOADS_DIR, now },
+          { name, email, phone, gender, dateOfBirth, photo },
+        );
+      } else touchKeptDetails(deps.db, form.phone, now);
       // Until when the seat is kept, so the confirmation page can say so (a retry keeps the first expiry).
       return c.json(
         { success: true as const, userID: userId, holdExpiresAt: new Date(holdExpiresAt).toISOString() },
         200,
       );
+    })
+    .openapi(keptDetailsRoute, (c) => {
+      noStore(c);
+      const { phone } = c.req.valid("query");
+      // Only the number this browser proved (the sdt_phone cookie) or its /me session's: another
+      // number's details are never read, whether or not any are kept.
+      if (!browserVerified(c, deps, phone) && guestSessionOf(c, deps)?.phone !== phone)
+        throw Forbidden("verify this phone number first", "phone_not_verified");
+      return c.json({ kept: keptForForm(deps.db, phone) }, 200);
     })
     .openapi(devOutboxRoute, (c) => {
       // Exists only with the console provider, and never in production (docs/api.md, "Who may call").

@@ -13,7 +13,14 @@ import {
 import { Conflict, NotFound, TooLarge } from "../lib/errors.ts";
 import { assertUnderLimit, hitsInWindow, type Limit, recordHit } from "../lib/rate-limit.ts";
 import { bookingStatusAfter, bookingStatusesFor } from "./booking-status.ts";
-import { MAX_IMAGE_BYTES, NO_PHOTO, removeStoredFiles, removeStoredImage, storeImage } from "./images.ts";
+import {
+  MAX_IMAGE_BYTES,
+  NO_PHOTO,
+  removeStoredFiles,
+  removeStoredImage,
+  type StoredImage,
+  storeImage,
+} from "./images.ts";
 import { assertAgeAllowed, heldPrice } from "./prices.ts";
 import { assertNoPaidBooking, assertSeatFor, isBalanced } from "./seats.ts";
 import { liveOfferFor, offerBooked } from "./waitlist-offers.ts";
@@ -267,11 +274,16 @@ export async function saveUserDetails(
     phone: string;
     gender: "male" | "female";
     dateOfBirth: string;
-    image: File;
+    /** The upload, or a photo already stored for this booking (a copy of the number's saved photo). */
+    image: File | StoredImage;
   },
-): Promise<{ userId: number; bookingId: number; holdExpiresAt: number }> {
-  if (input.image.size > MAX_IMAGE_BYTES) throw TooLarge("image larger than 5 MB");
-  const stored = await storeImage(deps.uploadsDir, new Uint8Array(await input.image.arrayBuffer()));
+): Promise<{ userId: number; bookingId: number; holdExpiresAt: number; photo: StoredImage }> {
+  const image = input.image;
+  let stored: StoredImage;
+  if (image instanceof File) {
+    if (image.size > MAX_IMAGE_BYTES) throw TooLarge("image larger than 5 MB");
+    stored = await storeImage(deps.uploadsDir, new Uint8Array(await image.arrayBuffer()));
+  } else stored = image;
   let held: HeldSeat;
   try {
     held = holdSeat(deps.db, {
@@ -293,5 +305,5 @@ export async function saveUserDetails(
   }
   // Best effort: whatever is left behind is an orphan the upload sweep deletes within hours.
   await removeStoredFiles(deps.uploadsDir, held.unreferencedPhotos).catch(() => undefined);
-  return { userId: held.userId, bookingId: held.bookingId, holdExpiresAt: held.holdExpiresAt };
+  return { userId: held.userId, bookingId: held.bookingId, holdExpiresAt: held.holdExpiresAt, photo: stored };
 }

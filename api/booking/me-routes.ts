@@ -4,6 +4,7 @@ import { noStore } from "../lib/admin-session.ts";
 import { endGuestSession, requireGuest } from "../lib/guest-session.ts";
 import { apiRouter, done, errors, json, z } from "../lib/openapi.ts";
 import { myNights } from "./me.ts";
+import { deleteMyDetails, myData, phoneTag } from "./my-data.ts";
 import { ticketReply } from "./payments-schemas.ts";
 
 // My nights (docs/decisions/027-guest-identity.md). Signing in is verify-otp with `signIn`
@@ -55,10 +56,108 @@ const meLogoutRoute = createRoute({
   responses: { 200: json(done), ...errors("post", []) },
 });
 
+const nullableIso = isoTime.nullable();
+const myDataReply = z.strictObject({
+  phone: z.string(),
+  downloadedAt: isoTime,
+  keptDetails: z
+    .strictObject({
+      name: z.string(),
+      email: z.string(),
+      dateOfBirth: z.string(),
+      gender: z.enum(["male", "female"]),
+      hasPhoto: z.boolean(),
+    })
+    .nullable(),
+  bookings: z.array(
+    z.strictObject({
+      eventName: z.string(),
+      eventDate: nullableIso,
+      eventLocation: z.string(),
+      status: z.enum(["held", "paid", "refunded", "released"]),
+      amountCents: z.number().int(),
+      paidAt: nullableIso,
+      checkedInAt: nullableIso,
+      ticketCode: z.string().nullable(),
+      refunds: z.array(z.strictObject({ amountCents: z.number().int(), at: nullableIso })),
+      details: z.strictObject({
+        name: z.string(),
+        email: z.string(),
+        dateOfBirth: z.string().nullable(),
+        gender: z.enum(["male", "female"]),
+        photo: z.boolean(),
+      }),
+      bookedAt: nullableIso,
+    }),
+  ),
+  waitlist: z.array(z.strictObject({ eventName: z.string(), name: z.string(), status: z.string() })),
+  ratingsGiven: z.array(
+    z.strictObject({
+      eventName: z.string(),
+      about: z.string(),
+      choice: z.enum(["like", "dislike"]),
+      ratedBy: z.enum(["guest", "staff"]),
+      at: nullableIso,
+    }),
+  ),
+  matches: z.array(z.strictObject({ eventName: z.string(), name: z.string(), phone: z.string() })),
+  textsSent: z.array(
+    z.strictObject({
+      body: z.string(),
+      status: z.enum(["pending", "sent", "failed"]),
+      createdAt: nullableIso,
+      sentAt: nullableIso,
+    }),
+  ),
+});
+
+const meDataRoute = createRoute({
+  method: "get",
+  path: "/me-data",
+  summary:
+    "Download my data: everything held about the signed-in guest's number, as a JSON file (kept details, bookings, ratings given, matches, texts sent)",
+  responses: {
+    200: json(myDataReply),
+    ...errors("get", ["guest_session_required"]),
+  },
+});
+
+const meDeleteDetailsRoute = createRoute({
+  method: "post",
+  path: "/me-delete-details",
+  summary:
+    "Delete my details: erases the signed-in number's names, emails, dates of birth, photos and kept details now, keeps the bookings' money records, and ends its guest sessions",
+  responses: {
+    200: json(z.strictObject({ success: z.literal(true), erasedBookings: z.number().int() })),
+    ...errors("post", ["guest_session_required"]),
+  },
+});
+
 export const meRoutes = (deps: AppDeps) =>
   apiRouter()
     .openapi({ ...meRoute, middleware: requireGuest(deps) }, async (c) => {
       return c.json(await myNights(deps, c.var.guest.phone), 200);
+    })
+    .openapi({ ...meDataRoute, middleware: requireGuest(deps) }, (c) => {
+      const data = myData(deps, c.var.guest.phone);
+      // Logged without the number: a tag that is the same for the same number (decision 029).
+      deps.log("info", "guest downloaded their data", { guest: phoneTag(deps.env.SESSION_SECRET, data.phone) });
+      c.header("Content-Disposition", 'attachment; filename="my-data.json"');
+      return c.json(data, 200);
+    })
+    .openapi({ ...meDeleteDetailsRoute, middleware: requireGuest(deps) }, async (c) => {
+      const phone = c.var.guest.phone;
+      const { erasedBookings } = await deleteMyDetails(
+        { db: deps.db, now: deps.now, uploadsDir: deps.env.UPLOADS_DIR },
+        phone,
+      );
+      deps.log("info", "guest deleted their details", {
+        guest: phoneTag(deps.env.SESSION_SECRET, phone),
+        erasedBookings,
+      });
+      // The session just ended on the server; this browser's cookie goes too.
+      endGuestSession(c, deps);
+      return c.json({ success: true as const, erasedBookings }, 200);
     })
     .openapi(meLogoutRoute, (c) => {
       noStore(c);

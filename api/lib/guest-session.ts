@@ -3,7 +3,7 @@ import { and, eq, gt, isNotNull, isNull, lte, or } from "drizzle-orm";
 import type { Context, MiddlewareHandler } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { guestSessions } from "../../db/access-schema.ts";
-import type { Db } from "../../db/client.ts";
+import type { Db, DbOrTx } from "../../db/client.ts";
 import type { AppDeps } from "../deps.ts";
 import { noStore } from "./admin-session.ts";
 import { signValue, verifySignedValue } from "./crypto.ts";
@@ -77,7 +77,7 @@ export function endGuestSession(c: Context, deps: AppDeps) {
 }
 
 /** Ends every session of `phone`, on every browser (a guest erasing their details). */
-export function endGuestSessionsOf(db: Db, phone: string, now: number): number {
+export function endGuestSessionsOf(db: DbOrTx, phone: string, now: number): number {
   return db
     .update(guestSessions)
     .set({ revokedAt: now })

@@ -1,6 +1,6 @@
-import { and, eq, inArray, isNull, lt, ne, or, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, lt, ne, or, type SQL, sql } from "drizzle-orm";
 import { activityLog } from "../../db/access-schema.ts";
-import type { Db } from "../../db/client.ts";
+import type { Db, DbOrTx } from "../../db/client.ts";
 import {
   bookings,
   events,
@@ -12,6 +12,7 @@ import {
   waitlistOffers,
 } from "../../db/schema.ts";
 import { NO_PHOTO, removeStoredFiles } from "../booking/images.ts";
+import { expireKeptDetails } from "../booking/kept-details.ts";
 import { deleteDeadGuestSessions } from "../lib/guest-session.ts";
 import type { Logger } from "../lib/log.ts";
 import { deleteDeadHostSessions } from "../organiser/host-links.ts";
@@ -68,6 +69,11 @@ export async function applyRetention(
     erasedEvents.push(id);
     deps.log?.("info", "personal data erased", { eventId: id });
   }
+  // Kept details (docs/decisions/029-kept-details.md) outlive RETENTION_DAYS, until 18 months pass with
+  // no booking by their number.
+  const expired = expireKeptDetails(deps.db, now);
+  await removeStoredFiles(deps.uploadsDir, expired.photos);
+  if (expired.phones > 0) deps.log?.("info", "kept details erased", { count: expired.phones });
   const shortenedMessages = forgetOldMessages(deps.db, now, cutoff);
   // The activity log names people by id only, and is kept no longer than what it points at.
   deps.db.delete(activityLog).where(lt(activityLog.at, cutoff)).run();
@@ -92,17 +98,7 @@ function eraseEvent(db: Db, eventId: number, now: number): string[] {
       const event = tx.select().from(events).where(eq(events.id, eventId)).get();
       if (!event || event.personalDataErasedAt !== null) return [];
       const attendees = tx.select({ id: bookings.userId }).from(bookings).where(eq(bookings.eventId, eventId));
-      const photos = tx
-        .select({ imageName: users.imageName, thumbName: users.thumbName })
-        .from(users)
-        .where(inArray(users.id, attendees))
-        .all()
-        .flatMap((u) => [u.imageName, u.thumbName])
-        .filter((name) => name !== NO_PHOTO);
-      tx.update(users)
-        .set({ ...ERASED, imageName: NO_PHOTO, thumbName: NO_PHOTO })
-        .where(inArray(users.id, attendees))
-        .run();
+      const photos = eraseUsers(tx, inArray(users.id, attendees), { phone: true });
       tx.update(bookings).set({ phone: ERASED.phone }).where(eq(bookings.eventId, eventId)).run();
       // The line is long over; ending anyone still "waiting" also keeps one-entry-per-phone satisfied.
       tx.update(waitlistEntries)
@@ -115,20 +111,47 @@ function eraseEvent(db: Db, eventId: number, now: number): string[] {
         .run();
       tx.update(waitlistOffers).set({ phone: ERASED.phone }).where(eq(waitlistOffers.eventId, eventId)).run();
       tx.update(events).set({ personalDataErasedAt: now }).where(eq(events.id, eventId)).run();
-      if (photos.length === 0) return [];
-      // Photos are never shared across events, but a name some row still uses is never deleted.
-      const stillNamed = new Set(
-        tx
-          .select({ imageName: users.imageName, thumbName: users.thumbName })
-          .from(users)
-          .where(or(inArray(users.imageName, photos), inArray(users.thumbName, photos)))
-          .all()
-          .flatMap((u) => [u.imageName, u.thumbName]),
-      );
-      return photos.filter((name) => !stillNamed.has(name));
+      return unnamedPhotos(tx, photos);
     },
     { behavior: "immediate" },
   );
+}
+
+/**
+ * The eraser: the users rows `where` picks lose their name, email, date of birth and photo (and their
+ * phone with `phone: true`, as a night's erasure does); their bookings, amounts, refunds, check-ins and
+ * feedback stay for the books. Returns the photo names they named; pass them to unnamedPhotos.
+ * Used by the retention job for a night and by a guest's **Delete my details** (now, for their number).
+ */
+export function eraseUsers(tx: DbOrTx, where: SQL, options: { phone: boolean }): string[] {
+  const photos = tx
+    .select({ imageName: users.imageName, thumbName: users.thumbName })
+    .from(users)
+    .where(where)
+    .all()
+    .flatMap((u) => [u.imageName, u.thumbName])
+    .filter((name) => name !== NO_PHOTO);
+  const { phone, ...details } = ERASED;
+  tx.update(users)
+    .set({ ...details, ...(options.phone ? { phone } : {}), imageName: NO_PHOTO, thumbName: NO_PHOTO })
+    .where(where)
+    .run();
+  return photos;
+}
+
+/** Of `photos`, the names no users row still names: the ones to delete after the commit. */
+export function unnamedPhotos(tx: DbOrTx, photos: string[]): string[] {
+  if (photos.length === 0) return [];
+  // Photos are never shared across events, but a name some row still uses is never deleted.
+  const stillNamed = new Set(
+    tx
+      .select({ imageName: users.imageName, thumbName: users.thumbName })
+      .from(users)
+      .where(or(inArray(users.imageName, photos), inArray(users.thumbName, photos)))
+      .all()
+      .flatMap((u) => [u.imageName, u.thumbName]),
+  );
+  return photos.filter((name) => !stillNamed.has(name));
 }
 
 /**

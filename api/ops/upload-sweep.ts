@@ -2,6 +2,7 @@ import { chmod, readdir, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { type AnyColumn, and, eq, gt, inArray, lte, ne, not, notExists, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
+import { keptDetails } from "../../db/access-schema.ts";
 import type { Db } from "../../db/client.ts";
 import { bookings, checkoutSessions, events, users } from "../../db/schema.ts";
 import {
@@ -100,6 +101,13 @@ function namedFiles(db: Db): Set<string> {
   const named = new Set<string>();
   for (const row of db.select({ imageName: users.imageName, thumbName: users.thumbName }).from(users).all()) {
     named.add(row.imageName).add(row.thumbName).add(thumbnailName(row.imageName));
+  }
+  // Kept details' own photo copies (docs/decisions/029-kept-details.md).
+  for (const row of db
+    .select({ imageName: keptDetails.imageName, thumbName: keptDetails.thumbName })
+    .from(keptDetails)
+    .all()) {
+    named.add(row.imageName).add(row.thumbName);
   }
   for (const row of db.select({ imageName: events.imageName }).from(events).all()) {
     named.add(row.imageName).add(thumbnailName(row.imageName));

@@ -1,0 +1,193 @@
+import { createHmac } from "node:crypto";
+import { and, eq, inArray, isNotNull, or } from "drizzle-orm";
+import { alias } from "drizzle-orm/sqlite-core";
+import { bookings, events, feedback, outboxMessages, refunds, users, waitlistEntries } from "../../db/schema.ts";
+import type { AppDeps } from "../deps.ts";
+import { endGuestSessionsOf } from "../lib/guest-session.ts";
+import { ERASED, eraseUsers, unnamedPhotos } from "../ops/retention.ts";
+import { removeStoredFiles } from "./images.ts";
+import { deleteKeptDetails, keptForForm } from "./kept-details.ts";
+
+// What is kept about me, and erasing it (docs/decisions/029-kept-details.md): **Download my data** and
+// **Delete my details** on /me. Both read and write only the rows of the session's own number; of
+// anyone else, the download holds only what that guest already saw: the name of someone they rated,
+// and a mutual match's name and number (the match's report shows both). Never another person's photo,
+// phone (outside a match), email or choices.
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+/** A stand-in for a phone in the log: the same number gives the same tag, and the tag names no one. */
+export function phoneTag(secret: string, phone: string): string {
+  return createHmac("sha256", secret).update(`log:${phone}`).digest("hex").slice(0, 12);
+}
+
+export function myData(deps: Pick<AppDeps, "db" | "now">, phone: string) {
+  const db = deps.db;
+  const rows = db
+    .select({ booking: bookings, user: users, event: events })
+    .from(bookings)
+    .innerJoin(users, eq(users.id, bookings.userId))
+    .innerJoin(events, eq(events.id, bookings.eventId))
+    .where(eq(bookings.phone, phone))
+    .orderBy(bookings.id)
+    .all();
+  const myUserIds = rows.map((r) => r.user.id);
+  const refundRows =
+    rows.length === 0
+      ? []
+      : db
+          .select()
+          .from(refunds)
+          .where(
+            inArray(
+              refunds.bookingId,
+              rows.map((r) => r.booking.id),
+            ),
+          )
+          .all();
+  const bookingsOut = rows.map(({ booking, user, event }) => ({
+    eventName: event.name,
+    eventDate: iso(event.startsAt),
+    eventLocation: event.address,
+    status: booking.status,
+    amountCents: booking.amountCents,
+    paidAt: iso(booking.paidAt),
+    checkedInAt: iso(booking.checkedInAt),
+    ticketCode: booking.status === "paid" ? booking.uniqueCode : null,
+    refunds: refundRows
+      .filter((r) => r.bookingId === booking.id)
+      .map((r) => ({ amountCents: r.amountCents, at: iso(r.createdAt) })),
+    details: {
+      name: user.name,
+      email: user.email,
+      dateOfBirth: user.dateOfBirth,
+      gender: user.gender,
+      photo: user.imageName !== "none.jpg",
+    },
+    bookedAt: iso(booking.createdAt),
+  }));
+
+  const other = alias(users, "other");
+  const given =
+    myUserIds.length === 0
+      ? []
+      : db
+          .select({
+            eventName: events.name,
+            aboutName: other.name,
+            value: feedback.value,
+            ratedBy: feedback.ratedBy,
+            at: feedback.updatedAt,
+          })
+          .from(feedback)
+          .innerJoin(events, eq(events.id, feedback.eventId))
+          .innerJoin(other, eq(other.id, feedback.toUserId))
+          .where(inArray(feedback.fromUserId, myUserIds))
+          .orderBy(feedback.id)
+          .all();
+  const ratingsGiven = given.map((g) => ({
+    eventName: g.eventName,
+    about: g.aboutName,
+    choice: g.value,
+    ratedBy: g.ratedBy,
+    at: iso(g.at),
+  }));
+
+  // Matches: mutual likes on nights whose results are out and where both still hold a paid seat,
+  // as the guest's own report lists them (api/night/feedback.ts), with the number it shows.
+  const matches: { eventName: string; name: string; phone: string }[] = [];
+  const paidMine = rows.filter((r) => r.booking.status === "paid" && r.event.resultsReleasedAt !== null);
+  for (const { user, event } of paidMine) {
+    if (event.status === "cancelled") continue;
+    const likes = db
+      .select({ from: feedback.fromUserId, to: feedback.toUserId })
+      .from(feedback)
+      .where(
+        and(
+          eq(feedback.eventId, event.id),
+          eq(feedback.value, "like"),
+          or(eq(feedback.fromUserId, user.id), eq(feedback.toUserId, user.id)),
+        ),
+      )
+      .all();
+    const iLike = new Set(likes.filter((l) => l.from === user.id).map((l) => l.to));
+    const mutual = likes.filter((l) => l.to === user.id && iLike.has(l.from)).map((l) => l.from);
+    if (mutual.length === 0) continue;
+    const partners = db
+      .select({ name: users.name, phone: users.phone })
+      .from(bookings)
+      .innerJoin(users, eq(users.id, bookings.userId))
+      .where(
+        and(
+          eq(bookings.eventId, event.id),
+          eq(bookings.status, "paid"),
+          inArray(users.id, mutual),
+          isNotNull(users.phone),
+        ),
+      )
+      .all();
+    for (const p of partners) matches.push({ eventName: event.name, name: p.name, phone: p.phone });
+  }
+
+  const texts = db
+    .select({
+      body: outboxMessages.body,
+      status: outboxMessages.status,
+      createdAt: outboxMessages.createdAt,
+      sentAt: outboxMessages.sentAt,
+    })
+    .from(outboxMessages)
+    .where(eq(outboxMessages.to, phone))
+    .orderBy(outboxMessages.id)
+    .all()
+    .map((t) => ({ body: t.body, status: t.status, createdAt: iso(t.createdAt), sentAt: iso(t.sentAt) }));
+
+  const waitlist = db
+    .select({ eventName: events.name, name: waitlistEntries.name, status: waitlistEntries.status })
+    .from(waitlistEntries)
+    .innerJoin(events, eq(events.id, waitlistEntries.eventId))
+    .where(eq(waitlistEntries.phone, phone))
+    .orderBy(waitlistEntries.id)
+    .all();
+
+  return {
+    phone,
+    downloadedAt: new Date(deps.now()).toISOString(),
+    keptDetails: keptForForm(db, phone),
+    bookings: bookingsOut,
+    waitlist,
+    ratingsGiven,
+    matches,
+    textsSent: texts,
+  };
+}
+
+export type MyData = ReturnType<typeof myData>;
+
+/**
+ * **Delete my details**: erases, now, the name, email, date of birth and photos of every booking row
+ * of `phone` (as RETENTION_DAYS would later), its name on waitlists, and its kept details; ends its
+ * guest sessions everywhere. Bookings, amounts, refunds and check-ins stay for the books, still under
+ * the number (the ticket's key, erased with the night after RETENTION_DAYS). Nobody else's row is read
+ * for writing: every update is keyed by this phone.
+ */
+export async function deleteMyDetails(
+  deps: Pick<AppDeps, "db" | "now"> & { uploadsDir: string },
+  phone: string,
+): Promise<{ erasedBookings: number }> {
+  const now = deps.now();
+  const { photos, erasedBookings } = deps.db.transaction(
+    (tx) => {
+      const mine = tx.select({ id: users.id }).from(users).where(eq(users.phone, phone)).all();
+      const ids = mine.map((u) => u.id);
+      const userPhotos = ids.length === 0 ? [] : eraseUsers(tx, inArray(users.id, ids), { phone: false });
+      tx.update(waitlistEntries).set({ name: ERASED.name }).where(eq(waitlistEntries.phone, phone)).run();
+      const keptPhotos = deleteKeptDetails(tx, phone);
+      endGuestSessionsOf(tx, phone, now);
+      return { photos: [...unnamedPhotos(tx, userPhotos), ...keptPhotos], erasedBookings: ids.length };
+    },
+    { behavior: "immediate" },
+  );
+  await removeStoredFiles(deps.uploadsDir, photos);
+  return { erasedBookings };
+}
