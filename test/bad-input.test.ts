@@ -97,6 +97,11 @@ function endpointTable(): Endpoint[] {
     // My nights: 401 without the guest's session (sdt_me), which only a code typed with signIn opens.
     { method: "GET", path: "/api/me" },
     { method: "POST", path: "/api/me-logout", baseSucceeds: "always" },
+    // What is kept about me (decision 029): 401 without the guest's session, so nothing is read or erased.
+    { method: "GET", path: "/api/me-data" },
+    { method: "POST", path: "/api/me-delete-details" },
+    // The prefill: 403 for a number this browser did not verify, whatever else is asked.
+    { method: "GET", path: "/api/kept-details", query: { phone: { kind: "phone", base: "0498 765 434" } } },
     {
       // No browser here verified the phone: 403, even though the event is real and has seats.
       method: "POST",
@@ -112,6 +117,8 @@ function endpointTable(): Endpoint[] {
           eventID: id(eventId),
           eventName: text("Test Mixer", 500, true),
           image: { kind: "file", base: null },
+          keepDetails: { kind: "formBoolean", base: "true", optional: true },
+          useSavedPhoto: { kind: "formBoolean", base: "true", optional: true },
         },
       },
     },
@@ -551,6 +558,9 @@ describe("every endpoint answers bad input with a 4xx {success:false, error} and
     "POST /api/verify-otp",
     "GET /api/me",
     "POST /api/me-logout",
+    "GET /api/me-data",
+    "POST /api/me-delete-details",
+    "GET /api/kept-details",
     "POST /api/save-user-details",
     "POST /api/join-waitlist",
     "POST /api/leave-waitlist",

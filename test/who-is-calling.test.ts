@@ -31,6 +31,12 @@ const OPEN_TO_ANYONE = new Set([
   // verified number and answers only that number's nights; 401 guest_session_required without it
   // (test/me.test.ts).
   "GET /api/me",
+  // Download my data: behind the same guest session, answering only its own number's data (decision
+  // 029, test/kept-details.test.ts); 401 guest_session_required without it.
+  "GET /api/me-data",
+  // The details form's prefill: only for the number this browser verified (sdt_phone) or its /me
+  // session names; 403 phone_not_verified for any other number (test/kept-details.test.ts).
+  "GET /api/kept-details",
   "GET /api/public-config",
   "GET /api/uploads/images/:name",
   "POST /api/admin-login",
@@ -48,6 +54,8 @@ const OPEN_TO_ANYONE = new Set([
   "POST /api/leave-waitlist",
   // Sign out on /me: needs nothing, it ends whatever guest session the cookie names.
   "POST /api/me-logout",
+  // Delete my details: behind the guest's own session, erasing only its number's rows (decision 029).
+  "POST /api/me-delete-details",
   "POST /api/my-rounds",
   "POST /api/save-feedback",
   "POST /api/save-user-details",

@@ -132,7 +132,7 @@ const keptDetailsRoute = createRoute({
           .nullable(),
       }),
     ),
-    ...errors("get", ["phone_not_verified"]),
+    ...errors("get", ["invalid_request", "phone_not_verified"]),
   },
 });
 

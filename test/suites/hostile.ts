@@ -34,7 +34,8 @@ export type Kind =
   | "roundsPhase"
   | "audience"
   | "messageID"
-  | "boolean";
+  | "boolean"
+  | "formBoolean";
 
 /** `untrimmed`: any string of 1..max characters is legal as it is (a door code is compared as typed). */
 export type Field = { kind: Kind; base: unknown; optional?: boolean; max?: number; untrimmed?: boolean };
@@ -155,6 +156,8 @@ const accepts: Record<Kind, (v: unknown) => boolean> = {
   audience: (v) => v === "all" || v === "arrived" || v === "not_arrived",
   messageID: (v) => typeof v === "string" && /^[A-Za-z0-9_-]{8,64}$/.test(v),
   boolean: (v) => typeof v === "boolean",
+  // A multipart form's yes/no (save-user-details' keepDetails, useSavedPhoto): the text "true" or "false".
+  formBoolean: (v) => asText(v) === "true" || asText(v) === "false",
 };
 
 /** Whether `value` could be a legal value of the field (then a 2xx would not be a bug). */
