@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { KEPT_DETAILS_IDLE_MS } from "../api/booking/kept-details.ts";
+import type { MyData } from "../api/booking/my-data.ts";
 import { applyRetention } from "../api/ops/retention.ts";
 import { guestSessions, keptDetails } from "../db/access-schema.ts";
 import { bookings, events, feedback, outboxMessages, refunds, users } from "../db/schema.ts";
@@ -262,7 +263,7 @@ describe("Download my data and Delete my details", () => {
     expect(response.status).toBe(200);
     expect(response.headers.get("content-disposition")).toContain("attachment");
     expect(response.headers.get("cache-control")).toBe("no-store");
-    const data = await json<Record<string, any>>(response);
+    const data = await json<MyData>(response);
     expect(data.phone).toBe(me);
     expect(data.keptDetails).toMatchObject({ name: "Asha Me" });
     expect(data.bookings).toHaveLength(1);
@@ -272,7 +273,7 @@ describe("Download my data and Delete my details", () => {
       expect.objectContaining({ about: "Cal Admirer", choice: "dislike" }),
     ]);
     expect(data.matches).toEqual([{ eventName: expect.any(String), name: "Ben Match", phone: match }]);
-    expect(data.textsSent.map((t: { body: string }) => t.body)).toContain("Your results for me are in");
+    expect(data.textsSent.map((t) => t.body)).toContain("Your results for me are in");
 
     const text = JSON.stringify(data);
     // Not the admirer's number (no match), nor anyone's email, photo names, or others' choices or texts.
