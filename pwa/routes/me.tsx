@@ -21,7 +21,7 @@ function SavedTickets() {
  * tickets; signed in, every night of the number, grouped, each upcoming ticket saved on the phone.
  */
 export function MePage() {
-  const { state, reload, signOut } = useMyNights();
+  const { state, reload, signOut, deleted, sessionGone } = useMyNights();
   const heading = useRef<HTMLHeadingElement>(null);
   // Signing in or out replaces the page under the focus: it goes back to the heading.
   const previous = useRef(state.kind);
@@ -42,10 +42,16 @@ export function MePage() {
           Loading your nights…
         </p>
       ) : state.kind === "signed-in" ? (
-        <MyNightsList data={state.data} onSignOut={signOut} />
+        <MyNightsList data={state.data} onSignOut={signOut} onDeleted={deleted} onSessionGone={sessionGone} />
       ) : (
         <>
-          {state.kind === "signed-out" ? (
+          {state.kind === "deleted" ? (
+            <p className="notice ok" role="status">
+              Your details are deleted: names, email, date of birth and photos are gone from your bookings, and nothing
+              is kept for next time. You are signed out.
+            </p>
+          ) : null}
+          {state.kind === "signed-out" || state.kind === "deleted" ? (
             <MeSignIn onSignedIn={() => void reload()} />
           ) : state.kind === "offline" ? (
             <p className="notice" role="status">

@@ -11,7 +11,10 @@ export type UserDetails = {
   dateOfBirth: string;
   eventID: number;
   eventName: string;
-  image: File;
+  /** The new photo, or null to book with the number's saved photo (`useSavedPhoto`). */
+  image: File | null;
+  /** **Keep my details for next time**. */
+  keepDetails?: boolean;
 };
 
 export type SaveOutcome =
@@ -37,7 +40,8 @@ export async function saveUserDetails(details: UserDetails): Promise<SaveOutcome
           dateOfBirth: details.dateOfBirth,
           eventID: String(details.eventID),
           eventName: details.eventName,
-          image: details.image,
+          ...(details.image ? { image: details.image } : { useSavedPhoto: "true" as const }),
+          keepDetails: details.keepDetails ? "true" : "false",
         },
       }),
     );

@@ -16,6 +16,8 @@ export type DetailsInput = {
   /** YYYY-MM-DD from the date input, "" until chosen. */
   dateOfBirth: string;
   photo: File | null;
+  /** **Use my saved photo** is chosen: no new photo is needed. */
+  savedPhoto?: boolean;
   /** The box under the notice of who sees what. */
   consent: boolean;
 };
@@ -34,8 +36,8 @@ export function checkPhoto(photo: File): string | null {
  */
 export function validateDetails(input: DetailsInput): string | null {
   if (!input.name.trim() || !input.email.trim() || !input.gender || !input.dateOfBirth) return FIELDS_REQUIRED;
-  if (!input.photo) return PHOTO_REQUIRED;
-  const photoProblem = checkPhoto(input.photo);
+  if (!input.photo && !input.savedPhoto) return PHOTO_REQUIRED;
+  const photoProblem = input.photo && !input.savedPhoto ? checkPhoto(input.photo) : null;
   if (photoProblem) return photoProblem;
   if (!input.consent) return CONSENT_REQUIRED;
   return null;

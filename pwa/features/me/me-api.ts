@@ -34,3 +34,29 @@ export async function signOut(): Promise<boolean> {
     throw error;
   }
 }
+
+export type MyData = Ok<(typeof api)["me-data"]["$get"]>;
+
+/** **Download my data**: the JSON of everything held about the number, or why not. */
+export async function downloadMyData(): Promise<
+  { kind: "ok"; data: MyData } | { kind: "signed-out" } | { kind: "failed" }
+> {
+  try {
+    const reply = await send(api["me-data"].$get());
+    if (reply.ok) return { kind: "ok", data: reply.data };
+    return reply.data.code === "guest_session_required" ? { kind: "signed-out" } : { kind: "failed" };
+  } catch (error) {
+    if (error instanceof CallFailed) return { kind: "failed" };
+    throw error;
+  }
+}
+
+/** **Delete my details**: true once the server erased them (the session ends with it). */
+export async function deleteMyDetails(): Promise<boolean> {
+  try {
+    return (await send(api["me-delete-details"].$post())).ok;
+  } catch (error) {
+    if (error instanceof CallFailed) return false;
+    throw error;
+  }
+}

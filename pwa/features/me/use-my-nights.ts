@@ -4,7 +4,7 @@ import { ticketFromReply } from "../tickets/ticket-reply.ts";
 import { saveTicket } from "../tickets/ticket-store.ts";
 import { getMyNights, type MeOutcome, signOut } from "./me-api.ts";
 
-export type MeState = { kind: "loading" } | MeOutcome;
+export type MeState = { kind: "loading" } | MeOutcome | { kind: "deleted" };
 
 /**
  * /me's state: loading, signed out, signed in with the number's nights, offline or failed. Each
@@ -39,7 +39,16 @@ export function useMyNights() {
     }
     return ended;
   }, []);
-  return { state, reload, signOut: leave };
+  /** After **Delete my details**: the session is over; the page says the details are gone. */
+  const deleted = useCallback(() => {
+    run.current++;
+    setState({ kind: "deleted" });
+  }, []);
+  const sessionGone = useCallback(() => {
+    run.current++;
+    setState({ kind: "signed-out" });
+  }, []);
+  return { state, reload, signOut: leave, deleted, sessionGone };
 }
 
 async function saveUpcoming(outcome: Extract<MeOutcome, { kind: "signed-in" }>) {

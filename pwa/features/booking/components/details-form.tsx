@@ -3,12 +3,14 @@ import { shrinkPhoto } from "../../../lib/shrink-photo.ts";
 import { venueDateTime } from "../../events/format.ts";
 import type { EventSummary } from "../../events/types.ts";
 import { readDraft, saveDraft } from "../draft.ts";
+import { getKeptDetails } from "../kept-details.ts";
 import { saveUserDetails } from "../save-user-details.ts";
 import { genderFullMessage, SOLD_OUT_WAITLIST_MESSAGE } from "../seat-messages.ts";
 import type { BookingUser, Gender, OfferState } from "../types.ts";
 import { useJoinWaitlist } from "../use-join-waitlist.ts";
 import { CONSENT_REQUIRED, FIELDS_REQUIRED, PHOTO_REQUIRED, validateDetails } from "../validate-details.ts";
 import { DateOfBirthField } from "./date-of-birth-field.tsx";
+import { KeepDetailsBox, SavedPhotoChoice } from "./kept-details-fields.tsx";
 import { GenderField, NameField, VerifiedPhoneField } from "./person-fields.tsx";
 import { PhotoField } from "./photo-field.tsx";
 import { PrivacyConsent } from "./privacy-consent.tsx";
@@ -46,6 +48,29 @@ export function DetailsForm(props: {
   const [photoProblem, setPhotoProblem] = useState<string | null>(null);
   const photoInput = useRef<HTMLInputElement>(null);
   const [consent, setConsent] = useState(false);
+  // Details this verified number kept for next time (decision 029): they fill in what is still empty,
+  // and a kept photo is offered in place of a new one. The box itself always starts unticked.
+  const [keep, setKeep] = useState(false);
+  const [savedPhoto, setSavedPhoto] = useState(false);
+  const [useSaved, setUseSaved] = useState(false);
+  useEffect(() => {
+    let current = true;
+    void getKeptDetails(props.phone).then((kept) => {
+      if (!current || !kept) return;
+      setName((v) => v || kept.name);
+      setEmail((v) => v || kept.email);
+      setGender((v) => v || kept.gender);
+      setDateOfBirth((v) => v || kept.dateOfBirth);
+      if (kept.hasPhoto) {
+        setSavedPhoto(true);
+        setUseSaved(true);
+      }
+    });
+    return () => {
+      current = false;
+    };
+  }, [props.phone]);
+  const usingSaved = savedPhoto && useSaved;
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<string | null>(null);
   const [unverified, setUnverified] = useState(false);
@@ -55,8 +80,8 @@ export function DetailsForm(props: {
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    const problem = validateDetails({ name, email, gender, dateOfBirth, photo, consent });
-    if (problem || !photo || !gender) {
+    const problem = validateDetails({ name, email, gender, dateOfBirth, photo, savedPhoto: usingSaved, consent });
+    if (problem || (!photo && !usingSaved) || !gender) {
       // A refused file already says why under the picker: that, not "required", is what to fix.
       if (problem === PHOTO_REQUIRED && photoProblem) {
         setMessage(null);
@@ -76,7 +101,8 @@ export function DetailsForm(props: {
       dateOfBirth,
       eventID: eventId,
       eventName: props.event.event_name,
-      image: await shrinkPhoto(photo),
+      image: usingSaved || !photo ? null : await shrinkPhoto(photo),
+      keepDetails: keep,
     });
     setBusy(false);
     if (outcome.kind === "saved") {
@@ -113,7 +139,7 @@ export function DetailsForm(props: {
   const stillApplies =
     message === null ||
     !CHECKS.has(message) ||
-    validateDetails({ name, email, gender, dateOfBirth, photo, consent }) === message;
+    validateDetails({ name, email, gender, dateOfBirth, photo, savedPhoto: usingSaved, consent }) === message;
   const shown = waitlist.seatFree || !stillApplies ? null : message;
 
   return (
@@ -141,16 +167,20 @@ export function DetailsForm(props: {
       </div>
       <GenderField idPrefix="booking" value={gender} onChange={setGender} fixed={props.offer?.gender} />
       <DateOfBirthField idPrefix="booking" value={dateOfBirth} onChange={setDateOfBirth} />
-      <PhotoField
-        photo={photo}
-        problem={photoProblem}
-        inputRef={photoInput}
-        onChoose={(chosen, problem) => {
-          setPhoto(chosen);
-          setPhotoProblem(problem);
-        }}
-      />
+      {savedPhoto ? <SavedPhotoChoice useSaved={useSaved} onChange={setUseSaved} /> : null}
+      {usingSaved ? null : (
+        <PhotoField
+          photo={photo}
+          problem={photoProblem}
+          inputRef={photoInput}
+          onChoose={(chosen, problem) => {
+            setPhoto(chosen);
+            setPhotoProblem(problem);
+          }}
+        />
+      )}
       <PrivacyConsent checked={consent} onChange={setConsent} />
+      <KeepDetailsBox checked={keep} onChange={setKeep} />
       <p className="message error" role="alert">
         {shown}
       </p>

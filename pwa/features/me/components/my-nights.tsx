@@ -4,6 +4,7 @@ import { formatPhone } from "../../booking/phone.ts";
 import { TicketCard } from "../../tickets/components/ticket-card.tsx";
 import { ticketFromReply } from "../../tickets/ticket-reply.ts";
 import type { MyNight, MyNights } from "../me-api.ts";
+import { MyData } from "./my-data.tsx";
 import { PastNight, VoidNight } from "./night-cards.tsx";
 import "../me.css";
 
@@ -25,7 +26,19 @@ function grouped(nights: MyNight[]): Grouped {
 }
 
 /** The signed-in guest's nights, grouped as /me shows them, and **Sign out**. */
-export function MyNightsList({ data, onSignOut }: { data: MyNights; onSignOut: () => Promise<boolean> }) {
+export function MyNightsList({
+  data,
+  onSignOut,
+  onDeleted,
+  onSessionGone,
+}: {
+  data: MyNights;
+  onSignOut: () => Promise<boolean>;
+  /** **Delete my details** erased them and ended the session. */
+  onDeleted: () => void;
+  /** The session ended elsewhere (signed out, or erased on another phone). */
+  onSessionGone: () => void;
+}) {
   const { upcoming, past, ended } = grouped(data.nights);
   return (
     <>
@@ -75,6 +88,7 @@ export function MyNightsList({ data, onSignOut }: { data: MyNights; onSignOut: (
           </ul>
         </section>
       ) : null}
+      <MyData onDeleted={onDeleted} onSignedOut={onSessionGone} />
     </>
   );
 }
