@@ -73,6 +73,35 @@ export function PrivacyPolicy() {
         <li>Copies in our backups go as the backups are replaced.</li>
       </ul>
 
+      <h2>Details kept for next time</h2>
+      <ul>
+        <li>
+          Only if you tick <strong>Keep my details for next time</strong> on the booking form, we keep your name, email,
+          date of birth, gender and a copy of your photo with your mobile number, so your next booking is filled in and
+          you can choose <strong>Use my saved photo</strong>. Without the box, nothing more is kept.
+        </li>
+        <li>
+          Only someone who proves that mobile number with a code sees them. They are kept beyond the days above, until
+          you delete them, or until 18 months pass without a booking from that number; then they are erased.
+        </li>
+      </ul>
+
+      <h2>Seeing and erasing what we keep</h2>
+      <ul>
+        <li>
+          On <Link to={paths.me}>My nights</Link>, signed in with your mobile number, <strong>Download my data</strong>{" "}
+          gives you a file of everything we hold about that number: your saved details, your bookings, the ratings you
+          gave, your matches and the text messages we sent you.
+        </li>
+        <li>
+          <strong>Delete my details</strong> there erases your name, email, date of birth and photos from all your
+          bookings at once, and your saved details, without waiting for the days above. Your tickets, payments and
+          refunds stay for our accounts, without them, and nobody else's details change. You are signed out on every
+          phone.
+        </li>
+        <li>We record that a download or a deletion happened, and when, but not your number.</li>
+      </ul>
+
       <h2>Questions</h2>
       <p>
         {facts?.supportEmail ? (
