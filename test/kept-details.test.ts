@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { KEPT_DETAILS_IDLE_MS } from "../api/booking/kept-details.ts";
 import type { MyData } from "../api/booking/my-data.ts";
 import { applyRetention } from "../api/ops/retention.ts";
+import { sweepUploads } from "../api/ops/upload-sweep.ts";
 import { guestSessions, keptDetails } from "../db/access-schema.ts";
 import { bookings, events, feedback, outboxMessages, refunds, users } from "../db/schema.ts";
 import {
@@ -159,6 +160,19 @@ describe("Keep my details for next time", () => {
     bad.append("keepDetails", "yes");
     const badReply = await browser.postForm("/api/save-user-details", bad);
     expect(badReply.status).toBe(400);
+  });
+
+  it("the upload sweep leaves a kept photo alone after the hold that made it is let go", async () => {
+    const { db, env } = server.deps;
+    const event = await insertEvent(db, env.UPLOADS_DIR);
+    const phone = newMobile();
+    expect((await save(verifiedPhoneBrowser(server, phone), { phone, eventId: event.id, keep: true })).status).toBe(
+      200,
+    );
+    const row = keptRow(server, phone)!;
+    const later = Date.now() + 5 * DAY;
+    await sweepUploads({ db, uploadsDir: env.UPLOADS_DIR }, later);
+    expect(onDisk(server, row.imageName) && onDisk(server, row.thumbName)).toBe(true);
   });
 
   it("retention erases kept details 18 months after the last booking, never before, and a new booking restarts the count", async () => {
