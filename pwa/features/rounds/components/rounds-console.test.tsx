@@ -46,6 +46,7 @@ function fakeServer() {
         person(12, "Arjun", "male"),
       ],
       arrivals: [],
+      metBefore: [],
     } as RoundsState,
   };
   const s = () => server.state;
