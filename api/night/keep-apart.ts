@@ -22,8 +22,9 @@ function findEvent(db: DbOrTx, eventId: number): Event {
   return event;
 }
 
+const collator = new Intl.Collator("en", { sensitivity: "base" });
 const byName = (a: { username: string; userID: number }, b: { username: string; userID: number }) =>
-  a.username.localeCompare(b.username, "en", { sensitivity: "base" }) || a.userID - b.userID;
+  collator.compare(a.username, b.username) || a.userID - b.userID;
 
 function view(db: DbOrTx, eventId: number): KeepApartView {
   const guests = db

@@ -276,7 +276,7 @@ function choosePairs(
   // The largest cost on a path, times every unit that could go round it, must stay exact.
   if (2 * wDate * most * (S + V) * count > Number.MAX_SAFE_INTEGER / 4)
     throw new RangeError("too many people to plan one night's rounds");
-  const net = new FlowNetwork(2 + S + V);
+  const net = new FlowNetwork(2 + S + V, (S + V) * count + cells);
   const source = 0;
   const sink = 1;
   const seatNode = (i: number) => 2 + i;
@@ -467,7 +467,7 @@ function nextRounds(
 
     const kept = keep.get(r);
     // Where mover j would go next: the first table round the circle after the last one they played at.
-    const nextPlace = lastTable.map((t) => (t === undefined ? undefined : tables.filter((x) => x <= t).length));
+    const nextPlace = lastTable.map((t) => (t === undefined ? undefined : tablesUpTo(tables, t)));
     const restSeated = seated.map((id) => (playedLast.has(id) ? 0 : 1));
     const restMoving = moving.map((id) => (playedLast.has(id) ? 0 : 1));
     const weight = (i: number, j: number) => {
@@ -501,6 +501,13 @@ function nextRounds(
     rounds.push(finishRound(r, pairs, input));
   }
   return rounds;
+}
+
+/** How many of the sorted `tables` are at most `t`. */
+function tablesUpTo(tables: readonly number[], t: number): number {
+  let count = 0;
+  while (count < tables.length && tables[count]! <= t) count++;
+  return count;
 }
 
 /**

@@ -117,6 +117,9 @@ function clockAt(row: EventRounds, event: Event, now: number): Clock {
 
 type Attendee = RoundsPerson & { checkedInAt: number };
 
+// One collator for every sort: localeCompare with options builds a new one per comparison.
+const byName = new Intl.Collator("en", { sensitivity: "base" }).compare;
+
 /** The paid attendees checked in at the door, left or not, by name. */
 function checkedIn(db: DbOrTx, eventId: number): Attendee[] {
   const rows = db
@@ -142,7 +145,7 @@ function checkedIn(db: DbOrTx, eventId: number): Attendee[] {
       checkedInAt: checkedInAt ?? 0,
       arrivedAt: new Date(checkedInAt ?? 0).toISOString(),
     }))
-    .sort((a, b) => a.username.localeCompare(b.username, "en", { sensitivity: "base" }) || a.userID - b.userID);
+    .sort((a, b) => byName(a.username, b.username) || a.userID - b.userID);
 }
 
 /** The present (checked in, not left), in order of arrival, by side: the order the planner seats them in. */
@@ -177,9 +180,14 @@ function view(db: DbOrTx, event: Event, row: EventRounds | undefined, now: numbe
 
 /** The plan's seats where the two met at an earlier night. */
 function seatedAgain(plan: readonly Round[], metBefore: readonly PersonPair[]) {
-  const met = new Set(metBefore.flatMap(([a, b]) => [`${a}:${b}`, `${b}:${a}`]));
+  if (metBefore.length === 0) return [];
+  const met = new Map<number, Set<number>>();
+  for (const [a, b] of metBefore) {
+    met.set(a, (met.get(a) ?? new Set()).add(b));
+    met.set(b, (met.get(b) ?? new Set()).add(a));
+  }
   return plan.flatMap((r) =>
-    r.pairs.filter((p) => met.has(`${p.femaleID}:${p.maleID}`)).map((p) => ({ round: r.round, table: p.table })),
+    r.pairs.filter((p) => met.get(p.femaleID)?.has(p.maleID)).map((p) => ({ round: r.round, table: p.table })),
   );
 }
 
@@ -450,14 +458,14 @@ export function metInStartedRounds(db: DbOrTx, eventId: number, userId: number, 
 
 /**
  * A first plan, or a re-plan that keeps the started rounds and as much of the rest as still fits. The
- * re-plan's exact matching has a size limit far past any room (about 287 a side); past it, 409.
+ * re-plan's exact matching, and the flow that chooses pairs around earlier nights, have size limits
+ * far past any room the cap lets through (decisions 018 and 027); past them, 409.
  */
 function planFor(history: { played: Round[]; planned: Round[] } | null, under: Parameters<typeof planRounds>[0]) {
-  if (!history) return planRounds(under);
   try {
-    return replanRounds({ ...under, ...history });
+    return history ? replanRounds({ ...under, ...history }) : planRounds(under);
   } catch (error) {
-    if (error instanceof RangeError) throw Conflict("too many people present to re-plan the rounds", "wrong_state");
+    if (error instanceof RangeError) throw Conflict("too many people present to plan the rounds", "wrong_state");
     throw error;
   }
 }
