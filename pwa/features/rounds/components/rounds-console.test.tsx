@@ -395,6 +395,8 @@ describe("the host's Rounds console", () => {
     server.state.present = { female: 2, male: 3 };
 
     fireEvent.click(screen.getByRole("button", { name: "Left", description: "Dev" }));
+    // The heading said 2 women, 2 men before the tap too: wait for the answer's own change.
+    await screen.findByRole("heading", { name: "Went home" });
     await screen.findByRole("heading", { name: "Present: 2 women, 2 men" });
     expect(server.requests.at(-1)).toEqual({ url: "/api/mark-left", body: { eventID: 7, userID: 11, left: true } });
     expect(screen.getByText("1 new arrival since the plan: Re-plan rounds to seat them.")).toBeTruthy();
