@@ -1,5 +1,5 @@
 import { and, eq, inArray, isNotNull, ne } from "drizzle-orm";
-import { ageAtEvent } from "../../common/age.ts";
+import { ageOn, eventDate } from "../../common/age.ts";
 import { ROUNDS_LIMITS as LIMITS, ROUNDS_DEFAULTS, type RoundsSettings } from "../../common/rounds-settings.ts";
 import type { Db, DbOrTx } from "../../db/client.ts";
 import {
@@ -137,10 +137,12 @@ function checkedIn(db: DbOrTx, eventId: number): Attendee[] {
     .where(and(eq(bookings.eventId, eventId), eq(bookings.status, "paid"), isNotNull(bookings.checkedInAt)))
     .all();
   const event = findEvent(db, eventId);
+  // The event's date on the venue's clock, worked out once for everyone (a time-zone conversion).
+  const day = eventDate(event.startsAt, event.timeZone);
   return rows
     .map(({ leftAt, checkedInAt, dateOfBirth, ...person }) => ({
       ...person,
-      age: ageAtEvent(dateOfBirth, event),
+      age: dateOfBirth === null ? null : ageOn(dateOfBirth, day),
       left: leftAt !== null,
       checkedInAt: checkedInAt ?? 0,
       arrivedAt: new Date(checkedInAt ?? 0).toISOString(),
@@ -341,16 +343,22 @@ export function pairsMetBefore(
     .where(and(inArray(users.phone, [...byPhone.keys()]), ne(bookings.eventId, eventId)))
     .all();
   const oursFor = new Map<number, number[]>();
-  const events = new Set<number>();
+  const nights = new Set<number>();
   for (const { userId, phone, eventId: other } of elsewhere) {
     oursFor.set(userId, byPhone.get(phone) ?? []);
-    events.add(other);
+    nights.add(other);
   }
+  if (nights.size === 0) return [];
+  const stored = db
+    .select({ row: eventRounds, event: events })
+    .from(eventRounds)
+    .innerJoin(events, eq(events.id, eventRounds.eventId))
+    .where(inArray(eventRounds.eventId, [...nights]))
+    .all();
   const found = new Map<string, [number, number]>();
-  for (const other of events) {
-    const night = roundsAt(db, other, now);
-    if (!night) continue;
-    for (const round of night.rounds.slice(0, night.clock.current ?? 0))
+  for (const { row, event } of stored) {
+    const started = clockAt(row, event, now).current ?? 0;
+    for (const round of row.plan.slice(0, started))
       for (const p of round.pairs)
         for (const a of oursFor.get(p.femaleID) ?? [])
           for (const b of oursFor.get(p.maleID) ?? [])
