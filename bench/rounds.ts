@@ -1,5 +1,6 @@
 import { planRounds, type Round, replanRounds } from "../api/night/rounds-plan.ts";
 import { ROUNDS_LIMITS } from "../common/rounds-settings.ts";
+import { measureRoundsWithHistory, timing } from "./rounds-history.ts";
 
 // `node --import tsx bench/rounds.ts`: how long the rounds planner takes for a large night, 100 women
 // and 100 men, and for re-planning it halfway through. Measures, never asserts; the median of a few
@@ -79,3 +80,10 @@ for (const side of [ROUNDS_LIMITS.presentPerSide, 2 * ROUNDS_LIMITS.presentPerSi
   const label = side === ROUNDS_LIMITS.presentPerSide ? "the cap" : "refused";
   row(`Re-plan ${side} + ${side} after round ${side / 2}, 2 + 2 changed (${label})`, ms(performance.now() - started));
 }
+
+// With history: 30 + 30 tonight from 80 + 80 regulars who came to 10 earlier nights of 15 rounds.
+const history = await measureRoundsWithHistory();
+row(`Plan 30 × 30, ${history.metBefore} present pairs met at 10 past nights, all 30 rounds`, timing(history.uncapped));
+row("The same, 15 rounds (the pairs chosen around the history)", timing(history.capped));
+row("  pairs seated who met before (only where the numbers force it)", String(history.cappedRepeats));
+row("plan-rounds' service on SQLite, reading the 10 nights, 15 rounds", timing(history.server));

@@ -12,6 +12,7 @@ import { measureLighthouse } from "./lighthouse.ts";
 import { load } from "./load.ts";
 import { measurePartnersPage } from "./partners.ts";
 import { measureRelease } from "./release.ts";
+import { measureRoundsWithHistory, timing } from "./rounds-history.ts";
 
 // `npm run bench`: measures, never asserts. Prints a table and writes bench/results.md.
 
@@ -150,6 +151,16 @@ try {
     medianMs(() => replanRounds({ played, planned, ...changed })),
     "≤ 500 ms (the most present a side the planner takes)",
   );
+  // With history (docs/decisions/030-nobody-across-the-table-twice.md): 30 + 30 tonight from 80 + 80
+  // regulars, after 10 earlier nights of 30 + 30 and 15 rounds each (bench/rounds-history.ts).
+  const history = await measureRoundsWithHistory();
+  add("Plan 30 × 30 with 10 past nights' history, all 30 rounds", timing(history.uncapped));
+  add("Plan 30 × 30 with 10 past nights' history, 15 rounds", timing(history.capped), "< 50 ms");
+  add(
+    "  of the pairs present who met before, seated again",
+    `${history.cappedRepeats} of ${history.metBefore} (only where the numbers force it)`,
+  );
+  add("plan-rounds on SQLite: 30 × 30, 10 past nights, 15 rounds", timing(history.server), "< 50 ms");
 }
 
 // 7. Seat holds per second with four threads racing for one event's seats in one SQLite file.

@@ -1,5 +1,6 @@
-import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { events, genders } from "./schema.ts";
+import { sql } from "drizzle-orm";
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { events, genders, users } from "./schema.ts";
 
 // The night's rounds (docs/decisions/019-running-the-night.md), in a file of their own so schema.ts
 // stays the booking side's. drizzle.config.ts lists both files.
@@ -35,6 +36,10 @@ export const eventRounds = sqliteTable("event_rounds", {
   // Who was present when the plan was last made: anyone present now and not in it is a new arrival.
   plannedFor: text("planned_for", { mode: "json" }).$type<number[]>().notNull(),
   plannedAt: integer("planned_at").notNull(),
+  // The pairs of those planned for who met at an earlier night, `[femaleID, maleID]`, found when the
+  // plan was made (docs/decisions/030-nobody-across-the-table-twice.md): the console counts the
+  // plan's pairs among them.
+  metBefore: text("met_before", { mode: "json" }).$type<[number, number][]>().notNull().default(sql`'[]'`),
   // The round that started last (1-based); null before the start.
   current: integer("current"),
   phase: text("phase", { enum: roundsPhases }),
@@ -75,4 +80,27 @@ export const guestMessages = sqliteTable(
     uniqueIndex("guest_messages_client_key").on(t.eventId, t.clientKey),
     index("guest_messages_event_time").on(t.eventId, t.createdAt),
   ],
+);
+
+/**
+ * **Keep apart** (docs/decisions/030-nobody-across-the-table-twice.md): two guests of an event whom the
+ * organiser marked never to be seated together (exes, siblings, colleagues). One row a pair, the
+ * lower user id first; unmarking deletes it. Ids only: the names are read from users, so erasure
+ * leaves none here.
+ */
+export const keepApart = sqliteTable(
+  "keep_apart",
+  {
+    eventId: integer("event_id")
+      .notNull()
+      .references(() => events.id),
+    userA: integer("user_a")
+      .notNull()
+      .references(() => users.id),
+    userB: integer("user_b")
+      .notNull()
+      .references(() => users.id),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.eventId, t.userA, t.userB] })],
 );

@@ -380,6 +380,20 @@ function endpointTable(): Endpoint[] {
       admin: true,
       body: { type: "json", fields: { eventID: id(), userID: id(), left: { kind: "boolean", base: true } } },
     },
+    { method: "GET", path: "/api/admin-event/:id/keep-apart", admin: true, params: { id: id() } },
+    {
+      method: "POST",
+      path: "/api/keep-apart",
+      admin: true,
+      body: {
+        type: "json",
+        fields: {
+          eventID: id(),
+          userIDs: { kind: "idPair", base: [NONE, NONE + 1] },
+          apart: { kind: "boolean", base: true },
+        },
+      },
+    },
     { method: "GET", path: "/api/admin-event/:id/message-guests", admin: true, params: { id: id() } },
     {
       method: "POST",
@@ -611,6 +625,8 @@ describe("every endpoint answers bad input with a 4xx {success:false, error} and
     "POST /api/plan-rounds",
     "POST /api/run-rounds",
     "POST /api/mark-left",
+    "GET /api/admin-event/:id/keep-apart",
+    "POST /api/keep-apart",
     "GET /api/admin-event/:id/message-guests",
     "POST /api/message-guests",
     "POST /api/my-rounds",

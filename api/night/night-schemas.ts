@@ -116,7 +116,17 @@ export const roundsView = z.strictObject({
     }),
   ),
   arrivals: z.array(id),
+  metBefore: z.array(z.strictObject({ round: z.number().int().positive(), table: z.number().int().positive() })),
 });
+
+/** `KeepApartView` (api/night/keep-apart.ts): the organiser's Keep apart card. */
+export const keepApartView = z.strictObject({
+  pairs: z.array(z.strictObject({ userIDs: z.tuple([id, id]), names: z.tuple([z.string(), z.string()]) })),
+  guests: z.array(z.strictObject({ userID: id, username: z.string(), gender })),
+});
+
+/** What POST /keep-apart answers: the card as it is now, and whether the plan was re-planned. */
+export const keepApartChanged = keepApartView.extend({ replanned: z.boolean() });
 
 /** `MyRoundsView`: the guest's night. */
 export const myRoundsView = z.strictObject({

@@ -1,79 +1,16 @@
 import { describe, expect, it } from "vitest";
+import {
+  checkNoRepeats,
+  checkReplan,
+  checkWellFormed,
+  ids,
+  Problems,
+  random,
+} from "../../test/suites/rounds-checks.ts";
 import { planRounds, type Round, replanRounds, type Seated, spreadGaps } from "./rounds-plan.ts";
 
 // Properties of the night's plan (docs/decisions/018-rounds.md): the rotation over every size, and
 // re-plans over seeded nights of arrivals and departures, so a failure replays exactly.
-
-/** A small seeded generator (mulberry32): the same seed gives the same scenarios on every run. */
-function random(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  /** A whole number from lo to hi, both included. */
-  const int = (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1));
-  return { next, int };
-}
-
-/** `count` distinct ids from a shared counter, in a shuffled order, so no test leans on ids being sorted. */
-function ids(count: number, rng: ReturnType<typeof random>, counter: { next: number }): number[] {
-  const list = Array.from({ length: count }, () => (counter.next += rng.int(1, 5)));
-  for (let i = list.length - 1; i > 0; i--) {
-    const j = rng.int(0, i);
-    [list[i], list[j]] = [list[j]!, list[i]!];
-  }
-  return list;
-}
-
-// Test ids stay below a million, so this numbers each pair uniquely.
-const key = (f: number, m: number) => f * 1_000_000 + m;
-
-/**
- * Checks collect what they find instead of calling expect millions of times: a message is built only
- * for a failure, and each test ends with one `expect(problems).toEqual([])` that lists the first few.
- */
-class Problems {
-  readonly found: string[] = [];
-  check(ok: boolean, message: () => string) {
-    if (!ok && this.found.length < 20) this.found.push(message());
-  }
-}
-
-/** One round on its own: only people present, nobody twice, distinct tables, and sitOut is exactly the rest. */
-function checkWellFormed(round: Round, female: readonly number[], male: readonly number[], label: string, p: Problems) {
-  const women = new Set(female);
-  const men = new Set(male);
-  const seen = new Set<number>();
-  const tables = new Set<number>();
-  for (const pair of round.pairs) {
-    const { femaleID: f, maleID: m, table } = pair;
-    p.check(women.has(f), () => `${label}: woman ${f} is not present`);
-    p.check(men.has(m), () => `${label}: man ${m} is not present`);
-    p.check(!seen.has(f) && !seen.has(m), () => `${label}: ${f} or ${m} is in two pairs`);
-    seen.add(f).add(m);
-    p.check(Number.isInteger(table) && table >= 1 && !tables.has(table), () => `${label}: table ${table}`);
-    tables.add(table);
-  }
-  const rest = [...female, ...male].filter((id) => !seen.has(id)).sort((a, b) => a - b);
-  const out = [...round.sitOut].sort((a, b) => a - b);
-  p.check(rest.join() === out.join(), () => `${label}: sitOut ${out} should be ${rest}`);
-}
-
-/** No pair meets twice anywhere in the night, and rounds are numbered 1, 2, 3… */
-function checkNoRepeats(night: readonly Round[], label: string, p: Problems) {
-  const met = new Set<number>();
-  night.forEach((round, r) => {
-    p.check(round.round === r + 1, () => `${label}: round ${r + 1} is numbered ${round.round}`);
-    for (const { femaleID: f, maleID: m } of round.pairs) {
-      p.check(!met.has(key(f, m)), () => `${label}: ${f} and ${m} meet twice`);
-      met.add(key(f, m));
-    }
-  });
-}
 
 const bothSeated: Seated[] = ["female", "male"];
 
@@ -224,67 +161,6 @@ describe("the rotation, when nobody arrives or leaves", () => {
     expect(() => planRounds({ female: [1], male: [3], maxRounds: 1.5 })).toThrow(RangeError);
   });
 });
-
-/** Who is in the room, as lists in the order given to the planner. */
-type Room = { female: number[]; male: number[] };
-
-/** The most partners any one person present still has to meet after `night`. */
-function mostUnmet(night: readonly Round[], { female, male }: Room): number {
-  const met = new Set(night.flatMap((r) => r.pairs.map((p) => key(p.femaleID, p.maleID))));
-  let most = 0;
-  for (const f of female) most = Math.max(most, male.filter((m) => !met.has(key(f, m))).length);
-  for (const m of male) most = Math.max(most, female.filter((f) => !met.has(key(f, m))).length);
-  return most;
-}
-
-/**
- * Everything a re-plan promises: the started rounds come back as they were; the new rounds plan only
- * people present, repeat no pair, leave no unmet woman and man both sitting out, keep each seated person
- * at one table, and number as many as the busiest person's unmet count, within maxRounds.
- */
-function checkReplan(
-  before: readonly Round[],
-  played: readonly Round[],
-  night: readonly Round[],
-  room: Room & { seated: Seated; maxRounds: number | null },
-  label: string,
-  p: Problems,
-) {
-  p.check(
-    JSON.stringify(night.slice(0, played.length)) === JSON.stringify(before),
-    () => `${label}: played rounds changed`,
-  );
-  checkNoRepeats(night, label, p);
-  const fresh = night.slice(played.length);
-  const left = room.maxRounds === null ? Number.POSITIVE_INFINITY : room.maxRounds - played.length;
-  const need = mostUnmet(played, room);
-  p.check(
-    fresh.length === Math.min(need, left),
-    () => `${label}: ${fresh.length} new rounds for ${need} unmet, ${left} left`,
-  );
-  if (need <= left) p.check(mostUnmet(night, room) === 0, () => `${label}: some pair present never meets`);
-
-  const met = new Set(played.flatMap((r) => r.pairs.map((x) => key(x.femaleID, x.maleID))));
-  const seatedAt = new Map<number, number>();
-  const atTable = new Map<number, number>();
-  for (const round of fresh) {
-    const where = `${label}, round ${round.round}`;
-    checkWellFormed(round, room.female, room.male, where, p);
-    const out = new Set(round.sitOut);
-    for (const f of room.female)
-      if (out.has(f))
-        for (const m of room.male)
-          if (out.has(m) && !met.has(key(f, m))) p.check(false, () => `${where}: ${f} and ${m} both sit out unmet`);
-    for (const x of round.pairs) {
-      met.add(key(x.femaleID, x.maleID));
-      const sitter = room.seated === "female" ? x.femaleID : x.maleID;
-      p.check((seatedAt.get(sitter) ?? x.table) === x.table, () => `${where}: ${sitter} changed table`);
-      p.check((atTable.get(x.table) ?? sitter) === sitter, () => `${where}: table ${x.table} changed hands`);
-      seatedAt.set(sitter, x.table);
-      atTable.set(x.table, sitter);
-    }
-  }
-}
 
 describe("re-planning when people arrive and leave", () => {
   it("before any round has started, is the rotation for whoever is there", () => {

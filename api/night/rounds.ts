@@ -1,12 +1,18 @@
-import { and, eq, isNotNull } from "drizzle-orm";
-import { ageAtEvent } from "../../common/age.ts";
+import { and, eq, inArray, isNotNull, ne } from "drizzle-orm";
+import { ageOn, eventDate } from "../../common/age.ts";
 import { ROUNDS_LIMITS as LIMITS, ROUNDS_DEFAULTS, type RoundsSettings } from "../../common/rounds-settings.ts";
 import type { Db, DbOrTx } from "../../db/client.ts";
-import { type EventRounds, eventRounds, type RoundsPhase, type RoundsStatus } from "../../db/rounds-schema.ts";
+import {
+  type EventRounds,
+  eventRounds,
+  keepApart,
+  type RoundsPhase,
+  type RoundsStatus,
+} from "../../db/rounds-schema.ts";
 import { bookings, type Event, events, users } from "../../db/schema.ts";
 import { Conflict, NotFound } from "../lib/errors.ts";
 import { advance, applyAction, type Clock, type ClockAction, shownPhaseEnd, type Timing } from "./rounds-clock.ts";
-import { planRounds, type Round, replanRounds } from "./rounds-plan.ts";
+import { type PersonPair, planRounds, type Round, replanRounds } from "./rounds-plan.ts";
 
 /**
  * The night's rounds on the server (docs/decisions/019-running-the-night.md): the plan built from the
@@ -48,6 +54,12 @@ export type RoundsView = {
   people: RoundsPerson[];
   /** Present now but not in the plan: checked in (or back) since the last Plan or Re-plan. */
   arrivals: number[];
+  /**
+   * Where the plan seats two people who met at an earlier night (docs/decisions/030-nobody-across-
+   * the-table-twice.md): only where no plan of the night's shape could avoid it. The console says
+   * how many (`2 pairs met at an earlier night`).
+   */
+  metBefore: { round: number; table: number }[];
 };
 
 const NOT_STARTED: Clock = {
@@ -105,6 +117,9 @@ function clockAt(row: EventRounds, event: Event, now: number): Clock {
 
 type Attendee = RoundsPerson & { checkedInAt: number };
 
+// One collator for every sort: localeCompare with options builds a new one per comparison.
+const byName = new Intl.Collator("en", { sensitivity: "base" }).compare;
+
 /** The paid attendees checked in at the door, left or not, by name. */
 function checkedIn(db: DbOrTx, eventId: number): Attendee[] {
   const rows = db
@@ -122,15 +137,17 @@ function checkedIn(db: DbOrTx, eventId: number): Attendee[] {
     .where(and(eq(bookings.eventId, eventId), eq(bookings.status, "paid"), isNotNull(bookings.checkedInAt)))
     .all();
   const event = findEvent(db, eventId);
+  // The event's date on the venue's clock, worked out once for everyone (a time-zone conversion).
+  const day = eventDate(event.startsAt, event.timeZone);
   return rows
     .map(({ leftAt, checkedInAt, dateOfBirth, ...person }) => ({
       ...person,
-      age: ageAtEvent(dateOfBirth, event),
+      age: dateOfBirth === null ? null : ageOn(dateOfBirth, day),
       left: leftAt !== null,
       checkedInAt: checkedInAt ?? 0,
       arrivedAt: new Date(checkedInAt ?? 0).toISOString(),
     }))
-    .sort((a, b) => a.username.localeCompare(b.username, "en", { sensitivity: "base" }) || a.userID - b.userID);
+    .sort((a, b) => byName(a.username, b.username) || a.userID - b.userID);
 }
 
 /** The present (checked in, not left), in order of arrival, by side: the order the planner seats them in. */
@@ -159,7 +176,21 @@ function view(db: DbOrTx, event: Event, row: EventRounds | undefined, now: numbe
     rounds: row?.plan ?? [],
     people: people.map(({ checkedInAt: _, ...person }) => person),
     arrivals: row ? [...present.female, ...present.male].filter((id) => !planned.has(id)) : [],
+    metBefore: row ? seatedAgain(row.plan, row.metBefore) : [],
   };
+}
+
+/** The plan's seats where the two met at an earlier night. */
+function seatedAgain(plan: readonly Round[], metBefore: readonly PersonPair[]) {
+  if (metBefore.length === 0) return [];
+  const met = new Map<number, Set<number>>();
+  for (const [a, b] of metBefore) {
+    met.set(a, (met.get(a) ?? new Set()).add(b));
+    met.set(b, (met.get(b) ?? new Set()).add(a));
+  }
+  return plan.flatMap((r) =>
+    r.pairs.filter((p) => met.get(p.femaleID)?.has(p.maleID)).map((p) => ({ round: r.round, table: p.table })),
+  );
 }
 
 const findRounds = (db: DbOrTx, eventId: number) =>
@@ -173,7 +204,9 @@ export function getRounds(db: Db, eventId: number, now: number): RoundsView {
 
 /**
  * Plan rounds, or Re-plan rounds once they run: the rounds not yet started are rebuilt from the people
- * present now, the started ones are kept as they were. Settings left out keep their value.
+ * present now, the started ones are kept as they were. Settings left out keep their value. The plan
+ * seats no pair kept apart and as few pairs who met at an earlier night as it can
+ * (docs/decisions/030-nobody-across-the-table-twice.md).
  */
 export function planEventRounds(
   db: Db,
@@ -186,38 +219,7 @@ export function planEventRounds(
       const event = findEvent(tx, input.eventId);
       assertStarted(event);
       const row = findRounds(tx, input.eventId);
-      const clock = row ? clockAt(row, event, now) : undefined;
-      if (clock?.status === "finished") throw Conflict("the rounds are finished", "wrong_state");
-      const before = settingsOf(row);
-      const settings: RoundsSettings = {
-        roundMinutes: input.roundMinutes ?? before.roundMinutes,
-        breakMinutes: input.breakMinutes ?? before.breakMinutes,
-        maxRounds: input.maxRounds === undefined ? before.maxRounds : input.maxRounds,
-        seated: input.seated ?? before.seated,
-      };
-      const present = presentBySide(checkedIn(tx, input.eventId));
-      const cap = LIMITS.presentPerSide;
-      if (present.female.length > cap || present.male.length > cap) {
-        throw Conflict(
-          `The rounds can be planned for up to ${cap} women and ${cap} men present; ${present.female.length} women and ${present.male.length} men are here. Mark those who left, or run this night's rounds by hand.`,
-          "room_too_large",
-          { present: { female: present.female.length, male: present.male.length }, limit: cap },
-        );
-      }
-      const under = { ...present, seated: settings.seated, maxRounds: settings.maxRounds };
-      const started = clock?.current ?? 0;
-      const plan = planFor(
-        row && started > 0 ? { played: row.plan.slice(0, started), planned: row.plan.slice(started) } : null,
-        under,
-      );
-      const values = {
-        ...settings,
-        ...(clock ?? NOT_STARTED),
-        plan,
-        plannedFor: [...present.female, ...present.male],
-        plannedAt: now,
-        updatedAt: now,
-      };
+      const values = newPlan(tx, event, row, input, now);
       // A preview answers the view the plan would give, and stores nothing.
       if (options.preview) return view(tx, event, { eventId: input.eventId, ...values }, now);
       tx.insert(eventRounds)
@@ -228,6 +230,141 @@ export function planEventRounds(
     },
     { behavior: "immediate" },
   );
+}
+
+/** The row a (re-)plan stores: the settings, the clock where it stands, and the plan for who is present. */
+function newPlan(tx: DbOrTx, event: Event, row: EventRounds | undefined, input: Partial<RoundsSettings>, now: number) {
+  const clock = row ? clockAt(row, event, now) : undefined;
+  if (clock?.status === "finished") throw Conflict("the rounds are finished", "wrong_state");
+  const before = settingsOf(row);
+  const settings: RoundsSettings = {
+    roundMinutes: input.roundMinutes ?? before.roundMinutes,
+    breakMinutes: input.breakMinutes ?? before.breakMinutes,
+    maxRounds: input.maxRounds === undefined ? before.maxRounds : input.maxRounds,
+    seated: input.seated ?? before.seated,
+  };
+  const present = presentBySide(checkedIn(tx, event.id));
+  const cap = LIMITS.presentPerSide;
+  if (present.female.length > cap || present.male.length > cap) {
+    throw Conflict(
+      `The rounds can be planned for up to ${cap} women and ${cap} men present; ${present.female.length} women and ${present.male.length} men are here. Mark those who left, or run this night's rounds by hand.`,
+      "room_too_large",
+      { present: { female: present.female.length, male: present.male.length }, limit: cap },
+    );
+  }
+  const started = clock?.current ?? 0;
+  const history = row && started > 0 ? { played: row.plan.slice(0, started), planned: row.plan.slice(started) } : null;
+  // Who met at an earlier night, among those present and those in the rounds already played.
+  const people = new Set([...present.female, ...present.male]);
+  for (const round of history?.played ?? []) for (const p of round.pairs) people.add(p.femaleID).add(p.maleID);
+  const metBefore = pairsMetBefore(tx, event.id, [...people], now);
+  const under = {
+    ...present,
+    seated: settings.seated,
+    maxRounds: settings.maxRounds,
+    metBefore,
+    keepApart: keptApart(tx, event.id),
+  };
+  return {
+    ...settings,
+    ...(clock ?? NOT_STARTED),
+    plan: planFor(history, under),
+    plannedFor: [...present.female, ...present.male],
+    plannedAt: now,
+    metBefore,
+    updatedAt: now,
+  };
+}
+
+/**
+ * After a pair is marked **Keep apart**: if a round not yet started seats them together, the rounds not
+ * yet started are re-planned at once (as Re-plan rounds with the settings as they are), so no plan on
+ * show seats them. Returns whether it re-planned. Runs inside the caller's transaction.
+ */
+export function replanForKeepApart(tx: DbOrTx, eventId: number, pair: PersonPair, now: number): boolean {
+  const row = findRounds(tx, eventId);
+  const event = findEvent(tx, eventId);
+  if (!row || event.status !== "started") return false;
+  const clock = clockAt(row, event, now);
+  if (clock.status === "finished") return false;
+  const together = row.plan
+    .slice(clock.current ?? 0)
+    .some((r) => r.pairs.some((p) => pair.includes(p.femaleID) && pair.includes(p.maleID)));
+  if (!together) return false;
+  const values = newPlan(tx, event, row, {}, now);
+  tx.update(eventRounds).set(values).where(eq(eventRounds.eventId, eventId)).run();
+  return true;
+}
+
+/** The pairs of this event's guests marked **Keep apart**. */
+export function keptApart(db: DbOrTx, eventId: number): PersonPair[] {
+  return db
+    .select({ a: keepApart.userA, b: keepApart.userB })
+    .from(keepApart)
+    .where(eq(keepApart.eventId, eventId))
+    .all()
+    .map(({ a, b }) => [a, b] as const);
+}
+
+/** A verified number as bookings store it (E.164); an erased row says `erased`, which matches nobody. */
+const VERIFIED_NUMBER = /^\+\d{6,15}$/;
+
+/**
+ * Which of `people` (this event's user ids) met at an earlier night: seated together in a started
+ * round of another event, the people matched by their verified numbers (a guest is a new users row
+ * at every booking; the number is what stays). Read from the other events' stored rounds, so it
+ * needs no table of its own, and lasts as long as the numbers do (RETENTION_DAYS after a night,
+ * api/ops/retention.ts). Pairs of this event's user ids, in no particular order.
+ */
+export function pairsMetBefore(
+  db: DbOrTx,
+  eventId: number,
+  people: readonly number[],
+  now: number,
+): [number, number][] {
+  if (people.length < 2) return [];
+  const ours = db
+    .select({ id: users.id, phone: users.phone })
+    .from(users)
+    .where(inArray(users.id, [...people]))
+    .all();
+  const byPhone = new Map<string, number[]>();
+  for (const { id, phone } of ours) {
+    if (!VERIFIED_NUMBER.test(phone)) continue;
+    byPhone.set(phone, [...(byPhone.get(phone) ?? []), id]);
+  }
+  if (byPhone.size < 2) return [];
+  // The same numbers' bookings at other events that have rounds: their user ids, by event.
+  const elsewhere = db
+    .select({ userId: users.id, phone: users.phone, eventId: bookings.eventId })
+    .from(users)
+    .innerJoin(bookings, eq(bookings.userId, users.id))
+    .innerJoin(eventRounds, eq(eventRounds.eventId, bookings.eventId))
+    .where(and(inArray(users.phone, [...byPhone.keys()]), ne(bookings.eventId, eventId)))
+    .all();
+  const oursFor = new Map<number, number[]>();
+  const nights = new Set<number>();
+  for (const { userId, phone, eventId: other } of elsewhere) {
+    oursFor.set(userId, byPhone.get(phone) ?? []);
+    nights.add(other);
+  }
+  if (nights.size === 0) return [];
+  const stored = db
+    .select({ row: eventRounds, event: events })
+    .from(eventRounds)
+    .innerJoin(events, eq(events.id, eventRounds.eventId))
+    .where(inArray(eventRounds.eventId, [...nights]))
+    .all();
+  const found = new Map<string, [number, number]>();
+  for (const { row, event } of stored) {
+    const started = clockAt(row, event, now).current ?? 0;
+    for (const round of row.plan.slice(0, started))
+      for (const p of round.pairs)
+        for (const a of oursFor.get(p.femaleID) ?? [])
+          for (const b of oursFor.get(p.maleID) ?? [])
+            if (a !== b) found.set(a < b ? `${a}:${b}` : `${b}:${a}`, [a, b]);
+  }
+  return [...found.values()];
 }
 
 /** The round and phase the host's console showed when a control was pressed; a field left out is not checked. */
@@ -329,14 +466,14 @@ export function metInStartedRounds(db: DbOrTx, eventId: number, userId: number, 
 
 /**
  * A first plan, or a re-plan that keeps the started rounds and as much of the rest as still fits. The
- * re-plan's exact matching has a size limit far past any room (about 287 a side); past it, 409.
+ * re-plan's exact matching, and the flow that chooses pairs around earlier nights, have size limits
+ * far past any room the cap lets through (decisions 018 and 030); past them, 409.
  */
 function planFor(history: { played: Round[]; planned: Round[] } | null, under: Parameters<typeof planRounds>[0]) {
-  if (!history) return planRounds(under);
   try {
-    return replanRounds({ ...under, ...history });
+    return history ? replanRounds({ ...under, ...history }) : planRounds(under);
   } catch (error) {
-    if (error instanceof RangeError) throw Conflict("too many people present to re-plan the rounds", "wrong_state");
+    if (error instanceof RangeError) throw Conflict("too many people present to plan the rounds", "wrong_state");
     throw error;
   }
 }

@@ -23,6 +23,8 @@ export const ACTIVITY_ACTIONS = [
   "rounds planned",
   "rounds controlled",
   "marked left",
+  "kept apart",
+  "keep apart undone",
   "guests messaged",
   "results released",
   "paper card entered",

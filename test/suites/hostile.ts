@@ -34,6 +34,7 @@ export type Kind =
   | "roundsPhase"
   | "audience"
   | "messageID"
+  | "idPair"
   | "boolean"
   | "formBoolean";
 
@@ -155,6 +156,9 @@ const accepts: Record<Kind, (v: unknown) => boolean> = {
   roundsPhase: (v) => v === null || v === "round" || v === "break",
   audience: (v) => v === "all" || v === "arrived" || v === "not_arrived",
   messageID: (v) => typeof v === "string" && /^[A-Za-z0-9_-]{8,64}$/.test(v),
+  // Keep apart's two guests: two different ids.
+  idPair: (v) =>
+    Array.isArray(v) && v.length === 2 && v.every((id) => accepts.id(id)) && looseNumber(v[0]) !== looseNumber(v[1]),
   boolean: (v) => typeof v === "boolean",
   // A multipart form's yes/no (save-user-details' keepDetails, useSavedPhoto): the text "true" or "false".
   formBoolean: (v) => asText(v) === "true" || asText(v) === "false",

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   draftOf,
+  metBeforeLine,
   peopleLists,
   planGrid,
   presentLine,
@@ -44,21 +45,30 @@ describe("what the host's console shows", () => {
   });
 
   it("lays the plan out as round × table with names, an empty table left blank, and who sits out", () => {
-    expect(planGrid({ rounds, people })).toEqual({
+    expect(planGrid({ rounds, people, metBefore: [{ round: 2, table: 2 }] })).toEqual({
       tables: [1, 2],
       rows: [
         {
           round: 1,
           cells: [
-            { table: 1, female: "Anika", male: "Dev" },
-            { table: 2, female: "Priya", male: "Arjun" },
+            { table: 1, female: "Anika", male: "Dev", metBefore: false },
+            { table: 2, female: "Priya", male: "Arjun", metBefore: false },
           ],
           sitOut: [],
         },
-        { round: 2, cells: [null, { table: 2, female: "Priya", male: "Dev" }], sitOut: ["Anika", "Arjun"] },
+        {
+          round: 2,
+          cells: [null, { table: 2, female: "Priya", male: "Dev", metBefore: true }],
+          sitOut: ["Anika", "Arjun"],
+        },
       ],
     });
     expect(planGrid({ rounds: [], people })).toEqual({ tables: [], rows: [] });
+  });
+
+  it("says how many pairs met at an earlier night, in the issue's words", () => {
+    expect(metBeforeLine(2)).toBe("2 pairs met at an earlier night");
+    expect(metBeforeLine(1)).toBe("1 pair met at an earlier night");
   });
 
   it("lists women then men by name, marks new arrivals, and keeps those who went home apart", () => {

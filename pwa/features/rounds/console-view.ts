@@ -14,22 +14,36 @@ export const presentLine = (present: RoundsState["present"]) => `Present: ${pres
 /** `Round 3 of 9` */
 export const roundOf = (round: number, total: number) => `Round ${round} of ${total}`;
 
-export type PlanCell = { table: number; female: string; male: string };
+/** `2 pairs met at an earlier night`, word for word as the issue says it; `1 pair …` for one. */
+export const metBeforeLine = (count: number) => `${count} ${count === 1 ? "pair" : "pairs"} met at an earlier night`;
+
+/** `metBefore`: the two met at an earlier night (the plan could not avoid it). */
+export type PlanCell = { table: number; female: string; male: string; metBefore: boolean };
 export type PlanRow = { round: number; cells: (PlanCell | null)[]; sitOut: string[] };
 export type PlanGrid = { tables: number[]; rows: PlanRow[] };
 
 const nameOf = (people: Map<number, RoundsPerson>, id: number) => people.get(id)?.username ?? `Guest ${id}`;
 
 /** The plan as a round × table grid, with names; an empty table in a round is null. */
-export function planGrid(state: Pick<RoundsState, "rounds" | "people">): PlanGrid {
+export function planGrid(
+  state: Pick<RoundsState, "rounds" | "people"> & { metBefore?: RoundsState["metBefore"] },
+): PlanGrid {
   const people = new Map(state.people.map((p) => [p.userID, p]));
+  const again = new Set((state.metBefore ?? []).map((s) => `${s.round}:${s.table}`));
   const tableCount = Math.max(0, ...state.rounds.flatMap((r) => r.pairs.map((p) => p.table)));
   const tables = Array.from({ length: tableCount }, (_, i) => i + 1);
   const rows = state.rounds.map((r) => ({
     round: r.round,
     cells: tables.map((table) => {
       const pair = r.pairs.find((p) => p.table === table);
-      return pair ? { table, female: nameOf(people, pair.femaleID), male: nameOf(people, pair.maleID) } : null;
+      return pair
+        ? {
+            table,
+            female: nameOf(people, pair.femaleID),
+            male: nameOf(people, pair.maleID),
+            metBefore: again.has(`${r.round}:${table}`),
+          }
+        : null;
     }),
     sitOut: r.sitOut.map((id) => nameOf(people, id)),
   }));

@@ -43,3 +43,12 @@ export const previewGuestMessage = (eventID: number) =>
   guarded(send(api["admin-event"][":id"]["message-guests"].$get({ param: { id: String(eventID) } })));
 export const messageGuests = (input: { eventID: number; to: GuestAudience; text: string; messageID: string }) =>
   guarded(send(api["message-guests"].$post({ json: input })));
+
+// **Keep apart** (docs/decisions/030-nobody-across-the-table-twice.md): the organiser's alone.
+export type KeepApartState = Ok<(typeof api)["admin-event"][":id"]["keep-apart"]["$get"]>;
+export type KeepApartPair = KeepApartState["pairs"][number];
+export type KeepApartGuest = KeepApartState["guests"][number];
+export const getKeepApart = (eventID: number) =>
+  guarded(send(api["admin-event"][":id"]["keep-apart"].$get({ param: { id: String(eventID) } })));
+export const setKeepApart = (eventID: number, userIDs: [number, number], apart: boolean) =>
+  guarded(send(api["keep-apart"].$post({ json: { eventID, userIDs, apart } })));

@@ -1,4 +1,4 @@
-import { planGrid } from "../console-view.ts";
+import { metBeforeLine, planGrid } from "../console-view.ts";
 import type { RoundsState } from "../rounds-api.ts";
 
 /** The plan as round × table, seated name first; the round being played is marked. */
@@ -7,46 +7,58 @@ export function PlanTable({ rounds }: { rounds: RoundsState }) {
   if (grid.rows.length === 0) return <p className="empty">No rounds in the plan: nobody to pair yet.</p>;
   const seatedFirst = rounds.settings.seated === "female";
   const playing = rounds.status === "running" || rounds.status === "paused" ? rounds.current : null;
+  const again = rounds.metBefore.length;
   return (
-    // A plan wider than the phone scrolls sideways inside its own box; keyboard users need to
-    // focus the box to scroll it (axe: scrollable-region-focusable).
-    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be focusable (WCAG 2.1.1)
-    <section className="rounds-plan-wrap" aria-labelledby="rounds-plan-caption" tabIndex={0}>
-      <table className="rounds-plan">
-        <caption id="rounds-plan-caption">Plan: rounds by table ({seatedFirst ? "women" : "men"} stay seated)</caption>
-        <thead>
-          <tr>
-            <th scope="col">Round</th>
-            {grid.tables.map((t) => (
-              <th key={t} scope="col">
-                Table {t}
-              </th>
-            ))}
-            <th scope="col">Sitting out</th>
-          </tr>
-        </thead>
-        <tbody>
-          {grid.rows.map((row) => (
-            <tr key={row.round} aria-current={row.round === playing ? "true" : undefined}>
-              <th scope="row">{row.round}</th>
-              {row.cells.map((cell, i) =>
-                cell ? (
-                  <td key={cell.table}>
-                    <span className="rounds-seated">{seatedFirst ? cell.female : cell.male}</span>
-                    <span className="rounds-mover">{seatedFirst ? cell.male : cell.female}</span>
-                  </td>
-                ) : (
-                  // biome-ignore lint/suspicious/noArrayIndexKey: one cell per table, in table order
-                  <td key={`empty-${i}`} className="rounds-empty-cell">
-                    <span className="sr-only">Empty</span>
-                  </td>
-                ),
-              )}
-              <td className="rounds-sitout">{row.sitOut.join(", ")}</td>
+    <>
+      {/* Only where no plan of the night's shape could avoid it (docs/decisions/030-nobody-across-the-table-twice.md). */}
+      {again ? (
+        <p className="notice rounds-met-before" role="status">
+          {metBeforeLine(again)}. Fewer rounds (Max rounds) leave more room to avoid it.
+        </p>
+      ) : null}
+      {/* A plan wider than the phone scrolls sideways inside its own box; keyboard users need to
+          focus the box to scroll it (axe: scrollable-region-focusable). */}
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be focusable (WCAG 2.1.1) */}
+      <section className="rounds-plan-wrap" aria-labelledby="rounds-plan-caption" tabIndex={0}>
+        <table className="rounds-plan">
+          <caption id="rounds-plan-caption">
+            Plan: rounds by table ({seatedFirst ? "women" : "men"} stay seated)
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col">Round</th>
+              {grid.tables.map((t) => (
+                <th key={t} scope="col">
+                  Table {t}
+                </th>
+              ))}
+              <th scope="col">Sitting out</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
-    </section>
+          </thead>
+          <tbody>
+            {grid.rows.map((row) => (
+              <tr key={row.round} aria-current={row.round === playing ? "true" : undefined}>
+                <th scope="row">{row.round}</th>
+                {row.cells.map((cell, i) =>
+                  cell ? (
+                    <td key={cell.table} className={cell.metBefore ? "rounds-again" : undefined}>
+                      <span className="rounds-seated">{seatedFirst ? cell.female : cell.male}</span>
+                      <span className="rounds-mover">{seatedFirst ? cell.male : cell.female}</span>
+                      {cell.metBefore ? <span className="rounds-again-tag">Met before</span> : null}
+                    </td>
+                  ) : (
+                    // biome-ignore lint/suspicious/noArrayIndexKey: one cell per table, in table order
+                    <td key={`empty-${i}`} className="rounds-empty-cell">
+                      <span className="sr-only">Empty</span>
+                    </td>
+                  ),
+                )}
+                <td className="rounds-sitout">{row.sitOut.join(", ")}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </section>
+    </>
   );
 }

@@ -28,6 +28,8 @@ function fakeServer() {
   const server = {
     offline: false,
     started: true,
+    /** Keep apart marks, as "a-b" with the lower id first. */
+    apart: [] as [number, number][],
     requests: [] as { url: string; body?: Record<string, unknown> }[],
     state: {
       eventStatus: "started",
@@ -46,6 +48,7 @@ function fakeServer() {
         person(12, "Arjun", "male"),
       ],
       arrivals: [],
+      metBefore: [],
     } as RoundsState,
   };
   const s = () => server.state;
@@ -98,7 +101,31 @@ function fakeServer() {
           open: true,
         });
       }
+      // Keep apart: the organiser's card, the pairs marked and the guests.
+      const keepApart = () => {
+        const name = (id: number) => s().people.find((p) => p.userID === id)?.username ?? "";
+        return {
+          pairs: server.apart.map(([a, b]) => ({ userIDs: [a, b], names: [name(a), name(b)] })),
+          guests: s().people.map((p) => ({ userID: p.userID, username: p.username, gender: p.gender })),
+        };
+      };
+      if (url === "/api/admin-event/7/keep-apart") return Response.json(keepApart());
       server.requests.push({ url, body });
+      if (url === "/api/keep-apart") {
+        const [a, b] = [...((body?.userIDs ?? []) as number[])].sort((x, y) => x - y) as [number, number];
+        server.apart = server.apart.filter(([x, y]) => x !== a || y !== b);
+        if (body?.apart) server.apart.push([a, b]);
+        // As the server: a plan seating them together is re-planned (here: the two swap partners).
+        const together = s().rounds.some((r) =>
+          r.pairs.some((p) => [a, b].includes(p.femaleID) && [a, b].includes(p.maleID)),
+        );
+        if (body?.apart && together)
+          for (const r of s().rounds) {
+            const [p, q] = r.pairs;
+            if (p && q) [p.maleID, q.maleID] = [q.maleID, p.maleID];
+          }
+        return Response.json({ ...keepApart(), replanned: Boolean(body?.apart && together) });
+      }
       if (url === "/api/message-guests") {
         const counts = { all: 5, arrived: 4, not_arrived: 1 } as Record<string, number>;
         return Response.json({ sent: counts[String(body?.to)] ?? 0, failed: 0 });
@@ -368,6 +395,8 @@ describe("the host's Rounds console", () => {
     server.state.present = { female: 2, male: 3 };
 
     fireEvent.click(screen.getByRole("button", { name: "Left", description: "Dev" }));
+    // The heading said 2 women, 2 men before the tap too: wait for the answer's own change.
+    await screen.findByRole("heading", { name: "Went home" });
     await screen.findByRole("heading", { name: "Present: 2 women, 2 men" });
     expect(server.requests.at(-1)).toEqual({ url: "/api/mark-left", body: { eventID: 7, userID: 11, left: true } });
     expect(screen.getByText("1 new arrival since the plan: Re-plan rounds to seat them.")).toBeTruthy();
@@ -431,6 +460,73 @@ describe("the host's Rounds console", () => {
     // Escape on a modal dialog is the browser's "cancel".
     fireEvent(clock, new Event("cancel", { cancelable: true }));
     await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
+  });
+
+  it("Keep apart: the organiser marks two guests, sees the plan re-planned without them together, and undoes it", async () => {
+    const server = fakeServer();
+    await openTonight();
+    fireEvent.click(button("Plan rounds"));
+    const plan = await screen.findByRole("table", { name: /Plan: rounds by table/ });
+    expect(within(plan).getAllByRole("row")[1]!.textContent).toContain("AnikaDev");
+    const card = screen.getByRole("region", { name: "Keep apart" });
+    await within(card).findByText("Nobody is kept apart.");
+    // Nothing chosen: said so, nothing sent.
+    fireEvent.click(within(card).getByRole("button", { name: "Keep apart" }));
+    expect((await within(card).findByRole("alert")).textContent).toBe("Choose two guests.");
+    fireEvent.change(within(card).getByLabelText("Guest"), { target: { value: "1" } });
+    // The second list leaves out the guest already chosen.
+    const second = within(card).getByLabelText("Keep apart from") as HTMLSelectElement;
+    expect([...second.options].map((o) => o.textContent)).toEqual([
+      "Choose a guest",
+      "Priya (woman)",
+      "Dev (man)",
+      "Arjun (man)",
+    ]);
+    fireEvent.change(second, { target: { value: "11" } });
+    fireEvent.click(within(card).getByRole("button", { name: "Keep apart" }));
+    await within(card).findByText("Anika and Dev");
+    expect(server.requests.find((r) => r.url === "/api/keep-apart")?.body).toEqual({
+      eventID: 7,
+      userIDs: [1, 11],
+      apart: true,
+    });
+    // The re-planned rounds show at once, not at the next poll.
+    await waitFor(() => expect(within(plan).getAllByRole("row")[1]!.textContent).not.toContain("AnikaDev"));
+
+    fireEvent.click(within(card).getByRole("button", { name: "Undo: let Anika and Dev be seated together" }));
+    await within(card).findByText("Nobody is kept apart.");
+    expect(server.requests.filter((r) => r.url === "/api/keep-apart").at(-1)?.body).toEqual({
+      eventID: 7,
+      userIDs: [1, 11],
+      apart: false,
+    });
+  });
+
+  it("says how many pairs met at an earlier night, and marks where they sit", async () => {
+    const server = fakeServer();
+    await openTonight();
+    fireEvent.click(button("Plan rounds"));
+    await screen.findByRole("table", { name: /Plan: rounds by table/ });
+    expect(screen.queryByText(/met at an earlier night/)).toBeNull();
+    server.state.metBefore = [{ round: 1, table: 1 }];
+    fireEvent.click(button("Re-plan rounds"));
+    const note = await screen.findByText(/^1 pair met at an earlier night\./);
+    expect(note.getAttribute("role")).toBe("status");
+    const plan = screen.getByRole("table", { name: /Plan: rounds by table/ });
+    expect(within(plan).getAllByText("Met before")).toHaveLength(1);
+    server.state.metBefore = [
+      { round: 1, table: 1 },
+      { round: 2, table: 2 },
+    ];
+    fireEvent.click(button("Re-plan rounds"));
+    await screen.findByText(/^2 pairs met at an earlier night\./);
+  });
+
+  it("shows a host's phone no Keep apart", async () => {
+    fakeServer();
+    render(<RoundsConsole fixedEvent={{ id: 7, timeZone: "Australia/Sydney" }} />);
+    await screen.findByRole("heading", { name: "Present: 2 women, 2 men" });
+    expect(screen.queryByRole("region", { name: "Keep apart" })).toBeNull();
   });
 
   it("follows the server between taps: a round the server moved on shows within a poll", async () => {

@@ -12,6 +12,7 @@ import { ResultsPanel } from "../../results/components/results-panel.tsx";
 import { sparseAddedRounds } from "../console-view.ts";
 import type { RoundsSettings, RunAction, ShownClock } from "../rounds-api.ts";
 import { useRounds } from "../use-rounds.ts";
+import { KeepApart } from "./keep-apart.tsx";
 import { MessageGuests } from "./message-guests.tsx";
 import { PlanTable } from "./plan-table.tsx";
 import { PresentList } from "./present-list.tsx";
@@ -148,6 +149,15 @@ export function RoundsConsole({
               }
               onLeft={(userID, left) => void setLeft(userID, left)}
             />
+            {/* The organiser's alone (a host's phone has no picker): who is kept apart, and why, is private. */}
+            {events && eventID !== null ? (
+              <KeepApart
+                key={`keep-apart-${eventID}`}
+                eventID={eventID}
+                disabled={!online || over(state.rounds)}
+                onPlanChanged={refresh}
+              />
+            ) : null}
             {state.rounds.status === "finished" || over(state.rounds) ? null : (
               <SettingsForm
                 key={eventID}
