@@ -98,6 +98,12 @@ function endpointTable(): Endpoint[] {
     { method: "GET", path: "/api/me" },
     { method: "POST", path: "/api/me-logout", baseSucceeds: "always" },
     {
+      // Cancel my booking: 401 without the guest's session, before the body is read.
+      method: "POST",
+      path: "/api/cancel-booking",
+      body: { type: "json", fields: { eventID: id(eventId), userID: id() } },
+    },
+    {
       // No browser here verified the phone: 403, even though the event is real and has seats.
       method: "POST",
       path: "/api/save-user-details",
@@ -551,6 +557,7 @@ describe("every endpoint answers bad input with a 4xx {success:false, error} and
     "POST /api/verify-otp",
     "GET /api/me",
     "POST /api/me-logout",
+    "POST /api/cancel-booking",
     "POST /api/save-user-details",
     "POST /api/join-waitlist",
     "POST /api/leave-waitlist",

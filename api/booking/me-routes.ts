@@ -3,6 +3,8 @@ import type { AppDeps } from "../deps.ts";
 import { noStore } from "../lib/admin-session.ts";
 import { endGuestSession, requireGuest } from "../lib/guest-session.ts";
 import { apiRouter, done, errors, json, z } from "../lib/openapi.ts";
+import { jsonId } from "../lib/validate.ts";
+import { cancelBooking } from "./cancel-booking.ts";
 import { myNights } from "./me.ts";
 import { ticketReply } from "./payments-schemas.ts";
 
@@ -10,6 +12,7 @@ import { ticketReply } from "./payments-schemas.ts";
 // (booking-routes.ts); these are what the signed-in guest reads, and Sign out.
 
 const isoTime = z.iso.datetime({ offset: true });
+const id = jsonId(z);
 
 const nightBase = {
   bookingId: z.number().int(),
@@ -48,6 +51,34 @@ const meRoute = createRoute({
   },
 });
 
+const cancelBookingRoute = createRoute({
+  method: "post",
+  path: "/cancel-booking",
+  summary:
+    "The signed-in guest cancels one of their bookings under the event's policy: refunds what it gives back, frees the seat; a repeat answers the same",
+  request: {
+    body: {
+      required: true,
+      content: {
+        "application/json": {
+          schema: z.strictObject({ eventID: id, userID: id }),
+        },
+      },
+    },
+  },
+  responses: {
+    200: json(z.strictObject({ refundCents: z.number().int().min(0), status: z.enum(["refunded", "cancelled"]) })),
+    ...errors("post", [
+      "guest_session_required",
+      "forbidden",
+      "not_paid",
+      "event_cancelled",
+      "too_late_to_cancel",
+      "provider_failed",
+    ]),
+  },
+});
+
 const meLogoutRoute = createRoute({
   method: "post",
   path: "/me-logout",
@@ -59,6 +90,11 @@ export const meRoutes = (deps: AppDeps) =>
   apiRouter()
     .openapi({ ...meRoute, middleware: requireGuest(deps) }, async (c) => {
       return c.json(await myNights(deps, c.var.guest.phone), 200);
+    })
+    .openapi({ ...cancelBookingRoute, middleware: requireGuest(deps) }, async (c) => {
+      const { eventID, userID } = c.req.valid("json");
+      const result = await cancelBooking(deps, c.var.guest.phone, { eventId: eventID, userId: userID });
+      return c.json(result, 200);
     })
     .openapi(meLogoutRoute, (c) => {
       noStore(c);
