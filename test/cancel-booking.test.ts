@@ -1,5 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import type { PaymentsProvider } from "../api/providers/payments/types.ts";
 import { activityLog } from "../db/access-schema.ts";
 import {
   bookings,
@@ -11,7 +12,6 @@ import {
   waitlistEntries,
   waitlistOffers,
 } from "../db/schema.ts";
-import type { PaymentsProvider } from "../api/providers/payments/types.ts";
 import { type BrowserClient, browserClient, type TestServer, withTestServer } from "./api-harness.ts";
 import { ADULT_DATE_OF_BIRTH } from "./date-of-birth.ts";
 import { insertEvent } from "./fixtures.ts";

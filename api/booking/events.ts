@@ -1,7 +1,7 @@
 import { asc, eq } from "drizzle-orm";
+import { type CancellationPolicy, policyOf } from "../../common/cancellation.ts";
 import { doorsOpenAtOf } from "../../common/doors-open.ts";
 import { isListed } from "../../common/event-listing.ts";
-import { type CancellationPolicy, policyOf } from "../../common/cancellation.ts";
 import { currentAmounts } from "../../common/pricing.ts";
 import { resultsAtOf } from "../../common/results-time.ts";
 import type { Db } from "../../db/client.ts";

@@ -27,7 +27,15 @@ const nightBase = {
 };
 
 const myNight = z.discriminatedUnion("standing", [
-  z.strictObject({ ...nightBase, standing: z.literal("upcoming"), ticket: ticketReply.omit({ success: true }) }),
+  z.strictObject({
+    ...nightBase,
+    standing: z.literal("upcoming"),
+    ticket: ticketReply.omit({ success: true }),
+    cancellationPolicy: z.strictObject({
+      fullRefundHours: z.number().int().min(0),
+      laterPercent: z.number().int().min(0).max(100),
+    }),
+  }),
   z.strictObject({
     ...nightBase,
     standing: z.literal("past"),
@@ -37,6 +45,7 @@ const myNight = z.discriminatedUnion("standing", [
     ...nightBase,
     standing: z.enum(["cancelled", "refunded"]),
     refundedCents: z.number().int().nullable(),
+    byYou: z.boolean(),
   }),
 ]);
 

@@ -1,7 +1,7 @@
-import { EVENT_LIMITS } from "../../common/event-limits.ts";
 import { and, eq, isNotNull } from "drizzle-orm";
 import { doorsOpenAtOf } from "../../common/doors-open.ts";
 import type { PricesAndAgesFields } from "../../common/event-fields.ts";
+import { EVENT_LIMITS } from "../../common/event-limits.ts";
 import { plannedEnd } from "../../common/results-time.ts";
 import { utcToWallClock } from "../../common/time-zone.ts";
 import { tomorrowIn, wallClockToUtc } from "../../common/venue-time-input.ts";

@@ -21,7 +21,7 @@ function SavedTickets() {
  * tickets; signed in, every night of the number, grouped, each upcoming ticket saved on the phone.
  */
 export function MePage() {
-  const { state, reload, signOut } = useMyNights();
+  const { state, reload, refresh, signOut } = useMyNights();
   const heading = useRef<HTMLHeadingElement>(null);
   // Signing in or out replaces the page under the focus: it goes back to the heading.
   const previous = useRef(state.kind);
@@ -42,7 +42,7 @@ export function MePage() {
           Loading your nights…
         </p>
       ) : state.kind === "signed-in" ? (
-        <MyNightsList data={state.data} onSignOut={signOut} />
+        <MyNightsList data={state.data} onSignOut={signOut} onChanged={refresh} />
       ) : (
         <>
           {state.kind === "signed-out" ? (

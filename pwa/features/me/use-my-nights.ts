@@ -39,7 +39,9 @@ export function useMyNights() {
     }
     return ended;
   }, []);
-  return { state, reload, signOut: leave };
+  // After a change made here (a cancel), the list is read again in place: no loading screen in between.
+  const refresh = useCallback(() => void load(), [load]);
+  return { state, reload, refresh, signOut: leave };
 }
 
 async function saveUpcoming(outcome: Extract<MeOutcome, { kind: "signed-in" }>) {

@@ -5,6 +5,7 @@ import { imageUrl } from "../../../lib/api-reply.ts";
 import { canBook, canJoinWaitlist, cardLabel, formatHours, seatLines } from "../format.ts";
 import { ageLines, priceLines } from "../prices.ts";
 import type { EventSummary } from "../types.ts";
+import { CancellationFacts } from "./cancellation-facts.tsx";
 import { EventTime } from "./event-time.tsx";
 
 /**
@@ -70,6 +71,7 @@ export function EventCard({
               <dd key={line}>{line}</dd>
             ))}
           </div>
+          <CancellationFacts policy={event.cancellationPolicy} />
           {seats.length > 0 ? (
             <div className="event-seats">
               <dt>Seats</dt>

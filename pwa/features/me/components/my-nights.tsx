@@ -4,6 +4,7 @@ import { formatPhone } from "../../booking/phone.ts";
 import { TicketCard } from "../../tickets/components/ticket-card.tsx";
 import { ticketFromReply } from "../../tickets/ticket-reply.ts";
 import type { MyNight, MyNights } from "../me-api.ts";
+import { CancelBooking } from "./cancel-booking.tsx";
 import { PastNight, VoidNight } from "./night-cards.tsx";
 import "../me.css";
 
@@ -25,7 +26,16 @@ function grouped(nights: MyNight[]): Grouped {
 }
 
 /** The signed-in guest's nights, grouped as /me shows them, and **Sign out**. */
-export function MyNightsList({ data, onSignOut }: { data: MyNights; onSignOut: () => Promise<boolean> }) {
+export function MyNightsList({
+  data,
+  onSignOut,
+  onChanged,
+}: {
+  data: MyNights;
+  onSignOut: () => Promise<boolean>;
+  /** A night changed here (a cancel): load the list again. */
+  onChanged: () => void;
+}) {
   const { upcoming, past, ended } = grouped(data.nights);
   return (
     <>
@@ -46,6 +56,15 @@ export function MyNightsList({ data, onSignOut }: { data: MyNights; onSignOut: (
             {upcoming.map((night) => (
               <li key={night.bookingId}>
                 <TicketCard ticket={{ ...ticketFromReply(night.ticket), status: "paid" }} headingLevel={3} />
+                <CancelBooking
+                  eventID={night.eventID}
+                  userID={night.userID}
+                  eventName={night.eventName}
+                  eventDate={night.eventDate}
+                  amountCents={night.amountCents}
+                  policy={night.cancellationPolicy}
+                  onCancelled={onChanged}
+                />
               </li>
             ))}
           </ul>
