@@ -346,6 +346,8 @@ const EDITED_FIELD_NAMES: Partial<Record<keyof Event, string>> = {
   seatsMale: "seats",
   seatsFemale: "seats",
   resultsAt: "results time",
+  cancelFullRefundHours: "cancellation policy",
+  cancelLaterPercent: "cancellation policy",
 };
 
 /** Bookkeeping the edit form never sets: not worth a word in the log. */
