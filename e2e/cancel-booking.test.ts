@@ -81,6 +81,18 @@ describe.skipIf(noBrowser)("Cancel my booking", () => {
   it("cancels one night from /me, shows the refund before and after, and the waitlist's offer goes out", async () => {
     const { context, pageErrors } = await newContext(browser, server.url);
     const page = await context.newPage();
+    // The policy on the event card's details, opened by keyboard.
+    await page.goto("/");
+    const card = page.getByRole("article", { name: /Laneway Supper Club/ });
+    await card.getByText("Cancellation policy").focus();
+    await page.keyboard.press("Enter");
+    await card
+      .getByText(
+        "Cancel up to 24 hours before the start for a full refund; after that, 50% comes back until the start.",
+      )
+      .waitFor();
+    await card.getByText("This does not affect your rights under the Australian Consumer Law.").waitFor();
+    await expectAccessible(page, "Home with a card's cancellation policy open");
     await page.goto("/me");
     await page.getByLabel("Mobile number").fill(guest.phone.replace(/^\+61(\d{3})(\d{3})(\d{3})$/, "0$1 $2 $3"));
     await page.getByLabel("Mobile number").press("Enter");

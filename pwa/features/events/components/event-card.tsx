@@ -5,7 +5,7 @@ import { imageUrl } from "../../../lib/api-reply.ts";
 import { canBook, canJoinWaitlist, cardLabel, formatHours, seatLines } from "../format.ts";
 import { ageLines, priceLines } from "../prices.ts";
 import type { EventSummary } from "../types.ts";
-import { CancellationFacts } from "./cancellation-facts.tsx";
+import { CancellationDetails } from "./cancellation-facts.tsx";
 import { EventTime } from "./event-time.tsx";
 
 /**
@@ -71,7 +71,6 @@ export function EventCard({
               <dd key={line}>{line}</dd>
             ))}
           </div>
-          <CancellationFacts policy={event.cancellationPolicy} />
           {seats.length > 0 ? (
             <div className="event-seats">
               <dt>Seats</dt>
@@ -81,6 +80,7 @@ export function EventCard({
             </div>
           ) : null}
         </dl>
+        <CancellationDetails policy={event.cancellationPolicy} />
         <div className="event-card-actions">
           <button type="button" className="button primary" disabled={!bookable} onClick={() => start("book")}>
             Book Tickets
