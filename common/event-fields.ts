@@ -101,6 +101,22 @@ const blankIsMissing = <T extends z.ZodType>(schema: T) =>
  * Add and Edit. On Edit, null clears a field and leaving it out keeps it.
  */
 const pricesAndAges = {
+  // The cancellation policy (docs/decisions/028-cancellation-money-path.md): whole hours and a whole
+  // percentage; left out on Add, the defaults (48 hours, 0%); left out on Edit, kept.
+  cancelFullRefundHours: blankIsMissing(
+    numeric(
+      z
+        .number()
+        .int("must be a whole number of hours")
+        .min(L.cancelFullRefundHours.min)
+        .max(L.cancelFullRefundHours.max),
+    ).optional(),
+  ),
+  cancelLaterPercent: blankIsMissing(
+    numeric(
+      z.number().int("must be a whole percentage").min(L.cancelLaterPercent.min).max(L.cancelLaterPercent.max),
+    ).optional(),
+  ),
   bookingAmountMale: blankIsMissing(amountCents.nullable().optional()),
   bookingAmountFemale: blankIsMissing(amountCents.nullable().optional()),
   earlyBirdDiscount: blankIsMissing(amountCents.nullable().optional()),
@@ -122,6 +138,8 @@ const mapPricesAndAges = (f: PricesAndAgesIn) => ({
   toAgeMale: f.toAgeMale,
   fromAgeFemale: f.fromAgeFemale,
   toAgeFemale: f.toAgeFemale,
+  cancelFullRefundHours: f.cancelFullRefundHours,
+  cancelLaterPercent: f.cancelLaterPercent,
 });
 
 export type PricesAndAgesFields = ReturnType<typeof mapPricesAndAges>;

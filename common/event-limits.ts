@@ -12,6 +12,10 @@ export const EVENT_LIMITS = {
   durationHours: { min: 0.25, max: 24, step: 0.25 },
   // Card payments have a floor (Stripe's is 0.50 AUD): a cheaper price could never be paid.
   price: { min: 0.5, max: 100_000, step: 0.01 },
+  /** The cancellation policy: a full refund until this many hours before the start (30 days at most). */
+  cancelFullRefundHours: { min: 0, max: 720, default: 48 },
+  /** Then this percentage of what was paid comes back; 0 is none. */
+  cancelLaterPercent: { min: 0, max: 100, default: 0 },
   /** Start times come in quarter hours. */
   minutes: [0, 15, 30, 45],
 } as const;

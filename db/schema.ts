@@ -58,6 +58,10 @@ export const events = sqliteTable(
     // the default, 3 hours before the start (common/doors-open.ts). **Open doors now** sets it to the
     // moment it was pressed.
     doorsOpenAt: integer("doors_open_at"),
+    // The guest's cancellation policy (docs/decisions/028-cancellation-money-path.md): a full refund
+    // until this many hours before the start, then this percentage of what was paid (0: none).
+    cancelFullRefundHours: integer("cancel_full_refund_hours").notNull().default(48),
+    cancelLaterPercent: integer("cancel_later_percent").notNull().default(0),
     // Set once RETENTION_DAYS after the end, when the attendees' photos and contact details are erased.
     personalDataErasedAt: integer("personal_data_erased_at"),
     createdAt: createdAt(),
@@ -84,12 +88,13 @@ export const users = sqliteTable(
   (t) => [index("users_phone").on(t.phone)],
 );
 
-export const bookingStatuses = ["held", "paid", "refunded", "released"] as const;
+export const bookingStatuses = ["held", "paid", "refunded", "released", "cancelled"] as const;
 export type BookingStatus = (typeof bookingStatuses)[number];
 
 /**
  * A seat. `held` counts against the event's seats until `holdExpiresAt`; `paid` counts until it is
- * refunded; `released` (expired or cancelled holds) and `refunded` before the start never count.
+ * refunded; `released` (expired or cancelled holds), `refunded` before the start and `cancelled` (the
+ * guest cancelled after the policy's cut-off, so nothing came back) never count.
  */
 export const bookings = sqliteTable(
   "bookings",
@@ -237,6 +242,9 @@ export const feedback = sqliteTable(
   (t) => [uniqueIndex("feedback_from_to_event").on(t.fromUserId, t.toUserId, t.eventId)],
 );
 
+/** Why a payment was refunded: the organiser, no seat for a late payment, or the guest's own cancel. */
+export const refundReasons = ["admin", "no_seat", "guest_cancel"] as const;
+
 export const refunds = sqliteTable(
   "refunds",
   {
@@ -247,7 +255,7 @@ export const refunds = sqliteTable(
     paymentIntentId: text("payment_intent_id").notNull(),
     refundId: text("refund_id").notNull(),
     amountCents: integer("amount_cents").notNull(),
-    reason: text("reason", { enum: ["admin", "no_seat"] }).notNull(),
+    reason: text("reason", { enum: refundReasons }).notNull(),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("refunds_payment_intent").on(t.paymentIntentId)],
@@ -270,7 +278,7 @@ export const refundClaims = sqliteTable(
     paymentIntentId: text("payment_intent_id").notNull(),
     idempotencyKey: text("idempotency_key").notNull(),
     amountCents: integer("amount_cents").notNull(),
-    reason: text("reason", { enum: ["admin", "no_seat"] }).notNull(),
+    reason: text("reason", { enum: refundReasons }).notNull(),
     claimedAt: integer("claimed_at").notNull(),
   },
   (t) => [

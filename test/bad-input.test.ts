@@ -103,6 +103,12 @@ function endpointTable(): Endpoint[] {
     // The prefill: 403 for a number this browser did not verify, whatever else is asked.
     { method: "GET", path: "/api/kept-details", query: { phone: { kind: "phone", base: "0498 765 434" } } },
     {
+      // Cancel my booking: 401 without the guest's session, before the body is read.
+      method: "POST",
+      path: "/api/cancel-booking",
+      body: { type: "json", fields: { eventID: id(eventId), userID: id() } },
+    },
+    {
       // No browser here verified the phone: 403, even though the event is real and has seats.
       method: "POST",
       path: "/api/save-user-details",
@@ -575,6 +581,7 @@ describe("every endpoint answers bad input with a 4xx {success:false, error} and
     "GET /api/me-data",
     "POST /api/me-delete-details",
     "GET /api/kept-details",
+    "POST /api/cancel-booking",
     "POST /api/save-user-details",
     "POST /api/join-waitlist",
     "POST /api/leave-waitlist",

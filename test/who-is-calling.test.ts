@@ -42,6 +42,9 @@ const OPEN_TO_ANYONE = new Set([
   "POST /api/admin-login",
   "POST /api/admin-logout",
   "POST /api/apply-promo",
+  // Cancel my booking: behind the guest's own session (sdt_me), and only for a booking of that
+  // session's number; another number's is 403 and changes nothing (test/cancel-booking.test.ts).
+  "POST /api/cancel-booking",
   "POST /api/claim-offer",
   "POST /api/confirm-booking",
   "POST /api/create-checkout-session",

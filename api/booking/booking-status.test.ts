@@ -31,6 +31,7 @@ describe("a booking's status", () => {
       payment_returned: from === "held" || from === "released" ? "refunded" : null,
       hold_lapsed: from === "held" ? "released" : null,
       refunded: from === "paid" ? "refunded" : null,
+      cancelled: from === "paid" ? "cancelled" : null,
     };
     expect(next).toBe(expected[change]);
   });
@@ -39,10 +40,15 @@ describe("a booking's status", () => {
     for (const change of bookingChanges) expect(nextBookingStatus("refunded", change)).toBeNull();
   });
 
-  it("reaches paid only by a payment, and leaves paid only by a refund", () => {
+  it("never leaves cancelled: a seat the guest gave back is not paid for again", () => {
+    for (const change of bookingChanges) expect(nextBookingStatus("cancelled", change)).toBeNull();
+  });
+
+  it("reaches paid only by a payment, and leaves paid only by a refund or the guest's cancel", () => {
     for (const [from, change] of pairs) {
       if (nextBookingStatus(from, change) === "paid") expect(change).toBe("paid");
-      if (from === "paid" && nextBookingStatus(from, change) !== null) expect(change).toBe("refunded");
+      if (from === "paid" && nextBookingStatus(from, change) !== null)
+        expect(["refunded", "cancelled"]).toContain(change);
     }
   });
 

@@ -8,9 +8,11 @@ import { type BookingStatus, bookingStatuses } from "../../db/schema.ts";
  * - `payment_returned`: a payment came but buys nothing (no seat, sales closed, a second payment of
  *   the phone), so it is refunded at once;
  * - `hold_lapsed`: the hold ran out or its checkout was cancelled, and the seat went back on sale;
- * - `refunded`: the organiser, a cancel or the guest refunded a paid seat.
+ * - `refunded`: the organiser, a cancel or the guest refunded a paid seat;
+ * - `cancelled`: the guest gave a paid seat back after the policy's cut-off, so nothing came back
+ *   (docs/decisions/028-cancellation-money-path.md).
  */
-export const bookingChanges = ["paid", "payment_returned", "hold_lapsed", "refunded"] as const;
+export const bookingChanges = ["paid", "payment_returned", "hold_lapsed", "refunded", "cancelled"] as const;
 export type BookingChange = (typeof bookingChanges)[number];
 
 const RULE: Record<BookingChange, Partial<Record<BookingStatus, BookingStatus>>> = {
@@ -18,6 +20,7 @@ const RULE: Record<BookingChange, Partial<Record<BookingStatus, BookingStatus>>>
   payment_returned: { held: "refunded", released: "refunded" },
   hold_lapsed: { held: "released" },
   refunded: { paid: "refunded" },
+  cancelled: { paid: "cancelled" },
 };
 
 /** The status `change` leads to from `from`, or null when it cannot happen to such a booking. */

@@ -69,6 +69,7 @@ describe("GET /api/get-events", () => {
       fromAgeFemale: null,
       toAgeFemale: null,
       currentAmount: { male: 39.5, female: 39.5 },
+      cancellationPolicy: { fullRefundHours: 48, laterPercent: 0 },
     });
     expect(list.find((e) => e.id === later.id)?.SeatAvailabilityPer).toBe(100);
   });

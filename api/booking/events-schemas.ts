@@ -18,6 +18,10 @@ const pricesAndAges = {
   fromAgeFemale: z.number().int().nullable(),
   toAgeFemale: z.number().int().nullable(),
   currentAmount: perGender,
+  cancellationPolicy: z.strictObject({
+    fullRefundHours: z.number().int().min(0),
+    laterPercent: z.number().int().min(0).max(100),
+  }),
 };
 
 const summaryFields = {

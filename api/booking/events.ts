@@ -1,4 +1,5 @@
 import { asc, eq } from "drizzle-orm";
+import { type CancellationPolicy, policyOf } from "../../common/cancellation.ts";
 import { doorsOpenAtOf } from "../../common/doors-open.ts";
 import { isListed } from "../../common/event-listing.ts";
 import { currentAmounts } from "../../common/pricing.ts";
@@ -48,6 +49,8 @@ export type PricesAndAges = {
   fromAgeFemale: number | null;
   toAgeFemale: number | null;
   currentAmount: { male: number; female: number };
+  /** What a guest gets back on cancelling (docs/decisions/028-cancellation-money-path.md). */
+  cancellationPolicy: CancellationPolicy;
 };
 
 const dollars = (cents: number | null) => (cents === null ? null : cents / 100);
@@ -64,6 +67,7 @@ export function pricesAndAges(event: Event, now: number): PricesAndAges {
     fromAgeFemale: event.fromAgeFemale,
     toAgeFemale: event.toAgeFemale,
     currentAmount: { male: current.male / 100, female: current.female / 100 },
+    cancellationPolicy: policyOf(event),
   };
 }
 

@@ -1,8 +1,11 @@
 import { createRoute } from "@hono/zod-openapi";
+import { bookingStatuses } from "../../db/schema.ts";
 import type { AppDeps } from "../deps.ts";
 import { noStore } from "../lib/admin-session.ts";
 import { endGuestSession, requireGuest } from "../lib/guest-session.ts";
 import { apiRouter, done, errors, json, z } from "../lib/openapi.ts";
+import { jsonId } from "../lib/validate.ts";
+import { cancelBooking } from "./cancel-booking.ts";
 import { myNights } from "./me.ts";
 import { deleteMyDetails, myData, phoneTag } from "./my-data.ts";
 import { ticketReply } from "./payments-schemas.ts";
@@ -11,6 +14,7 @@ import { ticketReply } from "./payments-schemas.ts";
 // (booking-routes.ts); these are what the signed-in guest reads, and Sign out.
 
 const isoTime = z.iso.datetime({ offset: true });
+const id = jsonId(z);
 
 const nightBase = {
   bookingId: z.number().int(),
@@ -25,7 +29,15 @@ const nightBase = {
 };
 
 const myNight = z.discriminatedUnion("standing", [
-  z.strictObject({ ...nightBase, standing: z.literal("upcoming"), ticket: ticketReply.omit({ success: true }) }),
+  z.strictObject({
+    ...nightBase,
+    standing: z.literal("upcoming"),
+    ticket: ticketReply.omit({ success: true }),
+    cancellationPolicy: z.strictObject({
+      fullRefundHours: z.number().int().min(0),
+      laterPercent: z.number().int().min(0).max(100),
+    }),
+  }),
   z.strictObject({
     ...nightBase,
     standing: z.literal("past"),
@@ -35,6 +47,7 @@ const myNight = z.discriminatedUnion("standing", [
     ...nightBase,
     standing: z.enum(["cancelled", "refunded"]),
     refundedCents: z.number().int().nullable(),
+    byYou: z.boolean(),
   }),
 ]);
 
@@ -46,6 +59,34 @@ const meRoute = createRoute({
   responses: {
     200: json(z.strictObject({ phone: z.string(), nights: z.array(myNight) })),
     ...errors("get", ["guest_session_required"]),
+  },
+});
+
+const cancelBookingRoute = createRoute({
+  method: "post",
+  path: "/cancel-booking",
+  summary:
+    "The signed-in guest cancels one of their bookings under the event's policy: refunds what it gives back, frees the seat; a repeat answers the same",
+  request: {
+    body: {
+      required: true,
+      content: {
+        "application/json": {
+          schema: z.strictObject({ eventID: id, userID: id }),
+        },
+      },
+    },
+  },
+  responses: {
+    200: json(z.strictObject({ refundCents: z.number().int().min(0), status: z.enum(["refunded", "cancelled"]) })),
+    ...errors("post", [
+      "guest_session_required",
+      "forbidden",
+      "not_paid",
+      "event_cancelled",
+      "too_late_to_cancel",
+      "provider_failed",
+    ]),
   },
 });
 
@@ -74,7 +115,7 @@ const myDataReply = z.strictObject({
       eventName: z.string(),
       eventDate: nullableIso,
       eventLocation: z.string(),
-      status: z.enum(["held", "paid", "refunded", "released"]),
+      status: z.enum(bookingStatuses),
       amountCents: z.number().int(),
       paidAt: nullableIso,
       checkedInAt: nullableIso,
@@ -158,6 +199,11 @@ export const meRoutes = (deps: AppDeps) =>
       // The session just ended on the server; this browser's cookie goes too.
       endGuestSession(c, deps);
       return c.json({ success: true as const, erasedBookings }, 200);
+    })
+    .openapi({ ...cancelBookingRoute, middleware: requireGuest(deps) }, async (c) => {
+      const { eventID, userID } = c.req.valid("json");
+      const result = await cancelBooking(deps, c.var.guest.phone, { eventId: eventID, userId: userID });
+      return c.json(result, 200);
     })
     .openapi(meLogoutRoute, (c) => {
       noStore(c);

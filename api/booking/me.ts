@@ -1,4 +1,5 @@
 import { and, eq, inArray, sum } from "drizzle-orm";
+import { type CancellationPolicy, policyOf } from "../../common/cancellation.ts";
 import { resultsAtOf } from "../../common/results-time.ts";
 import { isOverByClock } from "../../common/ticket-status.ts";
 import { bookings, events, refunds, users } from "../../db/schema.ts";
@@ -29,13 +30,23 @@ type NightBase = {
 };
 
 export type MyNight =
-  | (NightBase & { standing: "upcoming"; ticket: Omit<TicketReply, "success"> })
+  | (NightBase & {
+      standing: "upcoming";
+      ticket: Omit<TicketReply, "success">;
+      /** What **Cancel my booking** gives back, by the clock (common/cancellation.ts). */
+      cancellationPolicy: CancellationPolicy;
+    })
   | (NightBase & {
       standing: "past";
       /** When the matches come out; `reportPath` is the guest's own report once they have. */
       results: { released: boolean; resultsAt: string; reportPath: string | null };
     })
-  | (NightBase & { standing: "cancelled" | "refunded"; refundedCents: number | null });
+  | (NightBase & {
+      standing: "cancelled" | "refunded";
+      refundedCents: number | null;
+      /** The guest's own **Cancel my booking** ended it (decision 028), not the organiser. */
+      byYou: boolean;
+    });
 
 export type MyNights = { phone: string; nights: MyNight[] };
 
@@ -52,9 +63,13 @@ export async function myNights(deps: TicketDeps, phone: string): Promise<MyNight
     .from(bookings)
     .innerJoin(users, eq(users.id, bookings.userId))
     .innerJoin(events, eq(events.id, bookings.eventId))
-    .where(and(eq(bookings.phone, phone), inArray(bookings.status, ["paid", "refunded"])))
+    .where(and(eq(bookings.phone, phone), inArray(bookings.status, ["paid", "refunded", "cancelled"])))
     .all();
   const refunded = refundedCents(
+    deps,
+    rows.map((r) => r.booking.id),
+  );
+  const cancelledByGuest = guestCancels(
     deps,
     rows.map((r) => r.booking.id),
   );
@@ -72,11 +87,15 @@ export async function myNights(deps: TicketDeps, phone: string): Promise<MyNight
       durationHours: event.durationHours,
       amountCents: booking.amountCents,
     };
-    if (event.status === "cancelled" || booking.status === "refunded") {
+    if (booking.status === "cancelled") {
+      // The guest cancelled after the policy's cut-off, so nothing came back (decision 028).
+      nights.push({ ...base, standing: "cancelled", refundedCents: 0, byYou: true });
+    } else if (event.status === "cancelled" || booking.status === "refunded") {
       nights.push({
         ...base,
         standing: event.status === "cancelled" ? "cancelled" : "refunded",
         refundedCents: refunded.get(booking.id) ?? null,
+        byYou: cancelledByGuest.has(booking.id),
       });
     } else if (event.status === "ended" || isOverByClock(event.startsAt, event.durationHours, now)) {
       const released = event.resultsReleasedAt !== null;
@@ -96,8 +115,8 @@ export async function myNights(deps: TicketDeps, phone: string): Promise<MyNight
       const ticket = await upcomingTicket(deps, ctx);
       nights.push(
         ticket
-          ? { ...base, standing: "upcoming", ticket }
-          : { ...base, standing: "refunded", refundedCents: refunded.get(booking.id) ?? null },
+          ? { ...base, standing: "upcoming", ticket, cancellationPolicy: policyOf(event) }
+          : { ...base, standing: "refunded", refundedCents: refunded.get(booking.id) ?? null, byYou: false },
       );
     }
   }
@@ -137,4 +156,15 @@ function refundedCents(deps: Pick<TicketDeps, "db">, bookingIds: number[]): Map<
     .groupBy(refunds.bookingId)
     .all();
   return new Map(rows.map((r) => [r.bookingId, r.cents]));
+}
+
+/** The bookings among `bookingIds` that their guest's own cancel refunded. */
+function guestCancels(deps: Pick<TicketDeps, "db">, bookingIds: number[]): Set<number> {
+  if (bookingIds.length === 0) return new Set();
+  const rows = deps.db
+    .select({ bookingId: refunds.bookingId })
+    .from(refunds)
+    .where(and(inArray(refunds.bookingId, bookingIds), eq(refunds.reason, "guest_cancel")))
+    .all();
+  return new Set(rows.map((r) => r.bookingId));
 }

@@ -39,6 +39,8 @@ const FIELD_NAMES: Record<string, string> = {
   roundMinutes: "The minutes per round",
   breakMinutes: "The minutes between rounds",
   maxRounds: "The most rounds",
+  cancelFullRefundHours: "The hours before the start with a full refund",
+  cancelLaterPercent: "The refund percentage after that",
 };
 
 export function fieldName(path: readonly PropertyKey[]): string {

@@ -33,6 +33,7 @@ export const ACTIVITY_ACTIONS = [
   "promo code created",
   "promo code disabled",
   "failed admin logins",
+  "booking cancelled",
 ] as const;
 export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
 
@@ -42,10 +43,11 @@ export const ORGANISER: Actor = "organiser";
 
 /**
  * Who made a change, beside the label: the organiser, a host (through a link whose label is `actor`),
- * or the server itself (failed logins). A host label can never be `organiser` (host-access routes), and
+ * the server itself (failed logins), or a guest acting on their own booking (a cancel; the actor is
+ * then `guest`, never their number). A host label can never be `organiser` (host-access routes), and
  * the kind tells them apart even for rows logged before that rule.
  */
-export const ACTOR_KINDS = ["organiser", "host", "system"] as const;
+export const ACTOR_KINDS = ["organiser", "host", "system", "guest"] as const;
 export type ActorKind = (typeof ACTOR_KINDS)[number];
 
 export type ActivityInput = {
@@ -141,8 +143,8 @@ const personOf = (userId: number | null, name: string | null): ActivityPerson | 
 
 /** The kind of an entry logged before kinds were stored: the failed logins are the server's. */
 const kindOf = (entry: { actorKind: string | null; actor: string; action: string }): ActorKind => {
-  if (entry.actorKind === "organiser" || entry.actorKind === "host" || entry.actorKind === "system") {
-    return entry.actorKind;
+  if ((ACTOR_KINDS as readonly (string | null)[]).includes(entry.actorKind)) {
+    return entry.actorKind as ActorKind;
   }
   if (entry.action === "failed admin logins") return "system";
   return entry.actor === ORGANISER ? "organiser" : "host";

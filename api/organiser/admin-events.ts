@@ -1,6 +1,7 @@
 import { and, eq, isNotNull } from "drizzle-orm";
 import { doorsOpenAtOf } from "../../common/doors-open.ts";
 import type { PricesAndAgesFields } from "../../common/event-fields.ts";
+import { EVENT_LIMITS } from "../../common/event-limits.ts";
 import { plannedEnd } from "../../common/results-time.ts";
 import { utcToWallClock } from "../../common/time-zone.ts";
 import { tomorrowIn, wallClockToUtc } from "../../common/venue-time-input.ts";
@@ -202,6 +203,8 @@ export function createEvent(db: Db, input: NewEventInput, now: number): { id: nu
       resultsAt: input.resultsAt ?? null,
       doorsOpenAt: input.doorsOpenAt ?? null,
       ...prices,
+      cancelFullRefundHours: input.cancelFullRefundHours ?? EVENT_LIMITS.cancelFullRefundHours.default,
+      cancelLaterPercent: input.cancelLaterPercent ?? EVENT_LIMITS.cancelLaterPercent.default,
     })
     .returning({ id: events.id })
     .get();
@@ -289,6 +292,10 @@ export function updateEvent(db: Db, input: EventUpdateInput, now: number): void 
           address: input.address ?? event.address,
           priceCents: input.priceCents ?? event.priceCents,
           ...prices,
+          // A new policy applies to cancels from now on, bookings made under the old one included:
+          // the organiser states it, and the guest sees the one in force before confirming.
+          cancelFullRefundHours: input.cancelFullRefundHours ?? event.cancelFullRefundHours,
+          cancelLaterPercent: input.cancelLaterPercent ?? event.cancelLaterPercent,
         })
         .where(eq(events.id, event.id))
         .run();
@@ -339,6 +346,8 @@ const EDITED_FIELD_NAMES: Partial<Record<keyof Event, string>> = {
   seatsMale: "seats",
   seatsFemale: "seats",
   resultsAt: "results time",
+  cancelFullRefundHours: "cancellation policy",
+  cancelLaterPercent: "cancellation policy",
 };
 
 /** Bookkeeping the edit form never sets: not worth a word in the log. */

@@ -174,6 +174,14 @@ function textRefund(tx: DbOrTx, claim: RefundClaim, eventId: number | undefined)
   if (!event || event.status === "cancelled") return;
   const booking = tx.select({ phone: bookings.phone }).from(bookings).where(eq(bookings.id, claim.bookingId)).get();
   if (!booking) return;
+  if (claim.reason === "guest_cancel") {
+    enqueueSms(tx, {
+      dedupeKey: `refund:${claim.paymentIntentId}`,
+      to: booking.phone,
+      body: `Your booking for ${event.name} is cancelled. ${audFromCents(claim.amountCents)} is being refunded to your card; ${REFUND_ARRIVES}.`,
+    });
+    return;
+  }
   const why = claim.reason === "no_seat" ? "The last seat went while you were paying, so " : "";
   enqueueSms(tx, {
     dedupeKey: `refund:${claim.paymentIntentId}`,
@@ -242,7 +250,9 @@ export async function finishUnfinishedRefunds(deps: RefundDeps, now: number) {
 
 async function refundAtProvider(deps: RefundDeps, claim: RefundClaim): Promise<string> {
   try {
-    return (await deps.payments.refund(claim.paymentIntentId, claim.idempotencyKey)).refundId;
+    // A guest's cancel may give back part of the payment; every other refund gives back all of it.
+    const part = claim.reason === "guest_cancel" ? claim.amountCents : undefined;
+    return (await deps.payments.refund(claim.paymentIntentId, claim.idempotencyKey, part)).refundId;
   } catch (error) {
     if (!(error instanceof AlreadyRefunded)) throw error;
     // The provider made this refund before (a crash lost its answer, and the key has since been
@@ -255,7 +265,7 @@ async function refundAtProvider(deps: RefundDeps, claim: RefundClaim): Promise<s
   }
 }
 
-function claimOf(db: DbOrTx, paymentIntentId: string): RefundClaim | undefined {
+export function claimOf(db: DbOrTx, paymentIntentId: string): RefundClaim | undefined {
   return db.select().from(refundClaims).where(eq(refundClaims.paymentIntentId, paymentIntentId)).get();
 }
 

@@ -21,7 +21,7 @@ function SavedTickets() {
  * tickets; signed in, every night of the number, grouped, each upcoming ticket saved on the phone.
  */
 export function MePage() {
-  const { state, reload, signOut, deleted, sessionGone } = useMyNights();
+  const { state, reload, refresh, signOut, deleted, sessionGone } = useMyNights();
   const heading = useRef<HTMLHeadingElement>(null);
   // Signing in or out replaces the page under the focus: it goes back to the heading.
   const previous = useRef(state.kind);
@@ -42,7 +42,13 @@ export function MePage() {
           Loading your nights…
         </p>
       ) : state.kind === "signed-in" ? (
-        <MyNightsList data={state.data} onSignOut={signOut} onDeleted={deleted} onSessionGone={sessionGone} />
+        <MyNightsList
+          data={state.data}
+          onSignOut={signOut}
+          onDeleted={deleted}
+          onSessionGone={sessionGone}
+          onChanged={refresh}
+        />
       ) : (
         <>
           {state.kind === "deleted" ? (

@@ -62,11 +62,15 @@ export function createStripePayments(options: StripeOptions): PaymentsProvider {
     async retrieveCheckout(sessionId) {
       return toInfo(await call(() => stripe.checkout.sessions.retrieve(sessionId)));
     },
-    async refund(paymentIntentId, idempotencyKey) {
+    async refund(paymentIntentId, idempotencyKey, amountCents) {
       const refund = await call(async () => {
         try {
           return await stripe.refunds.create(
-            { payment_intent: paymentIntentId, reason: "requested_by_customer" },
+            {
+              payment_intent: paymentIntentId,
+              reason: "requested_by_customer",
+              ...(amountCents === undefined ? {} : { amount: amountCents }),
+            },
             { idempotencyKey },
           );
         } catch (error) {

@@ -4,11 +4,11 @@ export interface PaymentsProvider {
   createCheckout(input: CreateCheckoutInput): Promise<CheckoutInfo>;
   retrieveCheckout(sessionId: string): Promise<CheckoutInfo>;
   /**
-   * Refunds the whole payment. The same idempotency key always gives back the same refund, for as
+   * Refunds the whole payment, or `amountCents` of it (a guest's cancel under the event's policy). The same idempotency key always gives back the same refund, for as
    * long as the provider remembers the key (Stripe: 24 hours); asked again after that, a payment it
    * has refunded throws AlreadyRefunded, and `findRefund` names the refund it has.
    */
-  refund(paymentIntentId: string, idempotencyKey: string): Promise<{ refundId: string }>;
+  refund(paymentIntentId: string, idempotencyKey: string, amountCents?: number): Promise<{ refundId: string }>;
   /** The refund the payment already has at the provider, or null when it has none. */
   findRefund(paymentIntentId: string): Promise<{ refundId: string } | null>;
   /**

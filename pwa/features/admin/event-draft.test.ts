@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { AdminEventDetail } from "./admin-api.ts";
-import { draftOf, updateOf } from "./event-draft.ts";
+import { draftOf, emptyDraft, updateOf } from "./event-draft.ts";
 
 const saturday = {
   id: 7,
@@ -33,6 +33,7 @@ const saturday = {
   fromAgeFemale: null,
   toAgeFemale: null,
   currentAmount: { male: 45, female: 45 },
+  cancellationPolicy: { fullRefundHours: 48, laterPercent: 0 },
 } satisfies AdminEventDetail;
 
 describe("the results time in the Edit form", () => {
@@ -49,5 +50,20 @@ describe("the results time in the Edit form", () => {
     const draft = draftOf(saturday);
     const changed = { ...draft, results: { ...draft.results!, hour: 9 } };
     expect(updateOf(7, changed).resultsAt).toBe("2031-11-29T22:00:00.000Z");
+  });
+});
+
+describe("the cancellation policy in the Add and Edit forms", () => {
+  it("starts a new event on the defaults, 48 hours then nothing", () => {
+    expect(emptyDraft("Australia/Sydney")).toMatchObject({ cancelHours: "48", cancelPercent: "0" });
+  });
+
+  it("shows the event's policy and sends it back as numbers", () => {
+    const draft = { ...draftOf({ ...saturday, cancellationPolicy: { fullRefundHours: 24, laterPercent: 50 } }) };
+    expect(draft).toMatchObject({ cancelHours: "24", cancelPercent: "50" });
+    expect(updateOf(7, { ...draft, cancelPercent: "25" })).toMatchObject({
+      cancelFullRefundHours: 24,
+      cancelLaterPercent: 25,
+    });
   });
 });

@@ -1,3 +1,4 @@
+import { EVENT_LIMITS } from "../../../common/event-limits.ts";
 import { wallClockToUtc } from "../../../common/venue-time-input.ts";
 import type { AdminEventDetail, EventUpdate, NewEvent } from "./admin-api.ts";
 import { type BalancedSeats, balancedSeatsOf, seatsForUpdate, validateBalancedSeats } from "./balanced-seats.ts";
@@ -41,6 +42,9 @@ export type EventDraft = {
    */
   doors?: { date: string; hour: number; minute: number; loaded: string };
   prices: PricesDraft;
+  /** The cancellation policy (docs/decisions/028-cancellation-money-path.md): hours, then a percentage. */
+  cancelHours: string;
+  cancelPercent: string;
 };
 
 export const emptyDraft = (zone: string): EventDraft => ({
@@ -57,6 +61,8 @@ export const emptyDraft = (zone: string): EventDraft => ({
   fromAge: "",
   toAge: "",
   prices: emptyPrices(),
+  cancelHours: String(EVENT_LIMITS.cancelFullRefundHours.default),
+  cancelPercent: String(EVENT_LIMITS.cancelLaterPercent.default),
 });
 
 export const draftOf = (e: AdminEventDetail): EventDraft => ({
@@ -73,6 +79,8 @@ export const draftOf = (e: AdminEventDetail): EventDraft => ({
   results: { ...apiToWallClock(e.resultsAt, e.time_zone), loaded: e.resultsAt },
   doors: { ...apiToWallClock(e.doorsOpenAt, e.time_zone), loaded: e.doorsOpenAt },
   prices: pricesOf(e),
+  cancelHours: String(e.cancellationPolicy.fullRefundHours),
+  cancelPercent: String(e.cancellationPolicy.laterPercent),
 });
 
 /** A venue-clock time the draft sends: an ISO instant, or undefined when the organiser left it alone. */
@@ -114,6 +122,8 @@ export function newEventOf(draft: EventDraft, image: File): NewEvent {
     fromage: draft.fromAge,
     toage: draft.toAge,
     ...pricesForNew(draft.prices),
+    cancelFullRefundHours: draft.cancelHours,
+    cancelLaterPercent: draft.cancelPercent,
     eventImage: image,
   };
 }
@@ -133,4 +143,6 @@ export const updateOf = (eventId: number, draft: EventDraft): EventUpdate => ({
   toage: Number(draft.toAge),
   ...timesOf(draft),
   ...pricesForUpdate(draft.prices),
+  cancelFullRefundHours: Number(draft.cancelHours),
+  cancelLaterPercent: Number(draft.cancelPercent),
 });

@@ -48,7 +48,9 @@ export function useMyNights() {
     run.current++;
     setState({ kind: "signed-out" });
   }, []);
-  return { state, reload, signOut: leave, deleted, sessionGone };
+  // After a change made here (a cancel), the list is read again in place: no loading screen in between.
+  const refresh = useCallback(() => void load(), [load]);
+  return { state, reload, refresh, signOut: leave, deleted, sessionGone };
 }
 
 async function saveUpcoming(outcome: Extract<MeOutcome, { kind: "signed-in" }>) {

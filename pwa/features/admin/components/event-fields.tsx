@@ -21,7 +21,7 @@ type Props = {
 /** An event's fields, in one order for Add and Edit, with the limits the server checks (common/event-limits.ts). */
 export function EventFields({ idPrefix, draft, onChange, minDate, priceHint, picture }: Props) {
   const id = (name: string) => `${idPrefix}-${name}`;
-  const number = (key: "seats" | "price" | "duration" | "fromAge" | "toAge") => ({
+  const number = (key: "seats" | "price" | "duration" | "fromAge" | "toAge" | "cancelHours" | "cancelPercent") => ({
     type: "number",
     required: true,
     value: draft[key],
@@ -107,6 +107,26 @@ export function EventFields({ idPrefix, draft, onChange, minDate, priceHint, pic
       <div className="field">
         <label htmlFor={id("to-age")}>To age</label>
         <input id={id("to-age")} min={L.age.min} max={L.age.max} step={1} {...number("toAge")} />
+      </div>
+      <div className="field">
+        <label htmlFor={id("cancel-hours")}>Full refund until (hours before the start)</label>
+        <input
+          id={id("cancel-hours")}
+          min={L.cancelFullRefundHours.min}
+          max={L.cancelFullRefundHours.max}
+          step={1}
+          {...number("cancelHours")}
+        />
+      </div>
+      <div className="field">
+        <label htmlFor={id("cancel-percent")}>Then refund (%), 0 for none</label>
+        <input
+          id={id("cancel-percent")}
+          min={L.cancelLaterPercent.min}
+          max={L.cancelLaterPercent.max}
+          step={1}
+          {...number("cancelPercent")}
+        />
       </div>
       <PricesFields idPrefix={idPrefix} value={draft.prices} onChange={(prices) => onChange("prices", prices)} />
       {picture}

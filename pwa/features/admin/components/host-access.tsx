@@ -23,10 +23,11 @@ type Loaded<T> = { status: "idle" | "loading" | "error" } | { status: "ready"; r
 const ERASED_NAME = "Erased attendee";
 const personName = (person: ActivityEntry["person"]) => person?.name ?? ERASED_NAME;
 
-/** Who made a change: the organiser, a host by the link's label, or the server (failed logins). */
+/** Who made a change: the organiser, a host by the link's label, the server (failed logins) or a guest (their own cancel). */
 function actorLine(entry: ActivityEntry) {
   if (entry.actorKind === "organiser") return "Organiser";
   if (entry.actorKind === "system") return "System";
+  if (entry.actorKind === "guest") return "Guest";
   return `${entry.actor} (host)`;
 }
 

@@ -1,3 +1,4 @@
+import { CancellationFacts } from "../../events/components/cancellation-facts.tsx";
 import { EventTime } from "../../events/components/event-time.tsx";
 import { formatPrice } from "../../events/format.ts";
 import { priceLines } from "../../events/prices.ts";
@@ -37,6 +38,7 @@ export function EventSummaryCard({ event, gender }: { event: EventSummary; gende
               ))}
         </dd>
       </div>
+      <CancellationFacts policy={event.cancellationPolicy} />
     </dl>
   );
 }

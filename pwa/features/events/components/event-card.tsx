@@ -5,6 +5,7 @@ import { imageUrl } from "../../../lib/api-reply.ts";
 import { canBook, canJoinWaitlist, cardLabel, formatHours, seatLines } from "../format.ts";
 import { ageLines, priceLines } from "../prices.ts";
 import type { EventSummary } from "../types.ts";
+import { CancellationDetails } from "./cancellation-facts.tsx";
 import { EventTime } from "./event-time.tsx";
 
 /**
@@ -79,6 +80,7 @@ export function EventCard({
             </div>
           ) : null}
         </dl>
+        <CancellationDetails policy={event.cancellationPolicy} />
         <div className="event-card-actions">
           <button type="button" className="button primary" disabled={!bookable} onClick={() => start("book")}>
             Book Tickets

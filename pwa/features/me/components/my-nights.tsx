@@ -4,6 +4,7 @@ import { formatPhone } from "../../booking/phone.ts";
 import { TicketCard } from "../../tickets/components/ticket-card.tsx";
 import { ticketFromReply } from "../../tickets/ticket-reply.ts";
 import type { MyNight, MyNights } from "../me-api.ts";
+import { CancelBooking } from "./cancel-booking.tsx";
 import { MyData } from "./my-data.tsx";
 import { PastNight, VoidNight } from "./night-cards.tsx";
 import "../me.css";
@@ -31,6 +32,7 @@ export function MyNightsList({
   onSignOut,
   onDeleted,
   onSessionGone,
+  onChanged,
 }: {
   data: MyNights;
   onSignOut: () => Promise<boolean>;
@@ -38,6 +40,8 @@ export function MyNightsList({
   onDeleted: () => void;
   /** The session ended elsewhere (signed out, or erased on another phone). */
   onSessionGone: () => void;
+  /** A night changed here (a cancel): load the list again. */
+  onChanged: () => void;
 }) {
   const { upcoming, past, ended } = grouped(data.nights);
   return (
@@ -59,6 +63,15 @@ export function MyNightsList({
             {upcoming.map((night) => (
               <li key={night.bookingId}>
                 <TicketCard ticket={{ ...ticketFromReply(night.ticket), status: "paid" }} headingLevel={3} />
+                <CancelBooking
+                  eventID={night.eventID}
+                  userID={night.userID}
+                  eventName={night.eventName}
+                  eventDate={night.eventDate}
+                  amountCents={night.amountCents}
+                  policy={night.cancellationPolicy}
+                  onCancelled={onChanged}
+                />
               </li>
             ))}
           </ul>

@@ -46,17 +46,23 @@ export function PastNight({ night }: { night: Night<"past"> }) {
 /** A night that will not happen for this guest: the event was cancelled, or the seat refunded. */
 export function VoidNight({ night }: { night: Night<"cancelled" | "refunded"> }) {
   const refund =
-    night.refundedCents !== null
-      ? `${formatPrice(night.refundedCents / 100)} was refunded to your card.`
-      : night.standing === "cancelled"
-        ? "Your payment is being refunded."
-        : "Your refund is on its way.";
+    night.byYou && night.refundedCents === 0
+      ? "No refund was due under the event's policy."
+      : night.refundedCents !== null
+        ? `${formatPrice(night.refundedCents / 100)} was refunded to your card.`
+        : night.standing === "cancelled"
+          ? "Your payment is being refunded."
+          : "Your refund is on its way.";
   return (
     <article className="night-card is-void" aria-label={night.eventName}>
       <h3 className="night-title">{night.eventName}</h3>
       <p className="ticket-status">{night.standing === "cancelled" ? "Cancelled" : "Refunded"}</p>
       <p className="night-note">
-        {night.standing === "cancelled" ? "This event was cancelled. " : "This booking was refunded. "}
+        {night.byYou
+          ? "You cancelled this booking. "
+          : night.standing === "cancelled"
+            ? "This event was cancelled. "
+            : "This booking was refunded. "}
         {refund}
       </p>
       <When night={night} />

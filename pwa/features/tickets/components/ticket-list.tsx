@@ -5,12 +5,29 @@ import type { SavedTicket } from "../ticket-store.ts";
 import { useSavedTickets } from "../use-saved-tickets.ts";
 import { TicketCard } from "./ticket-card.tsx";
 
-function Tickets({ tickets, headingLevel }: { tickets: SavedTicket[]; headingLevel: 2 | 3 | 4 }) {
+function Tickets({
+  tickets,
+  headingLevel,
+  canCancel = false,
+}: {
+  tickets: SavedTicket[];
+  headingLevel: 2 | 3 | 4;
+  /** Each paid ticket leads to **Cancel my booking** on /me (which signs the phone in first if need be). */
+  canCancel?: boolean;
+}) {
   return (
     <ul className="ticket-list">
       {tickets.map((ticket) => (
         <li key={ticket.key}>
           <TicketCard ticket={ticket} headingLevel={headingLevel} />
+          {canCancel && ticket.status === "paid" ? (
+            <p className="ticket-cancel">
+              <Link className="button" to="/me">
+                Cancel my booking
+              </Link>{" "}
+              <span className="hint">On My nights, signed in with this number: it shows what comes back first.</span>
+            </p>
+          ) : null}
         </li>
       ))}
     </ul>
@@ -46,13 +63,15 @@ export function TicketList({ level = 2 }: { level?: 2 | 3 } = {}) {
     );
   }
   const { upcoming, past } = groupTickets(state.tickets, Date.now());
-  if (past.length === 0) return <Tickets tickets={upcoming} headingLevel={level} />;
+  // On /tickets; on /me (signed out) the sign-in is already on the page.
+  const canCancel = level === 2;
+  if (past.length === 0) return <Tickets tickets={upcoming} headingLevel={level} canCancel={canCancel} />;
   return (
     <>
       {upcoming.length > 0 ? (
         <section className="ticket-group" aria-labelledby="tickets-upcoming">
           <Group id="tickets-upcoming">Upcoming</Group>
-          <Tickets tickets={upcoming} headingLevel={inner} />
+          <Tickets tickets={upcoming} headingLevel={inner} canCancel={canCancel} />
         </section>
       ) : null}
       <section className="ticket-group" aria-labelledby="tickets-past">

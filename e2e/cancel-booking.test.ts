@@ -1,0 +1,138 @@
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase } from "../db/client.ts";
+import { bookings, users, waitlistEntries } from "../db/schema.ts";
+import { ADULT_DATE_OF_BIRTH } from "../test/date-of-birth.ts";
+import { insertEvent } from "../test/fixtures.ts";
+import { type AppServer, codeFor, devOutbox, launchBrowser, newContext, noBrowser, startAppServer } from "./harness.ts";
+import { expectAccessible, expectNoSidewaysScroll } from "./page-checks.ts";
+import { bookAndPay } from "./steps.ts";
+
+// Cancel my booking at phone size (docs/decisions/028-cancellation-money-path.md): signed in on /me
+// with two upcoming nights, the guest cancels one, sees what comes back before confirming and after,
+// and the first person on that night's waitlist is texted the freed seat.
+
+const SESSION_SECRET = "e2e-cancel-secret-e2e-cancel-secret-0123";
+const DAY = 24 * 3_600_000;
+const WAITING = "+61455501234";
+
+describe.skipIf(noBrowser)("Cancel my booking", () => {
+  let server: AppServer;
+  let browser: Browser;
+  let guest: Awaited<ReturnType<typeof bookAndPay>>;
+
+  beforeAll(async () => {
+    server = await startAppServer({ SEED_DEMO: "0", SESSION_SECRET });
+    const db = openDatabase(`${server.dataDir}/app.db`);
+    const uploads = `${server.dataDir}/uploads`;
+    const now = Date.now();
+    const full = await insertEvent(db, uploads, {
+      name: "Harbour Lights Mixer",
+      startsAt: now + 7 * DAY,
+      totalSeats: 1,
+    });
+    const other = await insertEvent(db, uploads, {
+      name: "Laneway Supper Club",
+      startsAt: now + 14 * DAY,
+      cancelFullRefundHours: 24,
+      cancelLaterPercent: 50,
+    });
+    db.$client.close();
+    guest = await bookAndPay(server, SESSION_SECRET, full.id, "Meera Iyer");
+    const again = openDatabase(`${server.dataDir}/app.db`);
+    // The second night, booked by the same number; and someone waiting for the first, which is full.
+    const user = again
+      .insert(users)
+      .values({
+        name: "Meera Iyer",
+        email: "meera@example.com",
+        phone: guest.phone,
+        gender: "female",
+        imageName: `${"b".repeat(32)}.jpg`,
+        thumbName: `${"b".repeat(32)}-thumb.jpg`,
+        dateOfBirth: ADULT_DATE_OF_BIRTH,
+      })
+      .returning()
+      .get();
+    again
+      .insert(bookings)
+      .values({
+        userId: user.id,
+        eventId: other.id,
+        phone: guest.phone,
+        status: "paid",
+        holdExpiresAt: now,
+        amountCents: 4500,
+        paymentIntentId: `pi_local_e2e_cancel_${user.id}`,
+        uniqueCode: "LANEWAY234",
+        paidAt: now - DAY,
+      })
+      .run();
+    again.insert(waitlistEntries).values({ eventId: full.id, phone: WAITING, gender: "female", name: "Wren" }).run();
+    again.$client.close();
+    browser = await launchBrowser();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it("cancels one night from /me, shows the refund before and after, and the waitlist's offer goes out", async () => {
+    const { context, pageErrors } = await newContext(browser, server.url);
+    const page = await context.newPage();
+    // The policy on the event card's details, opened by keyboard.
+    await page.goto("/");
+    const card = page.getByRole("article", { name: /Laneway Supper Club/ });
+    await card.getByText("Cancellation policy").focus();
+    await page.keyboard.press("Enter");
+    await card
+      .getByText(
+        "Cancel up to 24 hours before the start for a full refund; after that, 50% comes back until the start.",
+      )
+      .waitFor();
+    await card.getByText("This does not affect your rights under the Australian Consumer Law.").waitFor();
+    await expectAccessible(page, "Home with a card's cancellation policy open");
+    await page.goto("/me");
+    await page.getByLabel("Mobile number").fill(guest.phone.replace(/^\+61(\d{3})(\d{3})(\d{3})$/, "0$1 $2 $3"));
+    await page.getByLabel("Mobile number").press("Enter");
+    await page.getByLabel("OTP", { exact: true }).waitFor();
+    await expect.poll(() => codeFor(server.url, guest.phone)).toMatch(/^\d{6}$/);
+    await page.getByLabel("OTP", { exact: true }).fill(await codeFor(server.url, guest.phone));
+    await page.getByLabel("OTP", { exact: true }).press("Enter");
+
+    const upcoming = page.getByRole("region", { name: "Upcoming" });
+    const nights = upcoming.getByRole("listitem");
+    await expect.poll(() => nights.count()).toBe(2);
+    const night = nights.filter({ has: page.getByRole("article", { name: "Ticket for Harbour Lights Mixer" }) });
+    await night.getByText("Cancel up to 48 hours before the start for a full refund; after that, no refund.").waitFor();
+    await night.getByText("This does not affect your rights under the Australian Consumer Law.").waitFor();
+    await expectAccessible(page, "My nights with Cancel my booking");
+    await expectNoSidewaysScroll(page);
+
+    await night.getByRole("button", { name: "Cancel my booking" }).click();
+    await night.getByText("You'll get back the full $45.00.").waitFor();
+    await expectAccessible(page, "Cancel my booking, asking");
+    await night.getByRole("button", { name: "Yes, cancel Harbour Lights Mixer" }).click();
+
+    // Listed again: the night moved to Cancelled and refunded, with what came back.
+    const ended = page.getByRole("region", { name: "Cancelled and refunded" });
+    const cancelled = ended.getByRole("article", { name: "Harbour Lights Mixer" });
+    await cancelled.getByText("You cancelled this booking.", { exact: false }).waitFor();
+    await cancelled.getByText("$45.00 was refunded to your card.", { exact: false }).waitFor();
+    await expect.poll(() => upcoming.getByRole("listitem").count()).toBe(1);
+    await upcoming.getByRole("article", { name: "Ticket for Laneway Supper Club" }).waitFor();
+    await expectAccessible(page, "My nights after a cancel");
+    await expectNoSidewaysScroll(page);
+
+    // The guest's text, and the freed seat offered to the person waiting (the dev outbox).
+    await expect
+      .poll(async () => (await devOutbox(server.url)).filter((m) => m.to === guest.phone).map((m) => m.body))
+      .toContainEqual(expect.stringMatching(/^Your booking for Harbour Lights Mixer is cancelled\. \$45\.00/));
+    await expect
+      .poll(async () => (await devOutbox(server.url)).filter((m) => m.to === WAITING).map((m) => m.body))
+      .toContainEqual(expect.stringContaining("/waitlist-offer?o="));
+    expect(pageErrors).toEqual([]);
+    await context.close();
+  });
+});
