@@ -332,8 +332,14 @@ describe.skipIf(noBrowser)("a first booking on a phone", () => {
     await page.goto("/privacy");
     await page.getByRole("heading", { name: "Privacy", level: 1 }).waitFor();
     await page.getByText("45 days").waitFor();
-    for (const heading of ["What we keep", "Who sees what", "How long we keep it"]) {
-      await expect.poll(() => page.getByRole("heading", { name: heading }).isVisible()).toBe(true);
+    for (const heading of [
+      "What we keep",
+      "Who sees what",
+      "How long we keep it",
+      "Details kept for next time",
+      "Seeing and erasing what we keep",
+    ]) {
+      await expect.poll(() => page.getByRole("heading", { name: heading, exact: true }).isVisible()).toBe(true);
     }
     await expect.poll(() => page.getByText("see your mobile number in their matches").isVisible()).toBe(true);
     await expectAccessible(page, "the privacy page");
