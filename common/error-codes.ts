@@ -60,6 +60,7 @@ export const ERROR_CODES = {
   doors_in_use: "someone is already checked in, so the doors-open time may not move later (earlier is fine)",
   not_checked_in: "the attendee was not checked in at the door, so cannot be marked as left",
   too_late_to_cancel: "the event has started, so the booking can no longer be cancelled",
+  booking_cancelled: "the guest cancelled this booking, so its ticket is no longer valid",
   // 410
   gone: "the offer or ticket expired or was used",
   // 413, 415, 429

@@ -1,9 +1,10 @@
 /**
  * What a saved ticket is worth now: `paid` (valid for the door), `refunded`, `cancelled` (the event
- * was called off) or `ended` (the night is over). The server answers it (`POST /api/ticket-status`,
+ * was called off), `booking_cancelled` (its guest cancelled it with nothing due) or `ended` (the
+ * night is over). The server answers it (`POST /api/ticket-status`,
  * docs/api.md); the phone falls back on the same clock rule when it cannot ask. Pure, so both share it.
  */
-export const TICKET_STATUSES = ["paid", "refunded", "cancelled", "ended"] as const;
+export const TICKET_STATUSES = ["paid", "refunded", "cancelled", "booking_cancelled", "ended"] as const;
 export type TicketStatus = (typeof TICKET_STATUSES)[number];
 
 const HOUR = 3_600_000;

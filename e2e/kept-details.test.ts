@@ -6,7 +6,6 @@ import { openDatabase } from "../db/client.ts";
 import { insertEvent, makeImage } from "../test/fixtures.ts";
 import {
   type AppServer,
-  codeFor,
   fillDetails,
   launchBrowser,
   newContext,
@@ -15,6 +14,7 @@ import {
   verifyPhone,
 } from "./harness.ts";
 import { expectAccessible, expectNoSidewaysScroll } from "./page-checks.ts";
+import { signInOnMe } from "./steps.ts";
 
 // Details kept if I choose, and erasing them, at phone size (docs/decisions/029-kept-details.md): a
 // guest books with **Keep my details for next time** ticked, signs in on /me, books another night
@@ -81,13 +81,7 @@ describe.skipIf(noBrowser)("Details kept for next time", () => {
 
     // Sign in on /me with a code typed now.
     await page.goto("/me");
-    await page.getByLabel("Mobile number").fill(TYPED);
-    await page.keyboard.press("Enter");
-    await page.getByLabel("OTP", { exact: true }).waitFor();
-    await expect.poll(() => codeFor(server.url, PHONE)).toMatch(/^\d{6}$/);
-    await page.getByLabel("OTP", { exact: true }).fill(await codeFor(server.url, PHONE));
-    await page.keyboard.press("Enter");
-    await page.getByText("Signed in as", { exact: false }).waitFor();
+    await signInOnMe(page, server.url, PHONE);
 
     // Second night: filled in from the kept details, the saved photo offered, the consent note still there.
     await bookFromHome(page, "Autumn Lanterns Night");

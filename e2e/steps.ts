@@ -1,11 +1,12 @@
+import type { Page } from "playwright-core";
 import { expect } from "vitest";
 import { openDatabase } from "../db/client.ts";
 import { verifiedPhoneCookie } from "../test/api-harness.ts";
 import { insertHeldBooking } from "../test/fixtures.ts";
-import { type AppServer, devOutbox, ORGANISER_PASSWORD } from "./harness.ts";
+import { type AppServer, codeFor, devOutbox, ORGANISER_PASSWORD } from "./harness.ts";
 
-// Steps several browser suites take the same way, written once: the organiser's session, and a seat
-// booked and paid for by a guest who then gets the texted ticket link.
+// Steps several browser suites take the same way, written once: the organiser's session, a seat
+// booked and paid for by a guest who then gets the texted ticket link, and signing in on /me.
 
 /** The organiser's session cookie from POST /api/admin-login, for calls a suite makes beside the page. */
 export async function organiserCookie(baseUrl: string, password = ORGANISER_PASSWORD): Promise<string> {
@@ -53,4 +54,20 @@ export async function bookAndPay(server: AppServer, sessionSecret: string, event
     successPath: successUrl.pathname + successUrl.search,
     linkPath: link.pathname + link.search,
   };
+}
+
+/**
+ * Signs in on /me's form (on the page already) as `phone` (+61 E.164), typed as a guest types it
+ * (`0412 345 678`) with Enter, the code read from the dev outbox, until the page says who is signed in.
+ */
+export async function signInOnMe(page: Page, baseUrl: string, phone: string) {
+  const typed = phone.replace(/^\+61(\d{3})(\d{3})(\d{3})$/, "0$1 $2 $3");
+  await page.getByLabel("Mobile number").fill(typed);
+  await page.getByLabel("Mobile number").press("Enter");
+  const otp = page.getByLabel("OTP", { exact: true });
+  await otp.waitFor();
+  await expect.poll(() => codeFor(baseUrl, phone)).toMatch(/^\d{6}$/);
+  await otp.fill(await codeFor(baseUrl, phone));
+  await otp.press("Enter");
+  await page.getByText("Signed in as", { exact: false }).waitFor();
 }

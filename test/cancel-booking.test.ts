@@ -1,5 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { linkToken } from "../api/lib/capability.ts";
 import type { PaymentsProvider } from "../api/providers/payments/types.ts";
 import { activityLog } from "../db/access-schema.ts";
 import {
@@ -15,7 +16,7 @@ import {
 import { type BrowserClient, browserClient, type TestServer, withTestServer } from "./api-harness.ts";
 import { ADULT_DATE_OF_BIRTH } from "./date-of-birth.ts";
 import { insertEvent } from "./fixtures.ts";
-import { lastCode, newMobile } from "./suites/booking-flow.ts";
+import { newMobile, signedInOnMe } from "./suites/booking-flow.ts";
 
 // Cancel my booking (docs/decisions/028-cancellation-money-path.md): POST /api/cancel-booking behind
 // the /me session, the amount by the event's policy, the money through the organiser's refund claim.
@@ -59,18 +60,7 @@ function withCountingServer<T>(
   );
 }
 
-async function signIn(server: TestServer, phone: string) {
-  const browser = browserClient(server.url);
-  const sent = await browser.postJson("/api/send-otp", { phone, countryCode: "+61", signIn: true });
-  expect(sent.status).toBe(200);
-  const typed = await browser.postJson("/api/verify-otp", {
-    phone,
-    otp: await lastCode(server.url, phone),
-    signIn: true,
-  });
-  expect(typed.status).toBe(200);
-  return browser;
-}
+const signIn = (server: TestServer, phone: string) => signedInOnMe(server.url, phone);
 
 /** A paid booking of `phone`, as the booking flow leaves it. */
 function paidBooking(server: TestServer, eventId: number, phone: string, amountCents = 4500) {
@@ -359,6 +349,72 @@ describe("POST /api/cancel-booking", () => {
       const result = await cancel(await signIn(server, phone), booking);
       expect(result.status).toBe(409);
       expect(result.body).toMatchObject({ code: "event_cancelled" });
+    });
+  });
+});
+
+describe("the ticket and the policy (docs/api.md, TicketReply and ticket-status)", () => {
+  const ticketLink = (server: TestServer, bookingId: number) => ({
+    bookingId,
+    t: linkToken(server.deps.env, "ticket", bookingId),
+  });
+  const post = async (server: TestServer, path: string, body: unknown) => {
+    const response = await fetch(`${server.url}${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  };
+
+  it("carries what the seat cost and the event's policy, so the ticket can say what Cancel gives back", async () => {
+    await withCountingServer(async (server) => {
+      const event = await eventIn(server, 5 * DAY, { hours: 72, percent: 25 });
+      const booking = paidBooking(server, event.id, newMobile(), 3800);
+      const ticket = await post(server, "/api/ticket", ticketLink(server, booking.bookingId));
+      expect(ticket.status).toBe(200);
+      expect(ticket.body).toMatchObject({
+        amountCents: 3800,
+        cancellationPolicy: { fullRefundHours: 72, laterPercent: 25 },
+      });
+      const status = await post(server, "/api/ticket-status", ticketLink(server, booking.bookingId));
+      expect(status.body).toMatchObject({
+        status: "paid",
+        amountCents: 3800,
+        cancellationPolicy: { fullRefundHours: 72, laterPercent: 25 },
+      });
+    });
+  });
+
+  it("a booking its guest cancelled with nothing due: ticket-status says booking_cancelled, the texted link 409", async () => {
+    await withCountingServer(async (server) => {
+      const event = await eventIn(server, 10 * HOUR);
+      const phone = newMobile();
+      const booking = paidBooking(server, event.id, phone);
+      expect((await cancel(await signIn(server, phone), booking)).body).toEqual({
+        refundCents: 0,
+        status: "cancelled",
+      });
+      // Before, ticket-status answered 409 not_paid, so a ticket saved on another phone kept its QR.
+      const status = await post(server, "/api/ticket-status", ticketLink(server, booking.bookingId));
+      expect(status).toMatchObject({ status: 200, body: { status: "booking_cancelled" } });
+      const link = await post(server, "/api/ticket", ticketLink(server, booking.bookingId));
+      expect(link).toMatchObject({ status: 409, body: { success: false, code: "booking_cancelled" } });
+      expect(JSON.stringify(link.body)).not.toMatch(/qrCodeImage|uniqueCode/);
+    });
+  });
+
+  it("a booking its guest cancelled with a refund reads as refunded", async () => {
+    await withCountingServer(async (server) => {
+      const event = await eventIn(server, 5 * DAY);
+      const phone = newMobile();
+      const booking = paidBooking(server, event.id, phone);
+      expect((await cancel(await signIn(server, phone), booking)).body).toEqual({
+        refundCents: 4500,
+        status: "refunded",
+      });
+      const status = await post(server, "/api/ticket-status", ticketLink(server, booking.bookingId));
+      expect(status).toMatchObject({ status: 200, body: { status: "refunded" } });
     });
   });
 });

@@ -16,7 +16,7 @@ import {
   verifiedPhoneBrowser,
 } from "./api-harness.ts";
 import { insertEvent, makeImage } from "./fixtures.ts";
-import { detailsForm, lastCode, newMobile } from "./suites/booking-flow.ts";
+import { detailsForm, newMobile, signedInOnMe } from "./suites/booking-flow.ts";
 
 // Details kept if I choose, and what is kept about me (issue 34 items 2 and 5,
 // docs/decisions/029-kept-details.md).
@@ -56,12 +56,7 @@ async function kept(browser: BrowserClient, phone: string) {
   };
 }
 
-async function signIn(server: TestServer, phone: string, browser = browserClient(server.url)) {
-  expect((await browser.postJson("/api/send-otp", { phone, countryCode: "+61", signIn: true })).status).toBe(200);
-  const otp = await lastCode(server.url, phone);
-  expect((await browser.postJson("/api/verify-otp", { phone, otp, signIn: true })).status).toBe(200);
-  return browser;
-}
+const signIn = (server: TestServer, phone: string, browser?: BrowserClient) => signedInOnMe(server.url, phone, browser);
 
 const keptRow = (server: TestServer, phone: string) =>
   server.deps.db.select().from(keptDetails).where(eq(keptDetails.phone, phone)).get();

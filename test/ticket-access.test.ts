@@ -187,6 +187,9 @@ describe("the success URL is not a ticket", () => {
       // The texted link's own `add` and `t`, which the saved ticket keeps to ask ticket-status.
       bookingId: paid.bookingId,
       ticketToken: link.searchParams.get("t"),
+      // What the seat cost and the event's policy, for the ticket's Cancel my booking.
+      amountCents: 4500,
+      cancellationPolicy: { fullRefundHours: 48, laterPercent: 0 },
     });
     expect(buyerSees).toMatchObject({ bookingId: paid.bookingId, ticketToken: link.searchParams.get("t") });
     expect(String(buyerSees.qrCodeImage)).toMatch(/^data:image\/png;base64,/);

@@ -7,6 +7,12 @@ import { z } from "../lib/openapi.ts";
 /** What each gender pays if they hold a seat now, and seats left per gender: `{male, female}`. */
 const perGender = z.strictObject({ male: z.number(), female: z.number() });
 
+/** An event's cancellation policy (common/cancellation.ts), on its card, its ticket and /me. */
+export const cancellationPolicy = z.strictObject({
+  fullRefundHours: z.number().int().min(0),
+  laterPercent: z.number().int().min(0).max(100),
+});
+
 /** PricesAndAges of events.ts: dollars, ages, the early bird, null where the event does not set them. */
 const pricesAndAges = {
   bookingAmountMale: z.number().nullable(),
@@ -18,10 +24,7 @@ const pricesAndAges = {
   fromAgeFemale: z.number().int().nullable(),
   toAgeFemale: z.number().int().nullable(),
   currentAmount: perGender,
-  cancellationPolicy: z.strictObject({
-    fullRefundHours: z.number().int().min(0),
-    laterPercent: z.number().int().min(0).max(100),
-  }),
+  cancellationPolicy,
 };
 
 const summaryFields = {

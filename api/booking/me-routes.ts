@@ -6,6 +6,7 @@ import { endGuestSession, requireGuest } from "../lib/guest-session.ts";
 import { apiRouter, done, errors, json, z } from "../lib/openapi.ts";
 import { jsonId } from "../lib/validate.ts";
 import { cancelBooking } from "./cancel-booking.ts";
+import { cancellationPolicy } from "./events-schemas.ts";
 import { myNights } from "./me.ts";
 import { deleteMyDetails, myData, phoneTag } from "./my-data.ts";
 import { ticketReply } from "./payments-schemas.ts";
@@ -33,10 +34,7 @@ const myNight = z.discriminatedUnion("standing", [
     ...nightBase,
     standing: z.literal("upcoming"),
     ticket: ticketReply.omit({ success: true }),
-    cancellationPolicy: z.strictObject({
-      fullRefundHours: z.number().int().min(0),
-      laterPercent: z.number().int().min(0).max(100),
-    }),
+    cancellationPolicy,
   }),
   z.strictObject({
     ...nightBase,

@@ -90,14 +90,22 @@ const ticketRoute = createRoute({
   request: jsonBody(ticketCapability),
   responses: {
     200: json(ticketReply),
-    ...errors("post", ["invalid_link", "not_found", "refunded", "not_paid", "payment_not_completed", "gone"]),
+    ...errors("post", [
+      "invalid_link",
+      "not_found",
+      "refunded",
+      "booking_cancelled",
+      "not_paid",
+      "payment_not_completed",
+      "gone",
+    ]),
   },
 });
 
 const ticketStatusRoute = createRoute({
   method: "post",
   path: "/ticket-status",
-  summary: "What a saved ticket is worth now: paid, refunded, cancelled or ended",
+  summary: "What a saved ticket is worth now: paid, refunded, cancelled, cancelled by its guest or ended",
   request: jsonBody(ticketCapability),
   responses: {
     200: json(ticketStatusReply),

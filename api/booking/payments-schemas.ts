@@ -1,6 +1,7 @@
 import { TICKET_STATUSES } from "../../common/ticket-status.ts";
 import { z } from "../lib/openapi.ts";
 import { idParam, jsonId } from "../lib/validate.ts";
+import { cancellationPolicy } from "./events-schemas.ts";
 import type { WebhookOutcome } from "./payment-completion.ts";
 
 // The requests and replies of the payment and ticket calls (payments-routes.ts), as docs/api.md's
@@ -65,6 +66,8 @@ export const ticketReply = z.strictObject({
   eventID: z.number().int(),
   bookingId: z.number().int(),
   ticketToken: z.string(),
+  amountCents: z.number().int().min(0),
+  cancellationPolicy,
 });
 
 /** `TicketStatusReply` (ticket.ts). */
@@ -75,6 +78,8 @@ export const ticketStatusReply = z.strictObject({
   eventLocation: z.string(),
   time_zone: z.string(),
   event_duration: z.number(),
+  amountCents: z.number().int().min(0),
+  cancellationPolicy,
 });
 
 /** What handlePaymentEvent (payment-completion.ts) did with a delivery it had not seen before. */

@@ -63,6 +63,9 @@ describe("POST /api/ticket-status", () => {
       eventLocation: event.address,
       time_zone: "Australia/Sydney",
       event_duration: 2,
+      // What the seat cost and the policy: a ticket saved before they came with it learns them here.
+      amountCents: 4500,
+      cancellationPolicy: { fullRefundHours: 48, laterPercent: 0 },
     });
   });
 

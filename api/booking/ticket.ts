@@ -1,6 +1,7 @@
 import { randomInt } from "node:crypto";
 import { eq } from "drizzle-orm";
 import QRCode from "qrcode";
+import { type CancellationPolicy, policyOf } from "../../common/cancellation.ts";
 import { isOverByClock, type TicketStatus } from "../../common/ticket-status.ts";
 import { formatVenueTime } from "../../common/time-zone.ts";
 import type { Db, DbOrTx } from "../../db/client.ts";
@@ -95,6 +96,9 @@ export type TicketReply = {
   /** The texted ticket link's `add` and `t`: what a saved ticket shows to `ticket-status`. */
   bookingId: number;
   ticketToken: string;
+  /** What the seat cost and the event's policy: the ticket's **Cancel my booking** says what comes back. */
+  amountCents: number;
+  cancellationPolicy: CancellationPolicy;
 };
 
 /**
@@ -133,6 +137,8 @@ export async function ticketFor(deps: TicketDeps, ctx: BookingContext): Promise<
     eventID: ctx.event.id,
     bookingId: ctx.booking.id,
     ticketToken: linkToken(env, "ticket", ctx.booking.id),
+    amountCents: ctx.booking.amountCents,
+    cancellationPolicy: policyOf(ctx.event),
   };
 }
 
@@ -149,6 +155,8 @@ export async function openTicketLink(deps: TicketDeps, input: { bookingId: numbe
   if (ctx.event.personalDataErasedAt !== null) throw Gone("this ticket has expired");
   if (ctx.booking.status === "refunded")
     throw Conflict("this booking was refunded, so the ticket is no longer valid", "refunded");
+  if (ctx.booking.status === "cancelled")
+    throw Conflict("this booking was cancelled, so the ticket is no longer valid", "booking_cancelled");
   if (ctx.booking.status !== "paid") throw Conflict("this booking is not paid", "not_paid");
   return ticketFor(deps, ctx);
 }
@@ -160,13 +168,16 @@ export type TicketStatusReply = {
   eventLocation: string;
   time_zone: string;
   event_duration: number;
+  amountCents: number;
+  cancellationPolicy: CancellationPolicy;
 };
 
 /**
  * POST /api/ticket-status: what a saved ticket is worth now, for the phone that keeps it. The
  * ticket's own link token is the proof, checked before the database is read, so it answers for one
- * booking only. A cancelled event outranks a refund (cancelling refunds everyone), a refund outranks
- * the end. The event's public details come along, so a ticket follows an edited time or address.
+ * booking only. The guest's own cancel with nothing due outranks all (no refund is coming, whatever
+ * the event did since); then a cancelled event outranks a refund (cancelling refunds everyone), and a
+ * refund outranks the end. The event's public details come along, so a ticket follows an edited time or address.
  */
 export function ticketStatus(
   deps: Pick<TicketDeps, "db" | "env" | "now">,
@@ -178,16 +189,18 @@ export function ticketStatus(
   const ctx = loadBookingContextById(deps.db, input.bookingId);
   if (!ctx) throw NotFound("no such ticket");
   const { booking, event } = ctx;
-  if (booking.status !== "paid" && booking.status !== "refunded")
+  if (booking.status !== "paid" && booking.status !== "refunded" && booking.status !== "cancelled")
     throw Conflict("this booking is not paid", "not_paid");
   const status: TicketStatus =
-    event.status === "cancelled"
-      ? "cancelled"
-      : booking.status === "refunded"
-        ? "refunded"
-        : event.status === "ended" || isOverByClock(event.startsAt, event.durationHours, deps.now())
-          ? "ended"
-          : "paid";
+    booking.status === "cancelled"
+      ? "booking_cancelled"
+      : event.status === "cancelled"
+        ? "cancelled"
+        : booking.status === "refunded"
+          ? "refunded"
+          : event.status === "ended" || isOverByClock(event.startsAt, event.durationHours, deps.now())
+            ? "ended"
+            : "paid";
   return {
     status,
     eventName: event.name,
@@ -195,5 +208,7 @@ export function ticketStatus(
     eventLocation: event.address,
     time_zone: event.timeZone,
     event_duration: event.durationHours,
+    amountCents: booking.amountCents,
+    cancellationPolicy: policyOf(event),
   } satisfies TicketStatusReply;
 }

@@ -11,7 +11,7 @@ import {
 } from "../../test/api-harness.ts";
 import { type FakeSession, startFakeStripe } from "../../test/fakes/stripe.ts";
 import { insertEvent, insertHeldBooking, insertPaidBookings } from "../../test/fixtures.ts";
-import { createCheckout } from "../../test/suites/booking-flow.ts";
+import { createCheckout, signedInOnMe } from "../../test/suites/booking-flow.ts";
 import { backgroundJobs } from "../ops/jobs.ts";
 
 // A refund is a provider call between two writes: the decision to refund and the record of the
@@ -23,6 +23,7 @@ import { backgroundJobs } from "../ops/jobs.ts";
 const WEBHOOK_SECRET = "whsec_test";
 const PASSWORD = "correct horse battery staple";
 const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
 
 /**
  * The server's process "dies" right after its next refund is made at Stripe: that refund's answer is
@@ -45,13 +46,13 @@ const server = suiteTestServer(() => ({
   deps: (base) => ({
     payments: {
       ...base.payments,
-      refund: async (paymentIntentId, key) => {
+      refund: async (paymentIntentId, key, amountCents) => {
         claimAtCall.set(
           paymentIntentId,
           base.db.select().from(refundClaims).where(eq(refundClaims.paymentIntentId, paymentIntentId)).get(),
         );
         if (dying === "dead") throw new Error("the process is gone");
-        const made = await base.payments.refund(paymentIntentId, key);
+        const made = await base.payments.refund(paymentIntentId, key, amountCents);
         if (dying === "after-next-refund") {
           dying = "dead";
           throw new Error("killed before the answer was recorded");
@@ -293,5 +294,40 @@ describe("the refunds job", () => {
     } finally {
       server.advance(-5 * MINUTE);
     }
+  });
+});
+
+describe("a guest's own cancel through Stripe (docs/decisions/028-cancellation-money-path.md)", () => {
+  it("refunds the policy's part of the payment at Stripe, once, and records what Stripe gave back", async () => {
+    // 10 hours before the start, inside the 24-hour cut-off: 33% of $55.00 comes back, rounded down.
+    const event = await newEvent({
+      startsAt: server.deps.now() + 10 * HOUR,
+      cancelFullRefundHours: 24,
+      cancelLaterPercent: 33,
+    });
+    const paid = await paidThroughStripe(event.id);
+    const guest = await signedInOnMe(server.url, paid.phone);
+    const target = { eventID: event.id, userID: paid.userId };
+    const first = await guest.postJson("/api/cancel-booking", target);
+    expect(await json(first)).toEqual({ refundCents: 1815, status: "refunded" });
+    // What Stripe was asked: this payment, 1815 cents, under the claim's idempotency key.
+    const asked = fake.requests.filter(
+      (r) => r.method === "POST" && r.path === "/v1/refunds" && r.form.payment_intent === paid.paymentIntentId,
+    );
+    expect(asked).toHaveLength(1);
+    expect(asked[0]?.form.amount).toBe("1815");
+    expect(asked[0]?.headers["idempotency-key"]).toBeTruthy();
+    expect(refundsAtStripe(paid.paymentIntentId)).toEqual([expect.objectContaining({ amount: 1815 })]);
+    expect(recorded(paid.paymentIntentId)).toEqual([
+      expect.objectContaining({ amountCents: 1815, reason: "guest_cancel" }),
+    ]);
+    expect(bookingRow(paid.bookingId).status).toBe("refunded");
+    // Asked again, and then the organiser's Refund: the same answer, and Stripe is not asked again.
+    expect(await json(await guest.postJson("/api/cancel-booking", target))).toEqual({
+      refundCents: 1815,
+      status: "refunded",
+    });
+    await admin.postJson("/api/refund", { paymentIntentId: paid.paymentIntentId });
+    expect(refundsAtStripe(paid.paymentIntentId)).toHaveLength(1);
   });
 });

@@ -1,5 +1,6 @@
 import { type DBSchema, type IDBPDatabase, openDB } from "idb";
 import type { Roster, RosterEvent } from "../../api/night/roster.ts";
+import type { CancellationPolicy } from "../../common/cancellation.ts";
 import type { TicketStatus } from "../../common/ticket-status.ts";
 import type { MyRounds } from "../features/feedback/my-rounds.ts";
 import type { QueueEntry } from "./offline-queue.ts";
@@ -33,6 +34,12 @@ export type SavedTicket = {
    */
   bookingId?: number;
   ticketToken?: string;
+  /**
+   * What the seat cost and the event's cancellation policy, for the ticket's **Cancel my booking**.
+   * Tickets saved before they came with the ticket lack them until `ticket-status` brings the policy.
+   */
+  amountCents?: number;
+  cancellationPolicy?: CancellationPolicy;
   /** As last heard from the server (`paid` when saved); when it was heard, if ever since saving. */
   status: TicketStatus;
   statusCheckedAt?: number;

@@ -7,7 +7,8 @@ import type { AddressInfo } from "node:net";
  * It answers checkout.sessions create/retrieve and refunds create and list, honours Idempotency-Key
  * like Stripe (same key, same answer, until the key is forgotten), and records every request. As
  * Stripe does, it refunds a payment once: asked again under a key it does not remember, it answers
- * 400 `charge_already_refunded`.
+ * 400 `charge_already_refunded`. A refund's `amount` is honoured (a partial refund), and one larger
+ * than the payment is refused with 400 `amount_too_large`; without it the whole payment comes back.
  */
 
 export type RecordedRequest = {
@@ -155,10 +156,24 @@ export async function startFakeStripe(): Promise<FakeStripe> {
           },
         };
       }
+      const amount = form.amount === undefined ? session.amount_total : Number(form.amount);
+      if (!Number.isInteger(amount) || amount < 1 || amount > session.amount_total) {
+        return {
+          status: 400,
+          body: {
+            error: {
+              type: "invalid_request_error",
+              code: "amount_too_large",
+              param: "amount",
+              message: `Refund amount (${form.amount}) is greater than charge amount (${session.amount_total})`,
+            },
+          },
+        };
+      }
       const refund: FakeRefund = {
         id: nextId("re"),
         object: "refund",
-        amount: session.amount_total,
+        amount,
         currency: session.currency,
         payment_intent: pi,
         reason: form.reason ?? null,

@@ -37,6 +37,22 @@ export async function verifiedBrowser(baseUrl: string, phone: string): Promise<B
   return browser;
 }
 
+/**
+ * A browser signed in on /me as `phone` (send-otp and verify-otp with `signIn`, the code from the
+ * outbox): it holds the guest session cookie `sdt_me`. `browser` signs in an existing browser.
+ */
+export async function signedInOnMe(
+  baseUrl: string,
+  phone: string,
+  browser: BrowserClient = browserClient(baseUrl),
+): Promise<BrowserClient> {
+  const sent = await browser.postJson("/api/send-otp", { phone, countryCode: "+61", signIn: true });
+  if (sent.status !== 200) throw new Error(`send-otp (signIn) answered ${sent.status}: ${await sent.text()}`);
+  const typed = await browser.postJson("/api/verify-otp", { phone, otp: await lastCode(baseUrl, phone), signIn: true });
+  if (typed.status !== 200) throw new Error(`verify-otp (signIn) answered ${typed.status}: ${await typed.text()}`);
+  return browser;
+}
+
 export function detailsForm(input: {
   phone: string;
   eventId: number;

@@ -49,13 +49,15 @@ export async function openTicketLink(link: TicketLink): Promise<TicketLinkState>
     if (code === "invalid_link" || code === "invalid_request" || code === "not_found") {
       return { status: "error", message: INVALID, canRetry: false };
     }
-    if (code === "refunded" || code === "not_paid") {
+    if (code === "refunded" || code === "booking_cancelled" || code === "not_paid") {
       return {
         status: "error",
         message:
           code === "refunded"
             ? "This booking was refunded, so its ticket is no longer valid."
-            : "This booking isn't paid, so it has no ticket yet.",
+            : code === "booking_cancelled"
+              ? "You cancelled this booking, so its ticket is no longer valid."
+              : "This booking isn't paid, so it has no ticket yet.",
         canRetry: false,
       };
     }

@@ -2,7 +2,8 @@ import { api, CallFailed, send } from "../../lib/api.ts";
 import { recordTicketNews, type SavedTicket, type TicketNews } from "./ticket-store.ts";
 
 /** Refunded and cancelled are final; a paid or ended ticket may still be refunded. */
-const settled = (ticket: SavedTicket) => ticket.status === "refunded" || ticket.status === "cancelled";
+const settled = (ticket: SavedTicket) =>
+  ticket.status === "refunded" || ticket.status === "cancelled" || ticket.status === "booking_cancelled";
 
 /**
  * Asks the server what each saved ticket is worth now (`POST /api/ticket-status`, docs/api.md), each
@@ -27,6 +28,8 @@ export async function refreshTicketStatuses(tickets: SavedTicket[]): Promise<Sav
           eventLocation: reply.data.eventLocation,
           timeZone: reply.data.time_zone,
           durationHours: reply.data.event_duration,
+          amountCents: reply.data.amountCents,
+          cancellationPolicy: reply.data.cancellationPolicy,
         };
       } catch (error) {
         if (!(error instanceof CallFailed)) console.error(error);

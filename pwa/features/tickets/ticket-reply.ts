@@ -25,5 +25,7 @@ export function ticketFromReply(data: Omit<TicketReply, "success">): TicketField
     qrCodeImage: data.qrCodeImage,
     bookingId: data.bookingId,
     ticketToken: data.ticketToken,
+    amountCents: data.amountCents,
+    cancellationPolicy: data.cancellationPolicy,
   };
 }

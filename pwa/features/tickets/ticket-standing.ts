@@ -7,7 +7,8 @@ const FALLBACK_HOURS = 2;
 export type StandingTicket = Pick<SavedTicket, "status" | "eventDateTime" | "durationHours">;
 
 /**
- * How a ticket is shown. `void`: refunded or cancelled, so no scannable QR and no calendar entry.
+ * How a ticket is shown. `void`: refunded or cancelled (the event, or the booking by its guest), so
+ * no scannable QR and no calendar entry.
  * `past`: the night is over, by the server's word or, when it could not be asked, by the clock.
  */
 export function ticketStanding(ticket: StandingTicket, now: number) {
@@ -15,7 +16,10 @@ export function ticketStanding(ticket: StandingTicket, now: number) {
   const past =
     ticket.status === "ended" ||
     (!Number.isNaN(start) && isOverByClock(start, ticket.durationHours ?? FALLBACK_HOURS, now));
-  const voided = ticket.status === "refunded" || ticket.status === "cancelled" ? ticket.status : null;
+  const voided =
+    ticket.status === "refunded" || ticket.status === "cancelled" || ticket.status === "booking_cancelled"
+      ? ticket.status
+      : null;
   return { voided, past };
 }
 

@@ -44,7 +44,14 @@ export async function getTicket(eventID: number, userID: number): Promise<SavedT
 /** What the server says of a saved ticket now: its status and its event's public details. */
 export type TicketNews = Pick<
   SavedTicket,
-  "status" | "eventName" | "eventDateTime" | "eventLocation" | "timeZone" | "durationHours"
+  | "status"
+  | "eventName"
+  | "eventDateTime"
+  | "eventLocation"
+  | "timeZone"
+  | "durationHours"
+  | "amountCents"
+  | "cancellationPolicy"
 >;
 
 /**
@@ -58,4 +65,12 @@ export async function recordTicketNews(key: string, news: TicketNews, at = Date.
   if (next) await tx.store.put(next);
   await tx.done;
   return next;
+}
+
+/** A ticket this phone knows is no longer valid (its guest cancelled it here): written at once. */
+export async function markTicket(key: string, status: SavedTicket["status"], at = Date.now()) {
+  const tx = (await offlineDb()).transaction("tickets", "readwrite");
+  const current = await tx.store.get(key);
+  if (current) await tx.store.put({ ...current, status, statusCheckedAt: at });
+  await tx.done;
 }

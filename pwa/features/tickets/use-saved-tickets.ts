@@ -36,5 +36,7 @@ export function useSavedTickets() {
     setState({ status: "loading" });
     return load(navigator.onLine);
   }, [load]);
-  return { state, reload };
+  /** Reads the list again in place, with no loading screen in between (after a cancel made here). */
+  const refresh = useCallback(() => load(false), [load]);
+  return { state, reload, refresh };
 }

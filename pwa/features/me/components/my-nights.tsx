@@ -1,10 +1,11 @@
 import { useState } from "react";
 import { Link } from "react-router-dom";
+import { useAnnouncement } from "../../../lib/announcement.tsx";
 import { formatPhone } from "../../booking/phone.ts";
+import { CancelBooking } from "../../tickets/components/cancel-booking.tsx";
 import { TicketCard } from "../../tickets/components/ticket-card.tsx";
 import { ticketFromReply } from "../../tickets/ticket-reply.ts";
 import type { MyNight, MyNights } from "../me-api.ts";
-import { CancelBooking } from "./cancel-booking.tsx";
 import { MyData } from "./my-data.tsx";
 import { PastNight, VoidNight } from "./night-cards.tsx";
 import "../me.css";
@@ -33,6 +34,8 @@ export function MyNightsList({
   onDeleted,
   onSessionGone,
   onChanged,
+  cancelTarget,
+  onCancelDone,
 }: {
   data: MyNights;
   onSignOut: () => Promise<boolean>;
@@ -42,11 +45,22 @@ export function MyNightsList({
   onSessionGone: () => void;
   /** A night changed here (a cancel): load the list again. */
   onChanged: () => void;
+  /** The booking a ticket's **Cancel my booking** came here to cancel: its question opens at once. */
+  cancelTarget?: { eventID: number; userID: number } | null;
+  /** That cancel is settled (done): /me stops asking it. */
+  onCancelDone?: () => void;
 }) {
   const { upcoming, past, ended } = grouped(data.nights);
+  const { announce, region } = useAnnouncement();
+  const cancelled = (announcement: string) => {
+    announce(announcement);
+    onCancelDone?.();
+    onChanged();
+  };
   return (
     <>
       <SignedInAs phone={data.phone} onSignOut={onSignOut} />
+      {region}
       {data.nights.length === 0 ? (
         <div className="empty">
           <p>No nights are booked with this number yet. Book an event and it appears here, ticket and all.</p>
@@ -70,7 +84,8 @@ export function MyNightsList({
                   eventDate={night.eventDate}
                   amountCents={night.amountCents}
                   policy={night.cancellationPolicy}
-                  onCancelled={onChanged}
+                  onCancelled={cancelled}
+                  startOpen={cancelTarget?.eventID === night.eventID && cancelTarget.userID === night.userID}
                 />
               </li>
             ))}

@@ -1,12 +1,19 @@
+import { useState } from "react";
 import { Link } from "react-router-dom";
 import { nationalPhone } from "../../../../common/national-phone.ts";
 import "../payment.css";
+import { useAnnouncement } from "../../../lib/announcement.tsx";
 import { ErrorNotice } from "../../../lib/error-notice.tsx";
+import { TicketCancel } from "../../tickets/components/ticket-cancel.tsx";
 import { TicketCard } from "../../tickets/components/ticket-card.tsx";
+import type { SavedTicket } from "../../tickets/ticket-store.ts";
 import { type SuccessParams, usePaymentConfirmation } from "../confirm-payment.ts";
 
 export function PaymentSuccess({ params }: { params: SuccessParams | null }) {
   const { state, retry } = usePaymentConfirmation(params);
+  const { announce, region } = useAnnouncement();
+  // A cancel made here: the ticket shows as no longer valid at once (the saved copy is marked too).
+  const [cancelledAs, setCancelledAs] = useState<SavedTicket["status"] | null>(null);
   if (state.status === "loading") {
     return (
       <p className="empty" role="status" aria-busy="true">
@@ -45,7 +52,8 @@ export function PaymentSuccess({ params }: { params: SuccessParams | null }) {
         Payment received. You're booked! We've also texted your code to{" "}
         {state.ticket.phone ? <span className="phone">{nationalPhone(state.ticket.phone)}</span> : "your phone"}.
       </p>
-      <TicketCard ticket={state.ticket} />
+      {region}
+      <TicketCard ticket={cancelledAs ? { ...state.ticket, status: cancelledAs } : state.ticket} />
       <p className="message" role="status">
         {state.saved
           ? "Your ticket is saved on this device, so it shows at the door even without a connection."
@@ -54,6 +62,15 @@ export function PaymentSuccess({ params }: { params: SuccessParams | null }) {
       <Link className="button primary" to="/tickets">
         My tickets
       </Link>
+      {cancelledAs ? null : (
+        <TicketCancel
+          ticket={state.ticket}
+          onCancelled={(announcement, status) => {
+            setCancelledAs(status);
+            announce(announcement);
+          }}
+        />
+      )}
     </section>
   );
 }

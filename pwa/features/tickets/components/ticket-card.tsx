@@ -19,10 +19,11 @@ export type TicketView = Pick<
   | "status"
 >;
 
-const VOID_LABEL = { refunded: "Refunded", cancelled: "Cancelled" } as const;
+const VOID_LABEL = { refunded: "Refunded", cancelled: "Cancelled", booking_cancelled: "Cancelled" } as const;
 const VOID_NOTE = {
   refunded: "This booking was refunded, so this ticket is no longer valid.",
   cancelled: "This event was cancelled, so this ticket is no longer valid. Your payment is being refunded.",
+  booking_cancelled: "You cancelled this booking, so this ticket is no longer valid.",
 } as const;
 
 /**
@@ -57,7 +58,11 @@ export function TicketCard({ ticket, headingLevel = 2 }: { ticket: TicketView; h
           height={240}
         />
       ) : voided && !past ? (
-        <div className="ticket-qr-void" role="img" aria-label={`No QR code: this ticket is ${voided}`}>
+        <div
+          className="ticket-qr-void"
+          role="img"
+          aria-label={`No QR code: this ticket is ${VOID_LABEL[voided].toLowerCase()}`}
+        >
           <span aria-hidden="true">Not valid</span>
         </div>
       ) : null}

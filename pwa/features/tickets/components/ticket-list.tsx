@@ -1,33 +1,28 @@
 import { Link } from "react-router-dom";
+import { useAnnouncement } from "../../../lib/announcement.tsx";
 import { ErrorNotice } from "../../../lib/error-notice.tsx";
 import { groupTickets } from "../ticket-standing.ts";
 import type { SavedTicket } from "../ticket-store.ts";
 import { useSavedTickets } from "../use-saved-tickets.ts";
+import { TicketCancel } from "./ticket-cancel.tsx";
 import { TicketCard } from "./ticket-card.tsx";
 
 function Tickets({
   tickets,
   headingLevel,
-  canCancel = false,
+  onCancelled,
 }: {
   tickets: SavedTicket[];
   headingLevel: 2 | 3 | 4;
-  /** Each paid ticket leads to **Cancel my booking** on /me (which signs the phone in first if need be). */
-  canCancel?: boolean;
+  /** Given, each valid ticket offers **Cancel my booking** (signing in on /me first if need be). */
+  onCancelled?: (announcement: string) => void;
 }) {
   return (
     <ul className="ticket-list">
       {tickets.map((ticket) => (
         <li key={ticket.key}>
           <TicketCard ticket={ticket} headingLevel={headingLevel} />
-          {canCancel && ticket.status === "paid" ? (
-            <p className="ticket-cancel">
-              <Link className="button" to="/me">
-                Cancel my booking
-              </Link>{" "}
-              <span className="hint">On My nights, signed in with this number: it shows what comes back first.</span>
-            </p>
-          ) : null}
+          {onCancelled ? <TicketCancel ticket={ticket} onCancelled={onCancelled} /> : null}
         </li>
       ))}
     </ul>
@@ -39,9 +34,35 @@ function Tickets({
  * (2 on /tickets; 3 inside a section of its own, as on /me when signed out).
  */
 export function TicketList({ level = 2 }: { level?: 2 | 3 } = {}) {
+  const { state, reload, refresh } = useSavedTickets();
+  const { announce, region } = useAnnouncement();
+  // On /tickets; on /me (signed out) the sign-in is already on the page.
+  const onCancelled =
+    level === 2
+      ? (announcement: string) => {
+          announce(announcement);
+          void refresh();
+        }
+      : undefined;
+  return (
+    <>
+      {region}
+      <SavedTickets state={state} reload={reload} level={level} onCancelled={onCancelled} />
+    </>
+  );
+}
+
+function SavedTickets({
+  state,
+  reload,
+  level,
+  onCancelled,
+}: Pick<ReturnType<typeof useSavedTickets>, "state" | "reload"> & {
+  level: 2 | 3;
+  onCancelled?: (announcement: string) => void;
+}) {
   const Group = level === 2 ? "h2" : "h3";
   const inner = level === 2 ? 3 : 4;
-  const { state, reload } = useSavedTickets();
   if (state.status === "loading") {
     return (
       <p className="empty" role="status" aria-busy="true">
@@ -63,15 +84,13 @@ export function TicketList({ level = 2 }: { level?: 2 | 3 } = {}) {
     );
   }
   const { upcoming, past } = groupTickets(state.tickets, Date.now());
-  // On /tickets; on /me (signed out) the sign-in is already on the page.
-  const canCancel = level === 2;
-  if (past.length === 0) return <Tickets tickets={upcoming} headingLevel={level} canCancel={canCancel} />;
+  if (past.length === 0) return <Tickets tickets={upcoming} headingLevel={level} onCancelled={onCancelled} />;
   return (
     <>
       {upcoming.length > 0 ? (
         <section className="ticket-group" aria-labelledby="tickets-upcoming">
           <Group id="tickets-upcoming">Upcoming</Group>
-          <Tickets tickets={upcoming} headingLevel={inner} canCancel={canCancel} />
+          <Tickets tickets={upcoming} headingLevel={inner} onCancelled={onCancelled} />
         </section>
       ) : null}
       <section className="ticket-group" aria-labelledby="tickets-past">
