@@ -121,7 +121,9 @@ describe.skipIf(noBrowser)("Cancel my booking", () => {
     // Said out loud where it stays: the pressed button leaves with the night, so the news takes the focus.
     const said = page
       .getByRole("status")
-      .filter({ hasText: "Your booking for Harbour Lights Mixer is cancelled. $45.00 is being refunded to your card." });
+      .filter({
+        hasText: "Your booking for Harbour Lights Mixer is cancelled. $45.00 is being refunded to your card.",
+      });
     await said.waitFor();
     await expect.poll(() => said.evaluate((el) => el === document.activeElement)).toBe(true);
 
@@ -155,7 +157,9 @@ describe.skipIf(noBrowser)("Cancel my booking", () => {
       has: page.getByRole("article", { name: "Ticket for Riverside Lantern Walk" }),
     });
     await ticket
-      .getByText("Cancel up to 24 hours before the start for a full refund; after that, 50% comes back until the start.")
+      .getByText(
+        "Cancel up to 24 hours before the start for a full refund; after that, 50% comes back until the start.",
+      )
       .waitFor();
     await ticket.getByText("This does not affect your rights under the Australian Consumer Law.").waitFor();
     await expectAccessible(page, "A saved ticket with its cancellation policy");
@@ -167,7 +171,9 @@ describe.skipIf(noBrowser)("Cancel my booking", () => {
     await ticket.getByText("To cancel, sign in on My nights with the mobile this ticket was booked with.").waitFor();
     await ticket.getByRole("link", { name: "Sign in to cancel" }).click();
     await page.waitForURL(/\/me\?cancel=\d+-\d+$/);
-    await page.getByText("To cancel your booking, sign in with the mobile it was booked with.", { exact: false }).waitFor();
+    await page
+      .getByText("To cancel your booking, sign in with the mobile it was booked with.", { exact: false })
+      .waitFor();
     await signInOnMe(page, server.url, riverside.phone);
     // Signed in: that night's question is open, with the focus on it.
     const yes = page.getByRole("button", { name: "Yes, cancel Riverside Lantern Walk" });
@@ -177,7 +183,9 @@ describe.skipIf(noBrowser)("Cancel my booking", () => {
     await page.keyboard.press("Enter");
     await page
       .getByRole("status")
-      .filter({ hasText: "Your booking for Riverside Lantern Walk is cancelled. $45.00 is being refunded to your card." })
+      .filter({
+        hasText: "Your booking for Riverside Lantern Walk is cancelled. $45.00 is being refunded to your card.",
+      })
       .waitFor();
     await page.waitForURL((url) => !url.search.includes("cancel="));
     // Back on My tickets, even offline: the saved ticket is void at once, with no QR to scan.
