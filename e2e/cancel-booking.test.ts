@@ -119,11 +119,9 @@ describe.skipIf(noBrowser)("Cancel my booking", () => {
     await expectAccessible(page, "Cancel my booking, asking");
     await night.getByRole("button", { name: "Yes, cancel Harbour Lights Mixer" }).click();
     // Said out loud where it stays: the pressed button leaves with the night, so the news takes the focus.
-    const said = page
-      .getByRole("status")
-      .filter({
-        hasText: "Your booking for Harbour Lights Mixer is cancelled. $45.00 is being refunded to your card.",
-      });
+    const said = page.getByRole("status").filter({
+      hasText: "Your booking for Harbour Lights Mixer is cancelled. $45.00 is being refunded to your card.",
+    });
     await said.waitFor();
     await expect.poll(() => said.evaluate((el) => el === document.activeElement)).toBe(true);
 
