@@ -92,6 +92,11 @@ describe.skipIf(noBrowser)("Details kept for next time", () => {
     await expect.poll(() => page.getByLabel("Email").inputValue()).toBe("meera@example.com");
     const saved = page.getByLabel("Use my saved photo");
     await expect.poll(() => saved.isChecked()).toBe(true);
+    // The saved photo itself, to see what will be used: loaded, not a broken image.
+    const savedPhoto = page.getByRole("img", { name: "Your saved photo" });
+    await expect
+      .poll(() => savedPhoto.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
+      .toBeGreaterThan(0);
     expect(await page.getByLabel("Photo", { exact: true }).count()).toBe(0);
     await page
       .getByText("Your photo and name are shown to the people you meet that night.", { exact: false })

@@ -102,6 +102,8 @@ function endpointTable(): Endpoint[] {
     { method: "POST", path: "/api/me-delete-details" },
     // The prefill: 403 for a number this browser did not verify, whatever else is asked.
     { method: "GET", path: "/api/kept-details", query: { phone: { kind: "phone", base: "0498 765 434" } } },
+    // The kept photo: the same proof as the prefill.
+    { method: "GET", path: "/api/kept-photo", query: { phone: { kind: "phone", base: "0498 765 434" } } },
     {
       // Cancel my booking: 401 without the guest's session, before the body is read.
       method: "POST",
@@ -581,6 +583,7 @@ describe("every endpoint answers bad input with a 4xx {success:false, error} and
     "GET /api/me-data",
     "POST /api/me-delete-details",
     "GET /api/kept-details",
+    "GET /api/kept-photo",
     "POST /api/cancel-booking",
     "POST /api/save-user-details",
     "POST /api/join-waitlist",

@@ -1,4 +1,5 @@
 import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -124,6 +125,43 @@ describe("Keep my details for next time", () => {
     expect((await kept(await signIn(server, otherPhone), phone)).status).toBe(403);
     // The /me session of this number is enough on its own.
     expect((await kept(await signIn(server, phone), phone)).body.kept).toMatchObject({ name: "Mei Tanaka" });
+  });
+
+  it("shows the kept photo only to its own number: the verified browser or its /me session", async () => {
+    const { db, env } = server.deps;
+    const event = await insertEvent(db, env.UPLOADS_DIR);
+    const phone = newMobile();
+    const browser = verifiedPhoneBrowser(server, phone);
+    expect((await save(browser, { phone, eventId: event.id, name: "Mei Tanaka", keep: true })).status).toBe(200);
+    const photo = (client: BrowserClient, of: string) =>
+      client.get(`/api/kept-photo?${new URLSearchParams({ phone: of })}`);
+
+    const mine = await photo(browser, phone);
+    expect(mine.status).toBe(200);
+    expect(mine.headers.get("content-type")).toBe("image/jpeg");
+    expect(mine.headers.get("cache-control")).toBe("no-store");
+    const bytes = new Uint8Array(await mine.arrayBuffer());
+    expect([...bytes.slice(0, 3)]).toEqual([0xff, 0xd8, 0xff]);
+    // The stored thumbnail, byte for byte: the kept copy, not the night's.
+    const row = keptRow(server, phone)!;
+    expect(Buffer.from(bytes).equals(await readFile(join(env.UPLOADS_DIR, row.thumbName)))).toBe(true);
+    expect((await photo(await signIn(server, phone), phone)).status).toBe(200);
+
+    // Anyone else: 403 whether or not a photo is kept, and no bytes.
+    const otherPhone = newMobile();
+    for (const client of [
+      verifiedPhoneBrowser(server, otherPhone),
+      browserClient(server.url),
+      await signIn(server, otherPhone),
+    ]) {
+      const refused = await photo(client, phone);
+      expect(refused.status).toBe(403);
+      expect(await refused.json()).toMatchObject({ code: "phone_not_verified" });
+    }
+    // Its own number keeps none: 404. A number that is not a mobile: 400.
+    const none = await photo(verifiedPhoneBrowser(server, otherPhone), otherPhone);
+    expect(none.status).toBe(404);
+    expect((await photo(browser, "not a phone")).status).toBe(400);
   });
 
   it("books again with the saved photo (a copy, no upload); another number cannot use it", async () => {

@@ -7,11 +7,12 @@ import { clientAddress } from "../lib/client-address.ts";
 import { concurrencyLimit } from "../lib/concurrency-limit.ts";
 import { BadRequest, Forbidden, NotFound } from "../lib/errors.ts";
 import { guestSessionOf, startGuestSession } from "../lib/guest-session.ts";
-import { apiRouter, done, errors, fileField, formBody, json, jsonBody, z } from "../lib/openapi.ts";
+import { apiRouter, done, errors, file, fileField, formBody, json, jsonBody, z } from "../lib/openapi.ts";
 import { idParam, jsonId, personName } from "../lib/validate.ts";
 import { browserVerified, rememberVerifiedPhone } from "./booking-cookie.ts";
 import { assertBookable, assertCanHold, countSave, findEvent, saveUserDetails } from "./holds.ts";
-import { copyKeptPhoto, keepDetails, keptForForm, touchKeptDetails } from "./kept-details.ts";
+import { readStoredImage } from "./images.ts";
+import { copyKeptPhoto, keepDetails, keptDetailsOf, keptForForm, touchKeptDetails } from "./kept-details.ts";
 import { sendOtp, verifyOtp } from "./otp.ts";
 import { auMobile, COUNTRY_CODE } from "./phone.ts";
 import { assertAgeAllowed } from "./prices.ts";
@@ -136,6 +137,18 @@ const keptDetailsRoute = createRoute({
   },
 });
 
+const keptPhotoRoute = createRoute({
+  method: "get",
+  path: "/kept-photo",
+  summary:
+    "The thumbnail of the photo this verified number kept, shown beside Use my saved photo; only for a number this browser verified or its /me session",
+  request: { query: keptDetailsQuery },
+  responses: {
+    200: file("image/jpeg", "The kept photo's thumbnail (re-encoded without metadata)"),
+    ...errors("get", ["invalid_request", "phone_not_verified", "not_found"]),
+  },
+});
+
 const devOutboxRoute = createRoute({
   method: "get",
   path: "/dev/outbox",
@@ -248,6 +261,23 @@ export const bookingRoutes = (deps: AppDeps) => {
       if (!browserVerified(c, deps, phone) && guestSessionOf(c, deps)?.phone !== phone)
         throw Forbidden("verify this phone number first", "phone_not_verified");
       return c.json({ kept: keptForForm(deps.db, phone) }, 200);
+    })
+    .openapi(keptPhotoRoute, async (c) => {
+      const { phone } = c.req.valid("query");
+      // The same proof as the details: another number's photo is never read, kept or not.
+      if (!browserVerified(c, deps, phone) && guestSessionOf(c, deps)?.phone !== phone)
+        throw Forbidden("verify this phone number first", "phone_not_verified");
+      const kept = keptDetailsOf(deps.db, phone);
+      // NO_PHOTO and a file gone from disk are alike a 404 (readStoredImage checks the name).
+      const bytes = await readStoredImage(deps.env.UPLOADS_DIR, kept?.thumbName ?? "");
+      return new Response(new Uint8Array(bytes), {
+        headers: {
+          "content-type": "image/jpeg",
+          // A person's photo, read with their cookie: never kept by a shared cache or this browser's.
+          "cache-control": "no-store",
+          "x-content-type-options": "nosniff",
+        },
+      });
     })
     .openapi(devOutboxRoute, (c) => {
       // Exists only with the console provider, and never in production (docs/api.md, "Who may call").

@@ -167,7 +167,7 @@ export function DetailsForm(props: {
       </div>
       <GenderField idPrefix="booking" value={gender} onChange={setGender} fixed={props.offer?.gender} />
       <DateOfBirthField idPrefix="booking" value={dateOfBirth} onChange={setDateOfBirth} />
-      {savedPhoto ? <SavedPhotoChoice useSaved={useSaved} onChange={setUseSaved} /> : null}
+      {savedPhoto ? <SavedPhotoChoice phone={props.phone} useSaved={useSaved} onChange={setUseSaved} /> : null}
       {usingSaved ? null : (
         <PhotoField
           photo={photo}

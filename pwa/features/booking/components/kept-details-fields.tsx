@@ -1,11 +1,14 @@
+import { useState } from "react";
 import { Link } from "react-router-dom";
 import { paths } from "../../../app/paths.ts";
 
 /**
  * **Use my saved photo** or a new one, offered when the verified number kept a photo
- * (docs/decisions/029-kept-details.md). Radio buttons: one choice, arrow keys move between them.
+ * (docs/decisions/029-kept-details.md), with the photo itself to see. Radio buttons: one choice,
+ * arrow keys move between them.
  */
-export function SavedPhotoChoice(props: { useSaved: boolean; onChange: (useSaved: boolean) => void }) {
+export function SavedPhotoChoice(props: { phone: string; useSaved: boolean; onChange: (useSaved: boolean) => void }) {
+  const [shown, setShown] = useState(true);
   return (
     <fieldset className="field saved-photo-choice">
       <legend>Your photo</legend>
@@ -19,6 +22,17 @@ export function SavedPhotoChoice(props: { useSaved: boolean; onChange: (useSaved
         />
         <span>Use my saved photo</span>
       </label>
+      {shown ? (
+        <img
+          className="saved-photo"
+          src={`/api/kept-photo?${new URLSearchParams({ phone: props.phone })}`}
+          alt="Your saved photo"
+          width={96}
+          height={96}
+          // Gone since the form asked (deleted on another phone): the choice stays, the server decides.
+          onError={() => setShown(false)}
+        />
+      ) : null}
       <label className="check" htmlFor="booking-new-photo">
         <input
           id="booking-new-photo"
