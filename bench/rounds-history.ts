@@ -8,6 +8,7 @@ import { openDatabase } from "../db/client.ts";
 import { eventRounds } from "../db/rounds-schema.ts";
 import { bookings, users } from "../db/schema.ts";
 import { insertEvent, insertPaidBookings } from "../test/fixtures.ts";
+import { random } from "../test/seeded-random.ts";
 
 // The rounds planner with history (docs/decisions/030-nobody-across-the-table-twice.md): 30 women and
 // 30 men tonight, drawn from 80 regulars of each who came to 10 earlier nights of 30 + 30 and 15
@@ -21,18 +22,6 @@ const POOL = 80;
 const NIGHTS = 10;
 const ROUNDS = 15;
 const DAY = 86_400_000;
-
-/** A seeded generator (mulberry32), so every run benches the same nights. */
-function random(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function pick<T>(list: readonly T[], count: number, next: () => number): T[] {
   const copy = [...list];
@@ -69,7 +58,8 @@ export const timing = ({ wall, cpu }: { wall: number; cpu: number }) =>
 
 /** Regulars 1…80 (women) and 1001…1080 (men); the earlier nights, planned by the planner itself. */
 function earlierNights() {
-  const next = random(27);
+  // Seeded, so every run benches the same nights.
+  const { next } = random(27);
   const women = Array.from({ length: POOL }, (_, i) => 1 + i);
   const men = Array.from({ length: POOL }, (_, i) => 1001 + i);
   const nights: { female: number[]; male: number[]; rounds: Round[] }[] = [];

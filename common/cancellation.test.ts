@@ -1,21 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { random } from "../test/seeded-random.ts";
 import { type CancellationPolicy, policyText, refundDue } from "./cancellation.ts";
 
 // The amount a guest's cancel gives back, as properties over seeded random policies, prices and
 // moments (mulberry32, so a failure replays exactly).
-
-function random(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1));
-  return { next, int };
-}
 
 const HOUR = 3_600_000;
 const START = Date.UTC(2026, 11, 20, 7, 0);

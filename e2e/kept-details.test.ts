@@ -93,7 +93,7 @@ describe.skipIf(noBrowser)("Details kept for next time", () => {
     const saved = page.getByLabel("Use my saved photo");
     await expect.poll(() => saved.isChecked()).toBe(true);
     // The saved photo itself, to see what will be used: loaded, not a broken image.
-    const savedPhoto = page.getByRole("img", { name: "Your saved photo" });
+    const savedPhoto = page.getByRole("img", { name: "You, as saved for next time" });
     await expect
       .poll(() => savedPhoto.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
       .toBeGreaterThan(0);

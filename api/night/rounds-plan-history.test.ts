@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { random } from "../../test/seeded-random.ts";
 import {
   checkNoRepeats,
   checkReplan,
@@ -8,7 +9,6 @@ import {
   mostUnmet,
   Problems,
   pairKeys,
-  random,
 } from "../../test/suites/rounds-checks.ts";
 import { type PersonPair, planRounds, type Round, replanRounds, type Seated } from "./rounds-plan.ts";
 

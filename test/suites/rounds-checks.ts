@@ -1,22 +1,9 @@
 import type { PersonPair, Round, Seated } from "../../api/night/rounds-plan.ts";
+import type { random } from "../seeded-random.ts";
 
 // What the rounds planner's property tests share (api/night/rounds-plan.test.ts and
-// rounds-plan-history.test.ts): a seeded generator, and the checks every plan and re-plan must pass.
-
-/** A small seeded generator (mulberry32): the same seed gives the same scenarios on every run. */
-export function random(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  /** A whole number from lo to hi, both included. */
-  const int = (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1));
-  return { next, int };
-}
+// rounds-plan-history.test.ts): the checks every plan and re-plan must pass (their generator is
+// test/seeded-random.ts).
 
 /** `count` distinct ids from a shared counter, in a shuffled order, so no test leans on ids being sorted. */
 export function ids(count: number, rng: ReturnType<typeof random>, counter: { next: number }): number[] {

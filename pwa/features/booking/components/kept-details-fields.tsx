@@ -26,7 +26,7 @@ export function SavedPhotoChoice(props: { phone: string; useSaved: boolean; onCh
         <img
           className="saved-photo"
           src={`/api/kept-photo?${new URLSearchParams({ phone: props.phone })}`}
-          alt="Your saved photo"
+          alt="You, as saved for next time"
           width={96}
           height={96}
           // Gone since the form asked (deleted on another phone): the choice stays, the server decides.
