@@ -5,6 +5,7 @@ import { keepApart } from "../../db/rounds-schema.ts";
 import { bookings, users } from "../../db/schema.ts";
 import { type BrowserClient, browserClient, suiteTestServer } from "../../test/api-harness.ts";
 import { insertEvent, insertHeldBooking, insertPaidBookings } from "../../test/fixtures.ts";
+import { newMobile } from "../../test/suites/booking-flow.ts";
 import { hostAccessHelpers } from "../../test/suites/host-access.ts";
 import type { KeepApartView } from "./keep-apart.ts";
 import type { RoundsView } from "./rounds.ts";
@@ -17,11 +18,9 @@ const PASSWORD = "correct horse battery staple";
 const MINUTE = 60_000;
 const DAY = 86_400_000;
 
-let clockNow = Date.now();
-const server = suiteTestServer({ deps: () => ({ now: () => clockNow }) });
-const advance = (ms: number) => {
-  clockNow += ms;
-};
+// The harness's clock: tests move it with server.advance instead of sleeping.
+const server = suiteTestServer();
+const advance = (ms: number) => server.advance(ms);
 let admin: BrowserClient;
 let anon: BrowserClient;
 
@@ -65,12 +64,7 @@ async function night(guests: Guest[], name = "Repeat Mixer"): Promise<Night> {
   return { eventId: event.id, ids };
 }
 
-let phoneCounter = 10_000_000 + Math.floor(Math.random() * 80_000_000);
-const guest = (name: string, gender: "female" | "male"): Guest => ({
-  name,
-  gender,
-  phone: `+614${String(++phoneCounter).padStart(8, "0")}`,
-});
+const guest = (name: string, gender: "female" | "male"): Guest => ({ name, gender, phone: newMobile() });
 
 const getRounds = async (n: Night) => reply<RoundsView>(await admin.get(`/api/admin-event/${n.eventId}/rounds`));
 const plan = async (n: Night, settings: Record<string, unknown> = {}) =>
