@@ -80,7 +80,7 @@ export function createApp(deps: AppDeps) {
   const app = new OpenAPIHono();
   // Every reply of a declared route is checked against its declaration outside production; one that
   // differs is logged with its route, and the test harness fails on it (docs/decisions/026).
-  if (deps.env.NODE_ENV !== "production") {
+  if (deps.checkReplies ?? deps.env.NODE_ENV !== "production") {
     app.use(
       "*",
       checkReplies(

@@ -22,4 +22,9 @@ export type AppDeps = {
   sleep?: (ms: number) => Promise<void>;
   /** The built PWA; when absent (API tests) only /api is served. */
   staticDir?: string;
+  /**
+   * Check each reply of a declared route against its declaration (docs/decisions/026). Absent: on
+   * outside production. The benchmark turns it off, to measure what production serves.
+   */
+  checkReplies?: boolean;
 };

@@ -31,14 +31,25 @@ export async function measureLighthouse(appUrl: string): Promise<PageScores[] | 
   try {
     const scores: PageScores[] = [];
     for (const path of LIGHTHOUSE_PAGES) {
-      const result = await lighthouse(`${appUrl}${path}`, {
-        port: chrome.port,
-        output: "json",
-        logLevel: "error",
-        onlyCategories: ["performance", "accessibility"],
-      });
-      const lhr = result?.lhr;
-      if (!lhr) throw new Error(`lighthouse gave no result for ${path}`);
+      const run = async () => {
+        const result = await lighthouse(`${appUrl}${path}`, {
+          port: chrome.port,
+          output: "json",
+          logLevel: "error",
+          onlyCategories: ["performance", "accessibility"],
+        });
+        const lhr = result?.lhr;
+        if (!lhr) throw new Error(`lighthouse gave no result for ${path}`);
+        return lhr;
+      };
+      let lhr = await run();
+      // A run that saw no paint (Lighthouse's runtimeError, e.g. NO_LCP) scores 0 without measuring the
+      // page: say so, and measure once more rather than print a 0 that is not the page's.
+      if (lhr.runtimeError) {
+        console.warn(`Lighthouse ${path}: ${lhr.runtimeError.code} (${lhr.runtimeError.message}); measuring again`);
+        lhr = await run();
+        if (lhr.runtimeError) console.warn(`Lighthouse ${path}: ${lhr.runtimeError.code} again; reported as 0`);
+      }
       scores.push({
         path,
         performance: Math.round((lhr.categories.performance?.score ?? 0) * 100),
