@@ -1,4 +1,4 @@
-import { type CalendarTicket, calendarFileName, ticketCalendar } from "../calendar.ts";
+import { type CalendarTicket, calendarFileName, ticketCalendar } from "../../../../common/calendar.ts";
 
 /** Downloads the ticket's `.ics`; made on the phone, so it works at the venue with no signal. */
 export function AddToCalendar({ ticket }: { ticket: CalendarTicket }) {

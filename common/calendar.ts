@@ -1,13 +1,18 @@
-import type { SavedTicket } from "../../lib/offline-db.ts";
+// A ticket's calendar entry, RFC 5545: built on the phone from the saved ticket ("Add to calendar",
+// so it works with no network at all) and by the server for the emails' `.ics` attachment, from the
+// same function so both give the same entry. Times are written in UTC (the `Z` form), which every
+// calendar app converts to its own zone without needing a VTIMEZONE block.
 
-// "Add to calendar": an RFC 5545 event built on the phone from the saved ticket, so it works with
-// no network at all. Times are written in UTC (the `Z` form), which every calendar app converts to
-// the phone's own zone without needing a VTIMEZONE block.
-
-export type CalendarTicket = Pick<
-  SavedTicket,
-  "eventID" | "userID" | "eventName" | "eventDateTime" | "eventLocation" | "durationHours" | "uniqueCode"
->;
+export type CalendarTicket = {
+  eventID: number;
+  userID: number;
+  eventName: string;
+  /** ISO 8601 UTC, when known. */
+  eventDateTime?: string;
+  eventLocation?: string;
+  durationHours?: number;
+  uniqueCode: string;
+};
 
 // Events last a few hours; a ticket saved before durations were kept assumes two.
 const FALLBACK_HOURS = 2;
@@ -42,8 +47,16 @@ function fold(line: string): string {
   return parts.join("\r\n ");
 }
 
-/** The `.ics` file's text, or null when the ticket does not know its event's time. */
-export function ticketCalendar(ticket: CalendarTicket, origin: string, now = Date.now()): string | null {
+/**
+ * The `.ics` file's text, or null when the ticket does not know its event's time. `ticketUrl` is where
+ * the entry leads (the saved tickets, `${origin}/tickets`, unless the signed ticket link is given).
+ */
+export function ticketCalendar(
+  ticket: CalendarTicket,
+  origin: string,
+  now = Date.now(),
+  ticketUrl = `${origin}/tickets`,
+): string | null {
   const start = ticket.eventDateTime ? Date.parse(ticket.eventDateTime) : Number.NaN;
   if (Number.isNaN(start)) return null;
   const end = start + (ticket.durationHours ?? FALLBACK_HOURS) * 3_600_000;
@@ -62,8 +75,8 @@ export function ticketCalendar(ticket: CalendarTicket, origin: string, now = Dat
     `DTEND:${stamp(end)}`,
     `SUMMARY:${text(ticket.eventName)}`,
     ...(ticket.eventLocation ? [`LOCATION:${text(ticket.eventLocation)}`] : []),
-    `DESCRIPTION:${text(`Your ticket code is ${ticket.uniqueCode}. Your ticket: ${origin}/tickets`)}`,
-    `URL:${origin}/tickets`,
+    `DESCRIPTION:${text(`Your ticket code is ${ticket.uniqueCode}. Your ticket: ${ticketUrl}`)}`,
+    `URL:${ticketUrl}`,
     "END:VEVENT",
     "END:VCALENDAR",
   ];

@@ -1,0 +1,301 @@
+import { type CalendarTicket, calendarFileName, ticketCalendar } from "../../common/calendar.ts";
+import { audFromCents, REFUND_ARRIVES } from "../../common/money.ts";
+import { formatVenueTime } from "../../common/time-zone.ts";
+
+// What each email says (docs/decisions/033-emails.md): pure builders, one per message, each giving a
+// subject, a plain-text part and an HTML part that say the same facts, and the attachments. Every
+// email is transactional (a ticket, a refund, a reminder, a cancelled night, the results): no offer,
+// no "book again", and each names the business and its contact. The HTML is what mail clients render
+// reliably: tables, inline styles, no script, no external image (the QR is inline, by `cid:`).
+
+/** Who sends it, as every email's footer names them. */
+export type Sender = { businessName: string; supportEmail: string };
+
+/** An attachment: bytes now (`base64`), or a stored document rendered at send time (`document`). */
+export type EmailAttachment =
+  | { filename: string; contentType: string; base64: string; cid?: string }
+  | { filename: string; contentType: string; document: number };
+
+export type EmailContent = { subject: string; text: string; html: string; attachments: EmailAttachment[] };
+
+/** The event as the emails describe it. */
+export type EmailEvent = {
+  id: number;
+  name: string;
+  startsAt: number;
+  timeZone: string;
+  address: string;
+  durationHours: number;
+};
+
+/** A payment's document: `INV-000123`, a **Tax invoice** or a **Receipt**, or an **Adjustment note**. */
+export type EmailDocument = { id: number; number: string; title: "Tax invoice" | "Receipt" | "Adjustment note" };
+
+const QR_CID = "ticket-qr";
+
+/** One line, whatever was typed: a subject never carries a line break (nor, so, a header). */
+const oneLine = (value: string) => value.replace(/[\r\n\u2028\u2029]+/g, " ").trim();
+
+const escapeHtml = (value: string) =>
+  value
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;")
+    .replace(/'/g, "&#39;");
+
+const FONT = "font-family:Arial,Helvetica,sans-serif;color:#1f2328;";
+
+/** A paragraph of the HTML part (escaped), or a fact row `label: value`. */
+type Block =
+  | { p: string }
+  | { facts: [label: string, value: string][] }
+  | { link: { href: string; text: string } }
+  | { qr: { alt: string } };
+
+function html(blocks: Block[], sender: Sender, heading: string): string {
+  const rows = blocks.map((block) => {
+    if ("p" in block)
+      return `<tr><td style="${FONT}font-size:16px;line-height:1.5;padding:0 0 12px;">${escapeHtml(block.p)}</td></tr>`;
+    if ("link" in block) {
+      const href = escapeHtml(block.link.href);
+      return `<tr><td style="padding:4px 0 16px;"><a href="${href}" style="${FONT}display:inline-block;background:#8a1c4a;color:#ffffff;text-decoration:none;font-size:16px;font-weight:bold;padding:12px 20px;border-radius:6px;">${escapeHtml(block.link.text)}</a></td></tr>`;
+    }
+    if ("qr" in block) {
+      return `<tr><td style="padding:0 0 12px;"><img src="cid:${QR_CID}" width="240" height="240" alt="${escapeHtml(block.qr.alt)}" style="display:block;border:0;width:240px;height:240px;"></td></tr>`;
+    }
+    const facts = block.facts
+      .map(
+        ([label, value]) =>
+          `<tr><td style="${FONT}font-size:14px;color:#57606a;padding:4px 12px 4px 0;vertical-align:top;white-space:nowrap;">${escapeHtml(label)}</td><td style="${FONT}font-size:16px;padding:4px 0;">${escapeHtml(value)}</td></tr>`,
+      )
+      .join("");
+    return `<tr><td style="padding:0 0 12px;"><table role="presentation" cellpadding="0" cellspacing="0" border="0">${facts}</table></td></tr>`;
+  });
+  const footer = `${escapeHtml(sender.businessName)} · <a href="mailto:${escapeHtml(sender.supportEmail)}" style="color:#57606a;">${escapeHtml(sender.supportEmail)}</a>`;
+  return [
+    "<!doctype html>",
+    `<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(heading)}</title></head>`,
+    `<body style="margin:0;padding:0;background:#f6f8fa;">`,
+    `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="background:#f6f8fa;"><tr><td align="center" style="padding:24px 12px;">`,
+    `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="max-width:560px;background:#ffffff;border-radius:8px;"><tr><td style="padding:24px;">`,
+    `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0">`,
+    `<tr><td style="${FONT}font-size:22px;font-weight:bold;padding:0 0 16px;">${escapeHtml(heading)}</td></tr>`,
+    ...rows,
+    `<tr><td style="${FONT}font-size:13px;color:#57606a;border-top:1px solid #d0d7de;padding:16px 0 0;">${footer}</td></tr>`,
+    "</table></td></tr></table></td></tr></table></body></html>",
+  ].join("\n");
+}
+
+function text(blocks: Block[], sender: Sender): string {
+  const parts = blocks.map((block) => {
+    if ("p" in block) return block.p;
+    if ("link" in block) return `${block.link.text}: ${block.link.href}`;
+    if ("qr" in block) return null;
+    return block.facts.map(([label, value]) => `${label}: ${value}`).join("\n");
+  });
+  return `${[...parts.filter((p) => p !== null), `${sender.businessName} · ${sender.supportEmail}`].join("\n\n")}\n`;
+}
+
+const when = (event: EmailEvent) => formatVenueTime(event.startsAt, event.timeZone);
+
+function calendarAttachment(
+  event: EmailEvent,
+  ticket: { userID: number; uniqueCode: string },
+  origin: string,
+  ticketUrl: string,
+  now: number,
+): EmailAttachment[] {
+  const entry: CalendarTicket = {
+    eventID: event.id,
+    userID: ticket.userID,
+    eventName: event.name,
+    eventDateTime: new Date(event.startsAt).toISOString(),
+    eventLocation: event.address,
+    durationHours: event.durationHours,
+    uniqueCode: ticket.uniqueCode,
+  };
+  const ics = ticketCalendar(entry, origin, now, ticketUrl);
+  if (!ics) return [];
+  return [
+    {
+      filename: calendarFileName(entry),
+      contentType: "text/calendar; charset=utf-8; method=PUBLISH",
+      base64: Buffer.from(ics, "utf8").toString("base64"),
+    },
+  ];
+}
+
+const documentAttachment = (document: EmailDocument | null | undefined): EmailAttachment[] =>
+  document ? [{ filename: `${document.number}.pdf`, contentType: "application/pdf", document: document.id }] : [];
+
+/**
+ * The booking email, queued with the confirmation text: the QR inline with the unique code, the date
+ * and time on the venue's clock, the address and the ticket link; the event's `.ics` and the
+ * payment's receipt or tax invoice attached.
+ */
+export function bookingEmail(input: {
+  sender: Sender;
+  origin: string;
+  event: EmailEvent;
+  name: string;
+  userID: number;
+  uniqueCode: string;
+  ticketUrl: string;
+  qrPng: Uint8Array;
+  document?: EmailDocument | null;
+  now: number;
+}): EmailContent {
+  const { event, sender } = input;
+  const blocks: Block[] = [
+    { p: `Hi ${input.name},` },
+    { p: `You're booked for ${event.name}. Show this QR code, or say your ticket code, at the door.` },
+    { qr: { alt: `QR code for ${input.name}'s ticket` } },
+    {
+      facts: [
+        ["Ticket code", input.uniqueCode],
+        ["When", when(event)],
+        ["Where", event.address],
+      ],
+    },
+    { link: { href: input.ticketUrl, text: "Open your ticket" } },
+    {
+      p: input.document
+        ? `Your ${input.document.title.toLowerCase()} ${input.document.number} is attached, with the night as a calendar file.`
+        : "The night is attached as a calendar file.",
+    },
+  ];
+  return {
+    subject: oneLine(`Your ticket for ${event.name}`),
+    text: text(blocks, sender),
+    html: html(blocks, sender, `Your ticket for ${event.name}`),
+    attachments: [
+      {
+        filename: "ticket-qr.png",
+        contentType: "image/png",
+        base64: Buffer.from(input.qrPng).toString("base64"),
+        cid: QR_CID,
+      },
+      ...calendarAttachment(event, input, input.origin, input.ticketUrl, input.now),
+      ...documentAttachment(input.document),
+    ],
+  };
+}
+
+/**
+ * A refund, whole or partial (the organiser's, a guest's cancel, a payment that found no seat), with
+ * its adjustment note; or a guest's cancel with nothing due (`amountCents` 0, no note).
+ */
+export function refundEmail(input: {
+  sender: Sender;
+  event: EmailEvent;
+  name: string;
+  amountCents: number;
+  reason: "organiser" | "guest_cancel" | "no_seat";
+  document?: EmailDocument | null;
+}): EmailContent {
+  const { event, sender } = input;
+  const money = audFromCents(input.amountCents);
+  const opening =
+    input.reason === "no_seat"
+      ? `The last seat for ${event.name} went while you were paying, so your payment is being refunded.`
+      : input.reason === "guest_cancel"
+        ? `Your booking for ${event.name} on ${when(event)} is cancelled, as you asked.`
+        : `Your booking for ${event.name} on ${when(event)} has been refunded.`;
+  const blocks: Block[] = [
+    { p: `Hi ${input.name},` },
+    { p: opening },
+    input.amountCents > 0
+      ? { p: `${money} is being refunded to your card; ${REFUND_ARRIVES}.` }
+      : { p: "Under the event's cancellation policy no refund is due now." },
+    ...(input.document
+      ? [{ p: `The ${input.document.title.toLowerCase()} ${input.document.number} is attached.` }]
+      : []),
+    { p: "Your ticket is no longer valid." },
+  ];
+  const subject =
+    input.amountCents > 0 ? `Your refund for ${event.name}` : `Your booking for ${event.name} is cancelled`;
+  return {
+    subject: oneLine(subject),
+    text: text(blocks, sender),
+    html: html(blocks, sender, subject),
+    attachments: documentAttachment(input.document),
+  };
+}
+
+/** The organiser cancelled the night: everyone's payment comes back in full. */
+export function eventCancelledEmail(input: {
+  sender: Sender;
+  event: EmailEvent;
+  name: string;
+  amountCents: number;
+}): EmailContent {
+  const { event, sender } = input;
+  const blocks: Block[] = [
+    { p: `Hi ${input.name},` },
+    { p: `We're sorry: ${event.name} on ${when(event)} is cancelled.` },
+    { p: `Your ${audFromCents(input.amountCents)} is being refunded to your card; ${REFUND_ARRIVES}.` },
+    { p: "Your ticket is no longer valid." },
+  ];
+  const subject = `${event.name} is cancelled`;
+  return {
+    subject: oneLine(subject),
+    text: text(blocks, sender),
+    html: html(blocks, sender, subject),
+    attachments: [],
+  };
+}
+
+/** The reminder before the night, with the `.ics` again. */
+export function reminderEmail(input: {
+  sender: Sender;
+  origin: string;
+  event: EmailEvent;
+  name: string;
+  userID: number;
+  uniqueCode: string;
+  ticketUrl: string;
+  now: number;
+}): EmailContent {
+  const { event, sender } = input;
+  const blocks: Block[] = [
+    { p: `Hi ${input.name},` },
+    { p: `A reminder: ${event.name} is on ${when(event)}.` },
+    {
+      facts: [
+        ["Where", event.address],
+        ["Ticket code", input.uniqueCode],
+      ],
+    },
+    { link: { href: input.ticketUrl, text: "Open your ticket" } },
+  ];
+  const subject = `Reminder: ${event.name}, ${when(event)}`;
+  return {
+    subject: oneLine(subject),
+    text: text(blocks, sender),
+    html: html(blocks, sender, `See you at ${event.name}`),
+    attachments: calendarAttachment(event, input, input.origin, input.ticketUrl, input.now),
+  };
+}
+
+/** The results are out: the same link the text carries. */
+export function resultsEmail(input: {
+  sender: Sender;
+  event: EmailEvent;
+  name: string;
+  reportUrl: string;
+}): EmailContent {
+  const { event, sender } = input;
+  const blocks: Block[] = [
+    { p: `Hi ${input.name},` },
+    { p: `The matches from ${event.name} are out. See who liked you back:` },
+    { link: { href: input.reportUrl, text: "See my matches" } },
+  ];
+  const subject = `Your matches from ${event.name}`;
+  return {
+    subject: oneLine(subject),
+    text: text(blocks, sender),
+    html: html(blocks, sender, subject),
+    attachments: [],
+  };
+}
