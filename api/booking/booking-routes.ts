@@ -1,6 +1,6 @@
 import { availableParallelism } from "node:os";
 import { createRoute } from "@hono/zod-openapi";
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import type { AppDeps } from "../deps.ts";
 import { noStore } from "../lib/admin-session.ts";
 import { clientAddress } from "../lib/client-address.ts";
@@ -178,6 +178,12 @@ export const bookingRoutes = (deps: AppDeps) => {
       throw Forbidden("verify this phone number first", "phone_not_verified");
     return next();
   };
+  // The kept details and their photo: only the number this browser proved (the sdt_phone cookie) or
+  // its /me session's. Another number's are never read, whether or not any are kept.
+  const assertOwnNumber = (c: Context, phone: string) => {
+    if (!browserVerified(c, deps, phone) && guestSessionOf(c, deps)?.phone !== phone)
+      throw Forbidden("verify this phone number first", "phone_not_verified");
+  };
   return apiRouter()
     .openapi(sendOtpRoute, async (c) => {
       const { phone, eventID, signIn } = c.req.valid("json");
@@ -256,17 +262,12 @@ export const bookingRoutes = (deps: AppDeps) => {
     .openapi(keptDetailsRoute, (c) => {
       noStore(c);
       const { phone } = c.req.valid("query");
-      // Only the number this browser proved (the sdt_phone cookie) or its /me session's: another
-      // number's details are never read, whether or not any are kept.
-      if (!browserVerified(c, deps, phone) && guestSessionOf(c, deps)?.phone !== phone)
-        throw Forbidden("verify this phone number first", "phone_not_verified");
+      assertOwnNumber(c, phone);
       return c.json({ kept: keptForForm(deps.db, phone) }, 200);
     })
     .openapi(keptPhotoRoute, async (c) => {
       const { phone } = c.req.valid("query");
-      // The same proof as the details: another number's photo is never read, kept or not.
-      if (!browserVerified(c, deps, phone) && guestSessionOf(c, deps)?.phone !== phone)
-        throw Forbidden("verify this phone number first", "phone_not_verified");
+      assertOwnNumber(c, phone);
       const kept = keptDetailsOf(deps.db, phone);
       // NO_PHOTO and a file gone from disk are alike a 404 (readStoredImage checks the name).
       const bytes = await readStoredImage(deps.env.UPLOADS_DIR, kept?.thumbName ?? "");

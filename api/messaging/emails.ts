@@ -11,10 +11,15 @@ import { formatVenueTime } from "../../common/time-zone.ts";
 /** Who sends it, as every email's footer names them. */
 export type Sender = { businessName: string; supportEmail: string };
 
-/** An attachment: bytes now (`base64`), or a stored document rendered at send time (`document`). */
+/**
+ * An attachment: bytes now (`base64`), or made at send time: a stored document's PDF (`document`), or
+ * the PNG of a QR code of `qr`'s text (the ticket's, drawn when sent, so the email can be queued in the
+ * synchronous transaction that makes the ticket).
+ */
 export type EmailAttachment =
   | { filename: string; contentType: string; base64: string; cid?: string }
-  | { filename: string; contentType: string; document: number };
+  | { filename: string; contentType: string; document: number }
+  | { filename: string; contentType: "image/png"; qr: string; cid: string };
 
 export type EmailContent = { subject: string; text: string; html: string; attachments: EmailAttachment[] };
 
@@ -134,7 +139,8 @@ const documentAttachment = (document: EmailDocument | null | undefined): EmailAt
  * and time on the venue's clock, the address and the ticket link; the event's `.ics` and the
  * payment's receipt or tax invoice attached.
  */
-export function bookingEmail(input: {
+/** What the booking email and the reminder say of the ticket. */
+type TicketEmail = {
   sender: Sender;
   origin: string;
   event: EmailEvent;
@@ -142,10 +148,26 @@ export function bookingEmail(input: {
   userID: number;
   uniqueCode: string;
   ticketUrl: string;
-  qrPng: Uint8Array;
-  document?: EmailDocument | null;
   now: number;
-}): EmailContent {
+};
+
+function compose(
+  subject: string,
+  blocks: Block[],
+  sender: Sender,
+  attachments: EmailAttachment[] = [],
+  heading = subject,
+) {
+  return { subject: oneLine(subject), text: text(blocks, sender), html: html(blocks, sender, heading), attachments };
+}
+
+export function bookingEmail(
+  input: TicketEmail & {
+    /** What the QR encodes: the door page's link (ticket.ts's `doorQrLink`). */
+    qrText: string;
+    document?: EmailDocument | null;
+  },
+): EmailContent {
   const { event, sender } = input;
   const blocks: Block[] = [
     { p: `Hi ${input.name},` },
@@ -165,21 +187,11 @@ export function bookingEmail(input: {
         : "The night is attached as a calendar file.",
     },
   ];
-  return {
-    subject: oneLine(`Your ticket for ${event.name}`),
-    text: text(blocks, sender),
-    html: html(blocks, sender, `Your ticket for ${event.name}`),
-    attachments: [
-      {
-        filename: "ticket-qr.png",
-        contentType: "image/png",
-        base64: Buffer.from(input.qrPng).toString("base64"),
-        cid: QR_CID,
-      },
-      ...calendarAttachment(event, input, input.origin, input.ticketUrl, input.now),
-      ...documentAttachment(input.document),
-    ],
-  };
+  return compose(`Your ticket for ${event.name}`, blocks, sender, [
+    { filename: "ticket-qr.png", contentType: "image/png", qr: input.qrText, cid: QR_CID },
+    ...calendarAttachment(event, input, input.origin, input.ticketUrl, input.now),
+    ...documentAttachment(input.document),
+  ]);
 }
 
 /**
@@ -215,12 +227,7 @@ export function refundEmail(input: {
   ];
   const subject =
     input.amountCents > 0 ? `Your refund for ${event.name}` : `Your booking for ${event.name} is cancelled`;
-  return {
-    subject: oneLine(subject),
-    text: text(blocks, sender),
-    html: html(blocks, sender, subject),
-    attachments: documentAttachment(input.document),
-  };
+  return compose(subject, blocks, sender, documentAttachment(input.document));
 }
 
 /** The organiser cancelled the night: everyone's payment comes back in full. */
@@ -247,16 +254,7 @@ export function eventCancelledEmail(input: {
 }
 
 /** The reminder before the night, with the `.ics` again. */
-export function reminderEmail(input: {
-  sender: Sender;
-  origin: string;
-  event: EmailEvent;
-  name: string;
-  userID: number;
-  uniqueCode: string;
-  ticketUrl: string;
-  now: number;
-}): EmailContent {
+export function reminderEmail(input: TicketEmail): EmailContent {
   const { event, sender } = input;
   const blocks: Block[] = [
     { p: `Hi ${input.name},` },
@@ -269,13 +267,13 @@ export function reminderEmail(input: {
     },
     { link: { href: input.ticketUrl, text: "Open your ticket" } },
   ];
-  const subject = `Reminder: ${event.name}, ${when(event)}`;
-  return {
-    subject: oneLine(subject),
-    text: text(blocks, sender),
-    html: html(blocks, sender, `See you at ${event.name}`),
-    attachments: calendarAttachment(event, input, input.origin, input.ticketUrl, input.now),
-  };
+  return compose(
+    `Reminder: ${event.name}, ${when(event)}`,
+    blocks,
+    sender,
+    calendarAttachment(event, input, input.origin, input.ticketUrl, input.now),
+    `See you at ${event.name}`,
+  );
 }
 
 /** The results are out: the same link the text carries. */
