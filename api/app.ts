@@ -20,6 +20,7 @@ import { checkReplies, declaredRoutes } from "./lib/openapi.ts";
 import { sameOriginWrites } from "./lib/same-origin.ts";
 import { privateUnlessDeclared, securityHeaders } from "./lib/security-headers.ts";
 import { staticFiles } from "./lib/static-files.ts";
+import { mailboxRoutes } from "./messaging/mailbox-routes.ts";
 import { doorRoutes } from "./night/door-routes.ts";
 import { feedbackRoutes } from "./night/feedback-routes.ts";
 import { resultsRoutes } from "./night/results-routes.ts";
@@ -68,7 +69,8 @@ export function apiRoutes(deps: AppDeps) {
     .route("/", roundsRoutes(deps))
     .route("/", resultsRoutes(deps))
     .route("/", hostAccessRoutes(deps))
-    .route("/", promoCodeRoutes(deps));
+    .route("/", promoCodeRoutes(deps))
+    .route("/", mailboxRoutes(deps));
   return new OpenAPIHono().route("/api", api);
 }
 

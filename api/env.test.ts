@@ -27,6 +27,8 @@ const production = {
   TWILIO_AUTH_TOKEN: "token",
   TWILIO_VERIFY_SERVICE_SID: "VAx",
   TWILIO_FROM: "+61400000000",
+  SMTP_URL: "smtps://user:pass@smtp.example.com:465",
+  MAIL_FROM: "Speed Dating <tickets@example.com>",
 };
 
 describe("configuration", () => {
@@ -55,6 +57,35 @@ describe("configuration", () => {
     expect(found).toContain("STRIPE_SECRET_KEY: is required when NODE_ENV=production");
     expect(found).toContain("TWILIO_ACCOUNT_SID: is required when NODE_ENV=production");
     expect(problems(production)).toEqual([]);
+  });
+
+  it("refuses production without SMTP_URL, one line naming it, unless EMAIL=off", () => {
+    const { SMTP_URL: _url, MAIL_FROM: _from, ...noMail } = production;
+    expect(problems(noMail)).toEqual([
+      "SMTP_URL: is required when NODE_ENV=production (or set EMAIL=off to send no email)",
+    ]);
+    expect(problems({ ...noMail, EMAIL: "off" })).toEqual([]);
+    expect(problems({ ...production, EMAIL: "maybe" })).toEqual([expect.stringMatching(/^EMAIL: /)]);
+  });
+
+  it("reads the mail settings: a sender with SMTP, one address, an smtp or smtps URL", () => {
+    expect(problems({ SMTP_URL: "smtp://localhost:2525" })).toEqual(["MAIL_FROM: is required with SMTP_URL"]);
+    expect(problems({ SMTP_URL: "https://smtp.example.com", MAIL_FROM: "a@example.com" })).toEqual([
+      expect.stringMatching(/^SMTP_URL: must be an smtp:\/\/ or smtps:\/\/ URL/),
+    ]);
+    for (const from of ["a@example.com, b@example.com", "Tickets", "Tickets <a@example.com>\r\nBcc: b@example.com"]) {
+      expect(problems({ MAIL_FROM: from }), from).toEqual([expect.stringMatching(/^MAIL_FROM: must be one sender/)]);
+    }
+    const env = parseEnv({ DATABASE_PATH: join(dataDir(), "app.db"), ...production });
+    expect(env).toMatchObject({
+      SMTP_URL: "smtps://user:pass@smtp.example.com:465",
+      MAIL_FROM: { name: "Speed Dating", address: "tickets@example.com" },
+      EMAIL: "on",
+    });
+    expect(parseEnv({ DATABASE_PATH: join(dataDir(), "app.db") }).MAIL_FROM).toEqual({
+      name: "Speed Dating",
+      address: "tickets@localhost",
+    });
   });
 
   it("wants the keys that belong together", () => {

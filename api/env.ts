@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import addressparser from "nodemailer/lib/addressparser";
 import { z } from "zod";
 import { isTimeZone } from "../common/venue-time-input.ts";
 import { parseTrustProxy, TrustProxyError } from "./lib/trust-proxy.ts";
@@ -10,6 +11,8 @@ import { parseTrustProxy, TrustProxyError } from "./lib/trust-proxy.ts";
 export const DEFAULT_NAVBAR_SCRIPT_URL = "https://code.jquery.com/jquery-3.7.1.slim.min.js";
 const DEFAULT_NAVBAR_SCRIPT_INTEGRITY = "sha256-kmHvs0B+OpCW5GVHUNjv9rOmY0IvSIRcf7zGUDTDQM8=";
 const MIN_PRODUCTION_PASSWORD = 12;
+/** The sender of every email when MAIL_FROM is not set (development only: SMTP_URL requires MAIL_FROM). */
+export const DEV_MAIL_FROM = "Speed Dating <tickets@localhost>";
 
 /** Loopback, private-network (RFC 1918, unique-local IPv6) and `.local`/`localhost` hosts: a developer's machine or LAN. */
 export function isPrivateOrigin(origin: string): boolean {
@@ -63,6 +66,22 @@ const schema = z
     TWILIO_AUTH_TOKEN: optionalText,
     TWILIO_VERIFY_SERVICE_SID: optionalText,
     TWILIO_FROM: optionalText,
+    // Email (docs/decisions/031-email-channel.md): nodemailer's SMTP transport when SMTP_URL is set,
+    // otherwise the local provider (one log line per email, GET /api/dev/mailbox). EMAIL=off: the
+    // organiser chose no email, so nothing is queued or sent.
+    SMTP_URL: optionalText.pipe(
+      z
+        .string()
+        .refine(isSmtpUrl, "must be an smtp:// or smtps:// URL such as smtps://user:pass@smtp.example.com:465")
+        .optional(),
+    ),
+    MAIL_FROM: optionalText.pipe(
+      z
+        .string()
+        .refine((v) => parseMailbox(v) !== null, "must be one sender such as Speed Dating <tickets@example.com>")
+        .optional(),
+    ),
+    EMAIL: z.enum(["on", "off"]).default("on"),
     OTP_MAX_PER_PHONE: positiveInt(3),
     OTP_MAX_PER_ADDRESS: positiveInt(10),
     ADMIN_LOGIN_MAX_FAILURES: positiveInt(5),
@@ -165,6 +184,18 @@ const schema = z
     if (v.NODE_ENV === "production" && !v.TWILIO_ACCOUNT_SID) {
       ctx.addIssue({ code: "custom", path: ["TWILIO_ACCOUNT_SID"], message: "is required when NODE_ENV=production" });
     }
+    // Tickets and receipts go by email; production sends them for real, unless the organiser said no.
+    if (v.NODE_ENV === "production" && !v.SMTP_URL && v.EMAIL !== "off") {
+      ctx.addIssue({
+        code: "custom",
+        path: ["SMTP_URL"],
+        message: "is required when NODE_ENV=production (or set EMAIL=off to send no email)",
+      });
+    }
+    // A made-up sender would be refused or marked as spam by every real provider.
+    if (v.SMTP_URL && !v.MAIL_FROM) {
+      ctx.addIssue({ code: "custom", path: ["MAIL_FROM"], message: "is required with SMTP_URL" });
+    }
     if (v.STRIPE_SECRET_KEY && !v.STRIPE_WEBHOOK_SECRET) {
       ctx.addIssue({ code: "custom", path: ["STRIPE_WEBHOOK_SECRET"], message: "is required with STRIPE_SECRET_KEY" });
     }
@@ -184,7 +215,9 @@ const schema = z
     }
   });
 
-export type Env = z.infer<typeof schema> & {
+export type Env = Omit<z.infer<typeof schema>, "MAIL_FROM"> & {
+  /** The sender of every email: MAIL_FROM read as one mailbox, or DEV_MAIL_FROM's. */
+  MAIL_FROM: { name: string; address: string };
   PUBLIC_BASE_URL: string;
   ADMIN_PASSWORD: string;
   SESSION_SECRET: string;
@@ -202,6 +235,24 @@ export class EnvError extends Error {
 
 export const DEV_ADMIN_PASSWORD = "admin-dev-password";
 
+function isSmtpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === "smtp:" || url.protocol === "smtps:") && url.hostname !== "";
+  } catch {
+    return false;
+  }
+}
+
+/** One sender (`Name <address>` or a bare address) with no line break anywhere, or null. */
+export function parseMailbox(value: string): { name: string; address: string } | null {
+  if (/[\r\n]/.test(value)) return null;
+  const parsed = addressparser(value, { flatten: true });
+  const [only] = parsed;
+  if (parsed.length !== 1 || !only || !/^[^\s@<>,;]+@[^\s@<>,;]+$/.test(only.address)) return null;
+  return { name: only.name, address: only.address };
+}
+
 /** Validates a raw environment; every bad variable becomes one line naming it. */
 export function parseEnv(raw: Record<string, string | undefined>): Env {
   const result = schema.safeParse(raw);
@@ -212,6 +263,8 @@ export function parseEnv(raw: Record<string, string | undefined>): Env {
   return {
     ...v,
     PUBLIC_BASE_URL: (v.PUBLIC_BASE_URL ?? `http://localhost:${v.PORT}`).replace(/\/+$/, ""),
+    // Checked by the schema above; DEV_MAIL_FROM parses.
+    MAIL_FROM: parseMailbox(v.MAIL_FROM ?? DEV_MAIL_FROM) ?? { name: "", address: "tickets@localhost" },
     ADMIN_PASSWORD: v.ADMIN_PASSWORD ?? DEV_ADMIN_PASSWORD,
     adminPasswordIsDefault: !v.ADMIN_PASSWORD,
     NAVBAR_SCRIPT_INTEGRITY: v.NAVBAR_SCRIPT_INTEGRITY ?? DEFAULT_NAVBAR_SCRIPT_INTEGRITY,

@@ -11,6 +11,7 @@ import { readEnvOrExit } from "./env.ts";
 import { jsonLogger } from "./lib/log.ts";
 import { backgroundJobs } from "./ops/jobs.ts";
 import { createScheduler } from "./ops/scheduler.ts";
+import { createMailProvider } from "./providers/mail/index.ts";
 import { createPaymentsProvider } from "./providers/payments/index.ts";
 import { createSmsProvider } from "./providers/sms/index.ts";
 
@@ -26,6 +27,7 @@ if (env.SEED_DEMO === "1") {
   if (added > 0) log("info", `seeded ${added} demo events`);
 }
 const { sms, devOutbox } = createSmsProvider(env, db, log, now);
+const { mail, devMailbox } = createMailProvider(env, log, now);
 const payments = createPaymentsProvider(env, db, now);
 
 const staticDir = env.STATIC_DIR ?? join(dirname(fileURLToPath(import.meta.url)), "..", "dist");
@@ -33,12 +35,13 @@ if (!existsSync(join(staticDir, "index.html"))) {
   log("warn", "no built PWA in dist/: run `npm run build` (npm start does) to serve the app");
 }
 
-const app = createApp({ db, env, sms, devOutbox, payments, log, now, staticDir });
+const app = createApp({ db, env, sms, devOutbox, mail, devMailbox, payments, log, now, staticDir });
 
 const server = serve({ fetch: app.fetch, port: env.PORT }, (info) => {
   log("info", `listening on ${env.PUBLIC_BASE_URL} (port ${info.port})`, {
     payments: payments.name,
     sms: sms.name,
+    mail: env.EMAIL === "off" ? "off" : mail.name,
   });
   if (env.adminPasswordIsDefault) {
     log("info", `admin password (development default, set ADMIN_PASSWORD to change): ${env.ADMIN_PASSWORD}`);
@@ -46,7 +49,7 @@ const server = serve({ fetch: app.fetch, port: env.PORT }, (info) => {
 });
 
 // Reminders, SMS retries and the rest: one loop, stopped before the database closes.
-const scheduler = createScheduler({ log, now }, backgroundJobs({ db, env, sms, payments, log, now }));
+const scheduler = createScheduler({ log, now }, backgroundJobs({ db, env, sms, mail, payments, log, now }));
 scheduler.start();
 
 // Graceful shutdown (docs/decisions/006-operations.md). Responses still being worked on are tracked

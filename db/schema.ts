@@ -131,6 +131,10 @@ export const bookings = sqliteTable(
     checkedInAt: integer("checked_in_at"),
     leftAt: integer("left_at"), // the host's **Left** on the Rounds tab: came, then went home early
     paidAt: integer("paid_at"),
+    // The buyer's address refused an email for good (an SMTP 5xx): when, and the server's reason with
+    // any address in it blanked. The booking stands; the organiser sees it (docs/decisions/031).
+    emailFailedAt: integer("email_failed_at"),
+    emailError: text("email_error"),
     createdAt: createdAt(),
   },
   (t) => [
@@ -299,13 +303,35 @@ export const processedWebhookEvents = sqliteTable("processed_webhook_events", {
  * SMS waiting to go out. Writing the message here inside the transaction that caused it, then
  * sending, means a crash or a provider failure loses nothing and `dedupeKey` stops a second copy.
  */
+/**
+ * An email attachment as the outbox keeps it: its bytes (base64), or a document (a receipt or tax
+ * invoice) whose PDF is made at send time by the `documentPdf` dependency. `cid` marks an inline part.
+ */
+export type StoredAttachment =
+  | { filename: string; contentType: string; cid?: string; base64: string }
+  | { filename: string; contentType: string; cid?: string; document: number };
+
+export const outboxChannels = ["sms", "email"] as const;
+
+/**
+ * Every message the app sends, texts and emails alike (STYLE.md, "One outbox for every message"):
+ * queued inside the transaction that makes it true, sent once per `dedupeKey`. `to` is the phone
+ * (E.164) of a text or the address of an email; `body` is the text, or an email's plain-text part.
+ */
 export const outboxMessages = sqliteTable(
   "outbox_messages",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
     dedupeKey: text("dedupe_key").notNull(),
+    channel: text("channel", { enum: outboxChannels }).notNull().default("sms"),
     to: text("to").notNull(),
     body: text("body").notNull(),
+    // Email only: the subject, the HTML part and the attachments (JSON, StoredAttachment[]).
+    subject: text("subject"),
+    html: text("html"),
+    attachments: text("attachments", { mode: "json" }).$type<StoredAttachment[]>(),
+    // The booking an email is about, so an address that cannot be delivered to is noted on it.
+    bookingId: integer("booking_id").references(() => bookings.id),
     status: text("status", { enum: ["pending", "sent", "failed"] })
       .notNull()
       .default("pending"),

@@ -113,7 +113,7 @@ describe("the production start, as the container runs it", () => {
     const { code, stderr } = await runWithStderr(dockerfile.cmd ?? [], env);
     expect(code).toBe(1);
     const lines = stderr.split("\n").filter((line) => line.startsWith("Configuration error: "));
-    for (const name of ["ADMIN_PASSWORD", "PUBLIC_BASE_URL", "SESSION_SECRET", "STRIPE_SECRET_KEY"]) {
+    for (const name of ["ADMIN_PASSWORD", "PUBLIC_BASE_URL", "SESSION_SECRET", "STRIPE_SECRET_KEY", "SMTP_URL"]) {
       expect(
         lines.filter((line) => line.startsWith(`Configuration error: ${name}: `)),
         name,
@@ -140,6 +140,9 @@ describe("the production start, as the container runs it", () => {
       TWILIO_VERIFY_SERVICE_SID: `VA${"2b".repeat(16)}`,
       TWILIO_FROM: "+61400000000",
       TWILIO_API_BASE: twilio.url,
+      // Never reached here: nodemailer connects only to send, and nothing is sent in this walk.
+      SMTP_URL: "smtp://mailer:secret@127.0.0.1:2525",
+      MAIL_FROM: "Speed Dating <tickets@example.com>",
     });
     // As root here, run as nobody: the app must need no write outside its data folder. Only where
     // nobody can read this checkout; otherwise the server runs as root, and says so.
@@ -169,7 +172,8 @@ describe("the production start, as the container runs it", () => {
     expect(home.status).toBe(200);
     expect(await home.text()).toContain('<div id="root">');
     expect((await fetch(`${server.url}/api/dev/outbox`)).status).toBe(404);
-    expect(server.logs.join("")).toMatch(/"payments":"stripe","sms":"twilio"/);
+    expect((await fetch(`${server.url}/api/dev/mailbox`)).status).toBe(404);
+    expect(server.logs.join("")).toMatch(/"payments":"stripe","sms":"twilio","mail":"smtp"/);
 
     // BACKUP_DIR is set in the image: the scheduler's first run writes one.
     const backups = join(dataDir, "backups");

@@ -10,6 +10,7 @@ import { parseEnv } from "../api/env.ts";
 import { signValue } from "../api/lib/crypto.ts";
 import type { Logger } from "../api/lib/log.ts";
 import { REPLY_MISMATCH } from "../api/lib/openapi.ts";
+import { createMailProvider } from "../api/providers/mail/index.ts";
 import { createPaymentsProvider } from "../api/providers/payments/index.ts";
 import { createSmsProvider } from "../api/providers/sms/index.ts";
 import { openDatabase } from "../db/client.ts";
@@ -73,8 +74,9 @@ export async function startTestServer(options: Omit<TestServerOptions, "expectNo
   });
   const db = openDatabase(env.DATABASE_PATH, { timeZone: env.EVENT_TIME_ZONE });
   const { sms, devOutbox } = createSmsProvider(env, db, log, now);
+  const { mail, devMailbox } = createMailProvider(env, log, now);
   const payments = createPaymentsProvider(env, db, now);
-  const base: AppDeps = { db, env, sms, devOutbox, payments, log, now };
+  const base: AppDeps = { db, env, sms, devOutbox, mail, devMailbox, payments, log, now };
   const chosen: AppDeps = { ...base, ...options.deps?.(base) };
   // Whatever logger a test chose, a reply that differs from its declaration is noted here too.
   const replyMismatches: Record<string, unknown>[] = [];

@@ -156,6 +156,7 @@ function endpointTable(): Endpoint[] {
       body: { type: "json", fields: { o: id(), t: { ...text("forged-token", 200), untrimmed: true } } },
     },
     { method: "GET", path: "/api/dev/outbox", baseSucceeds: "always" },
+    { method: "GET", path: "/api/dev/mailbox", baseSucceeds: "always" },
     // The API's document and reference page take no input (open outside production).
     { method: "GET", path: "/api/openapi.json", baseSucceeds: "always" },
     { method: "GET", path: "/api/docs", baseSucceeds: "always", nonJson: true },
@@ -590,6 +591,7 @@ describe("every endpoint answers bad input with a 4xx {success:false, error} and
     "POST /api/leave-waitlist",
     "POST /api/claim-offer",
     "GET /api/dev/outbox",
+    "GET /api/dev/mailbox",
     "GET /api/openapi.json",
     "GET /api/docs",
     "GET /api/docs/scalar.js",

@@ -17,6 +17,9 @@ const OPEN_TO_ANYONE = new Set([
   "GET /api/checkout-session",
   "GET /api/dev/checkout/:id",
   "GET /api/dev/outbox",
+  // The local mail provider's mailbox: development only, 404 with SMTP or in production
+  // (api/messaging/email-outbox.test.ts).
+  "GET /api/dev/mailbox",
   // The OpenAPI document and the reference page: open outside production, the organiser's only in
   // production (test/api-schemas.test.ts proves that).
   "GET /api/docs",

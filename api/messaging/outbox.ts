@@ -1,7 +1,11 @@
 import { and, asc, eq, lt, lte } from "drizzle-orm";
+import { activityLog } from "../../db/access-schema.ts";
 import type { Db, DbOrTx } from "../../db/client.ts";
-import { type OutboxMessage, outboxMessages } from "../../db/schema.ts";
+import { bookings, type OutboxMessage, outboxMessages, type StoredAttachment } from "../../db/schema.ts";
+import type { Env } from "../env.ts";
 import type { Logger } from "../lib/log.ts";
+import { withoutAddresses } from "../providers/mail/safety.ts";
+import { type MailAttachment, type MailProvider, MailSendError } from "../providers/mail/types.ts";
 import type { SmsProvider } from "../providers/sms/types.ts";
 
 // 30 s, 1, 2, 4 … minutes, then hourly: 20 tries cover about half a day of provider outage.
@@ -24,6 +28,49 @@ export function enqueueSms(db: DbOrTx, message: { dedupeKey: string; to: string;
   db.insert(outboxMessages).values(message).onConflictDoNothing({ target: outboxMessages.dedupeKey }).run();
 }
 
+/** An email to queue. `attachments` as the outbox keeps them (bytes as base64, or a document id). */
+export type EmailToQueue = {
+  dedupeKey: string;
+  /** One bare address (the buyer's email). */
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  attachments?: StoredAttachment[];
+  /** The booking the email is about: an address that refuses it for good is noted there. */
+  bookingId?: number | null;
+};
+
+/**
+ * Queues an email, as `enqueueSms` queues a text: inside the transaction that makes it true, once per
+ * `dedupeKey`. With `EMAIL=off` (the organiser chose no email) it queues nothing and answers false;
+ * `email` is the app's Env (or just its EMAIL), required so no caller can forget the organiser's choice.
+ */
+export function enqueueEmail(db: DbOrTx, message: EmailToQueue, email: Pick<Env, "EMAIL">): boolean {
+  if (email.EMAIL === "off") return false;
+  const { text, attachments, bookingId, ...rest } = message;
+  db.insert(outboxMessages)
+    .values({ ...rest, channel: "email", body: text, attachments: attachments ?? [], bookingId: bookingId ?? null })
+    .onConflictDoNothing({ target: outboxMessages.dedupeKey })
+    .run();
+  return true;
+}
+
+/** What the outbox sends with: texts by `sms`, emails by `mail`. */
+export type OutboxDeps = {
+  db: Db;
+  sms: SmsProvider;
+  /**
+   * Absent, emails are left queued for a run that has it (the scheduler's always does; a caller whose
+   * deps are the app's passes it along). Texts never wait for it.
+   */
+  mail?: MailProvider;
+  /** A document's PDF (receipt, tax invoice) by id, for attachments that name one (issue 35, part 3). */
+  documentPdf?: (documentId: number) => Promise<Uint8Array>;
+  log: Logger;
+  now: () => number;
+};
+
 /**
  * Sends the pending texts whose keys start with `dedupePrefix` (one event's news) and counts them:
  * those not sent stay queued for the retry loop.
@@ -43,10 +90,10 @@ export async function deliverBatch(
  * Returns the messages it handled, with their final state.
  */
 export async function deliverPending(
-  deps: { db: Db; sms: SmsProvider; log: Logger; now: () => number },
+  deps: OutboxDeps,
   filter: { dedupePrefix?: string } = {},
 ): Promise<OutboxMessage[]> {
-  const { db, sms, log } = deps;
+  const { db, log } = deps;
   const pending = db
     .select()
     .from(outboxMessages)
@@ -59,7 +106,8 @@ export async function deliverPending(
     )
     .orderBy(asc(outboxMessages.id))
     .all()
-    .filter((m) => !filter.dedupePrefix || m.dedupeKey.startsWith(filter.dedupePrefix));
+    .filter((m) => !filter.dedupePrefix || m.dedupeKey.startsWith(filter.dedupePrefix))
+    .filter((m) => m.channel === "sms" || deps.mail !== undefined);
   const handled: OutboxMessage[] = [];
   for (const message of pending) {
     // Claim the row first so two delivery runs never send the same message twice: the lease keeps
@@ -77,28 +125,97 @@ export async function deliverPending(
       .run();
     if (claimed.changes !== 1) continue;
     try {
-      const { id } = await sms.send(message.to, message.body);
+      const { id } = await send(deps, message);
       db.update(outboxMessages)
         .set({ status: "sent", sentAt: deps.now(), providerId: id, lastError: null })
         .where(eq(outboxMessages.id, message.id))
         .run();
     } catch (error) {
-      const failedForGood = message.attempts + 1 >= MAX_ATTEMPTS;
-      db.update(outboxMessages)
-        .set({
-          status: failedForGood ? "failed" : "pending",
-          lastError: String(error).slice(0, 500),
-          nextAttemptAt: deps.now() + retryDelay(message.attempts + 1),
-        })
-        .where(eq(outboxMessages.id, message.id))
-        .run();
-      log("warn", "sms not sent", {
+      // An email the server refused for good (an SMTP 5xx) is not tried again: the address is dead.
+      const permanent = error instanceof MailSendError && error.permanent;
+      const failedForGood = permanent || message.attempts + 1 >= MAX_ATTEMPTS;
+      // A server's reason can quote the address: the row, the booking and the log keep it blanked.
+      const reason = withoutAddresses(String(error));
+      db.transaction((tx) => {
+        tx.update(outboxMessages)
+          .set({
+            status: failedForGood ? "failed" : "pending",
+            lastError: reason.slice(0, 500),
+            nextAttemptAt: deps.now() + retryDelay(message.attempts + 1),
+          })
+          .where(eq(outboxMessages.id, message.id))
+          .run();
+        if (permanent && message.channel === "email") noteUndeliverable(tx, message, reason, deps.now());
+      });
+      log("warn", `${message.channel} not sent`, {
         outboxId: message.id,
         attempt: message.attempts + 1,
-        error: String(error).slice(0, 200),
+        ...(message.channel === "email" ? { permanent } : {}),
+        error: reason.slice(0, 200),
       });
     }
     handled.push(db.select().from(outboxMessages).where(eq(outboxMessages.id, message.id)).get()!);
   }
   return handled;
+}
+
+async function send(deps: OutboxDeps, message: OutboxMessage): Promise<{ id: string }> {
+  if (message.channel === "sms") return deps.sms.send(message.to, message.body);
+  // Selected only when deps.mail is present (above).
+  const mail = deps.mail as MailProvider;
+  return mail.send({
+    to: message.to,
+    subject: message.subject ?? "",
+    text: message.body,
+    html: message.html ?? undefined,
+    attachments: await attachmentsOf(deps, message.attachments ?? []),
+  });
+}
+
+/** The stored attachments as bytes; a document's PDF is made now, and without a maker the send waits. */
+async function attachmentsOf(deps: OutboxDeps, stored: StoredAttachment[]): Promise<MailAttachment[]> {
+  const parts: MailAttachment[] = [];
+  for (const a of stored) {
+    let content: Buffer;
+    if ("document" in a) {
+      if (!deps.documentPdf) throw new MailSendError(`document ${a.document} cannot be made yet`, false);
+      content = Buffer.from(await deps.documentPdf(a.document));
+    } else content = Buffer.from(a.base64, "base64");
+    parts.push({ filename: a.filename, contentType: a.contentType, content, ...(a.cid ? { cid: a.cid } : {}) });
+  }
+  return parts;
+}
+
+/**
+ * The buyer's address refused an email for good: noted on the booking (the first time; a later
+ * email refused too keeps the first note) and once in the event's Activity, which names the booking's
+ * person by id and never the address. The booking itself stands.
+ */
+function noteUndeliverable(tx: DbOrTx, message: OutboxMessage, reason: string, now: number) {
+  if (message.bookingId === null) return;
+  const booking = tx
+    .select({ eventId: bookings.eventId, userId: bookings.userId, emailFailedAt: bookings.emailFailedAt })
+    .from(bookings)
+    .where(eq(bookings.id, message.bookingId))
+    .get();
+  if (!booking || booking.emailFailedAt !== null) return;
+  tx.update(bookings)
+    .set({ emailFailedAt: now, emailError: reason.slice(0, 300) })
+    .where(eq(bookings.id, message.bookingId))
+    .run();
+  // Written here rather than through organiser/activity.ts (messaging imports no other room); the
+  // action is one of its ACTIVITY_ACTIONS, and the key makes it one entry per booking, whatever happens.
+  tx.insert(activityLog)
+    .values({
+      at: now,
+      actor: "system",
+      actorKind: "system",
+      action: "email undeliverable",
+      eventId: booking.eventId,
+      userId: booking.userId,
+      detail: "The guest's email address could not be delivered to.",
+      windowKey: `email-undeliverable:${message.bookingId}`,
+    })
+    .onConflictDoNothing({ target: activityLog.windowKey })
+    .run();
 }

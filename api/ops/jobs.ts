@@ -31,7 +31,10 @@ export function paced(everyMs: number, run: (now: number) => unknown): (now: num
  * outbox, so what they queue goes out in the same tick. server.ts runs them; tests call them with a
  * moved clock.
  */
-export function backgroundJobs(deps: Pick<AppDeps, "db" | "env" | "sms" | "payments" | "log" | "now">): Job[] {
+export function backgroundJobs(
+  deps: Pick<AppDeps, "db" | "env" | "sms" | "payments" | "log" | "now"> &
+    Partial<Pick<AppDeps, "mail" | "documentPdf">>,
+): Job[] {
   const uploads = { db: deps.db, uploadsDir: deps.env.UPLOADS_DIR };
   return [
     { name: "reminders", run: (now) => queueDueReminders(deps.db, deps.env, now) },
@@ -45,7 +48,8 @@ export function backgroundJobs(deps: Pick<AppDeps, "db" | "env" | "sms" | "payme
     // Refunds claimed but never recorded (a crash, a provider failure), finished once they are no
     // longer in flight; a seat they give back is offered at once (docs/decisions/002-seats-holds-and-payment.md).
     { name: "refunds", run: paced(UNFINISHED_CLAIM_MS, (now) => finishUnfinishedRefunds(deps, now)) },
-    // Messages whose first send failed (or that a crash interrupted) are retried here.
+    // Messages whose first send failed (or that a crash interrupted) are retried here, texts and
+    // emails alike (emails only with `mail`, which server.ts always passes).
     { name: "outbox", run: () => deliverPending(deps) },
     // Photos of holds that ran out and files no row names (docs/decisions/012-disk-and-personal-data.md).
     { name: "upload-sweep", run: paced(HOUR, (now) => sweepUploads(uploads, now)) },

@@ -205,6 +205,49 @@ describe("text messages and who asked for codes", () => {
     expect(read(pending!.id)).toEqual(pending);
   });
 
+  it("drops a sent email's HTML and attachments with its text after 7 days, and its address after RETENTION_DAYS", async () => {
+    const { db, env } = server.deps;
+    const deps = { db, uploadsDir: env.UPLOADS_DIR, retentionDays: env.RETENTION_DAYS };
+    const sentAt = server.deps.now();
+    const text = "Hi Ana, your ticket code is K7QX2M. Show it at the door: https://example.com/tickets?add=1&t=secret";
+    const [sent, pending] = ["sent", "pending"].map((status, i) =>
+      db
+        .insert(outboxMessages)
+        .values({
+          dedupeKey: `retention-email:${sentAt}:${i}`,
+          channel: "email",
+          to: "ana@example.com",
+          subject: "Your ticket for Friday Mixer",
+          body: text,
+          html: '<p>Hi Ana</p><img src="cid:qr">',
+          attachments: [{ filename: "ticket.png", contentType: "image/png", cid: "qr", base64: "iVBORw0K" }],
+          status: status as "sent" | "pending",
+          sentAt: status === "sent" ? sentAt : null,
+          createdAt: sentAt,
+        })
+        .returning()
+        .get(),
+    );
+    const read = (id: number) => db.select().from(outboxMessages).where(eq(outboxMessages.id, id)).get();
+
+    await applyRetention(deps, sentAt + 7 * DAY - MINUTE);
+    expect(read(sent!.id)).toEqual(sent);
+    await applyRetention(deps, sentAt + 7 * DAY + MINUTE);
+    expect(read(sent!.id)).toMatchObject({
+      subject: "Your ticket for Friday Mixer",
+      body: "Hi Ana, your…",
+      html: null,
+      attachments: null,
+      to: "ana@example.com",
+    });
+    expect(read(pending!.id)).toEqual(pending);
+    expect((await applyRetention(deps, sentAt + 8 * DAY)).shortenedMessages).toBe(0);
+
+    await applyRetention(deps, sentAt + 90 * DAY + MINUTE);
+    expect(read(sent!.id)?.to).toBe(ERASED.email);
+    expect(read(pending!.id)).toEqual(pending);
+  });
+
   it("forgets rate-limit hits after a week and spent codes after a day", async () => {
     const { db, env } = server.deps;
     const deps = { db, uploadsDir: env.UPLOADS_DIR, retentionDays: env.RETENTION_DAYS };

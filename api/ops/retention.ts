@@ -156,16 +156,18 @@ export function unnamedPhotos(tx: DbOrTx, photos: string[]): string[] {
 
 /**
  * Sent (or abandoned) messages: after seven days only their first words stay, which drops codes,
- * links and their tokens; after RETENTION_DAYS the number they went to is erased too. Messages
- * still waiting to go out are never touched.
+ * links and their tokens; an email also loses its HTML and its attachments then (they hold the
+ * guest's name, the QR ticket, the receipt), keeping its subject. After RETENTION_DAYS the number or
+ * address it went to is erased too. Messages still waiting to go out are never touched.
  */
 function forgetOldMessages(db: Db, now: number, cutoff: number): number {
   const done = inArray(outboxMessages.status, ["sent", "failed"]);
   const when = sql`coalesce(${outboxMessages.sentAt}, ${outboxMessages.createdAt})`;
-  // A body already cut to three words has two spaces and no other whitespace: it is not read again.
-  const longer = sql`(${outboxMessages.body} like '% % % %' or ${outboxMessages.body} glob ${"*[\t\n\r]*"})`;
+  // A body already cut to three words has two spaces and no other whitespace: it is not read again,
+  // nor is an email whose HTML and attachments are gone.
+  const longer = sql`(${outboxMessages.body} like '% % % %' or ${outboxMessages.body} glob ${"*[\t\n\r]*"} or ${outboxMessages.html} is not null or ${outboxMessages.attachments} is not null)`;
   const candidates = db
-    .select({ id: outboxMessages.id, body: outboxMessages.body })
+    .select({ id: outboxMessages.id, body: outboxMessages.body, channel: outboxMessages.channel })
     .from(outboxMessages)
     .where(and(done, lt(when, now - SMS_BODY_KEEP_MS), longer))
     .all();
@@ -173,14 +175,22 @@ function forgetOldMessages(db: Db, now: number, cutoff: number): number {
   db.transaction((tx) => {
     for (const message of candidates) {
       const body = firstWords(message.body);
-      if (body === message.body) continue;
-      tx.update(outboxMessages).set({ body }).where(eq(outboxMessages.id, message.id)).run();
+      if (message.channel === "sms" && body === message.body) continue;
+      tx.update(outboxMessages)
+        .set(message.channel === "email" ? { body, html: null, attachments: null } : { body })
+        .where(eq(outboxMessages.id, message.id))
+        .run();
       shortened++;
     }
-    tx.update(outboxMessages)
-      .set({ to: ERASED.phone })
-      .where(and(done, lt(when, cutoff), ne(outboxMessages.to, ERASED.phone)))
-      .run();
+    for (const [channel, erased] of [
+      ["sms", ERASED.phone],
+      ["email", ERASED.email],
+    ] as const) {
+      tx.update(outboxMessages)
+        .set({ to: erased })
+        .where(and(done, eq(outboxMessages.channel, channel), lt(when, cutoff), ne(outboxMessages.to, erased)))
+        .run();
+    }
   });
   return shortened;
 }

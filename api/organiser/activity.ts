@@ -34,6 +34,7 @@ export const ACTIVITY_ACTIONS = [
   "promo code disabled",
   "failed admin logins",
   "booking cancelled",
+  "email undeliverable",
 ] as const;
 export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
 
