@@ -40,6 +40,8 @@ const OPEN_TO_ANYONE = new Set([
   // The details form's prefill: only for the number this browser verified (sdt_phone) or its /me
   // session names; 403 phone_not_verified for any other number (test/kept-details.test.ts).
   "GET /api/kept-details",
+  // Its photo, under the same proof (test/kept-details.test.ts).
+  "GET /api/kept-photo",
   "GET /api/public-config",
   "GET /api/uploads/images/:name",
   "POST /api/admin-login",
