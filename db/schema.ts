@@ -307,9 +307,15 @@ export const processedWebhookEvents = sqliteTable("processed_webhook_events", {
  * An email attachment as the outbox keeps it: its bytes (base64), or a document (a receipt or tax
  * invoice) whose PDF is made at send time by the `documentPdf` dependency. `cid` marks an inline part.
  */
+/**
+ * An email's attachment as the outbox keeps it: bytes (`base64`), or made when sent: a document's PDF
+ * (`document`, by id) or the PNG of a QR code of `qr`'s text (a ticket's, so an email can be queued in
+ * the synchronous transaction that issues the ticket).
+ */
 export type StoredAttachment =
   | { filename: string; contentType: string; cid?: string; base64: string }
-  | { filename: string; contentType: string; cid?: string; document: number };
+  | { filename: string; contentType: string; cid?: string; document: number }
+  | { filename: string; contentType: string; cid?: string; qr: string };
 
 export const outboxChannels = ["sms", "email"] as const;
 

@@ -1,6 +1,7 @@
 import { type CalendarTicket, calendarFileName, ticketCalendar } from "../../common/calendar.ts";
 import { audFromCents, REFUND_ARRIVES } from "../../common/money.ts";
 import { formatVenueTime } from "../../common/time-zone.ts";
+import type { StoredAttachment } from "../../db/schema.ts";
 
 // What each email says (docs/decisions/033-emails.md): pure builders, one per message, each giving a
 // subject, a plain-text part and an HTML part that say the same facts, and the attachments. Every
@@ -11,15 +12,8 @@ import { formatVenueTime } from "../../common/time-zone.ts";
 /** Who sends it, as every email's footer names them. */
 export type Sender = { businessName: string; supportEmail: string };
 
-/**
- * An attachment: bytes now (`base64`), or made at send time: a stored document's PDF (`document`), or
- * the PNG of a QR code of `qr`'s text (the ticket's, drawn when sent, so the email can be queued in the
- * synchronous transaction that makes the ticket).
- */
-export type EmailAttachment =
-  | { filename: string; contentType: string; base64: string; cid?: string }
-  | { filename: string; contentType: string; document: number }
-  | { filename: string; contentType: "image/png"; qr: string; cid: string };
+/** An attachment as the outbox keeps it: bytes, or a document's PDF or a ticket's QR made when sent. */
+export type EmailAttachment = StoredAttachment;
 
 export type EmailContent = { subject: string; text: string; html: string; attachments: EmailAttachment[] };
 

@@ -1,4 +1,5 @@
 import { and, asc, eq, lt, lte } from "drizzle-orm";
+import QRCode from "qrcode";
 import { activityLog } from "../../db/access-schema.ts";
 import type { Db, DbOrTx } from "../../db/client.ts";
 import { bookings, type OutboxMessage, outboxMessages, type StoredAttachment } from "../../db/schema.ts";
@@ -172,7 +173,10 @@ async function send(deps: OutboxDeps, message: OutboxMessage): Promise<{ id: str
   });
 }
 
-/** The stored attachments as bytes; a document's PDF is made now, and without a maker the send waits. */
+/**
+ * The stored attachments as bytes; a document's PDF and a ticket's QR are made now (without a PDF
+ * maker the send waits).
+ */
 async function attachmentsOf(deps: OutboxDeps, stored: StoredAttachment[]): Promise<MailAttachment[]> {
   const parts: MailAttachment[] = [];
   for (const a of stored) {
@@ -180,6 +184,9 @@ async function attachmentsOf(deps: OutboxDeps, stored: StoredAttachment[]): Prom
     if ("document" in a) {
       if (!deps.documentPdf) throw new MailSendError(`document ${a.document} cannot be made yet`, false);
       content = Buffer.from(await deps.documentPdf(a.document));
+    } else if ("qr" in a) {
+      // The same QR as the ticket page shows (ticket.ts): the door link, drawn now.
+      content = await QRCode.toBuffer(a.qr, { errorCorrectionLevel: "M", margin: 2, width: 320 });
     } else content = Buffer.from(a.base64, "base64");
     parts.push({ filename: a.filename, contentType: a.contentType, content, ...(a.cid ? { cid: a.cid } : {}) });
   }
