@@ -5,7 +5,8 @@ import { documentFileName, renderDocumentPdf } from "./documents-pdf.ts";
 
 /** The PDF's text as a reader would copy it. */
 async function textOf(bytes: Uint8Array): Promise<string> {
-  const parser = new PDFParse({ data: bytes });
+  // A copy: pdf.js takes over the buffer it is given.
+  const parser = new PDFParse({ data: bytes.slice() });
   try {
     return (await parser.getText()).text;
   } finally {

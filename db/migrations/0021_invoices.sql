@@ -28,4 +28,7 @@ CREATE UNIQUE INDEX `documents_number` ON `documents` (`number`);--> statement-b
 CREATE UNIQUE INDEX `documents_sale` ON `documents` (`booking_id`) WHERE kind <> 'adjustment';--> statement-breakpoint
 CREATE UNIQUE INDEX `documents_adjustment` ON `documents` (`payment_intent_id`) WHERE kind = 'adjustment';--> statement-breakpoint
 CREATE INDEX `documents_payment` ON `documents` (`payment_intent_id`);--> statement-breakpoint
-CREATE INDEX `documents_issued_at` ON `documents` (`issued_at`);
+CREATE INDEX `documents_issued_at` ON `documents` (`issued_at`);--> statement-breakpoint
+-- Documents are tax records: written once, never changed (docs/decisions/032-invoices.md). Deleting
+-- one after its 5 years stays possible.
+CREATE TRIGGER `documents_immutable` BEFORE UPDATE ON `documents` BEGIN SELECT RAISE(ABORT, 'documents are immutable'); END;
