@@ -337,6 +337,7 @@ describe.skipIf(noBrowser)("the organiser's desk on a desktop", () => {
       "Phone",
       "Amount",
       "Payment",
+      "Invoice",
       "Status",
       "Booked",
       "Checked in",
