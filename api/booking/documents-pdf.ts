@@ -116,3 +116,16 @@ export async function documentPdf(deps: { db: Db }, documentId: number): Promise
   if (!doc) throw NotFound("no such document");
   return renderDocumentPdf(doc);
 }
+
+/** A document as every download route answers it: a PDF attachment named by its number, never cached. */
+export async function pdfDownload(doc: Document): Promise<Response> {
+  const bytes = await renderDocumentPdf(doc);
+  return new Response(new Uint8Array(bytes), {
+    headers: {
+      "content-type": "application/pdf",
+      "content-disposition": `attachment; filename="${documentFileName(doc)}"`,
+      "cache-control": "no-store",
+      "x-content-type-options": "nosniff",
+    },
+  });
+}

@@ -8,7 +8,7 @@ import { requireGuest } from "../lib/guest-session.ts";
 import { apiRouter, errors, file, z } from "../lib/openapi.ts";
 import { idParam } from "../lib/validate.ts";
 import { adjustmentOfPayment, saleDocumentOfBooking } from "./documents.ts";
-import { documentFileName, renderDocumentPdf } from "./documents-pdf.ts";
+import { pdfDownload } from "./documents-pdf.ts";
 
 // A guest's own receipt, tax invoice or adjustment note (docs/decisions/032-invoices.md): from the
 // saved ticket (its link token proves the booking) and from /me (the session's number must be the
@@ -42,19 +42,6 @@ const meInvoiceRoute = createRoute({
     ...errors("get", ["invalid_request", "guest_session_required", "forbidden", "not_found"]),
   },
 });
-
-/** A document as the download every route answers: a PDF attachment named by its number, never cached. */
-export async function pdfDownload(doc: Document): Promise<Response> {
-  const bytes = await renderDocumentPdf(doc);
-  return new Response(new Uint8Array(bytes), {
-    headers: {
-      "content-type": "application/pdf",
-      "content-disposition": `attachment; filename="${documentFileName(doc)}"`,
-      "cache-control": "no-store",
-      "x-content-type-options": "nosniff",
-    },
-  });
-}
 
 /** A booking's document of that kind, or 404 (not paid, paid before documents, or never refunded). */
 function bookingDocument(deps: AppDeps, bookingId: number, kind: "invoice" | "adjustment"): Document {

@@ -1,7 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import { eventId, eventImageForm, eventUpdateBody, newEventForm } from "../../common/event-fields.ts";
 import { documentByNumber } from "../booking/documents.ts";
-import { pdfDownload } from "../booking/documents-routes.ts";
+import { pdfDownload } from "../booking/documents-pdf.ts";
 import { getEvent } from "../booking/events.ts";
 import { eventDetail } from "../booking/events-schemas.ts";
 import { findEvent } from "../booking/holds.ts";
