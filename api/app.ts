@@ -5,6 +5,7 @@ import { compress } from "hono/compress";
 import { HTTPException } from "hono/http-exception";
 import type { ErrorCode, ErrorReply } from "../common/error-codes.ts";
 import { bookingRoutes } from "./booking/booking-routes.ts";
+import { documentsRoutes } from "./booking/documents-routes.ts";
 import { firstListedPicture } from "./booking/events.ts";
 import { eventsRoutes } from "./booking/events-routes.ts";
 import { MAX_IMAGE_BYTES } from "./booking/images.ts";
@@ -61,6 +62,7 @@ export function apiRoutes(deps: AppDeps) {
     .route("/", configRoutes(deps))
     .route("/", bookingRoutes(deps))
     .route("/", meRoutes(deps))
+    .route("/", documentsRoutes(deps))
     .route("/", waitlistRoutes(deps))
     .route("/", paymentsRoutes(deps))
     .route("/", adminRoutes(deps))

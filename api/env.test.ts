@@ -218,3 +218,39 @@ describe("operations settings", () => {
     expect(problems({ RATING_REMINDER_HOURS: "soon" })).toEqual([expect.stringMatching(/^RATING_REMINDER_HOURS: /)]);
   });
 });
+
+describe("the business on receipts and tax invoices", () => {
+  it("starts with a sample business that issues receipts, and formats a spaced or unspaced ABN", () => {
+    const env = parseEnv({ DATABASE_PATH: join(dataDir(), "app.db") });
+    expect(env).toMatchObject({
+      BUSINESS_NAME: "Saathi Speed Dating",
+      BUSINESS_ABN: "51 824 753 556",
+      GST_REGISTERED: false,
+    });
+    expect(env.BUSINESS_ADDRESS.length).toBeGreaterThan(0);
+    const set = parseEnv({
+      DATABASE_PATH: join(dataDir(), "app.db"),
+      BUSINESS_ABN: "53004085616",
+      GST_REGISTERED: "1",
+      BUSINESS_NAME: "Harbour Nights Pty Ltd",
+    });
+    expect(set).toMatchObject({ BUSINESS_ABN: "53 004 085 616", GST_REGISTERED: true });
+  });
+
+  it("stops start-up with one line naming a bad ABN, a wrong length or a bad GST flag", () => {
+    // One digit changed: the checksum fails.
+    expect(problems({ BUSINESS_ABN: "51 824 753 557" })).toEqual([
+      "BUSINESS_ABN: is not a valid ABN (11 digits that pass the ABN checksum)",
+    ]);
+    expect(problems({ BUSINESS_ABN: "5182475355" })).toEqual([expect.stringMatching(/^BUSINESS_ABN: /)]);
+    expect(problems({ BUSINESS_ABN: "51-824-753-556" })).toEqual([expect.stringMatching(/^BUSINESS_ABN: /)]);
+    expect(problems({ GST_REGISTERED: "yes" })).toEqual([expect.stringMatching(/^GST_REGISTERED: /)]);
+  });
+
+  it("wants the organiser's own ABN on tax invoices in production", () => {
+    expect(problems({ ...production, GST_REGISTERED: "1" })).toEqual([
+      "BUSINESS_ABN: is required (your own ABN) when GST_REGISTERED=1 and NODE_ENV=production",
+    ]);
+    expect(problems({ ...production, GST_REGISTERED: "1", BUSINESS_ABN: "53 004 085 616" })).toEqual([]);
+  });
+});

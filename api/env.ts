@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import addressparser from "nodemailer/lib/addressparser";
 import { z } from "zod";
+import { formatAbn, isValidAbn } from "../common/abn.ts";
 import { isTimeZone } from "../common/venue-time-input.ts";
 import { parseTrustProxy, TrustProxyError } from "./lib/trust-proxy.ts";
 
@@ -13,6 +14,8 @@ const DEFAULT_NAVBAR_SCRIPT_INTEGRITY = "sha256-kmHvs0B+OpCW5GVHUNjv9rOmY0IvSIRc
 const MIN_PRODUCTION_PASSWORD = 12;
 /** The sender of every email when MAIL_FROM is not set (development only: SMTP_URL requires MAIL_FROM). */
 export const DEV_MAIL_FROM = "Speed Dating <tickets@localhost>";
+/** A valid sample ABN (the ATO's format example), for development only: production with GST sets its own. */
+export const DEV_BUSINESS_ABN = "51 824 753 556";
 
 /** Loopback, private-network (RFC 1918, unique-local IPv6) and `.local`/`localhost` hosts: a developer's machine or LAN. */
 export function isPrivateOrigin(origin: string): boolean {
@@ -133,6 +136,20 @@ const schema = z
       .refine((v) => v === "" || /^\d+$/.test(v), "must be whole hours before the results time, or empty")
       .transform((v) => (v === "" ? null : Number(v)))
       .refine((h) => h === null || (h > 0 && h <= 24 * 7), "must be 1 to 168 hours, or empty"),
+    // The seller on every receipt, tax invoice and adjustment note (docs/decisions/032-invoices.md).
+    BUSINESS_NAME: z.string().trim().min(1).max(120).default("Saathi Speed Dating"),
+    BUSINESS_ABN: z
+      .string()
+      .trim()
+      .default(DEV_BUSINESS_ABN)
+      .refine(isValidAbn, "is not a valid ABN (11 digits that pass the ABN checksum)")
+      .transform(formatAbn),
+    BUSINESS_ADDRESS: z.string().trim().min(1).max(200).default("Sydney NSW 2000"),
+    // 1: documents are Tax invoices showing GST (1/11 of the price); 0: Receipts without GST.
+    GST_REGISTERED: z
+      .enum(["0", "1"])
+      .default("0")
+      .transform((v) => v === "1"),
   })
   .superRefine((v, ctx) => {
     if (v.NODE_ENV === "production") {
@@ -195,6 +212,14 @@ const schema = z
     // A made-up sender would be refused or marked as spam by every real provider.
     if (v.SMTP_URL && !v.MAIL_FROM) {
       ctx.addIssue({ code: "custom", path: ["MAIL_FROM"], message: "is required with SMTP_URL" });
+    }
+    // A tax invoice carrying the sample ABN would be a false tax document.
+    if (v.NODE_ENV === "production" && v.GST_REGISTERED && v.BUSINESS_ABN === DEV_BUSINESS_ABN) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["BUSINESS_ABN"],
+        message: "is required (your own ABN) when GST_REGISTERED=1 and NODE_ENV=production",
+      });
     }
     if (v.STRIPE_SECRET_KEY && !v.STRIPE_WEBHOOK_SECRET) {
       ctx.addIssue({ code: "custom", path: ["STRIPE_WEBHOOK_SECRET"], message: "is required with STRIPE_SECRET_KEY" });

@@ -292,6 +292,69 @@ export const refundClaims = sqliteTable(
   ],
 );
 
+/**
+ * What a document is (docs/decisions/032-invoices.md): the sale's **Tax invoice** when the seller is
+ * registered for GST, its **Receipt** otherwise, and an **Adjustment note** for a refund of it.
+ */
+export const documentKinds = ["invoice", "receipt", "adjustment"] as const;
+export type DocumentKind = (typeof documentKinds)[number];
+/** One priced line of a document, in cents: a discount is negative; an adjustment's line is what was refunded. */
+export type DocumentLine = { label: string; amountCents: number };
+
+/**
+ * Receipts, tax invoices and adjustment notes, as they were written: a row is inserted once, in the
+ * transaction that marked its booking paid or recorded its refund, and never updated (only the
+ * retention job deletes it, 5 years after `issuedAt`). It copies the seller and the event as they
+ * were then and holds no buyer's name, phone, email, photo or date of birth: a tax invoice under
+ * $1,000 needs no buyer's identity, and these outlive RETENTION_DAYS.
+ */
+export const documents = sqliteTable(
+  "documents",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    /** `INV-000123`, from document_counter: consecutive in order of writing, never reused. */
+    number: text("number").notNull(),
+    kind: text("kind", { enum: documentKinds }).notNull(),
+    // No foreign key: the document stands on its own for its 5 years, whatever becomes of the booking.
+    bookingId: integer("booking_id").notNull(),
+    /** The payment it documents (an adjustment: the payment refunded). */
+    paymentIntentId: text("payment_intent_id").notNull(),
+    /** An adjustment note's refund at the provider, and the number of the invoice or receipt it adjusts. */
+    refundId: text("refund_id"),
+    relatesTo: text("relates_to"),
+    issuedAt: integer("issued_at").notNull(),
+    sellerName: text("seller_name").notNull(),
+    sellerAbn: text("seller_abn").notNull(),
+    sellerAddress: text("seller_address").notNull(),
+    gstRegistered: integer("gst_registered", { mode: "boolean" }).notNull(),
+    eventName: text("event_name").notNull(),
+    eventStartsAt: integer("event_starts_at").notNull(),
+    eventTimeZone: text("event_time_zone").notNull(),
+    lines: text("lines", { mode: "json" }).$type<DocumentLine[]>().notNull(),
+    totalCents: integer("total_cents").notNull(),
+    gstCents: integer("gst_cents").notNull(),
+  },
+  (t) => [
+    uniqueIndex("documents_number").on(t.number),
+    // One sale document per booking and one adjustment note per refunded payment, whoever races.
+    uniqueIndex("documents_sale").on(t.bookingId).where(sql`kind <> 'adjustment'`),
+    uniqueIndex("documents_adjustment").on(t.paymentIntentId).where(sql`kind = 'adjustment'`),
+    index("documents_payment").on(t.paymentIntentId),
+    index("documents_issued_at").on(t.issuedAt),
+  ],
+);
+
+/**
+ * The last document number written: one row, raised inside the IMMEDIATE transaction that writes the
+ * document, so numbers are gapless and never reused, even after old documents are deleted.
+ */
+export const documentCounter = sqliteTable("document_counter", {
+  id: integer("id").primaryKey(),
+  last: integer("last").notNull(),
+});
+
+export type Document = typeof documents.$inferSelect;
+
 /** Webhook deliveries already handled, so replays change nothing. */
 export const processedWebhookEvents = sqliteTable("processed_webhook_events", {
   id: text("id").primaryKey(),

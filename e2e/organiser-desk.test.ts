@@ -337,6 +337,7 @@ describe.skipIf(noBrowser)("the organiser's desk on a desktop", () => {
       "Phone",
       "Amount",
       "Payment",
+      "Invoice",
       "Status",
       "Booked",
       "Checked in",
@@ -359,14 +360,14 @@ describe.skipIf(noBrowser)("the organiser's desk on a desktop", () => {
     );
     const csv = readFileSync((await download.path())!, "utf8").split("\n");
     expect(csv[0]).toBe(
-      "name,email,phone,gender,age,status,amount,discount,code,payment_intent_id,booked_at (Australia/Sydney),checked_in_at (Australia/Sydney)",
+      "name,email,phone,gender,age,status,amount,discount,code,payment_intent_id,invoice_number,booked_at (Australia/Sydney),checked_in_at (Australia/Sydney)",
     );
     expect(csv.slice(1, -1)).toHaveLength(3);
     const ashaPaidAt = withDb((db) => db.select().from(bookings).where(eq(bookings.phone, asha)).get()!.paidAt!);
     const booked = utcToWallClock(ashaPaidAt, "Australia/Sydney");
     const bookedAt = `${booked.date} ${String(booked.hour).padStart(2, "0")}:${String(booked.minute).padStart(2, "0")}`;
     expect(csv[1]).toMatch(
-      new RegExp(`^Asha Rao,[^,]+,${national},female,\\d*,paid,45.00,0.00,,pi_local_desk_\\d+,${bookedAt},$`),
+      new RegExp(`^Asha Rao,[^,]+,${national},female,\\d*,paid,45.00,0.00,,pi_local_desk_\\d+,,${bookedAt},$`),
     );
     expect(csv[3]).toMatch(/^'=Formula Fan,/);
   });

@@ -91,6 +91,13 @@ describe.skipIf(noBrowser)("paying through the local checkout and checking in at
     await expect.poll(() => qr.getAttribute("src")).toMatch(/^data:image\/png;base64,/);
     expect(await qr.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(100);
     await expect.poll(() => page.getByRole("link", { name: "Download QR" }).getAttribute("download")).toMatch(/\.png$/);
+    // The payment's receipt, from the ticket's own capability: a PDF named by its number.
+    const invoice = page.getByRole("link", { name: "Download invoice" });
+    await expect.poll(() => invoice.getAttribute("href")).toMatch(/^\/api\/invoice\?bookingId=\d+&t=[\w-]+$/);
+    const pdf = await page.request.get(new URL((await invoice.getAttribute("href")) ?? "", server.url).href);
+    expect(pdf.status()).toBe(200);
+    expect(pdf.headers()["content-type"]).toBe("application/pdf");
+    expect(pdf.headers()["content-disposition"]).toMatch(/^attachment; filename="INV-\d{6}\.pdf"$/);
     await page.getByText("Your ticket is saved on this device").waitFor();
     // The email and the phone leave the address bar and the history; what a reload needs stays.
     await expect

@@ -204,6 +204,19 @@ function endpointTable(): Endpoint[] {
     { method: "GET", path: "/api/get-event-details", query: { eventID: id(), userID: id() } },
     { method: "POST", path: "/api/ticket", body: { type: "json", fields: { bookingId: id(), t: any } } },
     { method: "POST", path: "/api/ticket-status", body: { type: "json", fields: { bookingId: id(), t: any } } },
+    // A saved ticket's document: the link token is checked before anything is read (403).
+    {
+      method: "GET",
+      path: "/api/invoice",
+      query: { bookingId: id(), t: any, kind: { kind: "documentKind", base: "invoice", optional: true } },
+    },
+    // A /me night's document: 401 without the guest's session.
+    {
+      method: "GET",
+      path: "/api/me-invoice/:bookingId",
+      params: { bookingId: id() },
+      query: { kind: { kind: "documentKind", base: "adjustment", optional: true } },
+    },
     {
       method: "POST",
       path: "/api/confirm-booking",
@@ -281,6 +294,12 @@ function endpointTable(): Endpoint[] {
     { method: "POST", path: "/api/start-event", admin: true, body: { type: "json", fields: { eventId: id() } } },
     { method: "POST", path: "/api/end-event", admin: true, body: { type: "json", fields: { eventId: id() } } },
     { method: "GET", path: "/api/get-event-user/:id", admin: true, params: { id: id() } },
+    {
+      method: "GET",
+      path: "/api/admin-invoice/:number",
+      admin: true,
+      params: { number: { kind: "documentNumber", base: "INV-987654" } },
+    },
     {
       method: "POST",
       path: "/api/refund",
@@ -602,6 +621,8 @@ describe("every endpoint answers bad input with a 4xx {success:false, error} and
     "GET /api/get-event-details",
     "POST /api/ticket",
     "POST /api/ticket-status",
+    "GET /api/invoice",
+    "GET /api/me-invoice/:bookingId",
     "POST /api/confirm-booking",
     "GET /api/dev/checkout/:id",
     "POST /api/dev/checkout/:id/pay",
@@ -621,6 +642,7 @@ describe("every endpoint answers bad input with a 4xx {success:false, error} and
     "POST /api/start-event",
     "POST /api/end-event",
     "GET /api/get-event-user/:id",
+    "GET /api/admin-invoice/:number",
     "POST /api/refund",
     "POST /api/get-participants",
     "POST /api/save-feedback",

@@ -40,8 +40,13 @@ const OPEN_TO_ANYONE = new Set([
   // The details form's prefill: only for the number this browser verified (sdt_phone) or its /me
   // session names; 403 phone_not_verified for any other number (test/kept-details.test.ts).
   "GET /api/kept-details",
-  // Its photo, under the same proof (test/kept-details.test.ts).
+  // The kept photo beside Use my saved photo: the same proof as the prefill (test/kept-details.test.ts).
   "GET /api/kept-photo",
+  // A saved ticket's receipt or invoice: its link token is the proof, 403 invalid_link for any other
+  // booking; a /me night's: the guest's own session, 401 without it, 403 for another number's
+  // booking (decision 032, test/invoices.test.ts).
+  "GET /api/invoice",
+  "GET /api/me-invoice/:bookingId",
   "GET /api/public-config",
   "GET /api/uploads/images/:name",
   "POST /api/admin-login",

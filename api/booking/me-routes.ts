@@ -27,6 +27,8 @@ const nightBase = {
   timeZone: z.string(),
   durationHours: z.number(),
   amountCents: z.number().int(),
+  invoiceNumber: z.string().nullable(),
+  adjustmentNumber: z.string().nullable(),
 };
 
 const myNight = z.discriminatedUnion("standing", [

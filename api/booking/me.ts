@@ -2,7 +2,7 @@ import { and, eq, inArray, sum } from "drizzle-orm";
 import { type CancellationPolicy, policyOf } from "../../common/cancellation.ts";
 import { resultsAtOf } from "../../common/results-time.ts";
 import { isOverByClock } from "../../common/ticket-status.ts";
-import { bookings, events, refunds, users } from "../../db/schema.ts";
+import { bookings, documents, events, refunds, users } from "../../db/schema.ts";
 import { feedbackToken } from "../lib/capability.ts";
 import { DomainError } from "../lib/errors.ts";
 import type { BookingContext } from "./checkout.ts";
@@ -27,6 +27,9 @@ type NightBase = {
   durationHours: number;
   /** What the seat cost, in cents. */
   amountCents: number;
+  /** The booking's receipt or tax invoice and its refund's adjustment note (decision 032), when written. */
+  invoiceNumber: string | null;
+  adjustmentNumber: string | null;
 };
 
 export type MyNight =
@@ -73,6 +76,10 @@ export async function myNights(deps: TicketDeps, phone: string): Promise<MyNight
     deps,
     rows.map((r) => r.booking.id),
   );
+  const papers = documentNumbers(
+    deps,
+    rows.map((r) => r.booking.id),
+  );
   const nights: MyNight[] = [];
   for (const ctx of rows) {
     const { booking, event } = ctx;
@@ -86,6 +93,8 @@ export async function myNights(deps: TicketDeps, phone: string): Promise<MyNight
       timeZone: event.timeZone,
       durationHours: event.durationHours,
       amountCents: booking.amountCents,
+      invoiceNumber: papers.get(booking.id)?.invoice ?? null,
+      adjustmentNumber: papers.get(booking.id)?.adjustment ?? null,
     };
     if (booking.status === "cancelled") {
       // The guest cancelled after the policy's cut-off, so nothing came back (decision 028).
@@ -156,6 +165,24 @@ function refundedCents(deps: Pick<TicketDeps, "db">, bookingIds: number[]): Map<
     .groupBy(refunds.bookingId)
     .all();
   return new Map(rows.map((r) => [r.bookingId, r.cents]));
+}
+
+/** The document numbers of each of `bookingIds`: its receipt or invoice, and its adjustment note. */
+function documentNumbers(deps: Pick<TicketDeps, "db">, bookingIds: number[]) {
+  const found = new Map<number, { invoice?: string; adjustment?: string }>();
+  if (bookingIds.length === 0) return found;
+  const rows = deps.db
+    .select({ bookingId: documents.bookingId, kind: documents.kind, number: documents.number })
+    .from(documents)
+    .where(inArray(documents.bookingId, bookingIds))
+    .all();
+  for (const row of rows) {
+    const entry = found.get(row.bookingId) ?? {};
+    if (row.kind === "adjustment") entry.adjustment = row.number;
+    else entry.invoice = row.number;
+    found.set(row.bookingId, entry);
+  }
+  return found;
 }
 
 /** The bookings among `bookingIds` that their guest's own cancel refunded. */

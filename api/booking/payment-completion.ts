@@ -9,6 +9,7 @@ import type { PaymentEvent, PaymentsProvider } from "../providers/payments/types
 import type { SmsProvider } from "../providers/sms/types.ts";
 import { bookingStatusAfter } from "./booking-status.ts";
 import { loadBookingContextById, releaseCheckout } from "./checkout.ts";
+import { issueSaleDocument } from "./documents.ts";
 import { isPromoOverrun } from "./promo-codes.ts";
 import { isBalanced, paidBookingOf, seatsLeft, seatsLeftFor, seatUse } from "./seats.ts";
 import { issueTicket, sendQueuedConfirmation } from "./ticket.ts";
@@ -150,7 +151,10 @@ export async function completeCheckout(
           .where(eq(bookings.id, booking.id))
           .run();
         if (offer) offerBooked(tx, offer, booking.id);
-        issueTicket(tx, env, { ...ctx, booking: { ...booking, status: "paid", paymentIntentId: pi } }, now);
+        const paid = { ...ctx, booking: { ...booking, status: "paid" as const, paymentIntentId: pi, amountCents } };
+        issueTicket(tx, env, paid, now);
+        // Its receipt or tax invoice, numbered in this transaction (docs/decisions/032-invoices.md).
+        issueSaleDocument(tx, env, paid, { paymentIntentId: pi, amountCents }, now);
         return { outcome: "paid", bookingId: booking.id };
       }
       return returnPayment();

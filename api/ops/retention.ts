@@ -11,6 +11,7 @@ import {
   waitlistEntries,
   waitlistOffers,
 } from "../../db/schema.ts";
+import { deleteExpiredDocuments } from "../booking/documents.ts";
 import { NO_PHOTO, removeStoredFiles } from "../booking/images.ts";
 import { expireKeptDetails } from "../booking/kept-details.ts";
 import { deleteDeadGuestSessions } from "../lib/guest-session.ts";
@@ -51,7 +52,7 @@ export function firstWords(body: string): string {
 export async function applyRetention(
   deps: Deps,
   now: number,
-): Promise<{ erasedEvents: number[]; shortenedMessages: number }> {
+): Promise<{ erasedEvents: number[]; shortenedMessages: number; deletedDocuments: number }> {
   const cutoff = now - deps.retentionDays * DAY;
   const due = deps.db
     .select({ id: events.id })
@@ -75,6 +76,10 @@ export async function applyRetention(
   await removeStoredFiles(deps.uploadsDir, expired.photos);
   if (expired.phones > 0) deps.log?.("info", "kept details erased", { count: expired.phones });
   const shortenedMessages = forgetOldMessages(deps.db, now, cutoff);
+  // Receipts, invoices and adjustment notes are tax records with no personal data: erasing a night
+  // leaves them, and they go 5 years after they were written, whatever RETENTION_DAYS says (decision 032).
+  const deletedDocuments = deleteExpiredDocuments(deps.db, now);
+  if (deletedDocuments > 0) deps.log?.("info", "documents past their 5 years deleted", { count: deletedDocuments });
   // The activity log names people by id only, and is kept no longer than what it points at.
   deps.db.delete(activityLog).where(lt(activityLog.at, cutoff)).run();
   deps.db
@@ -88,7 +93,7 @@ export async function applyRetention(
     .delete(phoneVerifications)
     .where(lt(phoneVerifications.expiresAt, now - SPENT_CODES_KEEP_MS))
     .run();
-  return { erasedEvents, shortenedMessages };
+  return { erasedEvents, shortenedMessages, deletedDocuments };
 }
 
 /** Erases one event's attendees; returns the stored photo names no row names any more. */

@@ -625,6 +625,7 @@ describe("GET /api/get-event-user/{id}", () => {
       age: expect.any(Number),
       discount: 0,
       code: null,
+      invoiceNumber: null,
     });
     expect(list[1]).toMatchObject({ status: "refunded", checkedInAt: null, gender: "female" });
   });

@@ -1,5 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import { eventId, eventImageForm, eventUpdateBody, newEventForm } from "../../common/event-fields.ts";
+import { documentByNumber } from "../booking/documents.ts";
+import { pdfDownload } from "../booking/documents-pdf.ts";
 import { getEvent } from "../booking/events.ts";
 import { eventDetail } from "../booking/events-schemas.ts";
 import { findEvent } from "../booking/holds.ts";
@@ -166,6 +168,22 @@ const refundRoute = createRoute({
   },
 });
 
+const adminInvoiceRoute = createRoute({
+  method: "get",
+  path: "/admin-invoice/{number}",
+  summary: "A receipt, tax invoice or adjustment note by its number (INV-000123), as a PDF (an attachment)",
+  request: {
+    params: z.object({ number: z.string().regex(/^INV-\d{6,9}$/, "must be a document number such as INV-000123") }),
+  },
+  responses: {
+    200: file(
+      "application/pdf",
+      'The PDF, `Content-Disposition: attachment; filename="INV-000123.pdf"`, `Cache-Control: no-store`',
+    ),
+    ...errors("get", BY_ID),
+  },
+});
+
 type Listed = (typeof LISTED)[number];
 
 export const adminRoutes = (deps: AppDeps) => {
@@ -243,6 +261,11 @@ export const adminRoutes = (deps: AppDeps) => {
       })
       .openapi({ ...participantsRoute, middleware: admin }, (c) => {
         return c.json(listEventParticipants(deps.db, c.req.valid("param").id), 200);
+      })
+      .openapi({ ...adminInvoiceRoute, middleware: admin }, async (c) => {
+        const doc = documentByNumber(deps.db, c.req.valid("param").number);
+        if (!doc) throw NotFound("no such document");
+        return pdfDownload(doc);
       })
       .openapi({ ...refundRoute, middleware: admin }, async (c) => {
         const { paymentIntentId } = c.req.valid("json");

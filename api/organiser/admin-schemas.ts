@@ -57,6 +57,7 @@ export const eventParticipants = z.array(
     age: int().nullable(),
     discount: z.number(),
     code: z.string().nullable(),
+    invoiceNumber: z.string().nullable(),
   }),
 );
 

@@ -564,9 +564,9 @@ describe("GET /api/admin-event/{id}/participants.csv", () => {
     expect(response.headers.get("cache-control")).toBe("no-store");
     const national = (e164: string) => `0${e164.slice(3, 6)} ${e164.slice(6, 9)} ${e164.slice(9)}`;
     expect((await response.text()).split("\n")).toEqual([
-      "name,email,phone,gender,age,status,amount,discount,code,payment_intent_id,booked_at (Australia/Perth),checked_in_at (Australia/Perth)",
-      `Asha Rao,asha@example.com,${national(asha!.phone)},female,36,paid,45.00,7.50,NEWS,${asha!.paymentIntentId},2031-11-29 19:05,2031-12-01 18:55`,
-      `"Ravi, Jr.",ravi@example.com,${national(ravi!.phone)},male,36,refunded,49.50,0.00,,${ravi!.paymentIntentId},2031-11-30 07:59,`,
+      "name,email,phone,gender,age,status,amount,discount,code,payment_intent_id,invoice_number,booked_at (Australia/Perth),checked_in_at (Australia/Perth)",
+      `Asha Rao,asha@example.com,${national(asha!.phone)},female,36,paid,45.00,7.50,NEWS,${asha!.paymentIntentId},,2031-11-29 19:05,2031-12-01 18:55`,
+      `"Ravi, Jr.",ravi@example.com,${national(ravi!.phone)},male,36,refunded,49.50,0.00,,${ravi!.paymentIntentId},,2031-11-30 07:59,`,
       "",
     ]);
   });
@@ -611,7 +611,7 @@ describe("GET /api/admin-event/{id}/participants.csv", () => {
   it("answers only the header for an event nobody booked, 401 without the session, 404 and 400", async () => {
     const event = await newEvent();
     expect(await (await csvOf(event.id)).text()).toBe(
-      "name,email,phone,gender,age,status,amount,discount,code,payment_intent_id,booked_at (Australia/Sydney),checked_in_at (Australia/Sydney)\n",
+      "name,email,phone,gender,age,status,amount,discount,code,payment_intent_id,invoice_number,booked_at (Australia/Sydney),checked_in_at (Australia/Sydney)\n",
     );
     const refused = await csvOf(event.id, anon);
     expect(refused.status).toBe(401);

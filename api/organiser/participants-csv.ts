@@ -26,6 +26,7 @@ export const participantsCsvHeader = (zone: string) =>
     "discount",
     "code",
     "payment_intent_id",
+    "invoice_number",
     `booked_at (${zone})`,
     `checked_in_at (${zone})`,
   ] as const;
@@ -96,6 +97,7 @@ export function participantsCsv(db: Db, eventId: number): { fileName: string; cs
     p.discount.toFixed(2),
     p.code ?? "",
     p.payment_intent_id ?? "",
+    p.invoiceNumber ?? "",
     atVenue(p.bookedAt, event.zone),
     atVenue(p.checkedInAt, event.zone),
   ]);
@@ -110,6 +112,7 @@ export function participantsCsv(db: Db, eventId: number): { fileName: string; cs
         w.gender,
         "",
         `waitlist (${WAITLIST_CSV_STATUS[w.status] ?? w.status})`,
+        "",
         "",
         "",
         "",

@@ -1,7 +1,7 @@
-import { and, asc, eq, inArray } from "drizzle-orm";
+import { and, asc, eq, inArray, ne } from "drizzle-orm";
 import { ageAtEvent } from "../../common/age.ts";
 import type { Db } from "../../db/client.ts";
-import { bookings, events, promoCodes, users } from "../../db/schema.ts";
+import { bookings, documents, events, promoCodes, users } from "../../db/schema.ts";
 import { NotFound } from "../lib/errors.ts";
 
 /**
@@ -27,6 +27,8 @@ export type EventParticipant = {
   /** Dollars off the list price (early bird and promo code), and the code used, if any. */
   discount: number;
   code: string | null;
+  /** The booking's receipt or tax invoice number (`INV-000123`), null when it has none (decision 032). */
+  invoiceNumber: string | null;
 };
 
 /** The paid and refunded bookings of an event, oldest booking first. Holds never paid are not participants. */
@@ -34,14 +36,15 @@ export function listEventParticipants(db: Db, eventId: number): EventParticipant
   const event = db.select().from(events).where(eq(events.id, eventId)).get();
   if (!event) throw NotFound("no such event");
   return db
-    .select({ booking: bookings, user: users, code: promoCodes.code })
+    .select({ booking: bookings, user: users, code: promoCodes.code, invoiceNumber: documents.number })
     .from(bookings)
     .innerJoin(users, eq(users.id, bookings.userId))
     .leftJoin(promoCodes, eq(promoCodes.id, bookings.promoCodeId))
+    .leftJoin(documents, and(eq(documents.bookingId, bookings.id), ne(documents.kind, "adjustment")))
     .where(and(eq(bookings.eventId, eventId), inArray(bookings.status, ["paid", "refunded"])))
     .orderBy(asc(bookings.id))
     .all()
-    .map(({ booking, user, code }) => ({
+    .map(({ booking, user, code, invoiceNumber }) => ({
       id: user.id,
       username: user.name,
       gender: user.gender,
@@ -57,5 +60,6 @@ export function listEventParticipants(db: Db, eventId: number): EventParticipant
       age: ageAtEvent(user.dateOfBirth, event),
       discount: booking.discountCents / 100,
       code,
+      invoiceNumber,
     }));
 }

@@ -3,6 +3,7 @@ import { audFromCents, REFUND_ARRIVES } from "../../common/money.ts";
 import type { Db, DbOrTx } from "../../db/client.ts";
 import { bookings, events, type RefundClaim, refundClaims, refunds } from "../../db/schema.ts";
 import { bookingStatusAfter } from "../booking/booking-status.ts";
+import { issueAdjustmentNote, type SellerEnv } from "../booking/documents.ts";
 import { offerFreedSeatsNow } from "../booking/waitlist-offers.ts";
 import type { Env } from "../env.ts";
 import { Conflict, NotFound, ProviderFailed } from "../lib/errors.ts";
@@ -14,7 +15,7 @@ import type { SmsProvider } from "../providers/sms/types.ts";
 /** What a refund needs: the provider, and the waitlist's offer for a seat it gives back (texted at once). */
 export type RefundDeps = {
   db: Db;
-  env: Pick<Env, "PUBLIC_BASE_URL" | "SESSION_SECRET" | "WAITLIST_OFFER_MINUTES">;
+  env: Pick<Env, "PUBLIC_BASE_URL" | "SESSION_SECRET" | "WAITLIST_OFFER_MINUTES"> & SellerEnv;
   payments: PaymentsProvider;
   sms: SmsProvider;
   log: Logger;
@@ -138,6 +139,8 @@ export async function finishClaim(deps: RefundDeps, claim: RefundClaim): Promise
       tx.insert(refunds)
         .values({ bookingId, paymentIntentId, refundId, amountCents: claim.amountCents, reason: claim.reason })
         .run();
+      // The adjustment note against the payment's receipt or invoice, numbered here (decision 032).
+      issueAdjustmentNote(tx, deps.env, { paymentIntentId, refundId, amountCents: claim.amountCents }, deps.now());
       const booking = tx.select().from(bookings).where(eq(bookings.id, bookingId)).get();
       textRefund(tx, claim, booking?.eventId);
       // A payment refunded for want of a seat already left its booking refunded when it was claimed.

@@ -36,7 +36,9 @@ export type Kind =
   | "messageID"
   | "idPair"
   | "boolean"
-  | "formBoolean";
+  | "formBoolean"
+  | "documentNumber"
+  | "documentKind";
 
 /** `untrimmed`: any string of 1..max characters is legal as it is (a door code is compared as typed). */
 export type Field = { kind: Kind; base: unknown; optional?: boolean; max?: number; untrimmed?: boolean };
@@ -162,6 +164,9 @@ const accepts: Record<Kind, (v: unknown) => boolean> = {
   boolean: (v) => typeof v === "boolean",
   // A multipart form's yes/no (save-user-details' keepDetails, useSavedPhoto): the text "true" or "false".
   formBoolean: (v) => asText(v) === "true" || asText(v) === "false",
+  // A receipt's, invoice's or adjustment note's number, and which of a booking's documents (decision 032).
+  documentNumber: (v) => typeof v === "string" && /^INV-\d{6,9}$/.test(v),
+  documentKind: (v) => v === "invoice" || v === "adjustment",
 };
 
 /** Whether `value` could be a legal value of the field (then a 2xx would not be a bug). */

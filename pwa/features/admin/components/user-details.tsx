@@ -204,6 +204,7 @@ export function UserDetails({ events, eventId, onPick }: Props) {
                   <th scope="col">Phone</th>
                   <th scope="col">Amount</th>
                   <th scope="col">Payment</th>
+                  <th scope="col">Invoice</th>
                   <th scope="col">Status</th>
                   <th scope="col">Booked</th>
                   <th scope="col">Checked in</th>
@@ -236,6 +237,22 @@ export function UserDetails({ events, eventId, onPick }: Props) {
                     </td>
                     <td>{formatAud(p.booking_amount)}</td>
                     <td className="admin-mono admin-payment">{p.payment_intent_id ?? "—"}</td>
+                    <td>
+                      {p.invoiceNumber ? (
+                        <>
+                          <span className="admin-mono">{p.invoiceNumber}</span>{" "}
+                          <a
+                            href={`/api/admin-invoice/${p.invoiceNumber}`}
+                            download
+                            aria-label={`Download invoice ${p.invoiceNumber}`}
+                          >
+                            Download invoice
+                          </a>
+                        </>
+                      ) : (
+                        "—"
+                      )}
+                    </td>
                     <td>
                       <span className={`admin-badge status-${p.status}`}>{statusLabel(p.status)}</span>
                       <RefundResult

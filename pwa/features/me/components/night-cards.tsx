@@ -23,6 +23,32 @@ function When({ night }: { night: MyNight }) {
   );
 }
 
+/**
+ * The night's receipt or tax invoice, and its refund's adjustment note, as the /me session downloads
+ * them (docs/api.md, `GET /api/me-invoice/{bookingId}`): only those the server says were written.
+ */
+function Documents({ night }: { night: MyNight }) {
+  if (!night.invoiceNumber) return null;
+  const base = `/api/me-invoice/${night.bookingId}`;
+  return (
+    <p className="night-documents">
+      <a className="button" href={base} download aria-label={`Download invoice ${night.invoiceNumber}`}>
+        Download invoice
+      </a>
+      {night.adjustmentNumber ? (
+        <a
+          className="button"
+          href={`${base}?kind=adjustment`}
+          download
+          aria-label={`Download adjustment note ${night.adjustmentNumber}`}
+        >
+          Download adjustment note
+        </a>
+      ) : null}
+    </p>
+  );
+}
+
 /** A night that is over: when its matches come out, then the way to them. */
 export function PastNight({ night }: { night: Night<"past"> }) {
   const { results } = night;
@@ -39,6 +65,7 @@ export function PastNight({ night }: { night: Night<"past"> }) {
           Your matches come out at {resultsWhen(Date.parse(results.resultsAt), night.timeZone, Date.now())}.
         </p>
       )}
+      <Documents night={night} />
     </article>
   );
 }
@@ -66,6 +93,7 @@ export function VoidNight({ night }: { night: Night<"cancelled" | "refunded"> })
         {refund}
       </p>
       <When night={night} />
+      <Documents night={night} />
     </article>
   );
 }

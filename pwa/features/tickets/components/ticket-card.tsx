@@ -17,7 +17,13 @@ export type TicketView = Pick<
   | "uniqueCode"
   | "qrCodeImage"
   | "status"
+  | "bookingId"
+  | "ticketToken"
 >;
+
+/** The saved ticket's receipt or tax invoice: its link token is the proof (docs/api.md, `GET /api/invoice`). */
+const invoiceHref = (bookingId: number, token: string) =>
+  `/api/invoice?bookingId=${bookingId}&t=${encodeURIComponent(token)}`;
 
 const VOID_LABEL = { refunded: "Refunded", cancelled: "Cancelled", booking_cancelled: "Cancelled" } as const;
 const VOID_NOTE = {
@@ -97,6 +103,11 @@ export function TicketCard({ ticket, headingLevel = 2 }: { ticket: TicketView; h
           </a>
           <AddToCalendar ticket={ticket} />
         </>
+      ) : null}
+      {!voided && ticket.bookingId && ticket.ticketToken ? (
+        <a className="button ticket-download" href={invoiceHref(ticket.bookingId, ticket.ticketToken)} download>
+          Download invoice
+        </a>
       ) : null}
     </article>
   );
