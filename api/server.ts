@@ -6,6 +6,7 @@ import { serve } from "@hono/node-server";
 import { openDatabase } from "../db/client.ts";
 import { seedDemoEvents } from "../db/seed.ts";
 import { createApp } from "./app.ts";
+import { documentPdf } from "./booking/documents-pdf.ts";
 import { storeImage } from "./booking/images.ts";
 import { readEnvOrExit } from "./env.ts";
 import { jsonLogger } from "./lib/log.ts";
@@ -35,7 +36,21 @@ if (!existsSync(join(staticDir, "index.html"))) {
   log("warn", "no built PWA in dist/: run `npm run build` (npm start does) to serve the app");
 }
 
-const app = createApp({ db, env, sms, devOutbox, mail, devMailbox, payments, log, now, staticDir });
+// An email's receipt, invoice or adjustment note, made when the outbox sends it (docs/decisions/032).
+const documentPdfOf = (id: number) => documentPdf({ db }, id);
+const app = createApp({
+  db,
+  env,
+  sms,
+  devOutbox,
+  mail,
+  devMailbox,
+  documentPdf: documentPdfOf,
+  payments,
+  log,
+  now,
+  staticDir,
+});
 
 const server = serve({ fetch: app.fetch, port: env.PORT }, (info) => {
   log("info", `listening on ${env.PUBLIC_BASE_URL} (port ${info.port})`, {
@@ -49,7 +64,10 @@ const server = serve({ fetch: app.fetch, port: env.PORT }, (info) => {
 });
 
 // Reminders, SMS retries and the rest: one loop, stopped before the database closes.
-const scheduler = createScheduler({ log, now }, backgroundJobs({ db, env, sms, mail, payments, log, now }));
+const scheduler = createScheduler(
+  { log, now },
+  backgroundJobs({ db, env, sms, mail, documentPdf: documentPdfOf, payments, log, now }),
+);
 scheduler.start();
 
 // Graceful shutdown (docs/decisions/006-operations.md). Responses still being worked on are tracked

@@ -363,14 +363,6 @@ export const processedWebhookEvents = sqliteTable("processed_webhook_events", {
 });
 
 /**
- * SMS waiting to go out. Writing the message here inside the transaction that caused it, then
- * sending, means a crash or a provider failure loses nothing and `dedupeKey` stops a second copy.
- */
-/**
- * An email attachment as the outbox keeps it: its bytes (base64), or a document (a receipt or tax
- * invoice) whose PDF is made at send time by the `documentPdf` dependency. `cid` marks an inline part.
- */
-/**
  * An email's attachment as the outbox keeps it: bytes (`base64`), or made when sent: a document's PDF
  * (`document`, by id) or the PNG of a QR code of `qr`'s text (a ticket's, so an email can be queued in
  * the synchronous transaction that issues the ticket).
@@ -386,6 +378,8 @@ export const outboxChannels = ["sms", "email"] as const;
  * Every message the app sends, texts and emails alike (STYLE.md, "One outbox for every message"):
  * queued inside the transaction that makes it true, sent once per `dedupeKey`. `to` is the phone
  * (E.164) of a text or the address of an email; `body` is the text, or an email's plain-text part.
+ * Written inside the transaction that caused it, then sent, so a crash or a provider failure loses
+ * nothing, and `dedupeKey` stops a second copy.
  */
 export const outboxMessages = sqliteTable(
   "outbox_messages",

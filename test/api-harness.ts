@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { serve } from "@hono/node-server";
 import { afterAll, beforeAll, expect } from "vitest";
 import { createApp } from "../api/app.ts";
+import { documentPdf } from "../api/booking/documents-pdf.ts";
 import type { AppDeps } from "../api/deps.ts";
 import { parseEnv } from "../api/env.ts";
 import { signValue } from "../api/lib/crypto.ts";
@@ -76,7 +77,8 @@ export async function startTestServer(options: Omit<TestServerOptions, "expectNo
   const { sms, devOutbox } = createSmsProvider(env, db, log, now);
   const { mail, devMailbox } = createMailProvider(env, log, now);
   const payments = createPaymentsProvider(env, db, now);
-  const base: AppDeps = { db, env, sms, devOutbox, mail, devMailbox, payments, log, now };
+  const documentPdfOf = (id: number) => documentPdf({ db }, id);
+  const base: AppDeps = { db, env, sms, devOutbox, mail, devMailbox, documentPdf: documentPdfOf, payments, log, now };
   const chosen: AppDeps = { ...base, ...options.deps?.(base) };
   // Whatever logger a test chose, a reply that differs from its declaration is noted here too.
   const replyMismatches: Record<string, unknown>[] = [];

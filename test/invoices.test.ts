@@ -1,7 +1,6 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
-import { PDFParse } from "pdf-parse";
 import { describe, expect, it } from "vitest";
 import { cancelBooking } from "../api/booking/cancel-booking.ts";
 import { DOCUMENT_KEEP_MS } from "../api/booking/documents.ts";
@@ -10,10 +9,11 @@ import { completeCheckout } from "../api/booking/payment-completion.ts";
 import { linkToken } from "../api/lib/capability.ts";
 import { applyRetention } from "../api/ops/retention.ts";
 import { finishUnfinishedRefunds, refundPayment } from "../api/organiser/refunds.ts";
-import { bookings, documents, events, promoCodes, refunds } from "../db/schema.ts";
-import { browserClient, suiteTestServer, type TestServer, verifiedPhoneCookie, withTestServer } from "./api-harness.ts";
-import { insertEvent, insertHeldBooking, insertPaidBookings } from "./fixtures.ts";
-import { createCheckout, pay, signedInOnMe } from "./suites/booking-flow.ts";
+import { bookings, documents, events, refunds } from "../db/schema.ts";
+import { browserClient, suiteTestServer, type TestServer, withTestServer } from "./api-harness.ts";
+import { insertEvent, insertPaidBookings } from "./fixtures.ts";
+import { pay, signedInOnMe } from "./suites/booking-flow.ts";
+import { paidOverHttp, pdfText as textOf } from "./suites/invoices.ts";
 
 // Receipts, tax invoices and adjustment notes (docs/decisions/032-invoices.md): one document per
 // paid booking, written with the payment and numbered without gaps; one adjustment note per refund
@@ -33,52 +33,12 @@ const server = suiteTestServer({
   env: { ...SELLER, OTP_MAX_PER_ADDRESS: "100000", OTP_MAX_PER_PHONE: "1000" },
 });
 
-async function textOf(bytes: Uint8Array): Promise<string> {
-  // A copy: pdf.js takes over the buffer it is given.
-  const parser = new PDFParse({ data: bytes.slice() });
-  try {
-    return (await parser.getText()).text;
-  } finally {
-    await parser.destroy();
-  }
-}
-
 const number = (doc: { number: string }) => Number(doc.number.slice(4));
 
 async function adminBrowser(s: TestServer) {
   const admin = browserClient(s.url);
   expect((await admin.postJson("/api/admin-login", { password: ADMIN_PASSWORD })).status).toBe(200);
   return admin;
-}
-
-/** A seat held straight in the database, then checked out and paid through the real calls. */
-async function paidOverHttp(
-  s: TestServer,
-  eventId: number,
-  price?: { list: number; earlyBird: number; promo: number },
-) {
-  const { db } = s.deps;
-  const held = insertHeldBooking(db, eventId, { now: s.deps.now() });
-  if (price) {
-    const code = db.insert(promoCodes).values({ eventId, code: "SAVE10", percentOff: 10 }).returning().get();
-    db.update(bookings)
-      .set({
-        listPriceCents: price.list,
-        earlyBirdCents: price.earlyBird,
-        discountCents: price.earlyBird + price.promo,
-        promoCodeId: code.id,
-        amountCents: price.list - price.earlyBird - price.promo,
-      })
-      .where(eq(bookings.id, held.bookingId))
-      .run();
-  }
-  const session = await createCheckout(
-    s.url,
-    { userID: held.userId, eventID: eventId },
-    verifiedPhoneCookie(s.deps.env, held.phone, s.deps.now()),
-  );
-  expect(session.status).toBe(200);
-  return { ...held, sessionId: session.sessionId ?? "" };
 }
 
 const docsOf = (s: TestServer, bookingId: number) =>

@@ -1,9 +1,10 @@
 import { and, desc, eq, inArray } from "drizzle-orm";
 import { policyOf, refundDue } from "../../common/cancellation.ts";
 import { audFromCents } from "../../common/money.ts";
-import { bookings, events, type RefundClaim, refunds } from "../../db/schema.ts";
+import { bookings, events, type RefundClaim, refunds, users } from "../../db/schema.ts";
 import { Conflict, Forbidden } from "../lib/errors.ts";
-import { deliverPending, enqueueSms } from "../messaging/outbox.ts";
+import { refundEmail, senderOf } from "../messaging/emails.ts";
+import { deliverPending, enqueueEmail, enqueueSms } from "../messaging/outbox.ts";
 import { recordActivity } from "../organiser/activity.ts";
 import { claimOf, claimRefund, finishClaim, type RefundDeps } from "../organiser/refunds.ts";
 import { bookingStatusAfter } from "./booking-status.ts";
@@ -109,6 +110,21 @@ export async function cancelBooking(
         to: booking.phone,
         body: `Your booking for ${event.name} is cancelled. Under the event's cancellation policy no refund is due now.`,
       });
+      const user = tx.select().from(users).where(eq(users.id, booking.userId)).get();
+      if (user?.email) {
+        const content = refundEmail({
+          sender: senderOf(deps.env),
+          event,
+          name: user.name,
+          amountCents: 0,
+          reason: "guest_cancel",
+        });
+        enqueueEmail(
+          tx,
+          { dedupeKey: `${cancelTextKey(booking.id)}:email`, to: user.email, bookingId: booking.id, ...content },
+          deps.env,
+        );
+      }
       return { done: { refundCents: 0, status: "cancelled" }, freedEventId: event.id };
     },
     { behavior: "immediate" },

@@ -7,6 +7,7 @@ import type { Logger } from "../lib/log.ts";
 import { claimRefund, finishClaim, isRefundRecorded } from "../organiser/refunds.ts";
 import type { PaymentEvent, PaymentsProvider } from "../providers/payments/types.ts";
 import type { SmsProvider } from "../providers/sms/types.ts";
+import { queueBookingEmail } from "./booking-email.ts";
 import { bookingStatusAfter } from "./booking-status.ts";
 import { loadBookingContextById, releaseCheckout } from "./checkout.ts";
 import { issueSaleDocument } from "./documents.ts";
@@ -152,9 +153,11 @@ export async function completeCheckout(
           .run();
         if (offer) offerBooked(tx, offer, booking.id);
         const paid = { ...ctx, booking: { ...booking, status: "paid" as const, paymentIntentId: pi, amountCents } };
-        issueTicket(tx, env, paid, now);
-        // Its receipt or tax invoice, numbered in this transaction (docs/decisions/032-invoices.md).
-        issueSaleDocument(tx, env, paid, { paymentIntentId: pi, amountCents }, now);
+        const uniqueCode = issueTicket(tx, env, paid, now);
+        // Its receipt or tax invoice, numbered in this transaction (docs/decisions/032-invoices.md),
+        // and the booking email that carries both (docs/decisions/033-emails.md).
+        const document = issueSaleDocument(tx, env, paid, { paymentIntentId: pi, amountCents }, now);
+        queueBookingEmail(tx, env, paid, { uniqueCode, document }, now);
         return { outcome: "paid", bookingId: booking.id };
       }
       return returnPayment();

@@ -381,7 +381,7 @@ describe("POST /api/send-confirmation", () => {
     const messages = server.deps.db
       .select()
       .from(outboxMessages)
-      .where(like(outboxMessages.dedupeKey, `confirmation-${paid.bookingId}%`))
+      .where(and(like(outboxMessages.dedupeKey, `confirmation-${paid.bookingId}%`), eq(outboxMessages.channel, "sms")))
       .all();
     expect(messages).toHaveLength(1);
     expect(messages[0]?.body).toContain(a.uniqueCode);

@@ -56,7 +56,20 @@ const every = (): EmailContent[] => [
     ticketUrl: "https://tickets.example/tickets?add=77&t=abc",
     now: NOW,
   }),
-  resultsEmail({ sender, event, name: "Asha", reportUrl: "https://tickets.example/EventFeedback?par1=12&par2=40&t=x" }),
+  resultsEmail({
+    sender,
+    event,
+    name: "Asha",
+    matches: 2,
+    reportUrl: "https://tickets.example/EventFeedback?par1=12&par2=40&t=x",
+  }),
+  resultsEmail({
+    sender,
+    event,
+    name: "Asha",
+    matches: 0,
+    reportUrl: "https://tickets.example/EventFeedback?par1=12&par2=40&t=x",
+  }),
 ];
 
 const decoded = (attachment: EmailAttachment | undefined) =>

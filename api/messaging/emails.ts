@@ -2,6 +2,7 @@ import { type CalendarTicket, calendarFileName, ticketCalendar } from "../../com
 import { audFromCents, REFUND_ARRIVES } from "../../common/money.ts";
 import { formatVenueTime } from "../../common/time-zone.ts";
 import type { StoredAttachment } from "../../db/schema.ts";
+import type { Env } from "../env.ts";
 
 // What each email says (docs/decisions/033-emails.md): pure builders, one per message, each giving a
 // subject, a plain-text part and an HTML part that say the same facts, and the attachments. Every
@@ -11,6 +12,12 @@ import type { StoredAttachment } from "../../db/schema.ts";
 
 /** Who sends it, as every email's footer names them. */
 export type Sender = { businessName: string; supportEmail: string };
+
+/** The business and its contact, from the environment (`BUSINESS_NAME`, `SUPPORT_EMAIL`). */
+export const senderOf = (env: Pick<Env, "BUSINESS_NAME" | "SUPPORT_EMAIL">): Sender => ({
+  businessName: env.BUSINESS_NAME,
+  supportEmail: env.SUPPORT_EMAIL,
+});
 
 /** An attachment as the outbox keeps it: bytes, or a document's PDF or a ticket's QR made when sent. */
 export type EmailAttachment = StoredAttachment;
@@ -270,24 +277,23 @@ export function reminderEmail(input: TicketEmail): EmailContent {
   );
 }
 
-/** The results are out: the same link the text carries. */
+/** The results are out: the same link the text carries, and how many mutual matches it shows. */
 export function resultsEmail(input: {
   sender: Sender;
   event: EmailEvent;
   name: string;
   reportUrl: string;
+  matches: number;
 }): EmailContent {
   const { event, sender } = input;
+  const news =
+    input.matches === 0
+      ? `The results from ${event.name} are in. No mutual match this time; your report shows your night.`
+      : `The results from ${event.name} are in: ${input.matches === 1 ? "1 mutual match" : `${input.matches} mutual matches`}. See who, with their numbers:`;
   const blocks: Block[] = [
     { p: `Hi ${input.name},` },
-    { p: `The matches from ${event.name} are out. See who liked you back:` },
-    { link: { href: input.reportUrl, text: "See my matches" } },
+    { p: news },
+    { link: { href: input.reportUrl, text: "See my results" } },
   ];
-  const subject = `Your matches from ${event.name}`;
-  return {
-    subject: oneLine(subject),
-    text: text(blocks, sender),
-    html: html(blocks, sender, subject),
-    attachments: [],
-  };
+  return compose(`Your results from ${event.name}`, blocks, sender);
 }

@@ -73,16 +73,17 @@ export type OutboxDeps = {
 };
 
 /**
- * Sends the pending texts whose keys start with `dedupePrefix` (one event's news) and counts them:
- * those not sent stay queued for the retry loop.
+ * Sends the pending messages whose keys start with `dedupePrefix` (one event's news) and counts the
+ * texts among them: those not sent stay queued for the retry loop.
  */
 export async function deliverBatch(
   deps: Parameters<typeof deliverPending>[0],
   dedupePrefix: string,
 ): Promise<{ sent: number; failed: number }> {
-  const handled = await deliverPending(deps, { dedupePrefix });
-  const sent = handled.filter((m) => m.status === "sent").length;
-  return { sent, failed: handled.length - sent };
+  // The counts are of texts, as the replies that carry them say; the batch's emails go too.
+  const texts = (await deliverPending(deps, { dedupePrefix })).filter((m) => m.channel === "sms");
+  const sent = texts.filter((m) => m.status === "sent").length;
+  return { sent, failed: texts.length - sent };
 }
 
 /**

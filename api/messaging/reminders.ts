@@ -1,9 +1,11 @@
 import { and, eq, gt, inArray, lte } from "drizzle-orm";
 import { formatVenueTime, utcToWallClock } from "../../common/time-zone.ts";
 import type { Db } from "../../db/client.ts";
-import { bookings, events } from "../../db/schema.ts";
+import { bookings, events, users } from "../../db/schema.ts";
 import type { Env } from "../env.ts";
-import { enqueueSms } from "./outbox.ts";
+import { savedTicketLink } from "../lib/capability.ts";
+import { reminderEmail, senderOf } from "./emails.ts";
+import { enqueueEmail, enqueueSms } from "./outbox.ts";
 
 const HOUR = 3_600_000;
 
@@ -44,14 +46,15 @@ export function dueReminder(
  * begun. The outbox's unique key per (reminder, booking) makes each go once, however often this runs
  * and on however many servers.
  */
-export function queueDueReminders(db: Db, env: Pick<Env, "PUBLIC_BASE_URL" | "REMINDER_HOURS">, now: number): number {
+export function queueDueReminders(db: Db, env: Env, now: number): number {
   const hours = env.REMINDER_HOURS;
   if (hours.length === 0) return 0;
   const horizon = now + Math.max(...hours) * HOUR;
   const rows = db
-    .select({ booking: bookings, event: events })
+    .select({ booking: bookings, event: events, user: users })
     .from(bookings)
     .innerJoin(events, eq(events.id, bookings.eventId))
+    .innerJoin(users, eq(users.id, bookings.userId))
     .where(
       and(
         eq(bookings.status, "paid"),
@@ -62,7 +65,7 @@ export function queueDueReminders(db: Db, env: Pick<Env, "PUBLIC_BASE_URL" | "RE
     )
     .all();
   let queued = 0;
-  for (const { booking, event } of rows) {
+  for (const { booking, event, user } of rows) {
     const h = dueReminder(booking, event.startsAt, hours, now);
     if (h === null) continue;
     enqueueSms(db, {
@@ -72,6 +75,21 @@ export function queueDueReminders(db: Db, env: Pick<Env, "PUBLIC_BASE_URL" | "RE
         `Reminder: ${event.name} is ${daysAway(now, event.startsAt, event.timeZone)}, ${formatVenueTime(event.startsAt, event.timeZone)}, at ${event.address}. ` +
         `Your ticket: ${env.PUBLIC_BASE_URL}/tickets`,
     });
+    // The same reminder by email, with the night's .ics again (docs/decisions/033-emails.md).
+    if (user.email && booking.uniqueCode) {
+      const content = reminderEmail({
+        sender: senderOf(env),
+        origin: env.PUBLIC_BASE_URL,
+        event,
+        name: user.name,
+        userID: user.id,
+        uniqueCode: booking.uniqueCode,
+        ticketUrl: savedTicketLink(env, booking.id),
+        now,
+      });
+      const dedupeKey = `${reminderDedupeKey(h, booking.id)}:email`;
+      enqueueEmail(db, { dedupeKey, to: user.email, bookingId: booking.id, ...content }, env);
+    }
     queued++;
   }
   return queued;

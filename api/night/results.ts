@@ -7,6 +7,7 @@ import { eventFeedbackLink, participantFeedbackLink } from "../lib/capability.ts
 import { Conflict, NotFound } from "../lib/errors.ts";
 import type { Logger } from "../lib/log.ts";
 import { textPaidAttendees } from "../messaging/attendee-texts.ts";
+import { resultsEmail, senderOf } from "../messaging/emails.ts";
 import { deliverBatch, enqueueSms } from "../messaging/outbox.ts";
 import type { SmsProvider } from "../providers/sms/types.ts";
 import { whoCame } from "./attendance.ts";
@@ -149,6 +150,17 @@ export async function releaseResults(deps: Deps, eventId: number): Promise<Relea
         only: (attendee) => came.has(attendee.userId),
         dedupeKey: (attendee) => `${prefix}${attendee.userId}`,
         body: (attendee) => resultsText(deps.env, event, attendee.userId, counts.get(attendee.userId) ?? 0),
+        email: {
+          env: deps.env,
+          content: (attendee) =>
+            resultsEmail({
+              sender: senderOf(deps.env),
+              event,
+              name: attendee.name,
+              reportUrl: eventFeedbackLink(deps.env, attendee.userId, event.id),
+              matches: counts.get(attendee.userId) ?? 0,
+            }),
+        },
       });
       return { releasedAt: now, releasedNow: true };
     },

@@ -6,6 +6,7 @@ import { releaseHolds } from "../booking/holds.ts";
 import { endWaitlist } from "../booking/waitlist.ts";
 import { Conflict, NotFound } from "../lib/errors.ts";
 import { textPaidAttendees } from "../messaging/attendee-texts.ts";
+import { eventCancelledEmail, senderOf } from "../messaging/emails.ts";
 import { deliverBatch } from "../messaging/outbox.ts";
 import { type RefundDeps, refundPayment } from "./refunds.ts";
 
@@ -50,6 +51,16 @@ export async function cancelEvent(deps: RefundDeps, eventId: number): Promise<Ca
       textPaidAttendees(tx, eventId, {
         dedupeKey: (attendee) => `${prefix}${attendee.id}`,
         body: (attendee) => message(event, attendee.amountCents),
+        email: {
+          env: deps.env,
+          content: (attendee) =>
+            eventCancelledEmail({
+              sender: senderOf(deps.env),
+              event,
+              name: attendee.name,
+              amountCents: attendee.amountCents,
+            }),
+        },
       });
     },
     { behavior: "immediate" },

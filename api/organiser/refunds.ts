@@ -1,21 +1,24 @@
 import { and, asc, eq, isNotNull, isNull, lte } from "drizzle-orm";
 import { audFromCents, REFUND_ARRIVES } from "../../common/money.ts";
 import type { Db, DbOrTx } from "../../db/client.ts";
-import { bookings, events, type RefundClaim, refundClaims, refunds } from "../../db/schema.ts";
+import { bookings, events, type RefundClaim, refundClaims, refunds, users } from "../../db/schema.ts";
+import { emailDocument } from "../booking/booking-email.ts";
 import { bookingStatusAfter } from "../booking/booking-status.ts";
-import { issueAdjustmentNote, type SellerEnv } from "../booking/documents.ts";
+import { adjustmentOfPayment, issueAdjustmentNote, type SellerEnv } from "../booking/documents.ts";
 import { offerFreedSeatsNow } from "../booking/waitlist-offers.ts";
 import type { Env } from "../env.ts";
 import { Conflict, NotFound, ProviderFailed } from "../lib/errors.ts";
 import type { Logger } from "../lib/log.ts";
-import { deliverPending, enqueueSms } from "../messaging/outbox.ts";
+import { refundEmail, senderOf } from "../messaging/emails.ts";
+import { deliverPending, enqueueEmail, enqueueSms } from "../messaging/outbox.ts";
 import { AlreadyRefunded, type PaymentsProvider } from "../providers/payments/types.ts";
 import type { SmsProvider } from "../providers/sms/types.ts";
 
 /** What a refund needs: the provider, and the waitlist's offer for a seat it gives back (texted at once). */
 export type RefundDeps = {
   db: Db;
-  env: Pick<Env, "PUBLIC_BASE_URL" | "SESSION_SECRET" | "WAITLIST_OFFER_MINUTES"> & SellerEnv;
+  env: Pick<Env, "PUBLIC_BASE_URL" | "SESSION_SECRET" | "WAITLIST_OFFER_MINUTES" | "SUPPORT_EMAIL" | "EMAIL"> &
+    SellerEnv;
   payments: PaymentsProvider;
   sms: SmsProvider;
   log: Logger;
@@ -143,6 +146,7 @@ export async function finishClaim(deps: RefundDeps, claim: RefundClaim): Promise
       issueAdjustmentNote(tx, deps.env, { paymentIntentId, refundId, amountCents: claim.amountCents }, deps.now());
       const booking = tx.select().from(bookings).where(eq(bookings.id, bookingId)).get();
       textRefund(tx, claim, booking?.eventId);
+      emailRefund(tx, deps.env, claim);
       // A payment refunded for want of a seat already left its booking refunded when it was claimed.
       if (booking?.paymentIntentId !== paymentIntentId || booking.status !== "paid") {
         return { refundId, seatReleased: booking?.seatReleased ?? false, released: false, refundedNow: true };
@@ -191,6 +195,36 @@ function textRefund(tx: DbOrTx, claim: RefundClaim, eventId: number | undefined)
     to: booking.phone,
     body: `${why}${why ? "your" : "Your"} ${audFromCents(claim.amountCents)} for ${event.name} is being refunded to your card; ${REFUND_ARRIVES}.`,
   });
+}
+
+/**
+ * Emails the refund with its adjustment note (decision 032), whatever its reason: a cancelled event's
+ * too, as its cancellation email carries no document. Keyed like the text, so the refund's prompt
+ * send sends both. A payment that bought nothing (no seat) has no note, and says why.
+ */
+function emailRefund(tx: DbOrTx, env: RefundDeps["env"], claim: RefundClaim) {
+  const row = tx
+    .select({ event: events, user: users })
+    .from(bookings)
+    .innerJoin(events, eq(events.id, bookings.eventId))
+    .innerJoin(users, eq(users.id, bookings.userId))
+    .where(eq(bookings.id, claim.bookingId))
+    .get();
+  if (!row?.user.email) return;
+  const { event, user } = row;
+  const content = refundEmail({
+    sender: senderOf(env),
+    event,
+    name: user.name,
+    amountCents: claim.amountCents,
+    reason: claim.reason === "guest_cancel" ? "guest_cancel" : claim.reason === "no_seat" ? "no_seat" : "organiser",
+    document: emailDocument(adjustmentOfPayment(tx, claim.paymentIntentId)),
+  });
+  enqueueEmail(
+    tx,
+    { dedupeKey: `refund:${claim.paymentIntentId}:email`, to: user.email, bookingId: claim.bookingId, ...content },
+    env,
+  );
 }
 
 /** Refunds claimed at least UNFINISHED_CLAIM_MS before `now` and not recorded yet, oldest first. */

@@ -1,0 +1,52 @@
+import type { DbOrTx } from "../../db/client.ts";
+import type { Document } from "../../db/schema.ts";
+import type { Env } from "../env.ts";
+import { savedTicketLink } from "../lib/capability.ts";
+import { bookingEmail, type EmailDocument, senderOf } from "../messaging/emails.ts";
+import { enqueueEmail } from "../messaging/outbox.ts";
+import type { BookingContext } from "./checkout.ts";
+import { documentTitle } from "./documents-pdf.ts";
+import { doorQrLink } from "./ticket.ts";
+
+/** The email's key: `confirmation-{id}` as the text's, so the confirmation's prompt send sends both. */
+export const bookingEmailKey = (bookingId: number) => `confirmation-${bookingId}:email`;
+
+/** A document as an email names and attaches it. */
+export const emailDocument = (doc: Document | undefined): EmailDocument | null =>
+  doc ? { id: doc.id, number: doc.number, title: documentTitle(doc) as EmailDocument["title"] } : null;
+
+/**
+ * Queues the booking email (docs/decisions/033-emails.md) in the transaction that marks the booking
+ * paid, beside the confirmation text: the ticket with its QR inline, the night's `.ics`, and the
+ * receipt or tax invoice written in the same transaction. Once per booking, like the text.
+ */
+export function queueBookingEmail(
+  tx: DbOrTx,
+  env: Env,
+  ctx: BookingContext,
+  ticket: { uniqueCode: string; document: Document | undefined },
+  now: number,
+) {
+  const { booking, user, event } = ctx;
+  if (!user.email) return;
+  const content = bookingEmail({
+    sender: senderOf(env),
+    origin: env.PUBLIC_BASE_URL,
+    event: {
+      id: event.id,
+      name: event.name,
+      startsAt: event.startsAt,
+      timeZone: event.timeZone,
+      address: event.address,
+      durationHours: event.durationHours,
+    },
+    name: user.name,
+    userID: user.id,
+    uniqueCode: ticket.uniqueCode,
+    ticketUrl: savedTicketLink(env, booking.id),
+    qrText: doorQrLink(env, event.id, user.id),
+    document: emailDocument(ticket.document),
+    now,
+  });
+  enqueueEmail(tx, { dedupeKey: bookingEmailKey(booking.id), to: user.email, bookingId: booking.id, ...content }, env);
+}
