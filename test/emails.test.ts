@@ -196,6 +196,14 @@ describe("an address that refuses mail", () => {
         .poll(() => server.deps.db.select().from(bookings).where(eq(bookings.id, paid.bookingId)).get()?.emailFailedAt)
         .toBeTypeOf("number");
       expect(inbox("bounce@example.com")).toEqual([]);
+      // The organiser's participants list says so, beside the address.
+      const admin = browserClient(server.url);
+      expect((await admin.postJson("/api/admin-login", { password: "correct horse battery staple" })).status).toBe(200);
+      const list = (await (await admin.get(`/api/get-event-user/${paid.event.id}`)).json()) as {
+        email: string;
+        emailBounced: boolean;
+      }[];
+      expect(list).toEqual([expect.objectContaining({ email: "bounce@example.com", emailBounced: true })]);
     } finally {
       smtp.clearRefusals();
     }

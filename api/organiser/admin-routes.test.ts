@@ -626,6 +626,7 @@ describe("GET /api/get-event-user/{id}", () => {
       discount: 0,
       code: null,
       invoiceNumber: null,
+      emailBounced: false,
     });
     expect(list[1]).toMatchObject({ status: "refunded", checkedInAt: null, gender: "female" });
   });

@@ -58,6 +58,7 @@ export const eventParticipants = z.array(
     discount: z.number(),
     code: z.string().nullable(),
     invoiceNumber: z.string().nullable(),
+    emailBounced: z.boolean(),
   }),
 );
 

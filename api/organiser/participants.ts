@@ -29,6 +29,8 @@ export type EventParticipant = {
   code: string | null;
   /** The booking's receipt or tax invoice number (`INV-000123`), null when it has none (decision 032). */
   invoiceNumber: string | null;
+  /** The buyer's address refused an email for good (an SMTP 5xx, decision 031): write or call them. */
+  emailBounced: boolean;
 };
 
 /** The paid and refunded bookings of an event, oldest booking first. Holds never paid are not participants. */
@@ -61,5 +63,6 @@ export function listEventParticipants(db: Db, eventId: number): EventParticipant
       discount: booking.discountCents / 100,
       code,
       invoiceNumber,
+      emailBounced: booking.emailFailedAt !== null,
     }));
 }

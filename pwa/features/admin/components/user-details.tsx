@@ -230,6 +230,7 @@ export function UserDetails({ events, eventId, onPick }: Props) {
                       <a href={`mailto:${p.email}`}>
                         <Email address={p.email} />
                       </a>
+                      {p.emailBounced ? <span className="admin-badge status-bounced">Email bounced</span> : null}
                     </td>
                     <td className="capitalize">{p.gender}</td>
                     <td>
