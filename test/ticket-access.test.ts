@@ -190,6 +190,8 @@ describe("the success URL is not a ticket", () => {
       // What the seat cost and the event's policy, for the ticket's Cancel my booking.
       amountCents: 4500,
       cancellationPolicy: { fullRefundHours: 48, laterPercent: 0 },
+      // Its receipt, written with the payment: the ticket offers Download invoice only when there is one.
+      invoiceNumber: expect.stringMatching(/^INV-\d{6}$/),
     });
     expect(buyerSees).toMatchObject({ bookingId: paid.bookingId, ticketToken: link.searchParams.get("t") });
     expect(String(buyerSees.qrCodeImage)).toMatch(/^data:image\/png;base64,/);

@@ -68,6 +68,7 @@ export const ticketReply = z.strictObject({
   ticketToken: z.string(),
   amountCents: z.number().int().min(0),
   cancellationPolicy,
+  invoiceNumber: z.string().nullable(),
 });
 
 /** `TicketStatusReply` (ticket.ts). */
@@ -80,6 +81,7 @@ export const ticketStatusReply = z.strictObject({
   event_duration: z.number(),
   amountCents: z.number().int().min(0),
   cancellationPolicy,
+  invoiceNumber: z.string().nullable(),
 });
 
 /** What handlePaymentEvent (payment-completion.ts) did with a delivery it had not seen before. */

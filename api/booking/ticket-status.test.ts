@@ -66,6 +66,8 @@ describe("POST /api/ticket-status", () => {
       // What the seat cost and the policy: a ticket saved before they came with it learns them here.
       amountCents: 4500,
       cancellationPolicy: { fullRefundHours: 48, laterPercent: 0 },
+      // A booking written straight as paid has no receipt: the saved ticket offers no Download invoice.
+      invoiceNumber: null,
     });
   });
 

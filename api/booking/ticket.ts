@@ -13,6 +13,7 @@ import type { Logger } from "../lib/log.ts";
 import { deliverPending, enqueueSms } from "../messaging/outbox.ts";
 import type { SmsProvider } from "../providers/sms/types.ts";
 import { type BookingContext, loadBookingContextById } from "./checkout.ts";
+import { saleDocumentOfBooking } from "./documents.ts";
 
 /**
  * Tickets: issuing one to a paid booking (its door code and the confirmation SMS with its links) and
@@ -99,6 +100,8 @@ export type TicketReply = {
   /** What the seat cost and the event's policy: the ticket's **Cancel my booking** says what comes back. */
   amountCents: number;
   cancellationPolicy: CancellationPolicy;
+  /** Its receipt or tax invoice (`INV-000123`), null for a booking paid before documents existed. */
+  invoiceNumber: string | null;
 };
 
 /**
@@ -139,6 +142,7 @@ export async function ticketFor(deps: TicketDeps, ctx: BookingContext): Promise<
     ticketToken: linkToken(env, "ticket", ctx.booking.id),
     amountCents: ctx.booking.amountCents,
     cancellationPolicy: policyOf(ctx.event),
+    invoiceNumber: saleDocumentOfBooking(db, ctx.booking.id)?.number ?? null,
   };
 }
 
@@ -170,6 +174,7 @@ export type TicketStatusReply = {
   event_duration: number;
   amountCents: number;
   cancellationPolicy: CancellationPolicy;
+  invoiceNumber: string | null;
 };
 
 /**
@@ -210,5 +215,6 @@ export function ticketStatus(
     event_duration: event.durationHours,
     amountCents: booking.amountCents,
     cancellationPolicy: policyOf(event),
+    invoiceNumber: saleDocumentOfBooking(deps.db, booking.id)?.number ?? null,
   } satisfies TicketStatusReply;
 }

@@ -40,6 +40,8 @@ export type SavedTicket = {
    */
   amountCents?: number;
   cancellationPolicy?: CancellationPolicy;
+  /** Its receipt or tax invoice, when it has one (a booking paid before documents existed has none). */
+  invoiceNumber?: string | null;
   /** As last heard from the server (`paid` when saved); when it was heard, if ever since saving. */
   status: TicketStatus;
   statusCheckedAt?: number;

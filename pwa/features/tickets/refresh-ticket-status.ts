@@ -30,6 +30,7 @@ export async function refreshTicketStatuses(tickets: SavedTicket[]): Promise<Sav
           durationHours: reply.data.event_duration,
           amountCents: reply.data.amountCents,
           cancellationPolicy: reply.data.cancellationPolicy,
+          invoiceNumber: reply.data.invoiceNumber,
         };
       } catch (error) {
         if (!(error instanceof CallFailed)) console.error(error);

@@ -27,5 +27,6 @@ export function ticketFromReply(data: Omit<TicketReply, "success">): TicketField
     ticketToken: data.ticketToken,
     amountCents: data.amountCents,
     cancellationPolicy: data.cancellationPolicy,
+    invoiceNumber: data.invoiceNumber,
   };
 }

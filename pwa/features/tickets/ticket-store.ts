@@ -52,6 +52,7 @@ export type TicketNews = Pick<
   | "durationHours"
   | "amountCents"
   | "cancellationPolicy"
+  | "invoiceNumber"
 >;
 
 /**

@@ -19,6 +19,7 @@ export type TicketView = Pick<
   | "status"
   | "bookingId"
   | "ticketToken"
+  | "invoiceNumber"
 >;
 
 /** The saved ticket's receipt or tax invoice: its link token is the proof (docs/api.md, `GET /api/invoice`). */
@@ -104,8 +105,13 @@ export function TicketCard({ ticket, headingLevel = 2 }: { ticket: TicketView; h
           <AddToCalendar ticket={ticket} />
         </>
       ) : null}
-      {!voided && ticket.bookingId && ticket.ticketToken ? (
-        <a className="button ticket-download" href={invoiceHref(ticket.bookingId, ticket.ticketToken)} download>
+      {!voided && ticket.bookingId && ticket.ticketToken && ticket.invoiceNumber ? (
+        <a
+          className="button ticket-download"
+          href={invoiceHref(ticket.bookingId, ticket.ticketToken)}
+          download
+          aria-label={`Download invoice ${ticket.invoiceNumber}`}
+        >
           Download invoice
         </a>
       ) : null}
