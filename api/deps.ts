@@ -1,8 +1,12 @@
 import type { Db } from "../db/client.ts";
+import { documentPdf } from "./booking/documents-pdf.ts";
 import type { Env } from "./env.ts";
 import type { Logger } from "./lib/log.ts";
+import { createMailProvider } from "./providers/mail/index.ts";
 import type { DevMailbox, MailProvider } from "./providers/mail/types.ts";
+import { createPaymentsProvider } from "./providers/payments/index.ts";
 import type { PaymentsProvider } from "./providers/payments/types.ts";
+import { createSmsProvider } from "./providers/sms/index.ts";
 import type { DevOutbox, SmsProvider } from "./providers/sms/types.ts";
 
 /** Everything createApp needs; tests build their own with a temporary database. */
@@ -38,3 +42,24 @@ export type AppDeps = {
    */
   checkReplies?: boolean;
 };
+
+/**
+ * The deps the app runs with, as its environment chooses them: the SMS, mail and payment providers
+ * (real or local), and the PDF maker for emails that attach a document (docs/decisions/032). One
+ * place, so the server, the test harness and the benchmark's servers run the same wiring.
+ */
+export function createAppDeps(base: Pick<AppDeps, "db" | "env" | "log" | "now">): AppDeps {
+  const { db, env, log, now } = base;
+  const { sms, devOutbox } = createSmsProvider(env, db, log, now);
+  const { mail, devMailbox } = createMailProvider(env, log, now);
+  const payments = createPaymentsProvider(env, db, now);
+  return {
+    ...base,
+    sms,
+    devOutbox,
+    mail,
+    devMailbox,
+    payments,
+    documentPdf: (documentId) => documentPdf({ db }, documentId),
+  };
+}

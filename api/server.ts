@@ -6,15 +6,12 @@ import { serve } from "@hono/node-server";
 import { openDatabase } from "../db/client.ts";
 import { seedDemoEvents } from "../db/seed.ts";
 import { createApp } from "./app.ts";
-import { documentPdf } from "./booking/documents-pdf.ts";
 import { storeImage } from "./booking/images.ts";
+import { createAppDeps } from "./deps.ts";
 import { readEnvOrExit } from "./env.ts";
 import { jsonLogger } from "./lib/log.ts";
 import { backgroundJobs } from "./ops/jobs.ts";
 import { createScheduler } from "./ops/scheduler.ts";
-import { createMailProvider } from "./providers/mail/index.ts";
-import { createPaymentsProvider } from "./providers/payments/index.ts";
-import { createSmsProvider } from "./providers/sms/index.ts";
 
 // The only file that listens. Everything it wires up is built by createApp from these pieces.
 
@@ -27,30 +24,15 @@ if (env.SEED_DEMO === "1") {
   const added = await seedDemoEvents(db, (bytes) => storeImage(env.UPLOADS_DIR, bytes));
   if (added > 0) log("info", `seeded ${added} demo events`);
 }
-const { sms, devOutbox } = createSmsProvider(env, db, log, now);
-const { mail, devMailbox } = createMailProvider(env, log, now);
-const payments = createPaymentsProvider(env, db, now);
+const deps = createAppDeps({ db, env, log, now });
+const { sms, mail, payments } = deps;
 
 const staticDir = env.STATIC_DIR ?? join(dirname(fileURLToPath(import.meta.url)), "..", "dist");
 if (!existsSync(join(staticDir, "index.html"))) {
   log("warn", "no built PWA in dist/: run `npm run build` (npm start does) to serve the app");
 }
 
-// An email's receipt, invoice or adjustment note, made when the outbox sends it (docs/decisions/032).
-const documentPdfOf = (id: number) => documentPdf({ db }, id);
-const app = createApp({
-  db,
-  env,
-  sms,
-  devOutbox,
-  mail,
-  devMailbox,
-  documentPdf: documentPdfOf,
-  payments,
-  log,
-  now,
-  staticDir,
-});
+const app = createApp({ ...deps, staticDir });
 
 const server = serve({ fetch: app.fetch, port: env.PORT }, (info) => {
   log("info", `listening on ${env.PUBLIC_BASE_URL} (port ${info.port})`, {
@@ -64,10 +46,7 @@ const server = serve({ fetch: app.fetch, port: env.PORT }, (info) => {
 });
 
 // Reminders, SMS retries and the rest: one loop, stopped before the database closes.
-const scheduler = createScheduler(
-  { log, now },
-  backgroundJobs({ db, env, sms, mail, documentPdf: documentPdfOf, payments, log, now }),
-);
+const scheduler = createScheduler({ log, now }, backgroundJobs(deps));
 scheduler.start();
 
 // Graceful shutdown (docs/decisions/006-operations.md). Responses still being worked on are tracked

@@ -4,11 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { serve } from "@hono/node-server";
 import { createApp } from "../api/app.ts";
+import { createAppDeps } from "../api/deps.ts";
 import { parseEnv } from "../api/env.ts";
 import { silentLogger } from "../api/lib/log.ts";
-import { createMailProvider } from "../api/providers/mail/index.ts";
-import { createPaymentsProvider } from "../api/providers/payments/index.ts";
-import { createSmsProvider } from "../api/providers/sms/index.ts";
 import { openDatabase } from "../db/client.ts";
 import { insertEvent } from "../test/fixtures.ts";
 
@@ -36,22 +34,9 @@ const event = await insertEvent(db, env.UPLOADS_DIR, {
   seatsFemale: 20,
 });
 const now = () => Date.now();
-const { sms, devOutbox } = createSmsProvider(env, db, silentLogger, now);
-const { mail, devMailbox } = createMailProvider(env, silentLogger, now);
-const payments = createPaymentsProvider(env, db, now);
+const deps = createAppDeps({ db, env, log: silentLogger, now });
 // As production serves replies: unchecked.
-const app = createApp({
-  db,
-  env,
-  sms,
-  devOutbox,
-  mail,
-  devMailbox,
-  payments,
-  log: silentLogger,
-  now,
-  checkReplies: false,
-});
+const app = createApp({ ...deps, checkReplies: false });
 const server = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" });
 await new Promise((r) => server.once("listening", r));
 const port = (server.address() as AddressInfo).port;

@@ -7,11 +7,9 @@ import { fileURLToPath } from "node:url";
 import { serve } from "@hono/node-server";
 import { createApp } from "../api/app.ts";
 import { storeImage } from "../api/booking/images.ts";
+import { createAppDeps } from "../api/deps.ts";
 import { parseEnv } from "../api/env.ts";
 import { silentLogger } from "../api/lib/log.ts";
-import { createMailProvider } from "../api/providers/mail/index.ts";
-import { createPaymentsProvider } from "../api/providers/payments/index.ts";
-import { createSmsProvider } from "../api/providers/sms/index.ts";
 import { openDatabase } from "../db/client.ts";
 import { seedDemoEvents } from "../db/seed.ts";
 
@@ -30,24 +28,10 @@ const env = parseEnv({
 const db = openDatabase(env.DATABASE_PATH);
 await seedDemoEvents(db, (bytes) => storeImage(env.UPLOADS_DIR, bytes));
 const now = () => Date.now();
-const { sms, devOutbox } = createSmsProvider(env, db, silentLogger, now);
-const { mail, devMailbox } = createMailProvider(env, silentLogger, now);
-const payments = createPaymentsProvider(env, db, now);
+const deps = createAppDeps({ db, env, log: silentLogger, now });
 const staticDir = join(dirname(fileURLToPath(import.meta.url)), "..", "dist");
 // Replies are served as in production: unchecked (the test-time check parses each reply with its schema).
-const app = createApp({
-  db,
-  env,
-  sms,
-  devOutbox,
-  mail,
-  devMailbox,
-  payments,
-  log: silentLogger,
-  now,
-  staticDir,
-  checkReplies: false,
-});
+const app = createApp({ ...deps, staticDir, checkReplies: false });
 
 const appServer = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" });
 await new Promise((r) => appServer.once("listening", r));

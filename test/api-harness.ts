@@ -5,15 +5,11 @@ import { join } from "node:path";
 import { serve } from "@hono/node-server";
 import { afterAll, beforeAll, expect } from "vitest";
 import { createApp } from "../api/app.ts";
-import { documentPdf } from "../api/booking/documents-pdf.ts";
-import type { AppDeps } from "../api/deps.ts";
+import { type AppDeps, createAppDeps } from "../api/deps.ts";
 import { parseEnv } from "../api/env.ts";
 import { signValue } from "../api/lib/crypto.ts";
 import type { Logger } from "../api/lib/log.ts";
 import { REPLY_MISMATCH } from "../api/lib/openapi.ts";
-import { createMailProvider } from "../api/providers/mail/index.ts";
-import { createPaymentsProvider } from "../api/providers/payments/index.ts";
-import { createSmsProvider } from "../api/providers/sms/index.ts";
 import { openDatabase } from "../db/client.ts";
 
 export type TestServer = {
@@ -74,11 +70,7 @@ export async function startTestServer(options: Omit<TestServerOptions, "expectNo
     ...options.env,
   });
   const db = openDatabase(env.DATABASE_PATH, { timeZone: env.EVENT_TIME_ZONE });
-  const { sms, devOutbox } = createSmsProvider(env, db, log, now);
-  const { mail, devMailbox } = createMailProvider(env, log, now);
-  const payments = createPaymentsProvider(env, db, now);
-  const documentPdfOf = (id: number) => documentPdf({ db }, id);
-  const base: AppDeps = { db, env, sms, devOutbox, mail, devMailbox, documentPdf: documentPdfOf, payments, log, now };
+  const base = createAppDeps({ db, env, log, now });
   const chosen: AppDeps = { ...base, ...options.deps?.(base) };
   // Whatever logger a test chose, a reply that differs from its declaration is noted here too.
   const replyMismatches: Record<string, unknown>[] = [];

@@ -11,7 +11,7 @@ import { browserClient, suiteFake, suiteTestServer } from "./api-harness.ts";
 import { startFakeSmtp } from "./fakes/smtp.ts";
 import { insertEvent } from "./fixtures.ts";
 import { pay, signedInOnMe } from "./suites/booking-flow.ts";
-import { paidOverHttp, pdfText } from "./suites/invoices.ts";
+import { GST_SELLER, paidOverHttp, pdfText } from "./suites/invoices.ts";
 
 // The emails of issue 35 (docs/decisions/033-emails.md), end to end: a real payment over HTTP, the
 // outbox, nodemailer's real SMTP transport, an in-process SMTP server, and each message read back
@@ -19,13 +19,7 @@ import { paidOverHttp, pdfText } from "./suites/invoices.ts";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
-const SELLER = {
-  BUSINESS_NAME: "Harbour Nights Pty Ltd",
-  BUSINESS_ABN: "53004085616",
-  BUSINESS_ADDRESS: "1 George Street, Sydney NSW 2000",
-  GST_REGISTERED: "1",
-  SUPPORT_EMAIL: "hello@harbournights.example",
-};
+const SELLER = { ...GST_SELLER, SUPPORT_EMAIL: "hello@harbournights.example" };
 
 const smtp = suiteFake(startFakeSmtp);
 const server = suiteTestServer(() => ({

@@ -13,7 +13,7 @@ import { bookings, documents, events, refunds } from "../db/schema.ts";
 import { browserClient, suiteTestServer, type TestServer, withTestServer } from "./api-harness.ts";
 import { insertEvent, insertPaidBookings } from "./fixtures.ts";
 import { pay, signedInOnMe } from "./suites/booking-flow.ts";
-import { paidOverHttp, pdfText as textOf } from "./suites/invoices.ts";
+import { GST_SELLER, paidOverHttp, pdfText as textOf } from "./suites/invoices.ts";
 
 // Receipts, tax invoices and adjustment notes (docs/decisions/032-invoices.md): one document per
 // paid booking, written with the payment and numbered without gaps; one adjustment note per refund
@@ -22,12 +22,7 @@ import { paidOverHttp, pdfText as textOf } from "./suites/invoices.ts";
 const ADMIN_PASSWORD = "correct horse battery staple";
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
-const SELLER = {
-  BUSINESS_NAME: "Harbour Nights Pty Ltd",
-  BUSINESS_ABN: "53004085616",
-  BUSINESS_ADDRESS: "1 George Street, Sydney NSW 2000",
-  GST_REGISTERED: "1",
-};
+const SELLER = GST_SELLER;
 
 const server = suiteTestServer({
   env: { ...SELLER, OTP_MAX_PER_ADDRESS: "100000", OTP_MAX_PER_PHONE: "1000" },

@@ -9,6 +9,14 @@ import { createCheckout } from "./booking-flow.ts";
 // What the invoice and email suites share: a PDF's text, read back as a reader would, and a seat
 // checked out over HTTP with an early bird and a promo code on its price.
 
+/** A GST-registered seller with a real (checksum-valid) ABN, as the environment gives it. */
+export const GST_SELLER = {
+  BUSINESS_NAME: "Harbour Nights Pty Ltd",
+  BUSINESS_ABN: "53004085616",
+  BUSINESS_ADDRESS: "1 George Street, Sydney NSW 2000",
+  GST_REGISTERED: "1",
+};
+
 /** The text of a PDF, read back with pdf-parse (pdf.js). */
 export async function pdfText(bytes: Uint8Array): Promise<string> {
   // A copy: pdf.js takes over the buffer it is given.
