@@ -225,6 +225,7 @@ describe.skipIf(noBrowser)("admin panel on a desktop", () => {
       "Phone",
       "Amount",
       "Payment",
+      "Invoice",
       "Status",
       "Booked",
       "Checked in",

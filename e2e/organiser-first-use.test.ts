@@ -259,7 +259,7 @@ describe.skipIf(noBrowser)("the organiser's first time at the desk, at 1366 px",
     expect(download.suggestedFilename()).toBe(`harbour-lights-mixer-${harbourNight.date}-participants.csv`);
     const lines = readFileSync((await download.path())!, "utf8").split("\n");
     expect(lines[0]).toBe(
-      "name,email,phone,gender,age,status,amount,discount,code,payment_intent_id,booked_at (Australia/Sydney),checked_in_at (Australia/Sydney)",
+      "name,email,phone,gender,age,status,amount,discount,code,payment_intent_id,invoice_number,booked_at (Australia/Sydney),checked_in_at (Australia/Sydney)",
     );
     const checkedIn = utcToWallClock(harbourNight.at - 5 * 60_000, ZONE);
     expect(lines[1]).toMatch(/^Priyanka Venkataraman,.*,2026-11-20 19:05,$/);
