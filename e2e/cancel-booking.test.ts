@@ -1,12 +1,11 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../db/client.ts";
-import { bookings, users, waitlistEntries } from "../db/schema.ts";
-import { ADULT_DATE_OF_BIRTH } from "../test/date-of-birth.ts";
+import { waitlistEntries } from "../db/schema.ts";
 import { insertEvent } from "../test/fixtures.ts";
 import { type AppServer, devOutbox, launchBrowser, newContext, noBrowser, startAppServer } from "./harness.ts";
 import { expectAccessible, expectNoSidewaysScroll, waitForServiceWorker } from "./page-checks.ts";
-import { bookAndPay, signInOnMe } from "./steps.ts";
+import { bookAndPay, paidNightOf, signInOnMe } from "./steps.ts";
 
 // Cancel my booking at phone size (docs/decisions/028-cancellation-money-path.md): signed in on /me
 // with two upcoming nights, the guest cancels one, sees what comes back before confirming and after,
@@ -50,33 +49,14 @@ describe.skipIf(noBrowser)("Cancel my booking", () => {
     riverside = await bookAndPay(server, SESSION_SECRET, walk.id, "Riya Shah");
     const again = openDatabase(`${server.dataDir}/app.db`);
     // The second night, booked by the same number; and someone waiting for the first, which is full.
-    const user = again
-      .insert(users)
-      .values({
-        name: "Meera Iyer",
-        email: "meera@example.com",
-        phone: guest.phone,
-        gender: "female",
-        imageName: `${"b".repeat(32)}.jpg`,
-        thumbName: `${"b".repeat(32)}-thumb.jpg`,
-        dateOfBirth: ADULT_DATE_OF_BIRTH,
-      })
-      .returning()
-      .get();
-    again
-      .insert(bookings)
-      .values({
-        userId: user.id,
-        eventId: other.id,
-        phone: guest.phone,
-        status: "paid",
-        holdExpiresAt: now,
-        amountCents: 4500,
-        paymentIntentId: `pi_local_e2e_cancel_${user.id}`,
-        uniqueCode: "LANEWAY234",
-        paidAt: now - DAY,
-      })
-      .run();
+    paidNightOf(again, {
+      phone: guest.phone,
+      eventId: other.id,
+      name: "Meera Iyer",
+      uniqueCode: "LANEWAY234",
+      paidAt: now - DAY,
+      key: "cancel",
+    });
     again.insert(waitlistEntries).values({ eventId: full.id, phone: WAITING, gender: "female", name: "Wren" }).run();
     again.$client.close();
     browser = await launchBrowser();

@@ -1,12 +1,10 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../db/client.ts";
-import { bookings, users } from "../db/schema.ts";
-import { ADULT_DATE_OF_BIRTH } from "../test/date-of-birth.ts";
 import { insertEvent } from "../test/fixtures.ts";
 import { type AppServer, codeFor, launchBrowser, newContext, noBrowser, startAppServer } from "./harness.ts";
 import { expectAccessible, expectNoSidewaysScroll } from "./page-checks.ts";
-import { bookAndPay } from "./steps.ts";
+import { bookAndPay, paidNightOf } from "./steps.ts";
 
 // My nights at phone size (docs/decisions/027-guest-identity.md): the header's My tickets opens /me;
 // a guest signs in with the mobile and the code texted to it, sees their two nights (the upcoming one
@@ -46,33 +44,14 @@ describe.skipIf(noBrowser)("My nights", () => {
     other = await bookAndPay(server, SESSION_SECRET, upcoming.id, "Rohan Mehta");
     // The past night, paid by the same number months of bookings ago.
     const again = openDatabase(`${server.dataDir}/app.db`);
-    const user = again
-      .insert(users)
-      .values({
-        name: "Meera Iyer",
-        email: "meera@example.com",
-        phone: guest.phone,
-        gender: "female",
-        imageName: `${"b".repeat(32)}.jpg`,
-        thumbName: `${"b".repeat(32)}-thumb.jpg`,
-        dateOfBirth: ADULT_DATE_OF_BIRTH,
-      })
-      .returning()
-      .get();
-    again
-      .insert(bookings)
-      .values({
-        userId: user.id,
-        eventId: past.id,
-        phone: guest.phone,
-        status: "paid",
-        holdExpiresAt: now - 20 * DAY,
-        amountCents: 4500,
-        paymentIntentId: `pi_e2e_me_${user.id}`,
-        uniqueCode: "PASTNGHT23",
-        paidAt: now - 20 * DAY,
-      })
-      .run();
+    paidNightOf(again, {
+      phone: guest.phone,
+      eventId: past.id,
+      name: "Meera Iyer",
+      uniqueCode: "PASTNGHT23",
+      paidAt: now - 20 * DAY,
+      key: "me",
+    });
     again.$client.close();
     browser = await launchBrowser();
   });

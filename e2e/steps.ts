@@ -1,7 +1,9 @@
 import type { Page } from "playwright-core";
 import { expect } from "vitest";
-import { openDatabase } from "../db/client.ts";
+import { type Db, openDatabase } from "../db/client.ts";
+import { bookings, users } from "../db/schema.ts";
 import { verifiedPhoneCookie } from "../test/api-harness.ts";
+import { ADULT_DATE_OF_BIRTH } from "../test/date-of-birth.ts";
 import { insertHeldBooking } from "../test/fixtures.ts";
 import { type AppServer, codeFor, devOutbox, ORGANISER_PASSWORD } from "./harness.ts";
 
@@ -70,4 +72,41 @@ export async function signInOnMe(page: Page, baseUrl: string, phone: string) {
   await otp.fill(await codeFor(baseUrl, phone));
   await otp.press("Enter");
   await page.getByText("Signed in as", { exact: false }).waitFor();
+}
+
+/**
+ * Another night paid by the same number, written straight into the database as an earlier booking
+ * would have left it (its own users row, as the details form makes one per booking).
+ */
+export function paidNightOf(
+  db: Db,
+  night: { phone: string; eventId: number; name: string; uniqueCode: string; paidAt: number; key: string },
+) {
+  const user = db
+    .insert(users)
+    .values({
+      name: night.name,
+      email: "meera@example.com",
+      phone: night.phone,
+      gender: "female",
+      imageName: `${"b".repeat(32)}.jpg`,
+      thumbName: `${"b".repeat(32)}-thumb.jpg`,
+      dateOfBirth: ADULT_DATE_OF_BIRTH,
+    })
+    .returning()
+    .get();
+  db.insert(bookings)
+    .values({
+      userId: user.id,
+      eventId: night.eventId,
+      phone: night.phone,
+      status: "paid",
+      holdExpiresAt: night.paidAt,
+      amountCents: 4500,
+      paymentIntentId: `pi_local_e2e_${night.key}_${user.id}`,
+      uniqueCode: night.uniqueCode,
+      paidAt: night.paidAt,
+    })
+    .run();
+  return user;
 }
