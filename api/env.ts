@@ -125,6 +125,8 @@ const schema = z
     BACKUP_KEEP: positiveInt(14),
     // Days after an event ends before its attendees' photos and contact details are erased (decision 012).
     RETENTION_DAYS: positiveInt(90),
+    // Announcements (issue 36): marketing messages sent per minute at most, texts and emails together.
+    INVITE_RATE_PER_MINUTE: positiveInt(60),
     // How long a freed seat is kept for the first person on the waitlist (never past the start).
     WAITLIST_OFFER_MINUTES: positiveInt(60),
     // Hours before an event's results time at which those who have not rated everyone they met get

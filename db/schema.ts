@@ -135,6 +135,8 @@ export const bookings = sqliteTable(
     // any address in it blanked. The booking stands; the organiser sees it (docs/decisions/031).
     emailFailedAt: integer("email_failed_at"),
     emailError: text("email_error"),
+    // Booked through an announcement's link (`?a=`): counted on it (db/marketing-schema.ts).
+    announcementId: integer("announcement_id"),
     createdAt: createdAt(),
   },
   (t) => [
@@ -373,6 +375,7 @@ export type StoredAttachment =
   | { filename: string; contentType: string; cid?: string; qr: string };
 
 export const outboxChannels = ["sms", "email"] as const;
+export const outboxStatuses = ["pending", "sent", "failed", "suppressed"] as const;
 
 /**
  * Every message the app sends, texts and emails alike (STYLE.md, "One outbox for every message"):
@@ -393,11 +396,21 @@ export const outboxMessages = sqliteTable(
     subject: text("subject"),
     html: text("html"),
     attachments: text("attachments", { mode: "json" }).$type<StoredAttachment[]>(),
+    // Email only: extra headers (a marketing email's List-Unsubscribe and List-Unsubscribe-Post).
+    headers: text("headers", { mode: "json" }).$type<Record<string, string>>(),
     // The booking an email is about, so an address that cannot be delivered to is noted on it.
     bookingId: integer("booking_id").references(() => bookings.id),
-    status: text("status", { enum: ["pending", "sent", "failed"] })
+    // `suppressed`: a marketing message whose address had no consent when its turn came (issue 36).
+    status: text("status", { enum: outboxStatuses })
       .notNull()
       .default("pending"),
+    // `marketing` (an announcement) is sent only to an address that still consents at that moment,
+    // and at most INVITE_RATE_PER_MINUTE a minute; everything else is `transactional`.
+    purpose: text("purpose", { enum: ["transactional", "marketing"] })
+      .notNull()
+      .default("transactional"),
+    // The announcement (db/marketing-schema.ts) a marketing message belongs to: its progress.
+    announcementId: integer("announcement_id"),
     attempts: integer("attempts").notNull().default(0),
     // After a failed send the next try waits (exponential backoff), so an SMS outage of hours
     // delays messages instead of using up their tries in minutes.
@@ -407,7 +420,11 @@ export const outboxMessages = sqliteTable(
     createdAt: createdAt(),
     sentAt: integer("sent_at"),
   },
-  (t) => [uniqueIndex("outbox_messages_dedupe").on(t.dedupeKey), index("outbox_messages_status").on(t.status)],
+  (t) => [
+    uniqueIndex("outbox_messages_dedupe").on(t.dedupeKey),
+    index("outbox_messages_status").on(t.status),
+    index("outbox_messages_announcement").on(t.announcementId, t.status),
+  ],
 );
 
 /**

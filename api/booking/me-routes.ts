@@ -1,5 +1,5 @@
 import { createRoute } from "@hono/zod-openapi";
-import { bookingStatuses } from "../../db/schema.ts";
+import { bookingStatuses, outboxStatuses } from "../../db/schema.ts";
 import type { AppDeps } from "../deps.ts";
 import { noStore } from "../lib/admin-session.ts";
 import { endGuestSession, requireGuest } from "../lib/guest-session.ts";
@@ -145,7 +145,7 @@ const myDataReply = z.strictObject({
   textsSent: z.array(
     z.strictObject({
       body: z.string(),
-      status: z.enum(["pending", "sent", "failed"]),
+      status: z.enum(outboxStatuses),
       createdAt: nullableIso,
       sentAt: nullableIso,
     }),

@@ -16,7 +16,9 @@ export type LinkPurpose =
   /** A waitlist offer: proves the phone it was texted to. */
   | "waitlist-offer"
   /** A host link: signs a staff phone in to one night's door and rounds (docs/decisions/022-host-access.md). */
-  | "host";
+  | "host"
+  /** A marketing message's way out (issue 36): names a marketing contact by id, never its address. */
+  | "unsubscribe";
 
 type Secret = Pick<Env, "SESSION_SECRET">;
 

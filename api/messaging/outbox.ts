@@ -1,4 +1,4 @@
-import { and, asc, eq, lt, lte } from "drizzle-orm";
+import { and, asc, count, eq, gt, lt, lte, or } from "drizzle-orm";
 import QRCode from "qrcode";
 import { activityLog } from "../../db/access-schema.ts";
 import type { Db, DbOrTx } from "../../db/client.ts";
@@ -8,6 +8,7 @@ import type { Logger } from "../lib/log.ts";
 import { withoutAddresses } from "../providers/mail/safety.ts";
 import { type MailAttachment, type MailProvider, MailSendError } from "../providers/mail/types.ts";
 import type { SmsProvider } from "../providers/sms/types.ts";
+import { hasConsent } from "./consent.ts";
 
 // 30 s, 1, 2, 4 … minutes, then hourly: 20 tries cover about half a day of provider outage.
 const MAX_ATTEMPTS = 20;
@@ -18,6 +19,11 @@ const MAX_RETRY_MS = 60 * 60_000;
 // once, or a second server); if the process dies mid-send, the message is tried again after this.
 const SEND_LEASE_MS = 60_000;
 
+// A marketing message claimed by a run that never finished (a crash mid-send) may have gone: it is
+// not sent again, so nobody gets an announcement twice (issue 36). A transactional message is (a
+// ticket matters more than a rare second copy).
+const IN_FLIGHT = "in flight";
+
 export const retryDelay = (attempts: number) => Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 2 ** Math.max(0, attempts - 1));
 
 /**
@@ -27,6 +33,25 @@ export const retryDelay = (attempts: number) => Math.min(MAX_RETRY_MS, FIRST_RET
  */
 export function enqueueSms(db: DbOrTx, message: { dedupeKey: string; to: string; body: string }): void {
   db.insert(outboxMessages).values(message).onConflictDoNothing({ target: outboxMessages.dedupeKey }).run();
+}
+
+/**
+ * Marketing (an announcement, issue 36): sent only if the address still consents when its turn comes,
+ * and at most INVITE_RATE_PER_MINUTE a minute. The text or email must already carry its sender and
+ * its way out (api/messaging/marketing.ts builds them).
+ */
+export type Marketing = { announcementId: number };
+
+/** Queues a marketing text, once per `dedupeKey`. */
+export function enqueueMarketingSms(
+  db: DbOrTx,
+  message: { dedupeKey: string; to: string; body: string },
+  marketing: Marketing,
+): void {
+  db.insert(outboxMessages)
+    .values({ ...message, purpose: "marketing", announcementId: marketing.announcementId })
+    .onConflictDoNothing({ target: outboxMessages.dedupeKey })
+    .run();
 }
 
 /** An email to queue. `attachments` as the outbox keeps them (bytes as base64, or a document id). */
@@ -40,6 +65,8 @@ export type EmailToQueue = {
   attachments?: StoredAttachment[];
   /** The booking the email is about: an address that refuses it for good is noted there. */
   bookingId?: number | null;
+  /** Extra headers (a marketing email's List-Unsubscribe pair); made one line when sent. */
+  headers?: Record<string, string>;
 };
 
 /**
@@ -47,11 +74,24 @@ export type EmailToQueue = {
  * `dedupeKey`. With `EMAIL=off` (the organiser chose no email) it queues nothing and answers false;
  * `email` is the app's Env (or just its EMAIL), required so no caller can forget the organiser's choice.
  */
-export function enqueueEmail(db: DbOrTx, message: EmailToQueue, email: Pick<Env, "EMAIL">): boolean {
+export function enqueueEmail(
+  db: DbOrTx,
+  message: EmailToQueue,
+  email: Pick<Env, "EMAIL">,
+  marketing?: Marketing,
+): boolean {
   if (email.EMAIL === "off") return false;
-  const { text, attachments, bookingId, ...rest } = message;
+  const { text, attachments, bookingId, headers, ...rest } = message;
   db.insert(outboxMessages)
-    .values({ ...rest, channel: "email", body: text, attachments: attachments ?? [], bookingId: bookingId ?? null })
+    .values({
+      ...rest,
+      channel: "email",
+      body: text,
+      attachments: attachments ?? [],
+      bookingId: bookingId ?? null,
+      headers: headers ?? null,
+      ...(marketing ? { purpose: "marketing" as const, announcementId: marketing.announcementId } : {}),
+    })
     .onConflictDoNothing({ target: outboxMessages.dedupeKey })
     .run();
   return true;
@@ -70,7 +110,34 @@ export type OutboxDeps = {
   documentPdf?: (documentId: number) => Promise<Uint8Array>;
   log: Logger;
   now: () => number;
+  /** Marketing messages sent in any minute at most (INVITE_RATE_PER_MINUTE); 60 when absent. */
+  marketingPerMinute?: number;
 };
+
+export const DEFAULT_MARKETING_PER_MINUTE = 60;
+const MINUTE = 60_000;
+
+/**
+ * How many more marketing messages may go now: the rate less those sent in the last minute and those
+ * in flight (claimed by a run that has not finished), so two runs side by side share one budget.
+ */
+function marketingBudget(deps: OutboxDeps): number {
+  const now = deps.now();
+  const used = deps.db
+    .select({ n: count() })
+    .from(outboxMessages)
+    .where(
+      and(
+        eq(outboxMessages.purpose, "marketing"),
+        or(
+          gt(outboxMessages.sentAt, now - MINUTE),
+          and(eq(outboxMessages.status, "pending"), gt(outboxMessages.attempts, 0), gt(outboxMessages.nextAttemptAt, now)),
+        ),
+      ),
+    )
+    .get()!.n;
+  return Math.max(0, (deps.marketingPerMinute ?? DEFAULT_MARKETING_PER_MINUTE) - used);
+}
 
 /**
  * Sends the pending messages whose keys start with `dedupePrefix` (one event's news) and counts the
@@ -111,12 +178,39 @@ export async function deliverPending(
     .filter((m) => !filter.dedupePrefix || m.dedupeKey.startsWith(filter.dedupePrefix))
     .filter((m) => m.channel === "sms" || deps.mail !== undefined);
   const handled: OutboxMessage[] = [];
+  let marketingLeft = pending.some((m) => m.purpose === "marketing") ? marketingBudget(deps) : 0;
   for (const message of pending) {
+    if (message.purpose === "marketing") {
+      // Over the minute's budget, it waits for a later run (the scheduler ticks every few seconds).
+      if (marketingLeft <= 0) continue;
+      // Suppression is checked now, not when queued: someone who opted out mid-send gets nothing more.
+      if (!hasConsent(db, message.channel, message.to)) {
+        const suppressed = db
+          .update(outboxMessages)
+          .set({ status: "suppressed", lastError: "no marketing consent when sent" })
+          .where(and(eq(outboxMessages.id, message.id), eq(outboxMessages.status, "pending")))
+          .run();
+        if (suppressed.changes === 1) handled.push({ ...message, status: "suppressed" });
+        continue;
+      }
+      if (message.attempts > 0 && message.lastError === IN_FLIGHT) {
+        db.update(outboxMessages)
+          .set({ status: "failed", lastError: "interrupted mid-send: not sent again, so nobody gets it twice" })
+          .where(and(eq(outboxMessages.id, message.id), eq(outboxMessages.attempts, message.attempts)))
+          .run();
+        continue;
+      }
+      marketingLeft--;
+    }
     // Claim the row first so two delivery runs never send the same message twice: the lease keeps
     // it out of every other run's selection while this one awaits the provider.
     const claimed = db
       .update(outboxMessages)
-      .set({ attempts: message.attempts + 1, nextAttemptAt: deps.now() + SEND_LEASE_MS })
+      .set({
+        attempts: message.attempts + 1,
+        nextAttemptAt: deps.now() + SEND_LEASE_MS,
+        ...(message.purpose === "marketing" ? { lastError: IN_FLIGHT } : {}),
+      })
       .where(
         and(
           eq(outboxMessages.id, message.id),
@@ -170,6 +264,7 @@ async function send(deps: OutboxDeps, message: OutboxMessage): Promise<{ id: str
     subject: message.subject ?? "",
     text: message.body,
     html: message.html ?? undefined,
+    ...(message.headers ? { headers: message.headers } : {}),
     attachments: await attachmentsOf(deps, message.attachments ?? []),
   });
 }

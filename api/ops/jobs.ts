@@ -50,7 +50,8 @@ export function backgroundJobs(
     { name: "refunds", run: paced(UNFINISHED_CLAIM_MS, (now) => finishUnfinishedRefunds(deps, now)) },
     // Messages whose first send failed (or that a crash interrupted) are retried here, texts and
     // emails alike (emails only with `mail`, which server.ts always passes).
-    { name: "outbox", run: () => deliverPending(deps) },
+    // Announcements' marketing goes at INVITE_RATE_PER_MINUTE at most (issue 36).
+    { name: "outbox", run: () => deliverPending({ ...deps, marketingPerMinute: deps.env.INVITE_RATE_PER_MINUTE }) },
     // Photos of holds that ran out and files no row names (docs/decisions/012-disk-and-personal-data.md).
     { name: "upload-sweep", run: paced(HOUR, (now) => sweepUploads(uploads, now)) },
     // RETENTION_DAYS after an event, its attendees' personal data; old SMS text (decision 012).

@@ -166,7 +166,7 @@ export function unnamedPhotos(tx: DbOrTx, photos: string[]): string[] {
  * address it went to is erased too. Messages still waiting to go out are never touched.
  */
 function forgetOldMessages(db: Db, now: number, cutoff: number): number {
-  const done = inArray(outboxMessages.status, ["sent", "failed"]);
+  const done = inArray(outboxMessages.status, ["sent", "failed", "suppressed"]);
   const when = sql`coalesce(${outboxMessages.sentAt}, ${outboxMessages.createdAt})`;
   // A body already cut to three words has two spaces and no other whitespace: it is not read again,
   // nor is an email whose HTML and attachments are gone.

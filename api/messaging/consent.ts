@@ -1,0 +1,148 @@
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import type { DbOrTx } from "../../db/client.ts";
+import {
+  type ConsentChannel,
+  type ConsentSource,
+  marketingConsents,
+  marketingContacts,
+} from "../../db/marketing-schema.ts";
+import type { Env } from "../env.ts";
+import { isValidLinkToken, linkToken } from "../lib/capability.ts";
+
+// Consent to marketing, per channel and on the record (issue 36, docs/decisions/034-invitations.md).
+// The Spam Act asks for express consent (an unticked box the person ticks), so a choice is stored
+// with when, where and the wording it answered, and the newest choice is the one that counts.
+
+/** The boxes' sentences, shown unticked on the details form, the waitlist and /me. */
+export const CONSENT_LABELS: Record<ConsentChannel, string> = {
+  sms: "Text me about future events",
+  email: "Email me about future events",
+};
+
+/**
+ * The version of the boxes' wording stored with each choice. Change it whenever CONSENT_LABELS (or
+ * what /privacy says marketing means) changes, so each record says what the person agreed to.
+ */
+export const CONSENT_WORDING_VERSION = "2026-11-28";
+
+/** The marketing contact's address as stored: an email address in lower case, a phone as given (E.164). */
+export const contactAddress = (channel: ConsentChannel, address: string) =>
+  channel === "email" ? address.trim().toLowerCase() : address.trim();
+
+/** The contact's id for this address, made the first time it is needed. */
+export function contactIdOf(db: DbOrTx, channel: ConsentChannel, address: string, now: number): number {
+  const stored = contactAddress(channel, address);
+  db.insert(marketingContacts)
+    .values({ channel, address: stored, createdAt: now })
+    .onConflictDoNothing({ target: [marketingContacts.channel, marketingContacts.address] })
+    .run();
+  return db
+    .select({ id: marketingContacts.id })
+    .from(marketingContacts)
+    .where(and(eq(marketingContacts.channel, channel), eq(marketingContacts.address, stored)))
+    .get()!.id;
+}
+
+export type ConsentChoice = {
+  channel: ConsentChannel;
+  address: string;
+  given: boolean;
+  source: ConsentSource;
+  /** Whose form gave it (E.164); null for an unsubscribe link, which does not say whose it is. */
+  phone: string | null;
+  at: number;
+  wording?: string;
+};
+
+/** Appends a choice to the contact's history; the newest one counts. Returns the contact's id. */
+export function recordConsent(db: DbOrTx, choice: ConsentChoice): number {
+  const contactId = contactIdOf(db, choice.channel, choice.address, choice.at);
+  db.insert(marketingConsents)
+    .values({
+      contactId,
+      given: choice.given,
+      source: choice.source,
+      wording: choice.wording ?? CONSENT_WORDING_VERSION,
+      phone: choice.phone,
+      at: choice.at,
+    })
+    .run();
+  return contactId;
+}
+
+/** Appends a choice for a contact known by id (an unsubscribe link), when it changes the contact's state. */
+export function recordConsentOfContact(
+  db: DbOrTx,
+  contactId: number,
+  choice: { given: boolean; source: ConsentSource; at: number },
+): void {
+  if (consentOfContact(db, contactId) === choice.given) return;
+  db.insert(marketingConsents)
+    .values({ contactId, ...choice, wording: CONSENT_WORDING_VERSION, phone: null })
+    .run();
+}
+
+/** The contact's current choice: its newest record (false when it has none). */
+export function consentOfContact(db: DbOrTx, contactId: number): boolean {
+  const newest = db
+    .select({ given: marketingConsents.given })
+    .from(marketingConsents)
+    .where(eq(marketingConsents.contactId, contactId))
+    .orderBy(desc(marketingConsents.id))
+    .limit(1)
+    .get();
+  return newest?.given ?? false;
+}
+
+/** Whether this address may be sent marketing now: its newest choice is a yes. */
+export function hasConsent(db: DbOrTx, channel: ConsentChannel, address: string): boolean {
+  const contact = db
+    .select({ id: marketingContacts.id })
+    .from(marketingContacts)
+    .where(and(eq(marketingContacts.channel, channel), eq(marketingContacts.address, contactAddress(channel, address))))
+    .get();
+  return contact ? consentOfContact(db, contact.id) : false;
+}
+
+/** Every address of the channel whose newest choice is a yes, with its contact id. */
+export function consentingContacts(db: DbOrTx, channel: ConsentChannel): Map<string, number> {
+  const newest = db
+    .select({ contactId: marketingConsents.contactId, id: sql<number>`max(${marketingConsents.id})`.as("newest") })
+    .from(marketingConsents)
+    .groupBy(marketingConsents.contactId)
+    .as("newest");
+  const rows = db
+    .select({ id: marketingContacts.id, address: marketingContacts.address })
+    .from(marketingContacts)
+    .innerJoin(newest, eq(newest.contactId, marketingContacts.id))
+    .innerJoin(marketingConsents, eq(marketingConsents.id, newest.id))
+    .where(and(eq(marketingContacts.channel, channel), eq(marketingConsents.given, true)))
+    .all();
+  return new Map(rows.map((r) => [r.address, r.id]));
+}
+
+/** The current choices of these addresses (absent: never asked, so no). */
+export function consentsOf(db: DbOrTx, channel: ConsentChannel, addresses: string[]): Map<string, boolean> {
+  const stored = addresses.map((a) => contactAddress(channel, a));
+  if (stored.length === 0) return new Map();
+  const contacts = db
+    .select({ id: marketingContacts.id, address: marketingContacts.address })
+    .from(marketingContacts)
+    .where(and(eq(marketingContacts.channel, channel), inArray(marketingContacts.address, stored)))
+    .all();
+  return new Map(contacts.map((c) => [c.address, consentOfContact(db, c.id)]));
+}
+
+/**
+ * The one-tap way out of a marketing email: `/unsubscribe?c={contact}&t=…`, signed for that purpose
+ * (docs/decisions/011). It names the contact by id, so the link does not show whose it is, and it
+ * does not expire (the Spam Act asks for 30 days after the message; the issue for at least 60).
+ */
+export const unsubscribeLink = (env: Pick<Env, "SESSION_SECRET" | "PUBLIC_BASE_URL">, contactId: number) =>
+  `${env.PUBLIC_BASE_URL}/unsubscribe?c=${contactId}&t=${unsubscribeToken(env, contactId)}`;
+
+export const unsubscribeToken = (env: Pick<Env, "SESSION_SECRET">, contactId: number) =>
+  linkToken(env, "unsubscribe", contactId);
+
+export const isValidUnsubscribeToken = (env: Pick<Env, "SESSION_SECRET">, contactId: number, token: unknown) =>
+  isValidLinkToken(env, "unsubscribe", [contactId], token);
