@@ -146,3 +146,11 @@ export const unsubscribeToken = (env: Pick<Env, "SESSION_SECRET">, contactId: nu
 
 export const isValidUnsubscribeToken = (env: Pick<Env, "SESSION_SECRET">, contactId: number, token: unknown) =>
   isValidLinkToken(env, "unsubscribe", [contactId], token);
+
+/**
+ * An announcement's link to its event: the home page opens that event, and `a` rides along the
+ * booking (sessionStorage → save-user-details' `announcementId` → bookings.announcement_id), so a
+ * booking made through it is counted on the announcement. Nothing else is tracked.
+ */
+export const announcementLink = (env: Pick<Env, "PUBLIC_BASE_URL">, eventId: number, announcementId: number) =>
+  `${env.PUBLIC_BASE_URL}/?event=${eventId}&a=${announcementId}`;
