@@ -45,6 +45,7 @@ export const ERROR_CODES = {
   feedback_not_open: "ratings open when the event starts",
   event_cancelled: "the event was cancelled",
   results_not_yet: "the matches are not released yet (`resultsAt` says when, `timeZone` on which clock)",
+  format_locked: "the night's format and choices are fixed once it is booked or started",
   ratings_closed: "the results were released, so ratings are closed",
   rated_by_guest: "the guest rated this person on their own phone, so a paper card cannot change it",
   age_out_of_range:

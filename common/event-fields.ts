@@ -171,6 +171,8 @@ export const newEventForm = z
     resultsAt: formInstant.optional(),
     // When the door opens (docs/decisions/008-door.md): empty for the default, 3 hours before the start.
     doorsOpenAt: formInstant.optional(),
+    // Friend as a third choice (issue 37): "1" offers Date, Friend and No; "0" or left out, Like and Dislike.
+    offersFriend: z.enum(["0", "1"]).optional(),
     ...pricesAndAges,
   })
   .transform((f) => ({
@@ -189,6 +191,7 @@ export const newEventForm = z
     seatsFemale: f.seatsFemale,
     resultsAt: f.resultsAt ?? null,
     doorsOpenAt: f.doorsOpenAt ?? null,
+    offersFriend: f.offersFriend === "1",
     image: f.eventImage,
   }));
 
@@ -213,6 +216,8 @@ export const eventUpdateBody = z
     resultsAt: instant.nullable().optional(),
     // null: back to the default (3 hours before the start); left out: kept.
     doorsOpenAt: instant.nullable().optional(),
+    // Friend as a third choice (issue 37); left out: kept. Fixed once the night has started.
+    offersFriend: z.boolean().optional(),
     ...pricesAndAges,
   })
   .transform((b) => ({
@@ -232,6 +237,7 @@ export const eventUpdateBody = z
     seatsFemale: b.seatsFemale,
     resultsAt: b.resultsAt,
     doorsOpenAt: b.doorsOpenAt,
+    offersFriend: b.offersFriend,
   }));
 
 /** update-event-image (multipart). */

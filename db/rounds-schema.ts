@@ -104,3 +104,36 @@ export const keepApart = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.eventId, t.userA, t.userB] })],
 );
+
+export const shareChoices = ["mobile", "email", "instagram", "nothing"] as const;
+export type ShareChoice = (typeof shareChoices)[number];
+
+/**
+ * What a guest lets one match see (issue 37): **Mobile**, **Email**, **Instagram** (the handle they
+ * typed) or **Nothing**, chosen on the report page. Without a row, their newest choice at any night
+ * (by `phone`, the chooser's number) is the default, and Mobile where they never chose. Erased with
+ * the night's other personal data (api/ops/retention.ts).
+ */
+export const contactShares = sqliteTable(
+  "contact_shares",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    eventId: integer("event_id")
+      .notNull()
+      .references(() => events.id),
+    fromUserId: integer("from_user_id")
+      .notNull()
+      .references(() => users.id),
+    toUserId: integer("to_user_id")
+      .notNull()
+      .references(() => users.id),
+    phone: text("phone").notNull(),
+    share: text("share", { enum: shareChoices }).notNull(),
+    instagram: text("instagram"),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("contact_shares_pair").on(t.eventId, t.fromUserId, t.toUserId),
+    index("contact_shares_phone").on(t.phone, t.updatedAt),
+  ],
+);

@@ -8,6 +8,11 @@ import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-or
 const createdAt = () => integer("created_at").notNull().default(sql`(unixepoch('subsec') * 1000)`);
 
 export const genders = ["male", "female"] as const;
+export const eventFormats = ["women_men", "one_group", "mixed"] as const;
+export type EventFormat = (typeof eventFormats)[number];
+/** A partner choice: Date (`like`), Friend (`friend`, where the event offers it) or No (`dislike`). */
+export const feedbackValues = ["like", "friend", "dislike"] as const;
+export type FeedbackChoice = (typeof feedbackValues)[number];
 export type Gender = (typeof genders)[number];
 
 export const eventStatuses = ["upcoming", "started", "ended", "cancelled"] as const;
@@ -26,6 +31,11 @@ export const events = sqliteTable(
     // AUD cents, so sums and refunds never meet floating point.
     priceCents: integer("price_cents").notNull(),
     durationHours: real("duration_hours").notNull(),
+    // Who meets whom (issue 37): `women_men` (balanced seats), `one_group` (everyone meets everyone,
+    // one pool of seats) or `mixed` (each guest says whom they would like to meet). Fixed once booked.
+    format: text("format", { enum: eventFormats }).notNull().default("women_men"),
+    // Friend as a third choice beside Date (stored `like`) and No (`dislike`): set on Add or Edit.
+    offersFriend: integer("offers_friend", { mode: "boolean" }).notNull().default(false),
     fromAge: integer("from_age").notNull(),
     toAge: integer("to_age").notNull(),
     // A gender's own age range, each bound falling back to fromAge/toAge when null (decision 023).
@@ -235,7 +245,7 @@ export const feedback = sqliteTable(
     eventId: integer("event_id")
       .notNull()
       .references(() => events.id),
-    value: text("value", { enum: ["like", "dislike"] }).notNull(),
+    value: text("value", { enum: feedbackValues }).notNull(),
     // The tap's time on the phone: the newest tap wins, however late or often it arrives.
     clientTs: integer("client_ts").notNull(),
     updatedAt: integer("updated_at").notNull(),
@@ -401,9 +411,7 @@ export const outboxMessages = sqliteTable(
     // The booking an email is about, so an address that cannot be delivered to is noted on it.
     bookingId: integer("booking_id").references(() => bookings.id),
     // `suppressed`: a marketing message whose address had no consent when its turn came (issue 36).
-    status: text("status", { enum: outboxStatuses })
-      .notNull()
-      .default("pending"),
+    status: text("status", { enum: outboxStatuses }).notNull().default("pending"),
     // `marketing` (an announcement) is sent only to an address that still consents at that moment,
     // and at most INVITE_RATE_PER_MINUTE a minute; everything else is `transactional`.
     purpose: text("purpose", { enum: ["transactional", "marketing"] })

@@ -70,6 +70,7 @@ describe("GET /api/get-events", () => {
       toAgeFemale: null,
       currentAmount: { male: 39.5, female: 39.5 },
       cancellationPolicy: { fullRefundHours: 48, laterPercent: 0 },
+      offersFriend: false,
     });
     expect(list.find((e) => e.id === later.id)?.SeatAvailabilityPer).toBe(100);
   });

@@ -25,6 +25,7 @@ const pricesAndAges = {
   toAgeFemale: z.number().int().nullable(),
   currentAmount: perGender,
   cancellationPolicy,
+  offersFriend: z.boolean(),
 };
 
 const summaryFields = {

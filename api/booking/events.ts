@@ -51,6 +51,8 @@ export type PricesAndAges = {
   currentAmount: { male: number; female: number };
   /** What a guest gets back on cancelling (docs/decisions/028-cancellation-money-path.md). */
   cancellationPolicy: CancellationPolicy;
+  /** Partners are chosen Date, Friend or No (issue 37) rather than Like or Dislike. */
+  offersFriend: boolean;
 };
 
 const dollars = (cents: number | null) => (cents === null ? null : cents / 100);
@@ -68,6 +70,7 @@ export function pricesAndAges(event: Event, now: number): PricesAndAges {
     toAgeFemale: event.toAgeFemale,
     currentAmount: { male: current.male / 100, female: current.female / 100 },
     cancellationPolicy: policyOf(event),
+    offersFriend: event.offersFriend,
   };
 }
 

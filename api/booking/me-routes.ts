@@ -1,5 +1,5 @@
 import { createRoute } from "@hono/zod-openapi";
-import { bookingStatuses, outboxStatuses } from "../../db/schema.ts";
+import { bookingStatuses, feedbackValues, outboxStatuses } from "../../db/schema.ts";
 import type { AppDeps } from "../deps.ts";
 import { noStore } from "../lib/admin-session.ts";
 import { endGuestSession, requireGuest } from "../lib/guest-session.ts";
@@ -136,7 +136,7 @@ const myDataReply = z.strictObject({
     z.strictObject({
       eventName: z.string(),
       about: z.string(),
-      choice: z.enum(["like", "dislike"]),
+      choice: z.enum(feedbackValues),
       ratedBy: z.enum(["guest", "staff"]),
       at: nullableIso,
     }),

@@ -74,6 +74,7 @@ export const ERROR_STATUS = {
   booking_cancelled: 409,
   results_not_yet: 409,
   ratings_closed: 409,
+  format_locked: 409,
   rated_by_guest: 409,
   age_out_of_range: 409,
   promo_not_found: 409,

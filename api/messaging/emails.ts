@@ -284,12 +284,19 @@ export function resultsEmail(input: {
   name: string;
   reportUrl: string;
   matches: number;
+  /** Friend matches (Date or Friend both ways), at a night that offers Friend. */
+  friends?: number;
 }): EmailContent {
   const { event, sender } = input;
+  const friends = input.friends ?? 0;
+  const mutual = input.matches === 1 ? "1 mutual match" : `${input.matches} mutual matches`;
+  const friendly = friends === 1 ? "1 friend match" : `${friends} friend matches`;
   const news =
-    input.matches === 0
+    input.matches === 0 && friends === 0
       ? `The results from ${event.name} are in. No mutual match this time; your report shows your night.`
-      : `The results from ${event.name} are in: ${input.matches === 1 ? "1 mutual match" : `${input.matches} mutual matches`}. See who, with their numbers:`;
+      : friends > 0
+        ? `The results from ${event.name} are in: ${input.matches > 0 ? `${mutual} and ${friendly}` : friendly}. See who:`
+        : `The results from ${event.name} are in: ${mutual}. See who, with their numbers:`;
   const blocks: Block[] = [
     { p: `Hi ${input.name},` },
     { p: news },

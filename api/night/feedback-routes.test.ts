@@ -144,7 +144,7 @@ describe("capability tokens", () => {
       eventID: e.eventId,
       token: reportToken(e.priya.userId, e.eventId),
     });
-    expect(hers.body).toEqual({ mutual: [], likedme: [], iliked: [] });
+    expect(hers.body).toEqual({ mutual: [], friends: [], likedme: [], iliked: [], offersFriend: false });
   });
 
   it("refuses the start link with par1 and par2 swapped, as the report page would send it", async () => {
@@ -187,7 +187,7 @@ describe("capability tokens", () => {
       token: token(e.vikram.userId, e.eventId),
     });
     expect(reply.status).toBe(400);
-    expect(String(reply.body.error)).toBe('The choice must be one of "like", "dislike".');
+    expect(String(reply.body.error)).toBe('The choice must be one of "like", "friend", "dislike".');
   });
 });
 
@@ -205,6 +205,7 @@ describe("POST /api/get-participants", () => {
         { id: e.anika.userId, username: "Anika", image_name: `anika${"0".repeat(27)}-thumb.jpg`, myChoice: null },
         { id: e.priya.userId, username: "Priya", image_name: `priya${"0".repeat(27)}-thumb.jpg`, myChoice: null },
       ],
+      offersFriend: false,
       ratingsClosedAt: null,
       timeZone: "Australia/Sydney",
       reportPath: null,
@@ -348,7 +349,7 @@ describe("POST /api/save-feedback", () => {
       eventID: e.eventId,
       token: reportToken(e.priya.userId, e.eventId),
     });
-    expect(report.body).toEqual({ mutual: [], likedme: [], iliked: [] });
+    expect(report.body).toEqual({ mutual: [], friends: [], likedme: [], iliked: [], offersFriend: false });
   });
 
   it("refuses a clientTs far ahead of the server's clock", async () => {
@@ -395,7 +396,7 @@ describe("POST /api/get-feedback", () => {
     expect(report.body).toMatchObject({ likedme: [{ id: e.vikram.userId, phone: e.vikram.phone }] });
   });
 
-  it("splits the partners into mutual, liked me and I liked, with phones only where they liked me", async () => {
+  it("splits the partners into mutual, liked me and I liked, with phones only where they liked me and were not told No", async () => {
     const e = await scriptedEvent("ended");
     const { vikram, arjun, priya, anika } = e;
     await save(e, vikram, priya, "like"); // mutual
@@ -416,31 +417,41 @@ describe("POST /api/get-feedback", () => {
       image_name: `${name.toLowerCase().padEnd(32, "0")}-thumb.jpg`,
       ...(withPhone ? { phone: p.phone } : {}),
     });
+    // A match also says what this guest lets the other see: Mobile until they choose (issue 37).
+    const match = (p: Person, name: string) => ({ ...entry(p, name, true), myShare: "mobile", myInstagram: null });
+    const groups = { friends: [], offersFriend: false };
 
+    // Issue 37: someone who said No to a person sees none of that person's contact details in any
+    // group. Vikram said No to Anika and Arjun said No to her: both see that she liked them, without
+    // her number. (Before, a No still showed the other's phone under "They liked you".)
     expect(await report(vikram)).toEqual({
-      mutual: [entry(priya, "Priya", true)],
-      likedme: [entry(anika, "Anika", true)],
+      ...groups,
+      mutual: [match(priya, "Priya")],
+      likedme: [entry(anika, "Anika", false)],
       iliked: [],
     });
     expect(await report(priya)).toEqual({
-      mutual: [entry(vikram, "Vikram", true)],
+      ...groups,
+      mutual: [match(vikram, "Vikram")],
       likedme: [entry(arjun, "Arjun", true)],
       iliked: [],
     });
     expect(await report(anika)).toEqual({
+      ...groups,
       mutual: [],
       likedme: [],
       iliked: [entry(arjun, "Arjun", false), entry(vikram, "Vikram", false)],
     });
     expect(await report(arjun)).toEqual({
+      ...groups,
       mutual: [],
-      likedme: [entry(anika, "Anika", true)],
+      likedme: [entry(anika, "Anika", false)],
       iliked: [entry(priya, "Priya", false)],
     });
 
     // Once Priya is refunded she leaves everyone's report.
     server.deps.db.update(bookings).set({ status: "refunded" }).where(eq(bookings.userId, priya.userId)).run();
-    expect(await report(vikram)).toMatchObject({ mutual: [], likedme: [entry(anika, "Anika", true)] });
+    expect(await report(vikram)).toMatchObject({ mutual: [], likedme: [entry(anika, "Anika", false)] });
     expect((await report(arjun)).iliked).toEqual([]);
   });
 });

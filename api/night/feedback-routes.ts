@@ -1,9 +1,10 @@
 import { createRoute } from "@hono/zod-openapi";
+import { feedbackValues } from "../../db/schema.ts";
 import type { AppDeps } from "../deps.ts";
 import { apiRouter, errors, json, jsonBody, z } from "../lib/openapi.ts";
 import { jsonId } from "../lib/validate.ts";
-import { getFeedbackReport, getParticipants, saveFeedback } from "./feedback.ts";
-import { feedbackReport, participants, storedRating } from "./night-schemas.ts";
+import { getFeedbackReport, getParticipants, saveFeedback, shareContact } from "./feedback.ts";
+import { contactShared, feedbackReport, participants, shareChoice, storedRating } from "./night-schemas.ts";
 
 // Ids arrive as numbers from the PWA, but the links carry them as text, so "12" is accepted too.
 const id = jsonId(z);
@@ -15,11 +16,21 @@ const saveBody = z.object({
   fromUserID: id,
   toUserID: id,
   eventID: id,
-  feedback: z.enum(["like", "dislike"]),
+  // `friend` only at an event that offers it (400 elsewhere); `like` is Date, `dislike` No.
+  feedback: z.enum(feedbackValues),
   token,
   clientTs: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
 });
 const reportBody = z.object({ eventID: id, userID: id, token });
+const shareBody = z.object({
+  eventID: id,
+  userID: id,
+  token,
+  partnerID: id,
+  share: shareChoice,
+  // The handle, with or without its @, when `share` is "instagram".
+  instagram: z.string().max(100).optional(),
+});
 
 /** The link check (api/night/feedback.ts): a token that is not this page's, or no paid seat. */
 const LINK = ["invalid_link", "not_a_participant"] as const;
@@ -38,7 +49,8 @@ const participantsRoute = createRoute({
 const saveFeedbackRoute = createRoute({
   method: "post",
   path: "/save-feedback",
-  summary: "One tap on the partners page: like or dislike; the newest clientTs wins",
+  summary:
+    "One tap on the partners page: Date (like), Friend (friend, where offered) or No (dislike); the newest clientTs wins",
   request: jsonBody(saveBody),
   responses: {
     200: json(storedRating),
@@ -49,10 +61,22 @@ const saveFeedbackRoute = createRoute({
 const reportRoute = createRoute({
   method: "post",
   path: "/get-feedback",
-  summary: "The report once the results are out: mutual likes (with phones), who liked me, whom I liked",
+  summary:
+    "The report once the results are out: mutual matches, friend matches, who liked me, whom I liked; contact details as each person chose to share them",
   request: jsonBody(reportBody),
   responses: {
     200: json(feedbackReport),
+    ...errors("post", [...LINK, "not_found", "event_cancelled", "results_not_yet"]),
+  },
+});
+
+const shareRoute = createRoute({
+  method: "post",
+  path: "/share-contact",
+  summary: "On the report, what one match may see of this guest: mobile, email, instagram or nothing",
+  request: jsonBody(shareBody),
+  responses: {
+    200: json(contactShared),
     ...errors("post", [...LINK, "not_found", "event_cancelled", "results_not_yet"]),
   },
 });
@@ -85,4 +109,20 @@ export const feedbackRoutes = (deps: AppDeps) =>
     .openapi(reportRoute, (c) => {
       const body = c.req.valid("json");
       return c.json(getFeedbackReport(deps, { userId: body.userID, eventId: body.eventID, token: body.token }), 200);
+    })
+    .openapi(shareRoute, (c) => {
+      const body = c.req.valid("json");
+      const setting = shareContact(
+        deps,
+        {
+          userId: body.userID,
+          eventId: body.eventID,
+          token: body.token,
+          partnerId: body.partnerID,
+          share: body.share,
+          ...(body.instagram === undefined ? {} : { instagram: body.instagram }),
+        },
+        deps.now(),
+      );
+      return c.json(setting, 200);
     });

@@ -1,7 +1,8 @@
-import { and, asc, eq, inArray, isNotNull, ne, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNotNull, ne, sql } from "drizzle-orm";
 import { resultsAtOf } from "../../common/results-time.ts";
 import type { Db, DbOrTx } from "../../db/client.ts";
-import { bookings, type Event, events, feedback, users } from "../../db/schema.ts";
+import { contactShares, type ShareChoice } from "../../db/rounds-schema.ts";
+import { bookings, type Event, events, type FeedbackChoice, feedback, users } from "../../db/schema.ts";
 import type { Env } from "../env.ts";
 import { type FeedbackPage, feedbackToken, isValidFeedbackToken } from "../lib/capability.ts";
 import { BadRequest, Conflict, Forbidden, NotFound } from "../lib/errors.ts";
@@ -32,10 +33,29 @@ import { metInStartedRounds } from "./rounds.ts";
 
 type Ctx = { db: Db; env: Pick<Env, "SESSION_SECRET"> };
 
-export type FeedbackValue = "like" | "dislike";
+/** Date (`like`), Friend (`friend`, only where the event offers it) or No (`dislike`). */
+export type FeedbackValue = FeedbackChoice;
 export type Partner = { id: number; username: string; image_name: string };
-export type ReportEntry = Partner & { phone?: string };
-export type FeedbackReport = { mutual: ReportEntry[]; likedme: ReportEntry[]; iliked: ReportEntry[] };
+/**
+ * A person in the report: their contact details only as they chose to share them with this guest
+ * (`phone`, `email` or `instagram`), or `sharedNothing` where they chose **Nothing**; `myShare` (and
+ * `myInstagram`) on a match: what this guest lets them see.
+ */
+export type ReportEntry = Partner & {
+  phone?: string;
+  email?: string;
+  instagram?: string;
+  sharedNothing?: true;
+  myShare?: ShareChoice;
+  myInstagram?: string | null;
+};
+export type FeedbackReport = {
+  mutual: ReportEntry[];
+  friends: ReportEntry[];
+  likedme: ReportEntry[];
+  iliked: ReportEntry[];
+  offersFriend: boolean;
+};
 
 const MAX_CLOCK_AHEAD_MS = 24 * 60 * 60 * 1000;
 
@@ -73,19 +93,25 @@ function assertStarted(db: DbOrTx, eventId: number): Event {
   return event;
 }
 
-function assertRatingOpen(db: DbOrTx, eventId: number) {
+function assertRatingOpen(db: DbOrTx, eventId: number): Event {
   const event = assertStarted(db, eventId);
   if (event.resultsReleasedAt !== null) {
     throw Conflict("the results are out, so ratings are closed", "ratings_closed");
   }
+  return event;
 }
 
 const partnerColumns = { id: users.id, username: users.name, image_name: users.thumbName };
 
-/** The other paid participants of the opposite gender, by name; `checkedIn` keeps those who came only. */
+/**
+ * The other paid participants this guest could have met, by name: of the other gender at a Women
+ * meet men night, anyone else at the others; `checkedIn` keeps those who came only.
+ */
 function paidOfOtherGender(db: DbOrTx, userId: number, eventId: number, seat: Seat, checkedIn = false) {
+  const event = db.select({ format: events.format }).from(events).where(eq(events.id, eventId)).get();
+  const oneSide = event?.format !== "one_group" && event?.format !== "mixed";
   return db
-    .select({ ...partnerColumns, phone: users.phone })
+    .select({ ...partnerColumns, phone: users.phone, email: users.email })
     .from(bookings)
     .innerJoin(users, eq(users.id, bookings.userId))
     .where(
@@ -93,7 +119,7 @@ function paidOfOtherGender(db: DbOrTx, userId: number, eventId: number, seat: Se
         eq(bookings.eventId, eventId),
         eq(bookings.status, "paid"),
         ne(users.id, userId),
-        ne(users.gender, seat.gender),
+        oneSide ? ne(users.gender, seat.gender) : undefined,
         checkedIn ? isNotNull(bookings.checkedInAt) : undefined,
       ),
     )
@@ -123,7 +149,7 @@ export function partnersOf(db: DbOrTx, userId: number, eventId: number, seat: Se
     const doorUsed = anyoneCheckedIn(db, eventId);
     // Once the door says who came, a guest it never checked in met nobody, as in the rounds.
     if (doorUsed && !checkedInHere(db, userId, eventId)) return [];
-    return paidOfOtherGender(db, userId, eventId, seat, doorUsed).map(({ phone: _, ...p }) => p);
+    return paidOfOtherGender(db, userId, eventId, seat, doorUsed).map(({ phone: _, email: __, ...p }) => p);
   }
   if (met.length === 0) return [];
   const rows = db
@@ -148,6 +174,8 @@ export function getParticipants(
   now: number,
 ): {
   participants: (Partner & { myChoice: FeedbackValue | null })[];
+  /** The event offers Friend beside Date and No. */
+  offersFriend: boolean;
   ratingsClosedAt: string | null;
   timeZone: string;
   reportPath: string | null;
@@ -169,6 +197,7 @@ export function getParticipants(
       ...p,
       myChoice: mine.get(p.id) ?? null,
     })),
+    offersFriend: event.offersFriend,
     ratingsClosedAt: released === null ? null : new Date(released).toISOString(),
     timeZone: event.timeZone,
     reportPath:
@@ -238,7 +267,10 @@ function storeRating(
   const ratedBy = input.ratedBy ?? "guest";
   return db.transaction(
     (tx) => {
-      assertRatingOpen(tx, input.eventId);
+      const event = assertRatingOpen(tx, input.eventId);
+      if (input.value === "friend" && !event.offersFriend) {
+        throw BadRequest("This event offers Date or No, not Friend.");
+      }
       const seat = seatOf(tx);
       const partners = partnersOf(tx, input.fromUserId, input.eventId, seat, now);
       if (!partners.some((p) => p.id === input.toUserId)) throw NotFound("no such partner at this event");
@@ -292,11 +324,69 @@ function storeRating(
   );
 }
 
-/** The mutual-likes report: three disjoint lists; phone numbers only where the other person liked this user. */
-export function getFeedbackReport(
-  ctx: Ctx,
-  input: { userId: number; eventId: number; token: unknown },
-): FeedbackReport {
+/** A Date or a Friend: the choices that say "I'd like to see you again". */
+const warm = (value: FeedbackValue | undefined) => value === "like" || value === "friend";
+
+/** The report's group of a pair, from this guest's choice and the other's. */
+export function reportGroup(
+  mine: FeedbackValue | undefined,
+  theirs: FeedbackValue | undefined,
+): "mutual" | "friends" | "likedme" | "iliked" | null {
+  if (mine === "like" && theirs === "like") return "mutual";
+  if (warm(mine) && warm(theirs)) return "friends";
+  if (warm(theirs)) return "likedme";
+  if (warm(mine)) return "iliked";
+  return null;
+}
+
+export type ShareSetting = { share: ShareChoice; instagram: string | null };
+
+/** A guest's newest choice at any night (by their number), or Mobile: the default for a new match. */
+export function defaultShareOf(db: DbOrTx, phone: string): ShareSetting {
+  const newest = db
+    .select({ share: contactShares.share, instagram: contactShares.instagram })
+    .from(contactShares)
+    .where(eq(contactShares.phone, phone))
+    .orderBy(desc(contactShares.updatedAt), desc(contactShares.id))
+    .limit(1)
+    .get();
+  return newest ?? { share: "mobile", instagram: null };
+}
+
+/** What `fromUserId` lets `toUserId` see at this event: their choice for that match, else their default. */
+function shareToward(db: DbOrTx, eventId: number, fromUserId: number, toUserId: number, phone: string): ShareSetting {
+  const chosen = db
+    .select({ share: contactShares.share, instagram: contactShares.instagram })
+    .from(contactShares)
+    .where(
+      and(
+        eq(contactShares.eventId, eventId),
+        eq(contactShares.fromUserId, fromUserId),
+        eq(contactShares.toUserId, toUserId),
+      ),
+    )
+    .get();
+  return chosen ?? defaultShareOf(db, phone);
+}
+
+/** The other's details as they chose to share them, when this guest may see any at all. */
+function contactOf(
+  setting: ShareSetting,
+  person: { phone: string; email: string },
+): Pick<ReportEntry, "phone" | "email" | "instagram" | "sharedNothing"> {
+  switch (setting.share) {
+    case "mobile":
+      return { phone: person.phone };
+    case "email":
+      return { email: person.email };
+    case "instagram":
+      return setting.instagram ? { instagram: setting.instagram } : { sharedNothing: true };
+    case "nothing":
+      return { sharedNothing: true };
+  }
+}
+
+function openReport(ctx: Ctx, input: { userId: number; eventId: number; token: unknown }): Event {
   assertLink(ctx, "report", input.userId, input.eventId, input.token);
   const event = eventOf(ctx.db, input.eventId);
   if (event.status === "cancelled") throw Conflict("this event was cancelled", "event_cancelled");
@@ -307,32 +397,116 @@ export function getFeedbackReport(
       timeZone: event.timeZone,
     });
   }
-  const seat = participantOf(ctx.db, input.userId, input.eventId);
-  // Every paid attendee of the other gender, wider than the partner rule: a like saved before the door
-  // or a plan narrowed the partners still counts.
-  const partners = paidOfOtherGender(ctx.db, input.userId, input.eventId, seat);
+  return event;
+}
 
-  const likes = ctx.db
-    .select({ from: feedback.fromUserId, to: feedback.toUserId })
+/** Both choices of every pair that includes this guest: id → value, each way. */
+function choicesAround(db: DbOrTx, eventId: number, userId: number) {
+  const rows = db
+    .select({ from: feedback.fromUserId, to: feedback.toUserId, value: feedback.value })
     .from(feedback)
     .where(
-      and(
-        eq(feedback.eventId, input.eventId),
-        eq(feedback.value, "like"),
-        sql`(${feedback.fromUserId} = ${input.userId} or ${feedback.toUserId} = ${input.userId})`,
-      ),
+      and(eq(feedback.eventId, eventId), sql`(${feedback.fromUserId} = ${userId} or ${feedback.toUserId} = ${userId})`),
     )
     .all();
-  const iLike = new Set(likes.filter((l) => l.from === input.userId).map((l) => l.to));
-  const likesMe = new Set(likes.filter((l) => l.to === input.userId).map((l) => l.from));
+  const mine = new Map(rows.filter((r) => r.from === userId).map((r) => [r.to, r.value]));
+  const theirs = new Map(rows.filter((r) => r.to === userId).map((r) => [r.from, r.value]));
+  return { mine, theirs };
+}
 
-  const report: FeedbackReport = { mutual: [], likedme: [], iliked: [] };
-  for (const { phone, ...partner } of partners) {
-    const mine = iLike.has(partner.id);
-    const theirs = likesMe.has(partner.id);
-    if (mine && theirs) report.mutual.push({ ...partner, phone });
-    else if (theirs) report.likedme.push({ ...partner, phone });
-    else if (mine) report.iliked.push(partner);
+/**
+ * The report: mutual matches (Date and Date), friend matches (Date or Friend both ways, where the
+ * event offers Friend), who liked this guest, whom they liked. Someone's contact details show only
+ * where they chose Date or Friend for this guest, this guest did not say No to them, and they did not
+ * choose **Nothing** for them (issue 37): never to someone they did not want to hear from.
+ */
+export function getFeedbackReport(
+  ctx: Ctx,
+  input: { userId: number; eventId: number; token: unknown },
+): FeedbackReport {
+  const event = openReport(ctx, input);
+  const seat = participantOf(ctx.db, input.userId, input.eventId);
+  // Every paid attendee they could have met, wider than the partner rule: a like saved before the
+  // door or a plan narrowed the partners still counts.
+  const partners = paidOfOtherGender(ctx.db, input.userId, input.eventId, seat);
+  const { mine, theirs } = choicesAround(ctx.db, input.eventId, input.userId);
+  const me = ctx.db.select({ phone: users.phone }).from(users).where(eq(users.id, input.userId)).get()!;
+  const myDefault = defaultShareOf(ctx.db, me.phone);
+
+  const report: FeedbackReport = { mutual: [], friends: [], likedme: [], iliked: [], offersFriend: event.offersFriend };
+  for (const { phone, email, ...partner } of partners) {
+    const group = reportGroup(mine.get(partner.id), theirs.get(partner.id));
+    if (group === null) continue;
+    const mayContact = warm(theirs.get(partner.id)) && mine.get(partner.id) !== "dislike";
+    const contact = mayContact
+      ? contactOf(shareToward(ctx.db, input.eventId, partner.id, input.userId, phone), { phone, email })
+      : {};
+    const entry: ReportEntry = { ...partner, ...contact };
+    if (group === "mutual" || group === "friends") {
+      const myShare = ctx.db
+        .select({ share: contactShares.share, instagram: contactShares.instagram })
+        .from(contactShares)
+        .where(
+          and(
+            eq(contactShares.eventId, input.eventId),
+            eq(contactShares.fromUserId, input.userId),
+            eq(contactShares.toUserId, partner.id),
+          ),
+        )
+        .get();
+      const setting = myShare ?? myDefault;
+      entry.myShare = setting.share;
+      entry.myInstagram = setting.instagram;
+    }
+    report[group].push(entry);
   }
   return report;
+}
+
+const INSTAGRAM_HANDLE = /^@?([A-Za-z0-9._]{1,30})$/;
+
+/**
+ * A guest's choice of what one match may see: **Mobile**, **Email**, **Instagram** (with the handle)
+ * or **Nothing**. Only for a match (mutual or friend), through the report link, once the results are
+ * out; it takes effect at once (the other's report reads it on every load).
+ */
+export function shareContact(
+  ctx: Ctx,
+  input: { userId: number; eventId: number; token: unknown; partnerId: number; share: ShareChoice; instagram?: string },
+  now: number,
+): ShareSetting {
+  openReport(ctx, input);
+  participantOf(ctx.db, input.userId, input.eventId);
+  let instagram: string | null = null;
+  if (input.share === "instagram") {
+    const handle = INSTAGRAM_HANDLE.exec((input.instagram ?? "").trim());
+    if (!handle)
+      throw BadRequest("Type your Instagram handle, like @yourname (letters, numbers, dots and underscores).");
+    instagram = handle[1]!;
+  }
+  return ctx.db.transaction(
+    (tx) => {
+      const { mine, theirs } = choicesAround(tx, input.eventId, input.userId);
+      const group = reportGroup(mine.get(input.partnerId), theirs.get(input.partnerId));
+      if (group !== "mutual" && group !== "friends") throw NotFound("no such match at this event");
+      const me = tx.select({ phone: users.phone }).from(users).where(eq(users.id, input.userId)).get()!;
+      tx.insert(contactShares)
+        .values({
+          eventId: input.eventId,
+          fromUserId: input.userId,
+          toUserId: input.partnerId,
+          phone: me.phone,
+          share: input.share,
+          instagram,
+          updatedAt: now,
+        })
+        .onConflictDoUpdate({
+          target: [contactShares.eventId, contactShares.fromUserId, contactShares.toUserId],
+          set: { share: input.share, instagram, updatedAt: now },
+        })
+        .run();
+      return { share: input.share, instagram };
+    },
+    { behavior: "immediate" },
+  );
 }

@@ -1,5 +1,5 @@
-import { roundsPhases, roundsStatuses } from "../../db/rounds-schema.ts";
-import { eventStatuses } from "../../db/schema.ts";
+import { roundsPhases, roundsStatuses, shareChoices } from "../../db/rounds-schema.ts";
+import { eventStatuses, feedbackValues } from "../../db/schema.ts";
 import { z } from "../lib/openapi.ts";
 
 // The replies of the night's calls (the door, feedback, rounds, results) as schemas: the routes
@@ -11,7 +11,7 @@ const id = z.number().int().positive();
 const count = z.number().int().nonnegative();
 const time = z.iso.datetime();
 const gender = z.enum(["male", "female"]);
-const choice = z.enum(["like", "dislike"]);
+const choice = z.enum(feedbackValues);
 
 // ---------------------------------------------------------------------------------------------------
 // The door (api/night/roster.ts, check-in.ts).
@@ -54,6 +54,7 @@ const partner = z.strictObject({ id, username: z.string(), image_name: z.string(
 
 export const participants = z.strictObject({
   participants: z.array(partner.extend({ myChoice: choice.nullable() })),
+  offersFriend: z.boolean(),
   ratingsClosedAt: time.nullable(),
   timeZone: z.string(),
   reportPath: z.string().nullable(),
@@ -66,13 +67,29 @@ export const storedRating = z.strictObject({
   clientTs: z.number().int(),
 });
 
-/** `FeedbackReport`: `phone` (E.164) only in `mutual` and `likedme`. */
-const reportEntry = partner.extend({ phone: z.string().optional() });
+export const shareChoice = z.enum(shareChoices);
+
+/**
+ * `FeedbackReport`: contact details (`phone` E.164, `email`, `instagram`) only as the person chose to
+ * share them with this guest, and never when this guest said No to them; `myShare` on a match.
+ */
+const reportEntry = partner.extend({
+  phone: z.string().optional(),
+  email: z.string().optional(),
+  instagram: z.string().optional(),
+  sharedNothing: z.literal(true).optional(),
+  myShare: shareChoice.optional(),
+  myInstagram: z.string().nullable().optional(),
+});
 export const feedbackReport = z.strictObject({
   mutual: z.array(reportEntry),
+  friends: z.array(reportEntry),
   likedme: z.array(reportEntry),
   iliked: z.array(reportEntry),
+  offersFriend: z.boolean(),
 });
+
+export const contactShared = z.strictObject({ share: shareChoice, instagram: z.string().nullable() });
 
 // ---------------------------------------------------------------------------------------------------
 // Rounds (api/night/rounds.ts, rounds-guest.ts, guest-messages.ts).
@@ -159,6 +176,7 @@ export const messagesSent = z.strictObject({ sent: count, failed: count });
 export const ratingsView = z.strictObject({
   resultsAt: time,
   released: z.boolean(),
+  offersFriend: z.boolean(),
   ratings: z.strictObject({ done: count, total: count }),
   people: z.array(
     z.strictObject({

@@ -1,4 +1,5 @@
 import { createRoute } from "@hono/zod-openapi";
+import { feedbackValues } from "../../db/schema.ts";
 import type { AppDeps } from "../deps.ts";
 import { ADMIN_ERRORS, requireAdmin } from "../lib/admin-session.ts";
 import { apiRouter, errors, json, jsonBody, z } from "../lib/openapi.ts";
@@ -15,7 +16,7 @@ import { eventRatings, releaseResults } from "./results.ts";
 
 const id = jsonId(z);
 const releaseBody = z.object({ eventId: id });
-const paperBody = z.object({ eventID: id, fromUserID: id, toUserID: id, feedback: z.enum(["like", "dislike"]) });
+const paperBody = z.object({ eventID: id, fromUserID: id, toUserID: id, feedback: z.enum(feedbackValues) });
 
 /** What requireAdmin answers (api/lib/admin-session.ts): no session, or a host's. */
 

@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
 import { resultsAtOf, resultsWhen } from "../../common/results-time.ts";
 import type { Db, DbOrTx } from "../../db/client.ts";
 import { bookings, type Event, events, feedback, users } from "../../db/schema.ts";
@@ -11,7 +11,7 @@ import { resultsEmail, senderOf } from "../messaging/emails.ts";
 import { deliverBatch, enqueueSms } from "../messaging/outbox.ts";
 import type { SmsProvider } from "../providers/sms/types.ts";
 import { whoCame } from "./attendance.ts";
-import { partnersOf, type RatedBy } from "./feedback.ts";
+import { type FeedbackValue, partnersOf, type RatedBy } from "./feedback.ts";
 
 // The results of a night (docs/decisions/021-results.md): released once, by the organiser's Release
 // results or by the scheduler at `resultsAt`; one text per participant with their matches; one
@@ -30,7 +30,7 @@ type Progress = {
   gender: "male" | "female";
   /** Came to the night (attendance.ts), the one rule every count and text follows. */
   came: boolean;
-  partners: { id: number; username: string; feedback: "like" | "dislike" | null; ratedBy: RatedBy | null }[];
+  partners: { id: number; username: string; feedback: FeedbackValue | null; ratedBy: RatedBy | null }[];
   /** Came, met someone and rated everyone they met. */
   done: boolean;
 };
@@ -86,8 +86,11 @@ export function ratingProgress(db: DbOrTx, eventId: number, now: number): { done
   return { done, notDone };
 }
 
-/** Mutual likes per participant: both liked each other, both still hold a paid seat. */
-function mutualCounts(db: DbOrTx, eventId: number): Map<number, number> {
+/**
+ * Matches per participant, both still holding a paid seat: `mutual` (Date and Date) and `friends`
+ * (Date or Friend both ways, not both Date; issue 37), as the report groups them (feedback.ts).
+ */
+function matchCounts(db: DbOrTx, eventId: number): { mutual: Map<number, number>; friends: Map<number, number> } {
   const paid = new Set(
     db
       .select({ userId: bookings.userId })
@@ -96,27 +99,45 @@ function mutualCounts(db: DbOrTx, eventId: number): Map<number, number> {
       .all()
       .map((b) => b.userId),
   );
-  const likes = db
-    .select({ from: feedback.fromUserId, to: feedback.toUserId })
+  const warm = db
+    .select({ from: feedback.fromUserId, to: feedback.toUserId, value: feedback.value })
     .from(feedback)
-    .where(and(eq(feedback.eventId, eventId), eq(feedback.value, "like")))
+    .where(and(eq(feedback.eventId, eventId), inArray(feedback.value, ["like", "friend"])))
     .all()
     .filter((l) => paid.has(l.from) && paid.has(l.to));
-  const liked = new Set(likes.map((l) => `${l.from}:${l.to}`));
-  const counts = new Map<number, number>();
-  for (const l of likes) {
-    if (liked.has(`${l.to}:${l.from}`)) counts.set(l.from, (counts.get(l.from) ?? 0) + 1);
+  const choice = new Map(warm.map((l) => [`${l.from}:${l.to}`, l.value]));
+  const mutual = new Map<number, number>();
+  const friends = new Map<number, number>();
+  for (const l of warm) {
+    const back = choice.get(`${l.to}:${l.from}`);
+    if (back === undefined) continue;
+    const counts = l.value === "like" && back === "like" ? mutual : friends;
+    counts.set(l.from, (counts.get(l.from) ?? 0) + 1);
   }
-  return counts;
+  return { mutual, friends };
 }
 
-/** The release text: how many matches and the report link; a kind line for nobody rather than a zero. */
-export function resultsText(env: Env, event: Event, userId: number, matches: number): string {
+const plural = (n: number, one: string, many: string) => (n === 1 ? `1 ${one}` : `${n} ${many}`);
+
+/**
+ * The release text: how many matches and the report link; a kind line for nobody rather than a zero.
+ * Friend matches are named beside the mutual ones where there are any.
+ */
+export function resultsText(env: Env, event: Event, userId: number, matches: number, friends = 0): string {
   const link = eventFeedbackLink(env, userId, event.id);
-  if (matches === 0) {
+  if (matches === 0 && friends === 0) {
     return `Your results from ${event.name} are in. No mutual match this time, but thank you for coming, and we hope to see you at the next one: ${link}`;
   }
-  const what = matches === 1 ? "1 mutual match" : `${matches} mutual matches`;
+  if (friends > 0) {
+    const what = [
+      matches > 0 ? plural(matches, "mutual match", "mutual matches") : null,
+      plural(friends, "friend match", "friend matches"),
+    ]
+      .filter(Boolean)
+      .join(" and ");
+    return `Your results from ${event.name} are in: ${what}! See who: ${link}`;
+  }
+  const what = plural(matches, "mutual match", "mutual matches");
   return `Your results from ${event.name} are in: ${what}! See who, with their numbers: ${link}`;
 }
 
@@ -143,13 +164,20 @@ export async function releaseResults(deps: Deps, eventId: number): Promise<Relea
         .set({ resultsReleasedAt: now })
         .where(and(eq(events.id, eventId), isNull(events.resultsReleasedAt)))
         .run();
-      const counts = mutualCounts(tx, eventId);
+      const counts = matchCounts(tx, eventId);
+      const countsOf = (userId: number) => ({
+        matches: counts.mutual.get(userId) ?? 0,
+        friends: counts.friends.get(userId) ?? 0,
+      });
       // A no-show had their one text at the end (event-lifecycle.ts); nothing more now.
       const came = whoCame(tx, eventId, now);
       textPaidAttendees(tx, eventId, {
         only: (attendee) => came.has(attendee.userId),
         dedupeKey: (attendee) => `${prefix}${attendee.userId}`,
-        body: (attendee) => resultsText(deps.env, event, attendee.userId, counts.get(attendee.userId) ?? 0),
+        body: (attendee) => {
+          const { matches, friends } = countsOf(attendee.userId);
+          return resultsText(deps.env, event, attendee.userId, matches, friends);
+        },
         email: {
           env: deps.env,
           content: (attendee) =>
@@ -158,7 +186,7 @@ export async function releaseResults(deps: Deps, eventId: number): Promise<Relea
               event,
               name: attendee.name,
               reportUrl: eventFeedbackLink(deps.env, attendee.userId, event.id),
-              matches: counts.get(attendee.userId) ?? 0,
+              ...countsOf(attendee.userId),
             }),
         },
       });
@@ -246,7 +274,7 @@ export type Scorecard = {
     username: string;
     rated: boolean;
     by: RatedBy | null;
-    feedback: "like" | "dislike" | null;
+    feedback: FeedbackValue | null;
   }[];
 };
 
@@ -261,7 +289,13 @@ export function eventRatings(
   eventId: number,
   now: number,
   caller: { choices: boolean },
-): { resultsAt: string; released: boolean; ratings: { done: number; total: number }; people: Scorecard[] } {
+): {
+  resultsAt: string;
+  released: boolean;
+  offersFriend: boolean;
+  ratings: { done: number; total: number };
+  people: Scorecard[];
+} {
   const event = db.select().from(events).where(eq(events.id, eventId)).get();
   if (!event) throw NotFound("no such event");
   const everyone = event.status === "upcoming" || event.status === "cancelled" ? [] : progressOf(db, eventId, now);
@@ -270,6 +304,7 @@ export function eventRatings(
   return {
     resultsAt: new Date(resultsAtOf(event)).toISOString(),
     released: event.resultsReleasedAt !== null,
+    offersFriend: event.offersFriend,
     ratings: {
       done: came.filter((p) => p.done).length,
       total: came.filter((p) => p.partners.length > 0).length,

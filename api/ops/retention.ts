@@ -1,6 +1,7 @@
 import { and, eq, inArray, isNull, lt, ne, or, type SQL, sql } from "drizzle-orm";
 import { activityLog } from "../../db/access-schema.ts";
 import type { Db, DbOrTx } from "../../db/client.ts";
+import { contactShares } from "../../db/rounds-schema.ts";
 import {
   bookings,
   events,
@@ -115,6 +116,8 @@ function eraseEvent(db: Db, eventId: number, now: number): string[] {
         .where(eq(waitlistEntries.eventId, eventId))
         .run();
       tx.update(waitlistOffers).set({ phone: ERASED.phone }).where(eq(waitlistOffers.eventId, eventId)).run();
+      // What each match chose to share (an Instagram handle, the chooser's number) goes with the night.
+      tx.delete(contactShares).where(eq(contactShares.eventId, eventId)).run();
       tx.update(events).set({ personalDataErasedAt: now }).where(eq(events.id, eventId)).run();
       return unnamedPhotos(tx, photos);
     },
@@ -136,6 +139,10 @@ export function eraseUsers(tx: DbOrTx, where: SQL, options: { phone: boolean }):
     .all()
     .flatMap((u) => [u.imageName, u.thumbName])
     .filter((name) => name !== NO_PHOTO);
+  // Their sharing choices hold their number and any Instagram handle: gone with the rest.
+  tx.delete(contactShares)
+    .where(inArray(contactShares.fromUserId, tx.select({ id: users.id }).from(users).where(where)))
+    .run();
   const { phone, ...details } = ERASED;
   tx.update(users)
     .set({ ...details, ...(options.phone ? { phone } : {}), imageName: NO_PHOTO, thumbName: NO_PHOTO })

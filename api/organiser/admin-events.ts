@@ -32,6 +32,8 @@ export type NewEventInput = {
   resultsAt?: number | null;
   /** When the door opens (epoch ms), or null for the default (docs/decisions/008-door.md). */
   doorsOpenAt?: number | null;
+  /** Date, Friend and No instead of Like and Dislike (issue 37). */
+  offersFriend?: boolean;
 } & Partial<PricesAndAgesFields>;
 
 export type EventUpdateInput = {
@@ -54,6 +56,8 @@ export type EventUpdateInput = {
   resultsAt?: number | null;
   /** A doors-open time (epoch ms), null for the default again, left out to keep it. */
   doorsOpenAt?: number | null;
+  /** Date, Friend and No instead of Like and Dislike; left out to keep it. Fixed once the night starts. */
+  offersFriend?: boolean;
 } & Partial<PricesAndAgesFields>;
 
 /** The event list as the organiser reads it: the public answers plus each event's seat plan. */
@@ -205,6 +209,7 @@ export function createEvent(db: Db, input: NewEventInput, now: number): { id: nu
       ...prices,
       cancelFullRefundHours: input.cancelFullRefundHours ?? EVENT_LIMITS.cancelFullRefundHours.default,
       cancelLaterPercent: input.cancelLaterPercent ?? EVENT_LIMITS.cancelLaterPercent.default,
+      offersFriend: input.offersFriend ?? false,
     })
     .returning({ id: events.id })
     .get();
@@ -256,6 +261,14 @@ export function updateEvent(db: Db, input: EventUpdateInput, now: number): void 
         );
       }
       const prices = priceColumns(input, event, { fromAge, toAge, timeZone: zone });
+      // The choices are the night's rules: once it has started, guests may already have rated by them.
+      if (
+        input.offersFriend !== undefined &&
+        input.offersFriend !== event.offersFriend &&
+        event.status !== "upcoming"
+      ) {
+        throw Conflict("The choices can't change once the night has started.", "format_locked");
+      }
 
       // Left out, the plan stays as it is (and must still add up to a changed total).
       const keep = input.seatsMale === undefined && input.seatsFemale === undefined;
@@ -296,6 +309,7 @@ export function updateEvent(db: Db, input: EventUpdateInput, now: number): void 
           // the organiser states it, and the guest sees the one in force before confirming.
           cancelFullRefundHours: input.cancelFullRefundHours ?? event.cancelFullRefundHours,
           cancelLaterPercent: input.cancelLaterPercent ?? event.cancelLaterPercent,
+          offersFriend: input.offersFriend ?? event.offersFriend,
         })
         .where(eq(events.id, event.id))
         .run();

@@ -72,6 +72,7 @@ const updateEventRoute = createRoute({
       "wrong_state",
       "seats_taken",
       "doors_in_use",
+      "format_locked",
     ]),
   },
 });

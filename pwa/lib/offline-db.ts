@@ -47,7 +47,8 @@ export type SavedTicket = {
   statusCheckedAt?: number;
 };
 
-export type FeedbackValue = "like" | "dislike";
+/** Date (`like`), Friend (`friend`, where the event offers it) or No (`dislike`). */
+export type FeedbackValue = "like" | "friend" | "dislike";
 
 /** A tap waiting to reach the server. One per (from, to, event): a newer tap replaces an older one. */
 export type QueuedTap = QueueEntry & {
@@ -72,6 +73,8 @@ export type CachedPartners = {
   /** `${eventID}:${userID}` */
   key: string;
   partners: { id: number; username: string; image_name: string }[];
+  /** The night offers Friend (issue 37); absent in records kept before it. */
+  offersFriend?: boolean;
   savedAt: number;
   /**
    * Taps of this page the server refused because the results were already out (`ratings_closed`):

@@ -45,6 +45,8 @@ export type EventDraft = {
   /** The cancellation policy (docs/decisions/028-cancellation-money-path.md): hours, then a percentage. */
   cancelHours: string;
   cancelPercent: string;
+  /** Friend as a third choice beside Date and No (issue 37). */
+  offersFriend: boolean;
 };
 
 export const emptyDraft = (zone: string): EventDraft => ({
@@ -63,6 +65,7 @@ export const emptyDraft = (zone: string): EventDraft => ({
   prices: emptyPrices(),
   cancelHours: String(EVENT_LIMITS.cancelFullRefundHours.default),
   cancelPercent: String(EVENT_LIMITS.cancelLaterPercent.default),
+  offersFriend: false,
 });
 
 export const draftOf = (e: AdminEventDetail): EventDraft => ({
@@ -81,6 +84,7 @@ export const draftOf = (e: AdminEventDetail): EventDraft => ({
   prices: pricesOf(e),
   cancelHours: String(e.cancellationPolicy.fullRefundHours),
   cancelPercent: String(e.cancellationPolicy.laterPercent),
+  offersFriend: e.offersFriend,
 });
 
 /** A venue-clock time the draft sends: an ISO instant, or undefined when the organiser left it alone. */
@@ -124,6 +128,7 @@ export function newEventOf(draft: EventDraft, image: File): NewEvent {
     ...pricesForNew(draft.prices),
     cancelFullRefundHours: draft.cancelHours,
     cancelLaterPercent: draft.cancelPercent,
+    offersFriend: draft.offersFriend ? "1" : "0",
     eventImage: image,
   };
 }
@@ -145,4 +150,5 @@ export const updateOf = (eventId: number, draft: EventDraft): EventUpdate => ({
   ...pricesForUpdate(draft.prices),
   cancelFullRefundHours: Number(draft.cancelHours),
   cancelLaterPercent: Number(draft.cancelPercent),
+  offersFriend: draft.offersFriend,
 });

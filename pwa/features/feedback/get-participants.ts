@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { api, CallFailed, type ErrorReply, imageUrl, send } from "../../lib/api.ts";
 import { keepForOffline } from "../../lib/offline-cache.ts";
-import { offlineDb, ticketKey } from "../../lib/offline-db.ts";
+import { type FeedbackValue, offlineDb, ticketKey } from "../../lib/offline-db.ts";
 import { type FeedbackLink, INVALID_LINK } from "./link.ts";
 import type { Partner } from "./types.ts";
 
@@ -17,17 +17,20 @@ export type PartnersState =
   | {
       status: "ready";
       partners: Partner[];
+      /** The night offers Friend beside Date and No (kept offline with the partners). */
+      offersFriend: boolean;
       offline: boolean;
       /** What the server holds for each partner (absent when offline): the choice that stands. */
-      saved: Record<number, "like" | "dislike">;
+      saved: Record<number, FeedbackValue>;
       closed: RatingsClosed | null;
     };
 
 const partnersKey = (link: FeedbackLink) => ticketKey(link.eventID, link.userID);
 
-async function cachedPartners(link: FeedbackLink): Promise<Partner[] | undefined> {
+async function cachedPartners(link: FeedbackLink): Promise<{ partners: Partner[]; offersFriend: boolean } | undefined> {
   try {
-    return (await (await offlineDb()).get("partners", partnersKey(link)))?.partners;
+    const kept = await (await offlineDb()).get("partners", partnersKey(link));
+    return kept ? { partners: kept.partners, offersFriend: kept.offersFriend ?? false } : undefined;
   } catch {
     return undefined;
   }
@@ -76,18 +79,18 @@ async function fetchPartners(link: FeedbackLink, setState: (state: PartnersState
   try {
     const reply = await getParticipants(link);
     if (reply.ok) {
-      const { participants, ratingsClosedAt, timeZone, reportPath } = reply.data;
+      const { participants, ratingsClosedAt, timeZone, reportPath, offersFriend } = reply.data;
       const partners = participants.map(({ myChoice: _, ...p }) => p);
-      const saved: Record<number, "like" | "dislike"> = {};
+      const saved: Record<number, FeedbackValue> = {};
       for (const p of participants) if (p.myChoice) saved[p.id] = p.myChoice;
       const closed = ratingsClosedAt && reportPath ? { at: Date.parse(ratingsClosedAt), timeZone, reportPath } : null;
-      setState({ status: "ready", partners, offline: false, saved, closed });
+      setState({ status: "ready", partners, offersFriend, offline: false, saved, closed });
       // The thumbnails too, so a reload without a network still shows faces, not broken images.
       void keepForOffline(
         "images",
         partners.map((p) => imageUrl(p.image_name)),
       );
-      await keepPartners(link, partners).catch(() => undefined);
+      await keepPartners(link, partners, offersFriend).catch(() => undefined);
       return;
     }
     if (quiet) return;
@@ -104,15 +107,15 @@ async function fetchPartners(link: FeedbackLink, setState: (state: PartnersState
   const cached = await cachedPartners(link);
   setState(
     cached
-      ? { status: "ready", partners: cached, offline: true, saved: {}, closed: null }
+      ? { status: "ready", ...cached, offline: true, saved: {}, closed: null }
       : { status: "error", message: failure },
   );
 }
 
 /** Keeps the partners for offline use, and the count of late taps the queue recorded beside them. */
-async function keepPartners(link: FeedbackLink, partners: Partner[]) {
+async function keepPartners(link: FeedbackLink, partners: Partner[], offersFriend: boolean) {
   const tx = (await offlineDb()).transaction("partners", "readwrite");
   const kept = await tx.store.get(partnersKey(link));
-  await tx.store.put({ key: partnersKey(link), partners, savedAt: Date.now(), lateTaps: kept?.lateTaps });
+  await tx.store.put({ key: partnersKey(link), partners, offersFriend, savedAt: Date.now(), lateTaps: kept?.lateTaps });
   await tx.done;
 }

@@ -9,7 +9,7 @@ import { useAdminStore } from "../admin/admin-store.ts";
 // The server's own types (api/night/results-routes.ts), read through the typed client.
 export type EventRatings = Ok<(typeof api)["admin-event"][":id"]["ratings"]["$get"]>;
 export type Scorecard = EventRatings["people"][number];
-export type Choice = "like" | "dislike";
+export type Choice = "like" | "friend" | "dislike";
 
 // As every admin call: a lapsed session (401) brings the password modal back.
 async function guarded<T>(call: Promise<ApiReply<T>>): Promise<ApiReply<T>> {

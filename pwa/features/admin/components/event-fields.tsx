@@ -128,6 +128,22 @@ export function EventFields({ idPrefix, draft, onChange, minDate, priceHint, pic
           {...number("cancelPercent")}
         />
       </div>
+      <div className="span-2">
+        <div className="admin-check">
+          <input
+            id={id("friend")}
+            type="checkbox"
+            checked={draft.offersFriend}
+            aria-describedby={id("friend-hint")}
+            onChange={(e) => onChange("offersFriend", e.target.checked)}
+          />
+          <label htmlFor={id("friend")}>Offer Friend as a third choice</label>
+        </div>
+        <p id={id("friend-hint")} className="admin-hint">
+          Guests choose Date, Friend or No for each person they met, instead of Like or Dislike. A Date and a Friend, or
+          two Friends, make a friend match. Fixed once the night starts.
+        </p>
+      </div>
       <PricesFields idPrefix={idPrefix} value={draft.prices} onChange={(prices) => onChange("prices", prices)} />
       {picture}
     </>

@@ -6,17 +6,55 @@ import "../feedback.css";
 import { nationalPhone } from "../../../../common/national-phone.ts";
 import { resultsWhen } from "../../../../common/results-time.ts";
 import { ErrorNotice } from "../../../lib/error-notice.tsx";
+import { ShareChoice } from "./share-choice.tsx";
+
+/** Someone's details as they chose to share them with this guest, or the sentence saying they chose not to. */
+function Contact({ person }: { person: ReportEntry }) {
+  if (person.sharedNothing) {
+    return <p className="report-note">{person.username} chose not to share contact details.</p>;
+  }
+  if (person.phone) {
+    return (
+      <a className="report-phone" href={`tel:${person.phone}`}>
+        {nationalPhone(person.phone)}
+      </a>
+    );
+  }
+  if (person.email) {
+    return (
+      <a className="report-phone" href={`mailto:${person.email}`}>
+        {person.email}
+      </a>
+    );
+  }
+  if (person.instagram) {
+    return (
+      <a
+        className="report-phone"
+        href={`https://www.instagram.com/${encodeURIComponent(person.instagram)}/`}
+        rel="noopener noreferrer"
+        target="_blank"
+      >
+        Instagram: @{person.instagram}
+      </a>
+    );
+  }
+  return null;
+}
 
 function ReportGroup({
   title,
   intro,
   empty,
   people,
+  link,
 }: {
   title: string;
   intro: string;
   empty: string;
   people: ReportEntry[];
+  /** On a match: the guest chooses what each person may see of them. */
+  link?: FeedbackLink;
 }) {
   const id = `group-${title.replace(/\W+/g, "-").toLowerCase()}`;
   return (
@@ -34,13 +72,10 @@ function ReportGroup({
             {people.map((p) => (
               <li key={p.id} className="report-person">
                 <img src={imageUrl(p.image_name)} alt="" width={64} height={64} loading="lazy" decoding="async" />
-                <div>
+                <div className="report-details">
                   <p className="report-name">{p.username}</p>
-                  {p.phone && (
-                    <a className="report-phone" href={`tel:${p.phone}`}>
-                      {nationalPhone(p.phone)}
-                    </a>
-                  )}
+                  <Contact person={p} />
+                  {link && p.myShare ? <ShareChoice link={link} person={p} /> : null}
                 </div>
               </li>
             ))}
@@ -90,18 +125,28 @@ export function FeedbackReportView({ link }: { link: FeedbackLink | null }) {
       </div>
     );
   }
-  const { mutual, likedme, iliked } = state.report;
+  const { mutual, friends, likedme, iliked, offersFriend } = state.report;
   return (
-    <div className="report">
+    <div className={`report${offersFriend ? " four" : ""}`}>
       <ReportGroup
         title="Mutual matches"
         intro="You liked each other. Say hello!"
         empty="No mutual matches from this night. That happens often, and every event brings new people to meet."
         people={mutual}
+        link={link}
       />
+      {offersFriend || friends.length > 0 ? (
+        <ReportGroup
+          title="Friend matches"
+          intro="You'd both like to meet again, as friends or more. Say hello!"
+          empty="No friend matches from this night."
+          people={friends}
+          link={link}
+        />
+      ) : null}
       <ReportGroup
         title="They liked you"
-        intro="They enjoyed meeting you. Their number is here if you'd like to say hello."
+        intro="They enjoyed meeting you. Their details are here if they chose to share them."
         empty="Nothing more to show here."
         people={likedme}
       />

@@ -1,16 +1,19 @@
+import { choicesOf } from "../../../../common/choices.ts";
 import { imageUrl } from "../../../lib/api.ts";
 import type { FeedbackValue } from "../../../lib/offline-db.ts";
 import type { Partner } from "../types.ts";
 
 type Props = {
   partner: Partner;
+  /** Date, Friend and No (issue 37) instead of Like and Dislike. */
+  offersFriend?: boolean;
   choice?: FeedbackValue;
   /** Ratings are closed: the choice shows, read-only. */
   disabled?: boolean;
   onChoose(value: FeedbackValue): void;
 };
 
-export function PartnerCard({ partner, choice, disabled = false, onChoose }: Props) {
+export function PartnerCard({ partner, offersFriend = false, choice, disabled = false, onChoose }: Props) {
   const nameId = `partner-${partner.id}-name`;
   return (
     <article className="partner-card" aria-labelledby={nameId} data-choice={choice ?? "none"}>
@@ -27,26 +30,19 @@ export function PartnerCard({ partner, choice, disabled = false, onChoose }: Pro
         {partner.username}
       </h2>
       <div className="partner-actions">
-        <button
-          type="button"
-          className="button choice like"
-          aria-pressed={choice === "like"}
-          aria-describedby={nameId}
-          disabled={disabled}
-          onClick={() => onChoose("like")}
-        >
-          Like
-        </button>
-        <button
-          type="button"
-          className="button choice dislike"
-          aria-pressed={choice === "dislike"}
-          aria-describedby={nameId}
-          disabled={disabled}
-          onClick={() => onChoose("dislike")}
-        >
-          Dislike
-        </button>
+        {choicesOf(offersFriend).map(({ value, label }) => (
+          <button
+            key={value}
+            type="button"
+            className={`button choice ${value}`}
+            aria-pressed={choice === value}
+            aria-describedby={nameId}
+            disabled={disabled}
+            onClick={() => onChoose(value)}
+          >
+            {label}
+          </button>
+        ))}
       </div>
     </article>
   );

@@ -84,6 +84,7 @@ export function PartnerGrid({ link, arrange, refreshKey }: Props) {
             <PartnerCard
               key={partner.id}
               partner={partner}
+              offersFriend={state.offersFriend}
               choice={shown(partner.id)}
               disabled={closed !== null}
               onChoose={(value) => void tap(partner.id, value)}

@@ -1,4 +1,5 @@
 import { useState } from "react";
+import { choicesOf } from "../../../../common/choices.ts";
 import { formatVenueTime } from "../../../../common/time-zone.ts";
 import { ErrorNotice } from "../../../lib/error-notice.tsx";
 import { useConfirm } from "../../admin/components/confirm-dialog.tsx";
@@ -34,7 +35,7 @@ export function ResultsPanel({ eventID, timeZone, canChange, canRelease }: Props
   }
   if (state.status === "error") return <ErrorNotice message={state.message} onRetry={() => void reload()} />;
 
-  const { ratings, released, resultsAt, people } = state.ratings;
+  const { ratings, released, resultsAt, people, offersFriend } = state.ratings;
   const guest = people.find((p) => p.id === guestID) ?? null;
   const onRelease = async () => {
     const go = await confirm({
@@ -102,6 +103,7 @@ export function ResultsPanel({ eventID, timeZone, canChange, canRelease }: Props
       {guest ? (
         <ScorecardRows
           guest={guest}
+          offersFriend={offersFriend}
           disabled={!canChange || released}
           busy={busy}
           onChoose={(toUserID, choice) => void choose(guest.id, toUserID, choice)}
@@ -114,11 +116,13 @@ export function ResultsPanel({ eventID, timeZone, canChange, canRelease }: Props
 
 function ScorecardRows({
   guest,
+  offersFriend,
   disabled,
   busy,
   onChoose,
 }: {
   guest: Scorecard;
+  offersFriend: boolean;
   disabled: boolean;
   busy: string | null;
   onChoose(toUserID: number, choice: Choice): void;
@@ -148,17 +152,17 @@ function ScorecardRows({
                 </span>
               ) : null}
             </span>
-            {(["like", "dislike"] as const).map((choice) => (
+            {choicesOf(offersFriend).map(({ value, label }) => (
               <button
-                key={choice}
+                key={value}
                 type="button"
-                className={`button scorecard-${choice}`}
-                aria-pressed={partner.feedback === choice}
+                className={`button scorecard-${value}`}
+                aria-pressed={partner.feedback === value}
                 aria-describedby={note ? `${nameId} ${noteId}` : nameId}
                 disabled={disabled || rowBusy || byGuest}
-                onClick={() => onChoose(partner.id, choice)}
+                onClick={() => onChoose(partner.id, value)}
               >
-                {choice === "like" ? "Like" : "Dislike"}
+                {label}
               </button>
             ))}
           </li>
