@@ -154,3 +154,16 @@ export const isValidUnsubscribeToken = (env: Pick<Env, "SESSION_SECRET">, contac
  */
 export const announcementLink = (env: Pick<Env, "PUBLIC_BASE_URL">, eventId: number, announcementId: number) =>
   `${env.PUBLIC_BASE_URL}/?event=${eventId}&a=${announcementId}`;
+
+/**
+ * The headers of a marketing email (RFC 2369 and RFC 8058): a mail client's own Unsubscribe button
+ * POSTs `List-Unsubscribe=One-Click` to the API's address, which withdraws the email consent with no
+ * page and no login. The email's body links to the page (`unsubscribeLink`) instead.
+ */
+export const listUnsubscribeHeaders = (
+  env: Pick<Env, "SESSION_SECRET" | "PUBLIC_BASE_URL">,
+  contactId: number,
+): { "List-Unsubscribe": string; "List-Unsubscribe-Post": string } => ({
+  "List-Unsubscribe": `<${env.PUBLIC_BASE_URL}/api/unsubscribe?c=${contactId}&t=${unsubscribeToken(env, contactId)}>`,
+  "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+});
