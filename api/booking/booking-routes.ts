@@ -72,7 +72,7 @@ const detailsForm = z.object({
   marketingEmail: tickedBox().optional(),
   // The announcement whose link (`/?event=ID&a=ANN`) led here, counted on it; an unknown one, or
   // another event's, is ignored (holds.ts).
-  announcementId: idParam(z).optional(),
+  announcementId: idParam(z).refine(Number.isSafeInteger, "must be a positive integer").optional(),
 });
 
 const keptDetailsQuery = z.object({ phone: auMobile });

@@ -1,6 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
-import { auMobile } from "../booking/phone.ts";
+import { normaliseAuMobile } from "../../common/phone.ts";
 import type { AppDeps } from "../deps.ts";
 import { Forbidden, NotFound } from "../lib/errors.ts";
 import { apiRouter, errors, file, json, jsonBody, z } from "../lib/openapi.ts";
@@ -39,11 +39,27 @@ const twilioInboundRoute = createRoute({
   },
 });
 
+/** A mobile as the console provider texts it (E.164); messaging/ imports no other room's field. */
+const mobile = z
+  .string()
+  .max(32)
+  .transform((value, ctx) => {
+    const phone = normaliseAuMobile(value);
+    if (phone) return phone;
+    ctx.addIssue({ code: "custom", message: "must be an Australian mobile number" });
+    return z.NEVER;
+  });
+
 const devInboundRoute = createRoute({
   method: "post",
   path: "/dev/inbound-sms",
   summary: "A text sent to our number, as the local SMS provider's stand-in for Twilio's webhook (development only)",
-  request: jsonBody(z.strictObject({ from: auMobile, body: z.string().max(1600, "must be at most 1600 characters") })),
+  request: jsonBody(
+    z.strictObject({
+      from: mobile,
+      body: z.string().trim().min(1, "is required").max(1600, "must be at most 1600 characters"),
+    }),
+  ),
   responses: {
     200: json(z.strictObject({ outcome: z.enum(["opted_out", "opted_in", "ignored"]) })),
     ...errors("post", ["not_found"]),
