@@ -1,4 +1,5 @@
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import { MARKETING_LABELS } from "../../common/consent-labels.ts";
 import type { DbOrTx } from "../../db/client.ts";
 import {
   type ConsentChannel,
@@ -14,10 +15,7 @@ import { isValidLinkToken, linkToken } from "../lib/capability.ts";
 // with when, where and the wording it answered, and the newest choice is the one that counts.
 
 /** The boxes' sentences, shown unticked on the details form, the waitlist and /me. */
-export const CONSENT_LABELS: Record<ConsentChannel, string> = {
-  sms: "Text me about future events",
-  email: "Email me about future events",
-};
+export const CONSENT_LABELS: Record<ConsentChannel, string> = MARKETING_LABELS;
 
 /**
  * The version of the boxes' wording stored with each choice. Change it whenever CONSENT_LABELS (or
