@@ -13,12 +13,14 @@ export function MarketingBoxes(props: {
   onEmail?: (checked: boolean) => void;
   /** Shown under the boxes; the forms say it is never needed, /me says how to stop. */
   hint?: string;
+  /** The legend for screen readers only, where a heading above already says it (/me). */
+  legendHidden?: boolean;
 }) {
   const hintId = `${props.idPrefix}-marketing-hint`;
   const hint = props.hint ?? "Only news of future nights. You don't need this to book, and you can stop any time.";
   return (
     <fieldset className="marketing-boxes" aria-describedby={hintId}>
-      <legend>Messages about future events</legend>
+      <legend className={props.legendHidden ? "sr-only" : undefined}>Messages about future events</legend>
       <label className="check" htmlFor={`${props.idPrefix}-marketing-sms`}>
         <input
           id={`${props.idPrefix}-marketing-sms`}

@@ -56,6 +56,7 @@ export function MarketingChoices(props: { onSignedOut: () => void }) {
         <form className="form" onSubmit={save} noValidate>
           <MarketingBoxes
             idPrefix="me"
+            legendHidden
             sms={sms}
             onSms={setSms}
             email={email}
