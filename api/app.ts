@@ -21,7 +21,9 @@ import { checkReplies, declaredRoutes } from "./lib/openapi.ts";
 import { sameOriginWrites } from "./lib/same-origin.ts";
 import { privateUnlessDeclared, securityHeaders } from "./lib/security-headers.ts";
 import { staticFiles } from "./lib/static-files.ts";
+import { inboundRoutes } from "./messaging/inbound-routes.ts";
 import { mailboxRoutes } from "./messaging/mailbox-routes.ts";
+import { unsubscribeRoutes } from "./messaging/unsubscribe-routes.ts";
 import { doorRoutes } from "./night/door-routes.ts";
 import { feedbackRoutes } from "./night/feedback-routes.ts";
 import { resultsRoutes } from "./night/results-routes.ts";
@@ -72,7 +74,9 @@ export function apiRoutes(deps: AppDeps) {
     .route("/", resultsRoutes(deps))
     .route("/", hostAccessRoutes(deps))
     .route("/", promoCodeRoutes(deps))
-    .route("/", mailboxRoutes(deps));
+    .route("/", mailboxRoutes(deps))
+    .route("/", inboundRoutes(deps))
+    .route("/", unsubscribeRoutes(deps));
   return new OpenAPIHono().route("/api", api);
 }
 

@@ -126,7 +126,7 @@ describe.skipIf(noBrowser)("a first booking on a phone", () => {
     const required = page.getByText("All fields are required.");
     await required.waitFor();
     await page.getByLabel("Name").fill("Karan Malhotra");
-    await page.getByLabel("Email").fill(LONG_EMAIL);
+    await page.getByLabel("Email", { exact: true }).fill(LONG_EMAIL);
     await fillDateOfBirth(page);
     await expect.poll(() => required.count()).toBe(0);
 

@@ -100,13 +100,13 @@ describe.skipIf(noBrowser)("booking from the home page", () => {
     await page.getByLabel("Name").waitFor();
     await expect.poll(() => page.getByLabel("Verified mobile").inputValue()).toBe("+61 412 345 678");
     expect(await page.getByLabel("Verified mobile").getAttribute("readonly")).not.toBeNull();
-    await expect.poll(() => page.getByLabel("Email").getAttribute("type")).toBe("email");
+    await expect.poll(() => page.getByLabel("Email", { exact: true }).getAttribute("type")).toBe("email");
 
     await page.getByRole("button", { name: "Submit" }).click();
     await page.getByText("All fields are required.").waitFor();
 
     await page.getByLabel("Name").fill("Priya Sharma");
-    await page.getByLabel("Email").fill("priya@example.com");
+    await page.getByLabel("Email", { exact: true }).fill("priya@example.com");
     await page.getByLabel("Gender").selectOption("female");
     await fillDateOfBirth(page, BORN);
     await page.getByRole("button", { name: "Submit" }).click();
@@ -139,7 +139,7 @@ describe.skipIf(noBrowser)("booking from the home page", () => {
     await page.waitForURL("**/otp-verification");
     await page.getByLabel("Verified mobile").waitFor();
     await expect.poll(() => page.getByLabel("Name").inputValue()).toBe("Priya Sharma");
-    await expect.poll(() => page.getByLabel("Email").inputValue()).toBe("priya@example.com");
+    await expect.poll(() => page.getByLabel("Email", { exact: true }).inputValue()).toBe("priya@example.com");
     await expect.poll(() => page.getByLabel("Gender").inputValue()).toBe("female");
 
     // The same browser booking again skips the code.

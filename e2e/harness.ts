@@ -280,7 +280,7 @@ export async function fillDetails(
   person: { name: string; email: string; gender: "male" | "female"; photo: Buffer; dateOfBirth?: string },
 ) {
   await page.getByLabel("Name").fill(person.name);
-  await page.getByLabel("Email").fill(person.email);
+  await page.getByLabel("Email", { exact: true }).fill(person.email);
   await page.getByLabel("Gender").selectOption(person.gender);
   await fillDateOfBirth(page, person.dateOfBirth);
   await page.getByLabel("Photo").setInputFiles({ name: "me.png", mimeType: "image/png", buffer: person.photo });

@@ -89,7 +89,7 @@ describe.skipIf(noBrowser)("Details kept for next time", () => {
     await page.getByRole("button", { name: "Send OTP" }).click();
     await page.getByLabel("Name").waitFor();
     await expect.poll(() => page.getByLabel("Name").inputValue()).toBe("Meera Iyer");
-    await expect.poll(() => page.getByLabel("Email").inputValue()).toBe("meera@example.com");
+    await expect.poll(() => page.getByLabel("Email", { exact: true }).inputValue()).toBe("meera@example.com");
     const saved = page.getByLabel("Use my saved photo");
     await expect.poll(() => saved.isChecked()).toBe(true);
     // The saved photo itself, to see what will be used: loaded, not a broken image.

@@ -228,7 +228,7 @@ describe.skipIf(noBrowser)("paying through the local checkout and checking in at
     await page.getByLabel("OTP", { exact: true }).fill(otp);
     await page.getByRole("button", { name: "Verify OTP" }).click();
     await page.getByLabel("Name").fill("Meera Iyer");
-    await page.getByLabel("Email").fill("meera@example.com");
+    await page.getByLabel("Email", { exact: true }).fill("meera@example.com");
     await page.getByLabel("Gender").selectOption("female");
     await fillDateOfBirth(page, BORN);
     await page.getByLabel("Photo").setInputFiles({ name: "me.png", mimeType: "image/png", buffer: photo });

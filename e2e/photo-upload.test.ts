@@ -70,7 +70,7 @@ describe.skipIf(noBrowser)("the photo a phone uploads", () => {
     await page.waitForURL("**/otp-verification");
     await verifyPhone(page, server.url, phone.typed, phone.e164);
     await page.getByLabel("Name").fill("Meera Iyer");
-    await page.getByLabel("Email").fill("meera@example.com");
+    await page.getByLabel("Email", { exact: true }).fill("meera@example.com");
     await page.getByLabel("Gender").selectOption("female");
     await fillDateOfBirth(page);
     await page.getByLabel("Photo").setInputFiles(file);

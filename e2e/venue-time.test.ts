@@ -96,7 +96,7 @@ describe.skipIf(noBrowser)("the venue's local time, from the admin form to the t
     await page.getByLabel("OTP", { exact: true }).fill(otp);
     await page.getByRole("button", { name: "Verify OTP" }).click();
     await page.getByLabel("Name").fill("Priya Nair");
-    await page.getByLabel("Email").fill("priya@example.com");
+    await page.getByLabel("Email", { exact: true }).fill("priya@example.com");
     await page.getByLabel("Gender").selectOption("female");
     await fillDateOfBirth(page);
     await page

@@ -185,7 +185,7 @@ describe.skipIf(noBrowser)("the waitlist on a phone", () => {
 
     // The usual booking from here: details, checkout, ticket.
     await phone.getByLabel("Name").fill("Rohan Mehta");
-    await phone.getByLabel("Email").fill("rohan@example.com");
+    await phone.getByLabel("Email", { exact: true }).fill("rohan@example.com");
     await fillDateOfBirth(phone);
     await phone.getByLabel("Photo").setInputFiles({ name: "me.png", mimeType: "image/png", buffer: photo });
     await phone.getByLabel("I have read who sees my details").check();
@@ -230,7 +230,7 @@ describe.skipIf(noBrowser)("the waitlist on a phone", () => {
     await verify(page, "0466 333 444", "+61466333444");
     // The short form: no photo or email until a seat is offered.
     await expect.poll(() => page.getByLabel("Photo").count()).toBe(0);
-    await expect.poll(() => page.getByLabel("Email").count()).toBe(0);
+    await expect.poll(() => page.getByLabel("Email", { exact: true }).count()).toBe(0);
     await expectAccessible(page, "the waitlist form");
 
     await page.getByRole("button", { name: "Join waitlist" }).click();

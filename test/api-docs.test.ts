@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../api/app.ts";
 import { ERROR_STATUS } from "../api/lib/openapi.ts";
+import { CROSS_ORIGIN_EXEMPT } from "../api/lib/same-origin.ts";
 import { ERROR_CODES, isErrorCode } from "../common/error-codes.ts";
 import { withTestServer } from "./api-harness.ts";
 
@@ -142,14 +143,15 @@ function declaredCalls(document: {
 /**
  * The codes docs/api.md's "Errors" convention says every call may answer without listing them:
  * 500 `internal_error`; and with a body (every POST here), 400 `invalid_request`, 413 `too_large`
- * and 403 `cross_origin` (but for Stripe's webhook).
+ * and 403 `cross_origin` (but for the calls exempt from the cross-site check).
  */
 function commonCodes(call: string): { status: number; code: string }[] {
   const common = [{ status: 500, code: "internal_error" }];
   if (call.startsWith("POST "))
     common.push({ status: 400, code: "invalid_request" }, { status: 413, code: "too_large" });
-  // Stripe's webhook is exempt from the cross-site check: server to server, proven by its signature.
-  if (call.startsWith("POST ") && call !== "POST /api/stripe/webhook")
+  // Stripe's and Twilio's webhooks (server to server, proven by their signatures) and the one-click
+  // unsubscribe (mail clients post it from anywhere) are exempt from the cross-site check.
+  if (call.startsWith("POST ") && !CROSS_ORIGIN_EXEMPT.includes(call.slice("POST ".length)))
     common.push({ status: 403, code: "cross_origin" });
   return common;
 }

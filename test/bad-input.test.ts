@@ -100,6 +100,19 @@ function endpointTable(): Endpoint[] {
     // What is kept about me (decision 029): 401 without the guest's session, so nothing is read or erased.
     { method: "GET", path: "/api/me-data" },
     { method: "POST", path: "/api/me-delete-details" },
+    // Messages about future events on /me: 401 without the guest's session, so nothing is read or recorded.
+    { method: "GET", path: "/api/me-consent" },
+    {
+      method: "POST",
+      path: "/api/me-consent",
+      body: {
+        type: "json",
+        fields: {
+          sms: { kind: "boolean", base: true, optional: true },
+          email: { kind: "boolean", base: true, optional: true },
+        },
+      },
+    },
     // The prefill: 403 for a number this browser did not verify, whatever else is asked.
     { method: "GET", path: "/api/kept-details", query: { phone: { kind: "phone", base: "0498 765 434" } } },
     // The kept photo: the same proof as the prefill.
@@ -127,6 +140,9 @@ function endpointTable(): Endpoint[] {
           image: { kind: "file", base: null },
           keepDetails: { kind: "formBoolean", base: "true", optional: true },
           useSavedPhoto: { kind: "formBoolean", base: "true", optional: true },
+          marketingSms: { kind: "formTick", base: "1", optional: true },
+          marketingEmail: { kind: "formTick", base: "1", optional: true },
+          announcementId: { ...id(), optional: true },
         },
       },
     },
@@ -141,6 +157,7 @@ function endpointTable(): Endpoint[] {
           phone: { kind: "phone", base: "0498 765 433" },
           gender: { kind: "gender", base: "male" },
           name: text("Sam Lee", 100),
+          marketingSms: { kind: "boolean", base: true, optional: true },
         },
       },
     },
@@ -157,6 +174,22 @@ function endpointTable(): Endpoint[] {
     },
     { method: "GET", path: "/api/dev/outbox", baseSucceeds: "always" },
     { method: "GET", path: "/api/dev/mailbox", baseSucceeds: "always" },
+    // A text to our number from the console provider: a text that is no keyword records nothing.
+    {
+      method: "POST",
+      path: "/api/dev/inbound-sms",
+      body: { type: "json", fields: { from: { kind: "phone", base: "0498 765 435" }, body: text("hello", 1600) } },
+      baseSucceeds: "always",
+    },
+    // Twilio's webhook: no TWILIO_AUTH_TOKEN here, so every request is a 403 that changes nothing.
+    {
+      method: "POST",
+      path: "/api/twilio/inbound",
+      body: { type: "json", fields: { From: text("+61498765435", 32), Body: text("STOP", 1600) } },
+    },
+    // One-click unsubscribe: a forged token is 403 before anything is looked up.
+    { method: "GET", path: "/api/unsubscribe", query: { c: id(), t: text("forged-token", 200) } },
+    { method: "POST", path: "/api/unsubscribe", query: { c: id(), t: text("forged-token", 200) } },
     // The API's document and reference page take no input (open outside production).
     { method: "GET", path: "/api/openapi.json", baseSucceeds: "always" },
     { method: "GET", path: "/api/docs", baseSucceeds: "always", nonJson: true },
@@ -602,6 +635,8 @@ describe("every endpoint answers bad input with a 4xx {success:false, error} and
     "POST /api/me-logout",
     "GET /api/me-data",
     "POST /api/me-delete-details",
+    "GET /api/me-consent",
+    "POST /api/me-consent",
     "GET /api/kept-details",
     "GET /api/kept-photo",
     "POST /api/cancel-booking",
@@ -611,6 +646,10 @@ describe("every endpoint answers bad input with a 4xx {success:false, error} and
     "POST /api/claim-offer",
     "GET /api/dev/outbox",
     "GET /api/dev/mailbox",
+    "POST /api/dev/inbound-sms",
+    "POST /api/twilio/inbound",
+    "GET /api/unsubscribe",
+    "POST /api/unsubscribe",
     "GET /api/openapi.json",
     "GET /api/docs",
     "GET /api/docs/scalar.js",

@@ -37,6 +37,18 @@ const OPEN_TO_ANYONE = new Set([
   // Download my data: behind the same guest session, answering only its own number's data (decision
   // 029, test/kept-details.test.ts); 401 guest_session_required without it.
   "GET /api/me-data",
+  // Messages about future events on /me: behind the same guest session, reading and writing only its
+  // own number's choices; 401 guest_session_required without it (test/consent.test.ts).
+  "GET /api/me-consent",
+  "POST /api/me-consent",
+  // One-click unsubscribe: the link's token, signed for one contact and this purpose, is the proof;
+  // 403 invalid_link for any other (test/unsubscribe.test.ts).
+  "GET /api/unsubscribe",
+  "POST /api/unsubscribe",
+  // A text sent to our number: Twilio's signature is the proof, 403 without it; the console
+  // provider's stand-in is development only (test/inbound-sms.test.ts).
+  "POST /api/twilio/inbound",
+  "POST /api/dev/inbound-sms",
   // The details form's prefill: only for the number this browser verified (sdt_phone) or its /me
   // session names; 403 phone_not_verified for any other number (test/kept-details.test.ts).
   "GET /api/kept-details",

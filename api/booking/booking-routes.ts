@@ -38,6 +38,9 @@ const verifyOtpBody = z.object({
   signIn: z.boolean("must be true or false").optional(),
 });
 
+/** A ticked checkbox of a form: the browser sends its value "1", and nothing when it is unticked. */
+const tickedBox = () => z.literal("1", "must be 1 when ticked");
+
 const detailsForm = z.object({
   name: personName(z),
   email: z.string().trim().max(254, "must be at most 254 characters").pipe(z.email("must be an email address")),
@@ -63,6 +66,13 @@ const detailsForm = z.object({
   keepDetails: z.enum(["true", "false"], "must be true or false").optional(),
   // **Use my saved photo**: "true" books with a copy of this number's kept photo instead of an upload.
   useSavedPhoto: z.enum(["true", "false"], "must be true or false").optional(),
+  // The boxes **Text me about future events** and **Email me about future events** (issue 36): "1"
+  // when ticked, absent when not. Never needed to book; an absent box withdraws nothing (holds.ts).
+  marketingSms: tickedBox().optional(),
+  marketingEmail: tickedBox().optional(),
+  // The announcement whose link (`/?event=ID&a=ANN`) led here, counted on it; an unknown one, or
+  // another event's, is ignored (holds.ts).
+  announcementId: idParam(z).refine(Number.isSafeInteger, "must be a positive integer").optional(),
 });
 
 const keptDetailsQuery = z.object({ phone: auMobile });
@@ -242,6 +252,8 @@ export const bookingRoutes = (deps: AppDeps) => {
             gender: form.gender,
             dateOfBirth: form.dateOfBirth,
             image,
+            marketing: { sms: form.marketingSms === "1", email: form.marketingEmail === "1" },
+            announcementId: form.announcementId,
           },
         );
       });

@@ -1,5 +1,6 @@
 import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "../../db/client.ts";
+import { announcements } from "../../db/marketing-schema.ts";
 import {
   type BookingStatus,
   bookings,
@@ -12,6 +13,7 @@ import {
 } from "../../db/schema.ts";
 import { Conflict, NotFound, TooLarge } from "../lib/errors.ts";
 import { assertUnderLimit, hitsInWindow, type Limit, recordHit } from "../lib/rate-limit.ts";
+import { recordConsent } from "../messaging/consent.ts";
 import { bookingStatusAfter, bookingStatusesFor } from "./booking-status.ts";
 import {
   MAX_IMAGE_BYTES,
@@ -117,6 +119,15 @@ export function countSave(db: Db, input: { phone: string; address: string; otpMa
   if (repeat) recordHit(db, perAddress, input.address, now);
 }
 
+/** The details form's marketing boxes (issue 36): what the person ticked, each unticked by default. */
+export type MarketingBoxes = { sms: boolean; email: boolean };
+
+/**
+ * The booking's extras beside the seat: the boxes ticked, and the announcement whose link brought the
+ * person here (`?a=`), counted on it when it is one of this event's.
+ */
+export type HoldExtras = { marketing?: MarketingBoxes; announcementId?: number };
+
 export type HeldSeat = {
   userId: number;
   bookingId: number;
@@ -158,7 +169,7 @@ export function releaseHolds(tx: DbOrTx, where: SQL): void {
  */
 export function holdSeat(
   db: Db,
-  input: { eventId: number; attendee: Attendee; holdMinutes: number; now: number },
+  input: { eventId: number; attendee: Attendee; holdMinutes: number; now: number } & HoldExtras,
 ): HeldSeat {
   const { eventId, attendee, now } = input;
   return db.transaction(
@@ -192,6 +203,16 @@ export function holdSeat(
       });
       const unreferencedPhotos = has("held") || has("released") ? repointReleasedPhotos(tx, { eventId, attendee }) : [];
       const user = tx.insert(users).values(attendee).returning({ id: users.id }).get();
+      // An announcement's link counts only for its own event: another event's id, or one that does
+      // not exist (a mistyped or stale link), is dropped without a word, never refusing the seat.
+      const announcementId =
+        input.announcementId === undefined
+          ? null
+          : (tx
+              .select({ id: announcements.id })
+              .from(announcements)
+              .where(and(eq(announcements.id, input.announcementId), eq(announcements.eventId, eventId)))
+              .get()?.id ?? null);
       const holdExpiresAt = kept?.holdExpiresAt ?? now + input.holdMinutes * 60_000;
       const booking = tx
         .insert(bookings)
@@ -204,14 +225,28 @@ export function holdSeat(
           heldSince: kept?.heldSince ?? now,
           // The price is fixed when the seat is first held: a retry keeps an early bird it was held in.
           ...heldPrice(event, attendee.gender, kept?.heldSince ?? now),
+          announcementId,
         })
         .returning({ id: bookings.id })
         .get();
       if (offer) offerBooked(tx, offer, booking.id);
+      recordBookingConsent(tx, attendee, input.marketing, now);
       return { userId: user.id, bookingId: booking.id, holdExpiresAt, unreferencedPhotos };
     },
     { behavior: "immediate" },
   );
+}
+
+/**
+ * The boxes ticked on the details form, on the record with the seat they came with (issue 36): the
+ * text box for the verified phone, the email box for the address typed. An unticked box records
+ * nothing: it is the form's default, not a withdrawal, so it never undoes a yes given on /me or at
+ * an earlier booking (withdrawing is STOP, the Unsubscribe link, or /me).
+ */
+function recordBookingConsent(tx: DbOrTx, attendee: Attendee, boxes: MarketingBoxes | undefined, at: number) {
+  const given = { given: true, source: "booking", phone: attendee.phone, at } as const;
+  if (boxes?.sms) recordConsent(tx, { channel: "sms", address: attendee.phone, ...given });
+  if (boxes?.email) recordConsent(tx, { channel: "email", address: attendee.email, ...given });
 }
 
 /**
@@ -276,7 +311,7 @@ export async function saveUserDetails(
     dateOfBirth: string;
     /** The upload, or a photo already stored for this booking (a copy of the number's saved photo). */
     image: File | StoredImage;
-  },
+  } & HoldExtras,
 ): Promise<{ userId: number; bookingId: number; holdExpiresAt: number; photo: StoredImage }> {
   const image = input.image;
   let stored: StoredImage;
@@ -298,6 +333,8 @@ export async function saveUserDetails(
       },
       holdMinutes: deps.holdMinutes,
       now: deps.now(),
+      marketing: input.marketing,
+      announcementId: input.announcementId,
     });
   } catch (error) {
     await removeStoredImage(deps.uploadsDir, stored);

@@ -1,13 +1,15 @@
 import { createRoute } from "@hono/zod-openapi";
+import { consentChannels, consentSources } from "../../db/marketing-schema.ts";
 import { bookingStatuses, feedbackValues, outboxStatuses } from "../../db/schema.ts";
 import type { AppDeps } from "../deps.ts";
 import { noStore } from "../lib/admin-session.ts";
 import { endGuestSession, requireGuest } from "../lib/guest-session.ts";
-import { apiRouter, done, errors, json, z } from "../lib/openapi.ts";
+import { apiRouter, done, errors, json, jsonBody, z } from "../lib/openapi.ts";
 import { jsonId } from "../lib/validate.ts";
 import { cancelBooking } from "./cancel-booking.ts";
 import { cancellationPolicy } from "./events-schemas.ts";
 import { myNights } from "./me.ts";
+import { myConsent, saveMyConsent } from "./me-consent.ts";
 import { deleteMyDetails, myData, phoneTag } from "./my-data.ts";
 import { ticketReply } from "./payments-schemas.ts";
 
@@ -97,6 +99,36 @@ const meLogoutRoute = createRoute({
   responses: { 200: json(done), ...errors("post", []) },
 });
 
+const myConsentReply = z.strictObject({ sms: z.boolean(), email: z.boolean(), emailAddress: z.string().nullable() });
+
+const meConsentRoute = createRoute({
+  method: "get",
+  path: "/me-consent",
+  summary:
+    "Messages about future events: the signed-in guest's current choices (texts to their mobile, email to the newest address they booked with)",
+  responses: {
+    200: json(myConsentReply),
+    ...errors("get", ["guest_session_required"]),
+  },
+});
+
+const saveMeConsentRoute = createRoute({
+  method: "post",
+  path: "/me-consent",
+  summary:
+    "Saves the signed-in guest's boxes on /me: records a choice only for a box that changed, and answers the choices now",
+  request: jsonBody(
+    z.strictObject({
+      sms: z.boolean("must be true or false").optional(),
+      email: z.boolean("must be true or false").optional(),
+    }),
+  ),
+  responses: {
+    200: json(myConsentReply),
+    ...errors("post", ["guest_session_required"]),
+  },
+});
+
 const nullableIso = isoTime.nullable();
 const myDataReply = z.strictObject({
   phone: z.string(),
@@ -150,13 +182,22 @@ const myDataReply = z.strictObject({
       sentAt: nullableIso,
     }),
   ),
+  marketingConsents: z.array(
+    z.strictObject({
+      channel: z.enum(consentChannels),
+      given: z.boolean(),
+      source: z.enum(consentSources),
+      wording: z.string(),
+      at: isoTime,
+    }),
+  ),
 });
 
 const meDataRoute = createRoute({
   method: "get",
   path: "/me-data",
   summary:
-    "Download my data: everything held about the signed-in guest's number, as a JSON file (kept details, bookings, ratings given, matches, texts sent)",
+    "Download my data: everything held about the signed-in guest's number, as a JSON file (kept details, bookings, ratings given, matches, texts sent, choices about messages on future events)",
   responses: {
     200: json(myDataReply),
     ...errors("get", ["guest_session_required"]),
@@ -167,7 +208,7 @@ const meDeleteDetailsRoute = createRoute({
   method: "post",
   path: "/me-delete-details",
   summary:
-    "Delete my details: erases the signed-in number's names, emails, dates of birth, photos and kept details now, keeps the bookings' money records, and ends its guest sessions",
+    "Delete my details: erases the signed-in number's names, emails, dates of birth, photos and kept details now, withdraws its yes to messages about future events, keeps the bookings' money records, and ends its guest sessions",
   responses: {
     200: json(z.strictObject({ success: z.literal(true), erasedBookings: z.number().int() })),
     ...errors("post", ["guest_session_required"]),
@@ -199,6 +240,13 @@ export const meRoutes = (deps: AppDeps) =>
       // The session just ended on the server; this browser's cookie goes too.
       endGuestSession(c, deps);
       return c.json({ success: true as const, erasedBookings }, 200);
+    })
+    .openapi({ ...meConsentRoute, middleware: requireGuest(deps) }, (c) => {
+      return c.json(myConsent(deps.db, c.var.guest.phone), 200);
+    })
+    .openapi({ ...saveMeConsentRoute, middleware: requireGuest(deps) }, (c) => {
+      const choice = c.req.valid("json");
+      return c.json(saveMyConsent(deps.db, c.var.guest.phone, choice, deps.now()), 200);
     })
     .openapi({ ...cancelBookingRoute, middleware: requireGuest(deps) }, async (c) => {
       const { eventID, userID } = c.req.valid("json");

@@ -7,6 +7,7 @@ import { endGuestSessionsOf } from "../lib/guest-session.ts";
 import { ERASED, eraseUsers, unnamedPhotos } from "../ops/retention.ts";
 import { removeStoredFiles } from "./images.ts";
 import { deleteKeptDetails, keptForForm } from "./kept-details.ts";
+import { consentHistoryOf, withdrawAllOf } from "./me-consent.ts";
 
 // What is kept about me, and erasing it (docs/decisions/029-kept-details.md): **Download my data** and
 // **Delete my details** on /me. Both read and write only the rows of the session's own number; of
@@ -159,6 +160,8 @@ export function myData(deps: Pick<AppDeps, "db" | "now">, phone: string) {
     ratingsGiven,
     matches,
     textsSent: texts,
+    // Each yes and no to messages about future events, with when, where and the wording's version.
+    marketingConsents: consentHistoryOf(db, phone),
   };
 }
 
@@ -166,8 +169,9 @@ export type MyData = ReturnType<typeof myData>;
 
 /**
  * **Delete my details**: erases, now, the name, email, date of birth and photos of every booking row
- * of `phone` (as RETENTION_DAYS would later), its name on waitlists, and its kept details; ends its
- * guest sessions everywhere. Bookings, amounts, refunds and check-ins stay for the books, still under
+ * of `phone` (as RETENTION_DAYS would later), its name on waitlists, and its kept details; withdraws
+ * its yes to messages about future events (texts and every email it booked with); ends its guest
+ * sessions everywhere. Bookings, amounts, refunds and check-ins stay for the books, still under
  * the number (the ticket's key, erased with the night after RETENTION_DAYS). Nobody else's row is read
  * for writing: every update is keyed by this phone.
  */
@@ -178,6 +182,8 @@ export async function deleteMyDetails(
   const now = deps.now();
   const { photos, erasedBookings } = deps.db.transaction(
     (tx) => {
+      // Before the emails are erased: it needs them to know which addresses to stop (issue 36).
+      withdrawAllOf(tx, phone, now);
       const mine = tx.select({ id: users.id }).from(users).where(eq(users.phone, phone)).all();
       const ids = mine.map((u) => u.id);
       const userPhotos = ids.length === 0 ? [] : eraseUsers(tx, inArray(users.id, ids), { phone: false });

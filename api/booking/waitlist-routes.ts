@@ -20,6 +20,9 @@ const joinBody = z.object({
   phone: auMobile,
   gender,
   name: personName(z),
+  // **Text me about future events** (issue 36), unticked by default; only the text box here, since
+  // the waitlist asks for no email. False or absent records nothing (it is not a withdrawal).
+  marketingSms: z.boolean("must be true or false").optional(),
 });
 const leaveBody = z.object({ eventID: id, phone: auMobile });
 const claimBody = z.object({ o: id, t: z.string().min(1).max(200) });
@@ -106,6 +109,7 @@ export const waitlistRoutes = (deps: AppDeps) => {
         phone: body.phone,
         gender: body.gender,
         name: body.name,
+        marketingSms: body.marketingSms === true,
         now: deps.now(),
       });
       return c.json({ success: true as const, position }, 200);

@@ -4,6 +4,7 @@ import type { Db, DbOrTx } from "../../db/client.ts";
 import { type Event, events, type Gender, waitlistEntries, waitlistOffers } from "../../db/schema.ts";
 import { Conflict, NotFound } from "../lib/errors.ts";
 import { assertUnderLimit, type Limit, recordHit } from "../lib/rate-limit.ts";
+import { recordConsent } from "../messaging/consent.ts";
 import { enqueueSms } from "../messaging/outbox.ts";
 import { BOOKING_CLOSED } from "./holds.ts";
 import { assertNoPaidBooking, isBalanced, liveHoldOf, seatsLeft, seatsLeftFor, seatUse } from "./seats.ts";
@@ -100,7 +101,7 @@ export function countJoin(db: Db, phone: string, now: number) {
  */
 export function joinWaitlist(
   db: Db,
-  input: { event: Event; phone: string; gender: Gender; name: string; now: number },
+  input: { event: Event; phone: string; gender: Gender; name: string; marketingSms?: boolean; now: number },
 ): { position: number } {
   const { phone, gender, now } = input;
   return db.transaction(
@@ -151,6 +152,10 @@ export function joinWaitlist(
         .values({ eventId: event.id, phone, gender, name: input.name })
         .returning({ id: waitlistEntries.id, gender: waitlistEntries.gender })
         .get();
+      // The box ticked goes on the record with the place in line, or neither does (issue 36).
+      if (input.marketingSms) {
+        recordConsent(tx, { channel: "sms", address: phone, given: true, source: "waitlist", phone, at: now });
+      }
       return { position: positionOf(tx, event, entry) };
     },
     { behavior: "immediate" },

@@ -16,8 +16,12 @@ import { Forbidden } from "./errors.ts";
  */
 const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
-/** Server-to-server calls that carry no cookies and prove themselves by signature. */
-export const CROSS_ORIGIN_EXEMPT = ["/api/stripe/webhook", "/api/twilio/inbound"];
+/**
+ * Server-to-server calls that carry no cookies and prove themselves by signature, and the one-click
+ * unsubscribe, which a mail client POSTs from wherever it runs (RFC 8058) and whose signed link is
+ * its whole proof: it reads no cookie and can only ever say "no more email".
+ */
+export const CROSS_ORIGIN_EXEMPT = ["/api/stripe/webhook", "/api/twilio/inbound", "/api/unsubscribe"];
 
 const LOOPBACK = /^http:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/;
 

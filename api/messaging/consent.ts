@@ -1,4 +1,5 @@
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import { MARKETING_LABELS } from "../../common/consent-labels.ts";
 import type { DbOrTx } from "../../db/client.ts";
 import {
   type ConsentChannel,
@@ -14,10 +15,7 @@ import { isValidLinkToken, linkToken } from "../lib/capability.ts";
 // with when, where and the wording it answered, and the newest choice is the one that counts.
 
 /** The boxes' sentences, shown unticked on the details form, the waitlist and /me. */
-export const CONSENT_LABELS: Record<ConsentChannel, string> = {
-  sms: "Text me about future events",
-  email: "Email me about future events",
-};
+export const CONSENT_LABELS: Record<ConsentChannel, string> = MARKETING_LABELS;
 
 /**
  * The version of the boxes' wording stored with each choice. Change it whenever CONSENT_LABELS (or
@@ -154,3 +152,16 @@ export const isValidUnsubscribeToken = (env: Pick<Env, "SESSION_SECRET">, contac
  */
 export const announcementLink = (env: Pick<Env, "PUBLIC_BASE_URL">, eventId: number, announcementId: number) =>
   `${env.PUBLIC_BASE_URL}/?event=${eventId}&a=${announcementId}`;
+
+/**
+ * The headers of a marketing email (RFC 2369 and RFC 8058): a mail client's own Unsubscribe button
+ * POSTs `List-Unsubscribe=One-Click` to the API's address, which withdraws the email consent with no
+ * page and no login. The email's body links to the page (`unsubscribeLink`) instead.
+ */
+export const listUnsubscribeHeaders = (
+  env: Pick<Env, "SESSION_SECRET" | "PUBLIC_BASE_URL">,
+  contactId: number,
+): { "List-Unsubscribe": string; "List-Unsubscribe-Post": string } => ({
+  "List-Unsubscribe": `<${env.PUBLIC_BASE_URL}/api/unsubscribe?c=${contactId}&t=${unsubscribeToken(env, contactId)}>`,
+  "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+});

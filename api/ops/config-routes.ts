@@ -10,6 +10,7 @@ const publicConfig = z.strictObject({
   stripePublishableKey: z.string().nullable(),
   eventTimeZone: z.string(),
   retentionDays: z.number().int(),
+  businessName: z.string(),
 });
 
 const publicConfigRoute = createRoute({
@@ -34,6 +35,8 @@ export const configRoutes = (deps: AppDeps) =>
         eventTimeZone: deps.env.EVENT_TIME_ZONE,
         // The /privacy page says how long attendees' personal data is kept after their event.
         retentionDays: deps.env.RETENTION_DAYS,
+        // Who sends the messages about future events, as /privacy names it (the Spam Act's identification).
+        businessName: deps.env.BUSINESS_NAME,
       },
       200,
       { "cache-control": "public, max-age=300" },

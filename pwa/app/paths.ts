@@ -19,4 +19,6 @@ export const paths = {
   host: "/host",
   /** What is kept about attendees, for how long, and who sees what. */
   privacy: "/privacy",
+  /** A marketing email's way out: `?c={contactId}&t={token}`, no sign-in (issue 36). */
+  unsubscribe: "/unsubscribe",
 } as const;

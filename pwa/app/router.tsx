@@ -27,6 +27,7 @@ const AdminDoorPage = page(() => import("../routes/admin-door.tsx"), "AdminDoorP
 const WelcomePage = page(() => import("../routes/welcome.tsx"), "WelcomePage");
 const HostPage = page(() => import("../routes/host.tsx"), "HostPage");
 const PrivacyPage = page(() => import("../routes/privacy.tsx"), "PrivacyPage");
+const UnsubscribePage = page(() => import("../routes/unsubscribe.tsx"), "UnsubscribePage");
 
 export function AppRouter() {
   return (
@@ -56,6 +57,7 @@ function Pages() {
           <Route path={paths.adminDoor} element={<AdminDoorPage />} />
           <Route path={paths.host} element={<HostPage />} />
           <Route path={paths.privacy} element={<PrivacyPage />} />
+          <Route path={paths.unsubscribe} element={<UnsubscribePage />} />
           <Route path="*" element={<RouteError error={NOT_FOUND} />} />
         </Route>
         {/* The landing page has its own navigation bar, so it sits outside the app's header and footer. */}

@@ -1,11 +1,17 @@
+import { useState } from "react";
+import { useSearchParams } from "react-router-dom";
 import { EventGrid } from "../features/events/components/event-grid.tsx";
+import { rememberAnnouncementLink } from "../lib/announcement-link.ts";
 
+/** `?event=ID` (an announcement's link adds `&a=ANN`): that event's card is shown first, marked. */
 export function HomePage() {
+  const [search] = useSearchParams();
+  const [highlighted] = useState(() => rememberAnnouncementLink(search));
   return (
     <main className="page home">
       <section aria-labelledby="upcoming-heading">
         <h1 id="upcoming-heading">Upcoming Events</h1>
-        <EventGrid />
+        <EventGrid highlighted={highlighted} />
       </section>
       <section className="blurb" aria-labelledby="blurb-heading">
         <h2 id="blurb-heading">Speed date to find your next Date!</h2>

@@ -37,6 +37,7 @@ export type Kind =
   | "idPair"
   | "boolean"
   | "formBoolean"
+  | "formTick"
   | "documentNumber"
   | "documentKind";
 
@@ -164,6 +165,8 @@ const accepts: Record<Kind, (v: unknown) => boolean> = {
   boolean: (v) => typeof v === "boolean",
   // A multipart form's yes/no (save-user-details' keepDetails, useSavedPhoto): the text "true" or "false".
   formBoolean: (v) => asText(v) === "true" || asText(v) === "false",
+  // A ticked checkbox of a multipart form (the details form's marketing boxes): the text "1".
+  formTick: (v) => asText(v) === "1",
   // A receipt's, invoice's or adjustment note's number, and which of a booking's documents (decision 032).
   documentNumber: (v) => typeof v === "string" && /^INV-\d{6,9}$/.test(v),
   documentKind: (v) => v === "invoice" || v === "adjustment",

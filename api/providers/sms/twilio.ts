@@ -56,3 +56,16 @@ export function createTwilioSms(config: TwilioConfig): SmsProvider {
     },
   };
 }
+
+/**
+ * Whether a webhook request came from Twilio (an inbound text): its `X-Twilio-Signature` checked by the
+ * SDK's own validator against the URL Twilio called and every form field it posted.
+ */
+export function isTwilioRequest(
+  authToken: string,
+  signature: string | undefined,
+  url: string,
+  params: Record<string, string>,
+): boolean {
+  return signature !== undefined && signature !== "" && twilio.validateRequest(authToken, signature, url, params);
+}

@@ -1,7 +1,14 @@
 import { api, CallFailed, send } from "../../lib/api.ts";
 import type { Gender } from "./types.ts";
 
-export type JoinWaitlistInput = { eventID: number; phone: string; gender: Gender; name: string };
+export type JoinWaitlistInput = {
+  eventID: number;
+  phone: string;
+  gender: Gender;
+  name: string;
+  /** **Text me about future events**, as ticked (left out when not: it records nothing). */
+  marketingSms?: boolean;
+};
 
 export type JoinOutcome =
   | { kind: "joined"; position: number }

@@ -15,6 +15,10 @@ export type UserDetails = {
   image: File | null;
   /** **Keep my details for next time**. */
   keepDetails?: boolean;
+  /** **Text me about future events** and **Email me about future events**, as ticked. */
+  marketing?: { sms: boolean; email: boolean };
+  /** The announcement whose link led here (pwa/lib/announcement-link.ts), counted on it. */
+  announcementId?: number;
 };
 
 export type SaveOutcome =
@@ -42,6 +46,10 @@ export async function saveUserDetails(details: UserDetails): Promise<SaveOutcome
           eventName: details.eventName,
           ...(details.image ? { image: details.image } : { useSavedPhoto: "true" as const }),
           keepDetails: details.keepDetails ? "true" : "false",
+          // An unticked box is left out, as a browser's own form would: it records nothing.
+          ...(details.marketing?.sms ? { marketingSms: "1" as const } : {}),
+          ...(details.marketing?.email ? { marketingEmail: "1" as const } : {}),
+          ...(details.announcementId ? { announcementId: String(details.announcementId) } : {}),
         },
       }),
     );

@@ -2,7 +2,7 @@ import { useEffect, useState } from "react";
 import { api, send } from "../../lib/api.ts";
 
 /** What the /privacy page reads from the server's settings (GET /api/public-config). */
-export type PrivacyFacts = { retentionDays: number | null; supportEmail: string | null };
+export type PrivacyFacts = { retentionDays: number | null; supportEmail: string | null; businessName: string | null };
 
 export type PrivacyFactsState = { status: "loading" } | { status: "ready"; facts: PrivacyFacts };
 
@@ -24,12 +24,13 @@ export function usePrivacyFacts(): PrivacyFactsState {
           facts: {
             retentionDays: typeof data.retentionDays === "number" && data.retentionDays > 0 ? data.retentionDays : null,
             supportEmail: typeof data.supportEmail === "string" ? data.supportEmail : null,
+            businessName: typeof data.businessName === "string" ? data.businessName : null,
           },
         });
       })
       .catch(() => {
         if (!controller.signal.aborted)
-          setState({ status: "ready", facts: { retentionDays: null, supportEmail: null } });
+          setState({ status: "ready", facts: { retentionDays: null, supportEmail: null, businessName: null } });
       });
     return () => controller.abort();
   }, []);

@@ -60,3 +60,31 @@ export async function deleteMyDetails(): Promise<boolean> {
     throw error;
   }
 }
+
+export type MyConsent = Ok<(typeof api)["me-consent"]["$get"]>;
+
+export type ConsentOutcome = { kind: "ok"; data: MyConsent } | { kind: "signed-out" } | { kind: "failed" };
+
+/** Messages about future events: the signed-in number's boxes as they stand. */
+export async function getMyConsent(): Promise<ConsentOutcome> {
+  try {
+    const reply = await send(api["me-consent"].$get());
+    if (reply.ok) return { kind: "ok", data: reply.data };
+    return reply.data.code === "guest_session_required" ? { kind: "signed-out" } : { kind: "failed" };
+  } catch (error) {
+    if (error instanceof CallFailed) return { kind: "failed" };
+    throw error;
+  }
+}
+
+/** Saves the boxes; the server records only the ones that changed, and answers them as they now stand. */
+export async function saveMyConsent(choice: { sms: boolean; email?: boolean }): Promise<ConsentOutcome> {
+  try {
+    const reply = await send(api["me-consent"].$post({ json: choice }));
+    if (reply.ok) return { kind: "ok", data: reply.data };
+    return reply.data.code === "guest_session_required" ? { kind: "signed-out" } : { kind: "failed" };
+  } catch (error) {
+    if (error instanceof CallFailed) return { kind: "failed" };
+    throw error;
+  }
+}

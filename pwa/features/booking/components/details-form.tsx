@@ -1,4 +1,6 @@
 import { type FormEvent, useEffect, useRef, useState } from "react";
+import { announcementFor } from "../../../lib/announcement-link.ts";
+import { MarketingBoxes } from "../../../lib/marketing-boxes.tsx";
 import { shrinkPhoto } from "../../../lib/shrink-photo.ts";
 import { venueDateTime } from "../../events/format.ts";
 import type { EventSummary } from "../../events/types.ts";
@@ -51,6 +53,9 @@ export function DetailsForm(props: {
   // Details this verified number kept for next time (decision 029): they fill in what is still empty,
   // and a kept photo is offered in place of a new one. The box itself always starts unticked.
   const [keep, setKeep] = useState(false);
+  // Messages about future events: unticked, whatever this number chose before (the Spam Act's express consent).
+  const [marketingSms, setMarketingSms] = useState(false);
+  const [marketingEmail, setMarketingEmail] = useState(false);
   const [savedPhoto, setSavedPhoto] = useState(false);
   const [useSaved, setUseSaved] = useState(false);
   useEffect(() => {
@@ -103,6 +108,8 @@ export function DetailsForm(props: {
       eventName: props.event.event_name,
       image: usingSaved || !photo ? null : await shrinkPhoto(photo),
       keepDetails: keep,
+      marketing: { sms: marketingSms, email: marketingEmail },
+      announcementId: announcementFor(eventId),
     });
     setBusy(false);
     if (outcome.kind === "saved") {
@@ -133,7 +140,7 @@ export function DetailsForm(props: {
       setMessage("Enter your name and gender to join the waitlist.");
       return;
     }
-    void waitlist.join(name, gender);
+    void waitlist.join(name, gender, marketingSms);
   };
   const keptUntil = props.offer ? venueDateTime(props.offer.expiresAt, props.event.time_zone) : null;
   const stillApplies =
@@ -181,6 +188,13 @@ export function DetailsForm(props: {
       )}
       <PrivacyConsent checked={consent} onChange={setConsent} />
       <KeepDetailsBox checked={keep} onChange={setKeep} />
+      <MarketingBoxes
+        idPrefix="booking"
+        sms={marketingSms}
+        onSms={setMarketingSms}
+        email={marketingEmail}
+        onEmail={setMarketingEmail}
+      />
       <p className="message error" role="alert">
         {shown}
       </p>

@@ -86,12 +86,35 @@ export function PrivacyPolicy() {
         </li>
       </ul>
 
+      <h2>Messages about future events</h2>
+      <ul>
+        <li>
+          Only if you tick <strong>Text me about future events</strong> or <strong>Email me about future events</strong>{" "}
+          (on the booking form, the waitlist or <Link to={paths.me}>My nights</Link>) does{" "}
+          {facts?.businessName ?? "the organiser"} send you news of its future nights, by text or by email, whichever
+          you ticked, and nothing else. The boxes start unticked, and you never need them to book.
+        </li>
+        <li>
+          You can stop at any time: reply <strong>STOP</strong> to any of our texts, use the{" "}
+          <strong>Unsubscribe</strong> link in any of our emails (no sign-in needed), or untick the box on My nights.
+          Deleting your details stops them too.
+        </li>
+        <li>
+          Your tickets, reminders and the night's own messages are not marketing: they still come, whatever you choose.
+        </li>
+        <li>
+          We keep a record of each choice: when you made it, where (the booking form, the waitlist, My nights, a text or
+          an unsubscribe link) and the wording of the box you answered, as proof of what you agreed to. Download my data
+          includes it.
+        </li>
+      </ul>
+
       <h2>Seeing and erasing what we keep</h2>
       <ul>
         <li>
           On <Link to={paths.me}>My nights</Link>, signed in with your mobile number, <strong>Download my data</strong>{" "}
           gives you a file of everything we hold about that number: your saved details, your bookings, the ratings you
-          gave, your matches and the text messages we sent you.
+          gave, your matches, the text messages we sent you and your choices about messages on future events.
         </li>
         <li>
           <strong>Delete my details</strong> there erases your name, email, date of birth and photos from all your

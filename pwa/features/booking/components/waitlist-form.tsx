@@ -1,4 +1,5 @@
 import { type FormEvent, useEffect, useState } from "react";
+import { MarketingBoxes } from "../../../lib/marketing-boxes.tsx";
 import { readDraft, saveDraft } from "../draft.ts";
 import { genderFullMessage, SOLD_OUT_WAITLIST_MESSAGE } from "../seat-messages.ts";
 import type { Gender } from "../types.ts";
@@ -39,6 +40,8 @@ export function WaitlistForm(props: {
     saveDraft(props.eventID, { name, gender });
   }, [props.eventID, name, gender]);
   const [problem, setProblem] = useState<string | null>(null);
+  // Unticked: only the person's own tick is consent. Only the text box here, as no email is asked.
+  const [marketingSms, setMarketingSms] = useState(false);
   const waitlist = useJoinWaitlist(props.eventID, props.phone, props.onJoined);
 
   const submit = (e: FormEvent) => {
@@ -48,7 +51,7 @@ export function WaitlistForm(props: {
       return;
     }
     setProblem(null);
-    void waitlist.join(name, gender);
+    void waitlist.join(name, gender, marketingSms);
   };
 
   return (
@@ -57,6 +60,7 @@ export function WaitlistForm(props: {
       <VerifiedPhoneField idPrefix="waitlist" phone={props.phone} />
       <NameField idPrefix="waitlist" value={name} onChange={setName} />
       <GenderField idPrefix="waitlist" value={gender} onChange={setGender} />
+      <MarketingBoxes idPrefix="waitlist" sms={marketingSms} onSms={setMarketingSms} />
       <p className={`message ${waitlist.seatFree ? "ok" : "error"}`} role="alert">
         {problem ?? waitlist.message}
       </p>

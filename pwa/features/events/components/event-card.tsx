@@ -1,3 +1,4 @@
+import { useEffect, useRef } from "react";
 import { useNavigate } from "react-router-dom";
 import { CARD_SIZES, pictureSrcSet } from "../../../../common/image-widths.ts";
 import { paths } from "../../../app/paths.ts";
@@ -16,12 +17,19 @@ export function EventCard({
   event,
   now = Date.now(),
   first = false,
+  highlighted = false,
 }: {
   event: EventSummary;
   now?: number;
   first?: boolean;
+  /** The event a link named (an announcement's `/?event=ID&a=ANN`): scrolled into view and marked. */
+  highlighted?: boolean;
 }) {
   const navigate = useNavigate();
+  const card = useRef<HTMLElement>(null);
+  useEffect(() => {
+    if (highlighted) card.current?.scrollIntoView({ block: "start" });
+  }, [highlighted]);
   const label = cardLabel(event, now);
   const bookable = canBook(event, now);
   const waitlist = canJoinWaitlist(event, now);
@@ -30,7 +38,12 @@ export function EventCard({
   // The booking pages read this state (BookingPageState); "waitlist" ends in the waitlist form.
   const start = (intent: "book" | "waitlist") => navigate(paths.otpVerification, { state: { event, intent } });
   return (
-    <article className="event-card" aria-labelledby={`event-${event.id}-title`}>
+    <article
+      ref={card}
+      className={highlighted ? "event-card highlighted" : "event-card"}
+      aria-labelledby={`event-${event.id}-title`}
+      aria-current={highlighted ? "true" : undefined}
+    >
       <div className="event-card-media">
         <CardPicture name={event.event_image} first={first} />
         {/* A cancelled event wears the dark "closed" banner: nothing more can happen to it. */}

@@ -2,7 +2,8 @@ import { ErrorNotice } from "../../../lib/error-notice.tsx";
 import { useUpcomingEvents } from "../get-events.ts";
 import { EventCard } from "./event-card.tsx";
 
-export function EventGrid() {
+/** `highlighted`: the event a link named (`/?event=ID`), scrolled to and marked. */
+export function EventGrid({ highlighted = null }: { highlighted?: number | null }) {
   const { state, reload } = useUpcomingEvents();
   if (state.status === "loading") {
     return (
@@ -22,7 +23,7 @@ export function EventGrid() {
   return (
     <div className="event-grid">
       {state.events.map((event, i) => (
-        <EventCard key={event.id} event={event} first={i === 0} />
+        <EventCard key={event.id} event={event} first={i === 0} highlighted={event.id === highlighted} />
       ))}
     </div>
   );

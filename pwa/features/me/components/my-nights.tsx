@@ -6,6 +6,7 @@ import { CancelBooking } from "../../tickets/components/cancel-booking.tsx";
 import { TicketCard } from "../../tickets/components/ticket-card.tsx";
 import { ticketFromReply } from "../../tickets/ticket-reply.ts";
 import type { MyNight, MyNights } from "../me-api.ts";
+import { MarketingChoices } from "./marketing-choices.tsx";
 import { MyData } from "./my-data.tsx";
 import { PastNight, VoidNight } from "./night-cards.tsx";
 import "../me.css";
@@ -116,6 +117,7 @@ export function MyNightsList({
           </ul>
         </section>
       ) : null}
+      <MarketingChoices onSignedOut={onSessionGone} />
       <MyData onDeleted={onDeleted} onSignedOut={onSessionGone} />
     </>
   );

@@ -1,0 +1,76 @@
+import { createRoute } from "@hono/zod-openapi";
+import { eq } from "drizzle-orm";
+import { marketingContacts } from "../../db/marketing-schema.ts";
+import type { AppDeps } from "../deps.ts";
+import { Forbidden } from "../lib/errors.ts";
+import { apiRouter, errors, json, z } from "../lib/openapi.ts";
+import { idParam } from "../lib/validate.ts";
+import { isValidUnsubscribeToken, recordConsentOfContact } from "./consent.ts";
+
+// The one-tap way out of a marketing email (issue 36): the Unsubscribe link (/unsubscribe?c&t, the
+// PWA's page) and the List-Unsubscribe header (this call's address, RFC 8058) both name a contact by
+// id with a token signed for that purpose. No login, no details asked, and nothing in any reply says
+// whose address it is: holding the link is enough to say "no more", and to learn nothing else.
+
+const linkQuery = z.object({
+  c: z.string().regex(/^[1-9]\d{0,15}$/, "must be a positive integer"),
+  t: z.string().min(1, "is required").max(200, "must be at most 200 characters"),
+});
+
+const unsubscribeRoute = createRoute({
+  method: "post",
+  path: "/unsubscribe",
+  summary:
+    "One-click unsubscribe from an email's link or List-Unsubscribe header: withdraws that address's yes to emails about future events; a repeat answers the same",
+  description:
+    "No login and no cross-origin check: mail clients POST here from elsewhere (RFC 8058), with the form body `List-Unsubscribe=One-Click`; the PWA's page sends no body. Any body is accepted and ignored: the signed `c` and `t` are what count.",
+  request: { query: linkQuery },
+  responses: {
+    200: json(z.strictObject({ unsubscribed: z.literal(true) })),
+    // Exempt from the cross-origin check (api/lib/same-origin.ts), so its codes are listed one by one.
+    ...errors("get", ["invalid_request", "too_large", "invalid_link"]),
+  },
+});
+
+const checkRoute = createRoute({
+  method: "get",
+  path: "/unsubscribe",
+  summary: "Whether an unsubscribe link is valid, for its page; changes nothing (a mail scanner may open links)",
+  request: { query: linkQuery },
+  responses: {
+    200: json(z.strictObject({ valid: z.literal(true) })),
+    ...errors("get", ["invalid_request", "invalid_link"]),
+  },
+});
+
+export const unsubscribeRoutes = (deps: AppDeps) => {
+  /** The contact the link names, or 403 for a token that is not this contact's unsubscribe token. */
+  const contactOf = (query: { c: string; t: string }) => {
+    const contactId = idParam(z).parse(query.c);
+    if (!isValidUnsubscribeToken(deps.env, contactId, query.t)) {
+      throw Forbidden("This link is not valid.", "invalid_link");
+    }
+    return contactId;
+  };
+  return apiRouter()
+    .openapi(checkRoute, (c) => {
+      contactOf(c.req.valid("query"));
+      return c.json({ valid: true as const }, 200);
+    })
+    .openapi(unsubscribeRoute, (c) => {
+      const contactId = contactOf(c.req.valid("query"));
+      deps.db.transaction(
+        (tx) => {
+          // Only we sign tokens, and only for contacts that exist; one removed since has nothing to stop.
+          const contact = tx
+            .select({ id: marketingContacts.id })
+            .from(marketingContacts)
+            .where(eq(marketingContacts.id, contactId))
+            .get();
+          if (contact) recordConsentOfContact(tx, contactId, { given: false, source: "unsubscribe", at: deps.now() });
+        },
+        { behavior: "immediate" },
+      );
+      return c.json({ unsubscribed: true as const }, 200);
+    });
+};
