@@ -366,6 +366,21 @@ function endpointTable(): Endpoint[] {
     },
     {
       method: "POST",
+      path: "/api/share-contact",
+      body: {
+        type: "json",
+        fields: {
+          eventID: id(),
+          userID: id(),
+          token: any,
+          partnerID: id(NONE + 1),
+          share: { kind: "share", base: "mobile" },
+          instagram: { kind: "any", base: "priya", optional: true },
+        },
+      },
+    },
+    {
+      method: "POST",
       path: "/api/promo-codes",
       admin: true,
       body: {
@@ -686,6 +701,7 @@ describe("every endpoint answers bad input with a 4xx {success:false, error} and
     "POST /api/get-participants",
     "POST /api/save-feedback",
     "POST /api/get-feedback",
+    "POST /api/share-contact",
     "POST /api/promo-codes",
     "GET /api/admin-event/:id/promo-codes",
     "POST /api/disable-promo-code",

@@ -86,6 +86,8 @@ const OPEN_TO_ANYONE = new Set([
   "POST /api/save-user-details",
   "POST /api/send-confirmation",
   "POST /api/send-otp",
+  // What a match may see: the report link's capability, like get-feedback (issue 37).
+  "POST /api/share-contact",
   "POST /api/stripe/webhook",
   "POST /api/ticket",
   "POST /api/ticket-status",

@@ -38,6 +38,7 @@ export type Kind =
   | "boolean"
   | "formBoolean"
   | "formTick"
+  | "share"
   | "documentNumber"
   | "documentKind";
 
@@ -142,7 +143,9 @@ const accepts: Record<Kind, (v: unknown) => boolean> = {
   amount: (v) => inRange(v, 0, 100_000, false),
   hours: (v) => inRange(v, Number.MIN_VALUE, 24, false),
   age: (v) => inRange(v, 18, 99, true),
-  feedback: (v) => v === "like" || v === "dislike",
+  feedback: (v) => v === "like" || v === "friend" || v === "dislike",
+  // What a match may see (issue 37).
+  share: (v) => v === "mobile" || v === "email" || v === "instagram" || v === "nothing",
   clientTs: (v) => typeof v === "number" && Number.isSafeInteger(v) && v > 0,
   sessionId: (v) => typeof v === "string" && /^cs_[A-Za-z0-9_]{1,250}$/.test(v),
   checkoutId: (v) => typeof v === "string" && /^cs_local_[a-f0-9]{24}$/.test(v),
