@@ -117,15 +117,16 @@ export function roundsFormatsRows(b: RoundsFormatsBench): [string, string, strin
     ["Plan rounds, One group of 60 (circle, 59 rounds)", timing(b.oneGroup), "< 100 ms"],
     ["Plan rounds, One group of 60, 15 rounds, with history", timing(b.oneGroupCapped), "< 100 ms"],
     ["Plan rounds, Mixed 60 (40/40/10/10)", timing(b.mixed), "< 100 ms"],
-    ["  Mixed 60: rounds made / fewest possible", `${b.mixedRounds} / ${b.mixedBusiest}`],
+    ["  Mixed 60: rounds made / fewest possible", `${b.mixedRounds} / ${b.mixedBusiest}`, ""],
     [
       "  Mixed 60: sit-outs / twice running / of those, partners left",
       `${b.mixedSitOuts} / ${b.mixedTwiceRunning} / ${b.mixedTwiceWithPartnersLeft}`,
+      "",
     ],
     ["Re-plan Mixed 60 halfway, 2 left and 2 arrived", timing(b.mixedReplan), "< 100 ms"],
   ];
 }
 
 if (import.meta.url === `file://${process.argv[1]}`)
-  for (const [what, value, target = ""] of roundsFormatsRows(measureRoundsFormats()))
+  for (const [what, value, target] of roundsFormatsRows(measureRoundsFormats()))
     console.log(`${what.padEnd(58)} ${value.padEnd(26)} ${target}`);
