@@ -12,6 +12,7 @@ import { measureLighthouse } from "./lighthouse.ts";
 import { load } from "./load.ts";
 import { measurePartnersPage } from "./partners.ts";
 import { measureRelease } from "./release.ts";
+import { measureRoundsFormats, roundsFormatsRows } from "./rounds-formats.ts";
 import { measureRoundsWithHistory, timing } from "./rounds-history.ts";
 
 // `npm run bench`: measures, never asserts. Prints a table and writes bench/results.md.
@@ -161,6 +162,8 @@ try {
     `${history.cappedRepeats} of ${history.metBefore} (only where the numbers force it)`,
   );
   add("plan-rounds on SQLite: 30 × 30, 10 past nights, 15 rounds", timing(history.server), "< 50 ms");
+  // Every format on a room of 60 (docs/decisions/035-planners-for-every-format.md).
+  for (const row of roundsFormatsRows(measureRoundsFormats())) add(...row);
 }
 
 // 7. Seat holds per second with four threads racing for one event's seats in one SQLite file.
