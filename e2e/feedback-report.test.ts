@@ -88,7 +88,7 @@ describe.skipIf(noBrowser)("the mutual-likes report's wording", () => {
       )
       .waitFor();
     await group(page, "They liked you 1")
-      .getByText("They enjoyed meeting you. Their number is here if you'd like to say hello.")
+      .getByText("They enjoyed meeting you. Their details are here if you'd like to say hello.")
       .waitFor();
     expect(await page.locator("main").textContent()).not.toMatch(REJECTION);
     await expectAccessible(page, "the report");

@@ -146,7 +146,7 @@ export function FeedbackReportView({ link }: { link: FeedbackLink | null }) {
       ) : null}
       <ReportGroup
         title="They liked you"
-        intro="They enjoyed meeting you. Their details are here if they chose to share them."
+        intro="They enjoyed meeting you. Their details are here if you'd like to say hello."
         empty="Nothing more to show here."
         people={likedme}
       />

@@ -53,8 +53,9 @@ export function ShareChoice({ link, person }: { link: FeedbackLink; person: Repo
   };
 
   return (
-    <fieldset className="share-choice">
-      <legend>What {person.username} can see of you</legend>
+    // Named for the person to a screen reader (one such group per match); the visible legend stays short.
+    <fieldset className="share-choice" aria-label={`What ${person.username} can see of you`}>
+      <legend>What they can see of you</legend>
       <div className="share-options">
         {OPTIONS.map((option) => (
           <label key={option.value} className="share-option">
