@@ -11,3 +11,9 @@ export const GUEST_MESSAGE = {
 
 /** The SMS each guest gets: the event's name first, so a text from an unknown number says who it is from. */
 export const guestMessageBody = (eventName: string, text: string) => `${eventName}: ${text.trim()}`;
+
+/**
+ * The host's **Announce** (issue 37): a line for the room's screen and the guests' phones, shown until
+ * the next round starts. Short enough to read from the back of the room.
+ */
+export const ROOM_ANNOUNCEMENT = { maxLength: 140 } as const;

@@ -46,6 +46,10 @@ export const eventRounds = sqliteTable("event_rounds", {
   // When the current phase ends while running; null while paused (see pausedRemainingMs) or not running.
   phaseEndsAt: integer("phase_ends_at"),
   pausedRemainingMs: integer("paused_remaining_ms"),
+  // The host's **Announce** (issue 37): shown on the room's screen and the guests' phones while the
+  // round it was made in (and its changeover) lasts; null when there is none.
+  announcement: text("announcement"),
+  announcementRound: integer("announcement_round"),
   updatedAt: integer("updated_at").notNull(),
 });
 

@@ -456,6 +456,12 @@ function endpointTable(): Endpoint[] {
       admin: true,
       body: { type: "json", fields: { eventID: id(), userID: id(), left: { kind: "boolean", base: true } } },
     },
+    {
+      method: "POST",
+      path: "/api/room-announcement",
+      admin: true,
+      body: { type: "json", fields: { eventID: id(), text: { kind: "any", base: "Drinks are on the bar" } } },
+    },
     { method: "GET", path: "/api/admin-event/:id/keep-apart", admin: true, params: { id: id() } },
     {
       method: "POST",
@@ -714,6 +720,7 @@ describe("every endpoint answers bad input with a 4xx {success:false, error} and
     "POST /api/plan-rounds",
     "POST /api/run-rounds",
     "POST /api/mark-left",
+    "POST /api/room-announcement",
     "GET /api/admin-event/:id/keep-apart",
     "POST /api/keep-apart",
     "GET /api/admin-event/:id/message-guests",

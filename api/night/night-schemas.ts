@@ -134,6 +134,7 @@ export const roundsView = z.strictObject({
   ),
   arrivals: z.array(id),
   metBefore: z.array(z.strictObject({ round: z.number().int().positive(), table: z.number().int().positive() })),
+  announcement: z.string().nullable(),
 });
 
 /** `KeepApartView` (api/night/keep-apart.ts): the organiser's Keep apart card. */
@@ -156,6 +157,7 @@ export const myRoundsView = z.strictObject({
       partner: partner.nullable(),
     }),
   ),
+  announcement: z.string().nullable(),
 });
 
 /** `GuestMessagePreview`: what the Message guests dialog shows before sending. */

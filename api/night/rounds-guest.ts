@@ -28,6 +28,8 @@ export type MyRoundsView = {
   serverNow: string;
   /** The guest's rounds of the plan in order; rounds they are not part of (they came later, left) are left out. */
   schedule: MyRound[];
+  /** The host's **Announce** while its round lasts (issue 37); null otherwise. */
+  announcement: string | null;
 };
 
 type Ctx = { db: Db; env: Pick<Env, "SESSION_SECRET"> };
@@ -42,7 +44,15 @@ export function myRounds(
   const serverNow = new Date(now).toISOString();
   const night = roundsAt(ctx.db, input.eventId, now);
   if (!night) {
-    return { status: "none", current: null, phase: null, phaseEndsAt: null, serverNow, schedule: [] };
+    return {
+      status: "none",
+      current: null,
+      phase: null,
+      phaseEndsAt: null,
+      serverNow,
+      schedule: [],
+      announcement: null,
+    };
   }
 
   const mine: { round: number; table: number | null; partnerId: number | null }[] = [];
@@ -81,5 +91,6 @@ export function myRounds(
       table,
       partner: partnerId === null ? null : (partners.get(partnerId) ?? null),
     })),
+    announcement: night.announcement,
   };
 }

@@ -639,3 +639,57 @@ describe("the event row", () => {
     expect((await myRounds(b, b.people.Wanda!)).body).toMatchObject({ status: "none", schedule: [] });
   });
 });
+
+describe("POST /api/room-announcement (Announce)", () => {
+  const announce = async (n: Night, text: string) =>
+    reply<RoundsView & { code?: string; error?: string }>(
+      await admin.postJson("/api/room-announcement", { eventID: n.eventId, text }),
+    );
+
+  it("shows a line on the console and every guest's round view until the next round starts, and takes it down", async () => {
+    const n = await night({ women: ["Wendy", "Wren"], men: ["Adam", "Ben"] });
+    expect(await announce(n, "Drinks are on the bar")).toMatchObject({ status: 409, body: { code: "wrong_state" } });
+    await plan(n);
+    expect(await announce(n, "Drinks are on the bar")).toMatchObject({ status: 409, body: { code: "wrong_state" } });
+    await run(n, "start");
+
+    const first = await announce(n, "  Drinks are on the bar  ");
+    expect(first.status).toBe(200);
+    expect(first.body.announcement).toBe("Drinks are on the bar");
+    const guest = n.people.Wendy!;
+    expect((await myRounds(n, guest)).body.announcement).toBe("Drinks are on the bar");
+    // Logged once, with its words.
+    const logged = server.deps.db.$client
+      .prepare("select detail from activity_log where event_id = ? and action = 'room announcement'")
+      .all(n.eventId);
+    expect(logged).toEqual([{ detail: "Drinks are on the bar" }]);
+
+    // The changeover after round 1 still belongs to round 1.
+    advance(5 * MINUTE + 1_000);
+    expect((await getRounds(n)).body).toMatchObject({
+      current: 1,
+      phase: "break",
+      announcement: "Drinks are on the bar",
+    });
+    // Round 2 starts by itself: the line is down, on the console and the phones.
+    advance(1 * MINUTE);
+    expect((await getRounds(n)).body).toMatchObject({ current: 2, phase: "round", announcement: null });
+    expect((await myRounds(n, guest)).body.announcement).toBeNull();
+
+    expect((await announce(n, "Last round coming up")).body.announcement).toBe("Last round coming up");
+    expect((await announce(n, "")).body.announcement).toBeNull();
+    expect((await myRounds(n, guest)).body.announcement).toBeNull();
+  });
+
+  it("refuses a line over 140 characters with a sentence, changing nothing, and a host of another night", async () => {
+    const n = await night({ women: ["Wanda"], men: ["Carl"] });
+    await plan(n);
+    await run(n, "start");
+    await announce(n, "Welcome!");
+    const long = await announce(n, "x".repeat(141));
+    expect(long.status).toBe(400);
+    expect(long.body.error).toBe("Keep the announcement to 140 characters; it has 141.");
+    expect((await getRounds(n)).body.announcement).toBe("Welcome!");
+    expect((await anon.postJson("/api/room-announcement", { eventID: n.eventId, text: "hi" })).status).toBe(401);
+  });
+});

@@ -17,7 +17,7 @@ import {
   myRoundsView,
   roundsView,
 } from "./night-schemas.ts";
-import { getRounds, markLeft, planEventRounds, runRounds } from "./rounds.ts";
+import { announceToRoom, getRounds, markLeft, planEventRounds, runRounds } from "./rounds.ts";
 import { myRounds } from "./rounds-guest.ts";
 
 // The night's rounds (docs/decisions/019-running-the-night.md). Every answer changes from one
@@ -107,6 +107,24 @@ const runRoute = createRoute({
   responses: {
     200: json(roundsView),
     ...errors("post", [...STAFF_ERRORS, "not_found", "wrong_state", "stale_state"]),
+  },
+});
+
+const announceBody = z.object({
+  eventID: id,
+  // Empty takes the announcement down; the limit is checked after trimming, with a sentence.
+  text: z.string().max(1_000),
+});
+
+const announceRoute = createRoute({
+  method: "post",
+  path: "/room-announcement",
+  summary:
+    "Announce: a short line on the room's screen and the guests' phones until the next round; empty takes it down",
+  request: jsonBody(announceBody),
+  responses: {
+    200: json(roundsView),
+    ...errors("post", [...STAFF_ERRORS, "not_found", "wrong_state"]),
   },
 });
 
@@ -200,6 +218,19 @@ export const roundsRoutes = (deps: AppDeps) => {
           deps.now(),
         );
         logActivity(c, deps, { action: "rounds controlled", eventId: body.eventID, detail: body.action });
+        return c.json(view, 200);
+      })
+      .openapi({ ...announceRoute, middleware: staff }, (c) => {
+        const body = c.req.valid("json");
+        staffFor(c, body.eventID);
+        const { changed, ...view } = announceToRoom(deps.db, { eventId: body.eventID, text: body.text }, deps.now());
+        if (changed) {
+          logActivity(c, deps, {
+            action: "room announcement",
+            eventId: body.eventID,
+            detail: view.announcement ?? "taken down",
+          });
+        }
         return c.json(view, 200);
       })
       .openapi({ ...leftRoute, middleware: staff }, (c) => {

@@ -1,5 +1,6 @@
 import { and, eq, inArray, isNotNull, ne } from "drizzle-orm";
 import { ageOn, eventDate } from "../../common/age.ts";
+import { ROOM_ANNOUNCEMENT } from "../../common/guest-message.ts";
 import { ROUNDS_LIMITS as LIMITS, ROUNDS_DEFAULTS, type RoundsSettings } from "../../common/rounds-settings.ts";
 import type { Db, DbOrTx } from "../../db/client.ts";
 import {
@@ -10,7 +11,7 @@ import {
   type RoundsStatus,
 } from "../../db/rounds-schema.ts";
 import { bookings, type Event, events, users } from "../../db/schema.ts";
-import { Conflict, NotFound } from "../lib/errors.ts";
+import { BadRequest, Conflict, NotFound } from "../lib/errors.ts";
 import { advance, applyAction, type Clock, type ClockAction, shownPhaseEnd, type Timing } from "./rounds-clock.ts";
 import { type PersonPair, planRounds, type Round, replanRounds } from "./rounds-plan.ts";
 
@@ -60,6 +61,8 @@ export type RoundsView = {
    * how many (`2 pairs met at an earlier night`).
    */
   metBefore: { round: number; table: number }[];
+  /** The host's **Announce**, while the round it was made in lasts (its changeover too); else null. */
+  announcement: string | null;
 };
 
 const NOT_STARTED: Clock = {
@@ -177,7 +180,50 @@ function view(db: DbOrTx, event: Event, row: EventRounds | undefined, now: numbe
     people: people.map(({ checkedInAt: _, ...person }) => person),
     arrivals: row ? [...present.female, ...present.male].filter((id) => !planned.has(id)) : [],
     metBefore: row ? seatedAgain(row.plan, row.metBefore) : [],
+    announcement: row && clock ? announcementAt(row, clock) : null,
   };
+}
+
+/** The announcement to show now: made in the round still on (or in its changeover), while the rounds run. */
+export function announcementAt(row: EventRounds, clock: Clock): string | null {
+  if (row.announcement === null || clock.status === "finished" || clock.status === "planned") return null;
+  return clock.current === row.announcementRound ? row.announcement : null;
+}
+
+/**
+ * **Announce**: a short line for the room's screen and every guest's round view (issue 37), shown
+ * until the next round starts; an empty text takes it down. Only while the rounds run (or are
+ * paused): before the start there is no round for it to belong to.
+ */
+export function announceToRoom(
+  db: Db,
+  input: { eventId: number; text: string },
+  now: number,
+): RoundsView & { changed: boolean } {
+  return db.transaction(
+    (tx) => {
+      const event = findEvent(tx, input.eventId);
+      assertStarted(event);
+      const row = findRounds(tx, input.eventId);
+      if (!row) throw Conflict("Plan and start the rounds first: an announcement shows during them.", "wrong_state");
+      const at = clockAt(row, event, now);
+      if (at.status !== "running" && at.status !== "paused") {
+        throw Conflict("An announcement shows while the rounds run; start them first.", "wrong_state");
+      }
+      const text = input.text.trim();
+      if (text.length > ROOM_ANNOUNCEMENT.maxLength) {
+        throw BadRequest(`Keep the announcement to ${ROOM_ANNOUNCEMENT.maxLength} characters; it has ${text.length}.`);
+      }
+      const before = announcementAt(row, at);
+      const announcement = text === "" ? null : text;
+      tx.update(eventRounds)
+        .set({ announcement, announcementRound: announcement === null ? null : at.current, updatedAt: now })
+        .where(eq(eventRounds.eventId, input.eventId))
+        .run();
+      return { ...view(tx, event, findRounds(tx, input.eventId), now), changed: before !== announcement };
+    },
+    { behavior: "immediate" },
+  );
 }
 
 /** The plan's seats where the two met at an earlier night. */
@@ -441,10 +487,15 @@ export function markLeft(
 }
 
 /** The plan and the clock at `now` for the guest's phone; undefined when the event has no plan. */
-export function roundsAt(db: DbOrTx, eventId: number, now: number): { rounds: Round[]; clock: Clock } | undefined {
+export function roundsAt(
+  db: DbOrTx,
+  eventId: number,
+  now: number,
+): { rounds: Round[]; clock: Clock; announcement: string | null } | undefined {
   const row = findRounds(db, eventId);
   if (!row) return undefined;
-  return { rounds: row.plan, clock: clockAt(row, findEvent(db, eventId), now) };
+  const clock = clockAt(row, findEvent(db, eventId), now);
+  return { rounds: row.plan, clock, announcement: announcementAt(row, clock) };
 }
 
 /**

@@ -26,6 +26,7 @@ export const ACTIVITY_ACTIONS = [
   "kept apart",
   "keep apart undone",
   "guests messaged",
+  "room announcement",
   "results released",
   "paper card entered",
   "host link created",

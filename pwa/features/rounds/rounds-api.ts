@@ -33,6 +33,9 @@ export const planRounds = (input: PlanInput) => guarded(send(api["plan-rounds"].
 export type ShownClock = { current: number | null; phase: RoundsPhase | null };
 export const runRounds = (eventID: number, action: RunAction, shown: ShownClock) =>
   guarded(send(api["run-rounds"].$post({ json: { eventID, action, ...shown } })));
+/** **Announce** (issue 37): a line on the room's screen and the guests' phones; "" takes it down. */
+export const announceToRoom = (eventID: number, text: string) =>
+  guarded(send(api["room-announcement"].$post({ json: { eventID, text } })));
 export const markLeft = (eventID: number, userID: number, left: boolean) =>
   guarded(send(api["mark-left"].$post({ json: { eventID, userID, left } })));
 

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import type { ApiReply } from "../../lib/api.ts";
 import { CallFailed } from "../../lib/api.ts";
 import {
+  announceToRoom,
   getRounds,
   markLeft,
   type PlanInput,
@@ -21,7 +22,7 @@ export type ConsoleState =
   | { status: "error"; message: string }
   | { status: "ready"; rounds: RoundsState; receivedAt: number };
 
-export type Busy = RunAction | "plan" | `left:${number}` | null;
+export type Busy = RunAction | "plan" | "announce" | `left:${number}` | null;
 
 const OFFLINE = "No connection: the controls need the network. The timer keeps running.";
 
@@ -36,7 +37,7 @@ const actionWords: Record<RunAction, string> = {
 
 /** What the host reads when the server says no, chosen by the reply's code, never its wording. */
 export function problemFor(
-  what: RunAction | "plan" | "left" | "load",
+  what: RunAction | "plan" | "left" | "announce" | "load",
   reply: Extract<ApiReply<unknown>, { ok: false }>,
 ) {
   const { code, error } = reply.data;
@@ -49,13 +50,15 @@ export function problemFor(
     if (what === "plan")
       return "Start the event first (Overview, Start Event): the rounds are planned from who checked in.";
     if (what === "left") return "The rounds are over: nothing to change.";
+    if (what === "announce") return error ?? "An announcement shows while the rounds run.";
     if (what !== "load") return `Can't ${actionWords[what]} now: ${error ?? "the rounds are not in that state."}`;
   }
+  if (code === "invalid_request" && what === "announce") return error ?? "Shorten the announcement.";
   if (code === "invalid_request") return `Check the settings: ${error ?? "a value is out of range."}`;
   const verb =
     what === "plan"
       ? "plan the rounds"
-      : what === "left"
+      : what === "left" || what === "announce"
         ? "save that"
         : what === "load"
           ? "load the rounds"
@@ -129,7 +132,7 @@ export function useRounds(eventID: number | null, pollMs = ROUNDS_POLL_MS) {
   const perform = useCallback(
     async (
       what: Exclude<Busy, null>,
-      kind: RunAction | "plan" | "left",
+      kind: RunAction | "plan" | "left" | "announce",
       call: () => Promise<ApiReply<RoundsState>>,
     ) => {
       if (eventID === null) return false;
@@ -180,6 +183,7 @@ export function useRounds(eventID: number | null, pollMs = ROUNDS_POLL_MS) {
         return null;
       }
     },
+    announce: (text: string) => perform("announce", "announce", () => announceToRoom(eventID!, text)),
     setLeft: (userID: number, left: boolean) =>
       perform(`left:${userID}`, "left", () => markLeft(eventID!, userID, left)),
     dismissProblem: () => setProblem(null),

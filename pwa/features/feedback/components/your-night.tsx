@@ -155,9 +155,18 @@ export function YourNight({ night }: { night: NightState }) {
       );
       break;
   }
+  // The host's Announce (issue 37), for as long as the round it was made in lasts.
+  const announcement =
+    (view.kind === "round" || view.kind === "break") && night.reply.announcement ? (
+      <p className="night-announcement" role="status">
+        <span className="night-announcement-label">From the host: </span>
+        {night.reply.announcement}
+      </p>
+    ) : null;
   return (
     <section className="night" aria-labelledby="night-title" data-moment={view.kind}>
       <h2 id="night-title">{title}</h2>
+      {announcement}
       {body}
       {kept}
       <Schedule reply={night.reply} />

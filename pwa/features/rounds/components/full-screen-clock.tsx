@@ -1,13 +1,26 @@
 import { useEffect, useRef } from "react";
 
-type Props = { round: string; time: string; onClose(): void };
+type Props = {
+  round: string;
+  time: string;
+  /** A changeover between rounds: the screen shows a break card instead of the round. */
+  onBreak?: boolean;
+  /** What the break card says comes next (`Round 4 starts in`), or that the rounds end. */
+  next?: string;
+  paused?: boolean;
+  /** The host's **Announce**, while its round lasts (issue 37). */
+  announcement?: string | null;
+  onClose(): void;
+};
 
 /**
- * Only `Round 3 of 9` and the time, as large as the screen allows, for a laptop on a projector. A
- * modal <dialog> (the console behind it is inert, Escape closes it) taking the browser's full
- * screen where it is allowed; leaving the browser's full screen leaves this view too.
+ * The room's screen (issue 37), for a laptop on a projector or a TV: the round and the clock as large
+ * as the screen allows, a break card during a changeover, and the host's announcement. A modal
+ * <dialog> (the console behind it is inert, Escape closes it) taking the browser's full screen where
+ * it is allowed; leaving the browser's full screen leaves this view too. It counts from the last
+ * state it knew, so a dropped connection never stops the clock on the wall.
  */
-export function FullScreenClock({ round, time, onClose }: Props) {
+export function FullScreenClock({ round, time, onBreak = false, next, paused = false, announcement, onClose }: Props) {
   const ref = useRef<HTMLDialogElement>(null);
   // The time changes every second; the dialog must not close and reopen with it.
   const close = useRef(onClose);
@@ -39,9 +52,22 @@ export function FullScreenClock({ round, time, onClose }: Props) {
     };
   }, []);
   return (
-    <dialog ref={ref} className="rounds-fullscreen" aria-label="Round clock">
-      <p className="rounds-fs-round">{round}</p>
+    <dialog
+      ref={ref}
+      className={`rounds-fullscreen${onBreak ? " on-break" : ""}`}
+      aria-label={onBreak ? "Break" : "Round clock"}
+    >
+      {onBreak ? (
+        <div className="rounds-fs-break">
+          <p className="rounds-fs-round">Break</p>
+          <p className="rounds-fs-next">{next ?? "Change tables"}</p>
+        </div>
+      ) : (
+        <p className="rounds-fs-round">{round}</p>
+      )}
       <p className="rounds-fs-time">{time}</p>
+      {paused ? <p className="rounds-fs-paused">Paused</p> : null}
+      {announcement ? <p className="rounds-fs-announcement">{announcement}</p> : null}
       <button type="button" className="rounds-fs-exit" onClick={onClose}>
         Leave full screen
       </button>

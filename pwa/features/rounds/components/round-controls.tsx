@@ -1,4 +1,5 @@
 import { useCallback, useState } from "react";
+import { ROOM_ANNOUNCEMENT } from "../../../../common/guest-message.ts";
 import { formatClock, serverTime, spokenTimeLeft, toMs, useNow } from "../../../lib/round-clock.ts";
 import { projectClock, roundOf } from "../console-view.ts";
 import type { RoundsState, RunAction, ShownClock } from "../rounds-api.ts";
@@ -13,11 +14,14 @@ type Props = {
   busy: Busy;
   /** `shown` is the round and phase on the screen at the press, so the server can refuse a stale one. */
   onRun(action: RunAction, shown: ShownClock): void;
+  /** **Announce**: true once the server took it ("" takes it down). */
+  onAnnounce?(text: string): Promise<boolean>;
 };
 
 /** The night's clock in large type and the host's buttons: the part of the console used all night. */
-export function RoundControls({ rounds, receivedAt, canControl, busy, onRun }: Props) {
+export function RoundControls({ rounds, receivedAt, canControl, busy, onRun, onAnnounce }: Props) {
   const [fullScreen, setFullScreen] = useState(false);
+  const [draft, setDraft] = useState("");
   const ticking = rounds.status === "running" && rounds.phaseEndsAt !== null;
   // The last tick may predate this answer: never read the clock as earlier than its arrival.
   const now = Math.max(useNow(ticking), receivedAt);
@@ -53,6 +57,11 @@ export function RoundControls({ rounds, receivedAt, canControl, busy, onRun }: P
     </button>
   );
   const live = clock.status === "running" || clock.status === "paused";
+  // The server's announcement belongs to the round it answered in: once this screen's clock has moved
+  // on to the next round (offline too), it is down.
+  const announcement = live && clock.current === rounds.current ? rounds.announcement : null;
+  const nextLine =
+    clock.current !== null && clock.current < total ? `Round ${clock.current + 1} starts in` : "The rounds end in";
 
   return (
     <section className="rounds-card rounds-now" aria-labelledby="rounds-now-title">
@@ -86,8 +95,59 @@ export function RoundControls({ rounds, receivedAt, canControl, busy, onRun }: P
         {/* Last and on its own row, away from Next: a stray tap here would end the night. */}
         {live ? button("finish", "Finish rounds", "button rounds-finish") : null}
       </div>
+      {live && onAnnounce ? (
+        <form
+          className="rounds-announce"
+          onSubmit={async (e) => {
+            e.preventDefault();
+            if (await onAnnounce(draft)) setDraft("");
+          }}
+        >
+          {announcement ? (
+            <p className="rounds-announce-now" role="status">
+              On the screen and the phones: {announcement}
+            </p>
+          ) : null}
+          <label htmlFor="rounds-announce-text">Announcement for the room (until the next round)</label>
+          <div className="rounds-announce-row">
+            <input
+              id="rounds-announce-text"
+              value={draft}
+              maxLength={ROOM_ANNOUNCEMENT.maxLength}
+              onChange={(e) => setDraft(e.target.value)}
+              placeholder="Drinks are on the bar"
+            />
+            <button
+              type="submit"
+              className="button"
+              disabled={!canControl || busy !== null || draft.trim() === ""}
+              aria-busy={busy === "announce" || undefined}
+            >
+              Announce
+            </button>
+            {announcement ? (
+              <button
+                type="button"
+                className="button"
+                disabled={!canControl || busy !== null}
+                onClick={() => void onAnnounce("")}
+              >
+                Take down
+              </button>
+            ) : null}
+          </div>
+        </form>
+      ) : null}
       {fullScreen && live ? (
-        <FullScreenClock round={roundOf(clock.current ?? 1, total)} time={time ?? ""} onClose={closeFullScreen} />
+        <FullScreenClock
+          round={roundOf(clock.current ?? 1, total)}
+          time={time ?? ""}
+          onBreak={clock.phase === "break"}
+          next={nextLine}
+          paused={clock.status === "paused"}
+          announcement={announcement}
+          onClose={closeFullScreen}
+        />
       ) : null}
     </section>
   );

@@ -38,8 +38,20 @@ export function RoundsConsole({
   onPick?(id: number | null): void;
 }) {
   const eventID = fixedEvent?.id ?? eventId;
-  const { state, busy, problem, unreachable, reload, refresh, run, plan, previewPlan, setLeft, dismissProblem } =
-    useRounds(eventID);
+  const {
+    state,
+    busy,
+    problem,
+    unreachable,
+    reload,
+    refresh,
+    run,
+    plan,
+    previewPlan,
+    setLeft,
+    announce,
+    dismissProblem,
+  } = useRounds(eventID);
   const online = useOnline();
   const { confirm, dialog } = useConfirm();
   const picked = events?.state.status === "ready" ? events.state.events.find((e) => e.id === eventID) : undefined;
@@ -140,6 +152,7 @@ export function RoundsConsole({
                 canControl={online}
                 busy={busy}
                 onRun={(action, shown) => void onRun(action, shown)}
+                onAnnounce={announce}
               />
             )}
             <PresentList
