@@ -33,6 +33,8 @@ const HOST_ALLOWED = new Set([
   "POST /api/plan-rounds",
   "POST /api/run-rounds",
   "POST /api/mark-left",
+  // Announce: the host runs the room (issue 37).
+  "POST /api/room-announcement",
   "GET /api/admin-event/:id/ratings",
   "POST /api/admin-save-feedback",
   "GET /api/admin-event/:id/message-guests",

@@ -37,8 +37,8 @@ async function night(offersFriend: boolean, men = 2, women = 2) {
     startsAt: Date.now() - 4 * HOUR,
     offersFriend,
   });
-  const m = insertPaidBookings(db, event.id, men, { gender: "male" });
-  const f = insertPaidBookings(db, event.id, women, { gender: "female" });
+  const m: Person[] = insertPaidBookings(db, event.id, men, { gender: "male" });
+  const f: Person[] = insertPaidBookings(db, event.id, women, { gender: "female" });
   return { id: event.id, m, f };
 }
 
@@ -211,8 +211,10 @@ describe("choosing what a match sees", () => {
     // The same man (same number) at another night, matched again.
     const { db, env } = server.deps;
     const second = await insertEvent(db, env.UPLOADS_DIR, { status: "started", startsAt: Date.now() - 4 * HOUR });
-    const [f2] = insertPaidBookings(db, second.id, 1, { gender: "female" }) as [Person];
-    const [m1again] = insertPaidBookings(db, second.id, 1, { gender: "male" }) as [Person];
+    const women: Person[] = insertPaidBookings(db, second.id, 1, { gender: "female" });
+    const men: Person[] = insertPaidBookings(db, second.id, 1, { gender: "male" });
+    const [f2] = women as [Person];
+    const [m1again] = men as [Person];
     db.update(users).set({ phone: m1.phone }).where(eq(users.id, m1again.userId)).run();
     const me = { ...m1again, phone: m1.phone };
     await tap(second.id, me, f2, "like");

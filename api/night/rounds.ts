@@ -267,7 +267,13 @@ export function planEventRounds(
       const row = findRounds(tx, input.eventId);
       const values = newPlan(tx, event, row, input, now);
       // A preview answers the view the plan would give, and stores nothing.
-      if (options.preview) return view(tx, event, { eventId: input.eventId, ...values }, now);
+      if (options.preview) {
+        const announced = {
+          announcement: row?.announcement ?? null,
+          announcementRound: row?.announcementRound ?? null,
+        };
+        return view(tx, event, { eventId: input.eventId, ...announced, ...values }, now);
+      }
       tx.insert(eventRounds)
         .values({ eventId: input.eventId, ...values })
         .onConflictDoUpdate({ target: eventRounds.eventId, set: values })

@@ -94,6 +94,7 @@ describe("the device's database", () => {
         phaseEndsAt: "2026-11-29T20:05:00.000Z",
         serverNow: "2026-11-29T20:00:00.000Z",
         schedule: [{ round: 1, table: 2, partner: { id: 5, username: "Dev", image_name: "d.jpg" } }],
+        announcement: null,
       },
     };
     await db.put("myRounds", kept);

@@ -34,6 +34,7 @@ const saturday = {
   toAgeFemale: null,
   currentAmount: { male: 45, female: 45 },
   cancellationPolicy: { fullRefundHours: 48, laterPercent: 0 },
+  offersFriend: false,
 } satisfies AdminEventDetail;
 
 describe("the results time in the Edit form", () => {

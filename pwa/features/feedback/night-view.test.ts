@@ -12,6 +12,7 @@ const night = (over: Partial<MyRounds>): MyRounds => ({
   phase: "round",
   phaseEndsAt: "2026-11-29T20:05:00.000Z",
   serverNow: "2026-11-29T20:00:00.000Z",
+  announcement: null,
   schedule: [
     { round: 1, table: 4, partner: anika },
     { round: 2, table: 5, partner: priya },

@@ -49,6 +49,7 @@ function fakeServer() {
       ],
       arrivals: [],
       metBefore: [],
+      announcement: null,
     } as RoundsState,
   };
   const s = () => server.state;
