@@ -401,9 +401,7 @@ export const outboxMessages = sqliteTable(
     // The booking an email is about, so an address that cannot be delivered to is noted on it.
     bookingId: integer("booking_id").references(() => bookings.id),
     // `suppressed`: a marketing message whose address had no consent when its turn came (issue 36).
-    status: text("status", { enum: outboxStatuses })
-      .notNull()
-      .default("pending"),
+    status: text("status", { enum: outboxStatuses }).notNull().default("pending"),
     // `marketing` (an announcement) is sent only to an address that still consents at that moment,
     // and at most INVITE_RATE_PER_MINUTE a minute; everything else is `transactional`.
     purpose: text("purpose", { enum: ["transactional", "marketing"] })

@@ -131,7 +131,11 @@ function marketingBudget(deps: OutboxDeps): number {
         eq(outboxMessages.purpose, "marketing"),
         or(
           gt(outboxMessages.sentAt, now - MINUTE),
-          and(eq(outboxMessages.status, "pending"), gt(outboxMessages.attempts, 0), gt(outboxMessages.nextAttemptAt, now)),
+          and(
+            eq(outboxMessages.status, "pending"),
+            gt(outboxMessages.attempts, 0),
+            gt(outboxMessages.nextAttemptAt, now),
+          ),
         ),
       ),
     )
