@@ -20,7 +20,7 @@ const audience = z
   .openapi({ description: "Filters, all optional and combined; none is everyone who opted in." });
 
 const channels = z
-  .array(z.enum(consentChannels, "must be sms or email"))
+  .array(z.enum(consentChannels))
   .min(1, "Choose at least one way to send it: text message, email or both.")
   .max(2)
   .refine((list) => new Set(list).size === list.length, "Each channel can be chosen once.");

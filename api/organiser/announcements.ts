@@ -88,15 +88,30 @@ const waitlistedPhones = (db: DbOrTx) =>
       .map((r) => r.phone),
   );
 
-/** Who already holds a paid seat at the event: not invited to it. Their phones and the addresses they booked with. */
+/**
+ * Who already holds a paid seat at the event, not invited to it: their phones, and every address any
+ * of their forms gave (an older address they still consent on is still them).
+ */
 function alreadyBooked(db: DbOrTx, eventId: number): { phones: Set<string>; emails: Set<string> } {
-  const rows = db
-    .select({ phone: bookings.phone, email: users.email })
-    .from(bookings)
-    .innerJoin(users, eq(users.id, bookings.userId))
-    .where(and(eq(bookings.eventId, eventId), eq(bookings.status, "paid")))
-    .all();
-  return { phones: new Set(rows.map((r) => r.phone)), emails: new Set(rows.map((r) => r.email.trim().toLowerCase())) };
+  const phones = new Set(
+    db
+      .selectDistinct({ phone: bookings.phone })
+      .from(bookings)
+      .where(and(eq(bookings.eventId, eventId), eq(bookings.status, "paid")))
+      .all()
+      .map((r) => r.phone),
+  );
+  const emails = new Set(
+    phones.size === 0
+      ? []
+      : db
+          .selectDistinct({ email: users.email })
+          .from(users)
+          .where(inArray(users.phone, [...phones]))
+          .all()
+          .map((r) => r.email.trim().toLowerCase()),
+  );
+  return { phones, emails };
 }
 
 /**
@@ -116,9 +131,6 @@ export function audienceOf(
     email: channels.includes("email") ? consentingContacts(db, "email") : new Map(),
   };
   const booked = alreadyBooked(db, event.id);
-  // Someone booked under one number keeps their other addresses out too (their newest form's email).
-  const bookedPeople = people(db).filter((p) => booked.phones.has(p.phone));
-  for (const p of bookedPeople) if (p.email) booked.emails.add(p.email);
   const out: Audience = { sms: new Map(), email: new Map() };
   if (!hasFilters(filters)) {
     for (const [address, id] of consenting.sms) if (!booked.phones.has(address)) out.sms.set(address, id);
