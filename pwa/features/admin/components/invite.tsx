@@ -31,7 +31,8 @@ type Gender = "" | "female" | "male";
 type PreviewState =
   | { status: "idle" | "loading" }
   | { status: "error"; message: string }
-  | { status: "ready"; data: AnnouncementPreview };
+  /** `key`: the draft it answers; a preview of an older draft is not shown as this one's. */
+  | { status: "ready"; data: AnnouncementPreview; key: string };
 type ListState = { status: "idle" | "loading" | "error" } | { status: "ready"; rows: AnnouncementRow[] };
 
 /** How often the list refreshes while an announcement is still going out. */
@@ -127,7 +128,7 @@ export function Invite({ events, eventId, onPick }: Props) {
           if (controller.signal.aborted) return;
           setPreview(
             reply.ok
-              ? { status: "ready", data: reply.data }
+              ? { status: "ready", data: reply.data, key: draftKey }
               : { status: "error", message: reply.data.error ?? "Couldn't count the audience." },
           );
         })
@@ -167,7 +168,9 @@ export function Invite({ events, eventId, onPick }: Props) {
     return () => clearInterval(timer);
   }, [sending, eventId, loadList]);
 
-  const ready = preview.status === "ready" ? preview.data : null;
+  // Only a preview of the draft as it stands now is shown as "as it will arrive", or lets it be sent.
+  const ready = preview.status === "ready" && preview.key === draftKey ? preview.data : null;
+  const counted = preview.status === "ready" ? preview.data.recipients : null;
   const smsChars = ready?.sms ? smsLength(ready.sms) : null;
   const tooLong = smsChars !== null && smsChars > ANNOUNCEMENT_SMS_MAX;
   const total = ready ? (channels.sms ? ready.recipients.sms : 0) + (channels.email ? ready.recipients.email : 0) : 0;
@@ -281,8 +284,8 @@ export function Invite({ events, eventId, onPick }: Props) {
               )}
             </div>
             <p className="invite-recipients" role="status">
-              {preview.status === "ready"
-                ? recipientsLabel(preview.data.recipients, chosen)
+              {counted && chosen.length > 0
+                ? recipientsLabel(counted, chosen)
                 : preview.status === "loading"
                   ? "Counting…"
                   : ""}
@@ -304,14 +307,15 @@ export function Invite({ events, eventId, onPick }: Props) {
               </button>
             </div>
             <FormMessage message={message} />
+            {/* Rendered only while shown: a hidden iframe would still be a frame for tools to wait on. */}
             <div id={`${ids}-preview`} hidden={!showPreview || ready === null} className="invite-preview">
-              {ready?.sms ? (
+              {showPreview && ready?.sms ? (
                 <section aria-labelledby={`${ids}-sms-title`}>
                   <h3 id={`${ids}-sms-title`}>Text message</h3>
                   <pre className="invite-sms">{ready.sms}</pre>
                 </section>
               ) : null}
-              {ready?.email ? (
+              {showPreview && ready?.email ? (
                 <section aria-labelledby={`${ids}-email-title`}>
                   <h3 id={`${ids}-email-title`}>Email</h3>
                   <p>
