@@ -24,7 +24,8 @@ export const smsLength = (text: string) => Array.from(text).length;
  */
 export function withLink(text: string, link: string): string {
   const trimmed = text.trim();
-  return trimmed.includes(LINK_PLACEHOLDER) ? trimmed.split(LINK_PLACEHOLDER).join(link) : `${trimmed}\n${link}`;
+  if (trimmed.includes(LINK_PLACEHOLDER)) return trimmed.split(LINK_PLACEHOLDER).join(link);
+  return trimmed === "" ? link : `${trimmed}\n${link}`;
 }
 
 /**

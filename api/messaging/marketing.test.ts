@@ -29,6 +29,10 @@ describe("the announcement's text message", () => {
     );
   });
 
+  it("is the sender, the link and the way out when nothing is written yet (the tab's first preview)", () => {
+    expect(announcementSms(env, "   ", link)).toBe(`Saathi Speed Dating: ${link}\nReply STOP to opt out`);
+  });
+
   it("counts the added parts against the 480-character limit", () => {
     const sms = announcementSms(env, "x".repeat(440), link);
     expect(smsLength(sms)).toBeGreaterThan(ANNOUNCEMENT_SMS_MAX);
