@@ -32,6 +32,7 @@ import { apiDocsRoutes } from "./ops/api-docs-routes.ts";
 import { configRoutes } from "./ops/config-routes.ts";
 import { healthRoutes } from "./ops/health-routes.ts";
 import { adminRoutes } from "./organiser/admin-routes.ts";
+import { announcementRoutes } from "./organiser/announcements-routes.ts";
 import { hostAccessRoutes } from "./organiser/host-access-routes.ts";
 
 export type { AppDeps } from "./deps.ts";
@@ -74,6 +75,7 @@ export function apiRoutes(deps: AppDeps) {
     .route("/", resultsRoutes(deps))
     .route("/", hostAccessRoutes(deps))
     .route("/", promoCodeRoutes(deps))
+    .route("/", announcementRoutes(deps))
     .route("/", mailboxRoutes(deps))
     .route("/", inboundRoutes(deps))
     .route("/", unsubscribeRoutes(deps));

@@ -73,6 +73,7 @@ describe.skipIf(noBrowser)("admin panel on a desktop", () => {
       "User Details",
       "Rounds",
       "Host access",
+      "Invite",
     ]);
     await expect.poll(() => page.getByRole("tab", { name: "Overview" }).getAttribute("aria-selected")).toBe("true");
 

@@ -163,6 +163,7 @@ describe.skipIf(noBrowser)("the organiser's desk on a desktop", () => {
       "User Details",
       "Rounds",
       "Host access",
+      "Invite",
     ]);
     // The panel opens on it; from another tab, Home comes back to it with the keyboard.
     await expect.poll(() => tab("Overview").getAttribute("aria-selected")).toBe("true");

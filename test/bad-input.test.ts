@@ -402,6 +402,21 @@ function endpointTable(): Endpoint[] {
       path: "/api/apply-promo",
       body: { type: "json", fields: { userID: id(), eventID: id(), code: text("FRIENDS", 64) } },
     },
+    ...(["/api/announcements", "/api/announcements/preview"] as const).map((path) => ({
+      method: "POST" as const,
+      path,
+      admin: true,
+      body: {
+        type: "json" as const,
+        fields: {
+          eventID: id(),
+          audience: { kind: "any" as const, base: { gender: "female" }, optional: true },
+          channels: { kind: "any" as const, base: ["sms"] },
+          text: text("3 seats left for men on Saturday: {link}", 2000),
+        },
+      },
+    })),
+    { method: "GET", path: "/api/admin-event/:id/announcements", admin: true, params: { id: id() } },
     { method: "GET", path: "/api/admin-event/:id/roster", admin: true, params: { id: id() } },
     {
       method: "POST",
@@ -712,6 +727,9 @@ describe("every endpoint answers bad input with a 4xx {success:false, error} and
     "GET /api/admin-event/:id/promo-codes",
     "POST /api/disable-promo-code",
     "POST /api/apply-promo",
+    "POST /api/announcements",
+    "POST /api/announcements/preview",
+    "GET /api/admin-event/:id/announcements",
     "GET /api/admin-event/:id/roster",
     "POST /api/check-in",
     "POST /api/undo-check-in",

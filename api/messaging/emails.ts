@@ -42,7 +42,7 @@ const QR_CID = "ticket-qr";
 /** One line, whatever was typed: a subject never carries a line break (nor, so, a header). */
 const oneLine = (value: string) => value.replace(/[\r\n\u2028\u2029]+/g, " ").trim();
 
-const escapeHtml = (value: string) =>
+export const escapeHtml = (value: string) =>
   value
     .replace(/&/g, "&amp;")
     .replace(/</g, "&lt;")
@@ -53,13 +53,19 @@ const escapeHtml = (value: string) =>
 const FONT = "font-family:Arial,Helvetica,sans-serif;color:#1f2328;";
 
 /** A paragraph of the HTML part (escaped), or a fact row `label: value`. */
-type Block =
+export type Block =
   | { p: string }
   | { facts: [label: string, value: string][] }
   | { link: { href: string; text: string } }
   | { qr: { alt: string } };
 
-function html(blocks: Block[], sender: Sender, heading: string): string {
+/**
+ * What a marketing email's footer adds to the sender (the Spam Act's identification and way out,
+ * api/messaging/marketing.ts): the ABN, the postal address and the one-tap **Unsubscribe** page.
+ */
+export type MarketingFooter = { abn: string; address: string; unsubscribeUrl: string };
+
+function html(blocks: Block[], sender: Sender, heading: string, marketing?: MarketingFooter): string {
   const rows = blocks.map((block) => {
     if ("p" in block)
       return `<tr><td style="${FONT}font-size:16px;line-height:1.5;padding:0 0 12px;">${escapeHtml(block.p)}</td></tr>`;
@@ -78,7 +84,10 @@ function html(blocks: Block[], sender: Sender, heading: string): string {
       .join("");
     return `<tr><td style="padding:0 0 12px;"><table role="presentation" cellpadding="0" cellspacing="0" border="0">${facts}</table></td></tr>`;
   });
-  const footer = `${escapeHtml(sender.businessName)} · <a href="mailto:${escapeHtml(sender.supportEmail)}" style="color:#57606a;">${escapeHtml(sender.supportEmail)}</a>`;
+  const contact = `<a href="mailto:${escapeHtml(sender.supportEmail)}" style="color:#57606a;">${escapeHtml(sender.supportEmail)}</a>`;
+  const footer = marketing
+    ? `${escapeHtml(sender.businessName)} · ABN ${escapeHtml(marketing.abn)} · ${escapeHtml(marketing.address)} · ${contact}<br><br>You get this because you asked to hear about future events. <a href="${escapeHtml(marketing.unsubscribeUrl)}" style="color:#57606a;">Unsubscribe</a>`
+    : `${escapeHtml(sender.businessName)} · ${contact}`;
   return [
     "<!doctype html>",
     `<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(heading)}</title></head>`,
@@ -93,14 +102,20 @@ function html(blocks: Block[], sender: Sender, heading: string): string {
   ].join("\n");
 }
 
-function text(blocks: Block[], sender: Sender): string {
+function text(blocks: Block[], sender: Sender, marketing?: MarketingFooter): string {
   const parts = blocks.map((block) => {
     if ("p" in block) return block.p;
     if ("link" in block) return `${block.link.text}: ${block.link.href}`;
     if ("qr" in block) return null;
     return block.facts.map(([label, value]) => `${label}: ${value}`).join("\n");
   });
-  return `${[...parts.filter((p) => p !== null), `${sender.businessName} · ${sender.supportEmail}`].join("\n\n")}\n`;
+  const footer = marketing
+    ? [
+        `${sender.businessName} · ABN ${marketing.abn} · ${marketing.address} · ${sender.supportEmail}`,
+        `You get this because you asked to hear about future events. Unsubscribe: ${marketing.unsubscribeUrl}`,
+      ]
+    : [`${sender.businessName} · ${sender.supportEmail}`];
+  return `${[...parts.filter((p) => p !== null), ...footer].join("\n\n")}\n`;
 }
 
 const when = (event: EmailEvent) => formatVenueTime(event.startsAt, event.timeZone);
@@ -152,14 +167,21 @@ type TicketEmail = {
   now: number;
 };
 
-function compose(
+/** One email from its blocks: the subject on one line, the text and HTML parts saying the same. */
+export function compose(
   subject: string,
   blocks: Block[],
   sender: Sender,
   attachments: EmailAttachment[] = [],
   heading = subject,
+  marketing?: MarketingFooter,
 ) {
-  return { subject: oneLine(subject), text: text(blocks, sender), html: html(blocks, sender, heading), attachments };
+  return {
+    subject: oneLine(subject),
+    text: text(blocks, sender, marketing),
+    html: html(blocks, sender, heading, marketing),
+    attachments,
+  };
 }
 
 export function bookingEmail(

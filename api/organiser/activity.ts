@@ -36,6 +36,7 @@ export const ACTIVITY_ACTIONS = [
   "failed admin logins",
   "booking cancelled",
   "email undeliverable",
+  "announcement sent",
 ] as const;
 export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
 

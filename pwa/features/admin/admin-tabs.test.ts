@@ -8,7 +8,15 @@ describe("the panel's address", () => {
   });
 
   it("reads back every tab with its picked event", () => {
-    for (const tab of ["Overview", "Add Event", "Edit Event", "User Details", "Rounds", "Host access"] as const) {
+    for (const tab of [
+      "Overview",
+      "Add Event",
+      "Edit Event",
+      "User Details",
+      "Rounds",
+      "Host access",
+      "Invite",
+    ] as const) {
       expect(readPanelAddress(new URLSearchParams(panelSearch(tab, 12)))).toEqual({ tab, eventId: 12 });
     }
     expect(panelSearch("Edit Event", 7)).toBe("?tab=edit-event&event=7");

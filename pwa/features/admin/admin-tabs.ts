@@ -4,7 +4,7 @@
  * event in the address lets a row of the Overview (or the message after saving) link straight to an
  * event's form or participants, and Back return to where the organiser was.
  */
-export const TABS = ["Overview", "Add Event", "Edit Event", "User Details", "Rounds", "Host access"] as const;
+export const TABS = ["Overview", "Add Event", "Edit Event", "User Details", "Rounds", "Host access", "Invite"] as const;
 export type Tab = (typeof TABS)[number];
 
 /** `Edit Event` as `edit-event`: the tab's name in the address and in its element ids. */

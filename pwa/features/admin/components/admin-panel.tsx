@@ -9,6 +9,7 @@ import { useAdminEvents } from "../use-admin-events.ts";
 import { AddEventForm } from "./add-event-form.tsx";
 import { EditEventForm } from "./edit-event-form.tsx";
 import { HostAccess } from "./host-access.tsx";
+import { Invite } from "./invite.tsx";
 import { LoginModal } from "./login-modal.tsx";
 import { Overview } from "./overview.tsx";
 import { UserDetails } from "./user-details.tsx";
@@ -109,6 +110,7 @@ function UnlockedPanel() {
         {tab === "User Details" ? <UserDetails events={events} eventId={eventId} onPick={pick} /> : null}
         {tab === "Rounds" ? <RoundsConsole events={events} eventId={eventId} onPick={pick} /> : null}
         {tab === "Host access" ? <HostAccess events={events} eventId={eventId} onPick={pick} /> : null}
+        {tab === "Invite" ? <Invite events={events} eventId={eventId} onPick={pick} /> : null}
       </section>
     </div>
   );
