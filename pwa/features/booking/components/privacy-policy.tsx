@@ -35,9 +35,12 @@ export function PrivacyPolicy() {
           <strong>The people you meet that night</strong> see your name and photo, so they can rate the people they met.
         </li>
         <li>
-          <strong>The people you Like</strong> see your mobile number in their matches after the event, so a mutual
-          match can get in touch. Nobody you Dislike or do not rate gets it, and a Dislike is never shown to the person
-          you gave it to, nor to anyone else you meet.
+          <strong>The people you Like</strong> (or choose Date or Friend for, at a night that offers Friend) see your
+          contact details in their matches after the event, so a match can get in touch: your mobile number, unless you
+          choose on your matches page to share your email, your Instagram handle or nothing with them instead. Your
+          newest choice is also what your next matches see until you choose again. Nobody you Dislike (No) or do not rate
+          gets any, and a Dislike is never shown to the person you gave it to, nor to anyone else you meet. What you
+          chose to share is erased with the night's other details.
         </li>
         <li>
           <strong>A host</strong> who helps run the night sees whether you have rated each person you met, never whether
