@@ -1,31 +1,14 @@
 import { type MixedPerson, planMixed, planOneGroup, replanMixed } from "../api/night/group-plan.ts";
 import { planRounds } from "../api/night/rounds-plan.ts";
 import { random } from "../test/seeded-random.ts";
-import { timing } from "./rounds-history.ts";
+import { median, timing } from "./rounds-history.ts";
 
 // The planner for each format (docs/decisions/035-planners-for-every-format.md) on a room of 60:
 // Women meet men 30 + 30, One group 60, Mixed 60 with a realistic mix (40% women meeting men, 40%
 // men meeting women, 10% meeting everyone, 10% same-sex). Medians of 5 runs after one to warm up;
 // measures, never asserts. `node --import tsx bench/rounds-formats.ts` runs just this part.
 
-const RUNS = 5;
 const ROOM = 60;
-
-function median(work: () => unknown): { wall: number; cpu: number } {
-  work();
-  const wall: number[] = [];
-  const cpu: number[] = [];
-  for (let run = 0; run < RUNS; run++) {
-    const used = process.cpuUsage();
-    const started = performance.now();
-    work();
-    wall.push(performance.now() - started);
-    const { user, system } = process.cpuUsage(used);
-    cpu.push((user + system) / 1000);
-  }
-  const mid = (list: number[]) => list.sort((a, b) => a - b)[Math.floor(RUNS / 2)]!;
-  return { wall: mid(wall), cpu: mid(cpu) };
-}
 
 /** The Mixed room: seeded, so every run benches the same guests. */
 export function mixedRoom(size = ROOM): MixedPerson[] {

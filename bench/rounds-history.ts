@@ -35,8 +35,9 @@ function pick<T>(list: readonly T[], count: number, next: () => number): T[] {
 /**
  * The median wall time of RUNS runs after one to warm up, and their median CPU time (this process,
  * its helper threads included): on a shared machine the wall time also counts the waits for a core.
+ * bench/rounds-formats.ts measures with it too.
  */
-function median(work: () => unknown): { wall: number; cpu: number } {
+export function median(work: () => unknown): { wall: number; cpu: number } {
   work();
   const wall: number[] = [];
   const cpu: number[] = [];

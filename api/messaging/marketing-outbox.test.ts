@@ -21,7 +21,8 @@ const server = suiteTestServer({ env: { INVITE_RATE_PER_MINUTE: "5" }, deps: () 
 const tick = () => createScheduler(server.deps, backgroundJobs(server.deps)).tick();
 
 let people = 0;
-async function announce(count: number) {
+/** An announcement to `count` new numbers, each with a yes on record unless `consent` is false. */
+async function announce(count: number, consent = true) {
   const { db } = server.deps;
   const event = await insertEvent(db, server.deps.env.UPLOADS_DIR);
   const at = server.deps.now();
@@ -40,7 +41,7 @@ async function announce(count: number) {
     .get();
   const numbers = Array.from({ length: count }, () => `+6141${String(2_000_000 + people++)}`);
   for (const to of numbers) {
-    recordConsent(db, { channel: "sms", address: to, given: true, source: "booking", phone: to, at });
+    if (consent) recordConsent(db, { channel: "sms", address: to, given: true, source: "booking", phone: to, at });
     enqueueMarketingSms(
       db,
       { dedupeKey: `announce:${id}:sms:${to}`, to, body: `Seats left ${to}` },
@@ -133,31 +134,11 @@ describe("marketing through the outbox", () => {
   });
 
   it("never sends marketing to an address that has no consent record at all", async () => {
-    texted.length = 0;
-    const { db } = server.deps;
-    const event = await insertEvent(db, server.deps.env.UPLOADS_DIR);
-    const { id } = db
-      .insert(announcements)
-      .values({
-        eventId: event.id,
-        audience: {},
-        channels: ["sms"],
-        text: "Hi",
-        recipientsSms: 1,
-        recipientsEmail: 0,
-        createdAt: server.deps.now(),
-      })
-      .returning({ id: announcements.id })
-      .get();
-    enqueueMarketingSms(
-      db,
-      { dedupeKey: `announce:${id}:sms:+61412888888`, to: "+61412888888", body: "Hi" },
-      { announcementId: id },
-    );
+    const { id, numbers } = await announce(1, false);
     server.advance(60_001);
     await tick();
     expect(texted).toEqual([]);
-    expect(statusOf(id)).toEqual([{ to: "+61412888888", status: "suppressed" }]);
+    expect(statusOf(id)).toEqual([{ to: numbers[0], status: "suppressed" }]);
   });
 
   it("keeps every choice: a consent record cannot be rewritten, only followed by a newer one", () => {

@@ -184,6 +184,15 @@ function view(db: DbOrTx, event: Event, row: EventRounds | undefined, now: numbe
   };
 }
 
+/** A started night with a plan, and its clock at `now`; 409 `wrong_state` saying `notPlanned` without a plan. */
+function plannedNight(tx: DbOrTx, eventId: number, now: number, notPlanned: string) {
+  const event = findEvent(tx, eventId);
+  assertStarted(event);
+  const row = findRounds(tx, eventId);
+  if (!row) throw Conflict(notPlanned, "wrong_state");
+  return { event, row, at: clockAt(row, event, now) };
+}
+
 /** The announcement to show now: made in the round still on (or in its changeover), while the rounds run. */
 export function announcementAt(row: EventRounds, clock: Clock): string | null {
   if (row.announcement === null || clock.status === "finished" || clock.status === "planned") return null;
@@ -202,11 +211,12 @@ export function announceToRoom(
 ): RoundsView & { changed: boolean } {
   return db.transaction(
     (tx) => {
-      const event = findEvent(tx, input.eventId);
-      assertStarted(event);
-      const row = findRounds(tx, input.eventId);
-      if (!row) throw Conflict("Plan and start the rounds first: an announcement shows during them.", "wrong_state");
-      const at = clockAt(row, event, now);
+      const { event, row, at } = plannedNight(
+        tx,
+        input.eventId,
+        now,
+        "Plan and start the rounds first: an announcement shows during them.",
+      );
       if (at.status !== "running" && at.status !== "paused") {
         throw Conflict("An announcement shows while the rounds run; start them first.", "wrong_state");
       }
@@ -435,11 +445,7 @@ export function runRounds(
 ): RoundsView {
   return db.transaction(
     (tx) => {
-      const event = findEvent(tx, input.eventId);
-      assertStarted(event);
-      const row = findRounds(tx, input.eventId);
-      if (!row) throw Conflict("plan the rounds first", "wrong_state");
-      const at = clockAt(row, event, now);
+      const { event, row, at } = plannedNight(tx, input.eventId, now, "plan the rounds first");
       const shown = input.shown ?? {};
       if (
         (shown.current !== undefined && shown.current !== at.current) ||
