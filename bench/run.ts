@@ -282,19 +282,33 @@ if (only.size === 0) {
     `# Benchmark results\n\nMeasured by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)} (Node ${process.version}, ${(await import("node:os")).cpus().length} cores). Shared machines are noisy: compare figures from one run, not across runs.${process.env.BENCH_NOTE ? ` ${process.env.BENCH_NOTE}` : ""}\n\n${table}\n`,
   );
 } else {
-  // Only some parts ran: their rows replace the old ones in place (where the first of them stood),
-  // the other rows keep the full run's figures, and a note under the heading says which rows are newer.
-  const text = readFileSync(out, "utf8");
-  const lines = text.split("\n");
+  // Only some parts ran: each part's rows replace its old ones in place (where the first of them
+  // stood, or at the end), the other rows keep the full run's figures, and a note under the heading
+  // says which rows are newer (replacing an older note about the same parts).
   const measure = (l: string) => l.split(" | ")[0]?.replace(/^\| /, "") ?? "";
-  const mine = (l: string) => l.startsWith("| ") && [...only].some((part) => PARTS[part].test(measure(l)));
-  const at = lines.findIndex(mine);
-  const kept = lines.filter((l) => !mine(l));
-  const insertAt = at >= 0 ? at : kept.findLastIndex((l) => l.startsWith("| ")) + 1;
-  kept.splice(insertAt, 0, ...rows.map(line));
-  const note = `The ${[...only].join(", ")} rows are from \`npm run bench -- ${[...only].join(" ")}\` on ${new Date().toISOString().slice(0, 10)} (Node ${process.version}, ${(await import("node:os")).cpus().length} cores).${process.env.BENCH_NOTE ? ` ${process.env.BENCH_NOTE}` : ""}`;
-  const tableStart = kept.findIndex((l) => l.startsWith("| "));
-  kept.splice(tableStart, 0, note, "");
-  writeFileSync(out, kept.join("\n"));
+  const partOf = (what: string) => [...only].find((part) => PARTS[part].test(what));
+  let lines = readFileSync(out, "utf8").trimEnd().split("\n");
+  for (const part of only) {
+    const mine = (l: string) => l.startsWith("| ") && partOf(measure(l)) === part;
+    const at = lines.findIndex(mine);
+    lines = lines.filter((l) => !mine(l));
+    const insertAt = at >= 0 ? at : lines.findLastIndex((l) => l.startsWith("| ")) + 1;
+    lines.splice(insertAt, 0, ...rows.filter(([what]) => partOf(what) === part).map(line));
+  }
+  const noteStart = "rows are from `npm run bench --";
+  const parts = [...only];
+  lines = lines.filter((l) => {
+    const named = l.match(/^The (.+) rows are from `npm run bench --/)?.[1]?.split(", ");
+    return !(l.includes(noteStart) && named?.every((part) => only.has(part as Part)));
+  });
+  const cores = (await import("node:os")).cpus().length;
+  const note = `The ${parts.join(", ")} ${noteStart} ${parts.join(" ")}\` on ${new Date().toISOString().slice(0, 10)} (Node ${process.version}, ${cores} cores).${process.env.BENCH_NOTE ? ` ${process.env.BENCH_NOTE}` : ""}`;
+  lines.splice(
+    lines.findIndex((l) => l.startsWith("| ")),
+    0,
+    note,
+    "",
+  );
+  writeFileSync(out, `${lines.join("\n")}\n`);
 }
 console.log(`\nwritten to ${out}`);
