@@ -6,18 +6,19 @@ import lighthouse from "lighthouse";
 // Chromium the browser tests use, on the pages a phone opens first. The goal: performance ≥ 98 and
 // accessibility 100 on each (docs/decisions/007-scale.md).
 
-export const LIGHTHOUSE_PAGES = ["/", "/welcome", "/tickets", "/admin/door"] as const;
+export const LIGHTHOUSE_PAGES = ["/", "/welcome", "/tickets", "/admin/door", "/me"] as const;
 
 export type PageScores = { path: string; performance: number; accessibility: number; lcpMs: number; tbtMs: number };
 
-const chromium = () =>
+/** Debian's Chromium (or CHROME_PATH), as the browser tests use. */
+export const findChromium = () =>
   [process.env.CHROME_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser"].find((p): p is string =>
     Boolean(p && existsSync(p)),
   );
 
 /** The scores of each page, or null (after saying so loudly) when there is no Chromium to run it with. */
 export async function measureLighthouse(appUrl: string): Promise<PageScores[] | null> {
-  const chromePath = chromium();
+  const chromePath = findChromium();
   if (!chromePath) {
     const line =
       "LIGHTHOUSE SKIPPED: no Chromium found. Install it with `apt-get install -y chromium` or set CHROME_PATH.";

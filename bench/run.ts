@@ -8,6 +8,7 @@ import { Worker } from "node:worker_threads";
 import { brotliCompressSync, gzipSync } from "node:zlib";
 import { openDatabase } from "../db/client.ts";
 import { insertEvent } from "../test/fixtures.ts";
+import { measureFirstLoad } from "./first-load.ts";
 import { measureLighthouse } from "./lighthouse.ts";
 import { load } from "./load.ts";
 import { measurePartnersPage } from "./partners.ts";
@@ -16,6 +17,30 @@ import { measureRoundsFormats, roundsFormatsRows } from "./rounds-formats.ts";
 import { measureRoundsWithHistory, timing } from "./rounds-history.ts";
 
 // `npm run bench`: measures, never asserts. Prints a table and writes bench/results.md.
+// `npm run bench -- js lighthouse` runs only the parts named (see PARTS) and replaces only their rows
+// in bench/results.md.
+
+/** Each part, and the rows of bench/results.md that are its own (replaced when it runs alone). */
+const PARTS = {
+  js: /^Home page JavaScript/,
+  download: /^(Home page download|Service worker precache)/,
+  "get-events": /^(get-events|bare node:http)/,
+  partners: /^(Partners page|Largest partner photo|Camera photo uploaded)/,
+  lighthouse: /^Lighthouse/,
+  rounds: /^(Plan |Re-plan | {2}of the pairs|plan-rounds)/,
+  holds: /^(Seat holds per second|Last 100 seats)/,
+  release: /^Release,/,
+} as const;
+type Part = keyof typeof PARTS;
+const isPart = (name: string): name is Part => Object.hasOwn(PARTS, name);
+const asked = process.argv.slice(2);
+const unknown = asked.filter((name) => !isPart(name));
+if (unknown.length > 0) {
+  console.error(`unknown part(s) ${unknown.join(", ")}: choose from ${Object.keys(PARTS).join(", ")}`);
+  process.exit(2);
+}
+const only = new Set(asked.filter(isPart));
+const runs = (part: Part) => only.size === 0 || only.has(part);
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const dist = join(root, "dist");
@@ -31,104 +56,133 @@ if (!existsSync(join(dist, "index.html"))) {
   execFileSync("npx", ["vite", "build"], { cwd: root, stdio: "inherit" });
 }
 
-// 1. The home page's JavaScript: the entry script and what it preloads.
 const html = readFileSync(join(dist, "index.html"), "utf8");
-const homeScripts = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+\.js)"/g)].map((m) => m[1] as string);
-const jsBytes = homeScripts.map((s) => readFileSync(join(dist, s)));
-const jsRaw = jsBytes.reduce((n, b) => n + b.length, 0);
-const jsGzip = jsBytes.reduce((n, b) => n + gzipSync(b, { level: 9 }).length, 0);
-const jsBrotli = jsBytes.reduce((n, b) => n + brotliCompressSync(b).length, 0);
-add("Home page JavaScript, gzipped", kb(jsGzip), "≤ 85 KB");
-add("Home page JavaScript, brotli (what Chrome gets)", kb(jsBrotli));
-add("Home page JavaScript, uncompressed", kb(jsRaw));
+const needsServers = (["js", "download", "get-events", "partners", "lighthouse"] as const).some(runs);
 
-// 2. The app and a bare node:http server with the same get-events bytes, in a child process.
-const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", join(root, "bench", "servers.ts")], {
-  cwd: root,
-  stdio: ["ignore", "pipe", "inherit"],
-});
-const ports = await new Promise<{ appPort: number; barePort: number; bytes: number; dir: string }>(
-  (resolve, reject) => {
-    let buffer = "";
-    child.stdout?.on("data", (chunk: Buffer) => {
-      buffer += chunk.toString();
-      const line = buffer.split("\n").find((l) => l.startsWith("{"));
-      if (line) resolve(JSON.parse(line));
-    });
-    child.once("exit", (code) => reject(new Error(`bench servers exited with ${code}`)));
-  },
-);
-const app = `http://127.0.0.1:${ports.appPort}`;
+// 1–5 need the app and a bare node:http server with the same get-events bytes, in a child process.
+const child: ChildProcess | null = needsServers
+  ? spawn(process.execPath, ["--import", "tsx", join(root, "bench", "servers.ts")], {
+      cwd: root,
+      stdio: ["ignore", "pipe", "inherit"],
+    })
+  : null;
+const ports = child
+  ? await new Promise<{ appPort: number; barePort: number; bytes: number; dir: string }>((resolve, reject) => {
+      let buffer = "";
+      child.stdout?.on("data", (chunk: Buffer) => {
+        buffer += chunk.toString();
+        const line = buffer.split("\n").find((l) => l.startsWith("{"));
+        if (line) resolve(JSON.parse(line));
+      });
+      child.once("exit", (code) => reject(new Error(`bench servers exited with ${code}`)));
+    })
+  : null;
 
-try {
-  // What a phone downloads to show the home page: the shell, its assets, the list and the pictures,
-  // as encoded on the wire (brotli/gzip where the server compresses).
-  const wire = (path: string) =>
-    new Promise<number>((resolve, reject) => {
-      request(`${app}${path}`, { headers: { "accept-encoding": "br, gzip", accept: "text/html,*/*" } }, (res) => {
-        let n = 0;
-        res.on("data", (c: Buffer) => {
-          n += c.length;
+if (ports) {
+  const app = `http://127.0.0.1:${ports.appPort}`;
+  try {
+    // 1. The home page's JavaScript: every script a phone's first visit fetches before the network
+    // is idle, in a real browser (bench/first-load.ts). Budget: 85 KB gzipped (docs/decisions/007-scale.md).
+    if (runs("js")) {
+      const first = await measureFirstLoad(app);
+      if (first) {
+        const files = `${first.files.length} file${first.files.length === 1 ? "" : "s"}`;
+        add(`Home page JavaScript (first load, ${files}), gzipped`, kb(first.gzip), "≤ 85 KB");
+        add("Home page JavaScript (first load), uncompressed", kb(first.raw));
+        for (const f of first.files)
+          add(`Home page JavaScript, first load: ${f.path.replace(/^\/assets\//, "")}`, kb(f.gzip));
+      } else add("Home page JavaScript (first load)", "skipped: no Chromium");
+      // What the HTML names alone (the entry), for comparison with earlier runs.
+      const entry = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+\.js)"/g)].map((m) =>
+        readFileSync(join(dist, m[1] as string)),
+      );
+      add(
+        "Home page JavaScript, entry file only, gzipped",
+        kb(entry.reduce((n, b) => n + gzipSync(b, { level: 9 }).length, 0)),
+      );
+      add(
+        "Home page JavaScript, entry file only, brotli",
+        kb(entry.reduce((n, b) => n + brotliCompressSync(b).length, 0)),
+      );
+    }
+
+    // 2. What a phone downloads to show the home page: the shell, its assets, the list and the pictures,
+    // as encoded on the wire (brotli/gzip where the server compresses).
+    if (runs("download")) {
+      const wire = (path: string) =>
+        new Promise<number>((resolve, reject) => {
+          request(`${app}${path}`, { headers: { "accept-encoding": "br, gzip", accept: "text/html,*/*" } }, (res) => {
+            let n = 0;
+            res.on("data", (c: Buffer) => {
+              n += c.length;
+            });
+            res.on("end", () => resolve(n));
+          })
+            .on("error", reject)
+            .end();
         });
-        res.on("end", () => resolve(n));
-      })
-        .on("error", reject)
-        .end();
-    });
-  const shellAssets = [
-    "/",
-    ...new Set([...html.matchAll(/(?:src|href)="(\/[^"]+)"/g)].map((m) => m[1] as string)),
-    "/api/get-events",
-  ];
-  let shellBytes = 0;
-  for (const path of shellAssets) shellBytes += await wire(path);
-  const events = (await (await fetch(`${app}/api/get-events`)).json()) as { event_image: string }[];
-  let imageBytes = 0;
-  // The WebP a phone of about twice the density picks from the cards' srcset.
-  for (const e of events) imageBytes += await wire(`/api/images/${e.event_image}?w=800`);
-  add("Home page download on a phone: shell, code, styles, list", kb(shellBytes));
-  add(`Home page download: ${events.length} event pictures (WebP, 800 px)`, kb(imageBytes));
-  add("Home page download in all", kb(shellBytes + imageBytes));
-  const sw = readFileSync(join(dist, "sw.js"), "utf8");
-  const precached = [...sw.matchAll(/"url":"([^"]+)"/g)].map((m) => m[1] as string);
-  let precacheBytes = 0;
-  for (const path of precached) precacheBytes += await wire(`/${path}`);
-  add("Service worker precache (once, in the background)", kb(precacheBytes));
+      const shellAssets = [
+        "/",
+        ...new Set([...html.matchAll(/(?:src|href)="(\/[^"]+)"/g)].map((m) => m[1] as string)),
+        "/api/get-events",
+      ];
+      let shellBytes = 0;
+      for (const path of shellAssets) shellBytes += await wire(path);
+      const events = (await (await fetch(`${app}/api/get-events`)).json()) as { event_image: string }[];
+      let imageBytes = 0;
+      // The WebP a phone of about twice the density picks from the cards' srcset.
+      for (const e of events) imageBytes += await wire(`/api/images/${e.event_image}?w=800`);
+      add("Home page download on a phone: shell, code, styles, list", kb(shellBytes));
+      add(`Home page download: ${events.length} event pictures (WebP, 800 px)`, kb(imageBytes));
+      add("Home page download in all", kb(shellBytes + imageBytes));
+      const sw = readFileSync(join(dist, "sw.js"), "utf8");
+      const precached = [...sw.matchAll(/"url":"([^"]+)"/g)].map((m) => m[1] as string);
+      let precacheBytes = 0;
+      for (const path of precached) precacheBytes += await wire(`/${path}`);
+      add("Service worker precache (once, in the background)", kb(precacheBytes));
+    }
 
-  // 3. get-events throughput and latency, next to bare node:http serving the same bytes.
-  const seconds = Number(process.env.BENCH_SECONDS ?? 5);
-  await load(`${app}/api/get-events`, { seconds: 1 });
-  const ours = await load(`${app}/api/get-events`, { seconds });
-  await load(`http://127.0.0.1:${ports.barePort}/`, { seconds: 1 });
-  const bare = await load(`http://127.0.0.1:${ports.barePort}/`, { seconds });
-  add("get-events throughput (32 connections)", `${ours.rps.toFixed(0)} req/s`, "≥ 50% of bare");
-  add("bare node:http, same bytes", `${bare.rps.toFixed(0)} req/s`);
-  add("get-events throughput relative to bare node:http", `${((100 * ours.rps) / bare.rps).toFixed(0)}%`, "≥ 50%");
-  add("get-events p99 latency / bare p99", `${ours.p99.toFixed(2)} ms / ${bare.p99.toFixed(2)} ms`);
+    // 3. get-events throughput and latency, next to bare node:http serving the same bytes.
+    if (runs("get-events")) {
+      const seconds = Number(process.env.BENCH_SECONDS ?? 5);
+      await load(`${app}/api/get-events`, { seconds: 1 });
+      const ours = await load(`${app}/api/get-events`, { seconds });
+      await load(`http://127.0.0.1:${ports.barePort}/`, { seconds: 1 });
+      const bare = await load(`http://127.0.0.1:${ports.barePort}/`, { seconds });
+      add("get-events throughput (32 connections)", `${ours.rps.toFixed(0)} req/s`, "≥ 50% of bare");
+      add("bare node:http, same bytes", `${bare.rps.toFixed(0)} req/s`);
+      add("get-events throughput relative to bare node:http", `${((100 * ours.rps) / bare.rps).toFixed(0)}%`, "≥ 50%");
+      add("get-events p99 latency / bare p99", `${ours.p99.toFixed(2)} ms / ${bare.p99.toFixed(2)} ms`);
+    }
 
-  // 4. Partner photos on the feedback page, from camera-sized uploads.
-  const partners = await measurePartnersPage(app, ports.dir);
-  add(`Partners page: ${partners.count} partners, JSON + photos`, kb(partners.totalBytes));
-  add("Largest partner photo on that page", kb(partners.largestPhoto), "≤ 60 KB");
-  add("Camera photo uploaded (for scale)", kb(partners.uploadBytes));
+    // 4. Partner photos on the feedback page, from camera-sized uploads.
+    if (runs("partners")) {
+      const partners = await measurePartnersPage(app, ports.dir);
+      add(`Partners page: ${partners.count} partners, JSON + photos`, kb(partners.totalBytes));
+      add("Largest partner photo on that page", kb(partners.largestPhoto), "≤ 60 KB");
+      add("Camera photo uploaded (for scale)", kb(partners.uploadBytes));
+    }
 
-  // 5. Lighthouse, mobile defaults, on the pages a phone opens first.
-  const pages = await measureLighthouse(app);
-  for (const page of pages ?? []) {
-    add(
-      `Lighthouse ${page.path}: performance / accessibility`,
-      `${page.performance} / ${page.accessibility}`,
-      "≥ 98 / 100",
-    );
-    add(`Lighthouse ${page.path}: LCP / TBT`, `${(page.lcpMs / 1000).toFixed(1)} s / ${page.tbtMs.toFixed(0)} ms`);
+    // 5. Lighthouse, mobile defaults, on the pages a phone opens first.
+    if (runs("lighthouse")) {
+      const pages = await measureLighthouse(app);
+      for (const page of pages ?? []) {
+        add(
+          `Lighthouse ${page.path}: performance / accessibility`,
+          `${page.performance} / ${page.accessibility}`,
+          "≥ 98 / 100",
+        );
+        add(`Lighthouse ${page.path}: LCP / TBT`, `${(page.lcpMs / 1000).toFixed(1)} s / ${page.tbtMs.toFixed(0)} ms`);
+      }
+      if (!pages) add("Lighthouse", "skipped: no Chromium");
+    }
+  } finally {
+    child?.kill("SIGTERM");
   }
-  if (!pages) add("Lighthouse", "skipped: no Chromium");
-} finally {
-  child.kill("SIGTERM");
 }
 
 // 6. The night's rounds: planning 100 women × 100 men, and re-planning it halfway through.
-{
+if (runs("rounds")) {
   const { planRounds, replanRounds } = await import("../api/night/rounds-plan.ts");
   const female = Array.from({ length: 100 }, (_, i) => 1 + i);
   const male = Array.from({ length: 100 }, (_, i) => 1001 + i);
@@ -167,7 +221,7 @@ try {
 }
 
 // 7. Seat holds per second with four threads racing for one event's seats in one SQLite file.
-{
+if (runs("holds")) {
   const dir = mkdtempSync(join(tmpdir(), "sdt-bench-holds-"));
   const dbPath = join(dir, "app.db");
   const db = openDatabase(dbPath);
@@ -200,7 +254,7 @@ try {
 
 // 8. The release: BENCH_BUYERS verified buyers at once for a balanced 40-seat event, each sending a
 // 12-megapixel camera photo, downscaled as the phone now does and as the original.
-{
+if (runs("release")) {
   const buyers = Number(process.env.BENCH_BUYERS ?? 500);
   const release = await measureRelease(buyers);
   for (const [label, r] of [
@@ -219,12 +273,42 @@ try {
   }
 }
 
-const table = ["| Measure | Result | Target |", "| --- | --- | --- |", ...rows.map((r) => `| ${r.join(" | ")} |`)].join(
-  "\n",
-);
 const out = join(root, "bench", "results.md");
-writeFileSync(
-  out,
-  `# Benchmark results\n\nMeasured by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)} (Node ${process.version}, ${(await import("node:os")).cpus().length} cores). Shared machines are noisy: compare figures from one run, not across runs.${process.env.BENCH_NOTE ? ` ${process.env.BENCH_NOTE}` : ""}\n\n${table}\n`,
-);
+const line = (r: readonly string[]) => `| ${r.join(" | ")} |`;
+if (only.size === 0) {
+  const table = ["| Measure | Result | Target |", "| --- | --- | --- |", ...rows.map(line)].join("\n");
+  writeFileSync(
+    out,
+    `# Benchmark results\n\nMeasured by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)} (Node ${process.version}, ${(await import("node:os")).cpus().length} cores). Shared machines are noisy: compare figures from one run, not across runs.${process.env.BENCH_NOTE ? ` ${process.env.BENCH_NOTE}` : ""}\n\n${table}\n`,
+  );
+} else {
+  // Only some parts ran: each part's rows replace its old ones in place (where the first of them
+  // stood, or at the end), the other rows keep the full run's figures, and a note under the heading
+  // says which rows are newer (replacing an older note about the same parts).
+  const measure = (l: string) => l.split(" | ")[0]?.replace(/^\| /, "") ?? "";
+  const partOf = (what: string) => [...only].find((part) => PARTS[part].test(what));
+  let lines = readFileSync(out, "utf8").trimEnd().split("\n");
+  for (const part of only) {
+    const mine = (l: string) => l.startsWith("| ") && partOf(measure(l)) === part;
+    const at = lines.findIndex(mine);
+    lines = lines.filter((l) => !mine(l));
+    const insertAt = at >= 0 ? at : lines.findLastIndex((l) => l.startsWith("| ")) + 1;
+    lines.splice(insertAt, 0, ...rows.filter(([what]) => partOf(what) === part).map(line));
+  }
+  const noteStart = "rows are from `npm run bench --";
+  const parts = [...only];
+  lines = lines.filter((l) => {
+    const named = l.match(/^The (.+) rows are from `npm run bench --/)?.[1]?.split(", ");
+    return !(l.includes(noteStart) && named?.every((part) => only.has(part as Part)));
+  });
+  const cores = (await import("node:os")).cpus().length;
+  const note = `The ${parts.join(", ")} ${noteStart} ${parts.join(" ")}\` on ${new Date().toISOString().slice(0, 10)} (Node ${process.version}, ${cores} cores).${process.env.BENCH_NOTE ? ` ${process.env.BENCH_NOTE}` : ""}`;
+  lines.splice(
+    lines.findIndex((l) => l.startsWith("| ")),
+    0,
+    note,
+    "",
+  );
+  writeFileSync(out, `${lines.join("\n")}\n`);
+}
 console.log(`\nwritten to ${out}`);

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from "react";
+import { useEffect, useLayoutEffect, useRef } from "react";
 import { useNavigate } from "react-router-dom";
 import { CARD_SIZES, pictureSrcSet } from "../../../../common/image-widths.ts";
 import { paths } from "../../../app/paths.ts";
@@ -112,14 +112,22 @@ export function EventCard({
 /**
  * The event picture at the size the card shows it: WebP at 400 and 800 px (common/image-widths.ts),
  * the stored 1200 px JPEG only for a browser without WebP.
+ *
+ * The `<img>`'s `src` is set only once it sits in the `<picture>` after its `<source>`: React builds
+ * the `<img>` (props and all) before it attaches it, and a browser given a `src` on a lone `<img>` may
+ * start fetching the JPEG before it ever sees the WebP `<source>` (e2e/home-images.test.ts).
  */
 function CardPicture({ name, first }: { name: string; first: boolean }) {
   const url = imageUrl(name);
+  const img = useRef<HTMLImageElement>(null);
+  useLayoutEffect(() => {
+    if (img.current && img.current.getAttribute("src") !== url) img.current.setAttribute("src", url);
+  }, [url]);
   return (
     <picture>
       <source type="image/webp" srcSet={pictureSrcSet(url)} sizes={CARD_SIZES} />
       <img
-        src={url}
+        ref={img}
         alt=""
         loading={first ? "eager" : "lazy"}
         fetchPriority={first ? "high" : "auto"}
