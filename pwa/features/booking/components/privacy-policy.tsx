@@ -36,11 +36,11 @@ export function PrivacyPolicy() {
         </li>
         <li>
           <strong>The people you Like</strong> (or choose Date or Friend for, at a night that offers Friend) see your
-          contact details in their matches after the event, so a match can get in touch: your mobile number, unless you
-          choose on your matches page to share your email, your Instagram handle or nothing with them instead. Your
-          newest choice is also what your next matches see until you choose again. Nobody you Dislike (No) or do not
-          rate gets any, and a Dislike is never shown to the person you gave it to, nor to anyone else you meet. What
-          you chose to share is erased with the night's other details.
+          mobile number in their matches after the event, so a match can get in touch, unless you choose on your matches
+          page to share your email, your Instagram handle or nothing with them instead. Your newest choice is also what
+          your next matches see until you choose again. Nobody you Dislike (No) or do not rate gets any of it, and a
+          Dislike is never shown to the person you gave it to, nor to anyone else you meet. What you chose to share is
+          erased with the night's other details.
         </li>
         <li>
           <strong>A host</strong> who helps run the night sees whether you have rated each person you met, never whether
