@@ -131,9 +131,10 @@ function marketingBudget(deps: OutboxDeps): number {
         eq(outboxMessages.purpose, "marketing"),
         or(
           gt(outboxMessages.sentAt, now - MINUTE),
+          // Claimed and not finished; a failed try waiting for its retry does not hold a place.
           and(
             eq(outboxMessages.status, "pending"),
-            gt(outboxMessages.attempts, 0),
+            eq(outboxMessages.lastError, IN_FLIGHT),
             gt(outboxMessages.nextAttemptAt, now),
           ),
         ),
