@@ -14,7 +14,12 @@ import { enqueueMarketingSms, enqueueSms } from "./outbox.ts";
 // moment it is sent, and at INVITE_RATE_PER_MINUTE at most. The clock is moved, never slept on.
 
 const texted: { to: string; body: string }[] = [];
-const sms = recordingSms((text) => texted.push(text));
+/** Numbers the carrier refuses for now (the outbox retries them later). */
+const refused = new Set<string>();
+const sms = recordingSms((text) => {
+  if (refused.has(text.to)) throw new Error("carrier refused");
+  return texted.push(text);
+});
 const server = suiteTestServer({ env: { INVITE_RATE_PER_MINUTE: "5" }, deps: () => ({ sms }) });
 
 /** One tick of the server's background jobs at the harness's clock, as server.ts runs them. */
@@ -139,6 +144,24 @@ describe("marketing through the outbox", () => {
     await tick();
     expect(texted).toEqual([]);
     expect(statusOf(id)).toEqual([{ to: numbers[0], status: "suppressed" }]);
+  });
+
+  it("lets a refused text wait for its retry without holding a place in the minute's budget", async () => {
+    const first = await announce(5);
+    for (const n of first.numbers) refused.add(n);
+    await tick();
+    expect(texted).toEqual([]);
+    // Five tries failed and wait for their retry; a second announcement's texts still go this minute.
+    const second = await announce(5);
+    server.advance(1_000);
+    await tick();
+    expect(texted.map((t) => t.to).sort()).toEqual([...second.numbers].sort());
+    // Once the carrier takes them, the first five go at their retry, in a later minute's budget.
+    refused.clear();
+    server.advance(60_001);
+    await tick();
+    expect(texted).toHaveLength(10);
+    expect(statusOf(first.id).every((m) => m.status === "sent")).toBe(true);
   });
 
   it("keeps every choice: a consent record cannot be rewritten, only followed by a newer one", () => {
