@@ -37,9 +37,10 @@ export type AgeRules = {
 export type AgeRange = { from: number; to: number };
 
 /** A gender's own bounds where the event sets them, the event's `fromage`–`toage` otherwise. */
-export function ageRangeFor(rules: AgeRules, gender: "male" | "female"): AgeRange {
-  const from = gender === "male" ? rules.fromAgeMale : rules.fromAgeFemale;
-  const to = gender === "male" ? rules.toAgeMale : rules.toAgeFemale;
+export function ageRangeFor(rules: AgeRules, gender: string): AgeRange {
+  // A woman's or a man's own range where set; Non-binary and One group's unasked take the event's.
+  const from = gender === "male" ? rules.fromAgeMale : gender === "female" ? rules.fromAgeFemale : null;
+  const to = gender === "male" ? rules.toAgeMale : gender === "female" ? rules.toAgeFemale : null;
   return { from: from ?? rules.fromAge, to: to ?? rules.toAge };
 }
 
@@ -49,7 +50,7 @@ export const ageRangeMessage = (range: AgeRange) => `This event is for ages ${ra
 /** Whether someone born on `dateOfBirth` is within the range on the event's date at the venue. */
 export function ageAllowed(
   event: AgeRules & { startsAt: number; timeZone: string },
-  gender: "male" | "female",
+  gender: string,
   dateOfBirth: string,
 ): { ok: boolean; age: number; range: AgeRange } {
   const range = ageRangeFor(event, gender);

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { EVENT_LIMITS as L } from "./event-limits.ts";
+import { EVENT_FORMATS } from "./formats.ts";
 import { canonicalTimeZone } from "./venue-time-input.ts";
 
 /**
@@ -173,6 +174,8 @@ export const newEventForm = z
     doorsOpenAt: formInstant.optional(),
     // Friend as a third choice (issue 37): "1" offers Date, Friend and No; "0" or left out, Like and Dislike.
     offersFriend: z.enum(["0", "1"]).optional(),
+    // Who meets whom (issue 37): left out, Women meet men. Fixed once the first booking is made.
+    format: z.enum(EVENT_FORMATS, "must be women_men, one_group or mixed").optional(),
     ...pricesAndAges,
   })
   .transform((f) => ({
@@ -192,6 +195,7 @@ export const newEventForm = z
     resultsAt: f.resultsAt ?? null,
     doorsOpenAt: f.doorsOpenAt ?? null,
     offersFriend: f.offersFriend === "1",
+    format: f.format ?? "women_men",
     image: f.eventImage,
   }));
 
@@ -218,6 +222,8 @@ export const eventUpdateBody = z
     doorsOpenAt: instant.nullable().optional(),
     // Friend as a third choice (issue 37); left out: kept. Fixed once the night has started.
     offersFriend: z.boolean().optional(),
+    // Who meets whom (issue 37); left out: kept. 409 `format_locked` once anyone has booked.
+    format: z.enum(EVENT_FORMATS, "must be women_men, one_group or mixed").optional(),
     ...pricesAndAges,
   })
   .transform((b) => ({
@@ -238,6 +244,7 @@ export const eventUpdateBody = z
     resultsAt: b.resultsAt,
     doorsOpenAt: b.doorsOpenAt,
     offersFriend: b.offersFriend,
+    format: b.format,
   }));
 
 /** update-event-image (multipart). */

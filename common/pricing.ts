@@ -28,8 +28,10 @@ export type Price = {
 };
 
 /** The gender's own price where set, the event's `bookingAmount` otherwise. */
-export function listPriceFor(rules: PriceRules, gender: "male" | "female"): number {
-  return (gender === "male" ? rules.priceMaleCents : rules.priceFemaleCents) ?? rules.priceCents;
+export function listPriceFor(rules: PriceRules, gender: string): number {
+  // Non-binary (Mixed) and One group's unasked pay the event's price.
+  const own = gender === "male" ? rules.priceMaleCents : gender === "female" ? rules.priceFemaleCents : null;
+  return own ?? rules.priceCents;
 }
 
 /** Whether the early bird still runs at `at`: strictly before its deadline. */
@@ -54,7 +56,8 @@ export function codeOff(code: CodeDiscount, priceCents: number): number {
  */
 export function priceOf(input: {
   rules: PriceRules;
-  gender: "male" | "female";
+  /** `male` and `female` pay their own price where set; anyone else the event's. */
+  gender: string;
   heldAt: number;
   code?: CodeDiscount | null;
 }): Price {

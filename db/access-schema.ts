@@ -1,5 +1,5 @@
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { events } from "./schema.ts";
+import { events, personGenders } from "./schema.ts";
 
 // Who may do what on a night, and what they did (docs/decisions/022-host-access.md), in a file of its
 // own so schema.ts stays the booking side's. drizzle.config.ts lists every schema file.
@@ -95,7 +95,7 @@ export const keptDetails = sqliteTable("kept_details", {
   name: text("name").notNull(),
   email: text("email").notNull(),
   dateOfBirth: text("date_of_birth").notNull(),
-  gender: text("gender", { enum: ["male", "female"] }).notNull(),
+  gender: text("gender", { enum: personGenders }).notNull(),
   imageName: text("image_name").notNull(),
   thumbName: text("thumb_name").notNull(),
   keptAt: integer("kept_at").notNull(),

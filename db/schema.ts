@@ -2,14 +2,28 @@
 // top to bottom (over 300 lines for that reason); the night's own rounds are in rounds-schema.ts.
 import { sql } from "drizzle-orm";
 import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { EVENT_FORMATS, type EventFormat } from "../common/formats.ts";
 
 // Times are stored as integer milliseconds since the epoch (UTC) unless a column says otherwise;
 // the API turns them into ISO 8601 UTC strings (docs/api.md, Formats).
 const createdAt = () => integer("created_at").notNull().default(sql`(unixepoch('subsec') * 1000)`);
 
 export const genders = ["male", "female"] as const;
-export const eventFormats = ["women_men", "one_group", "mixed"] as const;
-export type EventFormat = (typeof eventFormats)[number];
+/**
+ * Who a guest is, as their booking asked (issue 37, docs/decisions/037-formats-on-the-night.md):
+ * `female` or `male` (Woman, Man) at Women meet men and Mixed, `nonbinary` (Non-binary) at
+ * Mixed only, and `unasked` at One group, whose booking asks no gender (one pool, everyone meets
+ * everyone). Seats, prices and ages by gender apply to `female` and `male` only.
+ */
+export const personGenders = ["male", "female", "nonbinary", "unasked"] as const;
+export type PersonGender = (typeof personGenders)[number];
+/** A woman or a man: the genders balanced seats, prices and ages by gender count. */
+export const isWomanOrMan = (gender: PersonGender): gender is Gender => gender === "male" || gender === "female";
+/** Whom a guest at a Mixed night would like to meet: sensitive (APP 3), shown to nobody but the planner. */
+export const wantsToMeetValues = ["women", "men", "everyone"] as const;
+export type WantsToMeet = (typeof wantsToMeetValues)[number];
+export const eventFormats = EVENT_FORMATS;
+export type { EventFormat };
 /** A partner choice: Date (`like`), Friend (`friend`, where the event offers it) or No (`dislike`). */
 export const feedbackValues = ["like", "friend", "dislike"] as const;
 export type FeedbackChoice = (typeof feedbackValues)[number];
@@ -87,7 +101,11 @@ export const users = sqliteTable(
     name: text("name").notNull(),
     email: text("email").notNull(),
     phone: text("phone").notNull(),
-    gender: text("gender", { enum: ["male", "female"] }).notNull(),
+    gender: text("gender", { enum: personGenders }).notNull(),
+    // Mixed nights only (issue 37): whom they would like to meet; null everywhere else. Read by the
+    // planner and its organiser view alone, never in another reply or the CSV, and erased with the
+    // rest of the row (api/ops/retention.ts).
+    wantsToMeet: text("wants_to_meet", { enum: wantsToMeetValues }),
     imageName: text("image_name").notNull(),
     thumbName: text("thumb_name").notNull(),
     // YYYY-MM-DD, for the age check; personal data, erased with the rest (retention.ts). Null on
@@ -454,7 +472,7 @@ export const waitlistEntries = sqliteTable(
       .notNull()
       .references(() => events.id),
     phone: text("phone").notNull(),
-    gender: text("gender", { enum: genders }).notNull(),
+    gender: text("gender", { enum: personGenders }).notNull(),
     name: text("name").notNull(),
     status: text("status", { enum: waitlistStatuses }).notNull().default("waiting"),
     createdAt: createdAt(),
@@ -485,7 +503,7 @@ export const waitlistOffers = sqliteTable(
       .notNull()
       .references(() => events.id),
     phone: text("phone").notNull(),
-    gender: text("gender", { enum: genders }).notNull(),
+    gender: text("gender", { enum: personGenders }).notNull(),
     status: text("status", { enum: waitlistOfferStatuses }).notNull().default("open"),
     expiresAt: integer("expires_at").notNull(),
     bookingId: integer("booking_id").references(() => bookings.id),

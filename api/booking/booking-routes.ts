@@ -1,6 +1,7 @@
 import { availableParallelism } from "node:os";
 import { createRoute } from "@hono/zod-openapi";
 import type { Context, MiddlewareHandler } from "hono";
+import { personGenders, wantsToMeetValues } from "../../db/schema.ts";
 import type { AppDeps } from "../deps.ts";
 import { noStore } from "../lib/admin-session.ts";
 import { clientAddress } from "../lib/client-address.ts";
@@ -10,6 +11,7 @@ import { guestSessionOf, startGuestSession } from "../lib/guest-session.ts";
 import { apiRouter, done, errors, file, fileField, formBody, json, jsonBody, z } from "../lib/openapi.ts";
 import { idParam, jsonId, personName } from "../lib/validate.ts";
 import { browserVerified, rememberVerifiedPhone } from "./booking-cookie.ts";
+import { answersFor } from "./format-answers.ts";
 import { assertBookable, assertCanHold, countSave, findEvent, saveUserDetails } from "./holds.ts";
 import { readStoredImage } from "./images.ts";
 import { copyKeptPhoto, keepDetails, keptDetailsOf, keptForForm, touchKeptDetails } from "./kept-details.ts";
@@ -45,7 +47,11 @@ const detailsForm = z.object({
   name: personName(z),
   email: z.string().trim().max(254, "must be at most 254 characters").pipe(z.email("must be an email address")),
   phone: auMobile,
-  gender: z.enum(["male", "female"], "must be male or female"),
+  // Woman (`female`) or Man (`male`) at Women meet men; also `nonbinary` at Mixed; left out at One
+  // group, which asks none (format-answers.ts; issue 37).
+  gender: z.enum(["male", "female", "nonbinary"], "must be male, female or nonbinary").optional(),
+  // Mixed nights only: whom they would like to meet. Stored for the planner, shown to nobody.
+  wantsToMeet: z.enum(wantsToMeetValues, "must be women, men or everyone").optional(),
   // For the age check on the event's date (docs/decisions/023-prices-and-ages.md); required since
   // the form asks for it, so every hold is checked.
   dateOfBirth: z
@@ -137,7 +143,7 @@ const keptDetailsRoute = createRoute({
             name: z.string(),
             email: z.string(),
             dateOfBirth: z.string(),
-            gender: z.enum(["male", "female"]),
+            gender: z.enum(personGenders),
             hasPhoto: z.boolean(),
           })
           .nullable(),
@@ -230,16 +236,19 @@ export const bookingRoutes = (deps: AppDeps) => {
       offerFreedSeatsNow(deps, form.eventID);
       // The event and the seats of this gender before the photo: a closed or sold-out event costs no
       // image work (decision 007); holdSeat checks again inside its transaction.
-      assertCanHold(deps.db, { eventId: form.eventID, phone: form.phone, gender: form.gender }, deps.now());
-      // Too young or too old for the event: refused before the photo, holding nothing (decision 023).
       const event = findEvent(deps.db, form.eventID);
-      if (event) assertAgeAllowed(event, form.gender, form.dateOfBirth);
+      assertBookable(event, deps.now());
+      // The questions the event's format asks, answered as it asks them (issue 37).
+      const { gender, wantsToMeet } = answersFor(event, form);
+      assertCanHold(deps.db, { eventId: form.eventID, phone: form.phone, gender }, deps.now());
+      // Too young or too old for the event: refused before the photo, holding nothing (decision 023).
+      assertAgeAllowed(event, gender, form.dateOfBirth);
       // A browser sends an empty, nameless file when none was chosen.
       const upload = form.image && form.image.size > 0 ? form.image : undefined;
       const useSaved = form.useSavedPhoto === "true" && !upload;
       if (!upload && !useSaved) throw BadRequest("Add a photo of yourself.");
       const { userId, holdExpiresAt, photo } = await photoTurn(async () => {
-        assertCanHold(deps.db, { eventId: form.eventID, phone: form.phone, gender: form.gender }, deps.now());
+        assertCanHold(deps.db, { eventId: form.eventID, phone: form.phone, gender }, deps.now());
         // Only this verified number's own kept photo, copied for this booking's row (decision 029).
         const image = upload ?? (await copyKeptPhoto({ db: deps.db, uploadsDir: deps.env.UPLOADS_DIR }, form.phone));
         return saveUserDetails(
@@ -249,7 +258,8 @@ export const bookingRoutes = (deps: AppDeps) => {
             name: form.name,
             email: form.email,
             phone: form.phone,
-            gender: form.gender,
+            gender,
+            wantsToMeet,
             dateOfBirth: form.dateOfBirth,
             image,
             marketing: { sms: form.marketingSms === "1", email: form.marketingEmail === "1" },
@@ -259,7 +269,7 @@ export const bookingRoutes = (deps: AppDeps) => {
       });
       const now = deps.now();
       if (form.keepDetails === "true") {
-        const { name, email, phone, gender, dateOfBirth } = form;
+        const { name, email, phone, dateOfBirth } = form;
         await keepDetails(
           { db: deps.db, uploadsDir: deps.env.UPLOADS_DIR, now },
           { name, email, phone, gender, dateOfBirth, photo },

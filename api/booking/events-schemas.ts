@@ -1,3 +1,4 @@
+import { EVENT_FORMATS } from "../../common/formats.ts";
 import { eventStatuses } from "../../db/schema.ts";
 import { z } from "../lib/openapi.ts";
 
@@ -26,6 +27,7 @@ const pricesAndAges = {
   currentAmount: perGender,
   cancellationPolicy,
   offersFriend: z.boolean(),
+  format: z.enum(EVENT_FORMATS),
 };
 
 const summaryFields = {

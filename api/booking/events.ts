@@ -2,6 +2,7 @@ import { asc, eq } from "drizzle-orm";
 import { type CancellationPolicy, policyOf } from "../../common/cancellation.ts";
 import { doorsOpenAtOf } from "../../common/doors-open.ts";
 import { isListed } from "../../common/event-listing.ts";
+import type { EventFormat } from "../../common/formats.ts";
 import { currentAmounts } from "../../common/pricing.ts";
 import { resultsAtOf } from "../../common/results-time.ts";
 import type { Db } from "../../db/client.ts";
@@ -53,6 +54,8 @@ export type PricesAndAges = {
   cancellationPolicy: CancellationPolicy;
   /** Partners are chosen Date, Friend or No (issue 37) rather than Like or Dislike. */
   offersFriend: boolean;
+  /** Who meets whom (issue 37): the booking form and the card follow it. */
+  format: EventFormat;
 };
 
 const dollars = (cents: number | null) => (cents === null ? null : cents / 100);
@@ -71,6 +74,7 @@ export function pricesAndAges(event: Event, now: number): PricesAndAges {
     currentAmount: { male: current.male / 100, female: current.female / 100 },
     cancellationPolicy: policyOf(event),
     offersFriend: event.offersFriend,
+    format: event.format,
   };
 }
 

@@ -7,9 +7,10 @@ import {
   checkoutSessions,
   type Event,
   events,
-  type Gender,
+  type PersonGender,
   users,
   type WaitlistOffer,
+  type WantsToMeet,
 } from "../../db/schema.ts";
 import { Conflict, NotFound, TooLarge } from "../lib/errors.ts";
 import { assertUnderLimit, hitsInWindow, type Limit, recordHit } from "../lib/rate-limit.ts";
@@ -31,7 +32,9 @@ export type Attendee = {
   name: string;
   email: string;
   phone: string;
-  gender: Gender;
+  gender: PersonGender;
+  /** Mixed nights only (issue 37): seen by the planner alone. */
+  wantsToMeet?: WantsToMeet | null;
   imageName: string;
   thumbName: string;
   dateOfBirth?: string;
@@ -65,7 +68,7 @@ function assertSeatFree(
   q: DbOrTx,
   event: Event,
   phone: string,
-  gender: Gender,
+  gender: PersonGender,
   now: number,
   /** What the caller already knows: the phone has no paid seat here; its holds here were released. */
   options: { knownUnpaid?: boolean; holdsReleased?: boolean } = {},
@@ -86,7 +89,7 @@ function assertSeatFree(
  * paid for by this phone, or full for this gender. Read outside any transaction, so a sold-out event
  * costs no image work (docs/decisions/007-scale.md); holdSeat checks again inside its own.
  */
-export function assertCanHold(db: Db, input: { eventId: number; phone: string; gender: Gender }, now: number) {
+export function assertCanHold(db: Db, input: { eventId: number; phone: string; gender: PersonGender }, now: number) {
   const event = findEvent(db, input.eventId);
   assertBookable(event, now);
   assertSeatFree(db, event, input.phone, input.gender, now);
@@ -307,7 +310,8 @@ export async function saveUserDetails(
     name: string;
     email: string;
     phone: string;
-    gender: "male" | "female";
+    gender: PersonGender;
+    wantsToMeet?: WantsToMeet | null;
     dateOfBirth: string;
     /** The upload, or a photo already stored for this booking (a copy of the number's saved photo). */
     image: File | StoredImage;
@@ -328,6 +332,7 @@ export async function saveUserDetails(
         email: input.email,
         phone: input.phone,
         gender: input.gender,
+        wantsToMeet: input.wantsToMeet ?? null,
         dateOfBirth: input.dateOfBirth,
         ...stored,
       },

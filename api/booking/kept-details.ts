@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { eq, lt } from "drizzle-orm";
 import { type KeptDetails, keptDetails } from "../../db/access-schema.ts";
 import type { Db, DbOrTx } from "../../db/client.ts";
+import type { PersonGender } from "../../db/schema.ts";
 import { BadRequest } from "../lib/errors.ts";
 import {
   NO_PHOTO,
@@ -28,7 +29,7 @@ export type KeptForForm = {
   name: string;
   email: string;
   dateOfBirth: string;
-  gender: "male" | "female";
+  gender: PersonGender;
   hasPhoto: boolean;
 };
 
@@ -92,6 +93,8 @@ export async function keepDetails(
   const row = { ...details, ...copy, keptAt: deps.now, lastBookedAt: deps.now };
   const before = deps.db.transaction((tx) => {
     const old = keptDetailsOf(tx, input.phone);
+    // A One group booking asks no gender: it keeps the one a booking that asked gave before.
+    if (row.gender === "unasked" && old) row.gender = old.gender;
     tx.insert(keptDetails).values(row).onConflictDoUpdate({ target: keptDetails.phone, set: row }).run();
     return old;
   });

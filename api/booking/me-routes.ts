@@ -1,6 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
 import { consentChannels, consentSources } from "../../db/marketing-schema.ts";
-import { bookingStatuses, feedbackValues, outboxStatuses } from "../../db/schema.ts";
+import { bookingStatuses, feedbackValues, outboxStatuses, personGenders } from "../../db/schema.ts";
 import type { AppDeps } from "../deps.ts";
 import { noStore } from "../lib/admin-session.ts";
 import { endGuestSession, requireGuest } from "../lib/guest-session.ts";
@@ -138,7 +138,7 @@ const myDataReply = z.strictObject({
       name: z.string(),
       email: z.string(),
       dateOfBirth: z.string(),
-      gender: z.enum(["male", "female"]),
+      gender: z.enum(personGenders),
       hasPhoto: z.boolean(),
     })
     .nullable(),
@@ -157,7 +157,7 @@ const myDataReply = z.strictObject({
         name: z.string(),
         email: z.string(),
         dateOfBirth: z.string().nullable(),
-        gender: z.enum(["male", "female"]),
+        gender: z.enum(personGenders),
         photo: z.boolean(),
       }),
       bookedAt: nullableIso,

@@ -1,6 +1,6 @@
 import { ageAllowed, ageRangeMessage } from "../../common/age.ts";
 import { priceOf } from "../../common/pricing.ts";
-import type { Event, Gender } from "../../db/schema.ts";
+import type { Event, PersonGender } from "../../db/schema.ts";
 import { Conflict } from "../lib/errors.ts";
 
 /**
@@ -9,13 +9,13 @@ import { Conflict } from "../lib/errors.ts";
  */
 
 /** 409 `age_out_of_range` with the range that applies to this gender, e.g. `This event is for ages 25–35`. */
-export function assertAgeAllowed(event: Event, gender: Gender, dateOfBirth: string): void {
+export function assertAgeAllowed(event: Event, gender: PersonGender, dateOfBirth: string): void {
   const { ok, range } = ageAllowed(event, gender, dateOfBirth);
   if (!ok) throw Conflict(ageRangeMessage(range), "age_out_of_range", { fromAge: range.from, toAge: range.to });
 }
 
 /** The booking columns of a seat held at `heldAt`: list price and early bird then, no code yet. */
-export function heldPrice(event: Event, gender: Gender, heldAt: number) {
+export function heldPrice(event: Event, gender: PersonGender, heldAt: number) {
   const price = priceOf({ rules: event, gender, heldAt });
   return {
     listPriceCents: price.listCents,

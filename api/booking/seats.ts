@@ -1,6 +1,14 @@
 import { and, eq, gt, inArray, ne, or, type SQL, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client.ts";
-import { bookings, type Event, type Gender, users, waitlistOffers } from "../../db/schema.ts";
+import {
+  bookings,
+  type Event,
+  type Gender,
+  isWomanOrMan,
+  type PersonGender,
+  users,
+  waitlistOffers,
+} from "../../db/schema.ts";
 import { Conflict } from "../lib/errors.ts";
 
 /**
@@ -33,9 +41,9 @@ export type SeatUse = { total: number; male: number; female: number };
 
 const empty = (): SeatUse => ({ total: 0, male: 0, female: 0 });
 
-function add(use: SeatUse, gender: Gender, n: number) {
+function add(use: SeatUse, gender: PersonGender, n: number) {
   use.total += n;
-  use[gender] += n;
+  if (isWomanOrMan(gender)) use[gender] += n;
 }
 
 /**
@@ -144,8 +152,8 @@ export function seatsLeft(event: SeatPlan, use: SeatUse): SeatsLeft {
 }
 
 /** Seats left for someone of `gender`: their gender's own for a balanced event, the pool's otherwise. */
-export const seatsLeftFor = (left: SeatsLeft, gender: Gender): number =>
-  Math.min(left.total, left[gender] ?? left.total);
+export const seatsLeftFor = (left: SeatsLeft, gender: PersonGender): number =>
+  Math.min(left.total, (isWomanOrMan(gender) ? left[gender] : null) ?? left.total);
 
 export const noSeatsLeftFor = (gender: Gender) => `no seats left for ${gender === "male" ? "men" : "women"}`;
 
@@ -154,10 +162,17 @@ export const noSeatsLeftFor = (gender: Gender) => `no seats left for ${gender ==
  * then takes the seat, so that no gender is ever oversold: "no seats left" for a full event, "no
  * seats left for men|women" when only the chosen gender is full.
  */
-export function assertSeatFor(q: DbOrTx, event: Event, gender: Gender, now: number, options: SeatUseOptions = {}) {
+export function assertSeatFor(
+  q: DbOrTx,
+  event: Event,
+  gender: PersonGender,
+  now: number,
+  options: SeatUseOptions = {},
+) {
   const left = seatsLeft(event, seatUse(q, event.id, now, { byGender: isBalanced(event), ...options }));
   if (left.total <= 0) throw Conflict("no seats left", "sold_out");
-  if (seatsLeftFor(left, gender) <= 0) throw Conflict(noSeatsLeftFor(gender), "gender_sold_out", { gender });
+  if (isWomanOrMan(gender) && seatsLeftFor(left, gender) <= 0)
+    throw Conflict(noSeatsLeftFor(gender), "gender_sold_out", { gender });
 }
 
 /** This phone's hold at the event that has not run out yet, if any. */

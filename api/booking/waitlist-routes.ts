@@ -1,7 +1,9 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
+import { FORMAT_LABELS } from "../../common/formats.ts";
+import { type Event, type PersonGender, personGenders } from "../../db/schema.ts";
 import type { AppDeps } from "../deps.ts";
-import { Forbidden, NotFound } from "../lib/errors.ts";
+import { BadRequest, Forbidden, NotFound } from "../lib/errors.ts";
 import { apiRouter, done, errors, json, jsonBody, z } from "../lib/openapi.ts";
 import { jsonId, personName } from "../lib/validate.ts";
 import { browserVerified, rememberVerifiedPhone } from "./booking-cookie.ts";
@@ -18,12 +20,23 @@ const gender = z.enum(["male", "female"], "must be male or female");
 const joinBody = z.object({
   eventID: id,
   phone: auMobile,
-  gender,
+  // Women meet men only: one pool of seats (One group, Mixed) has one line, and asks no gender.
+  gender: gender.optional(),
   name: personName(z),
   // **Text me about future events** (issue 36), unticked by default; only the text box here, since
   // the waitlist asks for no email. False or absent records nothing (it is not a withdrawal).
   marketingSms: z.boolean("must be true or false").optional(),
 });
+/** The line's gender: Woman or Man at Women meet men; none asked (`unasked`) at a one-pool format. */
+function waitlistGender(event: Event, gender: "male" | "female" | undefined): PersonGender {
+  if (event.format === "women_men") {
+    if (gender === undefined) throw BadRequest("Gender must be male or female.");
+    return gender;
+  }
+  if (gender !== undefined) throw BadRequest(`${FORMAT_LABELS[event.format]} nights do not ask for a gender.`);
+  return "unasked";
+}
+
 const leaveBody = z.object({ eventID: id, phone: auMobile });
 const claimBody = z.object({ o: id, t: z.string().min(1).max(200) });
 
@@ -67,7 +80,7 @@ const claimRoute = createRoute({
         success: z.literal(true),
         eventID: z.number().int(),
         phone: z.string(),
-        gender: z.enum(["male", "female"]),
+        gender: z.enum(personGenders),
         name: z.string(),
         expiresAt: z.iso.datetime(),
       }),
@@ -107,7 +120,7 @@ export const waitlistRoutes = (deps: AppDeps) => {
       const { position } = joinWaitlist(deps.db, {
         event,
         phone: body.phone,
-        gender: body.gender,
+        gender: waitlistGender(event, body.gender),
         name: body.name,
         marketingSms: body.marketingSms === true,
         now: deps.now(),

@@ -1,7 +1,14 @@
 import { and, asc, eq, inArray, lte, notInArray, sql } from "drizzle-orm";
 import { formatVenueTime } from "../../common/time-zone.ts";
 import type { Db, DbOrTx } from "../../db/client.ts";
-import { type Event, events, type Gender, waitlistEntries, waitlistOffers } from "../../db/schema.ts";
+import {
+  type Event,
+  events,
+  isWomanOrMan,
+  type PersonGender,
+  waitlistEntries,
+  waitlistOffers,
+} from "../../db/schema.ts";
 import { Conflict, NotFound } from "../lib/errors.ts";
 import { assertUnderLimit, type Limit, recordHit } from "../lib/rate-limit.ts";
 import { recordConsent } from "../messaging/consent.ts";
@@ -18,10 +25,11 @@ import { closeWaitlist, type OfferDeps, offerFreedSeatsNow, stillWaiting, WAITIN
  */
 
 /** People in the same line as `gender` at this event: their gender's at a balanced event, everyone otherwise. */
-const sameLine = (event: Event, gender: Gender) => (isBalanced(event) ? eq(waitlistEntries.gender, gender) : undefined);
+const sameLine = (event: Event, gender: PersonGender) =>
+  isBalanced(event) ? eq(waitlistEntries.gender, gender) : undefined;
 
 /** 1 for the first in line. */
-function positionOf(q: DbOrTx, event: Event, entry: { id: number; gender: Gender }): number {
+function positionOf(q: DbOrTx, event: Event, entry: { id: number; gender: PersonGender }): number {
   const row = q
     .select({ n: sql<number>`count(*)` })
     .from(waitlistEntries)
@@ -47,7 +55,7 @@ export function waitlistLength(q: DbOrTx, eventId: number): { total: number; mal
     .all();
   const length = { total: 0, male: 0, female: 0 };
   for (const row of rows) {
-    length[row.gender] += row.n;
+    if (isWomanOrMan(row.gender)) length[row.gender] += row.n;
     length.total += row.n;
   }
   return length;
@@ -71,10 +79,10 @@ export function listWaitlist(db: DbOrTx, event: Event) {
   const ordered = [...rows.filter((r) => r.status !== "closed"), ...rows.filter((r) => r.status === "closed")];
   return ordered.map((row) => {
     const count = seen[row.status === "closed" ? "closed" : "line"];
-    count[row.gender] += 1;
+    if (isWomanOrMan(row.gender)) count[row.gender] += 1;
     count.all += 1;
     return {
-      position: isBalanced(event) ? count[row.gender] : count.all,
+      position: isBalanced(event) && isWomanOrMan(row.gender) ? count[row.gender] : count.all,
       name: row.name,
       phone: row.phone,
       gender: row.gender,
@@ -101,7 +109,7 @@ export function countJoin(db: Db, phone: string, now: number) {
  */
 export function joinWaitlist(
   db: Db,
-  input: { event: Event; phone: string; gender: Gender; name: string; marketingSms?: boolean; now: number },
+  input: { event: Event; phone: string; gender: PersonGender; name: string; marketingSms?: boolean; now: number },
 ): { position: number } {
   const { phone, gender, now } = input;
   return db.transaction(

@@ -28,6 +28,8 @@ const FIELD_NAMES: Record<string, string> = {
   name: "The name",
   email: "The email address",
   gender: "Gender",
+  wantsToMeet: "Whom you would like to meet",
+  format: "The format",
   dateOfBirth: "The date of birth",
   image: "The photo",
   clientTs: "The phone's time of the tap",

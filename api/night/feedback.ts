@@ -2,7 +2,16 @@ import { and, asc, desc, eq, inArray, isNotNull, ne, sql } from "drizzle-orm";
 import { resultsAtOf } from "../../common/results-time.ts";
 import type { Db, DbOrTx } from "../../db/client.ts";
 import { contactShares, type ShareChoice } from "../../db/rounds-schema.ts";
-import { bookings, type Event, events, type FeedbackChoice, feedback, users } from "../../db/schema.ts";
+import {
+  bookings,
+  type Event,
+  events,
+  type FeedbackChoice,
+  feedback,
+  type PersonGender,
+  users,
+  type WantsToMeet,
+} from "../../db/schema.ts";
 import type { Env } from "../env.ts";
 import { type FeedbackPage, feedbackToken, isValidFeedbackToken } from "../lib/capability.ts";
 import { BadRequest, Conflict, Forbidden, NotFound } from "../lib/errors.ts";
@@ -65,7 +74,7 @@ export function assertLink(ctx: Ctx, page: FeedbackPage, userId: number, eventId
   }
 }
 
-type Seat = { gender: "male" | "female" };
+type Seat = { gender: PersonGender };
 
 /** The caller's paid seat at the event, or 403. */
 export function participantOf(db: DbOrTx, userId: number, eventId: number): Seat {
@@ -110,8 +119,14 @@ const partnerColumns = { id: users.id, username: users.name, image_name: users.t
 function paidOfOtherGender(db: DbOrTx, userId: number, eventId: number, seat: Seat, checkedIn = false) {
   const event = db.select({ format: events.format }).from(events).where(eq(events.id, eventId)).get();
   const oneSide = event?.format !== "one_group" && event?.format !== "mixed";
-  return db
-    .select({ ...partnerColumns, phone: users.phone, email: users.email })
+  const rows = db
+    .select({
+      ...partnerColumns,
+      phone: users.phone,
+      email: users.email,
+      gender: users.gender,
+      wants: users.wantsToMeet,
+    })
     .from(bookings)
     .innerJoin(users, eq(users.id, bookings.userId))
     .where(
@@ -125,7 +140,26 @@ function paidOfOtherGender(db: DbOrTx, userId: number, eventId: number, seat: Se
     )
     .orderBy(asc(sql`${users.name} collate nocase`), asc(users.id))
     .all();
+  // At Mixed, only those each would like to meet (the planner's rule); the answers stay in here.
+  const me = event?.format === "mixed" ? mixedSelf(db, userId) : null;
+  return rows
+    .filter((r) => !me || wantEachOther(me, { gender: r.gender, wants: r.wants }))
+    .map(({ gender: _, wants: __, ...r }) => r);
 }
+
+type MixedAnswers = { gender: PersonGender; wants: WantsToMeet | null };
+
+const mixedSelf = (db: DbOrTx, userId: number): MixedAnswers =>
+  db.select({ gender: users.gender, wants: users.wantsToMeet }).from(users).where(eq(users.id, userId)).get() ?? {
+    gender: "unasked",
+    wants: null,
+  };
+
+const WANTED = { women: "female", men: "male" } as const;
+const wants = (x: MixedAnswers, y: MixedAnswers) =>
+  x.wants === "everyone" || (x.wants !== null && WANTED[x.wants] === y.gender);
+/** group-plan.ts's wantToMeet over stored answers: each would like to meet the other. */
+const wantEachOther = (x: MixedAnswers, y: MixedAnswers) => wants(x, y) && wants(y, x);
 
 const anyoneCheckedIn = (db: DbOrTx, eventId: number) =>
   db

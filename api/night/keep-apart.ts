@@ -1,7 +1,7 @@
 import { and, eq, inArray } from "drizzle-orm";
 import type { Db, DbOrTx } from "../../db/client.ts";
 import { keepApart } from "../../db/rounds-schema.ts";
-import { bookings, type Event, events, users } from "../../db/schema.ts";
+import { bookings, type Event, events, type PersonGender, users } from "../../db/schema.ts";
 import { Conflict, NotFound } from "../lib/errors.ts";
 import { replanForKeepApart } from "./rounds.ts";
 
@@ -13,7 +13,7 @@ export type KeepApartView = {
   /** The pairs marked, oldest first, each lower id first, with their names. */
   pairs: { userIDs: [number, number]; names: [string, string] }[];
   /** The event's guests (paid bookings), by name: never an email, a phone or a photo. */
-  guests: { userID: number; username: string; gender: "male" | "female" }[];
+  guests: { userID: number; username: string; gender: PersonGender }[];
 };
 
 function findEvent(db: DbOrTx, eventId: number): Event {

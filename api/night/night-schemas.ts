@@ -1,5 +1,6 @@
+import { EVENT_FORMATS } from "../../common/formats.ts";
 import { roundsPhases, roundsStatuses, shareChoices } from "../../db/rounds-schema.ts";
-import { eventStatuses, feedbackValues } from "../../db/schema.ts";
+import { eventStatuses, feedbackValues, personGenders } from "../../db/schema.ts";
 import { z } from "../lib/openapi.ts";
 
 // The replies of the night's calls (the door, feedback, rounds, results) as schemas: the routes
@@ -10,7 +11,7 @@ import { z } from "../lib/openapi.ts";
 const id = z.number().int().positive();
 const count = z.number().int().nonnegative();
 const time = z.iso.datetime();
-const gender = z.enum(["male", "female"]);
+const gender = z.enum(personGenders);
 const choice = z.enum(feedbackValues);
 
 // ---------------------------------------------------------------------------------------------------
@@ -25,6 +26,7 @@ export const roster = z.strictObject({
     event_status: z.string(),
     time_zone: z.string(),
     doorsOpenAt: time,
+    format: z.enum(EVENT_FORMATS),
   }),
   attendees: z.array(
     z.strictObject({
@@ -113,7 +115,9 @@ export const roundsView = z.strictObject({
     seated: z.enum(["female", "male"]),
   }),
   ...clock,
+  format: z.enum(EVENT_FORMATS),
   present: z.strictObject({ female: count, male: count }),
+  presentTotal: count,
   rounds: z.array(
     z.strictObject({
       round: z.number().int().positive(),

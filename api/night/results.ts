@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
 import { resultsAtOf, resultsWhen } from "../../common/results-time.ts";
 import type { Db, DbOrTx } from "../../db/client.ts";
-import { bookings, type Event, events, feedback, users } from "../../db/schema.ts";
+import { bookings, type Event, events, feedback, type PersonGender, users } from "../../db/schema.ts";
 import type { Env } from "../env.ts";
 import { eventFeedbackLink, participantFeedbackLink } from "../lib/capability.ts";
 import { Conflict, NotFound } from "../lib/errors.ts";
@@ -27,7 +27,7 @@ const REMINDER_NOT_BEFORE_END_MS = HOUR;
 type Progress = {
   userId: number;
   name: string;
-  gender: "male" | "female";
+  gender: PersonGender;
   /** Came to the night (attendance.ts), the one rule every count and text follows. */
   came: boolean;
   partners: { id: number; username: string; feedback: FeedbackValue | null; ratedBy: RatedBy | null }[];
@@ -262,7 +262,7 @@ export function queueRatingReminders(deps: Pick<Deps, "db" | "env">, now: number
 export type Scorecard = {
   id: number;
   name: string;
-  gender: "male" | "female";
+  gender: PersonGender;
   /** Has rated everyone they met. */
   done: boolean;
   /**

@@ -2,16 +2,17 @@ import { createHmac } from "node:crypto";
 import { and, eq, inArray } from "drizzle-orm";
 import { ageAtEvent } from "../../common/age.ts";
 import { doorsOpenAtOf } from "../../common/doors-open.ts";
+import type { EventFormat } from "../../common/formats.ts";
 import { normaliseTicketCode } from "../../common/ticket-code.ts";
 import type { Db } from "../../db/client.ts";
-import { bookings, events, users } from "../../db/schema.ts";
+import { bookings, events, type PersonGender, users } from "../../db/schema.ts";
 import { NotFound } from "../lib/errors.ts";
 
 /** One paid, unrefunded attendee as the door view shows them. */
 export type RosterAttendee = {
   userID: number;
   name: string;
-  gender: "male" | "female";
+  gender: PersonGender;
   /** The 320 px thumbnail's stored name, served from /api/images/{name}. */
   thumbName: string;
   /**
@@ -39,6 +40,8 @@ export type RosterEvent = {
   time_zone: string;
   /** ISO 8601 UTC: when the door may check people in (common/doors-open.ts); absent in rosters kept before it. */
   doorsOpenAt?: string;
+  /** Who meets whom (issue 37): the door counts women and men only at Women meet men. Absent in older kept rosters. */
+  format?: EventFormat;
 };
 
 export type Roster = {
@@ -64,7 +67,7 @@ export const codeHashOf = (keyHex: string, code: string) =>
  * lenient for what door phones kept before those fields were added).
  */
 export type ServedRoster = Roster & {
-  event: RosterEvent & { doorsOpenAt: string };
+  event: RosterEvent & { doorsOpenAt: string; format: EventFormat };
   attendees: (RosterAttendee & { codeHash: string | null })[];
   codeKey: string;
 };
@@ -89,6 +92,7 @@ export function getRoster(db: Db, eventId: number, secret: string): ServedRoster
       event_status: event.status,
       time_zone: event.timeZone,
       doorsOpenAt: new Date(doorsOpenAtOf(event)).toISOString(),
+      format: event.format,
     },
     codeKey: key,
     attendees: rows

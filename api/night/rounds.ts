@@ -1,5 +1,6 @@
 import { and, eq, inArray, isNotNull, ne } from "drizzle-orm";
 import { ageOn, eventDate } from "../../common/age.ts";
+import type { EventFormat } from "../../common/formats.ts";
 import { ROOM_ANNOUNCEMENT } from "../../common/guest-message.ts";
 import { ROUNDS_LIMITS as LIMITS, ROUNDS_DEFAULTS, type RoundsSettings } from "../../common/rounds-settings.ts";
 import type { Db, DbOrTx } from "../../db/client.ts";
@@ -10,8 +11,9 @@ import {
   type RoundsPhase,
   type RoundsStatus,
 } from "../../db/rounds-schema.ts";
-import { bookings, type Event, events, users } from "../../db/schema.ts";
+import { bookings, type Event, events, type PersonGender, users, type WantsToMeet } from "../../db/schema.ts";
 import { BadRequest, Conflict, NotFound } from "../lib/errors.ts";
+import { planGroupNight } from "./format-plan.ts";
 import { advance, applyAction, type Clock, type ClockAction, shownPhaseEnd, type Timing } from "./rounds-clock.ts";
 import { type PersonPair, planRounds, type Round, replanRounds } from "./rounds-plan.ts";
 
@@ -28,7 +30,7 @@ const MINUTE = 60_000;
 export type RoundsPerson = {
   userID: number;
   username: string;
-  gender: "male" | "female";
+  gender: PersonGender;
   /** The 320 px thumbnail. */
   image_name: string;
   /** Marked **Left**: not present, so left out of any re-plan. */
@@ -49,7 +51,12 @@ export type RoundsView = {
   phase: RoundsPhase | null;
   phaseEndsAt: string | null;
   serverNow: string;
+  /** Who meets whom (issue 37): at One group and Mixed a table's two seats are alike. */
+  format: EventFormat;
+  /** The women and men present now (0 and 0 at One group, which asks no gender). */
   present: { female: number; male: number };
+  /** Everyone present now, whatever their gender: the count One group and Mixed show. */
+  presentTotal: number;
   rounds: Round[];
   /** Every checked-in attendee, present or left, by name. */
   people: RoundsPerson[];
@@ -118,7 +125,8 @@ function clockAt(row: EventRounds, event: Event, now: number): Clock {
   return clock;
 }
 
-type Attendee = RoundsPerson & { checkedInAt: number };
+// `wantsToMeet` is read for the planner only and never leaves this file in a reply (issue 37).
+type Attendee = RoundsPerson & { checkedInAt: number; wantsToMeet: WantsToMeet | null };
 
 // One collator for every sort: localeCompare with options builds a new one per comparison.
 const byName = new Intl.Collator("en", { sensitivity: "base" }).compare;
@@ -130,6 +138,7 @@ function checkedIn(db: DbOrTx, eventId: number): Attendee[] {
       userID: users.id,
       username: users.name,
       gender: users.gender,
+      wantsToMeet: users.wantsToMeet,
       image_name: users.thumbName,
       checkedInAt: bookings.checkedInAt,
       leftAt: bookings.leftAt,
@@ -153,9 +162,13 @@ function checkedIn(db: DbOrTx, eventId: number): Attendee[] {
     .sort((a, b) => byName(a.username, b.username) || a.userID - b.userID);
 }
 
-/** The present (checked in, not left), in order of arrival, by side: the order the planner seats them in. */
+/** The present (checked in, not left), in order of arrival: the order the planners seat them in. */
+const presentInOrder = (people: Attendee[]) =>
+  people.filter((p) => !p.left).sort((a, b) => a.checkedInAt - b.checkedInAt || a.userID - b.userID);
+
+/** The present by side, each in order of arrival. */
 function presentBySide(people: Attendee[]) {
-  const present = people.filter((p) => !p.left).sort((a, b) => a.checkedInAt - b.checkedInAt || a.userID - b.userID);
+  const present = presentInOrder(people);
   return {
     female: present.filter((p) => p.gender === "female").map((p) => p.userID),
     male: present.filter((p) => p.gender === "male").map((p) => p.userID),
@@ -165,6 +178,7 @@ function presentBySide(people: Attendee[]) {
 function view(db: DbOrTx, event: Event, row: EventRounds | undefined, now: number): RoundsView {
   const people = checkedIn(db, event.id);
   const present = presentBySide(people);
+  const everyone = presentInOrder(people).map((p) => p.userID);
   const clock = row ? clockAt(row, event, now) : undefined;
   const planned = new Set(row?.plannedFor ?? []);
   return {
@@ -175,10 +189,12 @@ function view(db: DbOrTx, event: Event, row: EventRounds | undefined, now: numbe
     phase: clock?.phase ?? null,
     phaseEndsAt: iso(clock ? shownPhaseEnd(clock, now) : null),
     serverNow: new Date(now).toISOString(),
+    format: event.format,
     present: { female: present.female.length, male: present.male.length },
+    presentTotal: everyone.length,
     rounds: row?.plan ?? [],
-    people: people.map(({ checkedInAt: _, ...person }) => person),
-    arrivals: row ? [...present.female, ...present.male].filter((id) => !planned.has(id)) : [],
+    people: people.map(({ checkedInAt: _, wantsToMeet: __, ...person }) => person),
+    arrivals: row ? everyone.filter((id) => !planned.has(id)) : [],
     metBefore: row ? seatedAgain(row.plan, row.metBefore) : [],
     announcement: row && clock ? announcementAt(row, clock) : null,
   };
@@ -305,7 +321,9 @@ function newPlan(tx: DbOrTx, event: Event, row: EventRounds | undefined, input: 
     maxRounds: input.maxRounds === undefined ? before.maxRounds : input.maxRounds,
     seated: input.seated ?? before.seated,
   };
-  const present = presentBySide(checkedIn(tx, event.id));
+  const attendees = checkedIn(tx, event.id);
+  if (event.format !== "women_men") return newGroupPlan(tx, event, row, clock, settings, attendees, now);
+  const present = presentBySide(attendees);
   const cap = LIMITS.presentPerSide;
   if (present.female.length > cap || present.male.length > cap) {
     throw Conflict(
@@ -332,6 +350,60 @@ function newPlan(tx: DbOrTx, event: Event, row: EventRounds | undefined, input: 
     ...(clock ?? NOT_STARTED),
     plan: planFor(history, under),
     plannedFor: [...present.female, ...present.male],
+    plannedAt: now,
+    metBefore,
+    updatedAt: now,
+  };
+}
+
+/**
+ * newPlan at One group and Mixed (docs/decisions/037-formats-on-the-night.md): everyone present in
+ * one list, by arrival, planned by group-plan.ts; the same settings, history, earlier nights and
+ * Keep apart as Women meet men, and twice its cap on one side as the cap on the room.
+ */
+function newGroupPlan(
+  tx: DbOrTx,
+  event: Event,
+  row: EventRounds | undefined,
+  clock: Clock | undefined,
+  settings: RoundsSettings,
+  attendees: Attendee[],
+  now: number,
+) {
+  const present = presentInOrder(attendees);
+  const cap = LIMITS.presentPerSide * 2;
+  if (present.length > cap) {
+    const bySide = presentBySide(attendees);
+    throw Conflict(
+      `The rounds can be planned for up to ${cap} people present; ${present.length} are here. Mark those who left, or run this night's rounds by hand.`,
+      "room_too_large",
+      { present: { female: bySide.female.length, male: bySide.male.length }, limit: cap },
+    );
+  }
+  const started = clock?.current ?? 0;
+  const history = row && started > 0 ? { played: row.plan.slice(0, started), planned: row.plan.slice(started) } : null;
+  const people = new Set(present.map((p) => p.userID));
+  for (const round of history?.played ?? []) for (const p of round.pairs) people.add(p.femaleID).add(p.maleID);
+  const metBefore = pairsMetBefore(tx, event.id, [...people], now);
+  let plan: Round[];
+  try {
+    plan = planGroupNight({
+      format: event.format === "mixed" ? "mixed" : "one_group",
+      guests: present.map((p) => ({ id: p.userID, gender: p.gender, wantsToMeet: p.wantsToMeet })),
+      maxRounds: settings.maxRounds,
+      keepApart: keptApart(tx, event.id),
+      metBefore,
+      history,
+    });
+  } catch (error) {
+    if (error instanceof RangeError) throw Conflict("too many people present to plan the rounds", "wrong_state");
+    throw error;
+  }
+  return {
+    ...settings,
+    ...(clock ?? NOT_STARTED),
+    plan,
+    plannedFor: present.map((p) => p.userID),
     plannedAt: now,
     metBefore,
     updatedAt: now,

@@ -145,7 +145,14 @@ export function eraseUsers(tx: DbOrTx, where: SQL, options: { phone: boolean }):
     .run();
   const { phone, ...details } = ERASED;
   tx.update(users)
-    .set({ ...details, ...(options.phone ? { phone } : {}), imageName: NO_PHOTO, thumbName: NO_PHOTO })
+    // Whom they would like to meet (Mixed nights) goes too: sensitive, and needed only for the night.
+    .set({
+      ...details,
+      ...(options.phone ? { phone } : {}),
+      wantsToMeet: null,
+      imageName: NO_PHOTO,
+      thumbName: NO_PHOTO,
+    })
     .where(where)
     .run();
   return photos;

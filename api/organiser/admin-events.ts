@@ -1,11 +1,12 @@
-import { and, eq, isNotNull } from "drizzle-orm";
+import { and, eq, isNotNull, ne } from "drizzle-orm";
 import { doorsOpenAtOf } from "../../common/doors-open.ts";
 import type { PricesAndAgesFields } from "../../common/event-fields.ts";
 import { EVENT_LIMITS } from "../../common/event-limits.ts";
+import { type EventFormat, FORMAT_LABELS, splitsByGender } from "../../common/formats.ts";
 import { plannedEnd } from "../../common/results-time.ts";
 import { utcToWallClock } from "../../common/time-zone.ts";
 import { tomorrowIn, wallClockToUtc } from "../../common/venue-time-input.ts";
-import type { Db } from "../../db/client.ts";
+import type { Db, DbOrTx } from "../../db/client.ts";
 import { bookings, type Event, events } from "../../db/schema.ts";
 import { type EventSummary, listEventRows, toSummary } from "../booking/events.ts";
 import { seatUse } from "../booking/seats.ts";
@@ -34,6 +35,8 @@ export type NewEventInput = {
   doorsOpenAt?: number | null;
   /** Date, Friend and No instead of Like and Dislike (issue 37). */
   offersFriend?: boolean;
+  /** Who meets whom (issue 37); Women meet men when left out. */
+  format?: EventFormat;
 } & Partial<PricesAndAgesFields>;
 
 export type EventUpdateInput = {
@@ -58,6 +61,8 @@ export type EventUpdateInput = {
   doorsOpenAt?: number | null;
   /** Date, Friend and No instead of Like and Dislike; left out to keep it. Fixed once the night starts. */
   offersFriend?: boolean;
+  /** Who meets whom; left out to keep it. Fixed once the first booking is made. */
+  format?: EventFormat;
 } & Partial<PricesAndAgesFields>;
 
 /** The event list as the organiser reads it: the public answers plus each event's seat plan. */
@@ -182,13 +187,33 @@ function priceColumns(
   return columns;
 }
 
+/** One group and Mixed seat everyone from one pool: seats by gender are Women meet men's. */
+function assertPoolFits(format: EventFormat, plan: SeatPlan) {
+  if (!splitsByGender(format) && (plan.seatsMale !== null || plan.seatsFemale !== null)) {
+    throw BadRequest(`${FORMAT_LABELS[format]} has one pool of seats: leave the women's and men's seats empty.`);
+  }
+}
+
+/** Whether anyone has booked (held, paid, refunded or cancelled; a hold that lapsed does not count). */
+function hasBookings(tx: DbOrTx, eventId: number): boolean {
+  return (
+    tx
+      .select({ id: bookings.id })
+      .from(bookings)
+      .where(and(eq(bookings.eventId, eventId), ne(bookings.status, "released")))
+      .get() !== undefined
+  );
+}
+
 export function createEvent(db: Db, input: NewEventInput, now: number): { id: number } {
   const at = startsAt(input.date, input.time);
   assertFromTomorrow(at, input.timeZone, now);
   assertAges(input.fromAge, input.toAge);
   assertResultsAfterEnd(input.resultsAt ?? null, at, input.durationHours);
   assertDoorsBeforeStart(input.doorsOpenAt ?? null, at);
+  const format = input.format ?? "women_men";
   const plan = seatPlan(input.totalSeats, input.seatsMale, input.seatsFemale);
+  assertPoolFits(format, plan);
   const prices = priceColumns(input, undefined, input);
   const row = db
     .insert(events)
@@ -210,6 +235,7 @@ export function createEvent(db: Db, input: NewEventInput, now: number): { id: nu
       cancelFullRefundHours: input.cancelFullRefundHours ?? EVENT_LIMITS.cancelFullRefundHours.default,
       cancelLaterPercent: input.cancelLaterPercent ?? EVENT_LIMITS.cancelLaterPercent.default,
       offersFriend: input.offersFriend ?? false,
+      format,
     })
     .returning({ id: events.id })
     .get();
@@ -270,11 +296,24 @@ export function updateEvent(db: Db, input: EventUpdateInput, now: number): void 
         throw Conflict("The choices can't change once the night has started.", "format_locked");
       }
 
-      // Left out, the plan stays as it is (and must still add up to a changed total).
+      // The format is who meets whom: once someone booked under it, their answers (or the lack of
+      // them) belong to it (issue 37).
+      const format = input.format ?? event.format;
+      if (format !== event.format && hasBookings(tx, event.id)) {
+        throw Conflict(
+          "The format can't change once someone has booked: their answers were given for this one.",
+          "format_locked",
+        );
+      }
+      // Left out, the plan stays as it is (and must still add up to a changed total); a format with
+      // one pool of seats clears it.
       const keep = input.seatsMale === undefined && input.seatsFemale === undefined;
       const plan = keep
-        ? seatPlan(input.totalSeats, event.seatsMale, event.seatsFemale)
+        ? splitsByGender(format)
+          ? seatPlan(input.totalSeats, event.seatsMale, event.seatsFemale)
+          : seatPlan(input.totalSeats, null, null)
         : seatPlan(input.totalSeats, input.seatsMale, input.seatsFemale);
+      assertPoolFits(format, plan);
       // Paid seats, live holds and seats kept for a waitlist offer: no total or gender goes below them.
       const taken = seatUse(tx, event.id, now);
       // Said as the organiser thinks of it: "paid" when every seat in the way is paid, "taken" when
@@ -310,6 +349,7 @@ export function updateEvent(db: Db, input: EventUpdateInput, now: number): void 
           cancelFullRefundHours: input.cancelFullRefundHours ?? event.cancelFullRefundHours,
           cancelLaterPercent: input.cancelLaterPercent ?? event.cancelLaterPercent,
           offersFriend: input.offersFriend ?? event.offersFriend,
+          format,
         })
         .where(eq(events.id, event.id))
         .run();

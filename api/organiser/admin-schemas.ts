@@ -1,4 +1,4 @@
-import { eventStatuses, genders } from "../../db/schema.ts";
+import { eventStatuses, personGenders } from "../../db/schema.ts";
 import { eventSummary } from "../booking/events-schemas.ts";
 import { LISTED } from "../booking/waitlist.ts";
 import { z } from "../lib/openapi.ts";
@@ -9,7 +9,8 @@ import { z } from "../lib/openapi.ts";
 // waitlist rows (api/booking/waitlist.ts). Money is AUD dollars, times ISO 8601 UTC.
 
 const time = z.iso.datetime();
-const gender = z.enum(genders);
+/** Who a guest is (db/schema.ts `personGenders`): `unasked` at One group, `nonbinary` at Mixed only. */
+const gender = z.enum(personGenders);
 const int = () => z.number().int();
 
 /** GET /admin-events: every event, soonest first, with its seat plan (both null with one pool of seats). */

@@ -3,7 +3,16 @@ import { ageAllowed } from "../../common/age.ts";
 import { ANNOUNCEMENT_SMS_MAX, smsLength, smsTooLongMessage } from "../../common/announcement.ts";
 import type { Db, DbOrTx } from "../../db/client.ts";
 import { type Announcement, announcements, type ConsentChannel } from "../../db/marketing-schema.ts";
-import { bookings, type Event, events, outboxMessages, users, waitlistEntries } from "../../db/schema.ts";
+import {
+  bookings,
+  type Event,
+  events,
+  isWomanOrMan,
+  outboxMessages,
+  type PersonGender,
+  users,
+  waitlistEntries,
+} from "../../db/schema.ts";
 import type { Env } from "../env.ts";
 import { BadRequest, Conflict, NotFound } from "../lib/errors.ts";
 import { announcementLink, consentingContacts, unsubscribeLink } from "../messaging/consent.ts";
@@ -30,7 +39,7 @@ type AnnouncementDeps = { db: Db; env: Env; now: () => number };
 /** A person of the audience: a phone, with what the newest details form (or waitlist entry) says. */
 type Person = {
   phone: string;
-  gender: "male" | "female";
+  gender: PersonGender;
   dateOfBirth: string | null;
   /** The newest details form's address, lower case; null for someone only ever on a waitlist. */
   email: string | null;
@@ -355,7 +364,7 @@ export function listAnnouncements(db: Db, eventId: number): AnnouncementRow[] {
     const b = booked.get(r.id ?? 0);
     if (!b) continue;
     b.total += r.n;
-    b[r.gender] += r.n;
+    if (isWomanOrMan(r.gender)) b[r.gender] += r.n;
   }
   return rows.map((r) => ({
     id: r.id,

@@ -90,7 +90,8 @@ export function participantsCsv(db: Db, eventId: number): { fileName: string; cs
     p.username,
     p.email,
     nationalPhone(p.phone),
-    p.gender,
+    // Nothing where the format asked none (One group); never whom they would like to meet.
+    p.gender === "unasked" ? "" : p.gender,
     p.age === null ? "" : String(p.age),
     p.status,
     p.booking_amount.toFixed(2),
@@ -109,7 +110,7 @@ export function participantsCsv(db: Db, eventId: number): { fileName: string; cs
         w.name,
         "",
         nationalPhone(w.phone),
-        w.gender,
+        w.gender === "unasked" ? "" : w.gender,
         "",
         `waitlist (${WAITLIST_CSV_STATUS[w.status] ?? w.status})`,
         "",

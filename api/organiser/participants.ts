@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, ne } from "drizzle-orm";
 import { ageAtEvent } from "../../common/age.ts";
 import type { Db } from "../../db/client.ts";
-import { bookings, documents, events, promoCodes, users } from "../../db/schema.ts";
+import { bookings, documents, events, type PersonGender, promoCodes, users } from "../../db/schema.ts";
 import { NotFound } from "../lib/errors.ts";
 
 /**
@@ -13,7 +13,7 @@ export type EventParticipant = {
   /** The attendee's user id: the same id the feedback links carry for this participant. */
   id: number;
   username: string;
-  gender: "male" | "female";
+  gender: PersonGender;
   booking_amount: number;
   payment_intent_id: string | null;
   image_name: string;

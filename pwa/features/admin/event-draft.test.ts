@@ -35,6 +35,7 @@ const saturday = {
   currentAmount: { male: 45, female: 45 },
   cancellationPolicy: { fullRefundHours: 48, laterPercent: 0 },
   offersFriend: false,
+  format: "women_men",
 } satisfies AdminEventDetail;
 
 describe("the results time in the Edit form", () => {

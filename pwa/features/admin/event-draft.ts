@@ -1,4 +1,5 @@
 import { EVENT_LIMITS } from "../../../common/event-limits.ts";
+import { type EventFormat, splitsByGender } from "../../../common/formats.ts";
 import { wallClockToUtc } from "../../../common/venue-time-input.ts";
 import type { AdminEventDetail, EventUpdate, NewEvent } from "./admin-api.ts";
 import { type BalancedSeats, balancedSeatsOf, seatsForUpdate, validateBalancedSeats } from "./balanced-seats.ts";
@@ -47,6 +48,8 @@ export type EventDraft = {
   cancelPercent: string;
   /** Friend as a third choice beside Date and No (issue 37). */
   offersFriend: boolean;
+  /** Who meets whom (issue 37); only Women meet men splits the seats by gender. */
+  format: EventFormat;
 };
 
 export const emptyDraft = (zone: string): EventDraft => ({
@@ -66,6 +69,7 @@ export const emptyDraft = (zone: string): EventDraft => ({
   cancelHours: String(EVENT_LIMITS.cancelFullRefundHours.default),
   cancelPercent: String(EVENT_LIMITS.cancelLaterPercent.default),
   offersFriend: false,
+  format: "women_men",
 });
 
 export const draftOf = (e: AdminEventDetail): EventDraft => ({
@@ -85,6 +89,7 @@ export const draftOf = (e: AdminEventDetail): EventDraft => ({
   cancelHours: String(e.cancellationPolicy.fullRefundHours),
   cancelPercent: String(e.cancellationPolicy.laterPercent),
   offersFriend: e.offersFriend,
+  format: e.format,
 });
 
 /** A venue-clock time the draft sends: an ISO instant, or undefined when the organiser left it alone. */
@@ -104,7 +109,8 @@ function timesOf(draft: EventDraft): { resultsAt?: string; doorsOpenAt?: string 
 
 /** What the browser's own input checks cannot see; null when the draft may be sent. */
 export const draftProblem = (draft: EventDraft): string | null =>
-  validateBalancedSeats(draft.seatPlan, draft.seats) ?? pricesProblem(draft.prices);
+  (splitsByGender(draft.format) ? validateBalancedSeats(draft.seatPlan, draft.seats) : null) ??
+  pricesProblem(draft.prices);
 
 /** The venue's wall clock as the API's UTC date and H:M time, with the zone's daylight saving applied. */
 const startOf = (draft: EventDraft) =>
@@ -120,7 +126,9 @@ export function newEventOf(draft: EventDraft, image: File): NewEvent {
     timeZone: draft.zone,
     eventAddress: draft.address,
     totalSeats: draft.seats,
-    ...(draft.seatPlan.balanced ? { seatsMale: draft.seatPlan.men, seatsFemale: draft.seatPlan.women } : {}),
+    ...(draft.seatPlan.balanced && splitsByGender(draft.format)
+      ? { seatsMale: draft.seatPlan.men, seatsFemale: draft.seatPlan.women }
+      : {}),
     bookingAmount: draft.price,
     eventduration: draft.duration,
     fromage: draft.fromAge,
@@ -129,6 +137,7 @@ export function newEventOf(draft: EventDraft, image: File): NewEvent {
     cancelFullRefundHours: draft.cancelHours,
     cancelLaterPercent: draft.cancelPercent,
     offersFriend: draft.offersFriend ? "1" : "0",
+    format: draft.format,
     eventImage: image,
   };
 }
@@ -141,7 +150,8 @@ export const updateOf = (eventId: number, draft: EventDraft): EventUpdate => ({
   timeZone: draft.zone,
   eventAddress: draft.address,
   totalSeats: Number(draft.seats),
-  ...seatsForUpdate(draft.seatPlan),
+  // One group and Mixed are one pool of seats.
+  ...seatsForUpdate(splitsByGender(draft.format) ? draft.seatPlan : { ...draft.seatPlan, balanced: false }),
   bookingAmount: Number(draft.price),
   eventduration: Number(draft.duration),
   fromage: Number(draft.fromAge),
@@ -151,4 +161,5 @@ export const updateOf = (eventId: number, draft: EventDraft): EventUpdate => ({
   cancelFullRefundHours: Number(draft.cancelHours),
   cancelLaterPercent: Number(draft.cancelPercent),
   offersFriend: draft.offersFriend,
+  format: draft.format,
 });

@@ -4,7 +4,8 @@ import type { Gender } from "./types.ts";
 export type JoinWaitlistInput = {
   eventID: number;
   phone: string;
-  gender: Gender;
+  /** Women meet men only: a one-pool night's line asks no gender. */
+  gender?: Gender;
   name: string;
   /** **Text me about future events**, as ticked (left out when not: it records nothing). */
   marketingSms?: boolean;

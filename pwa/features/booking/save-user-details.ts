@@ -1,3 +1,4 @@
+import type { WantsToMeetValue } from "../../../common/formats.ts";
 import { api, CallFailed, send } from "../../lib/api.ts";
 import { BOOKING_CLOSED_MESSAGE } from "../events/format.ts";
 import type { Gender } from "./types.ts";
@@ -6,7 +7,10 @@ export type UserDetails = {
   name: string;
   email: string;
   phone: string;
-  gender: Gender;
+  /** Left out at One group, which asks none; `nonbinary` at Mixed only (issue 37). */
+  gender?: Gender | "nonbinary";
+  /** Mixed nights only: whom they would like to meet. */
+  wantsToMeet?: WantsToMeetValue;
   /** YYYY-MM-DD, as the date input gives it. */
   dateOfBirth: string;
   eventID: number;
@@ -40,7 +44,8 @@ export async function saveUserDetails(details: UserDetails): Promise<SaveOutcome
           name: details.name.trim(),
           email: details.email.trim(),
           phone: details.phone,
-          gender: details.gender,
+          ...(details.gender ? { gender: details.gender } : {}),
+          ...(details.wantsToMeet ? { wantsToMeet: details.wantsToMeet } : {}),
           dateOfBirth: details.dateOfBirth,
           eventID: String(details.eventID),
           eventName: details.eventName,

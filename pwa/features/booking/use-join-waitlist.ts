@@ -20,10 +20,16 @@ const MESSAGES: Record<Exclude<JoinOutcome["kind"], "joined" | "already-waiting"
 export function useJoinWaitlist(eventID: number, phone: string, onJoined: (position: number | null) => void) {
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<JoinOutcome | null>(null);
-  const join = async (name: string, gender: Gender, marketingSms = false) => {
+  const join = async (name: string, gender: Gender | undefined, marketingSms = false) => {
     setBusy(true);
     setOutcome(null);
-    const result = await joinWaitlist({ eventID, phone, gender, name, ...(marketingSms ? { marketingSms } : {}) });
+    const result = await joinWaitlist({
+      eventID,
+      phone,
+      ...(gender ? { gender } : {}),
+      name,
+      ...(marketingSms ? { marketingSms } : {}),
+    });
     setBusy(false);
     if (result.kind === "joined") onJoined(result.position);
     else if (result.kind === "already-waiting") onJoined(null);

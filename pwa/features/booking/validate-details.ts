@@ -12,7 +12,12 @@ export const CONSENT_REQUIRED = "Please tick the box to confirm you have read wh
 export type DetailsInput = {
   name: string;
   email: string;
-  gender: Gender | "";
+  /** "" until chosen; `nonbinary` at Mixed nights only. */
+  gender: Gender | "nonbinary" | "";
+  /** False at One group, which asks no gender (issue 37). */
+  asksGender?: boolean;
+  /** Mixed nights only: "" until chosen; left out where not asked. */
+  wantsToMeet?: string;
   /** YYYY-MM-DD from the date input, "" until chosen. */
   dateOfBirth: string;
   photo: File | null;
@@ -35,7 +40,9 @@ export function checkPhoto(photo: File): string | null {
  * "All fields are required." goes once the fields are filled.
  */
 export function validateDetails(input: DetailsInput): string | null {
-  if (!input.name.trim() || !input.email.trim() || !input.gender || !input.dateOfBirth) return FIELDS_REQUIRED;
+  const genderMissing = input.asksGender !== false && !input.gender;
+  if (!input.name.trim() || !input.email.trim() || genderMissing || !input.dateOfBirth) return FIELDS_REQUIRED;
+  if (input.wantsToMeet === "") return FIELDS_REQUIRED;
   if (!input.photo && !input.savedPhoto) return PHOTO_REQUIRED;
   const photoProblem = input.photo && !input.savedPhoto ? checkPhoto(input.photo) : null;
   if (photoProblem) return photoProblem;

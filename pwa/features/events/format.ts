@@ -1,3 +1,4 @@
+import type { EventFormat } from "../../../common/formats.ts";
 import { DEFAULT_TIME_ZONE, formatUtcTime, formatVenueTime, venueWeekday } from "../../../common/time-zone.ts";
 import type { EventSummary, SeatsByGender } from "./types.ts";
 
@@ -82,9 +83,13 @@ export function genderSeatLines(event: Pick<SeatFacts, "SeatAvailabilityPer" | "
  * The seat lines on a card: a balanced event's per gender, always; an event with one pool of seats
  * says how many are left once few remain (when the percentage label warns), and nothing before.
  */
-export function seatLines(event: Pick<SeatFacts, "SeatAvailabilityPer" | "SeatsLeft" | "seatsLeftTotal">): string[] {
+export function seatLines(
+  event: Pick<SeatFacts, "SeatAvailabilityPer" | "SeatsLeft" | "seatsLeftTotal"> & { format?: EventFormat },
+): string[] {
   if (event.SeatsLeft) return genderSeatLines(event);
   const left = event.seatsLeftTotal;
+  // One group and Mixed are one pool by nature: their card always says how many are left (`12 seats left`).
+  if (event.format && event.format !== "women_men" && typeof left === "number" && left > 0) return [seatCount(left)];
   if (typeof left !== "number" || left <= 0 || event.SeatAvailabilityPer > LOW_SEATS_PERCENT) return [];
   return [seatCount(left)];
 }

@@ -44,6 +44,12 @@ describe("what the host's console shows", () => {
     expect(presentLine({ female: 3, male: 4 })).toBe("Present: 3 women, 4 men");
   });
 
+  it("counts everyone together at One group and Mixed, one pool whatever their gender", () => {
+    expect(presentLine({ female: 0, male: 0 }, { format: "one_group", total: 7 })).toBe("Present: 7");
+    expect(presentLine({ female: 3, male: 2 }, { format: "mixed", total: 6 })).toBe("Present: 6");
+    expect(presentLine({ female: 3, male: 4 }, { format: "women_men", total: 7 })).toBe("Present: 3 women, 4 men");
+  });
+
   it("lays the plan out as round × table with names, an empty table left blank, and who sits out", () => {
     expect(planGrid({ rounds, people, metBefore: [{ round: 2, table: 2 }] })).toEqual({
       tables: [1, 2],

@@ -1,3 +1,4 @@
+import type { EventFormat } from "../../../common/formats.ts";
 import { ROUNDS_LIMITS as L } from "../../../common/rounds-settings.ts";
 import { toMs } from "../../lib/round-clock.ts";
 import type { RoundsPerson, RoundsSettings, RoundsState, RoundsStatus } from "./rounds-api.ts";
@@ -8,8 +9,14 @@ import type { RoundsPerson, RoundsSettings, RoundsState, RoundsStatus } from "./
  * console's timer going through the phases while the network is gone.
  */
 
-/** `Present: F women, M men`, word for word as the host's checklist says it. */
-export const presentLine = (present: RoundsState["present"]) => `Present: ${present.female} women, ${present.male} men`;
+/**
+ * `Present: F women, M men`, word for word as the host's checklist says it; `Present: N` at One group
+ * and Mixed, where everyone is one pool.
+ */
+export const presentLine = (present: RoundsState["present"], group?: { format: EventFormat; total: number }) =>
+  !group || group.format === "women_men"
+    ? `Present: ${present.female} women, ${present.male} men`
+    : `Present: ${group.total}`;
 
 /** `Round 3 of 9` */
 export const roundOf = (round: number, total: number) => `Round ${round} of ${total}`;
@@ -162,9 +169,9 @@ export type SparseRounds = { from: number; to: number; present: number; suggestM
  */
 export function sparseAddedRounds(
   before: Pick<RoundsState, "rounds">,
-  after: Pick<RoundsState, "rounds" | "present">,
+  after: Pick<RoundsState, "rounds" | "present"> & { presentTotal?: number },
 ): SparseRounds | null {
-  const present = after.present.female + after.present.male;
+  const present = after.presentTotal ?? after.present.female + after.present.male;
   const added = after.rounds.filter((r) => r.round > before.rounds.length);
   const first = added.find((r) => 2 * r.pairs.length * 2 < present);
   if (!first) return null;

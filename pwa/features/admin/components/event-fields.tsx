@@ -1,5 +1,12 @@
 import type { ReactNode } from "react";
 import { EVENT_LIMITS as L } from "../../../../common/event-limits.ts";
+import {
+  EVENT_FORMATS,
+  type EventFormat,
+  FORMAT_HINTS,
+  FORMAT_LABELS,
+  splitsByGender,
+} from "../../../../common/formats.ts";
 import type { EventDraft } from "../event-draft.ts";
 import { BalancedSeatsFields } from "./balanced-seats-fields.tsx";
 import { PricesFields } from "./prices-fields.tsx";
@@ -73,7 +80,31 @@ export function EventFields({ idPrefix, draft, onChange, minDate, priceHint, pic
         <label htmlFor={id("seats")}>Total seats</label>
         <input id={id("seats")} min={L.totalSeats.min} max={L.totalSeats.max} step={1} {...number("seats")} />
       </div>
-      <BalancedSeatsFields idPrefix={idPrefix} value={draft.seatPlan} onChange={(plan) => onChange("seatPlan", plan)} />
+      <div className="field">
+        <label htmlFor={id("format")}>Format</label>
+        <select
+          id={id("format")}
+          value={draft.format}
+          aria-describedby={id("format-hint")}
+          onChange={(e) => onChange("format", e.target.value as EventFormat)}
+        >
+          {EVENT_FORMATS.map((f) => (
+            <option key={f} value={f}>
+              {FORMAT_LABELS[f]}
+            </option>
+          ))}
+        </select>
+        <small id={id("format-hint")} className="admin-hint">
+          {FORMAT_HINTS[draft.format]} Fixed once someone books.
+        </small>
+      </div>
+      {splitsByGender(draft.format) ? (
+        <BalancedSeatsFields
+          idPrefix={idPrefix}
+          value={draft.seatPlan}
+          onChange={(plan) => onChange("seatPlan", plan)}
+        />
+      ) : null}
       <div className="field">
         <label htmlFor={id("amount")}>Ticket price (AUD)</label>
         <input

@@ -1,4 +1,5 @@
 import { Link } from "react-router-dom";
+import { FORMAT_LABELS } from "../../../../common/formats.ts";
 import { ErrorNotice } from "../../../lib/error-notice.tsx";
 import type { AdminEventSummary, EventNumbers } from "../admin-api.ts";
 import { panelSearch } from "../admin-tabs.ts";
@@ -88,7 +89,12 @@ function OverviewRow({ event, numbers }: { event: AdminEventSummary; numbers: Nu
   };
   return (
     <tr data-event-id={event.id}>
-      <th scope="row">{event.event_name}</th>
+      <th scope="row">
+        {event.event_name}
+        {event.format && event.format !== "women_men" ? (
+          <span className="admin-sub">{FORMAT_LABELS[event.format]}</span>
+        ) : null}
+      </th>
       <td>
         <VenueTime iso={event.EventDateTime} zone={event.time_zone} />
       </td>

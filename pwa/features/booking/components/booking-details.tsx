@@ -1,4 +1,5 @@
 import { Fragment } from "react";
+import { genderWord } from "../../../../common/formats.ts";
 import { formatPhone } from "../phone.ts";
 import { type BookingUser, GENDER_LABELS } from "../types.ts";
 
@@ -39,10 +40,12 @@ export function AttendeeSummary({ user }: { user: BookingUser }) {
         <dt>Mobile</dt>
         <dd>{formatPhone(user.phone)}</dd>
       </div>
-      <div>
-        <dt>Gender</dt>
-        <dd>{GENDER_LABELS[user.gender] ?? user.gender}</dd>
-      </div>
+      {user.gender === "unasked" ? null : (
+        <div>
+          <dt>Gender</dt>
+          <dd>{user.gender === "nonbinary" ? genderWord(user.gender) : GENDER_LABELS[user.gender]}</dd>
+        </div>
+      )}
     </dl>
   );
 }

@@ -128,6 +128,7 @@ export function BookingFlow({
           phone={step.phone}
           eventID={event.id}
           seatsLeft={event.SeatsLeft}
+          asksGender={(event.format ?? "women_men") === "women_men"}
           onJoined={joined(step.phone)}
           onBook={() => setStep({ name: "details", phone: step.phone })}
           onUnverified={reverify}

@@ -1,4 +1,5 @@
 import { type FormEvent, useEffect, useRef, useState } from "react";
+import type { MixedGender, WantsToMeetValue } from "../../../../common/formats.ts";
 import { announcementFor } from "../../../lib/announcement-link.ts";
 import { MarketingBoxes } from "../../../lib/marketing-boxes.tsx";
 import { shrinkPhoto } from "../../../lib/shrink-photo.ts";
@@ -13,6 +14,7 @@ import { useJoinWaitlist } from "../use-join-waitlist.ts";
 import { CONSENT_REQUIRED, FIELDS_REQUIRED, PHOTO_REQUIRED, validateDetails } from "../validate-details.ts";
 import { DateOfBirthField } from "./date-of-birth-field.tsx";
 import { KeepDetailsBox, SavedPhotoChoice } from "./kept-details-fields.tsx";
+import { MixedFields } from "./mixed-fields.tsx";
 import { GenderField, NameField, VerifiedPhoneField } from "./person-fields.tsx";
 import { PhotoField } from "./photo-field.tsx";
 import { PrivacyConsent } from "./privacy-consent.tsx";
@@ -40,12 +42,25 @@ export function DetailsForm(props: {
   // A waitlist offer opened on another phone has no draft: the name given when joining fills in.
   const [name, setName] = useState(draft.name || (props.offer?.name ?? ""));
   const [email, setEmail] = useState(draft.email);
-  const [chosenGender, setGender] = useState<Gender | "">(draft.gender);
-  const gender = props.offer?.gender ?? chosenGender;
+  // Who meets whom decides what is asked (issue 37): Women meet men a gender, One group none, Mixed
+  // Woman, Man or Non-binary and whom they would like to meet.
+  // Older answers (a card kept offline from before formats) have none: Women meet men.
+  const format = props.event.format ?? "women_men";
+  const [chosenGender, setGender] = useState<Gender | "">(format === "women_men" ? draft.gender : "");
+  const [mixedGender, setMixedGender] = useState<MixedGender | "">("");
+  // Someone's orientation: held in this form only, never in the draft.
+  const [wantsToMeet, setWantsToMeet] = useState<WantsToMeetValue | "">("");
+  const offerGender =
+    props.offer?.gender === "male" || props.offer?.gender === "female" ? props.offer.gender : undefined;
+  const gender = format === "one_group" ? "" : format === "mixed" ? mixedGender : (offerGender ?? chosenGender);
+  const asked = {
+    asksGender: format !== "one_group",
+    ...(format === "mixed" ? { wantsToMeet } : {}),
+  };
   const [dateOfBirth, setDateOfBirth] = useState("");
   useEffect(() => {
-    saveDraft(eventId, { name, email, gender });
-  }, [eventId, name, email, gender]);
+    saveDraft(eventId, { name, email, ...(format === "women_men" ? { gender: chosenGender } : {}) });
+  }, [eventId, name, email, format, chosenGender]);
   const [photo, setPhoto] = useState<File | null>(null);
   const [photoProblem, setPhotoProblem] = useState<string | null>(null);
   const photoInput = useRef<HTMLInputElement>(null);
@@ -64,7 +79,8 @@ export function DetailsForm(props: {
       if (!current || !kept) return;
       setName((v) => v || kept.name);
       setEmail((v) => v || kept.email);
-      setGender((v) => v || kept.gender);
+      const keptGender = kept.gender;
+      if (keptGender === "male" || keptGender === "female") setGender((v) => v || keptGender);
       setDateOfBirth((v) => v || kept.dateOfBirth);
       if (kept.hasPhoto) {
         setSavedPhoto(true);
@@ -85,8 +101,17 @@ export function DetailsForm(props: {
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    const problem = validateDetails({ name, email, gender, dateOfBirth, photo, savedPhoto: usingSaved, consent });
-    if (problem || (!photo && !usingSaved) || !gender) {
+    const problem = validateDetails({
+      name,
+      email,
+      gender,
+      ...asked,
+      dateOfBirth,
+      photo,
+      savedPhoto: usingSaved,
+      consent,
+    });
+    if (problem || (!photo && !usingSaved) || (asked.asksGender && !gender)) {
       // A refused file already says why under the picker: that, not "required", is what to fix.
       if (problem === PHOTO_REQUIRED && photoProblem) {
         setMessage(null);
@@ -102,7 +127,8 @@ export function DetailsForm(props: {
       name,
       email,
       phone: props.phone,
-      gender,
+      ...(gender ? { gender } : {}),
+      ...(format === "mixed" && wantsToMeet ? { wantsToMeet } : {}),
       dateOfBirth,
       eventID: eventId,
       eventName: props.event.event_name,
@@ -115,7 +141,13 @@ export function DetailsForm(props: {
     if (outcome.kind === "saved") {
       window.alert("Form submitted successfully!");
       props.onSaved(
-        { userID: outcome.userID, name: name.trim(), email: email.trim(), phone: props.phone, gender },
+        {
+          userID: outcome.userID,
+          name: name.trim(),
+          email: email.trim(),
+          phone: props.phone,
+          gender: gender || "unasked",
+        },
         outcome.holdExpiresAt,
       );
     } else if (outcome.kind === "gender-full") {
@@ -136,17 +168,19 @@ export function DetailsForm(props: {
   };
 
   const joinWaitlist = () => {
-    if (!name.trim() || !gender) {
+    // Only Women meet men has a line per gender; a one-pool night's line asks none.
+    const side = format === "women_men" ? (offerGender ?? chosenGender) : undefined;
+    if (!name.trim() || (format === "women_men" && !side)) {
       setMessage("Enter your name and gender to join the waitlist.");
       return;
     }
-    void waitlist.join(name, gender, marketingSms);
+    void waitlist.join(name, side || undefined, marketingSms);
   };
   const keptUntil = props.offer ? venueDateTime(props.offer.expiresAt, props.event.time_zone) : null;
   const stillApplies =
     message === null ||
     !CHECKS.has(message) ||
-    validateDetails({ name, email, gender, dateOfBirth, photo, savedPhoto: usingSaved, consent }) === message;
+    validateDetails({ name, email, gender, ...asked, dateOfBirth, photo, savedPhoto: usingSaved, consent }) === message;
   const shown = waitlist.seatFree || !stillApplies ? null : message;
 
   return (
@@ -172,7 +206,18 @@ export function DetailsForm(props: {
           onChange={(e) => setEmail(e.target.value)}
         />
       </div>
-      <GenderField idPrefix="booking" value={gender} onChange={setGender} fixed={props.offer?.gender} />
+      {format === "women_men" ? (
+        <GenderField idPrefix="booking" value={chosenGender} onChange={setGender} fixed={offerGender} />
+      ) : null}
+      {format === "mixed" ? (
+        <MixedFields
+          idPrefix="booking"
+          gender={mixedGender}
+          onGender={setMixedGender}
+          wantsToMeet={wantsToMeet}
+          onWantsToMeet={setWantsToMeet}
+        />
+      ) : null}
       <DateOfBirthField idPrefix="booking" value={dateOfBirth} onChange={setDateOfBirth} />
       {savedPhoto ? <SavedPhotoChoice phone={props.phone} useSaved={useSaved} onChange={setUseSaved} /> : null}
       {usingSaved ? null : (

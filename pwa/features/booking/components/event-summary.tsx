@@ -3,13 +3,18 @@ import { EventTime } from "../../events/components/event-time.tsx";
 import { formatPrice } from "../../events/format.ts";
 import { priceLines } from "../../events/prices.ts";
 import type { EventSummary } from "../../events/types.ts";
+import type { PersonGender } from "../types.ts";
 
 /**
  * The event being booked, so nobody loses track of what they are paying for. With `gender`, the
  * ticket is that gender's price now (docs/decisions/023-prices-and-ages.md); before the gender is
  * chosen (the code step), the card's lines: each gender's price and the early bird where they apply.
  */
-export function EventSummaryCard({ event, gender }: { event: EventSummary; gender?: "male" | "female" }) {
+export function EventSummaryCard({ event, gender }: { event: EventSummary; gender?: PersonGender }) {
+  // Non-binary (Mixed) and One group's unasked pay the event's price, which is both sides' when the
+  // organiser set no price by gender (the forms for those formats offer none).
+  const both = event.currentAmount?.male === event.currentAmount?.female ? event.currentAmount?.male : undefined;
+  const amount = gender === "male" || gender === "female" ? event.currentAmount?.[gender] : gender ? both : undefined;
   return (
     <dl className="booking-summary" aria-label="Event">
       <div>
@@ -29,8 +34,8 @@ export function EventSummaryCard({ event, gender }: { event: EventSummary; gende
       <div>
         <dt>Ticket</dt>
         <dd>
-          {gender
-            ? formatPrice(event.currentAmount?.[gender] ?? event.booking_amount)
+          {gender && (amount !== undefined || gender === "male" || gender === "female")
+            ? formatPrice(amount ?? event.booking_amount)
             : priceLines(event).map((line) => (
                 <span key={line} className="booking-price-line">
                   {line}

@@ -33,7 +33,12 @@ export function OfferClaim({ o, t }: { o: string; t: string }) {
         const state: BookingPageState = {
           event: reply.data,
           verifiedPhone: claim.phone,
-          offer: { gender: claim.gender, name: claim.name, expiresAt: claim.expiresAt },
+          // A one-pool night's line has no gender: its booking form asks what its format asks.
+          offer: {
+            ...(claim.gender === "male" || claim.gender === "female" ? { gender: claim.gender } : {}),
+            name: claim.name,
+            expiresAt: claim.expiresAt,
+          },
         };
         navigate(paths.otpVerification, { replace: true, state });
       } catch (error) {

@@ -19,6 +19,19 @@ export function PrivacyPolicy() {
       <ul>
         <li>Your name, email, mobile number and gender, and the photo you upload.</li>
         <li>
+          Our nights come in three formats. At a <strong>Women meet men</strong> night we ask whether you are a woman or
+          a man. At a <strong>One group</strong> night, where everyone meets everyone, we ask no gender at all. At a{" "}
+          <strong>Mixed</strong> night we ask your gender (woman, man or non-binary) and whom you would like to meet
+          (women, men or everyone).
+        </li>
+        <li>
+          <strong>Whom you would like to meet</strong> says something about your sexual orientation, which the Privacy
+          Act treats as sensitive. We ask it only at Mixed nights, and only to seat you with people who would like to
+          meet you too. Nobody sees your answer: not the people you meet, not a host, not the organiser's lists or
+          spreadsheet. Only the planner that makes the night's rounds reads it, and it is erased with your other details
+          after the night.
+        </li>
+        <li>
           Your photo is redrawn on our server, which removes hidden details stored in the file, such as where it was
           taken.
         </li>

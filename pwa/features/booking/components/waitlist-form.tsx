@@ -28,6 +28,8 @@ export function WaitlistForm(props: {
   eventID: number;
   /** Seats left per side at a balanced event (null otherwise), as the event's card had them. */
   seatsLeft?: { male: number; female: number } | null;
+  /** Women meet men asks Woman or Man; One group and Mixed have one line and ask no gender. */
+  asksGender?: boolean;
   onJoined: (position: number | null) => void;
   /** A seat turned out to be free: book it instead. */
   onBook: () => void;
@@ -46,12 +48,13 @@ export function WaitlistForm(props: {
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    if (!name.trim() || !gender) {
+    const asksGender = props.asksGender !== false;
+    if (!name.trim() || (asksGender && !gender)) {
       setProblem("All fields are required.");
       return;
     }
     setProblem(null);
-    void waitlist.join(name, gender, marketingSms);
+    void waitlist.join(name, asksGender && gender ? gender : undefined, marketingSms);
   };
 
   return (
@@ -59,7 +62,7 @@ export function WaitlistForm(props: {
       <p>{waitlistIntro(props.seatsLeft, gender)}</p>
       <VerifiedPhoneField idPrefix="waitlist" phone={props.phone} />
       <NameField idPrefix="waitlist" value={name} onChange={setName} />
-      <GenderField idPrefix="waitlist" value={gender} onChange={setGender} />
+      {props.asksGender === false ? null : <GenderField idPrefix="waitlist" value={gender} onChange={setGender} />}
       <MarketingBoxes idPrefix="waitlist" sms={marketingSms} onSms={setMarketingSms} />
       <p className={`message ${waitlist.seatFree ? "ok" : "error"}`} role="alert">
         {problem ?? waitlist.message}

@@ -1,11 +1,18 @@
 import type { Counts } from "../roster-view.ts";
 
-type Props = { counts: Counts; waiting: number; kept: boolean; online: boolean };
+type Props = {
+  counts: Counts;
+  waiting: number;
+  kept: boolean;
+  online: boolean;
+  /** Women and men are counted apart only at Women meet men; One group and Mixed are one room. */
+  bySide?: boolean;
+};
 
 export const waitingText = (n: number) => `${n} ${n === 1 ? "check-in" : "check-ins"} waiting to sync`;
 
 /** Who is in, by gender, readable at arm's length; and whether this phone still has taps to send. */
-export function ArrivalsSummary({ counts, waiting, kept, online }: Props) {
+export function ArrivalsSummary({ counts, waiting, kept, online, bySide = true }: Props) {
   const sync =
     waiting > 0
       ? waitingText(waiting)
@@ -17,9 +24,11 @@ export function ArrivalsSummary({ counts, waiting, kept, online }: Props) {
       <p className="door-count" aria-live="polite" aria-atomic="true">
         Arrived {counts.arrived} of {counts.total}
       </p>
-      <p className="door-split">
-        Women {counts.women.arrived}/{counts.women.total} · Men {counts.men.arrived}/{counts.men.total}
-      </p>
+      {bySide ? (
+        <p className="door-split">
+          Women {counts.women.arrived}/{counts.women.total} · Men {counts.men.arrived}/{counts.men.total}
+        </p>
+      ) : null}
       <p className={`door-sync${waiting > 0 ? " waiting" : ""}`} role="status">
         {sync}
       </p>

@@ -178,7 +178,13 @@ export function DoorView() {
 
       {ready ? (
         <>
-          <ArrivalsSummary counts={counts} waiting={pending.length} kept={ready.kept} online={online} />
+          <ArrivalsSummary
+            counts={counts}
+            waiting={pending.length}
+            kept={ready.kept}
+            online={online}
+            bySide={(ready.roster.event.format ?? "women_men") === "women_men"}
+          />
           {nightOver ? (
             <p id="door-doors-closed" className="notice door-notice">
               This night has {ready.roster.event.event_status === "cancelled" ? "been cancelled" : "ended"}, so the list

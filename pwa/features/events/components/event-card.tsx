@@ -1,5 +1,6 @@
 import { useEffect, useLayoutEffect, useRef } from "react";
 import { useNavigate } from "react-router-dom";
+import { FORMAT_LABELS } from "../../../../common/formats.ts";
 import { CARD_SIZES, pictureSrcSet } from "../../../../common/image-widths.ts";
 import { paths } from "../../../app/paths.ts";
 import { imageUrl } from "../../../lib/api-reply.ts";
@@ -84,6 +85,12 @@ export function EventCard({
               <dd key={line}>{line}</dd>
             ))}
           </div>
+          {event.format && event.format !== "women_men" ? (
+            <div>
+              <dt>Format</dt>
+              <dd>{FORMAT_LABELS[event.format]}</dd>
+            </div>
+          ) : null}
           {seats.length > 0 ? (
             <div className="event-seats">
               <dt>Seats</dt>

@@ -6,6 +6,8 @@ export function PlanTable({ rounds }: { rounds: RoundsState }) {
   const grid = planGrid(rounds);
   if (grid.rows.length === 0) return <p className="empty">No rounds in the plan: nobody to pair yet.</p>;
   const seatedFirst = rounds.settings.seated === "female";
+  // At One group and Mixed the two seats of a table are alike: the lower id is stored first.
+  const bySide = rounds.format === "women_men";
   const playing = rounds.status === "running" || rounds.status === "paused" ? rounds.current : null;
   const again = rounds.metBefore.length;
   return (
@@ -22,7 +24,7 @@ export function PlanTable({ rounds }: { rounds: RoundsState }) {
       <section className="rounds-plan-wrap" aria-labelledby="rounds-plan-caption" tabIndex={0}>
         <table className="rounds-plan">
           <caption id="rounds-plan-caption">
-            Plan: rounds by table ({seatedFirst ? "women" : "men"} stay seated)
+            {bySide ? `Plan: rounds by table (${seatedFirst ? "women" : "men"} stay seated)` : "Plan: rounds by table"}
           </caption>
           <thead>
             <tr>
@@ -42,8 +44,8 @@ export function PlanTable({ rounds }: { rounds: RoundsState }) {
                 {row.cells.map((cell, i) =>
                   cell ? (
                     <td key={cell.table} className={cell.metBefore ? "rounds-again" : undefined}>
-                      <span className="rounds-seated">{seatedFirst ? cell.female : cell.male}</span>
-                      <span className="rounds-mover">{seatedFirst ? cell.male : cell.female}</span>
+                      <span className="rounds-seated">{seatedFirst || !bySide ? cell.female : cell.male}</span>
+                      <span className="rounds-mover">{seatedFirst || !bySide ? cell.male : cell.female}</span>
                       {cell.metBefore ? <span className="rounds-again-tag">Met before</span> : null}
                     </td>
                   ) : (

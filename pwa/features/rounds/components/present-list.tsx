@@ -42,13 +42,18 @@ function Person({ person, canChange, onLeft }: { person: ListedPerson } & Omit<P
 /** Who is here (checked in, not gone home), with **Left** for someone who went home; tap again to undo. */
 export function PresentList({ rounds, canChange, onLeft }: Props) {
   const { present, left } = peopleLists(rounds);
-  const women = present.filter((p) => p.gender === "female");
-  const men = present.filter((p) => p.gender === "male");
+  // One group and Mixed are one pool: everyone in one list (Mixed's answers stay with the planner).
+  const bySide = rounds.format === "women_men";
+  const women = bySide ? present.filter((p) => p.gender === "female") : [];
+  const men = bySide ? present.filter((p) => p.gender === "male") : [];
+  const everyone = bySide ? [] : [...present].sort((a, b) => a.username.localeCompare(b.username));
   const newcomers = rounds.status === "none" ? [] : present.filter((p) => p.isNew);
   const row = (p: ListedPerson) => <Person key={p.userID} person={p} canChange={canChange} onLeft={onLeft} />;
   return (
     <section className="rounds-card" aria-labelledby="rounds-present-title">
-      <h2 id="rounds-present-title">{presentLine(rounds.present)}</h2>
+      <h2 id="rounds-present-title">
+        {presentLine(rounds.present, { format: rounds.format, total: rounds.presentTotal })}
+      </h2>
       {newcomers.length ? (
         <p className="notice rounds-arrivals">
           {newcomers.length === 1 ? "1 new arrival" : `${newcomers.length} new arrivals`} since the plan:{" "}
@@ -58,6 +63,7 @@ export function PresentList({ rounds, canChange, onLeft }: Props) {
       {present.length === 0 ? (
         <p className="empty">Nobody is checked in yet. People show here as the door checks them in.</p>
       ) : null}
+      {everyone.length ? <ul className="rounds-people">{everyone.map(row)}</ul> : null}
       {women.length ? (
         <>
           <h3>Women</h3>

@@ -39,7 +39,9 @@ function fakeServer() {
       phase: null,
       phaseEndsAt: null,
       serverNow: new Date(0).toISOString(),
+      format: "women_men",
       present: { female: 2, male: 2 },
+      presentTotal: 4,
       rounds: [],
       people: [
         person(1, "Anika", "female"),

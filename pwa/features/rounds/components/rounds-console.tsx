@@ -174,6 +174,7 @@ export function RoundsConsole({
             {state.rounds.status === "finished" || over(state.rounds) ? null : (
               <SettingsForm
                 key={eventID}
+                format={state.rounds.format}
                 status={state.rounds.status}
                 settings={state.rounds.settings}
                 disabled={!online}

@@ -1,4 +1,5 @@
 import { type FormEvent, useState } from "react";
+import type { EventFormat } from "../../../../common/formats.ts";
 import { ROUNDS_LIMITS as L } from "../../../../common/rounds-settings.ts";
 import { type DraftErrors, draftOf, readDraft, type SettingsDraft } from "../console-view.ts";
 import type { RoundsSettings, RoundsStatus } from "../rounds-api.ts";
@@ -8,6 +9,8 @@ import type { RoundsSettings, RoundsStatus } from "../rounds-api.ts";
  * console keys it by event, so another event starts afresh from its own.
  */
 type Props = {
+  /** Who meets whom: only Women meet men has a side that stays seated. */
+  format?: EventFormat;
   status: RoundsStatus;
   settings: RoundsSettings;
   disabled: boolean;
@@ -59,7 +62,7 @@ function NumberField(props: {
 }
 
 /** The night's settings and **Plan rounds** (or **Re-plan rounds** once there is a plan). */
-export function SettingsForm({ status, settings, disabled, busy, onPlan }: Props) {
+export function SettingsForm({ format, status, settings, disabled, busy, onPlan }: Props) {
   const [draft, setDraft] = useState<SettingsDraft>(() => draftOf(settings));
   const [errors, setErrors] = useState<DraftErrors>({});
   const set = (field: keyof SettingsDraft) => (value: string) => setDraft((d) => ({ ...d, [field]: value }));
@@ -107,21 +110,23 @@ export function SettingsForm({ status, settings, disabled, busy, onPlan }: Props
           error={errors.maxRounds}
           onChange={set("maxRounds")}
         />
-        <fieldset className="rounds-seated-choice">
-          <legend>Who stays seated</legend>
-          {(["female", "male"] as const).map((side) => (
-            <label key={side}>
-              <input
-                type="radio"
-                name="rounds-seated"
-                value={side}
-                checked={draft.seated === side}
-                onChange={() => setDraft((d) => ({ ...d, seated: side }))}
-              />
-              {side === "female" ? "Women" : "Men"}
-            </label>
-          ))}
-        </fieldset>
+        {format !== undefined && format !== "women_men" ? null : (
+          <fieldset className="rounds-seated-choice">
+            <legend>Who stays seated</legend>
+            {(["female", "male"] as const).map((side) => (
+              <label key={side}>
+                <input
+                  type="radio"
+                  name="rounds-seated"
+                  value={side}
+                  checked={draft.seated === side}
+                  onChange={() => setDraft((d) => ({ ...d, seated: side }))}
+                />
+                {side === "female" ? "Women" : "Men"}
+              </label>
+            ))}
+          </fieldset>
+        )}
         {replan ? (
           <p className="rounds-hint rounds-settings-note">
             Re-planning changes only the rounds not started yet, from the people present now.

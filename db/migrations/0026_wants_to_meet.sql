@@ -1,0 +1,1 @@
+ALTER TABLE `users` ADD `wants_to_meet` text;
