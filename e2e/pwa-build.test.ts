@@ -44,6 +44,17 @@ describe("the production build", () => {
     expect(sw).toContain("denylist:[/^\\/api\\//]");
   });
 
+  it("leaves react-router's unused Form and NavLink out of the home page's entry", () => {
+    // vite.config.ts drops their display names and marks their forwardRef pure; without that, the
+    // form-submission code rode along in every first load (docs/decisions/007-scale.md).
+    const scripts = read("index.html").match(/\/assets\/[\w.-]+\.js/g) ?? [];
+    expect(scripts.length).toBeGreaterThan(0);
+    const entry = scripts.map((script) => read(script.slice(1))).join("\n");
+    expect(entry).toContain("createRoot");
+    expect(entry).not.toContain("multipart/form-data");
+    expect(entry).not.toContain("application/x-www-form-urlencoded");
+  });
+
   it("ships no server secret or server-only code to the browser", () => {
     const files = listFiles(dist).filter((f) => /\.(js|html|css|webmanifest|json)$/.test(f));
     expect(files.length).toBeGreaterThan(3);

@@ -1,5 +1,6 @@
+import { useSyncExternalStore } from "react";
 import { useLocation } from "react-router-dom";
-import { useOnline, useServedOffline } from "../lib/use-online.ts";
+import { lastAnswerServedOffline, onAnswerSourceChange, onOnlineChange } from "../lib/served-offline.ts";
 import { paths } from "./paths.ts";
 
 const BOOKING_PAGES: string[] = [paths.otpVerification, paths.confirmation, paths.success, paths.waitlistOffer];
@@ -28,8 +29,15 @@ export function offlineMessage(pathname: string): string {
  * the header, saying what still works on this page, so nobody wonders why nothing refreshes.
  */
 export function OfflineIndicator() {
-  const online = useOnline();
-  const servedOffline = useServedOffline();
+  // useOnline/useServedOffline's own lines, not an import of use-online.ts: with that module (shared
+  // with lazy pages) in the first bundle, the bundler split React into a chunk of its own, 0.6 KB
+  // gzipped more of the home page's first load (docs/decisions/007-scale.md).
+  const online = useSyncExternalStore(
+    onOnlineChange,
+    () => navigator.onLine,
+    () => true,
+  );
+  const servedOffline = useSyncExternalStore(onAnswerSourceChange, lastAnswerServedOffline, () => false);
   const { pathname } = useLocation();
   if (online && !servedOffline) return null;
   return (

@@ -24,3 +24,17 @@ export function onAnswerSourceChange(onChange: () => void): () => void {
   listeners.add(onChange);
   return () => listeners.delete(onChange);
 }
+
+/**
+ * Calls `onChange` whenever the browser's idea of having a network changes; returns the unsubscribe.
+ * Here, without React, so the offline banner in the first bundle and the hooks in use-online.ts share
+ * it while use-online.ts stays out of that bundle (docs/decisions/007-scale.md).
+ */
+export function onOnlineChange(onChange: () => void): () => void {
+  globalThis.addEventListener("online", onChange);
+  globalThis.addEventListener("offline", onChange);
+  return () => {
+    globalThis.removeEventListener("online", onChange);
+    globalThis.removeEventListener("offline", onChange);
+  };
+}

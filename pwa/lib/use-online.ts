@@ -1,19 +1,10 @@
 import { useSyncExternalStore } from "react";
-import { lastAnswerServedOffline, onAnswerSourceChange } from "./served-offline.ts";
-
-const subscribe = (onChange: () => void) => {
-  globalThis.addEventListener("online", onChange);
-  globalThis.addEventListener("offline", onChange);
-  return () => {
-    globalThis.removeEventListener("online", onChange);
-    globalThis.removeEventListener("offline", onChange);
-  };
-};
+import { lastAnswerServedOffline, onAnswerSourceChange, onOnlineChange } from "./served-offline.ts";
 
 /** Whether the browser believes it has a network. */
 export function useOnline(): boolean {
   return useSyncExternalStore(
-    subscribe,
+    onOnlineChange,
     () => navigator.onLine,
     () => true,
   );
