@@ -169,9 +169,12 @@ export type SparseRounds = { from: number; to: number; present: number; suggestM
  */
 export function sparseAddedRounds(
   before: Pick<RoundsState, "rounds">,
-  after: Pick<RoundsState, "rounds" | "present"> & { presentTotal?: number },
+  after: Pick<RoundsState, "rounds" | "present"> & { presentTotal?: number; format?: EventFormat },
 ): SparseRounds | null {
-  const present = after.presentTotal ?? after.present.female + after.present.male;
+  // One group and Mixed count everyone (One group asks no gender); Women meet men its two sides.
+  const oneRoom = after.format !== undefined && after.format !== "women_men";
+  const present =
+    oneRoom && after.presentTotal !== undefined ? after.presentTotal : after.present.female + after.present.male;
   const added = after.rounds.filter((r) => r.round > before.rounds.length);
   const first = added.find((r) => 2 * r.pairs.length * 2 < present);
   if (!first) return null;
