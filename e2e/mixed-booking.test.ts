@@ -78,7 +78,8 @@ describe.skipIf(noBrowser)("booking a Mixed night and a One group night", () => 
     await gender.getByRole("radio", { name: "Non-binary" }).waitFor();
     await gender.getByRole("radio", { name: "Woman", exact: true }).waitFor();
     await gender.getByRole("radio", { name: "Man", exact: true }).waitFor();
-    for (const label of ["Women", "Men", "Everyone"]) await wish.getByRole("radio", { name: label, exact: true }).waitFor();
+    for (const label of ["Women", "Men", "Everyone"])
+      await wish.getByRole("radio", { name: label, exact: true }).waitFor();
     await page.getByText(/Nobody sees your answer/).waitFor();
 
     await page.getByLabel("Name").fill("Sam Rao");
