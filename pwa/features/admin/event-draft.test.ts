@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { AdminEventDetail } from "./admin-api.ts";
-import { draftOf, emptyDraft, updateOf } from "./event-draft.ts";
+import { draftOf, draftProblem, emptyDraft, newEventOf, updateOf } from "./event-draft.ts";
 
 const saturday = {
   id: 7,
@@ -67,5 +67,28 @@ describe("the cancellation policy in the Add and Edit forms", () => {
       cancelFullRefundHours: 24,
       cancelLaterPercent: 25,
     });
+  });
+});
+
+describe("the format in the Add and Edit forms", () => {
+  it("starts a new event as Women meet men and sends the format chosen", () => {
+    expect(emptyDraft("Australia/Sydney").format).toBe("women_men");
+    // The new event's fields as the organiser typed them, from a stored one's.
+    const draft = draftOf(saturday);
+    const image = new File([new Uint8Array([1])], "e.png", { type: "image/png" });
+    const chosen = { ...draft, format: "one_group" as const, seatPlan: { balanced: true, men: "5", women: "5" } };
+    const sent = newEventOf(chosen, image);
+    expect(sent.format).toBe("one_group");
+    // One pool of seats: a split left in the draft from Women meet men is not sent.
+    expect(sent.seatsMale).toBeUndefined();
+    expect(sent.seatsFemale).toBeUndefined();
+    expect(draftProblem({ ...chosen, seats: "10", seatPlan: { balanced: true, men: "", women: "" } })).toBeNull();
+  });
+
+  it("shows the event's format, and an edit to One group or Mixed clears the seats by gender", () => {
+    const draft = { ...draftOf({ ...saturday, format: "mixed" }), seatPlan: { balanced: true, men: "5", women: "5" } };
+    expect(draft.format).toBe("mixed");
+    expect(updateOf(saturday.id, draft)).toMatchObject({ format: "mixed", seatsMale: null, seatsFemale: null });
+    expect(updateOf(saturday.id, { ...draft, format: "women_men" })).toMatchObject({ seatsMale: 5, seatsFemale: 5 });
   });
 });

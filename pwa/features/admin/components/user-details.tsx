@@ -232,7 +232,7 @@ export function UserDetails({ events, eventId, onPick }: Props) {
                       </a>
                       {p.emailBounced ? <span className="admin-badge status-bounced">Email bounced</span> : null}
                     </td>
-                    <td className="capitalize">{p.gender}</td>
+                    <td className="capitalize">{p.gender === "unasked" ? "—" : p.gender}</td>
                     <td>
                       <a href={`tel:${p.phone}`}>{nationalPhone(p.phone)}</a>
                     </td>

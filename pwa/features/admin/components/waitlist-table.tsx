@@ -40,7 +40,7 @@ export function WaitlistTable(props: { state: WaitlistState; zone: string; onRet
                 <tr key={`${row.gender}-${row.position}-${row.phone}`}>
                   <td>{row.position}</td>
                   <td>{row.name}</td>
-                  <td className="capitalize">{row.gender}</td>
+                  <td className="capitalize">{row.gender === "unasked" ? "—" : row.gender}</td>
                   <td>
                     <a href={`tel:${row.phone}`}>{nationalPhone(row.phone)}</a>
                   </td>

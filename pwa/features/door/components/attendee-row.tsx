@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from "react";
+import { genderWord } from "../../../../common/formats.ts";
 import { imageUrl } from "../../../lib/api.ts";
 import { arrivalTime, type DoorAttendee } from "../roster-view.ts";
 
@@ -50,9 +51,10 @@ export function AttendeeRow({
           {a.name}
         </span>
         <span className="door-meta">
-          {a.gender === "female" ? "Woman" : "Man"}
+          {/* Nothing at One group, which asks no gender (issue 37). */}
+          {genderWord(a.gender) ? `${genderWord(a.gender)} · ` : null}
           {/* Kept rosters from before ages were sent have none. */}
-          {a.age === null || a.age === undefined ? null : ` · ${a.age}`} ·{" "}
+          {a.age === null || a.age === undefined ? null : `${a.age} · `}
           <span className="sr-only">phone ending </span>…{a.phoneLast4}
         </span>
         {arrived ? (

@@ -1,4 +1,5 @@
 import { type FormEvent, useState } from "react";
+import { genderWord } from "../../../../common/formats.ts";
 import { ErrorNotice } from "../../../lib/error-notice.tsx";
 import type { KeepApartGuest } from "../rounds-api.ts";
 import { useKeepApart } from "../use-keep-apart.ts";
@@ -136,7 +137,7 @@ function GuestSelect(props: {
         <option value="">Choose a guest</option>
         {props.guests.map((g) => (
           <option key={g.userID} value={g.userID}>
-            {g.username} ({g.gender === "female" ? "woman" : "man"})
+            {genderWord(g.gender) ? `${g.username} (${genderWord(g.gender).toLowerCase()})` : g.username}
           </option>
         ))}
       </select>
