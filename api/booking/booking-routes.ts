@@ -194,12 +194,12 @@ export const bookingRoutes = (deps: AppDeps) => {
   // its photo's turn, so in an on-sale burst only the seats' photos queue here; a retry's photo is
   // checked against the seats again when its turn comes (docs/decisions/007-scale.md).
   const photoTurn = concurrencyLimit(Math.max(2, availableParallelism()));
-  // 403 unless this browser verified `phone` (docs/api.md, "Who may call"), decided before the other fields are
-  // judged, so a browser that proved nothing learns nothing about the form either.
   // Seats held from the fields sent before the photo (holdBeforePhoto), for the handler to finish.
   const heldBeforePhoto = new WeakMap<Context, HeldSeat>();
   // Saves whose checks before the photo were done from those fields (counted once, not again).
   const checkedBeforePhoto = new WeakSet<Context>();
+  // 403 unless this browser verified `phone` (docs/api.md, "Who may call"), decided before the other fields are
+  // judged, so a browser that proved nothing learns nothing about the form either.
   const verifiedPhoneFirst: MiddlewareHandler = async (c, next) => {
     let phone: unknown;
     let held: HeldSeat | undefined;

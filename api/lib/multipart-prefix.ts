@@ -6,8 +6,8 @@
  * `beforeFile` throws, reading stops and the error is thrown: the server drains what is left of the
  * body after answering (@hono/node-server does), without parsing it.
  *
- * `beforeFile` is called at most once, and not at all when the body has no file, when its first part
- * is the file, or when more than PREFIX_LIMIT bytes come before the file. The body returned is the
+ * `beforeFile` is called at most once (with no fields when the file comes first), and not at all when
+ * the body has no file or more than PREFIX_LIMIT bytes come before the file. The body returned is the
  * bytes as received: parsing it is left to the usual form parser.
  */
 export async function readMultipart(
