@@ -6,13 +6,23 @@ import type { AppDeps } from "../deps.ts";
 import { noStore } from "../lib/admin-session.ts";
 import { clientAddress } from "../lib/client-address.ts";
 import { concurrencyLimit } from "../lib/concurrency-limit.ts";
-import { BadRequest, Forbidden, NotFound } from "../lib/errors.ts";
+import { BadRequest, DomainError, Forbidden, NotFound } from "../lib/errors.ts";
 import { guestSessionOf, startGuestSession } from "../lib/guest-session.ts";
+import { readMultipart } from "../lib/multipart-prefix.ts";
 import { apiRouter, done, errors, file, fileField, formBody, json, jsonBody, z } from "../lib/openapi.ts";
 import { idParam, jsonId, personName } from "../lib/validate.ts";
 import { browserVerified, rememberVerifiedPhone } from "./booking-cookie.ts";
-import { answersFor } from "./format-answers.ts";
-import { assertBookable, assertCanHold, countSave, findEvent, saveUserDetails } from "./holds.ts";
+import { answersFor, type FormAnswers as FormAnswersSent } from "./format-answers.ts";
+import {
+  assertBookable,
+  assertCanHold,
+  countSave,
+  findEvent,
+  giveBackSeat,
+  type HeldSeat,
+  holdBeforePhoto,
+  saveUserDetails,
+} from "./holds.ts";
 import { readStoredImage } from "./images.ts";
 import { copyKeptPhoto, keepDetails, keptDetailsOf, keptForForm, touchKeptDetails } from "./kept-details.ts";
 import { sendOtp, verifyOtp } from "./otp.ts";
@@ -79,6 +89,17 @@ const detailsForm = z.object({
   // The announcement whose link (`/?event=ID&a=ANN`) led here, counted on it; an unknown one, or
   // another event's, is ignored (holds.ts).
   announcementId: idParam(z).refine(Number.isSafeInteger, "must be a positive integer").optional(),
+});
+
+/** The details form's fields a seat is held with, read before the photo arrives (booking-routes.ts). */
+const fieldsBeforePhoto = detailsForm.pick({
+  name: true,
+  email: true,
+  phone: true,
+  gender: true,
+  wantsToMeet: true,
+  dateOfBirth: true,
+  eventID: true,
 });
 
 const keptDetailsQuery = z.object({ phone: auMobile });
@@ -175,24 +196,109 @@ const devOutboxRoute = createRoute({
   },
 });
 
+/** The gender and "would like to meet" a save stores, as its event's format asked them. */
+type FormatAnswers = ReturnType<typeof answersFor>;
+
 export const bookingRoutes = (deps: AppDeps) => {
-  // Photos are decoded a few at a time, first come first served, each after one more seats-left
-  // check: in an on-sale burst the first buyers' photos finish first and take the seats, and those
-  // behind them hear "sold out" without their photo being decoded (docs/decisions/007-scale.md).
+  // Photos are decoded a few at a time, first come first served. A first save holds its seat before
+  // its photo's turn, so in an on-sale burst only the seats' photos queue here; a retry's photo is
+  // checked against the seats again when its turn comes (docs/decisions/007-scale.md).
   const photoTurn = concurrencyLimit(Math.max(2, availableParallelism()));
+  // Seats held from the fields sent before the photo (holdBeforePhoto), for the handler to finish.
+  const heldBeforePhoto = new WeakMap<Context, HeldSeat>();
+  // Saves whose checks before the photo were done from those fields (counted once, not again).
+  // and the format's answers those checks settled (issue 37).
+  const checkedBeforePhoto = new WeakMap<Context, FormatAnswers>();
   // 403 unless this browser verified `phone` (docs/api.md, "Who may call"), decided before the other fields are
   // judged, so a browser that proved nothing learns nothing about the form either.
   const verifiedPhoneFirst: MiddlewareHandler = async (c, next) => {
     let phone: unknown;
+    let held: HeldSeat | undefined;
     try {
+      // The photo comes after the other fields (pwa/features/booking/save-user-details.ts): a first
+      // save holds its seat as soon as they arrive, and a full event refuses, before the photo is
+      // received or parsed (docs/decisions/007-scale.md). The body read is kept for the form parser
+      // below and the route's validator.
+      if ((c.req.header("content-type") ?? "").startsWith("multipart/form-data") && c.req.raw.body) {
+        const body = readMultipart(c.req.raw, (fields, fileName) => {
+          held = holdFromFields(c, fields, fileName);
+        });
+        // Hono keeps the promise here (its type names the value): c.req.arrayBuffer() then returns it.
+        c.req.bodyCache.arrayBuffer = body as unknown as ArrayBuffer;
+        await body;
+      }
       phone = (await c.req.parseBody()).phone;
-    } catch {
+    } catch (error) {
+      if (held) giveBackSeat(deps.db, held);
+      if (error instanceof DomainError) throw error;
       throw BadRequest("the form could not be read");
     }
     const parsed = auMobile.safeParse(phone);
-    if (parsed.success && !browserVerified(c, deps, parsed.data))
+    if (parsed.success && !browserVerified(c, deps, parsed.data)) {
+      if (held) giveBackSeat(deps.db, held);
       throw Forbidden("verify this phone number first", "phone_not_verified");
-    return next();
+    }
+    if (!held) return next();
+    heldBeforePhoto.set(c, held);
+    // Whatever refuses the save after its seat was held (a field after the photo, the photo itself,
+    // a lost connection) gives the seat back; only a save answered 200 keeps it.
+    let kept = false;
+    try {
+      await next();
+      kept = c.res.status === 200;
+    } finally {
+      if (!kept) giveBackSeat(deps.db, held);
+    }
+  };
+  // What the route does before the photo, done from the fields before it: 403 for an unverified
+  // phone, the save counted, a freed seat offered to the waitlist first, the event's seats and the
+  // buyer's age checked, then a first save's seat held. Undefined (the route then does all of it
+  // after the whole form) when a field it needs is missing or malformed, or there is no photo.
+  const holdFromFields = (c: Context, fields: Record<string, string>, fileName: string) => {
+    if (fileName === "") return undefined;
+    const early = fieldsBeforePhoto.safeParse(fields);
+    if (!early.success) return undefined;
+    const { name, email, phone, dateOfBirth, eventID } = early.data;
+    if (!browserVerified(c, deps, phone)) throw Forbidden("verify this phone number first", "phone_not_verified");
+    // A format's question answered after the photo (or not at all) is judged with the whole form.
+    const event = findEvent(deps.db, eventID);
+    if (!event) return undefined;
+    try {
+      answersFor(event, early.data);
+    } catch {
+      return undefined;
+    }
+    const { gender, wantsToMeet } = checksBeforePhoto(c, early.data);
+    checkedBeforePhoto.set(c, { gender, wantsToMeet });
+    return holdBeforePhoto(
+      { db: deps.db, holdMinutes: deps.env.HOLD_MINUTES, now: deps.now },
+      { eventId: eventID, name, email, phone, gender, wantsToMeet, dateOfBirth },
+    );
+  };
+  const checksBeforePhoto = (
+    c: Context,
+    form: { phone: string; dateOfBirth: string; eventID: number } & FormAnswersSent,
+  ): FormatAnswers => {
+    // Every save may store a photo pair and a users row: one verified phone (or one address) gets
+    // 10 an hour, so a loop cannot fill the disk (docs/decisions/012-disk-and-personal-data.md).
+    countSave(
+      deps.db,
+      { phone: form.phone, address: clientAddress(c), otpMaxPerAddress: deps.env.OTP_MAX_PER_ADDRESS },
+      deps.now(),
+    );
+    // A seat freed by the clock alone (a hold that ran out) goes to the first person waiting before
+    // anyone else can take it, even ahead of the scheduler's next tick (decision 015).
+    offerFreedSeatsNow(deps, form.eventID);
+    // The event and the seats of this gender before the photo: a closed or sold-out event costs no
+    // image work (decision 007); holdSeat checks again inside its transaction.
+    const event = findEvent(deps.db, form.eventID);
+    assertBookable(event, deps.now());
+    // The questions the event's format asks, answered as it asks them (issue 37).
+    const answers = answersFor(event, form);
+    assertCanHold(deps.db, { eventId: form.eventID, phone: form.phone, gender: answers.gender }, deps.now());
+    // Too young or too old for the event: refused before the photo, holding nothing (decision 023).
+    assertAgeAllowed(event, answers.gender, form.dateOfBirth);
+    return answers;
   };
   // The kept details and their photo: only the number this browser proved (the sdt_phone cookie) or
   // its /me session's. Another number's are never read, whether or not any are kept.
@@ -224,49 +330,36 @@ export const bookingRoutes = (deps: AppDeps) => {
       const form = c.req.valid("form");
       if (!browserVerified(c, deps, form.phone))
         throw Forbidden("verify this phone number first", "phone_not_verified");
-      // Every save may store a photo pair and a users row: one verified phone (or one address) gets
-      // 10 an hour, so a loop cannot fill the disk (docs/decisions/012-disk-and-personal-data.md).
-      countSave(
-        deps.db,
-        { phone: form.phone, address: clientAddress(c), otpMaxPerAddress: deps.env.OTP_MAX_PER_ADDRESS },
-        deps.now(),
-      );
-      // A seat freed by the clock alone (a hold that ran out) goes to the first person waiting before
-      // anyone else can take it, even ahead of the scheduler's next tick (decision 015).
-      offerFreedSeatsNow(deps, form.eventID);
-      // The event and the seats of this gender before the photo: a closed or sold-out event costs no
-      // image work (decision 007); holdSeat checks again inside its transaction.
-      const event = findEvent(deps.db, form.eventID);
-      assertBookable(event, deps.now());
-      // The questions the event's format asks, answered as it asks them (issue 37).
-      const { gender, wantsToMeet } = answersFor(event, form);
-      assertCanHold(deps.db, { eventId: form.eventID, phone: form.phone, gender }, deps.now());
-      // Too young or too old for the event: refused before the photo, holding nothing (decision 023).
-      assertAgeAllowed(event, gender, form.dateOfBirth);
+      const held = heldBeforePhoto.get(c);
+      const { gender, wantsToMeet } = checkedBeforePhoto.get(c) ?? checksBeforePhoto(c, form);
       // A browser sends an empty, nameless file when none was chosen.
       const upload = form.image && form.image.size > 0 ? form.image : undefined;
       const useSaved = form.useSavedPhoto === "true" && !upload;
       if (!upload && !useSaved) throw BadRequest("Add a photo of yourself.");
-      const { userId, holdExpiresAt, photo } = await photoTurn(async () => {
-        assertCanHold(deps.db, { eventId: form.eventID, phone: form.phone, gender }, deps.now());
-        // Only this verified number's own kept photo, copied for this booking's row (decision 029).
-        const image = upload ?? (await copyKeptPhoto({ db: deps.db, uploadsDir: deps.env.UPLOADS_DIR }, form.phone));
-        return saveUserDetails(
-          { db: deps.db, uploadsDir: deps.env.UPLOADS_DIR, holdMinutes: deps.env.HOLD_MINUTES, now: deps.now },
-          {
-            eventId: form.eventID,
-            name: form.name,
-            email: form.email,
-            phone: form.phone,
-            gender,
-            wantsToMeet,
-            dateOfBirth: form.dateOfBirth,
-            image,
-            marketing: { sms: form.marketingSms === "1", email: form.marketingEmail === "1" },
-            announcementId: form.announcementId,
-          },
-        );
-      });
+      // The seat first, the photo after, for a first save (saveUserDetails, decision 007).
+      const { userId, holdExpiresAt, photo } = await saveUserDetails(
+        {
+          db: deps.db,
+          uploadsDir: deps.env.UPLOADS_DIR,
+          holdMinutes: deps.env.HOLD_MINUTES,
+          now: deps.now,
+          photoTurn,
+        },
+        {
+          eventId: form.eventID,
+          name: form.name,
+          email: form.email,
+          phone: form.phone,
+          gender,
+          wantsToMeet,
+          dateOfBirth: form.dateOfBirth,
+          // Only this verified number's own kept photo, copied for this booking's row (decision 029).
+          image: upload ?? (() => copyKeptPhoto({ db: deps.db, uploadsDir: deps.env.UPLOADS_DIR }, form.phone)),
+          marketing: { sms: form.marketingSms === "1", email: form.marketingEmail === "1" },
+          announcementId: form.announcementId,
+          heldBeforePhoto: held,
+        },
+      );
       const now = deps.now();
       if (form.keepDetails === "true") {
         const { name, email, phone, dateOfBirth } = form;

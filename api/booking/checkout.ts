@@ -15,6 +15,7 @@ import { Conflict, NotFound } from "../lib/errors.ts";
 import type { PaymentsProvider } from "../providers/payments/types.ts";
 import { bookingStatusAfter, bookingStatusesFor } from "./booking-status.ts";
 import { assertSalesOpen, releaseHolds } from "./holds.ts";
+import { NO_PHOTO } from "./images.ts";
 import { type OfferDeps, offerFreedSeatsNow } from "./waitlist-offers.ts";
 
 type Deps = { db: Db; env: Env; payments: PaymentsProvider; now: () => number };
@@ -128,6 +129,11 @@ async function createOnce(deps: Deps, input: { userId: number; eventId: number }
       if (booking.status !== "held" || booking.holdExpiresAt <= now) {
         throw Conflict("the seat hold has expired, please book again", "hold_expired");
       }
+      // A first save holds its seat before its photo is stored (holds.ts, saveUserDetails): until the
+      // photo is attached the hold is not a booking anyone may pay for, and a photo that fails gives
+      // the seat back. Its save answers only once the photo is attached, so a buyer never sees this.
+      if (ctx.user.imageName === NO_PHOTO)
+        throw Conflict("the seat is not held until its photo is saved, please book again", "hold_expired");
       const open = tx
         .select()
         .from(checkoutSessions)

@@ -11,6 +11,7 @@ import {
   users,
   type WaitlistOffer,
   type WantsToMeet,
+  waitlistOffers,
 } from "../../db/schema.ts";
 import { Conflict, NotFound, TooLarge } from "../lib/errors.ts";
 import { assertUnderLimit, hitsInWindow, type Limit, recordHit } from "../lib/rate-limit.ts";
@@ -206,16 +207,7 @@ export function holdSeat(
       });
       const unreferencedPhotos = has("held") || has("released") ? repointReleasedPhotos(tx, { eventId, attendee }) : [];
       const user = tx.insert(users).values(attendee).returning({ id: users.id }).get();
-      // An announcement's link counts only for its own event: another event's id, or one that does
-      // not exist (a mistyped or stale link), is dropped without a word, never refusing the seat.
-      const announcementId =
-        input.announcementId === undefined
-          ? null
-          : (tx
-              .select({ id: announcements.id })
-              .from(announcements)
-              .where(and(eq(announcements.id, input.announcementId), eq(announcements.eventId, eventId)))
-              .get()?.id ?? null);
+      const announcementId = announcementOf(tx, eventId, input.announcementId);
       const holdExpiresAt = kept?.holdExpiresAt ?? now + input.holdMinutes * 60_000;
       const booking = tx
         .insert(bookings)
@@ -237,6 +229,21 @@ export function holdSeat(
       return { userId: user.id, bookingId: booking.id, holdExpiresAt, unreferencedPhotos };
     },
     { behavior: "immediate" },
+  );
+}
+
+/**
+ * An announcement's link counts only for its own event: another event's id, or one that does not
+ * exist (a mistyped or stale link), is dropped without a word, never refusing the seat.
+ */
+function announcementOf(tx: DbOrTx, eventId: number, announcementId: number | undefined): number | null {
+  if (announcementId === undefined) return null;
+  return (
+    tx
+      .select({ id: announcements.id })
+      .from(announcements)
+      .where(and(eq(announcements.id, announcementId), eq(announcements.eventId, eventId)))
+      .get()?.id ?? null
   );
 }
 
@@ -295,16 +302,33 @@ function repointReleasedPhotos(tx: DbOrTx, input: { eventId: number; attendee: A
   return [...old].filter((name) => name !== NO_PHOTO && !stillNamed.has(name));
 }
 
+/** Runs photo work in its turn (the route's limit on photos decoded at once); by default at once. */
+export type PhotoTurn = <T>(task: () => Promise<T>) => Promise<T>;
+
 /**
- * The details form: store the photo (decoded, re-encoded, thumbnailed), then hold the seat. The photo
- * is processed before the transaction because sharp is asynchronous and nothing may await inside it;
- * when the hold is refused the photo is deleted again, so refusals leave nothing behind. The caller
- * has already refused a closed or full event (assertCanHold), so a sold-out night decodes nothing.
- * Files are deleted only after the transaction that stopped naming them committed: a crash in between
- * leaves an orphan for the upload sweep, never a row naming a missing file.
+ * The details form: the seat, and the photo stored for it (decoded, re-encoded, thumbnailed).
+ *
+ * The seat first, the photo after (docs/decisions/007-scale.md, issue 38): a phone's first save for
+ * the event holds its seat at once, in the hold's transaction with no photo yet (NO_PHOTO), and only
+ * then stores the photo and attaches it in a second short transaction. In an on-sale rush the seats go
+ * to the first buyers the moment they ask, and everyone after them is refused by the hold's own
+ * check, without waiting for anyone's photo. A photo that fails (not an image, a decode error) gives
+ * the seat straight back, and the caller gets the same error as before. Until the photo is attached
+ * the hold cannot be paid (checkout.ts), and the reply waits for it, so nobody is told a seat is theirs
+ * before its photo is stored.
+ *
+ * A retry (the phone already has a booking here) and a phone with a live waitlist offer keep the
+ * old order, photo then hold: each already has its seat kept (its own hold, the offer's seat), so
+ * nothing is gained by holding first, and a broken photo on a retry must not cost the seat it had.
+ * Such a photo is stored before the transaction because sharp is asynchronous and nothing may await
+ * inside it, and deleted again when the hold is refused, so refusals leave nothing behind.
+ *
+ * The caller has already refused a closed or full event (assertCanHold), so a sold-out night decodes
+ * nothing. Files are deleted only after the transaction that stopped naming them committed: a crash in
+ * between leaves an orphan for the upload sweep, never a row naming a missing file.
  */
 export async function saveUserDetails(
-  deps: { db: Db; uploadsDir: string; holdMinutes: number; now: () => number },
+  deps: { db: Db; uploadsDir: string; holdMinutes: number; now: () => number; photoTurn?: PhotoTurn },
   input: {
     eventId: number;
     name: string;
@@ -313,39 +337,164 @@ export async function saveUserDetails(
     gender: PersonGender;
     wantsToMeet?: WantsToMeet | null;
     dateOfBirth: string;
-    /** The upload, or a photo already stored for this booking (a copy of the number's saved photo). */
-    image: File | StoredImage;
+    /** The upload, or how to store a photo for this booking (a copy of the number's saved photo). */
+    image: File | (() => Promise<StoredImage>);
+    /** The seat holdBeforePhoto already held for this save, from the fields sent before the photo. */
+    heldBeforePhoto?: HeldSeat;
   } & HoldExtras,
 ): Promise<{ userId: number; bookingId: number; holdExpiresAt: number; photo: StoredImage }> {
   const image = input.image;
-  let stored: StoredImage;
-  if (image instanceof File) {
-    if (image.size > MAX_IMAGE_BYTES) throw TooLarge("image larger than 5 MB");
-    stored = await storeImage(deps.uploadsDir, new Uint8Array(await image.arrayBuffer()));
-  } else stored = image;
-  let held: HeldSeat;
-  try {
-    held = holdSeat(deps.db, {
+  if (image instanceof File && image.size > MAX_IMAGE_BYTES) throw TooLarge("image larger than 5 MB");
+  const photoTurn: PhotoTurn = deps.photoTurn ?? ((task) => task());
+  const storePhoto = async () =>
+    image instanceof File ? storeImage(deps.uploadsDir, new Uint8Array(await image.arrayBuffer())) : image();
+  const { name, email, phone, gender, dateOfBirth } = input;
+  const wantsToMeet = input.wantsToMeet ?? null;
+  const attendee = (stored: StoredImage): Attendee => ({
+    name,
+    email,
+    phone,
+    gender,
+    wantsToMeet,
+    dateOfBirth,
+    ...stored,
+  });
+  const hold = (stored: StoredImage, marketing: MarketingBoxes | undefined) =>
+    holdSeat(deps.db, {
       eventId: input.eventId,
-      attendee: {
-        name: input.name,
-        email: input.email,
-        phone: input.phone,
-        gender: input.gender,
-        wantsToMeet: input.wantsToMeet ?? null,
-        dateOfBirth: input.dateOfBirth,
-        ...stored,
-      },
+      attendee: attendee(stored),
       holdMinutes: deps.holdMinutes,
       now: deps.now(),
-      marketing: input.marketing,
+      marketing,
       announcementId: input.announcementId,
     });
-  } catch (error) {
-    await removeStoredImage(deps.uploadsDir, stored);
-    throw error;
+  let held: HeldSeat;
+  let stored: StoredImage;
+  const early = input.heldBeforePhoto;
+  if (early || isFirstSave(deps.db, input.eventId, phone, deps.now())) {
+    // The boxes ticked are recorded with the photo: a save refused for its photo records nothing.
+    held = early ?? hold({ imageName: NO_PHOTO, thumbName: NO_PHOTO }, undefined);
+    try {
+      stored = await photoTurn(storePhoto);
+    } catch (error) {
+      giveBackSeat(deps.db, held);
+      throw error;
+    }
+    const extras = { marketing: input.marketing, announcementId: early ? input.announcementId : undefined };
+    if (
+      !attachPhoto(deps.db, { eventId: input.eventId, held, stored, attendee: attendee(stored), ...extras }, deps.now())
+    )
+      await removeStoredImage(deps.uploadsDir, stored);
+  } else {
+    // Checked again when the photo's turn comes: those queued behind a sold-out event decode nothing.
+    stored = await photoTurn(async () => {
+      assertCanHold(deps.db, { eventId: input.eventId, phone, gender }, deps.now());
+      return storePhoto();
+    });
+    try {
+      held = hold(stored, input.marketing);
+    } catch (error) {
+      await removeStoredImage(deps.uploadsDir, stored);
+      throw error;
+    }
   }
   // Best effort: whatever is left behind is an orphan the upload sweep deletes within hours.
   await removeStoredFiles(deps.uploadsDir, held.unreferencedPhotos).catch(() => undefined);
   return { userId: held.userId, bookingId: held.bookingId, holdExpiresAt: held.holdExpiresAt, photo: stored };
+}
+
+/**
+ * True when `phone` has no booking at all for the event and no live waitlist offer for it: the
+ * first save that an on-sale rush is made of. Read outside any transaction; it only chooses the
+ * order, and holdSeat's transaction decides the seat either way.
+ */
+function isFirstSave(db: Db, eventId: number, phone: string, now: number): boolean {
+  const booking = db
+    .select({ id: bookings.id })
+    .from(bookings)
+    .where(and(eq(bookings.phone, phone), eq(bookings.eventId, eventId)))
+    .get();
+  return !booking && !liveOfferFor(db, eventId, phone, now);
+}
+
+/**
+ * Names the stored photo on a seat held before it (saveUserDetails), and records the boxes ticked.
+ * False when the row no longer waits for it: a concurrent save of the same phone released this hold
+ * and pointed its row at that save's photo, so this photo is named by nothing and the caller deletes it.
+ */
+function attachPhoto(
+  db: Db,
+  input: { eventId: number; held: HeldSeat; stored: StoredImage; attendee: Attendee } & HoldExtras,
+  now: number,
+): boolean {
+  const { held } = input;
+  return db.transaction(
+    (tx) => {
+      const attached = tx
+        .update(users)
+        .set(input.stored)
+        .where(and(eq(users.id, held.userId), eq(users.imageName, NO_PHOTO)))
+        .returning({ id: users.id })
+        .get();
+      // A hold taken from the fields before the photo did not know the link's announcement, sent after it.
+      if (input.announcementId !== undefined)
+        tx.update(bookings)
+          .set({ announcementId: announcementOf(tx, input.eventId, input.announcementId) })
+          .where(eq(bookings.id, held.bookingId))
+          .run();
+      recordBookingConsent(tx, input.attendee, input.marketing, now);
+      return attached !== undefined;
+    },
+    { behavior: "immediate" },
+  );
+}
+
+/**
+ * Gives back a seat held before its photo, when the photo failed: the booking and its users row are
+ * deleted, so the seat is free for the next buyer at once and the refusal leaves nothing behind, as
+ * it did when the photo came first. A hold a concurrent save of the phone already released holds no
+ * seat; one a waitlist offer was spent on in the meantime is released instead (the offer names it).
+ */
+export function giveBackSeat(db: Db, held: HeldSeat): void {
+  db.transaction(
+    (tx) => {
+      const booking = tx
+        .select({ status: bookings.status })
+        .from(bookings)
+        .where(eq(bookings.id, held.bookingId))
+        .get();
+      if (booking?.status !== "held") return;
+      const offer = tx
+        .select({ id: waitlistOffers.id })
+        .from(waitlistOffers)
+        .where(eq(waitlistOffers.bookingId, held.bookingId))
+        .get();
+      if (offer) return releaseHolds(tx, eq(bookings.id, held.bookingId));
+      tx.delete(bookings).where(eq(bookings.id, held.bookingId)).run();
+      tx.delete(users).where(eq(users.id, held.userId)).run();
+    },
+    { behavior: "immediate" },
+  );
+}
+
+/**
+ * The seat of a first save, held from the details form's fields as soon as they arrive, before its
+ * photo is received (booking-routes.ts reads the fields sent before the file): in an on-sale rush the
+ * seats go to the first to ask and everyone after is refused at once, however many photos are still
+ * on their way (docs/decisions/007-scale.md). Undefined for a retry or a phone with a live waitlist
+ * offer, which keep the photo-first order (saveUserDetails). The caller then stores the photo through
+ * saveUserDetails's `heldBeforePhoto`, and gives the seat back (giveBackSeat) if the request fails.
+ */
+export function holdBeforePhoto(
+  deps: { db: Db; holdMinutes: number; now: () => number },
+  input: Omit<Attendee, "imageName" | "thumbName"> & { eventId: number },
+): HeldSeat | undefined {
+  const { eventId, ...details } = input;
+  if (!isFirstSave(deps.db, eventId, details.phone, deps.now())) return undefined;
+  return holdSeat(deps.db, {
+    eventId,
+    attendee: { ...details, imageName: NO_PHOTO, thumbName: NO_PHOTO },
+    holdMinutes: deps.holdMinutes,
+    now: deps.now(),
+  });
 }

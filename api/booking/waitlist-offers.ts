@@ -186,6 +186,9 @@ export function offerFreedSeats(deps: Deps, now: number, eventId?: number): numb
  * keeps the scheduler from sending one twice.
  */
 export function offerFreedSeatsNow(deps: OfferDeps, eventId: number): number {
+  // Most events have nobody in line and no offer out: one read, not a write transaction, for each of
+  // an on-sale rush's details forms (docs/decisions/007-scale.md).
+  if (!hasLineOrOffers(deps.db, eventId)) return 0;
   const made = offerFreedSeats(deps, deps.now(), eventId);
   if (made > 0) {
     deliverPending(deps, { dedupePrefix: "waitlist-offer:" }).catch((error: unknown) =>
@@ -193,6 +196,22 @@ export function offerFreedSeatsNow(deps: OfferDeps, eventId: number): number {
     );
   }
   return made;
+}
+
+/** Whether the event has anyone waiting or an offer still open or claimed: what offerFreedSeats works on. */
+function hasLineOrOffers(db: DbOrTx, eventId: number): boolean {
+  const waiting = db
+    .select({ id: waitlistEntries.id })
+    .from(waitlistEntries)
+    .where(and(eq(waitlistEntries.eventId, eventId), eq(waitlistEntries.status, "waiting")))
+    .get();
+  if (waiting) return true;
+  const offer = db
+    .select({ id: waitlistOffers.id })
+    .from(waitlistOffers)
+    .where(and(eq(waitlistOffers.eventId, eventId), inArray(waitlistOffers.status, ["open", "claimed"])))
+    .get();
+  return offer !== undefined;
 }
 
 /** The outbox keys of the texts sent when an event's line closes at the start: one per place in line. */

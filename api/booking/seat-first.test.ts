@@ -1,0 +1,227 @@
+import { randomBytes } from "node:crypto";
+import { and, eq } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { bookings, users } from "../../db/schema.ts";
+import { type BrowserClient, suiteTestServer, type TestServer, verifiedPhoneBrowser } from "../../test/api-harness.ts";
+import { ADULT_DATE_OF_BIRTH } from "../../test/date-of-birth.ts";
+import { insertEvent, makeImage } from "../../test/fixtures.ts";
+
+// The seat first, the photo after (docs/decisions/007-scale.md, issue 38): a first save holds its seat
+// from the fields sent before the photo, refuses a full event before the photo arrives, and gives the
+// seat back when the photo fails. Uploads here are streamed and held open, so what the server does
+// before the photo has arrived can be seen; nothing is timed.
+
+let phoneSeq = Math.floor(Math.random() * 1e7);
+const newPhone = () => `+614${String(10_000_000 + (++phoneSeq % 89_999_999))}`;
+
+const BOUNDARY = "----seat-first-boundary";
+const fields = (phone: string, eventId: number, gender = "female") => ({
+  name: "Priya Sharma",
+  email: "priya@example.com",
+  phone,
+  gender,
+  dateOfBirth: ADULT_DATE_OF_BIRTH,
+  eventID: String(eventId),
+  eventName: "Test Mixer",
+});
+/** The form as a browser sends it: the text fields, then the photo's part, whose bytes follow. */
+const formHead = (values: Record<string, string>) =>
+  Buffer.from(
+    Object.entries(values)
+      .map(([k, v]) => `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`)
+      .join("") +
+      `--${BOUNDARY}\r\nContent-Disposition: form-data; name="image"; filename="me.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`,
+  );
+const formTail = Buffer.from(`\r\n--${BOUNDARY}--\r\n`);
+
+/**
+ * A details form whose upload stops after the text fields and the first bytes of the photo, until
+ * `finish` sends the rest: a phone on a slow network, caught halfway through its photo.
+ */
+function heldOpenUpload(browser: BrowserClient, values: Record<string, string>, photo: Buffer) {
+  let finish!: () => void;
+  const rest = new Promise<void>((resolve) => {
+    finish = resolve;
+  });
+  const body = new ReadableStream<Uint8Array>({
+    async start(controller) {
+      controller.enqueue(new Uint8Array(Buffer.concat([formHead(values), photo.subarray(0, 1024)])));
+      await rest;
+      controller.enqueue(new Uint8Array(Buffer.concat([photo.subarray(1024), formTail])));
+      controller.close();
+    },
+  });
+  const response = browser.request("/api/save-user-details", {
+    method: "POST",
+    // As a browser sends a form: with its length, so the body is read as it streams in.
+    headers: {
+      "content-type": `multipart/form-data; boundary=${BOUNDARY}`,
+      "content-length": String(formHead(values).length + photo.length + formTail.length),
+    },
+    body,
+    duplex: "half",
+  } as RequestInit);
+  return { response, finish };
+}
+
+function postForm(browser: BrowserClient, values: Record<string, string>, photo: Buffer) {
+  return browser.request("/api/save-user-details", {
+    method: "POST",
+    headers: { "content-type": `multipart/form-data; boundary=${BOUNDARY}` },
+    body: new Uint8Array(Buffer.concat([formHead(values), photo, formTail])),
+  });
+}
+
+const bookingOf = (server: TestServer, phone: string, eventId: number) =>
+  server.deps.db
+    .select({ status: bookings.status, userId: bookings.userId, imageName: users.imageName })
+    .from(bookings)
+    .innerJoin(users, eq(users.id, bookings.userId))
+    .where(and(eq(bookings.phone, phone), eq(bookings.eventId, eventId)))
+    .all();
+
+/** Waits until the server has held `phone`'s seat (it does so once the fields before the photo arrive). */
+async function heldSeatOf(server: TestServer, phone: string, eventId: number) {
+  for (let i = 0; i < 400; i++) {
+    const held = bookingOf(server, phone, eventId).find((b) => b.status === "held");
+    if (held) return held;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error(`no seat was held for ${phone} while its photo was on its way`);
+}
+
+let jpeg: Buffer;
+beforeAll(async () => {
+  jpeg = await makeImage("jpeg", 800, 600);
+});
+
+describe("the seat first, the photo after", () => {
+  const server = suiteTestServer({ env: { OTP_MAX_PER_ADDRESS: "1000" } });
+
+  it("holds the seat before the photo has arrived, and the next buyer hears sold out at once", async () => {
+    const { db, env } = server.deps;
+    const event = await insertEvent(db, env.UPLOADS_DIR, { totalSeats: 1 });
+    const first = newPhone();
+    const upload = heldOpenUpload(verifiedPhoneBrowser(server, first), fields(first, event.id), jpeg);
+    await heldSeatOf(server, first, event.id);
+
+    // The second buyer's broken photo is never looked at: the answer is the spec's sold out.
+    const second = newPhone();
+    const late = await postForm(verifiedPhoneBrowser(server, second), fields(second, event.id), randomBytes(5000));
+    expect(late.status).toBe(409);
+    expect(await late.json()).toMatchObject({ code: "sold_out" });
+
+    upload.finish();
+    const done = await upload.response;
+    expect(done.status).toBe(200);
+    const [booking] = bookingOf(server, first, event.id);
+    expect(booking?.status).toBe("held");
+    expect(booking?.imageName).toMatch(/^[a-f0-9]{32}\.jpg$/);
+  });
+
+  it("refuses a full event before the photo has been received", async () => {
+    const { db, env } = server.deps;
+    const event = await insertEvent(db, env.UPLOADS_DIR, { totalSeats: 1 });
+    const first = newPhone();
+    expect((await postForm(verifiedPhoneBrowser(server, first), fields(first, event.id), jpeg)).status).toBe(200);
+
+    // The answer comes while the rest of the photo is still held back by the phone.
+    const second = newPhone();
+    const upload = heldOpenUpload(verifiedPhoneBrowser(server, second), fields(second, event.id), jpeg);
+    const refused = await upload.response;
+    expect(refused.status).toBe(409);
+    expect(await refused.json()).toMatchObject({ code: "sold_out" });
+    upload.finish();
+    expect(bookingOf(server, second, event.id)).toEqual([]);
+  });
+
+  it("gives the seat back when the photo fails, so the next buyer gets it", async () => {
+    const { db, env } = server.deps;
+    const event = await insertEvent(db, env.UPLOADS_DIR, { totalSeats: 1 });
+    const first = newPhone();
+    const upload = heldOpenUpload(verifiedPhoneBrowser(server, first), fields(first, event.id), randomBytes(20_000));
+    await heldSeatOf(server, first, event.id);
+    upload.finish();
+    const broken = await upload.response;
+    expect(broken.status).toBe(415);
+    expect(await broken.json()).toMatchObject({ code: "not_an_image" });
+    // Nothing of the refused save is left: no booking, no users row.
+    expect(bookingOf(server, first, event.id)).toEqual([]);
+
+    const second = newPhone();
+    expect((await postForm(verifiedPhoneBrowser(server, second), fields(second, event.id), jpeg)).status).toBe(200);
+  });
+
+  it("gives the seat back when the upload is cut off", async () => {
+    const { db, env } = server.deps;
+    const event = await insertEvent(db, env.UPLOADS_DIR, { totalSeats: 1 });
+    const first = newPhone();
+    const controller = new AbortController();
+    const body = new ReadableStream<Uint8Array>({
+      start(c) {
+        c.enqueue(new Uint8Array(Buffer.concat([formHead(fields(first, event.id)), jpeg.subarray(0, 1024)])));
+      },
+    });
+    const browser = verifiedPhoneBrowser(server, first);
+    const response = browser
+      .request("/api/save-user-details", {
+        method: "POST",
+        headers: {
+          "content-type": `multipart/form-data; boundary=${BOUNDARY}`,
+          "content-length": String(formHead(fields(first, event.id)).length + jpeg.length + formTail.length),
+        },
+        body,
+        duplex: "half",
+        signal: controller.signal,
+      } as RequestInit)
+      .catch(() => undefined);
+    await heldSeatOf(server, first, event.id);
+    controller.abort();
+    await response;
+    for (let i = 0; i < 400 && bookingOf(server, first, event.id).some((b) => b.status === "held"); i++)
+      await new Promise((r) => setTimeout(r, 10));
+    expect(bookingOf(server, first, event.id).filter((b) => b.status === "held")).toEqual([]);
+
+    const second = newPhone();
+    expect((await postForm(verifiedPhoneBrowser(server, second), fields(second, event.id), jpeg)).status).toBe(200);
+  });
+
+  it("cannot pay for a seat whose photo has not arrived", async () => {
+    const { db, env } = server.deps;
+    const event = await insertEvent(db, env.UPLOADS_DIR, { totalSeats: 2 });
+    const phone = newPhone();
+    const browser = verifiedPhoneBrowser(server, phone);
+    const upload = heldOpenUpload(browser, fields(phone, event.id), jpeg);
+    const held = await heldSeatOf(server, phone, event.id);
+    const early = await browser.postJson("/api/create-checkout-session", {
+      userID: held.userId,
+      eventID: event.id,
+      amount: 1,
+    });
+    expect(early.status).toBe(409);
+    expect(await early.json()).toMatchObject({ code: "hold_expired" });
+
+    upload.finish();
+    const saved = await upload.response;
+    expect(saved.status).toBe(200);
+    const { userID } = (await saved.json()) as { userID: number };
+    const paid = await browser.postJson("/api/create-checkout-session", { userID, eventID: event.id, amount: 1 });
+    expect(paid.status).toBe(200);
+  });
+
+  it("never holds two seats for one phone, however many of its saves race", async () => {
+    const { db, env } = server.deps;
+    const event = await insertEvent(db, env.UPLOADS_DIR, { totalSeats: 10 });
+    const phone = newPhone();
+    const browser = verifiedPhoneBrowser(server, phone);
+    const broken = randomBytes(20_000);
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => postForm(browser, fields(phone, event.id), i % 2 ? broken : jpeg)),
+    );
+    expect(answers.filter((a) => a.status === 200).length).toBeGreaterThan(0);
+    expect(answers.map((a) => a.status).filter((s) => s !== 200 && s !== 415)).toEqual([]);
+    const held = bookingOf(server, phone, event.id).filter((b) => b.status === "held");
+    expect(held).toHaveLength(1);
+    expect(held[0]?.imageName).toMatch(/^[a-f0-9]{32}\.jpg$/);
+  });
+});
