@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import sharp from "sharp";
 import { storeImage } from "../api/booking/images.ts";
 import type { Db } from "../db/client.ts";
-import { bookings, events, type NewEvent, users } from "../db/schema.ts";
+import { bookings, events, type NewEvent, type PersonGender, users, type WantsToMeet } from "../db/schema.ts";
 
 import { ADULT_DATE_OF_BIRTH } from "./date-of-birth.ts";
 
@@ -64,6 +64,31 @@ export function insertAttendee(db: Db, attendee: { name?: string; email?: string
     })
     .returning()
     .get();
+}
+
+/**
+ * Paid guests of a One group or Mixed night, checked in at the door one millisecond apart from
+ * `checkedInAt` in the order given (the order the planners seat them in), each with the gender and
+ * "would like to meet" their booking stored (One group: `unasked`, none).
+ */
+export function insertCheckedInGuests(
+  db: Db,
+  eventId: number,
+  guests: readonly { name?: string; gender?: PersonGender; wantsToMeet?: WantsToMeet | null }[],
+  checkedInAt: number,
+) {
+  return guests.map((g, i) => {
+    const [p] = insertPaidBookings(db, eventId, 1, { name: g.name });
+    db.update(users)
+      .set({ gender: g.gender ?? "unasked", wantsToMeet: g.wantsToMeet ?? null })
+      .where(eq(users.id, p!.userId))
+      .run();
+    db.update(bookings)
+      .set({ checkedInAt: checkedInAt + i })
+      .where(eq(bookings.id, p!.bookingId))
+      .run();
+    return p!;
+  });
 }
 
 /** Adds `count` paid bookings (each with its own attendee) to an event. */

@@ -7,7 +7,7 @@ import { eraseUsers } from "../api/ops/retention.ts";
 import { bookings, type PersonGender, users, type WantsToMeet } from "../db/schema.ts";
 import { type BrowserClient, browserClient, suiteTestServer, verifiedPhoneBrowser } from "./api-harness.ts";
 import { ADULT_DATE_OF_BIRTH } from "./date-of-birth.ts";
-import { insertEvent, insertPaidBookings, makeImage } from "./fixtures.ts";
+import { insertCheckedInGuests, insertEvent, insertPaidBookings, makeImage } from "./fixtures.ts";
 
 // Issue 37, parts 1 and 5 over real HTTP: an event's format (Women meet men, One group, Mixed) set on
 // Add and Edit and locked at the first booking, what each format's booking asks, and the night
@@ -222,19 +222,8 @@ async function night(
     startedAt: clockNow - 5 * MINUTE,
     totalSeats: 40,
   });
-  const people: Guest[] = [];
-  for (const [i, g] of guests.entries()) {
-    const [p] = insertPaidBookings(db, event.id, 1, { name: g.name });
-    db.update(users)
-      .set({ gender: g.gender ?? "unasked", wantsToMeet: g.wantsToMeet ?? null })
-      .where(eq(users.id, p!.userId))
-      .run();
-    db.update(bookings)
-      .set({ checkedInAt: clockNow - 30 * MINUTE + i })
-      .where(eq(bookings.id, p!.bookingId))
-      .run();
-    people.push({ userId: p!.userId, name: g.name });
-  }
+  const added = insertCheckedInGuests(db, event.id, guests, clockNow - 30 * MINUTE);
+  const people: Guest[] = added.map((p, i) => ({ userId: p.userId, name: guests[i]!.name }));
   return { eventId: event.id, people };
 }
 

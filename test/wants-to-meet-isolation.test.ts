@@ -3,9 +3,9 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { feedbackToken } from "../api/lib/capability.ts";
 import { signValue } from "../api/lib/crypto.ts";
 import { guestSessions } from "../db/access-schema.ts";
-import { bookings, events, users, type WantsToMeet } from "../db/schema.ts";
+import { events, type PersonGender, users, type WantsToMeet } from "../db/schema.ts";
 import { type BrowserClient, browserClient, suiteTestServer, verifiedPhoneBrowser } from "./api-harness.ts";
-import { insertEvent, insertPaidBookings } from "./fixtures.ts";
+import { insertCheckedInGuests, insertEvent } from "./fixtures.ts";
 
 // Issue 37: whom a guest would like to meet is their orientation (APP 3). The planner reads it; no
 // reply shows it, nor the CSV. Proven over every route: every GET the OpenAPI document declares (and
@@ -43,7 +43,7 @@ beforeAll(async () => {
     totalSeats: 20,
   });
   eventId = event.id;
-  const answers: [string, WantsToMeet][] = [
+  const answers: [PersonGender, WantsToMeet][] = [
     ["female", "men"],
     ["male", "women"],
     ["female", "everyone"],
@@ -51,19 +51,12 @@ beforeAll(async () => {
     ["nonbinary", "everyone"],
     ["female", "women"],
   ];
-  people = [];
-  for (const [i, [gender, wants]] of answers.entries()) {
-    const [p] = insertPaidBookings(db, event.id, 1, { name: `Guest ${i}` });
-    db.update(users)
-      .set({ gender: gender as "female", wantsToMeet: wants })
-      .where(eq(users.id, p!.userId))
-      .run();
-    db.update(bookings)
-      .set({ checkedInAt: clockNow - 30 * MINUTE + i })
-      .where(eq(bookings.id, p!.bookingId))
-      .run();
-    people.push(p!);
-  }
+  people = insertCheckedInGuests(
+    db,
+    event.id,
+    answers.map(([gender, wantsToMeet], i) => ({ name: `Guest ${i}`, gender, wantsToMeet })),
+    clockNow - 30 * MINUTE,
+  );
   // The night as it runs: planned (the planner read the answers once), started, rated.
   expect((await admin.postJson("/api/plan-rounds", { eventID: eventId })).status).toBe(200);
   expect((await admin.postJson("/api/run-rounds", { eventID: eventId, action: "start" })).status).toBe(200);

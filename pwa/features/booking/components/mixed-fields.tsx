@@ -6,6 +6,36 @@ import {
   type WantsToMeetValue,
 } from "../../../../common/formats.ts";
 
+/** One question as a row of radios a thumb can hit at 390 px, described by the line on why. */
+function Choice<T extends string>(props: {
+  legend: string;
+  name: string;
+  options: readonly { value: T; label: string }[];
+  value: T | "";
+  onChange: (value: T) => void;
+  describedBy: string;
+}) {
+  return (
+    <fieldset className="field choice-fieldset" aria-describedby={props.describedBy}>
+      <legend>{props.legend}</legend>
+      <div className="choice-row">
+        {props.options.map((o) => (
+          <label key={o.value} className="choice-option">
+            <input
+              type="radio"
+              name={props.name}
+              value={o.value}
+              checked={props.value === o.value}
+              onChange={() => props.onChange(o.value)}
+            />
+            {o.label}
+          </label>
+        ))}
+      </div>
+    </fieldset>
+  );
+}
+
 /**
  * A Mixed night's two questions (issue 37): **Woman**, **Man** or **Non-binary**, and whom they would
  * like to meet (**Women**, **Men**, **Everyone**), with why and who sees it. The second answer is
@@ -21,40 +51,22 @@ export function MixedFields(props: {
   const whyId = `${props.idPrefix}-mixed-why`;
   return (
     <>
-      <fieldset className="field choice-fieldset" aria-describedby={whyId}>
-        <legend>Gender</legend>
-        <div className="choice-row">
-          {MIXED_GENDERS.map((g) => (
-            <label key={g.value} className="choice-option">
-              <input
-                type="radio"
-                name="gender"
-                value={g.value}
-                checked={props.gender === g.value}
-                onChange={() => props.onGender(g.value)}
-              />
-              {g.label}
-            </label>
-          ))}
-        </div>
-      </fieldset>
-      <fieldset className="field choice-fieldset" aria-describedby={whyId}>
-        <legend>Would like to meet</legend>
-        <div className="choice-row">
-          {WANTS_TO_MEET.map((w) => (
-            <label key={w.value} className="choice-option">
-              <input
-                type="radio"
-                name="wantsToMeet"
-                value={w.value}
-                checked={props.wantsToMeet === w.value}
-                onChange={() => props.onWantsToMeet(w.value)}
-              />
-              {w.label}
-            </label>
-          ))}
-        </div>
-      </fieldset>
+      <Choice
+        legend="Gender"
+        name="gender"
+        options={MIXED_GENDERS}
+        value={props.gender}
+        onChange={props.onGender}
+        describedBy={whyId}
+      />
+      <Choice
+        legend="Would like to meet"
+        name="wantsToMeet"
+        options={WANTS_TO_MEET}
+        value={props.wantsToMeet}
+        onChange={props.onWantsToMeet}
+        describedBy={whyId}
+      />
       <p id={whyId} className="hint mixed-why">
         {MIXED_WHY}
       </p>
