@@ -102,9 +102,8 @@ describe("an event's format on Add and Edit", () => {
     expect(shown.body.format).toBe("one_group");
 
     const plain = await insertEvent(server.deps.db, server.deps.env.UPLOADS_DIR, { startsAt: clockNow + 7 * DAY });
-    expect((await json<{ format: string }>(await anon.get(`/api/get-event/${plain.id}`))).body.format).toBe(
-      "women_men",
-    );
+    // Women meet men's answer stays as it was: no format field, which clients read as women_men.
+    expect((await json<{ format?: string }>(await anon.get(`/api/get-event/${plain.id}`))).body.format).toBeUndefined();
     expect((await update(plain.id, { format: "mixed" })).status).toBe(200);
     expect((await json<{ format: string }>(await anon.get(`/api/get-event/${plain.id}`))).body.format).toBe("mixed");
     const bad = await update(plain.id, { format: "speed" });
@@ -133,7 +132,7 @@ describe("an event's format on Add and Edit", () => {
     const locked = await json(await update(e.id, { format: "one_group" }));
     expect(locked.status).toBe(409);
     expect(locked.body.code).toBe("format_locked");
-    expect((await json<{ format: string }>(await anon.get(`/api/get-event/${e.id}`))).body.format).toBe("women_men");
+    expect((await json<{ format?: string }>(await anon.get(`/api/get-event/${e.id}`))).body.format).toBeUndefined();
     // The same format again is no change: other edits still go through.
     expect((await update(e.id, { format: "women_men", totalSeats: 12 })).status).toBe(200);
   });

@@ -71,7 +71,6 @@ describe("GET /api/get-events", () => {
       currentAmount: { male: 39.5, female: 39.5 },
       cancellationPolicy: { fullRefundHours: 48, laterPercent: 0 },
       offersFriend: false,
-      format: "women_men",
     });
     expect(list.find((e) => e.id === later.id)?.SeatAvailabilityPer).toBe(100);
   });

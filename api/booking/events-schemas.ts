@@ -27,7 +27,8 @@ const pricesAndAges = {
   currentAmount: perGender,
   cancellationPolicy,
   offersFriend: z.boolean(),
-  format: z.enum(EVENT_FORMATS),
+  // Absent at Women meet men, so its answers stay exactly as they were (issue 37).
+  format: z.enum(EVENT_FORMATS).optional(),
 };
 
 const summaryFields = {

@@ -54,8 +54,11 @@ export type PricesAndAges = {
   cancellationPolicy: CancellationPolicy;
   /** Partners are chosen Date, Friend or No (issue 37) rather than Like or Dislike. */
   offersFriend: boolean;
-  /** Who meets whom (issue 37): the booking form and the card follow it. */
-  format: EventFormat;
+  /**
+   * Who meets whom (issue 37): the booking form and the card follow it. Left out at Women meet men,
+   * whose answers stay as they were; a client reads its absence as `women_men`.
+   */
+  format?: EventFormat;
 };
 
 const dollars = (cents: number | null) => (cents === null ? null : cents / 100);
@@ -74,7 +77,7 @@ export function pricesAndAges(event: Event, now: number): PricesAndAges {
     currentAmount: { male: current.male / 100, female: current.female / 100 },
     cancellationPolicy: policyOf(event),
     offersFriend: event.offersFriend,
-    format: event.format,
+    ...(event.format === "women_men" ? {} : { format: event.format }),
   };
 }
 

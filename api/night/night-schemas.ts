@@ -26,7 +26,7 @@ export const roster = z.strictObject({
     event_status: z.string(),
     time_zone: z.string(),
     doorsOpenAt: time,
-    format: z.enum(EVENT_FORMATS),
+    format: z.enum(EVENT_FORMATS).optional(),
   }),
   attendees: z.array(
     z.strictObject({

@@ -67,7 +67,7 @@ export const codeHashOf = (keyHex: string, code: string) =>
  * lenient for what door phones kept before those fields were added).
  */
 export type ServedRoster = Roster & {
-  event: RosterEvent & { doorsOpenAt: string; format: EventFormat };
+  event: RosterEvent & { doorsOpenAt: string };
   attendees: (RosterAttendee & { codeHash: string | null })[];
   codeKey: string;
 };
@@ -92,7 +92,8 @@ export function getRoster(db: Db, eventId: number, secret: string): ServedRoster
       event_status: event.status,
       time_zone: event.timeZone,
       doorsOpenAt: new Date(doorsOpenAtOf(event)).toISOString(),
-      format: event.format,
+      // Left out at Women meet men, as in rosters kept before formats.
+      ...(event.format === "women_men" ? {} : { format: event.format }),
     },
     codeKey: key,
     attendees: rows

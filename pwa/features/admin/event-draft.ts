@@ -89,7 +89,7 @@ export const draftOf = (e: AdminEventDetail): EventDraft => ({
   cancelHours: String(e.cancellationPolicy.fullRefundHours),
   cancelPercent: String(e.cancellationPolicy.laterPercent),
   offersFriend: e.offersFriend,
-  format: e.format,
+  format: e.format ?? "women_men",
 });
 
 /** A venue-clock time the draft sends: an ISO instant, or undefined when the organiser left it alone. */
