@@ -6,6 +6,7 @@ import { serve } from "@hono/node-server";
 import { openDatabase } from "../db/client.ts";
 import { seedDemoEvents } from "../db/seed.ts";
 import { createApp } from "./app.ts";
+import { giveBackSeatsWithoutPhoto } from "./booking/holds.ts";
 import { storeImage } from "./booking/images.ts";
 import { createAppDeps } from "./deps.ts";
 import { readEnvOrExit } from "./env.ts";
@@ -24,6 +25,9 @@ if (env.SEED_DEMO === "1") {
   const added = await seedDemoEvents(db, (bytes) => storeImage(env.UPLOADS_DIR, bytes));
   if (added > 0) log("info", `seeded ${added} demo events`);
 }
+// Seats a crash left waiting for their photo go back before anyone asks (holds.ts).
+const givenBack = giveBackSeatsWithoutPhoto(db, now());
+if (givenBack > 0) log("info", `gave back ${givenBack} seats whose photo never came`);
 const deps = createAppDeps({ db, env, log, now });
 const { sms, mail, payments } = deps;
 
@@ -80,6 +84,8 @@ const shutdown = async (signal: NodeJS.Signals) => {
   if (!finished) http1.closeAllConnections();
   let exitCode = 0;
   try {
+    // A cut-off save's seat, held before its photo came, is free again (holds.ts).
+    giveBackSeatsWithoutPhoto(db, now());
     // Folds the WAL into the database file, so what is left on disk is one complete file.
     db.$client.pragma("wal_checkpoint(TRUNCATE)");
     db.$client.close();

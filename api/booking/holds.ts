@@ -1,4 +1,4 @@
-import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
+import { and, eq, gt, inArray, type SQL, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "../../db/client.ts";
 import { announcements } from "../../db/marketing-schema.ts";
 import {
@@ -455,7 +455,7 @@ function attachPhoto(
  * it did when the photo came first. A hold a concurrent save of the phone already released holds no
  * seat; one a waitlist offer was spent on in the meantime is released instead (the offer names it).
  */
-export function giveBackSeat(db: Db, held: HeldSeat): void {
+export function giveBackSeat(db: Db, held: Pick<HeldSeat, "bookingId" | "userId">): void {
   db.transaction(
     (tx) => {
       const booking = tx
@@ -475,6 +475,23 @@ export function giveBackSeat(db: Db, held: HeldSeat): void {
     },
     { behavior: "immediate" },
   );
+}
+
+/**
+ * Gives back every live seat still waiting for its photo. A save answers only once its photo is
+ * attached, so such a seat belongs to a request this process is still working on: none at startup
+ * (a crash cut them off), and at shutdown only those whose connection the grace period cut. Called
+ * by api/server.ts at both, so no photoless hold outlives the request that made it. Returns how many.
+ */
+export function giveBackSeatsWithoutPhoto(db: Db, now: number): number {
+  const waiting = db
+    .select({ bookingId: bookings.id, userId: users.id })
+    .from(bookings)
+    .innerJoin(users, eq(users.id, bookings.userId))
+    .where(and(eq(bookings.status, "held"), gt(bookings.holdExpiresAt, now), eq(users.imageName, NO_PHOTO)))
+    .all();
+  for (const held of waiting) giveBackSeat(db, held);
+  return waiting.length;
 }
 
 /**

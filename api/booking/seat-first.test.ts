@@ -4,7 +4,9 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { bookings, users } from "../../db/schema.ts";
 import { type BrowserClient, suiteTestServer, type TestServer, verifiedPhoneBrowser } from "../../test/api-harness.ts";
 import { ADULT_DATE_OF_BIRTH } from "../../test/date-of-birth.ts";
-import { insertEvent, makeImage } from "../../test/fixtures.ts";
+import { insertEvent, insertHeldBooking, makeImage } from "../../test/fixtures.ts";
+import { giveBackSeatsWithoutPhoto } from "./holds.ts";
+import { NO_PHOTO } from "./images.ts";
 
 // The seat first, the photo after (docs/decisions/007-scale.md, issue 38): a first save holds its seat
 // from the fields sent before the photo, refuses a full event before the photo arrives, and gives the
@@ -223,5 +225,26 @@ describe("the seat first, the photo after", () => {
     const held = bookingOf(server, phone, event.id).filter((b) => b.status === "held");
     expect(held).toHaveLength(1);
     expect(held[0]?.imageName).toMatch(/^[a-f0-9]{32}\.jpg$/);
+  });
+});
+
+describe("a seat still waiting for its photo when the process stops", () => {
+  const server = suiteTestServer();
+
+  it("is given back at startup and shutdown; a hold with its photo, or one run out, is left alone", async () => {
+    const { db, env } = server.deps;
+    const event = await insertEvent(db, env.UPLOADS_DIR, { totalSeats: 5 });
+    const waiting = insertHeldBooking(db, event.id);
+    const withPhoto = insertHeldBooking(db, event.id);
+    const ranOut = insertHeldBooking(db, event.id, { holdMs: -60_000 });
+    for (const held of [waiting, ranOut])
+      db.update(users).set({ imageName: NO_PHOTO, thumbName: NO_PHOTO }).where(eq(users.id, held.userId)).run();
+
+    expect(giveBackSeatsWithoutPhoto(db, Date.now())).toBe(1);
+    const left = db.select({ id: bookings.id }).from(bookings).where(eq(bookings.eventId, event.id)).all();
+    expect(left.map((b) => b.id).sort()).toEqual([withPhoto.bookingId, ranOut.bookingId].sort());
+    expect(db.select().from(users).where(eq(users.id, waiting.userId)).get()).toBeUndefined();
+    // Nothing more to give back the second time.
+    expect(giveBackSeatsWithoutPhoto(db, Date.now())).toBe(0);
   });
 });
