@@ -289,6 +289,9 @@ if (runs("room")) {
     "Room fan-out: Next to each phone, p50 / p99",
     `${ms(percentile(room.eachPhoneMs, 50))} / ${ms(percentile(room.eachPhoneMs, 99))}`,
   );
+  // Every sample on the console, so a slow climb shows even where first and last happen to agree.
+  for (const s of room.samples)
+    console.log(`  room sample at ${s.at.toFixed(0)} s: heap ${s.heapMb.toFixed(1)} MB, RSS ${s.rssMb.toFixed(0)} MB`);
   const [first, last] = [room.samples[0]!, room.samples.at(-1)!];
   const heaps = room.samples.map((s) => s.heapMb);
   add(
