@@ -141,7 +141,7 @@ export async function measureRoom(
       const g = info!.guests[i]!;
       return `${base}/api/round-events?eventID=${eventId}&userID=${g.userId}&t=${encodeURIComponent(g.token)}`;
     };
-    for (let i = 0; i < phones; i++) connections[i] = await openPhone(urlOf(i), onEventOf(i));
+    for (let i = 0; i < seen.length; i++) connections[i] = await openPhone(urlOf(i), onEventOf(i));
     await until(() => seen.every((p) => p.opened));
 
     // 1. Fan-out.
@@ -185,8 +185,8 @@ export async function measureRoom(
           connections[i] = await openPhone(urlOf(i), onEventOf(i));
         }
         await until(() => seen.every((p) => p.opened));
-        await sample();
       }
+      if (tick % 5 === 0) await sample();
     }
     await sample();
 

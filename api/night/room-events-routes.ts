@@ -1,6 +1,6 @@
+import type { ServerResponse } from "node:http";
 import { createRoute } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
-import { streamSSE } from "hono/streaming";
 import type { RoomEvent } from "../../common/room-events.ts";
 import type { AppDeps } from "../deps.ts";
 import type { CallerEnv } from "../lib/caller.ts";
@@ -37,6 +37,19 @@ const roundEventsRoute = createRoute({
   },
 });
 
+const encoder = new TextEncoder();
+/** Bytes a phone may leave unread before it is let go (it reconnects, or polls, when it wakes). */
+const MAX_BACKLOG = 64 * 1024;
+/** @hono/node-server's marker for an answer the handler wrote itself (its RESPONSE_ALREADY_SENT). */
+const X_ALREADY_SENT = "x-hono-already-sent";
+const STREAM_HEADERS = {
+  "Content-Type": "text/event-stream; charset=utf-8",
+  // Personal and live: never stored, and never held back by a buffering proxy.
+  "Cache-Control": "no-store",
+  "X-Accel-Buffering": "no",
+  "X-Content-Type-Options": "nosniff",
+} as const;
+
 export const roomEventsRoutes = (deps: AppDeps) => {
   const staff = requireStaff(deps);
   // A guest proves who they are with the link; anyone else must be the organiser or a host.
@@ -54,24 +67,68 @@ export const roomEventsRoutes = (deps: AppDeps) => {
     }
     // Read before the stream opens, so a missing event is a 404 and not an empty stream.
     const first: RoomEvent = roomEventOf(getRounds(deps.db, q.eventID, deps.now()), "open");
-    const reply = streamSSE(c, async (stream) => {
+    const listen = (write: (chunk: string) => boolean, end: () => void) => {
       let unsubscribe = () => {};
-      // Open until the phone goes away (abort) or the server shuts down (close); the listener goes either way.
-      await new Promise<void>((resolve) => {
-        stream.onAbort(resolve);
-        unsubscribe = subscribe(
-          deps.db,
-          q.eventID,
-          { audience, write: (chunk) => void stream.write(chunk), close: resolve },
-          first,
+      const stop = () => {
+        unsubscribe();
+        end();
+      };
+      unsubscribe = subscribe(
+        deps.db,
+        q.eventID,
+        {
+          audience,
+          // A phone that stopped reading but keeps its connection is let go, not buffered for.
+          write: (chunk) => void (write(chunk) || stop()),
+          close: stop,
+        },
+        first,
+      );
+      return unsubscribe;
+    };
+    const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
+    if (outgoing) {
+      // On Node, straight onto the socket: @hono/node-server pipes a streamed body through a promise
+      // chain that grows with every chunk until the stream ends, and this stream does not end (the
+      // room's bench saw the heap climb with each announcement). The reply below tells it the
+      // answer is already sent; it still carries the declared media type for the reply check.
+      outgoing.writeHead(200, STREAM_HEADERS);
+      const unsubscribe = listen(
+        (chunk) => {
+          if (outgoing.destroyed || outgoing.writableEnded) return false;
+          outgoing.write(chunk);
+          return outgoing.writableLength <= MAX_BACKLOG;
+        },
+        () => outgoing.end(),
+      );
+      outgoing.once("close", unsubscribe);
+      if (outgoing.destroyed) unsubscribe();
+      return c.body(null, 200, { "Content-Type": STREAM_HEADERS["Content-Type"], [X_ALREADY_SENT]: "true" });
+    }
+    // Elsewhere (app.request(), other runtimes): a ReadableStream, which a cancel ends.
+    let unsubscribe = () => {};
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        unsubscribe = listen(
+          (chunk) => {
+            try {
+              controller.enqueue(encoder.encode(chunk));
+              return true;
+            } catch {
+              return false;
+            }
+          },
+          () => {
+            try {
+              controller.close();
+            } catch {
+              // Already closed or cancelled.
+            }
+          },
         );
-        if (stream.aborted) resolve();
-      });
-      unsubscribe();
+      },
+      cancel: () => unsubscribe(),
     });
-    // Personal and live: never stored, and never held back by a buffering proxy.
-    reply.headers.set("Cache-Control", "no-store");
-    reply.headers.set("X-Accel-Buffering", "no");
-    return reply;
+    return c.body(body, 200, STREAM_HEADERS);
   });
 };

@@ -5,7 +5,7 @@ import { bookings } from "../../db/schema.ts";
 import { type BrowserClient, browserClient, suiteTestServer } from "../../test/api-harness.ts";
 import { insertEvent, insertPaidBookings } from "../../test/fixtures.ts";
 import { feedbackToken } from "../lib/capability.ts";
-import { roomSubscribers } from "./room-events.ts";
+import { closeRoomStreams, roomSubscribers } from "./room-events.ts";
 
 // The room's stream over real HTTP (docs/decisions/037-room-stream.md): each client reads the body
 // of GET /api/round-events as a browser's EventSource would, and waits for the event it expects.
@@ -47,6 +47,8 @@ type Stream = {
   /** Resolves with the first event (seen so far or to come) that matches. */
   waitFor(match: (e: RoomEvent) => boolean): Promise<RoomEvent>;
   close(): void;
+  /** Resolves when the server ends the stream. */
+  ended: Promise<void>;
 };
 
 /** Opens the stream and reads it in the background, as EventSource does. */
@@ -58,7 +60,7 @@ async function open(client: BrowserClient, path: string): Promise<Stream> {
   expect(response.headers.get("cache-control")).toBe("no-store");
   const events: RoomEvent[] = [];
   const waiting = new Set<() => void>();
-  void (async () => {
+  const ended = (async () => {
     const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
     let buffer = "";
     try {
@@ -96,6 +98,7 @@ async function open(client: BrowserClient, path: string): Promise<Stream> {
         check();
       }),
     close: () => controller.abort(),
+    ended,
   };
 }
 
@@ -180,5 +183,17 @@ describe("the room's stream", () => {
     expect(await refused(anon, guestPath(other.eventId, guest))).toEqual({ status: 403, code: "not_a_participant" });
     expect(await refused(admin, "/api/round-events?eventID=999999")).toEqual({ status: 404, code: "not_found" });
     expect(roomSubscribers(server.deps.db)).toBe(0);
+  });
+
+  it("ends every stream when the server shuts down, and lets go of them", async () => {
+    const n = await night();
+    const streams = [
+      await open(anon, guestPath(n.eventId, n.people[0]!)),
+      await open(admin, `/api/round-events?eventID=${n.eventId}`),
+    ];
+    await Promise.all(streams.map((s) => s.waitFor((e) => e.change === "open")));
+    closeRoomStreams(server.deps.db);
+    await Promise.all(streams.map((s) => s.ended));
+    await vi.waitFor(() => expect(roomSubscribers(server.deps.db)).toBe(0), { timeout: 10_000 });
   });
 });
