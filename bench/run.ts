@@ -31,7 +31,7 @@ const PARTS = {
   rounds: /^(Plan |Re-plan | {2}of the pairs|plan-rounds)/,
   holds: /^(Seat holds per second|Last 100 seats)/,
   release: /^Release,/,
-  room: /^Room /,
+  room: /^Room[ :]/,
 } as const;
 type Part = keyof typeof PARTS;
 const isPart = (name: string): name is Part => Object.hasOwn(PARTS, name);
