@@ -1,5 +1,5 @@
 /**
- * The room's stream (GET /api/round-events, docs/decisions/037-room-stream.md): what the server
+ * The room's stream (GET /api/round-events, docs/decisions/038-room-stream.md): what the server
  * sends each phone and screen when the night's clock or plan changes. The same shape on both sides.
  */
 

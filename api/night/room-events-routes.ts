@@ -11,7 +11,7 @@ import { assertLink, participantOf } from "./feedback.ts";
 import { type Audience, roomEventOf, subscribe } from "./room-events.ts";
 import { getRounds } from "./rounds.ts";
 
-// The room in step (docs/decisions/037-room-stream.md): one server-sent event stream per event that
+// The room in step (docs/decisions/038-room-stream.md): one server-sent event stream per event that
 // the guests' round view and the room's screen keep open, told of every Pause, +1 min, Next and
 // Announce at once. Polling stays the fallback, so nothing here is needed for a phone to follow.
 

@@ -7,7 +7,7 @@ import { insertEvent, insertPaidBookings } from "../../test/fixtures.ts";
 import { feedbackToken } from "../lib/capability.ts";
 import { closeRoomStreams, roomSubscribers } from "./room-events.ts";
 
-// The room's stream over real HTTP (docs/decisions/037-room-stream.md): each client reads the body
+// The room's stream over real HTTP (docs/decisions/038-room-stream.md): each client reads the body
 // of GET /api/round-events as a browser's EventSource would, and waits for the event it expects.
 
 const PASSWORD = "correct horse battery staple";

@@ -5,7 +5,7 @@ import { getRounds, type RoundsView } from "./rounds.ts";
 /**
  * The room's stream: an in-process publish/subscribe keyed by event id (one Node process serves the
  * night), so Pause, +1 min, Next and Announce reach every connected phone and screen at once
- * (docs/decisions/037-room-stream.md). One hub per database, so two apps in one process (the tests)
+ * (docs/decisions/038-room-stream.md). One hub per database, so two apps in one process (the tests)
  * never hear each other's events.
  */
 

@@ -10,7 +10,7 @@ import type { FeedbackLink } from "./link.ts";
  * The guest's night from the start text's link: their table and partner in each round, and the
  * host's clock. Told of each change by the room's stream while it is up (within a second), polled
  * while it is not, and kept on the device so a reload on dead venue Wi-Fi still shows it
- * (docs/decisions/020-rounds-on-the-phones.md, 037-room-stream.md).
+ * (docs/decisions/020-rounds-on-the-phones.md, 038-room-stream.md).
  */
 
 /** The guest's night as the server tells it (api/night/rounds-routes.ts). */

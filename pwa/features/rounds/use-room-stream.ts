@@ -3,7 +3,7 @@ import { ROOM_EVENT, type RoomEvent } from "../../../common/room-events.ts";
 import type { api } from "../../lib/api.ts";
 
 /**
- * The room's stream (GET /api/round-events, docs/decisions/037-room-stream.md): the guests' round
+ * The room's stream (GET /api/round-events, docs/decisions/038-room-stream.md): the guests' round
  * view and the Rounds tab hear every Pause, +1 min, Next and Announce as it happens. Polling stays
  * underneath: fast while the stream is down, slow while it is up, so a phone follows the host
  * whatever the network or the browser does with the stream.
