@@ -27,6 +27,7 @@ import { unsubscribeRoutes } from "./messaging/unsubscribe-routes.ts";
 import { doorRoutes } from "./night/door-routes.ts";
 import { feedbackRoutes } from "./night/feedback-routes.ts";
 import { resultsRoutes } from "./night/results-routes.ts";
+import { roomEventsRoutes } from "./night/room-events-routes.ts";
 import { roundsRoutes } from "./night/rounds-routes.ts";
 import { apiDocsRoutes } from "./ops/api-docs-routes.ts";
 import { configRoutes } from "./ops/config-routes.ts";
@@ -72,6 +73,7 @@ export function apiRoutes(deps: AppDeps) {
     .route("/", feedbackRoutes(deps))
     .route("/", doorRoutes(deps))
     .route("/", roundsRoutes(deps))
+    .route("/", roomEventsRoutes(deps))
     .route("/", resultsRoutes(deps))
     .route("/", hostAccessRoutes(deps))
     .route("/", promoCodeRoutes(deps))

@@ -11,6 +11,7 @@ import { storeImage } from "./booking/images.ts";
 import { createAppDeps } from "./deps.ts";
 import { readEnvOrExit } from "./env.ts";
 import { jsonLogger } from "./lib/log.ts";
+import { closeRoomStreams } from "./night/room-events.ts";
 import { backgroundJobs } from "./ops/jobs.ts";
 import { createScheduler } from "./ops/scheduler.ts";
 
@@ -70,6 +71,8 @@ const shutdown = async (signal: NodeJS.Signals) => {
   closing = true;
   const started = Date.now();
   for (const response of inFlight) if (!response.headersSent) response.setHeader("connection", "close");
+  // The room's streams never finish by themselves: end them, and the phones reconnect to the next server.
+  closeRoomStreams(db);
   // No new connections from here on; idle keep-alive sockets close now, busy ones after their answer.
   const drained = new Promise<boolean>((resolve) => http1.close(() => resolve(true)));
   http1.closeIdleConnections();

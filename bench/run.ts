@@ -13,6 +13,7 @@ import { measureLighthouse } from "./lighthouse.ts";
 import { load } from "./load.ts";
 import { measurePartnersPage } from "./partners.ts";
 import { measureRelease } from "./release.ts";
+import { measureRoom, percentile } from "./room.ts";
 import { measureRoundsFormats, roundsFormatsRows } from "./rounds-formats.ts";
 import { measureRoundsWithHistory, timing } from "./rounds-history.ts";
 
@@ -30,6 +31,7 @@ const PARTS = {
   rounds: /^(Plan |Re-plan | {2}of the pairs|plan-rounds)/,
   holds: /^(Seat holds per second|Last 100 seats)/,
   release: /^Release,/,
+  room: /^Room[ :]/,
 } as const;
 type Part = keyof typeof PARTS;
 const isPart = (name: string): name is Part => Object.hasOwn(PARTS, name);
@@ -278,6 +280,34 @@ if (runs("release")) {
     add(`${what}: server CPU`, `${r.cpuSeconds.toFixed(1)} s`);
     add(`${what}: bytes uploaded per buyer`, kb(r.bytesPerBuyer));
   }
+}
+
+// 9. The room in step (issue 38, part 3): 200 phones on one event's stream, from Next to the last of
+// them reading it, and the server's memory while they stay connected (bench/room.ts).
+if (runs("room")) {
+  const room = await measureRoom();
+  const ms = (n: number) => `${n.toFixed(0)} ms`;
+  add(
+    `Room fan-out: Next to the last of ${room.phones} phones, p50 / p99 (${room.nexts} Nexts)`,
+    `${ms(percentile(room.lastPhoneMs, 50))} / ${ms(percentile(room.lastPhoneMs, 99))}`,
+    "≤ 1 s",
+  );
+  add(
+    "Room fan-out: Next to each phone, p50 / p99",
+    `${ms(percentile(room.eachPhoneMs, 50))} / ${ms(percentile(room.eachPhoneMs, 99))}`,
+  );
+  // Every sample on the console, so a slow climb shows even where first and last happen to agree.
+  for (const s of room.samples)
+    console.log(`  room sample at ${s.at.toFixed(0)} s: heap ${s.heapMb.toFixed(1)} MB, RSS ${s.rssMb.toFixed(0)} MB`);
+  const [first, last] = [room.samples[0]!, room.samples.at(-1)!];
+  const heaps = room.samples.map((s) => s.heapMb);
+  add(
+    `Room: ${room.phones} phones held ${room.holdSeconds} s, server heap after GC, first → last (range)`,
+    `${first.heapMb.toFixed(1)} → ${last.heapMb.toFixed(1)} MB (${Math.min(...heaps).toFixed(1)}–${Math.max(...heaps).toFixed(1)})`,
+    "no growth",
+  );
+  add("Room: server RSS, first → last", `${first.rssMb.toFixed(0)} → ${last.rssMb.toFixed(0)} MB`);
+  add("Room: stream listeners once every phone hung up", String(room.subscribersAfter), "0");
 }
 
 const out = join(root, "bench", "results.md");

@@ -21,6 +21,8 @@ cleanupOutdatedCaches();
 
 // Any navigation (/, /tickets, /ParticipantFeedback?…) gets the shell; the router does the rest.
 // /api is excluded so a navigation to an API URL (the local checkout pages) always hits the server.
+// No route here matches the room's stream (/api/round-events, docs/decisions/038-room-stream.md):
+// its EventSource request goes to the network untouched and is never cached.
 registerRoute(new NavigationRoute(createHandlerBoundToURL("/index.html"), { denylist: [/^\/api\//] }));
 
 // NetworkFirst reads its cache only when the network failed or was too slow: such answers are marked,

@@ -511,6 +511,8 @@ function endpointTable(): Endpoint[] {
       path: "/api/my-rounds",
       body: { type: "json", fields: { eventID: id(), userID: id(), token: any } },
     },
+    // The room's stream: staff without `userID` (a guest's link is the my-rounds case above).
+    { method: "GET", path: "/api/round-events", admin: true, query: { eventID: id() } },
     { method: "GET", path: "/api/admin-event/:id/ratings", admin: true, params: { id: id() } },
     { method: "POST", path: "/api/release-results", admin: true, body: { type: "json", fields: { eventId: id() } } },
     {
@@ -744,6 +746,7 @@ describe("every endpoint answers bad input with a 4xx {success:false, error} and
     "GET /api/admin-event/:id/message-guests",
     "POST /api/message-guests",
     "POST /api/my-rounds",
+    "GET /api/round-events",
     "GET /api/admin-event/:id/ratings",
     "POST /api/release-results",
     "POST /api/admin-save-feedback",

@@ -156,6 +156,7 @@ describe("who is calling", () => {
         "POST /api/plan-rounds",
         "POST /api/run-rounds",
         "POST /api/mark-left",
+        "GET /api/round-events",
         "GET /api/admin-event/:id/keep-apart",
         "POST /api/keep-apart",
         "GET /api/admin-event/:id/ratings",

@@ -17,6 +17,7 @@ import {
   myRoundsView,
   roundsView,
 } from "./night-schemas.ts";
+import { notifyRoom } from "./room-events.ts";
 import { announceToRoom, getRounds, markLeft, planEventRounds, runRounds } from "./rounds.ts";
 import { myRounds } from "./rounds-guest.ts";
 
@@ -206,7 +207,10 @@ export const roundsRoutes = (deps: AppDeps) => {
         staffFor(c, eventID);
         const { preview, ...chosen } = settings;
         const view = planEventRounds(deps.db, { eventId: eventID, ...chosen }, deps.now(), { preview });
-        if (!preview) logActivity(c, deps, { action: "rounds planned", eventId: eventID });
+        if (!preview) {
+          logActivity(c, deps, { action: "rounds planned", eventId: eventID });
+          notifyRoom(deps, eventID, "plan", view);
+        }
         return c.json(view, 200);
       })
       .openapi({ ...runRoute, middleware: staff }, (c) => {
@@ -218,6 +222,7 @@ export const roundsRoutes = (deps: AppDeps) => {
           deps.now(),
         );
         logActivity(c, deps, { action: "rounds controlled", eventId: body.eventID, detail: body.action });
+        notifyRoom(deps, body.eventID, body.action, view);
         return c.json(view, 200);
       })
       .openapi({ ...announceRoute, middleware: staff }, (c) => {
@@ -230,6 +235,7 @@ export const roundsRoutes = (deps: AppDeps) => {
             eventId: body.eventID,
             detail: view.announcement ?? "taken down",
           });
+          notifyRoom(deps, body.eventID, "announcement", view);
         }
         return c.json(view, 200);
       })
@@ -248,6 +254,7 @@ export const roundsRoutes = (deps: AppDeps) => {
             userId: body.userID,
             detail: body.left ? "left" : "back",
           });
+          notifyRoom(deps, body.eventID, "people", view);
         }
         return c.json(view, 200);
       })
@@ -290,8 +297,10 @@ export const roundsRoutes = (deps: AppDeps) => {
             otherUserId: Math.max(a, b),
           });
         }
-        if (reply.replanned)
+        if (reply.replanned) {
           logActivity(c, deps, { action: "rounds planned", eventId: body.eventID, detail: "keep apart" });
+          notifyRoom(deps, body.eventID, "plan");
+        }
         return c.json(reply, 200);
       })
       .openapi(myRoundsRoute, (c) => {

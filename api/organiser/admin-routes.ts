@@ -12,6 +12,7 @@ import { NotFound } from "../lib/errors.ts";
 import { apiRouter, done, errors, file, formBody, json, jsonBody, z } from "../lib/openapi.ts";
 import { logActivity } from "../lib/staff.ts";
 import { idParam } from "../lib/validate.ts";
+import { notifyRoom } from "../night/room-events.ts";
 import { adminAuthRoutes } from "./admin-auth-routes.ts";
 import { changedEventFields, listAdminEvents } from "./admin-events.ts";
 import { adminEventList, adminEventSummary, adminWaitlist, eventParticipants } from "./admin-schemas.ts";
@@ -252,12 +253,14 @@ export const adminRoutes = (deps: AppDeps) => {
         const { eventId } = c.req.valid("json");
         const result = await startEvent(deps, eventId);
         logActivity(c, deps, { action: "event started", eventId });
+        notifyRoom(deps, eventId, "event");
         return c.json({ success: true as const, ...result }, 200);
       })
       .openapi({ ...endEventRoute, middleware: admin }, async (c) => {
         const { eventId } = c.req.valid("json");
         const result = await endEvent(deps, eventId);
         logActivity(c, deps, { action: "event ended", eventId });
+        notifyRoom(deps, eventId, "event");
         return c.json({ success: true as const, ...result }, 200);
       })
       .openapi({ ...participantsRoute, middleware: admin }, (c) => {

@@ -36,8 +36,9 @@ export function callRoute(
 ) {
   const [method, path] = route.split(" ") as [string, string];
   const url = path.replace(/:\w+(\{[^}]*\})?/g, String(eventId));
+  // A GET names its event in the path, or (the room's stream) in the query; the others ignore it.
   return method === "GET" || method === "HEAD"
-    ? client.request(url, { method })
+    ? client.request(`${url}?eventID=${eventId}`, { method })
     : client.request(url, { method, headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
 }
 

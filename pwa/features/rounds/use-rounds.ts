@@ -12,8 +12,12 @@ import {
   runRounds,
   type ShownClock,
 } from "./rounds-api.ts";
+import { LIVE_POLL_MS, usePhaseEndRefresh, useRoomStream } from "./use-room-stream.ts";
 
-/** The console asks the server again this often while the tab is open (the guests poll every 5 s). */
+/**
+ * Without the room's stream the console asks the server again this often while the tab is open (the
+ * guests poll every 5 s); with it, on each change it tells of and once a minute.
+ */
 export const ROUNDS_POLL_MS = 3_000;
 
 export type ConsoleState =
@@ -67,8 +71,9 @@ export function problemFor(
 }
 
 /**
- * The Rounds console's data: the event's rounds, asked for every few seconds while online, and the
- * host's actions, each answered with the whole new state. An answer is shown only if no later
+ * The Rounds console's data (and the room's Full screen): the event's rounds, asked for again on each
+ * change the room's stream tells of (another host's tap, a guest marked Left) or every few seconds
+ * while the stream is down, and the host's actions, each answered with the whole new state. An answer is shown only if no later
  * request has been answered already, so a slow poll never undoes a tap.
  */
 export function useRounds(eventID: number | null, pollMs = ROUNDS_POLL_MS) {
@@ -118,16 +123,26 @@ export function useRounds(eventID: number | null, pollMs = ROUNDS_POLL_MS) {
       return;
     }
     void load(false);
-    const timer = setInterval(() => {
-      if (navigator.onLine) void load(true);
-    }, pollMs);
     const onOnline = () => void load(true);
     window.addEventListener("online", onOnline);
-    return () => {
-      clearInterval(timer);
-      window.removeEventListener("online", onOnline);
-    };
-  }, [eventID, load, pollMs]);
+    return () => window.removeEventListener("online", onOnline);
+  }, [eventID, load]);
+
+  // Every message means "read the view again": the console shows far more than the clock, and only
+  // the staff's screens listen, so there is no crowd to spare.
+  const live = useRoomStream(eventID === null ? null : { eventID: String(eventID) }, () => void load(true));
+  useEffect(() => {
+    if (eventID === null) return;
+    const timer = setInterval(
+      () => {
+        if (navigator.onLine) void load(true);
+      },
+      live ? Math.max(pollMs, LIVE_POLL_MS) : pollMs,
+    );
+    return () => clearInterval(timer);
+  }, [eventID, load, pollMs, live]);
+  const ready = state.status === "ready" ? state : null;
+  usePhaseEndRefresh(ready?.rounds ?? null, ready?.receivedAt ?? 0, live, () => void load(true));
 
   const perform = useCallback(
     async (

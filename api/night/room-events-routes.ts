@@ -1,0 +1,134 @@
+import type { ServerResponse } from "node:http";
+import { createRoute } from "@hono/zod-openapi";
+import type { MiddlewareHandler } from "hono";
+import type { RoomEvent } from "../../common/room-events.ts";
+import type { AppDeps } from "../deps.ts";
+import type { CallerEnv } from "../lib/caller.ts";
+import { apiRouter, errors, file, z } from "../lib/openapi.ts";
+import { requireStaff, STAFF_ERRORS, staffFor } from "../lib/staff.ts";
+import { idParam } from "../lib/validate.ts";
+import { assertLink, participantOf } from "./feedback.ts";
+import { type Audience, roomEventOf, subscribe } from "./room-events.ts";
+import { getRounds } from "./rounds.ts";
+
+// The room in step (docs/decisions/038-room-stream.md): one server-sent event stream per event that
+// the guests' round view and the room's screen keep open, told of every Pause, +1 min, Next and
+// Announce at once. Polling stays the fallback, so nothing here is needed for a phone to follow.
+
+const eventsQuery = z.object({
+  eventID: idParam(z),
+  // EventSource can send neither a body nor a header: the guest's start link travels in the query,
+  // as it already does in the page's own address.
+  userID: idParam(z).optional().openapi({ description: "a guest: their id, with `t`" }),
+  t: z.string().max(200).optional().openapi({ description: "a guest: the start link's `t`" }),
+});
+
+const roundEventsRoute = createRoute({
+  method: "get",
+  path: "/round-events",
+  summary: "The room's changes as they happen (server-sent events): a guest with their start link, or staff",
+  request: { query: eventsQuery },
+  responses: {
+    200: file(
+      "text/event-stream",
+      "`rounds` events, each `{change, status, current, phase, phaseEndsAt, serverNow, announcement}`; a comment every 20 s",
+    ),
+    ...errors("get", [...STAFF_ERRORS, "invalid_request", "invalid_link", "not_a_participant", "not_found"]),
+  },
+});
+
+const encoder = new TextEncoder();
+/** Bytes a phone may leave unread before it is let go (it reconnects, or polls, when it wakes). */
+const MAX_BACKLOG = 64 * 1024;
+/** @hono/node-server's marker for an answer the handler wrote itself (its RESPONSE_ALREADY_SENT). */
+const X_ALREADY_SENT = "x-hono-already-sent";
+const STREAM_HEADERS = {
+  "Content-Type": "text/event-stream; charset=utf-8",
+  // Personal and live: never stored, and never held back by a buffering proxy.
+  "Cache-Control": "no-store",
+  "X-Accel-Buffering": "no",
+  "X-Content-Type-Options": "nosniff",
+} as const;
+
+export const roomEventsRoutes = (deps: AppDeps) => {
+  const staff = requireStaff(deps);
+  // A guest proves who they are with the link; anyone else must be the organiser or a host.
+  const guestOrStaff: MiddlewareHandler<CallerEnv> = (c, next) =>
+    c.req.query("userID") === undefined ? staff(c, next) : next();
+  return apiRouter().openapi({ ...roundEventsRoute, middleware: guestOrStaff }, (c) => {
+    const q = c.req.valid("query");
+    let audience: Audience = "staff";
+    if (q.userID !== undefined) {
+      assertLink(deps, "start", q.userID, q.eventID, q.t);
+      participantOf(deps.db, q.userID, q.eventID);
+      audience = "guest";
+    } else {
+      staffFor(c, q.eventID);
+    }
+    // Read before the stream opens, so a missing event is a 404 and not an empty stream.
+    const first: RoomEvent = roomEventOf(getRounds(deps.db, q.eventID, deps.now()), "open");
+    const listen = (write: (chunk: string) => boolean, end: () => void) => {
+      let unsubscribe = () => {};
+      const stop = () => {
+        unsubscribe();
+        end();
+      };
+      unsubscribe = subscribe(
+        deps.db,
+        q.eventID,
+        {
+          audience,
+          // A phone that stopped reading but keeps its connection is let go, not buffered for.
+          write: (chunk) => void (write(chunk) || stop()),
+          close: stop,
+        },
+        first,
+      );
+      return unsubscribe;
+    };
+    const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
+    if (outgoing) {
+      // On Node, straight onto the socket: @hono/node-server pipes a streamed body through a promise
+      // chain that grows with every chunk until the stream ends, and this stream does not end (the
+      // room's bench saw the heap climb with each announcement). The reply below tells it the
+      // answer is already sent; it still carries the declared media type for the reply check.
+      outgoing.writeHead(200, STREAM_HEADERS);
+      const unsubscribe = listen(
+        (chunk) => {
+          if (outgoing.destroyed || outgoing.writableEnded) return false;
+          outgoing.write(chunk);
+          return outgoing.writableLength <= MAX_BACKLOG;
+        },
+        () => outgoing.end(),
+      );
+      outgoing.once("close", unsubscribe);
+      if (outgoing.destroyed) unsubscribe();
+      return c.body(null, 200, { "Content-Type": STREAM_HEADERS["Content-Type"], [X_ALREADY_SENT]: "true" });
+    }
+    // Elsewhere (app.request(), other runtimes): a ReadableStream, which a cancel ends.
+    let unsubscribe = () => {};
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        unsubscribe = listen(
+          (chunk) => {
+            try {
+              controller.enqueue(encoder.encode(chunk));
+              return true;
+            } catch {
+              return false;
+            }
+          },
+          () => {
+            try {
+              controller.close();
+            } catch {
+              // Already closed or cancelled.
+            }
+          },
+        );
+      },
+      cancel: () => unsubscribe(),
+    });
+    return c.body(body, 200, STREAM_HEADERS);
+  });
+};

@@ -1,0 +1,141 @@
+import { ROOM_EVENT, type RoomChange, type RoomEvent } from "../../common/room-events.ts";
+import type { Db } from "../../db/client.ts";
+import { getRounds, type RoundsView } from "./rounds.ts";
+
+/**
+ * The room's stream: an in-process publish/subscribe keyed by event id (one Node process serves the
+ * night), so Pause, +1 min, Next and Announce reach every connected phone and screen at once
+ * (docs/decisions/038-room-stream.md). One hub per database, so two apps in one process (the tests)
+ * never hear each other's events.
+ */
+
+/** Who a listener is: a guest hears only what their own round view shows, staff hear everything. */
+export type Audience = "guest" | "staff";
+
+export type RoomListener = {
+  audience: Audience;
+  /** Writes one already framed SSE chunk; must not throw. */
+  write(chunk: string): void;
+  /** Ends the connection (shutdown). */
+  close(): void;
+};
+
+/** A comment line every 20 s: proxies and phones' networks drop a connection that stays silent. */
+export const HEARTBEAT_MS = 20_000;
+/** How long a browser waits before reconnecting a dropped stream. */
+export const RECONNECT_MS = 3_000;
+
+type Hub = {
+  rooms: Map<number, Set<RoomListener>>;
+  seq: number;
+  heartbeat: NodeJS.Timeout | undefined;
+};
+
+const hubs = new WeakMap<Db, Hub>();
+
+function hubOf(db: Db): Hub {
+  let hub = hubs.get(db);
+  if (!hub) {
+    hub = { rooms: new Map(), seq: 0, heartbeat: undefined };
+    hubs.set(db, hub);
+  }
+  return hub;
+}
+
+const total = (hub: Hub) => {
+  let n = 0;
+  for (const set of hub.rooms.values()) n += set.size;
+  return n;
+};
+
+/** One SSE frame. JSON has no raw line breaks, so `data` is one line. */
+export const sseFrame = (id: number, data: RoomEvent, retry?: number) =>
+  `event: ${ROOM_EVENT}\nid: ${id}\n${retry === undefined ? "" : `retry: ${retry}\n`}data: ${JSON.stringify(data)}\n\n`;
+
+/** The part of the host's view every listener may see: the clock and the announcement. */
+export const roomEventOf = (
+  view: Pick<RoundsView, keyof Omit<RoomEvent, "change">>,
+  change: RoomChange,
+): RoomEvent => ({
+  change,
+  status: view.status,
+  current: view.current,
+  phase: view.phase,
+  phaseEndsAt: view.phaseEndsAt,
+  serverNow: view.serverNow,
+  announcement: view.announcement,
+});
+
+/**
+ * Adds a listener to an event's room; the answer removes it (call it when the connection closes).
+ * The first message the listener gets is the room as it is now.
+ */
+export function subscribe(db: Db, eventId: number, listener: RoomListener, now: RoomEvent): () => void {
+  const hub = hubOf(db);
+  let room = hub.rooms.get(eventId);
+  if (!room) {
+    room = new Set();
+    hub.rooms.set(eventId, room);
+  }
+  room.add(listener);
+  listener.write(sseFrame(++hub.seq, now, RECONNECT_MS));
+  if (!hub.heartbeat) {
+    hub.heartbeat = setInterval(() => {
+      for (const set of hub.rooms.values()) for (const l of set) l.write(": ping\n\n");
+    }, HEARTBEAT_MS);
+    // A quiet room must not keep a test or a shutting-down process alive.
+    hub.heartbeat.unref();
+  }
+  let gone = false;
+  return () => {
+    if (gone) return;
+    gone = true;
+    const set = hub.rooms.get(eventId);
+    set?.delete(listener);
+    if (set && set.size === 0) hub.rooms.delete(eventId);
+    if (total(hub) === 0 && hub.heartbeat) {
+      clearInterval(hub.heartbeat);
+      hub.heartbeat = undefined;
+    }
+  };
+}
+
+/** Connected listeners: of one event, or of every event. */
+export function roomSubscribers(db: Db, eventId?: number): number {
+  const hub = hubs.get(db);
+  if (!hub) return 0;
+  return eventId === undefined ? total(hub) : (hub.rooms.get(eventId)?.size ?? 0);
+}
+
+/**
+ * Tells everyone in the event's room that it changed. `view` is the host's view the change answered
+ * with; without it (Start Event, End Event) it is read here. Costs nothing when nobody listens.
+ * A failure here must never fail the host's tap, which has already been saved.
+ */
+export function notifyRoom(
+  deps: { db: Db; now: () => number },
+  eventId: number,
+  change: RoomChange,
+  view?: RoundsView,
+): void {
+  const hub = hubs.get(deps.db);
+  const room = hub?.rooms.get(eventId);
+  if (!hub || !room || room.size === 0) return;
+  let event: RoomEvent;
+  try {
+    event = roomEventOf(view ?? getRounds(deps.db, eventId, deps.now()), change);
+  } catch {
+    return;
+  }
+  // Framed once for the whole room: 200 phones cost 200 socket writes, not 200 serialisations.
+  const frame = sseFrame(++hub.seq, event);
+  const toGuests = change !== "people";
+  for (const listener of room) if (toGuests || listener.audience === "staff") listener.write(frame);
+}
+
+/** Ends every open stream (graceful shutdown): browsers reconnect to the next server. */
+export function closeRoomStreams(db: Db): void {
+  const hub = hubs.get(db);
+  if (!hub) return;
+  for (const set of hub.rooms.values()) for (const l of [...set]) l.close();
+}
