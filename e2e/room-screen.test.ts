@@ -1,10 +1,6 @@
-import { eq } from "drizzle-orm";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { feedbackToken } from "../api/lib/capability.ts";
-import { openDatabase } from "../db/client.ts";
-import { bookings } from "../db/schema.ts";
-import { insertEvent, insertPaidBookings } from "../test/fixtures.ts";
 import {
   type AppServer,
   desktop,
@@ -16,12 +12,12 @@ import {
   startAppServer,
 } from "./harness.ts";
 import { expectAccessible } from "./page-checks.ts";
+import { checkedInNight } from "./steps.ts";
 
 // Issue 37 at 1366 px: the Rounds tab's Full screen as the room's screen. The host announces a line;
 // the screen shows it under the round, a guest's phone shows it too, and at the changeover the screen
 // turns into a break card that says when the next round starts, the line still on it.
 
-const MINUTE = 60_000;
 const env = { SESSION_SECRET: "e2e-secret-e2e-secret-e2e-secret-012345" };
 
 describe.skipIf(noBrowser)("the room's screen", () => {
@@ -32,23 +28,7 @@ describe.skipIf(noBrowser)("the room's screen", () => {
 
   beforeAll(async () => {
     server = await startAppServer({ SEED_DEMO: "0" });
-    const db = openDatabase(`${server.dataDir}/app.db`);
-    const event = await insertEvent(db, `${server.dataDir}/uploads`, {
-      name: "Screen Night",
-      startsAt: Date.now() + 30 * MINUTE,
-    });
-    eventId = event.id;
-    for (const [name, gender] of [
-      ["Isha", "female"],
-      ["Tara", "female"],
-      ["Kabir", "male"],
-      ["Neel", "male"],
-    ] as const) {
-      const [p] = insertPaidBookings(db, eventId, 1, { name, gender });
-      db.update(bookings).set({ checkedInAt: Date.now() }).where(eq(bookings.id, p!.bookingId)).run();
-      if (name === "Isha") guest = p!;
-    }
-    db.$client.close();
+    ({ eventId, guest } = await checkedInNight(server, "Screen Night"));
     browser = await launchBrowser();
   });
 

@@ -1,10 +1,6 @@
-import { eq } from "drizzle-orm";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { feedbackToken } from "../api/lib/capability.ts";
-import { openDatabase } from "../db/client.ts";
-import { bookings } from "../db/schema.ts";
-import { insertEvent, insertPaidBookings } from "../test/fixtures.ts";
 import {
   type AppServer,
   desktop,
@@ -15,12 +11,12 @@ import {
   signInAsOrganiser,
   startAppServer,
 } from "./harness.ts";
+import { checkedInNight } from "./steps.ts";
 
 // Issue 38, part 3: the room in step. A guest's phone follows Next, Announce and Next again from the
 // room's stream alone: once the phone has shown its night, every read of its round view is refused,
 // so no poll can be what moved it. The room's screen follows the same taps.
 
-const MINUTE = 60_000;
 const env = { SESSION_SECRET: "e2e-secret-e2e-secret-e2e-secret-012345" };
 
 describe.skipIf(noBrowser)("the room's stream", () => {
@@ -31,23 +27,7 @@ describe.skipIf(noBrowser)("the room's stream", () => {
 
   beforeAll(async () => {
     server = await startAppServer({ SEED_DEMO: "0" });
-    const db = openDatabase(`${server.dataDir}/app.db`);
-    const event = await insertEvent(db, `${server.dataDir}/uploads`, {
-      name: "Stream Night",
-      startsAt: Date.now() + 30 * MINUTE,
-    });
-    eventId = event.id;
-    for (const [name, gender] of [
-      ["Isha", "female"],
-      ["Tara", "female"],
-      ["Kabir", "male"],
-      ["Neel", "male"],
-    ] as const) {
-      const [p] = insertPaidBookings(db, eventId, 1, { name, gender });
-      db.update(bookings).set({ checkedInAt: Date.now() }).where(eq(bookings.id, p!.bookingId)).run();
-      if (name === "Isha") guest = p!;
-    }
-    db.$client.close();
+    ({ eventId, guest } = await checkedInNight(server, "Stream Night"));
     browser = await launchBrowser();
   });
 

@@ -1,10 +1,11 @@
+import { eq } from "drizzle-orm";
 import type { Page } from "playwright-core";
 import { expect } from "vitest";
 import { type Db, openDatabase } from "../db/client.ts";
 import { bookings, users } from "../db/schema.ts";
 import { verifiedPhoneCookie } from "../test/api-harness.ts";
 import { ADULT_DATE_OF_BIRTH } from "../test/date-of-birth.ts";
-import { insertHeldBooking } from "../test/fixtures.ts";
+import { insertEvent, insertHeldBooking, insertPaidBookings } from "../test/fixtures.ts";
 import { type AppServer, codeFor, devOutbox, ORGANISER_PASSWORD } from "./harness.ts";
 
 // Steps several browser suites take the same way, written once: the organiser's session, a seat
@@ -109,4 +110,29 @@ export function paidNightOf(
     })
     .run();
   return user;
+}
+
+/**
+ * A night 30 minutes away with two women and two men paid and checked in at the door (Isha, Tara,
+ * Kabir, Neel), for suites that run its rounds; `guest` is Isha.
+ */
+export async function checkedInNight(server: AppServer, name: string) {
+  const db = openDatabase(`${server.dataDir}/app.db`);
+  try {
+    const event = await insertEvent(db, `${server.dataDir}/uploads`, { name, startsAt: Date.now() + 30 * 60_000 });
+    let guest: { userId: number } | undefined;
+    for (const [person, gender] of [
+      ["Isha", "female"],
+      ["Tara", "female"],
+      ["Kabir", "male"],
+      ["Neel", "male"],
+    ] as const) {
+      const [p] = insertPaidBookings(db, event.id, 1, { name: person, gender });
+      db.update(bookings).set({ checkedInAt: Date.now() }).where(eq(bookings.id, p!.bookingId)).run();
+      guest ??= p!;
+    }
+    return { eventId: event.id, guest: guest! };
+  } finally {
+    db.$client.close();
+  }
 }
