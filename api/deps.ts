@@ -1,5 +1,6 @@
 import type { Db } from "../db/client.ts";
 import { documentPdf } from "./booking/documents-pdf.ts";
+import type { PhotoTurn } from "./booking/holds.ts";
 import type { Env } from "./env.ts";
 import type { Logger } from "./lib/log.ts";
 import { createMailProvider } from "./providers/mail/index.ts";
@@ -34,6 +35,12 @@ export type AppDeps = {
    * Tests pass one that records the wait instead of taking it.
    */
   sleep?: (ms: number) => Promise<void>;
+  /**
+   * How a details form's photo takes its turn to be decoded and stored, which happens after a first
+   * save is answered (api/booking/photo-jobs.ts). Absent: as many at a time as the machine has cores,
+   * less the one that answers requests. Tests pass one that holds the photos back.
+   */
+  photoTurn?: PhotoTurn;
   /** The built PWA; when absent (API tests) only /api is served. */
   staticDir?: string;
   /**

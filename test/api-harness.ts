@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { serve } from "@hono/node-server";
 import { afterAll, beforeAll, expect } from "vitest";
 import { createApp } from "../api/app.ts";
+import { photoJobsOf } from "../api/booking/photo-jobs.ts";
 import { type AppDeps, createAppDeps } from "../api/deps.ts";
 import { parseEnv } from "../api/env.ts";
 import { signValue } from "../api/lib/crypto.ts";
@@ -17,6 +18,11 @@ export type TestServer = {
   deps: AppDeps;
   /** Moves the server's clock; holds and codes expire by it. */
   advance(ms: number): void;
+  /**
+   * Waits for the photos the server is storing after its replies (a first save is answered once its
+   * seat is held and its photo's header read; api/booking/photo-jobs.ts) and what follows them.
+   */
+  photosStored(): Promise<void>;
   /** Entries the app logged at level "error" (an unhandled error is a bug: a 5xx). */
   errors: { message: string; fields?: Record<string, unknown> }[];
   /**
@@ -98,6 +104,7 @@ export async function startTestServer(options: Omit<TestServerOptions, "expectNo
     advance: (ms) => {
       offset += ms;
     },
+    photosStored: () => photoJobsOf(deps.db).idle(),
     close: () => {
       closing ??= (async () => {
         await new Promise<void>((resolve) => server.close(() => resolve()));

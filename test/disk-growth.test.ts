@@ -128,6 +128,7 @@ describe("a full event", () => {
     const [paid] = insertPaidBookings(db, event.id, 2);
     const holder = newMobile();
     expect((await save(verifiedPhoneBrowser(server, holder), holder, event.id)).status).toBe(200);
+    await server.photosStored();
     const files = jpgs(env.UPLOADS_DIR);
 
     // Bytes that are no image, a file over the size limit, no file at all: the seats answer first.
@@ -177,6 +178,7 @@ describe("the upload sweep", () => {
     // A hold left to run out, and one that reached the payment page and then ran out.
     const walker = newMobile();
     const walkerUser = (await save(verifiedPhoneBrowser(server, walker), walker, event.id)).body.userID ?? 0;
+    await server.photosStored();
     const walkerPhoto = photoOf(walkerUser);
     const hesitant = newMobile();
     const hesitantBrowser = verifiedPhoneBrowser(server, hesitant);
@@ -184,6 +186,8 @@ describe("the upload sweep", () => {
     expect(
       (await createCheckout(server.url, { userID: hesitantUser, eventID: event.id }, hesitantBrowser)).status,
     ).toBe(200);
+    // The photos are stored moments after each reply.
+    await server.photosStored();
     const hesitantPhoto = photoOf(hesitantUser);
     // Files no row names: one left by a crash hours ago (and a half-written one), one being saved now.
     const old = await storeImage(dir, await makeImage());
@@ -242,6 +246,7 @@ describe("uploads at rest", () => {
     const phone = newMobile();
     const saved = await save(verifiedPhoneBrowser(server, phone), phone, event.id);
     expect(saved.status).toBe(200);
+    await server.photosStored();
     const user = db
       .select()
       .from(users)

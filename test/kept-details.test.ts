@@ -44,9 +44,12 @@ function form(input: {
   return body;
 }
 
-async function save(browser: BrowserClient, input: Parameters<typeof form>[0]) {
+/** A save, and the photo and kept details its reply is followed by (a first save stores them after it). */
+async function save(server: TestServer, browser: BrowserClient, input: Parameters<typeof form>[0]) {
   const response = await browser.postForm("/api/save-user-details", form(input));
-  return { status: response.status, body: await json<{ userID?: number; code?: string }>(response) };
+  const reply = { status: response.status, body: await json<{ userID?: number; code?: string }>(response) };
+  await server.photosStored();
+  return reply;
 }
 
 async function kept(browser: BrowserClient, phone: string) {
@@ -79,11 +82,13 @@ describe("Keep my details for next time", () => {
     const event = await insertEvent(db, env.UPLOADS_DIR);
     const phone = newMobile();
     const browser = verifiedPhoneBrowser(server, phone);
-    expect((await save(browser, { phone, eventId: event.id, keep: false })).status).toBe(200);
+    expect((await save(server, browser, { phone, eventId: event.id, keep: false })).status).toBe(200);
     expect(keptRow(server, phone)).toBeUndefined();
     expect(await kept(browser, phone)).toEqual({ status: 200, body: { kept: null } });
     const other = newMobile();
-    expect((await save(verifiedPhoneBrowser(server, other), { phone: other, eventId: event.id })).status).toBe(200);
+    expect((await save(server, verifiedPhoneBrowser(server, other), { phone: other, eventId: event.id })).status).toBe(
+      200,
+    );
     expect(keptRow(server, other)).toBeUndefined();
   });
 
@@ -92,7 +97,7 @@ describe("Keep my details for next time", () => {
     const event = await insertEvent(db, env.UPLOADS_DIR);
     const phone = newMobile();
     const browser = verifiedPhoneBrowser(server, phone);
-    const saved = await save(browser, { phone, eventId: event.id, name: "Mei Tanaka", keep: true });
+    const saved = await save(server, browser, { phone, eventId: event.id, name: "Mei Tanaka", keep: true });
     expect(saved.status).toBe(200);
     const row = keptRow(server, phone);
     const user = db.select().from(users).where(eq(users.id, saved.body.userID!)).get()!;
@@ -132,7 +137,9 @@ describe("Keep my details for next time", () => {
     const event = await insertEvent(db, env.UPLOADS_DIR);
     const phone = newMobile();
     const browser = verifiedPhoneBrowser(server, phone);
-    expect((await save(browser, { phone, eventId: event.id, name: "Mei Tanaka", keep: true })).status).toBe(200);
+    expect((await save(server, browser, { phone, eventId: event.id, name: "Mei Tanaka", keep: true })).status).toBe(
+      200,
+    );
     const photo = (client: BrowserClient, of: string) =>
       client.get(`/api/kept-photo?${new URLSearchParams({ phone: of })}`);
 
@@ -170,10 +177,10 @@ describe("Keep my details for next time", () => {
     const second = await insertEvent(db, env.UPLOADS_DIR);
     const phone = newMobile();
     const browser = verifiedPhoneBrowser(server, phone);
-    expect((await save(browser, { phone, eventId: first.id, keep: true })).status).toBe(200);
+    expect((await save(server, browser, { phone, eventId: first.id, keep: true })).status).toBe(200);
     const row = keptRow(server, phone)!;
 
-    const again = await save(browser, { phone, eventId: second.id, saved: true, photo: false });
+    const again = await save(server, browser, { phone, eventId: second.id, saved: true, photo: false });
     expect(again.status).toBe(200);
     const user = db.select().from(users).where(eq(users.id, again.body.userID!)).get()!;
     expect(user.imageName).not.toBe(row.imageName);
@@ -183,11 +190,11 @@ describe("Keep my details for next time", () => {
     // No photo and no saved one: the usual 400, nothing held.
     const otherPhone = newMobile();
     const other = verifiedPhoneBrowser(server, otherPhone);
-    const refused = await save(other, { phone: otherPhone, eventId: second.id, saved: true, photo: false });
+    const refused = await save(server, other, { phone: otherPhone, eventId: second.id, saved: true, photo: false });
     expect(refused.status).toBe(400);
     expect(db.select().from(bookings).where(eq(bookings.phone, otherPhone)).all()).toEqual([]);
     // Naming this number from the other browser: 403 before anything is read.
-    expect((await save(other, { phone, eventId: second.id, saved: true, photo: false })).status).toBe(403);
+    expect((await save(server, other, { phone, eventId: second.id, saved: true, photo: false })).status).toBe(403);
     // Bad values for the new fields: a clear 400.
     const bad = form({ phone, eventId: second.id });
     bad.append("keepDetails", "yes");
@@ -199,9 +206,9 @@ describe("Keep my details for next time", () => {
     const { db, env } = server.deps;
     const event = await insertEvent(db, env.UPLOADS_DIR);
     const phone = newMobile();
-    expect((await save(verifiedPhoneBrowser(server, phone), { phone, eventId: event.id, keep: true })).status).toBe(
-      200,
-    );
+    expect(
+      (await save(server, verifiedPhoneBrowser(server, phone), { phone, eventId: event.id, keep: true })).status,
+    ).toBe(200);
     const row = keptRow(server, phone)!;
     const later = Date.now() + 5 * DAY;
     await sweepUploads({ db, uploadsDir: env.UPLOADS_DIR }, later);
@@ -213,7 +220,7 @@ describe("Keep my details for next time", () => {
     const event = await insertEvent(db, env.UPLOADS_DIR);
     const phone = newMobile();
     const browser = verifiedPhoneBrowser(server, phone);
-    expect((await save(browser, { phone, eventId: event.id, keep: true })).status).toBe(200);
+    expect((await save(server, browser, { phone, eventId: event.id, keep: true })).status).toBe(200);
     const row = keptRow(server, phone)!;
     const deps = { db, uploadsDir: env.UPLOADS_DIR, retentionDays: env.RETENTION_DAYS };
 
@@ -232,7 +239,7 @@ describe("Keep my details for next time", () => {
     // A booking now (unticked) restarts the 18 months.
     const later = await insertEvent(db, env.UPLOADS_DIR, { startsAt: server.deps.now() + 7 * DAY });
     const again = verifiedPhoneBrowser(server, phone);
-    expect((await save(again, { phone, eventId: later.id, saved: true, photo: false })).status).toBe(200);
+    expect((await save(server, again, { phone, eventId: later.id, saved: true, photo: false })).status).toBe(200);
     server.advance(2 * DAY);
     await applyRetention(deps, server.deps.now());
     expect(keptRow(server, phone)).toBeDefined();
@@ -253,7 +260,7 @@ describe("Download my data and Delete my details", () => {
     const { db, env } = server.deps;
     const event = await insertEvent(db, env.UPLOADS_DIR);
     const [me, match, admirer] = [newMobile(), newMobile(), newMobile()];
-    const meSaved = await save(verifiedPhoneBrowser(server, me), {
+    const meSaved = await save(server, verifiedPhoneBrowser(server, me), {
       phone: me,
       eventId: event.id,
       name: "Asha Me",
@@ -272,6 +279,8 @@ describe("Download my data and Delete my details", () => {
       await verifiedPhoneBrowser(server, admirer).postForm("/api/save-user-details", admirerForm),
     );
     const [a, b, c] = [meSaved.body.userID!, matchSaved.userID, admirerSaved.userID];
+    // Paid as the checkout lets them be: once their photos are stored.
+    await server.photosStored();
     for (const id of [a, b, c]) pay(server, id);
     const now = server.deps.now();
     const rate = (from: number, to: number, value: "like" | "dislike") =>

@@ -103,6 +103,8 @@ describe("booking with the console provider", () => {
     const body = (await saved.json()) as { success: boolean; userID: number; holdExpiresAt: string };
     expect(body).toEqual({ success: true, userID: expect.any(Number), holdExpiresAt: expect.any(String) });
 
+    // The photo is stored moments after the reply (the seat first, the photo after: issue 38).
+    await server.photosStored();
     const user = db.select().from(users).where(eq(users.id, body.userID)).get();
     expect(user).toMatchObject({
       name: "Priya Sharma",
@@ -465,6 +467,7 @@ describe("50 buyers for 5 seats at once", () => {
       .all();
     expect(held).toHaveLength(5);
     expect(db.select().from(bookings).all()).toHaveLength(5);
+    await server.photosStored();
     // The event picture plus a photo and a thumbnail per hold: the 45 refused photos were deleted.
     expect(readdirSync(env.UPLOADS_DIR).filter((f) => f.endsWith(".jpg"))).toHaveLength(2 + 5 * 2);
   });

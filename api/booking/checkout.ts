@@ -16,6 +16,7 @@ import type { PaymentsProvider } from "../providers/payments/types.ts";
 import { bookingStatusAfter, bookingStatusesFor } from "./booking-status.ts";
 import { assertSalesOpen, releaseHolds } from "./holds.ts";
 import { NO_PHOTO } from "./images.ts";
+import { photoJobsOf } from "./photo-jobs.ts";
 import { type OfferDeps, offerFreedSeatsNow } from "./waitlist-offers.ts";
 
 type Deps = { db: Db; env: Env; payments: PaymentsProvider; now: () => number };
@@ -103,6 +104,9 @@ const inFlight = new WeakMap<Db, Map<number, Promise<CheckoutReply>>>();
  */
 export async function createCheckoutSession(deps: Deps, input: { userId: number; eventId: number }) {
   const { db } = deps;
+  // A first save is answered before its photo is stored (holds.ts): the payment waits for the photo,
+  // and a photo that failed (its seat already given back) is a 415 that says so.
+  await photoJobsOf(db).settle(input.userId, deps.now());
   const bookingId = loadBookingContext(db, input.userId, input.eventId).booking.id;
   let running = inFlight.get(db);
   if (!running) {
@@ -130,8 +134,8 @@ async function createOnce(deps: Deps, input: { userId: number; eventId: number }
         throw Conflict("the seat hold has expired, please book again", "hold_expired");
       }
       // A first save holds its seat before its photo is stored (holds.ts, saveUserDetails): until the
-      // photo is attached the hold is not a booking anyone may pay for, and a photo that fails gives
-      // the seat back. Its save answers only once the photo is attached, so a buyer never sees this.
+      // photo is attached the hold is not a booking anyone may pay for. The wait above covers this
+      // process's photos; a hold still without one belongs to a process that stopped mid-photo.
       if (ctx.user.imageName === NO_PHOTO)
         throw Conflict("the seat is not held until its photo is saved, please book again", "hold_expired");
       const open = tx

@@ -18,6 +18,7 @@ import { assertUnderLimit, hitsInWindow, type Limit, recordHit } from "../lib/ra
 import { recordConsent } from "../messaging/consent.ts";
 import { bookingStatusAfter, bookingStatusesFor } from "./booking-status.ts";
 import {
+  assertImageHeader,
   MAX_IMAGE_BYTES,
   NO_PHOTO,
   removeStoredFiles,
@@ -25,6 +26,7 @@ import {
   type StoredImage,
   storeImage,
 } from "./images.ts";
+import { photoJobsOf } from "./photo-jobs.ts";
 import { assertAgeAllowed, heldPrice } from "./prices.ts";
 import { assertNoPaidBooking, assertSeatFor, isBalanced } from "./seats.ts";
 import { liveOfferFor, offerBooked } from "./waitlist-offers.ts";
@@ -90,8 +92,12 @@ function assertSeatFree(
  * paid for by this phone, or full for this gender. Read outside any transaction, so a sold-out event
  * costs no image work (docs/decisions/007-scale.md); holdSeat checks again inside its own.
  */
-export function assertCanHold(db: Db, input: { eventId: number; phone: string; gender: PersonGender }, now: number) {
-  const event = findEvent(db, input.eventId);
+export function assertCanHold(
+  db: Db,
+  input: ({ eventId: number } | { event: Event | undefined }) & { phone: string; gender: PersonGender },
+  now: number,
+) {
+  const event = "event" in input ? input.event : findEvent(db, input.eventId);
   assertBookable(event, now);
   assertSeatFree(db, event, input.phone, input.gender, now);
 }
@@ -312,13 +318,14 @@ export type PhotoTurn = <T>(task: () => Promise<T>) => Promise<T>;
  * the event holds its seat at once, in the hold's transaction with no photo yet (NO_PHOTO), and only
  * then stores the photo and attaches it in a second short transaction. In an on-sale rush the seats go
  * to the first buyers the moment they ask, and everyone after them is refused by the hold's own
- * check, without waiting for anyone's photo. A photo that fails (not an image, a decode error) gives
- * the seat straight back, and the caller gets the same error as before. Until the photo is attached
- * the hold cannot be paid (checkout.ts), and the reply waits for it, so nobody is told a seat is theirs
- * before its photo is stored.
+ * check, without waiting for anyone's photo. The upload's header is read before the caller answers
+ * (not an image: a 415, and the seat given back); decoding, re-encoding and attaching it happen after,
+ * in `photo`, which saveUserDetails records in photoJobsOf(db), so a buyer is told the seat is theirs
+ * whatever photos are queued ahead. A photo that then fails gives the seat back, and the checkout,
+ * which waits for the photo first, says so (checkout.ts): nobody pays for a seat without its photo.
  *
  * A retry (the phone already has a booking here) and a phone with a live waitlist offer keep the
- * old order, photo then hold: each already has its seat kept (its own hold, the offer's seat), so
+ * old order, photo then hold, and `photo` is stored before this returns: each already has its seat kept (its own hold, the offer's seat), so
  * nothing is gained by holding first, and a broken photo on a retry must not cost the seat it had.
  * Such a photo is stored before the transaction because sharp is asynchronous and nothing may await
  * inside it, and deleted again when the hold is refused, so refusals leave nothing behind.
@@ -342,7 +349,7 @@ export async function saveUserDetails(
     /** The seat holdBeforePhoto already held for this save, from the fields sent before the photo. */
     heldBeforePhoto?: HeldSeat;
   } & HoldExtras,
-): Promise<{ userId: number; bookingId: number; holdExpiresAt: number; photo: StoredImage }> {
+): Promise<{ userId: number; bookingId: number; holdExpiresAt: number; photo: Promise<StoredImage> }> {
   const image = input.image;
   if (image instanceof File && image.size > MAX_IMAGE_BYTES) throw TooLarge("image larger than 5 MB");
   const photoTurn: PhotoTurn = deps.photoTurn ?? ((task) => task());
@@ -368,39 +375,69 @@ export async function saveUserDetails(
       marketing,
       announcementId: input.announcementId,
     });
-  let held: HeldSeat;
-  let stored: StoredImage;
   const early = input.heldBeforePhoto;
   if (early || isFirstSave(deps.db, input.eventId, phone, deps.now())) {
-    // The boxes ticked are recorded with the photo: a save refused for its photo records nothing.
-    held = early ?? hold({ imageName: NO_PHOTO, thumbName: NO_PHOTO }, undefined);
+    const held = early ?? hold({ imageName: NO_PHOTO, thumbName: NO_PHOTO }, undefined);
+    // The upload's header is read before the reply (a file that is no image is refused at once, its
+    // seat given back); decoding and storing it come after the reply, in the photo's turn.
+    let bytes: Uint8Array | undefined;
     try {
-      stored = await photoTurn(storePhoto);
+      if (image instanceof File) {
+        bytes = new Uint8Array(await image.arrayBuffer());
+        await assertImageHeader(bytes);
+      }
     } catch (error) {
       giveBackSeat(deps.db, held);
       throw error;
     }
-    const extras = { marketing: input.marketing, announcementId: early ? input.announcementId : undefined };
-    if (
-      !attachPhoto(deps.db, { eventId: input.eventId, held, stored, attendee: attendee(stored), ...extras }, deps.now())
-    )
-      await removeStoredImage(deps.uploadsDir, stored);
-  } else {
-    // Checked again when the photo's turn comes: those queued behind a sold-out event decode nothing.
-    stored = await photoTurn(async () => {
-      assertCanHold(deps.db, { eventId: input.eventId, phone, gender }, deps.now());
-      return storePhoto();
-    });
-    try {
-      held = hold(stored, input.marketing);
-    } catch (error) {
-      await removeStoredImage(deps.uploadsDir, stored);
-      throw error;
-    }
+    const upload = bytes;
+    const photo = (async () => {
+      let stored: StoredImage;
+      try {
+        stored = await photoTurn(() => (upload ? storeImage(deps.uploadsDir, upload) : storePhoto()));
+      } catch (error) {
+        giveBackSeat(deps.db, held);
+        throw error;
+      }
+      if (!attachPhoto(deps.db, held, stored)) await removeStoredImage(deps.uploadsDir, stored);
+      await removeStoredFiles(deps.uploadsDir, held.unreferencedPhotos).catch(() => undefined);
+      return stored;
+    })();
+    // Handled here, so a photo that fails is never an unhandled rejection; photoJobs keeps its error.
+    photo.catch(() => undefined);
+    photoJobsOf(deps.db).track(held.userId, photo, { phone, now: deps.now(), forgetAt: held.holdExpiresAt });
+    // A copy of the number's kept photo is quick, and its refusal (none kept) is this reply's.
+    if (!upload) await photo;
+    // What came with the form is on the record before the reply: the boxes ticked, and the link's
+    // announcement (a hold taken before the photo did not know it, sent after it).
+    recordFormExtras(
+      deps.db,
+      { eventId: input.eventId, held, attendee: attendee({ imageName: NO_PHOTO, thumbName: NO_PHOTO }) },
+      { marketing: input.marketing, announcementId: early ? input.announcementId : undefined },
+      deps.now(),
+    );
+    return { userId: held.userId, bookingId: held.bookingId, holdExpiresAt: held.holdExpiresAt, photo };
+  }
+  // Checked again when the photo's turn comes: those queued behind a sold-out event decode nothing.
+  const stored = await photoTurn(async () => {
+    assertCanHold(deps.db, { eventId: input.eventId, phone, gender }, deps.now());
+    return storePhoto();
+  });
+  let held: HeldSeat;
+  try {
+    held = hold(stored, input.marketing);
+  } catch (error) {
+    await removeStoredImage(deps.uploadsDir, stored);
+    throw error;
   }
   // Best effort: whatever is left behind is an orphan the upload sweep deletes within hours.
   await removeStoredFiles(deps.uploadsDir, held.unreferencedPhotos).catch(() => undefined);
-  return { userId: held.userId, bookingId: held.bookingId, holdExpiresAt: held.holdExpiresAt, photo: stored };
+  return {
+    userId: held.userId,
+    bookingId: held.bookingId,
+    holdExpiresAt: held.holdExpiresAt,
+    photo: Promise.resolve(stored),
+  };
 }
 
 /**
@@ -418,35 +455,43 @@ function isFirstSave(db: Db, eventId: number, phone: string, now: number): boole
 }
 
 /**
- * Names the stored photo on a seat held before it (saveUserDetails), and records the boxes ticked.
- * False when the row no longer waits for it: a concurrent save of the same phone released this hold
- * and pointed its row at that save's photo, so this photo is named by nothing and the caller deletes it.
+ * The boxes ticked on a first save's form and the announcement its link came through, recorded with
+ * the seat held before its photo, before the reply. A photo that fails afterwards gives the seat back
+ * but leaves these: the number did tick the boxes, and the link was followed.
  */
-function attachPhoto(
+function recordFormExtras(
   db: Db,
-  input: { eventId: number; held: HeldSeat; stored: StoredImage; attendee: Attendee } & HoldExtras,
+  input: { eventId: number; held: HeldSeat; attendee: Attendee },
+  extras: HoldExtras,
   now: number,
-): boolean {
-  const { held } = input;
-  return db.transaction(
+): void {
+  if (!extras.marketing?.sms && !extras.marketing?.email && extras.announcementId === undefined) return;
+  db.transaction(
     (tx) => {
-      const attached = tx
-        .update(users)
-        .set(input.stored)
-        .where(and(eq(users.id, held.userId), eq(users.imageName, NO_PHOTO)))
-        .returning({ id: users.id })
-        .get();
-      // A hold taken from the fields before the photo did not know the link's announcement, sent after it.
-      if (input.announcementId !== undefined)
+      if (extras.announcementId !== undefined)
         tx.update(bookings)
-          .set({ announcementId: announcementOf(tx, input.eventId, input.announcementId) })
-          .where(eq(bookings.id, held.bookingId))
+          .set({ announcementId: announcementOf(tx, input.eventId, extras.announcementId) })
+          .where(eq(bookings.id, input.held.bookingId))
           .run();
-      recordBookingConsent(tx, input.attendee, input.marketing, now);
-      return attached !== undefined;
+      recordBookingConsent(tx, input.attendee, extras.marketing, now);
     },
     { behavior: "immediate" },
   );
+}
+
+/**
+ * Names the stored photo on a seat held before it (saveUserDetails). False when the row no longer
+ * waits for it: a concurrent save of the same phone released this hold and pointed its row at that
+ * save's photo, or the seat was given back, so this photo is named by nothing and the caller deletes it.
+ */
+function attachPhoto(db: Db, held: HeldSeat, stored: StoredImage): boolean {
+  const attached = db
+    .update(users)
+    .set(stored)
+    .where(and(eq(users.id, held.userId), eq(users.imageName, NO_PHOTO)))
+    .returning({ id: users.id })
+    .get();
+  return attached !== undefined;
 }
 
 /**
@@ -478,10 +523,10 @@ export function giveBackSeat(db: Db, held: Pick<HeldSeat, "bookingId" | "userId"
 }
 
 /**
- * Gives back every live seat still waiting for its photo. A save answers only once its photo is
- * attached, so such a seat belongs to a request this process is still working on: none at startup
- * (a crash cut them off), and at shutdown only those whose connection the grace period cut. Called
- * by api/server.ts at both, so no photoless hold outlives the request that made it. Returns how many.
+ * Gives back every live seat still waiting for its photo. Such a seat belongs to a save or a photo
+ * this process is still working on (photoJobsOf): none at startup (a crash cut them off), and at
+ * shutdown only those whose upload the grace period cut or whose photo it did not finish. Called by
+ * api/server.ts at both, so no photoless hold outlives the process that made it. Returns how many.
  */
 export function giveBackSeatsWithoutPhoto(db: Db, now: number): number {
   const waiting = db

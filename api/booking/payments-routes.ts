@@ -27,6 +27,7 @@ import {
   ticketStatusReply,
   webhookReply,
 } from "./payments-schemas.ts";
+import { photoJobsOf } from "./photo-jobs.ts";
 import { NO_PROOF, openTicketLink, ticketStatus } from "./ticket.ts";
 
 const createCheckoutRoute = createRoute({
@@ -36,7 +37,14 @@ const createCheckoutRoute = createRoute({
   request: jsonBody(createCheckoutBody),
   responses: {
     200: json(checkoutReply),
-    ...errors("post", ["phone_not_verified", "already_paid", "booking_closed", "hold_expired", "provider_failed"]),
+    ...errors("post", [
+      "phone_not_verified",
+      "already_paid",
+      "booking_closed",
+      "hold_expired",
+      "not_an_image",
+      "provider_failed",
+    ]),
   },
 });
 
@@ -148,8 +156,16 @@ export const paymentsRoutes = (deps: AppDeps) => {
   return apiRouter()
     .openapi(createCheckoutRoute, async (c) => {
       const body = c.req.valid("json");
+      // A photo still being stored is waited for; one that failed gave its seat back, and only the
+      // browser that proved its phone is told why (createCheckoutSession throws it).
+      const photos = photoJobsOf(deps.db);
+      await photos.wait(body.userID);
       // The checkout pre-fills the buyer's email, its success URL names their phone, and it stretches the hold.
-      requireProof(c, findBookingContext(deps.db, body.userID, body.eventID)?.booking.phone);
+      requireProof(
+        c,
+        findBookingContext(deps.db, body.userID, body.eventID)?.booking.phone ??
+          photos.failure(body.userID, deps.now())?.phone,
+      );
       return c.json(await createCheckoutSession(deps, { userId: body.userID, eventId: body.eventID }), 200);
     })
     .openapi(checkoutSessionRoute, async (c) => {

@@ -116,6 +116,7 @@ describe("the seat first, the photo after", () => {
     upload.finish();
     const done = await upload.response;
     expect(done.status).toBe(200);
+    await server.photosStored();
     const [booking] = bookingOf(server, first, event.id);
     expect(booking?.status).toBe("held");
     expect(booking?.imageName).toMatch(/^[a-f0-9]{32}\.jpg$/);
@@ -222,9 +223,78 @@ describe("the seat first, the photo after", () => {
     );
     expect(answers.filter((a) => a.status === 200).length).toBeGreaterThan(0);
     expect(answers.map((a) => a.status).filter((s) => s !== 200 && s !== 415)).toEqual([]);
+    await server.photosStored();
     const held = bookingOf(server, phone, event.id).filter((b) => b.status === "held");
     expect(held).toHaveLength(1);
     expect(held[0]?.imageName).toMatch(/^[a-f0-9]{32}\.jpg$/);
+  });
+});
+
+describe("the answer before the photo is stored", () => {
+  // Photos wait here until the test lets them through: what the server answers meanwhile can be seen.
+  let release!: () => void;
+  let released = Promise.resolve();
+  const holdPhotosBack = () => {
+    released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+  };
+  const server = suiteTestServer({
+    env: { OTP_MAX_PER_ADDRESS: "1000" },
+    deps: () => ({
+      photoTurn: async (task) => {
+        await released;
+        return task();
+      },
+    }),
+  });
+  const checkout = (browser: BrowserClient, userID: number, eventID: number) =>
+    browser.postJson("/api/create-checkout-session", { userID, eventID, amount: 1 });
+
+  it("tells a first save its seat is held while the photo still waits, and the checkout waits for it", async () => {
+    const { db, env } = server.deps;
+    const event = await insertEvent(db, env.UPLOADS_DIR, { totalSeats: 1 });
+    holdPhotosBack();
+    const phone = newPhone();
+    const browser = verifiedPhoneBrowser(server, phone);
+    const saved = await postForm(browser, fields(phone, event.id), jpeg);
+    expect(saved.status).toBe(200);
+    const { userID } = (await saved.json()) as { userID: number };
+    // Answered, the seat held, the photo not stored yet; the next buyer hears sold out.
+    expect(bookingOf(server, phone, event.id)).toEqual([{ status: "held", userId: userID, imageName: NO_PHOTO }]);
+    const late = newPhone();
+    expect((await postForm(verifiedPhoneBrowser(server, late), fields(late, event.id), jpeg)).status).toBe(409);
+
+    const paying = checkout(browser, userID, event.id);
+    release();
+    const reply = await paying;
+    expect(reply.status).toBe(200);
+    expect(await reply.json()).toMatchObject({ url: expect.any(String) });
+    expect(bookingOf(server, phone, event.id)[0]?.imageName).toMatch(/^[a-f0-9]{32}\.jpg$/);
+  });
+
+  it("gives the seat back when a photo fails after the answer, and the checkout says why to that browser only", async () => {
+    const { db, env } = server.deps;
+    const event = await insertEvent(db, env.UPLOADS_DIR, { totalSeats: 1 });
+    holdPhotosBack();
+    const phone = newPhone();
+    const browser = verifiedPhoneBrowser(server, phone);
+    // A JPEG cut short: its header reads as an image, its picture does not decode.
+    const cutShort = jpeg.subarray(0, Math.floor(jpeg.length / 2));
+    const saved = await postForm(browser, fields(phone, event.id), cutShort);
+    expect(saved.status).toBe(200);
+    const { userID } = (await saved.json()) as { userID: number };
+    const paying = checkout(browser, userID, event.id);
+    release();
+    const reply = await paying;
+    expect(reply.status).toBe(415);
+    expect(await reply.json()).toMatchObject({ success: false, code: "not_an_image" });
+    // The seat is free again, nothing of the save is left, and the next buyer gets it.
+    expect(bookingOf(server, phone, event.id)).toEqual([]);
+    const stranger = newPhone();
+    expect((await checkout(verifiedPhoneBrowser(server, stranger), userID, event.id)).status).toBe(403);
+    const next = newPhone();
+    expect((await postForm(verifiedPhoneBrowser(server, next), fields(next, event.id), jpeg)).status).toBe(200);
   });
 });
 

@@ -87,6 +87,22 @@ describe("startCheckout", () => {
     expect(log).toHaveBeenCalled();
     expect(assign).not.toHaveBeenCalled();
   });
+
+  it("says the photo could not be read when it failed after the seat was held", async () => {
+    api({
+      "/api/create-checkout-session": {
+        status: 415,
+        body: { success: false, error: "your photo could not be read", code: "not_an_image" },
+      },
+    });
+    vi.spyOn(console, "log").mockImplementation(() => {});
+    const assign = vi.fn();
+    vi.spyOn(window, "location", "get").mockReturnValue({ ...window.location, assign } as Location);
+    await expect(startCheckout(user, event)).rejects.toThrow(
+      "Your photo could not be read, so the seat was given back. Please book again with another photo.",
+    );
+    expect(assign).not.toHaveBeenCalled();
+  });
 });
 
 describe("the success page's confirmation", () => {

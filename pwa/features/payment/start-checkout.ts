@@ -36,6 +36,11 @@ export async function startCheckout(user: CheckoutUser, event: CheckoutEvent): P
     // The product's rule: a reply without a session id is only logged.
     console.log("No session id in the checkout response", reply.data.error ?? reply.status);
     if (reply.data.code === "booking_closed") throw new Error(BOOKING_CLOSED_MESSAGE);
+    // The photo is stored after the seat is held; one that could not be read gave the seat back.
+    if (reply.data.code === "not_an_image")
+      throw new Error(
+        "Your photo could not be read, so the seat was given back. Please book again with another photo.",
+      );
     throw new Error(
       reply.status === 409
         ? "Your seat hold has expired. Please book again from the events page."
