@@ -1,3 +1,4 @@
+import type { IncomingMessage } from "node:http";
 import { availableParallelism } from "node:os";
 import { createRoute } from "@hono/zod-openapi";
 import type { Context, MiddlewareHandler } from "hono";
@@ -8,7 +9,7 @@ import { clientAddress } from "../lib/client-address.ts";
 import { concurrencyLimit } from "../lib/concurrency-limit.ts";
 import { BadRequest, DomainError, Forbidden, NotFound } from "../lib/errors.ts";
 import { guestSessionOf, startGuestSession } from "../lib/guest-session.ts";
-import { readMultipart } from "../lib/multipart-prefix.ts";
+import { readMultipart, readMultipartFrom } from "../lib/multipart-prefix.ts";
 import { apiRouter, done, errors, file, fileField, formBody, json, jsonBody, z } from "../lib/openapi.ts";
 import { idParam, jsonId, personName } from "../lib/validate.ts";
 import { browserVerified, rememberVerifiedPhone } from "./booking-cookie.ts";
@@ -27,7 +28,9 @@ import { readStoredImage } from "./images.ts";
 import { copyKeptPhoto, keepDetails, keptDetailsOf, keptForForm, touchKeptDetails } from "./kept-details.ts";
 import { sendOtp, verifyOtp } from "./otp.ts";
 import { auMobile, COUNTRY_CODE } from "./phone.ts";
+import { photoJobsOf } from "./photo-jobs.ts";
 import { assertAgeAllowed } from "./prices.ts";
+import { soldOutMemo } from "./sold-out-memo.ts";
 import { offerFreedSeatsNow } from "./waitlist-offers.ts";
 
 const sendOtpBody = z.object({
@@ -200,10 +203,11 @@ const devOutboxRoute = createRoute({
 type FormatAnswers = ReturnType<typeof answersFor>;
 
 export const bookingRoutes = (deps: AppDeps) => {
-  // Photos are decoded a few at a time, first come first served. A first save holds its seat before
-  // its photo's turn, so in an on-sale burst only the seats' photos queue here; a retry's photo is
-  // checked against the seats again when its turn comes (docs/decisions/007-scale.md).
-  const photoTurn = concurrencyLimit(Math.max(2, availableParallelism()));
+  // Photos are decoded a few at a time, first come first served, leaving a core to answer requests.
+  // A first save is answered once its seat is held and its photo's header read, and its photo waits
+  // here after the answer; a retry's photo is checked against the seats again when its turn comes
+  // (docs/decisions/007-scale.md).
+  const photoTurn = deps.photoTurn ?? concurrencyLimit(Math.max(1, availableParallelism() - 1));
   // Seats held from the fields sent before the photo (holdBeforePhoto), for the handler to finish.
   const heldBeforePhoto = new WeakMap<Context, HeldSeat>();
   // Saves whose checks before the photo were done from those fields (counted once, not again).
@@ -219,10 +223,18 @@ export const bookingRoutes = (deps: AppDeps) => {
       // save holds its seat as soon as they arrive, and a full event refuses, before the photo is
       // received or parsed (docs/decisions/007-scale.md). The body read is kept for the form parser
       // below and the route's validator.
-      if ((c.req.header("content-type") ?? "").startsWith("multipart/form-data") && c.req.raw.body) {
-        const body = readMultipart(c.req.raw, (fields, fileName) => {
+      const type = c.req.header("content-type") ?? "";
+      if (type.startsWith("multipart/form-data")) {
+        const whenFieldsIn = (fields: Record<string, string>, fileName: string) => {
           held = holdFromFields(c, fields, fileName);
-        });
+        };
+        // From Node's own stream when the length is declared (api/app.ts checked it): no web Request
+        // is built around a body that is, in a rush, nearly always refused after its first bytes.
+        const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+        const body =
+          incoming && c.req.header("content-length") !== undefined && c.req.header("transfer-encoding") === undefined
+            ? readMultipartFrom(incoming, type, whenFieldsIn)
+            : readMultipart(c.req.raw, whenFieldsIn);
         // Hono keeps the promise here (its type names the value): c.req.arrayBuffer() then returns it.
         c.req.bodyCache.arrayBuffer = body as unknown as ArrayBuffer;
         await body;
@@ -260,15 +272,21 @@ export const bookingRoutes = (deps: AppDeps) => {
     if (!early.success) return undefined;
     const { name, email, phone, dateOfBirth, eventID } = early.data;
     if (!browserVerified(c, deps, phone)) throw Forbidden("verify this phone number first", "phone_not_verified");
-    // A format's question answered after the photo (or not at all) is judged with the whole form.
-    const event = findEvent(deps.db, eventID);
+    const memo = soldOutMemo(deps.db);
+    const event = memo.event(eventID, deps.now()) ?? findEvent(deps.db, eventID);
     if (!event) return undefined;
+    // A format's question answered after the photo (or not at all) is judged with the whole form.
+    let sent: FormatAnswers;
     try {
-      answersFor(event, early.data);
+      sent = answersFor(event, early.data);
     } catch {
       return undefined;
     }
-    const { gender, wantsToMeet } = checksBeforePhoto(c, early.data);
+    // An event (or gender) already known to be full refuses a first save here, counting nothing:
+    // in an on-sale rush that is nearly every form (sold-out-memo.ts).
+    const refusal = memo.refusal(eventID, phone, sent.gender, deps.now());
+    if (refusal) throw refusal;
+    const { gender, wantsToMeet } = checksBeforePhoto(c, early.data, event);
     checkedBeforePhoto.set(c, { gender, wantsToMeet });
     return holdBeforePhoto(
       { db: deps.db, holdMinutes: deps.env.HOLD_MINUTES, now: deps.now },
@@ -278,6 +296,7 @@ export const bookingRoutes = (deps: AppDeps) => {
   const checksBeforePhoto = (
     c: Context,
     form: { phone: string; dateOfBirth: string; eventID: number } & FormAnswersSent,
+    read = findEvent(deps.db, form.eventID),
   ): FormatAnswers => {
     // Every save may store a photo pair and a users row: one verified phone (or one address) gets
     // 10 an hour, so a loop cannot fill the disk (docs/decisions/012-disk-and-personal-data.md).
@@ -291,11 +310,17 @@ export const bookingRoutes = (deps: AppDeps) => {
     offerFreedSeatsNow(deps, form.eventID);
     // The event and the seats of this gender before the photo: a closed or sold-out event costs no
     // image work (decision 007); holdSeat checks again inside its transaction.
-    const event = findEvent(deps.db, form.eventID);
+    const event = read;
     assertBookable(event, deps.now());
     // The questions the event's format asks, answered as it asks them (issue 37).
     const answers = answersFor(event, form);
-    assertCanHold(deps.db, { eventId: form.eventID, phone: form.phone, gender: answers.gender }, deps.now());
+    try {
+      assertCanHold(deps.db, { event, phone: form.phone, gender: answers.gender }, deps.now());
+    } catch (error) {
+      // Full for everyone (or this gender): the next first saves are refused from memory.
+      if (error instanceof DomainError) soldOutMemo(deps.db).remember(event, error, deps.now());
+      throw error;
+    }
     // Too young or too old for the event: refused before the photo, holding nothing (decision 023).
     assertAgeAllowed(event, answers.gender, form.dateOfBirth);
     return answers;
@@ -362,11 +387,16 @@ export const bookingRoutes = (deps: AppDeps) => {
       );
       const now = deps.now();
       if (form.keepDetails === "true") {
+        // Kept with the stored photo, once it is stored (a first save's comes after this reply). Kept
+        // details that fail to save cost the booking nothing: the next form starts empty.
         const { name, email, phone, dateOfBirth } = form;
-        await keepDetails(
-          { db: deps.db, uploadsDir: deps.env.UPLOADS_DIR, now },
-          { name, email, phone, gender, dateOfBirth, photo },
+        const kept = photo.then((stored) =>
+          keepDetails(
+            { db: deps.db, uploadsDir: deps.env.UPLOADS_DIR, now },
+            { name, email, phone, gender, dateOfBirth, photo: stored },
+          ).catch((error: unknown) => deps.log("error", "keeping the details failed", { error: String(error) })),
         );
+        photoJobsOf(deps.db).track(userId, kept, { phone, now, forgetAt: holdExpiresAt });
       } else touchKeptDetails(deps.db, form.phone, now);
       // Until when the seat is kept, so the confirmation page can say so (a retry keeps the first expiry).
       return c.json(

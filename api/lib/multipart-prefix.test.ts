@@ -1,5 +1,6 @@
+import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { readMultipart } from "./multipart-prefix.ts";
+import { readMultipart, readMultipartFrom } from "./multipart-prefix.ts";
 
 const boundary = "----xyz";
 const part = (name: string, value: string) =>
@@ -70,5 +71,39 @@ describe("readMultipart", () => {
         throw new Error("sold out");
       }),
     ).rejects.toThrow("sold out");
+  });
+});
+
+describe("readMultipartFrom, on Node's own request stream", () => {
+  const type = `multipart/form-data; boundary=${boundary}`;
+
+  it("hands over the fields before the file and returns the whole body, as readMultipart does", async () => {
+    const whole = part("phone", "+61400000001") + filePart("image", "me.jpg", "JPEG".repeat(2000)) + end;
+    const stream = new PassThrough();
+    const calls: [Record<string, string>, string][] = [];
+    const body = readMultipartFrom(stream, type, (fields, fileName) => calls.push([fields, fileName]));
+    for (let i = 0; i < whole.length; i += 100) stream.write(whole.slice(i, i + 100));
+    stream.end();
+    expect(new TextDecoder().decode(await body)).toBe(whole);
+    expect(calls).toEqual([[{ phone: "+61400000001" }, "me.jpg"]]);
+  });
+
+  it("stops when the callback refuses, leaving the rest unread for the server to drain", async () => {
+    const stream = new PassThrough();
+    const body = readMultipartFrom(stream, type, () => {
+      throw new Error("sold out");
+    });
+    stream.write(part("phone", "1") + filePart("image", "a.jpg", "x"));
+    await expect(body).rejects.toThrow("sold out");
+    expect(stream.isPaused()).toBe(true);
+    expect(stream.listenerCount("data")).toBe(0);
+  });
+
+  it("fails when the upload is cut off before its end", async () => {
+    const stream = new PassThrough();
+    const body = readMultipartFrom(stream, type, () => undefined);
+    stream.write(part("phone", "1"));
+    stream.destroy();
+    await expect(body).rejects.toThrow();
   });
 });

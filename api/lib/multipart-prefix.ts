@@ -1,3 +1,5 @@
+import type { Readable } from "node:stream";
+
 /**
  * Reads a multipart/form-data body in full, and hands the text fields that come before its first file
  * to `beforeFile` as soon as they have arrived, while the file's bytes are still on their way. A
@@ -14,29 +16,86 @@ export async function readMultipart(
   request: Request,
   beforeFile: (fields: Record<string, string>, fileName: string) => void,
 ): Promise<ArrayBuffer> {
-  const boundary = /boundary=(?:"([^"]+)"|([^;]+))/i.exec(request.headers.get("content-type") ?? "");
+  const reader = request.body?.getReader();
+  if (!reader) return new ArrayBuffer(0);
+  const body = collector(request.headers.get("content-type") ?? "", beforeFile);
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return body.whole();
+    body.add(Buffer.from(value.buffer, value.byteOffset, value.byteLength));
+  }
+}
+
+/**
+ * readMultipart straight from Node's request stream, for a body whose length the headers declare
+ * (api/app.ts checks it against the limit). It builds no web Request or stream around the body: in an
+ * on-sale rush most forms are refused after their first bytes, and this is most of what a refusal
+ * costs. When `beforeFile` throws, the stream is left paused with the rest unread, for the server to
+ * drain after the answer (@hono/node-server does). A body cut off before its end is an error.
+ */
+export function readMultipartFrom(
+  incoming: Readable,
+  contentType: string,
+  beforeFile: (fields: Record<string, string>, fileName: string) => void,
+): Promise<ArrayBuffer> {
+  const body = collector(contentType, beforeFile);
+  return new Promise((resolve, reject) => {
+    const stop = () => {
+      incoming.off("data", onData);
+      incoming.off("end", onEnd);
+      incoming.off("error", onError);
+      incoming.off("close", onClose);
+    };
+    const onData = (chunk: Buffer) => {
+      try {
+        body.add(chunk);
+      } catch (error) {
+        stop();
+        incoming.pause();
+        reject(error);
+      }
+    };
+    const onEnd = () => {
+      stop();
+      resolve(body.whole());
+    };
+    const onError = (error: Error) => {
+      stop();
+      reject(error);
+    };
+    const onClose = () => onError(new Error("the upload was cut off"));
+    incoming.on("data", onData);
+    incoming.on("end", onEnd);
+    incoming.on("error", onError);
+    incoming.on("close", onClose);
+  });
+}
+
+/** Collects a multipart body's chunks and calls `beforeFile` once the fields before its first file are in. */
+function collector(contentType: string, beforeFile: (fields: Record<string, string>, fileName: string) => void) {
+  const boundary = /boundary=(?:"([^"]+)"|([^;]+))/i.exec(contentType);
   const delimiter = boundary ? Buffer.from(`--${(boundary[1] ?? boundary[2] ?? "").trim()}`) : undefined;
   const chunks: Buffer[] = [];
   let size = 0;
   let decided = delimiter === undefined;
-  const reader = request.body?.getReader();
-  if (!reader) return new ArrayBuffer(0);
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(Buffer.from(value.buffer, value.byteOffset, value.byteLength));
-    size += value.byteLength;
-    if (!decided && delimiter) {
-      const head = Buffer.concat(chunks, Math.min(size, PREFIX_LIMIT));
+  return {
+    add(chunk: Buffer) {
+      chunks.push(chunk);
+      size += chunk.byteLength;
+      if (decided || !delimiter) return;
+      const head =
+        chunks.length === 1 ? chunk.subarray(0, PREFIX_LIMIT) : Buffer.concat(chunks, Math.min(size, PREFIX_LIMIT));
       const prefix = fieldsBeforeFile(head, delimiter);
       if (prefix || size >= PREFIX_LIMIT) {
         decided = true;
         if (prefix?.fileName !== undefined) beforeFile(prefix.fields, prefix.fileName);
       }
-    }
-  }
-  const body = Buffer.concat(chunks, size);
-  return body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength) as ArrayBuffer;
+    },
+    whole(): ArrayBuffer {
+      const body = Buffer.concat(chunks, size);
+      return body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength) as ArrayBuffer;
+    },
+  };
 }
 
 /** The text fields of a form fit in far less; a body that sends more before its file is read as usual. */
