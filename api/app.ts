@@ -1,8 +1,8 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { compress } from "hono/compress";
 import { HTTPException } from "hono/http-exception";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { ErrorCode, ErrorReply } from "../common/error-codes.ts";
 import { bookingRoutes } from "./booking/booking-routes.ts";
 import { documentsRoutes } from "./booking/documents-routes.ts";
@@ -16,6 +16,7 @@ import { promoCodeRoutes } from "./booking/promo-codes-routes.ts";
 import { waitlistRoutes } from "./booking/waitlist-routes.ts";
 import type { AppDeps } from "./deps.ts";
 import { trustProxy } from "./lib/client-address.ts";
+import { compressLarge } from "./lib/compress-large.ts";
 import { DomainError } from "./lib/errors.ts";
 import { checkReplies, declaredRoutes } from "./lib/openapi.ts";
 import { sameOriginWrites } from "./lib/same-origin.ts";
@@ -57,12 +58,16 @@ export function apiRoutes(deps: AppDeps) {
     // limits and the compressor below never run for the calls every phone makes.
     .route("/", eventsRoutes(deps))
     .route("/", imagesRoutes(deps))
-    .use((c, next) =>
-      (c.req.header("content-type") ?? "").startsWith("multipart/form-data")
-        ? multipartLimit(c, next)
-        : jsonLimit(c, next),
-    )
-    .use(compress())
+    .use(async (c, next) => {
+      if (!(c.req.header("content-type") ?? "").startsWith("multipart/form-data")) return jsonLimit(c, next);
+      // A declared length is judged from the header, as bodyLimit does, but without building the web
+      // Request bodyLimit reads it from: save-user-details reads such a body from Node's stream.
+      const length = c.req.header("content-length");
+      if (length !== undefined && c.req.header("transfer-encoding") === undefined)
+        return Number.parseInt(length, 10) > MULTIPART_LIMIT ? tooLarge(c) : next();
+      return multipartLimit(c, next);
+    })
+    .use(compressLarge())
     .route("/", configRoutes(deps))
     .route("/", bookingRoutes(deps))
     .route("/", meRoutes(deps))
@@ -101,13 +106,22 @@ export function createApp(deps: AppDeps) {
       ),
     );
   }
+  // An error answer with its length, so the compressor leaves it as it is (compress-large.ts) and
+  // the server writes it straight out: an on-sale rush is thousands of these (issue 38).
+  const errorReply = (c: Context, body: object, status: ContentfulStatusCode) => {
+    const text = JSON.stringify(body);
+    return c.body(text, status, {
+      "content-type": "application/json",
+      "content-length": String(Buffer.byteLength(text)),
+    });
+  };
   app.onError((err, c) => {
     if (err instanceof DomainError) {
       // A provider's own words stay in the log: they can name accounts, ids or keys (decision 013).
       if (err.status >= 500 && err.cause !== undefined) {
         deps.log("warn", err.message, { path: c.req.path, error: String(err.cause).slice(0, 300) });
       }
-      return c.json({ ...errorBody(err.message, err.code), ...err.extra }, err.status);
+      return errorReply(c, { ...errorBody(err.message, err.code), ...err.extra }, err.status);
     }
     if (err instanceof HTTPException) {
       // Hono's own parsers: malformed JSON, broken multipart and the like.
@@ -117,10 +131,10 @@ export function createApp(deps: AppDeps) {
       const code: ErrorCode =
         status === 413 ? "too_large" : status === 401 ? "admin_session_required" : "invalid_request";
       const message = err.status === 415 ? "The request body is not in a form this call takes." : err.message;
-      return c.json(errorBody(message || "invalid request", code), status);
+      return errorReply(c, errorBody(message || "invalid request", code), status);
     }
     deps.log("error", "unhandled error", { path: c.req.path, error: String(err), stack: (err as Error)?.stack });
-    return c.json(errorBody("internal error", "internal_error"), 500);
+    return errorReply(c, errorBody("internal error", "internal_error"), 500);
   });
   app.use("*", securityHeaders(deps.env));
   // Who the client is (TRUST_PROXY), decided before any route keys a rate limit on it.

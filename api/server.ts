@@ -2,14 +2,15 @@ import { existsSync } from "node:fs";
 import type { Server, ServerResponse } from "node:http";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { serve } from "@hono/node-server";
 import { openDatabase } from "../db/client.ts";
 import { seedDemoEvents } from "../db/seed.ts";
 import { createApp } from "./app.ts";
 import { giveBackSeatsWithoutPhoto } from "./booking/holds.ts";
 import { storeImage } from "./booking/images.ts";
+import { photoJobsOf } from "./booking/photo-jobs.ts";
 import { createAppDeps } from "./deps.ts";
 import { readEnvOrExit } from "./env.ts";
+import { serveApp } from "./lib/listen.ts";
 import { jsonLogger } from "./lib/log.ts";
 import { closeRoomStreams } from "./night/room-events.ts";
 import { backgroundJobs } from "./ops/jobs.ts";
@@ -39,7 +40,7 @@ if (!existsSync(join(staticDir, "index.html"))) {
 
 const app = createApp({ ...deps, staticDir });
 
-const server = serve({ fetch: app.fetch, port: env.PORT }, (info) => {
+const server = serveApp({ fetch: app.fetch, port: env.PORT }, (info) => {
   log("info", `listening on ${env.PUBLIC_BASE_URL} (port ${info.port})`, {
     payments: payments.name,
     sms: sms.name,
@@ -85,6 +86,13 @@ const shutdown = async (signal: NodeJS.Signals) => {
   clearTimeout(graceTimer);
   const cut = finished ? 0 : inFlight.size;
   if (!finished) http1.closeAllConnections();
+  // Photos of seats already answered are stored after the reply (holds.ts): they finish within the
+  // grace, and only a seat whose photo did not (or whose upload was cut off) is given back below.
+  const photos = photoJobsOf(db);
+  if (photos.pending > 0) {
+    const left = Math.max(1000, env.SHUTDOWN_GRACE_SECONDS * 1000 - (Date.now() - started));
+    await Promise.race([photos.idle(), new Promise((resolve) => setTimeout(resolve, left).unref())]);
+  }
   let exitCode = 0;
   try {
     // A cut-off save's seat, held before its photo came, is free again (holds.ts).

@@ -2,10 +2,11 @@ import { mkdtempSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { serve } from "@hono/node-server";
 import { createApp } from "../api/app.ts";
+import { photoJobsOf } from "../api/booking/photo-jobs.ts";
 import { createAppDeps } from "../api/deps.ts";
 import { parseEnv } from "../api/env.ts";
+import { serveApp } from "../api/lib/listen.ts";
 import { silentLogger } from "../api/lib/log.ts";
 import { openDatabase } from "../db/client.ts";
 import { insertEvent } from "../test/fixtures.ts";
@@ -37,7 +38,14 @@ const now = () => Date.now();
 const deps = createAppDeps({ db, env, log: silentLogger, now });
 // As production serves replies: unchecked.
 const app = createApp({ ...deps, checkReplies: false });
-const server = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" });
+// Served as api/server.ts serves it (the listen backlog matters in a rush).
+const server = serveApp({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" });
 await new Promise((r) => server.once("listening", r));
 const port = (server.address() as AddressInfo).port;
 console.log(JSON.stringify({ port, eventId: event.id, eventName: event.name, dir }));
+// Asked on stdin once the rush is answered: waits until every winner's photo is stored (a first save is
+// answered before its photo is processed), then says so on stdout.
+process.stdin.on("data", async () => {
+  await photoJobsOf(db).idle();
+  console.log(JSON.stringify({ photosStored: true }));
+});

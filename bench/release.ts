@@ -42,9 +42,16 @@ export type ReleaseResult = {
   held: number;
   soldOut: number;
   failed: number;
+  /** From the rush's start (every request begun at once) to the last winner told the seat is theirs. */
   lastSeatMs: number;
+  /** Each loser's wait for "sold out", from their own request (its connection made) to the answer. */
   loserP50Ms: number;
   loserP99Ms: number;
+  /** The same wait counted from the rush's start: it adds the bench's own time opening every request. */
+  loserP99FromStartMs: number;
+  /** From the rush's start until every winner's photo is stored (it is stored after the answer). */
+  photosStoredMs: number;
+  /** The server's CPU from the rush's start until the photos are stored. */
   cpuSeconds: number;
   bytesPerBuyer: number;
 };
@@ -60,10 +67,16 @@ function cpuSecondsOf(pid: number): number {
 }
 
 async function race(photos: Buffer[], buyers: number): Promise<ReleaseResult> {
-  const child = spawn(process.execPath, ["--import", "tsx", join(root, "bench", "release-server.ts")], {
-    cwd: root,
-    stdio: ["ignore", "pipe", "inherit"],
-  });
+  const child = spawn(
+    process.execPath,
+    process.env.BENCH_SERVER_ARGS
+      ? JSON.parse(process.env.BENCH_SERVER_ARGS)
+      : ["--import", "tsx", join(root, "bench", "release-server.ts")],
+    {
+      cwd: root,
+      stdio: ["pipe", "pipe", "inherit"],
+    },
+  );
   try {
     const info = await new Promise<{ port: number; eventId: number; eventName: string; dir: string }>(
       (resolve, reject) => {
@@ -93,21 +106,37 @@ async function race(photos: Buffer[], buyers: number): Promise<ReleaseResult> {
         });
         const cookie = `sdt_phone=${signValue(SECRET, "verified-phone", phone, Date.now() + 3_600_000)}`;
         try {
-          const status = await postForm(info.port, cookie, head, photos[i % photos.length]!);
-          return { status, ms: performance.now() - started };
+          const { status, sentAt } = await postForm(info.port, cookie, head, photos[i % photos.length]!);
+          const now = performance.now();
+          return { status, ms: now - started, afterRequestMs: now - sentAt };
         } catch {
-          return { status: 0, ms: performance.now() - started };
+          return { status: 0, ms: performance.now() - started, afterRequestMs: 0 };
         }
       }),
     );
+    // The winners' photos are stored after their answers: until then none of them can pay.
+    const photosStored = new Promise<void>((resolve) =>
+      child.stdout?.on("data", (chunk: Buffer) => {
+        if (chunk.toString().includes('"photosStored"')) resolve();
+      }),
+    );
+    child.stdin?.write("photos?\n");
+    await photosStored;
+    const photosStoredMs = performance.now() - started;
     const cpuSeconds = cpuSecondsOf(child.pid!) - cpuBefore;
     rmSync(info.dir, { recursive: true, force: true });
     const held = answers.filter((a) => a.status === 200);
     const losers = answers
       .filter((a) => a.status === 409)
+      .map((a) => a.afterRequestMs)
+      .sort((x, y) => x - y);
+    const fromStart = answers
+      .filter((a) => a.status === 409)
       .map((a) => a.ms)
       .sort((x, y) => x - y);
-    const pct = (p: number) => losers[Math.min(losers.length - 1, Math.floor((p / 100) * losers.length))] ?? 0;
+    const at = (sorted: number[], p: number) =>
+      sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+    const pct = (p: number) => at(losers, p);
     return {
       buyers,
       held: held.length,
@@ -116,6 +145,8 @@ async function race(photos: Buffer[], buyers: number): Promise<ReleaseResult> {
       lastSeatMs: Math.max(0, ...held.map((a) => a.ms)),
       loserP50Ms: pct(50),
       loserP99Ms: pct(99),
+      loserP99FromStartMs: at(fromStart, 99),
+      photosStoredMs,
       cpuSeconds,
       bytesPerBuyer: photos.reduce((n, p) => n + p.length, 0) / photos.length,
     };
@@ -145,8 +176,14 @@ const FORM_TAIL = Buffer.from(`\r\n--${BOUNDARY}--\r\n`);
  * form encoder), so the bench's own process spends little of the shared cores; resolves with the
  * status once the answer has been read. A server may answer before the photo has all been sent.
  */
-function postForm(port: number, cookie: string, head: Buffer, photo: Buffer): Promise<number> {
+function postForm(
+  port: number,
+  cookie: string,
+  head: Buffer,
+  photo: Buffer,
+): Promise<{ status: number; sentAt: number }> {
   return new Promise((resolve, reject) => {
+    let sentAt = performance.now();
     const req = request(
       {
         host: "127.0.0.1",
@@ -157,17 +194,21 @@ function postForm(port: number, cookie: string, head: Buffer, photo: Buffer): Pr
         headers: {
           cookie,
           "content-type": `multipart/form-data; boundary=${BOUNDARY}`,
+          // As a browser sends it: the answers may come compressed.
+          "accept-encoding": "gzip, deflate, br, zstd",
           "content-length": head.length + photo.length + FORM_TAIL.length,
         },
       },
       (res) => {
         res.resume();
-        res.once("end", () => resolve(res.statusCode ?? 0));
+        res.once("end", () => resolve({ status: res.statusCode ?? 0, sentAt }));
         res.once("error", reject);
       },
     );
     // The rest of a body the server no longer reads after answering may fail to send: the answer counts.
     req.on("error", reject);
+    // The request leaves this buyer's phone when its connection is made: from then on it waits on the server.
+    req.once("socket", (socket) => socket.once("connect", () => (sentAt = performance.now())));
     req.write(head);
     req.write(photo);
     req.end(FORM_TAIL);
@@ -178,12 +219,13 @@ function postForm(port: number, cookie: string, head: Buffer, photo: Buffer): Pr
  * The runs, each on a fresh server: the photo as the phone sends it for every size in `sizes`, and the
  * original camera photo for the first size only (2,000 originals would be 6.6 GB of uploads).
  */
-export async function measureRelease(sizes: number[]) {
+export async function measureRelease(sizes: number[], options: { originals?: boolean } = {}) {
   // Two different camera photos, so no two neighbours in the queue send the same bytes.
   const originals = await Promise.all([cameraPhoto(3), cameraPhoto(4)]);
   const downscaled = await Promise.all(originals.map(shrinkLikeThePhone));
   const runs: { label: "downscaled" | "original"; result: ReleaseResult }[] = [];
   for (const buyers of sizes) runs.push({ label: "downscaled", result: await race(downscaled, buyers) });
-  if (sizes[0]) runs.push({ label: "original", result: await race(originals, sizes[0]) });
+  if (sizes[0] && options.originals !== false)
+    runs.push({ label: "original", result: await race(originals, sizes[0]) });
   return runs;
 }

@@ -2,12 +2,12 @@ import { mkdtempSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { serve } from "@hono/node-server";
 import { eq } from "drizzle-orm";
 import { createApp } from "../api/app.ts";
 import { createAppDeps } from "../api/deps.ts";
 import { parseEnv } from "../api/env.ts";
 import { feedbackToken } from "../api/lib/capability.ts";
+import { serveApp } from "../api/lib/listen.ts";
 import { silentLogger } from "../api/lib/log.ts";
 import { roomSubscribers } from "../api/night/room-events.ts";
 import { planEventRounds, runRounds } from "../api/night/rounds.ts";
@@ -51,7 +51,7 @@ runRounds(db, { eventId: event.id, action: "start", shown: {} }, now());
 
 const deps = createAppDeps({ db, env, log: silentLogger, now });
 const app = createApp({ ...deps, checkReplies: false });
-const server = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" });
+const server = serveApp({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" });
 await new Promise((r) => server.once("listening", r));
 const port = (server.address() as AddressInfo).port;
 // The cross-site check compares a POST's Origin with this.

@@ -4,11 +4,11 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { serve } from "@hono/node-server";
 import { createApp } from "../api/app.ts";
 import { storeImage } from "../api/booking/images.ts";
 import { createAppDeps } from "../api/deps.ts";
 import { parseEnv } from "../api/env.ts";
+import { serveApp } from "../api/lib/listen.ts";
 import { silentLogger } from "../api/lib/log.ts";
 import { openDatabase } from "../db/client.ts";
 import { seedDemoEvents } from "../db/seed.ts";
@@ -33,7 +33,7 @@ const staticDir = join(dirname(fileURLToPath(import.meta.url)), "..", "dist");
 // Replies are served as in production: unchecked (the test-time check parses each reply with its schema).
 const app = createApp({ ...deps, staticDir, checkReplies: false });
 
-const appServer = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" });
+const appServer = serveApp({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" });
 await new Promise((r) => appServer.once("listening", r));
 const appPort = (appServer.address() as AddressInfo).port;
 env.PUBLIC_BASE_URL = `http://127.0.0.1:${appPort}`;

@@ -219,3 +219,33 @@ describe("Cache-Control", () => {
     expect(config.headers.get("cache-control")).toMatch(/^public, max-age=\d+$/);
   });
 });
+
+describe("Compression", () => {
+  const server = suiteTestServer();
+  const gzipped = (path: string, init: RequestInit = {}) =>
+    fetch(server.url + path, { ...init, headers: { ...init.headers, "accept-encoding": "gzip, deflate, br" } });
+
+  it("leaves a small JSON answer as it is, with its length, for a browser that accepts gzip", async () => {
+    // A refusal, as an on-sale rush sends thousands of (issue 38), and a small success.
+    const refused = await gzipped("/api/send-otp", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ phone: "not a phone" }),
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.headers.get("content-encoding")).toBeNull();
+    const text = await refused.text();
+    expect(refused.headers.get("content-length")).toBe(String(Buffer.byteLength(text)));
+    expect(JSON.parse(text)).toMatchObject({ success: false, code: "invalid_request" });
+    const small = await gzipped("/api/public-config");
+    expect(small.status).toBe(200);
+    expect(small.headers.get("content-encoding")).toBeNull();
+  });
+
+  it("still compresses a JSON answer worth it", async () => {
+    const docs = await gzipped("/api/openapi.json");
+    expect(docs.status).toBe(200);
+    expect(docs.headers.get("content-encoding")).toBe("gzip");
+    expect((await docs.json()) as { openapi: string }).toMatchObject({ openapi: expect.any(String) });
+  });
+});
