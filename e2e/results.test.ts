@@ -103,7 +103,11 @@ describe.skipIf(noBrowser)("results", () => {
       const page = await context.newPage();
 
       await page.goto(partnersLink(eventId, Vikram));
+      // The tap reaching the server, not the status line: "All choices saved" shows before the tap
+      // is even queued, and a tap that arrived after the release would be rolled back.
+      const saved = page.waitForResponse((r) => r.url().endsWith("/api/save-feedback") && r.ok());
       await card(page, "Priya").getByRole("button", { name: "Like", exact: true }).click();
+      await saved;
       await page.getByText("All choices saved").waitFor();
       await guestTap(eventId, Priya, Vikram, "like");
       endNight(eventId);
