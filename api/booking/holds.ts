@@ -325,8 +325,9 @@ export type PhotoTurn = <T>(task: () => Promise<T>) => Promise<T>;
  * which waits for the photo first, says so (checkout.ts): nobody pays for a seat without its photo.
  *
  * A retry (the phone already has a booking here) and a phone with a live waitlist offer keep the
- * old order, photo then hold, and `photo` is stored before this returns: each already has its seat kept (its own hold, the offer's seat), so
- * nothing is gained by holding first, and a broken photo on a retry must not cost the seat it had.
+ * old order, photo then hold, and `photo` is stored before this returns: each already has its seat
+ * kept (its own hold, the offer's seat), so nothing is gained by holding first, and a broken photo on
+ * a retry must not cost the seat it had.
  * Such a photo is stored before the transaction because sharp is asynchronous and nothing may await
  * inside it, and deleted again when the hold is refused, so refusals leave nothing behind.
  *
