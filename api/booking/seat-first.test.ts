@@ -251,15 +251,21 @@ describe("the answer before the photo is stored", () => {
   const checkout = (browser: BrowserClient, userID: number, eventID: number) =>
     browser.postJson("/api/create-checkout-session", { userID, eventID, amount: 1 });
 
-  it("tells a first save its seat is held while the photo still waits, and the checkout waits for it", async () => {
+  /** A first save for a one-seat event, answered while its photo is held back. */
+  const savedWhilePhotosWait = async (photo: Buffer) => {
     const { db, env } = server.deps;
     const event = await insertEvent(db, env.UPLOADS_DIR, { totalSeats: 1 });
     holdPhotosBack();
     const phone = newPhone();
     const browser = verifiedPhoneBrowser(server, phone);
-    const saved = await postForm(browser, fields(phone, event.id), jpeg);
+    const saved = await postForm(browser, fields(phone, event.id), photo);
     expect(saved.status).toBe(200);
     const { userID } = (await saved.json()) as { userID: number };
+    return { event, phone, browser, userID };
+  };
+
+  it("tells a first save its seat is held while the photo still waits, and the checkout waits for it", async () => {
+    const { event, phone, browser, userID } = await savedWhilePhotosWait(jpeg);
     // Answered, the seat held, the photo not stored yet; the next buyer hears sold out.
     expect(bookingOf(server, phone, event.id)).toEqual([{ status: "held", userId: userID, imageName: NO_PHOTO }]);
     const late = newPhone();
@@ -274,16 +280,8 @@ describe("the answer before the photo is stored", () => {
   });
 
   it("gives the seat back when a photo fails after the answer, and the checkout says why to that browser only", async () => {
-    const { db, env } = server.deps;
-    const event = await insertEvent(db, env.UPLOADS_DIR, { totalSeats: 1 });
-    holdPhotosBack();
-    const phone = newPhone();
-    const browser = verifiedPhoneBrowser(server, phone);
     // A JPEG cut short: its header reads as an image, its picture does not decode.
-    const cutShort = jpeg.subarray(0, Math.floor(jpeg.length / 2));
-    const saved = await postForm(browser, fields(phone, event.id), cutShort);
-    expect(saved.status).toBe(200);
-    const { userID } = (await saved.json()) as { userID: number };
+    const { event, phone, browser, userID } = await savedWhilePhotosWait(jpeg.subarray(0, Math.floor(jpeg.length / 2)));
     const paying = checkout(browser, userID, event.id);
     release();
     const reply = await paying;
