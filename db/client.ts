@@ -28,7 +28,28 @@ const OPEN_BUSY_TIMEOUT_MS = 30_000;
  */
 export function openDatabase(path: string, options: { timeZone?: string } = {}): Db {
   if (path !== ":memory:") ownerOnly(path);
-  const sqlite = new Database(path);
+  // SQLite answers some lock conflicts at open with SQLITE_BUSY at once instead of calling the busy
+  // handler (where waiting could deadlock, as when the journal mode changes under another opener).
+  // Processes started together on a loaded machine met that rarely (test/hold-processes.test.ts, 1
+  // run in a full local suite): the whole open is tried again until the open's own wait is used up.
+  const deadline = Date.now() + OPEN_BUSY_TIMEOUT_MS;
+  for (;;) {
+    const sqlite = new Database(path);
+    try {
+      return openOn(sqlite, options);
+    } catch (error) {
+      sqlite.close();
+      if (!isBusy(error) || Date.now() >= deadline) throw error;
+      // A short synchronous pause: opening happens before the server takes any request.
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 25 + Math.floor(Math.random() * 50));
+    }
+  }
+}
+
+const isBusy = (error: unknown) =>
+  typeof (error as { code?: unknown })?.code === "string" && (error as { code: string }).code.startsWith("SQLITE_BUSY");
+
+function openOn(sqlite: Database.Database, options: { timeZone?: string }): Db {
   // A second writer (another process, a restart racing the old one) waits instead of failing: set
   // first, so that switching to WAL and migrating wait for it too. Opening waits longer than a request
   // does: on a loaded machine, processes started together queue behind the one applying every
