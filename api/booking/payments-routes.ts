@@ -156,16 +156,17 @@ export const paymentsRoutes = (deps: AppDeps) => {
   return apiRouter()
     .openapi(createCheckoutRoute, async (c) => {
       const body = c.req.valid("json");
-      // A photo still being stored is waited for; one that failed gave its seat back, and only the
-      // browser that proved its phone is told why (createCheckoutSession throws it).
-      const photos = photoJobsOf(deps.db);
-      await photos.wait(body.userID);
       // The checkout pre-fills the buyer's email, its success URL names their phone, and it stretches the hold.
-      requireProof(
-        c,
-        findBookingContext(deps.db, body.userID, body.eventID)?.booking.phone ??
-          photos.failure(body.userID, deps.now())?.phone,
-      );
+      const booking = findBookingContext(deps.db, body.userID, body.eventID)?.booking;
+      if (booking) requireProof(c, booking.phone);
+      else {
+        // No booking: perhaps a photo that failed after its save's answer gave the seat back. Only the
+        // browser that proved that phone is told so (createCheckoutSession throws it); anyone else
+        // gets the 403 of an unknown booking.
+        const photos = photoJobsOf(deps.db);
+        await photos.wait(body.userID);
+        requireProof(c, photos.failure(body.userID, deps.now())?.phone);
+      }
       return c.json(await createCheckoutSession(deps, { userId: body.userID, eventId: body.eventID }), 200);
     })
     .openapi(checkoutSessionRoute, async (c) => {
