@@ -14,7 +14,7 @@ import {
   signInAsOrganiser,
   startAppServer,
 } from "./harness.ts";
-import { expectAccessible, expectNoSidewaysScroll } from "./page-checks.ts";
+import { expectAccessible, expectAccessibleHtml, expectNoSidewaysScroll } from "./page-checks.ts";
 
 const DAY = 86_400_000;
 
@@ -99,7 +99,12 @@ describe.skipIf(noBrowser)("inviting people back from the organiser's desk", () 
       );
     const email = page.frameLocator("iframe[title='The email as it arrives']");
     await email.getByText("Unsubscribe", { exact: true }).waitFor();
+    // The screen without its sandboxed preview frame, then the email's HTML as a page of its own (what
+    // a mail client shows).
     await expectAccessible(page, "Invite with its preview");
+    const emailHtml = await page.locator("iframe[title='The email as it arrives']").getAttribute("srcdoc");
+    expect(emailHtml).toContain("Unsubscribe");
+    await expectAccessibleHtml(page, emailHtml!, "the invitation email");
     await expectNoSidewaysScroll(page);
 
     await page.getByRole("button", { name: "Send", exact: true }).click();
