@@ -13,7 +13,7 @@ import { folderState, integrity } from "../test/suites/db-state.ts";
 import { startAppServer } from "./harness.ts";
 
 // `npm run backup` while bookings are being written, and `npm run restore` into an empty folder, run
-// as the README tells an organiser to run them: the scripts as separate processes, configured only
+// as docs/operations.md tells an organiser to run them: the scripts as separate processes, configured only
 // through the environment, against a database another process is writing to.
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");

@@ -12,7 +12,7 @@ import {
 } from "./checkout.ts";
 import { payLocalCheckout } from "./payment-completion.ts";
 
-// The local checkout (README, "Real payments and SMS"; `/api/dev/checkout/{id}` in docs/api.md): a stand-in
+// The local checkout (docs/operations.md, "Real payments and SMS"; `/api/dev/checkout/{id}` in docs/api.md): a stand-in
 // for Stripe's hosted page while Stripe is not configured. It never exists in production or next to the real
 // provider.
 

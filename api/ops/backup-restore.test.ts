@@ -71,7 +71,7 @@ describe("a backup's restore", () => {
     await expect(restoreBackup({ ...signedBy, ...into, force: false })).rejects.toThrow(/not empty.*--force/);
     expect(sha256(env.DATABASE_PATH)).toBe(before);
 
-    // Forced: the live database is closed first, as the README says (stop the server).
+    // Forced: the live database is closed first, as docs/operations.md says (stop the server).
     place.db.$client.close();
     writeFileSync(join(env.UPLOADS_DIR, "stray.jpg"), "not from the backup");
     await restoreBackup({ ...signedBy, ...into, force: true });
