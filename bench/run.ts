@@ -258,7 +258,7 @@ if (runs("holds")) {
 // each sending a 12-megapixel camera photo downscaled as the phone does, and at the first size also the
 // original.
 if (runs("release")) {
-  // BENCH_BUYERS: the sizes of the rush, comma-separated (CONTRACT.md); issue 38's goals are for 500 and 2,000.
+  // BENCH_BUYERS: the sizes of the rush, comma-separated (bench/README.md); issue 38's goals are for 500 and 2,000.
   const sizes = (process.env.BENCH_BUYERS ?? "500,2000")
     .split(",")
     .map(Number)
@@ -314,11 +314,15 @@ if (runs("room")) {
 
 const out = join(root, "bench", "results.md");
 const line = (r: readonly string[]) => `| ${r.join(" | ")} |`;
+// The file's "## History" section (how the figures got here, decision 007) is kept as it is by every run.
+const previous = existsSync(out) ? readFileSync(out, "utf8") : "";
+const historyAt = previous.indexOf("\n## History");
+const history = historyAt >= 0 ? previous.slice(historyAt) : "";
 if (only.size === 0) {
   const table = ["| Measure | Result | Target |", "| --- | --- | --- |", ...rows.map(line)].join("\n");
   writeFileSync(
     out,
-    `# Benchmark results\n\nMeasured by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)} (Node ${process.version}, ${(await import("node:os")).cpus().length} cores). Shared machines are noisy: compare figures from one run, not across runs.${process.env.BENCH_NOTE ? ` ${process.env.BENCH_NOTE}` : ""}\n\n${table}\n`,
+    `# Benchmark results\n\nMeasured by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)} (Node ${process.version}, ${(await import("node:os")).cpus().length} cores). Shared machines are noisy: compare figures from one run, not across runs.${process.env.BENCH_NOTE ? ` ${process.env.BENCH_NOTE}` : ""}\n\n${table}\n${history}`,
   );
 } else {
   // Only some parts ran: each part's rows replace its old ones in place (where the first of them
@@ -326,7 +330,7 @@ if (only.size === 0) {
   // says which rows are newer (replacing an older note about the same parts).
   const measure = (l: string) => l.split(" | ")[0]?.replace(/^\| /, "") ?? "";
   const partOf = (what: string) => [...only].find((part) => PARTS[part].test(what));
-  let lines = readFileSync(out, "utf8").trimEnd().split("\n");
+  let lines = (historyAt >= 0 ? previous.slice(0, historyAt) : previous).trimEnd().split("\n");
   for (const part of only) {
     const mine = (l: string) => l.startsWith("| ") && partOf(measure(l)) === part;
     const at = lines.findIndex(mine);
@@ -348,6 +352,6 @@ if (only.size === 0) {
     note,
     "",
   );
-  writeFileSync(out, `${lines.join("\n")}\n`);
+  writeFileSync(out, `${lines.join("\n")}\n${history}`);
 }
 console.log(`\nwritten to ${out}`);
