@@ -1,6 +1,6 @@
 # syntax=docker/dockerfile:1
 #
-# The production image: the same steps as a run on a plain server (README, "Deploying it"):
+# The production image: the same steps as a run on a plain server (docs/operations.md, "Deploying it"):
 # `npm ci`, `npm run build`, then `npm run serve`'s command as a non-root user with every file the
 # app writes under /data. e2e/production-start.test.ts reads this file's ENV, CMD and HEALTHCHECK and
 # runs them without a container engine (none runs in CI), so keep them in the forms it parses:
@@ -29,14 +29,11 @@ RUN npm prune --omit=dev --no-audit --no-fund
 FROM ${NODE_IMAGE} AS runtime
 WORKDIR /app
 COPY --from=production-deps /app/node_modules ./node_modules
-# `npm run serve` runs the TypeScript sources through tsx, a runtime dependency, so the pruned
-# node_modules above has it (and esbuild with its platform binary).
+# `npm run build` compiled the server, `npm run backup` and `npm run restore` to plain JavaScript in
+# build/ (with the migrations beside them) and the PWA to dist/: no TypeScript and no loader here.
 COPY --from=build /app/dist ./dist
-COPY package.json tsconfig.json ./
-COPY api ./api
-COPY db ./db
-# `npm run backup` and `npm run restore`, for `docker compose exec` / `docker compose run`.
-COPY scripts/backup.ts scripts/restore.ts ./scripts/
+COPY --from=build /app/build ./build
+COPY package.json ./
 
 # The app's files are root's and read-only to it; the database, uploads and backups live in /data.
 RUN mkdir -p /data/uploads /data/backups && chown -R node:node /data
@@ -56,4 +53,4 @@ EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # What `npm run serve` runs, without npm in between, so SIGTERM reaches the server itself.
-CMD ["node", "--import", "tsx", "api/server.ts"]
+CMD ["node", "build/server.js"]

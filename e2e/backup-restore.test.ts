@@ -18,9 +18,9 @@ import { startAppServer } from "./harness.ts";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 
-/** Runs `npm run <script> -- args` the way npm does (node --import tsx scripts/<script>.ts). */
+/** Runs `npm run <script> -- args` the way npm does (node build/<script>.js, compiled by `npm run build`). */
 function runScript(script: "backup" | "restore", args: string[], env: Record<string, string>) {
-  const child = spawn(process.execPath, ["--import", "tsx", `scripts/${script}.ts`, ...args], {
+  const child = spawn(process.execPath, [`build/${script}.js`, ...args], {
     cwd: root,
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", NODE_ENV: "development", ...env },
     stdio: ["ignore", "pipe", "pipe"],

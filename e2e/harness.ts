@@ -62,7 +62,9 @@ export async function startAppServer(
   dataDir?: string,
   options: AppServerOptions = {},
 ): Promise<AppServer> {
-  if (!existsSync(join(root, "dist", "index.html"))) throw new Error("dist/ is missing: run `npm run build` first");
+  if (!existsSync(join(root, "dist", "index.html")) || !existsSync(join(root, "build", "server.js"))) {
+    throw new Error("dist/ or build/ is missing: run `npm run build` first");
+  }
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), "sdt-e2e-"));
   // A free port can be taken by another suite between asking and listening: then try another one
   // (unless the caller chose the port).
@@ -98,7 +100,7 @@ async function launch(
 ): Promise<AppServer> {
   const url = `http://localhost:${port}`;
   const logs: string[] = [];
-  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "api/server.ts"], {
+  const child: ChildProcess = spawn(process.execPath, ["build/server.js"], {
     cwd: root,
     env: {
       PATH: process.env.PATH ?? "",

@@ -54,18 +54,19 @@ function runWithStderr(command: string[], env: Record<string, string>) {
 const run = async (command: string[], env: Record<string, string>) => (await runWithStderr(command, env)).code;
 
 /**
- * Whether `uid` can start the server from this checkout: load tsx from its node_modules (wherever
- * that link points), read the server's source and the built PWA, and write the data folder. A clone
- * under a folder other users cannot enter (a home folder such as /root, a `mktemp -d` folder) fails
- * this, and a server started as that user would only die with "Cannot find package 'tsx'".
+ * Whether `uid` can start the server from this checkout: load a package from its node_modules
+ * (wherever that link points), read the compiled server and the built PWA, and write the data folder.
+ * A clone under a folder other users cannot enter (a home folder such as /root, a `mktemp -d` folder)
+ * fails this, and a server started as that user would only die with "Cannot find package".
  */
 function canStartAs(uid: number, dataDir: string) {
   const check = [
     "const { accessSync, constants: c } = require('node:fs');",
-    `for (const f of ${JSON.stringify(["package.json", "api/server.ts", "dist/index.html"])}) accessSync(f, c.R_OK);`,
+    "require('hono');",
+    `for (const f of ${JSON.stringify(["package.json", "build/server.js", "dist/index.html"])}) accessSync(f, c.R_OK);`,
     `accessSync(${JSON.stringify(dataDir)}, c.W_OK | c.X_OK);`,
   ].join("\n");
-  const child = spawn(process.execPath, ["--import", "tsx", "-e", check], {
+  const child = spawn(process.execPath, ["-e", check], {
     cwd: root,
     env: { PATH: process.env.PATH ?? "" },
     stdio: "ignore",
