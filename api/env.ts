@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import addressparser from "nodemailer/lib/addressparser";
+import { parseOneAddress } from "email-addresses";
 import { z } from "zod";
 import { formatAbn, isValidAbn } from "../common/abn.ts";
 import { isTimeZone } from "../common/venue-time-input.ts";
@@ -274,10 +274,10 @@ function isSmtpUrl(value: string): boolean {
 /** One sender (`Name <address>` or a bare address) with no line break anywhere, or null. */
 export function parseMailbox(value: string): { name: string; address: string } | null {
   if (/[\r\n]/.test(value)) return null;
-  const parsed = addressparser(value, { flatten: true });
-  const [only] = parsed;
-  if (parsed.length !== 1 || !only || !/^[^\s@<>,;]+@[^\s@<>,;]+$/.test(only.address)) return null;
-  return { name: only.name, address: only.address };
+  // RFC 5322's one mailbox (`Name <address>` or an address), through email-addresses' public parser.
+  const only = parseOneAddress(value);
+  if (!only || only.type !== "mailbox" || !/^[^\s@<>,;]+@[^\s@<>,;]+$/.test(only.address)) return null;
+  return { name: only.name ?? "", address: only.address };
 }
 
 /** Validates a raw environment; every bad variable becomes one line naming it. */
