@@ -276,7 +276,7 @@ export function parseMailbox(value: string): { name: string; address: string } |
   if (/[\r\n]/.test(value)) return null;
   // RFC 5322's one mailbox (`Name <address>` or an address), through email-addresses' public parser.
   const only = parseOneAddress(value);
-  if (!only || only.type !== "mailbox" || !/^[^\s@<>,;]+@[^\s@<>,;]+$/.test(only.address)) return null;
+  if (only?.type !== "mailbox" || !/^[^\s@<>,;]+@[^\s@<>,;]+$/.test(only.address)) return null;
   return { name: only.name ?? "", address: only.address };
 }
 
