@@ -4,6 +4,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { openDatabase } from "../db/client.ts";
 import { seedDemoEvents } from "../db/seed.ts";
+import { checkpointAndClose } from "../db/sqlite.ts";
 import { createApp } from "./app.ts";
 import { giveBackSeatsWithoutPhoto } from "./booking/holds.ts";
 import { storeImage } from "./booking/images.ts";
@@ -97,9 +98,7 @@ const shutdown = async (signal: NodeJS.Signals) => {
   try {
     // A cut-off save's seat, held before its photo came, is free again (holds.ts).
     giveBackSeatsWithoutPhoto(db, now());
-    // Folds the WAL into the database file, so what is left on disk is one complete file.
-    db.$client.pragma("wal_checkpoint(TRUNCATE)");
-    db.$client.close();
+    checkpointAndClose(db);
   } catch (error) {
     exitCode = 1;
     log("error", "closing the database failed", { error: String(error) });

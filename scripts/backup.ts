@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
-import Database from "better-sqlite3";
 import { readEnvOrExit } from "../api/env.ts";
 import { createBackup } from "../api/ops/backup-create.ts";
+import { openForBackup } from "../db/sqlite.ts";
 
 // `npm run backup -- DIR`: one backup of DATABASE_PATH and UPLOADS_DIR into a new folder under DIR
 // (BACKUP_DIR when DIR is left out). Safe while the server runs: SQLite's online backup API reads a
@@ -20,9 +20,8 @@ if (!existsSync(env.DATABASE_PATH)) {
   process.exit(1);
 }
 
-const sqlite = new Database(env.DATABASE_PATH, { fileMustExist: true });
-// The server may be mid-write; wait for it rather than fail.
-sqlite.pragma("busy_timeout = 5000");
+// The server may be mid-write: the backup waits for it rather than fail.
+const sqlite = openForBackup(env.DATABASE_PATH);
 try {
   const { folder, manifest, leftOut } = await createBackup({
     sqlite,

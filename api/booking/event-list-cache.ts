@@ -2,6 +2,7 @@ import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import { and, eq, gt, min } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { bookings, events, waitlistOffers } from "../../db/schema.ts";
+import { changeStamp } from "../../db/sqlite.ts";
 import { listEvents } from "./events.ts";
 import { liveOffer } from "./seats.ts";
 
@@ -11,20 +12,17 @@ export type EncodedList = { json: Buffer; gzip: Buffer; br: Buffer };
  * GET /api/get-events is the hottest call (every phone opening the app), and its answer only
  * changes when the database does or when a seat hold expires. So the serialised, compressed list is
  * kept until one of those happens:
- * - `PRAGMA data_version` moves when another connection (another process) commits;
- * - `total_changes()` moves when this connection writes;
+ * - the database's change stamp moves (a write by this connection or another process's commit);
  * - the soonest live hold's or waitlist offer's expiry passes (a seat comes back without any write);
  * - the soonest early bird ends (`currentAmount` goes up without any write).
  */
 export function createEventListCache(db: Db) {
-  const dataVersion = db.$client.prepare("PRAGMA data_version").pluck();
-  const totalChanges = db.$client.prepare("SELECT total_changes()").pluck();
-  let cached: { version: number; changes: number; validUntil: number; list: EncodedList } | undefined;
+  const stampNow = changeStamp(db);
+  let cached: { stamp: string; validUntil: number; list: EncodedList } | undefined;
 
   return (now: number): EncodedList => {
-    const version = dataVersion.get() as number;
-    const changes = totalChanges.get() as number;
-    if (cached && cached.version === version && cached.changes === changes && now < cached.validUntil) {
+    const stamp = stampNow();
+    if (cached && cached.stamp === stamp && now < cached.validUntil) {
       return cached.list;
     }
     const json = Buffer.from(JSON.stringify(listEvents(db, now)));
@@ -44,8 +42,7 @@ export function createEventListCache(db: Db) {
       .where(gt(events.earlyBirdUntil, now))
       .get()?.at;
     cached = {
-      version,
-      changes,
+      stamp,
       validUntil: Math.min(
         nextHoldExpiry ?? Number.POSITIVE_INFINITY,
         nextOfferExpiry ?? Number.POSITIVE_INFINITY,

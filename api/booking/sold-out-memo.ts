@@ -1,6 +1,7 @@
 import { and, eq, gt, inArray, min } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { bookings, type Event, isWomanOrMan, type PersonGender, waitlistOffers } from "../../db/schema.ts";
+import { changeStamp } from "../../db/sqlite.ts";
 import type { DomainError } from "../lib/errors.ts";
 import { liveOffer } from "./seats.ts";
 
@@ -31,8 +32,7 @@ export type SoldOutMemo = {
 };
 
 type Known = {
-  version: number;
-  changes: number;
+  stamp: string;
   until: number;
   event: Event;
   /** The refusal when the event is full ("all"), or each gender whose seats are gone. */
@@ -54,14 +54,13 @@ export function soldOutMemo(db: Db): SoldOutMemo {
 }
 
 function createSoldOutMemo(db: Db): SoldOutMemo {
-  const dataVersion = db.$client.prepare("PRAGMA data_version").pluck();
-  const totalChanges = db.$client.prepare("SELECT total_changes()").pluck();
+  const stampNow = changeStamp(db);
   const known = new Map<number, Known>();
 
   const current = (eventId: number, now: number): Known | undefined => {
     const entry = known.get(eventId);
     if (!entry) return undefined;
-    if (entry.version !== dataVersion.get() || entry.changes !== totalChanges.get() || now >= entry.until) {
+    if (entry.stamp !== stampNow() || now >= entry.until) {
       known.delete(eventId);
       return undefined;
     }
@@ -88,10 +87,9 @@ function createSoldOutMemo(db: Db): SoldOutMemo {
             ? gender
             : undefined;
       if (!what) return;
-      const version = dataVersion.get() as number;
-      const changes = totalChanges.get() as number;
+      const stamp = stampNow();
       const entry = known.get(event.id);
-      if (entry && entry.version === version && entry.changes === changes && now < entry.until) {
+      if (entry && entry.stamp === stamp && now < entry.until) {
         entry.full.set(what, refused);
         return;
       }
@@ -113,8 +111,7 @@ function createSoldOutMemo(db: Db): SoldOutMemo {
         .where(and(eq(waitlistOffers.eventId, event.id), inArray(waitlistOffers.status, ["open", "claimed"])))
         .all();
       known.set(event.id, {
-        version,
-        changes,
+        stamp,
         until: Math.min(
           event.startsAt,
           nextHoldExpiry ?? Number.POSITIVE_INFINITY,

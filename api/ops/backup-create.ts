@@ -3,6 +3,7 @@ import { chmod, mkdir, readdir, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
 import type Database from "better-sqlite3";
 import type { Db } from "../../db/client.ts";
+import { backupTo } from "../../db/sqlite.ts";
 import type { Env } from "../env.ts";
 import type { Logger } from "../lib/log.ts";
 import { copyUploads, inspectDatabase, listUploads, regularFileDigest } from "./backup-files.ts";
@@ -45,9 +46,7 @@ export async function createBackup(input: {
   await mkdir(staging, { recursive: true, mode: 0o700 });
   try {
     const copy = join(staging, DATABASE_FILE);
-    // One step copies every page under one read transaction: a consistent snapshot that another
-    // process's writes cannot make restart (in WAL mode they are not blocked while it reads).
-    await input.sqlite.backup(copy, { progress: () => 0x7fffffff });
+    await backupTo(input.sqlite, copy);
     await chmod(copy, 0o600);
     const { counts, integrity } = inspectDatabase(copy, { makeSelfContained: true });
     if (integrity !== "ok") throw new BackupError(`the copy fails PRAGMA integrity_check: ${integrity}`);

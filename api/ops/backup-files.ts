@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { constants } from "node:fs";
 import { type FileHandle, lstat, mkdir, open, readdir } from "node:fs/promises";
 import { join } from "node:path";
-import Database from "better-sqlite3";
+import { inspectCopy } from "../../db/sqlite.ts";
 import { STORED_NAME, UPLOAD_DIR_MODE, UPLOAD_FILE_MODE } from "../booking/images.ts";
 import type { FileEntry } from "./backup-manifest.ts";
 
@@ -16,23 +16,10 @@ import type { FileEntry } from "./backup-manifest.ts";
  * out of WAL mode, so the backup is one file that opens read-only anywhere and never grows a -wal.
  */
 export function inspectDatabase(file: string, options: { makeSelfContained: boolean }) {
-  const sqlite = new Database(file, { fileMustExist: true, readonly: !options.makeSelfContained });
-  try {
-    if (options.makeSelfContained) sqlite.pragma("journal_mode = DELETE");
-    const integrity = (sqlite.pragma("integrity_check", { simple: false }) as Record<string, string>[])
-      .map((row) => String(Object.values(row)[0]))
-      .join("; ");
-    const count = (sql: string) => Number(sqlite.prepare(sql).pluck().get());
-    return {
-      integrity,
-      counts: {
-        events: count("select count(*) from events"),
-        paidBookings: count("select count(*) from bookings where status = 'paid'"),
-      },
-    };
-  } finally {
-    sqlite.close();
-  }
+  return inspectCopy(file, options, (count) => ({
+    events: count("select count(*) from events"),
+    paidBookings: count("select count(*) from bookings where status = 'paid'"),
+  }));
 }
 
 export type Digest = { bytes: number; sha256: string };

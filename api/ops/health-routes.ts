@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { createRoute } from "@hono/zod-openapi";
+import { databaseAnswers } from "../../db/sqlite.ts";
 import type { AppDeps } from "../deps.ts";
 import { apiRouter, errors, json, z } from "../lib/openapi.ts";
 
@@ -27,7 +28,7 @@ export const healthRoutes = (deps: Pick<AppDeps, "db" | "env" | "log">) =>
     c.header("cache-control", "no-store");
     const problems: string[] = [];
     try {
-      deps.db.$client.prepare("select count(*) from sqlite_master").pluck().get();
+      databaseAnswers(deps.db);
     } catch (error) {
       problems.push(`database: ${String(error)}`);
     }
