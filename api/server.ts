@@ -11,8 +11,9 @@ import { storeImage } from "./booking/images.ts";
 import { photoJobsOf } from "./booking/photo-jobs.ts";
 import { createAppDeps } from "./deps.ts";
 import { readEnvOrExit } from "./env.ts";
-import { serveApp } from "./lib/listen.ts";
+import { MAX_CONNECTIONS_PER_ADDRESS, serveApp } from "./lib/listen.ts";
 import { jsonLogger } from "./lib/log.ts";
+import { proxyTrust } from "./lib/trust-proxy.ts";
 import { closeRoomStreams } from "./night/room-events.ts";
 import { backgroundJobs } from "./ops/jobs.ts";
 import { createScheduler } from "./ops/scheduler.ts";
@@ -41,7 +42,19 @@ if (!existsSync(join(staticDir, "index.html"))) {
 
 const app = createApp({ ...deps, staticDir });
 
-const server = serveApp({ fetch: app.fetch, port: env.PORT }, (info) => {
+// Slow requests and connections per address (api/lib/listen.ts). The proxy TRUST_PROXY names carries
+// every client on one address, so it is not capped here: it limits per client itself (README).
+const proxies = proxyTrust(env.TRUST_PROXY);
+const refusalsLogged = new Map<string, number>();
+const onRefused = (address: string) => {
+  const at = now();
+  if ((refusalsLogged.get(address) ?? 0) > at - 60_000) return;
+  if (refusalsLogged.size >= 1000) refusalsLogged.clear();
+  refusalsLogged.set(address, at);
+  log("warn", "refused connections over the per-address cap", { address, cap: MAX_CONNECTIONS_PER_ADDRESS });
+};
+const limits = { uncapped: (address: string) => proxies.trustsPeer(address), onRefused };
+const server = serveApp({ fetch: app.fetch, port: env.PORT, limits }, (info) => {
   log("info", `listening on ${env.PUBLIC_BASE_URL} (port ${info.port})`, {
     payments: payments.name,
     sms: sms.name,

@@ -4,7 +4,7 @@ import { request } from "node:http";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import sharp from "sharp";
-import { signValue } from "../api/lib/crypto.ts";
+import { verifiedPhoneToken } from "../api/booking/booking-cookie.ts";
 import { PHOTO_QUALITIES, PHOTO_TARGET_BYTES, shrunkSize } from "../common/photo-size.ts";
 import { cameraPhoto } from "../test/camera-photo.ts";
 
@@ -104,7 +104,7 @@ async function race(photos: Buffer[], buyers: number): Promise<ReleaseResult> {
           eventID: String(info.eventId),
           eventName: info.eventName,
         });
-        const cookie = `sdt_phone=${signValue(SECRET, "verified-phone", phone, Date.now() + 3_600_000)}`;
+        const cookie = `sdt_phone=${verifiedPhoneToken(SECRET, phone, Date.now() + 3_600_000)}`;
         try {
           const { status, sentAt } = await postForm(info.port, cookie, head, photos[i % photos.length]!);
           const now = performance.now();

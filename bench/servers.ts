@@ -33,7 +33,14 @@ const staticDir = join(dirname(fileURLToPath(import.meta.url)), "..", "dist");
 // Replies are served as in production: unchecked (the test-time check parses each reply with its schema).
 const app = createApp({ ...deps, staticDir, checkReplies: false });
 
-const appServer = serveApp({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" });
+const appServer = serveApp({
+  fetch: app.fetch,
+  port: 0,
+  hostname: "127.0.0.1",
+  // Every simulated phone connects from this machine's one address: the per-address cap is the
+  // proxy's job in this measurement, not the app's.
+  limits: { maxConnectionsPerAddress: Number.POSITIVE_INFINITY },
+});
 await new Promise((r) => appServer.once("listening", r));
 const appPort = (appServer.address() as AddressInfo).port;
 env.PUBLIC_BASE_URL = `http://127.0.0.1:${appPort}`;

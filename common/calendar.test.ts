@@ -46,8 +46,21 @@ describe("Add to calendar", () => {
     expect(props.get("DTEND")).toBe("20261129T103000Z");
     expect(props.get("SUMMARY")).toBe(ticket.eventName);
     expect(props.get("LOCATION")).toBe(ticket.eventLocation);
-    expect(props.get("DESCRIPTION")).toContain("https://tickets.example.com/tickets");
-    expect(props.get("DESCRIPTION")).toContain("ABCDEFGH23");
+    expect(props.get("DESCRIPTION")).toBe("My tickets: https://tickets.example.com/me");
+    expect(props.get("URL")).toBe("https://tickets.example.com/me");
+  });
+
+  it("carries no ticket code and no token into a calendar that syncs anywhere", () => {
+    const ics = ticketCalendar(ticket, "https://tickets.example.com", 0);
+    if (!ics) throw new Error("no calendar");
+    const unfolded = ics.replace(/\r\n /g, "");
+    expect(unfolded).not.toContain("ABCDEFGH23");
+    expect(unfolded).not.toMatch(/[?&]t=|token|ticket code/i);
+    // Only the event, its time, the venue and the plain link to My tickets.
+    const { props } = parse(ics);
+    expect(
+      [...props.keys()].filter((k) => !/^(BEGIN|END|VERSION|PRODID|CALSCALE|METHOD|UID|DTSTAMP)$/.test(k)),
+    ).toEqual(["DTSTART", "DTEND", "SUMMARY", "LOCATION", "DESCRIPTION", "URL"]);
   });
 
   it("folds long lines without breaking a character, and assumes two hours when the length is unknown", () => {

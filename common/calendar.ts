@@ -11,7 +11,6 @@ export type CalendarTicket = {
   eventDateTime?: string;
   eventLocation?: string;
   durationHours?: number;
-  uniqueCode: string;
 };
 
 // Events last a few hours; a ticket saved before durations were kept assumes two.
@@ -48,19 +47,17 @@ function fold(line: string): string {
 }
 
 /**
- * The `.ics` file's text, or null when the ticket does not know its event's time. `ticketUrl` is where
- * the entry leads (the saved tickets, `${origin}/tickets`, unless the signed ticket link is given).
+ * The `.ics` file's text, or null when the ticket does not know its event's time. A calendar syncs to
+ * other devices and services, so the entry holds the event, its time, the venue and a plain link to
+ * My tickets (`/me`, where the guest signs in with their mobile): never the ticket code or the ticket
+ * link's token, which would let whoever reads the calendar in.
  */
-export function ticketCalendar(
-  ticket: CalendarTicket,
-  origin: string,
-  now = Date.now(),
-  ticketUrl = `${origin}/tickets`,
-): string | null {
+export function ticketCalendar(ticket: CalendarTicket, origin: string, now = Date.now()): string | null {
   const start = ticket.eventDateTime ? Date.parse(ticket.eventDateTime) : Number.NaN;
   if (Number.isNaN(start)) return null;
   const end = start + (ticket.durationHours ?? FALLBACK_HOURS) * 3_600_000;
   const host = new URL(origin).host;
+  const myTickets = `${origin.replace(/\/$/, "")}/me`;
   const lines = [
     "BEGIN:VCALENDAR",
     "VERSION:2.0",
@@ -75,8 +72,8 @@ export function ticketCalendar(
     `DTEND:${stamp(end)}`,
     `SUMMARY:${text(ticket.eventName)}`,
     ...(ticket.eventLocation ? [`LOCATION:${text(ticket.eventLocation)}`] : []),
-    `DESCRIPTION:${text(`Your ticket code is ${ticket.uniqueCode}. Your ticket: ${ticketUrl}`)}`,
-    `URL:${ticketUrl}`,
+    `DESCRIPTION:${text(`My tickets: ${myTickets}`)}`,
+    `URL:${myTickets}`,
     "END:VEVENT",
     "END:VCALENDAR",
   ];

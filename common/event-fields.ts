@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { EVENT_LIMITS as L } from "./event-limits.ts";
 import { EVENT_FORMATS } from "./formats.ts";
+import { INVISIBLE_CONTROLS_MESSAGE, withoutInvisibleControls } from "./plain-text.ts";
 import { canonicalTimeZone } from "./venue-time-input.ts";
 
 /**
@@ -17,14 +18,16 @@ export type EventTime = { hour: number; minute: number };
 const numeric = <T extends z.ZodType>(schema: T) =>
   z.preprocess((v) => (typeof v === "string" && /^\s*-?\d+(\.\d+)?\s*$/.test(v) ? Number(v) : v), schema);
 
-// Names and addresses are one line of text: control characters (NUL, escape, line breaks) are refused.
+// Names and addresses are one line of text: control characters (NUL, escape, line breaks) are
+// refused, and so are the invisible direction characters and line separators (plain-text.ts).
 const text = (max: number) =>
   z
     .string()
     .trim()
     .min(1, "is required")
     .max(max)
-    .refine((v) => !/\p{Cc}/u.test(v), "must not contain control characters");
+    .refine((v) => !/\p{Cc}/u.test(v), "must not contain control characters")
+    .refine(withoutInvisibleControls, INVISIBLE_CONTROLS_MESSAGE);
 export const eventId = numeric(z.number().int().positive().max(Number.MAX_SAFE_INTEGER));
 const seats = numeric(z.number().int().min(L.totalSeats.min).max(L.totalSeats.max));
 // Seats kept for one gender (decision 015); a gender may have none. Both or neither: the service checks.

@@ -336,7 +336,10 @@ export type DocumentLine = { label: string; amountCents: number };
  * transaction that marked its booking paid or recorded its refund, and never updated (only the
  * retention job deletes it, 5 years after `issuedAt`). It copies the seller and the event as they
  * were then and holds no buyer's name, phone, email, photo or date of birth: a tax invoice under
- * $1,000 needs no buyer's identity, and these outlive RETENTION_DAYS.
+ * $1,000 needs no buyer's identity, and these outlive RETENTION_DAYS. A tax invoice of $1,000 or
+ * more (and its adjustment note) is the exception: the ATO asks for the buyer's identity or ABN from
+ * that amount, so it copies the buyer's name and email (a booking holds no ABN), kept with the
+ * document as the tax record it is (issue 46).
  */
 export const documents = sqliteTable(
   "documents",
@@ -363,6 +366,9 @@ export const documents = sqliteTable(
     lines: text("lines", { mode: "json" }).$type<DocumentLine[]>().notNull(),
     totalCents: integer("total_cents").notNull(),
     gstCents: integer("gst_cents").notNull(),
+    /** The buyer, on a tax invoice of BUYER_NAMED_FROM_CENTS or more (and its adjustment note) only. */
+    buyerName: text("buyer_name"),
+    buyerEmail: text("buyer_email"),
   },
   (t) => [
     uniqueIndex("documents_number").on(t.number),

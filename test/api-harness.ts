@@ -5,10 +5,10 @@ import { join } from "node:path";
 import { serve } from "@hono/node-server";
 import { afterAll, beforeAll, expect } from "vitest";
 import { createApp } from "../api/app.ts";
+import { verifiedPhoneToken } from "../api/booking/booking-cookie.ts";
 import { photoJobsOf } from "../api/booking/photo-jobs.ts";
 import { type AppDeps, createAppDeps } from "../api/deps.ts";
 import { parseEnv } from "../api/env.ts";
-import { signValue } from "../api/lib/crypto.ts";
 import type { Logger } from "../api/lib/log.ts";
 import { REPLY_MISMATCH } from "../api/lib/openapi.ts";
 import { openDatabase } from "../db/client.ts";
@@ -236,7 +236,7 @@ export type BrowserClient = ReturnType<typeof browserClient>;
  * signs it; for tests that hold a seat straight in the database and skip the OTP steps.
  */
 export function verifiedPhoneCookie(env: { SESSION_SECRET: string }, phone: string, now = Date.now()): string {
-  return `sdt_phone=${signValue(env.SESSION_SECRET, "verified-phone", phone, now + 30 * 24 * 60 * 60 * 1000)}`;
+  return `sdt_phone=${verifiedPhoneToken(env.SESSION_SECRET, phone, now + 30 * 24 * 60 * 60 * 1000)}`;
 }
 
 /** A browser that proved it holds `phone`: the signed cookie verify-otp would have set, without the OTP steps. */

@@ -10,9 +10,9 @@ import { linkToken } from "../api/lib/capability.ts";
 import { applyRetention } from "../api/ops/retention.ts";
 import { finishUnfinishedRefunds, refundPayment } from "../api/organiser/refunds.ts";
 import { bookings, documents, events, refunds } from "../db/schema.ts";
-import { browserClient, suiteTestServer, type TestServer, withTestServer } from "./api-harness.ts";
-import { insertEvent, insertPaidBookings } from "./fixtures.ts";
-import { pay, signedInOnMe } from "./suites/booking-flow.ts";
+import { browserClient, suiteTestServer, type TestServer, verifiedPhoneCookie, withTestServer } from "./api-harness.ts";
+import { insertEvent, insertHeldBooking, insertPaidBookings } from "./fixtures.ts";
+import { createCheckout, pay, signedInOnMe } from "./suites/booking-flow.ts";
 import { GST_SELLER, paidOverHttp, pdfText as textOf } from "./suites/invoices.ts";
 
 // Receipts, tax invoices and adjustment notes (docs/decisions/032-invoices.md): one document per
@@ -154,6 +154,41 @@ describe("a paid booking's tax invoice", () => {
     const [old] = insertPaidBookings(db, event.id, 1);
     const oldToken = linkToken(env, "ticket", old?.bookingId ?? 0);
     expect((await fetch(`${server.url}/api/invoice?bookingId=${old?.bookingId}&t=${oldToken}`)).status).toBe(404);
+  });
+});
+
+describe("a tax invoice of A$1,000 or more", () => {
+  it("carries the buyer's name and email (the booking holds no ABN); one under A$1,000 carries neither", async () => {
+    const { db, env } = server.deps;
+    const paidAt = async (priceCents: number, buyer: { name: string; email: string }) => {
+      const event = await insertEvent(db, env.UPLOADS_DIR, { name: "Harbour Lights Gala", priceCents });
+      const held = insertHeldBooking(db, event.id, { now: server.deps.now(), ...buyer });
+      const session = await createCheckout(
+        server.url,
+        { userID: held.userId, eventID: event.id },
+        verifiedPhoneCookie(env, held.phone, server.deps.now()),
+      );
+      expect(session.status).toBe(200);
+      expect(await pay(server.url, session.sessionId ?? "")).toBe(303);
+      const [invoice] = docsOf(server, held.bookingId);
+      return { invoice, text: await textOf(await documentPdf(server.deps, invoice?.id ?? 0)) };
+    };
+
+    const large = await paidAt(100_000, { name: "Priya Nair", email: "priya.nair@example.com" });
+    expect(large.invoice).toMatchObject({
+      kind: "invoice",
+      totalCents: 100_000,
+      buyerName: "Priya Nair",
+      buyerEmail: "priya.nair@example.com",
+    });
+    expect(large.text).toMatch(/Buyer\s+Priya Nair/);
+    expect(large.text).toContain("priya.nair@example.com");
+    expect(large.text).toContain("$1000.00");
+
+    const small = await paidAt(99_999, { name: "Rohan Mehta", email: "rohan.mehta@example.com" });
+    expect(small.invoice).toMatchObject({ kind: "invoice", totalCents: 99_999, buyerName: null, buyerEmail: null });
+    for (const personal of ["Buyer", "Rohan Mehta", "rohan.mehta@example.com"])
+      expect(small.text).not.toContain(personal);
   });
 });
 

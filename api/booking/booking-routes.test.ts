@@ -13,6 +13,7 @@ import {
 import { ADULT_DATE_OF_BIRTH } from "../../test/date-of-birth.ts";
 import { insertEvent, insertPaidBookings, makeImage } from "../../test/fixtures.ts";
 import { signValue } from "../lib/crypto.ts";
+import { verifiedPhoneToken } from "./booking-cookie.ts";
 
 const MINUTE = 60_000;
 let phoneSeq = Math.floor(Math.random() * 1e7);
@@ -266,7 +267,7 @@ describe("booking with the console provider", () => {
     const forger = browserClient(server.url);
     forger.jar.set(
       "sdt_phone",
-      signValue("not-the-server-secret-not-the-server-secret", "verified-phone", phone.e164, Date.now() + MINUTE * 60),
+      verifiedPhoneToken("not-the-server-secret-not-the-server-secret", phone.e164, Date.now() + MINUTE * 60),
     );
     const forged = await forger.postForm("/api/save-user-details", detailsForm(attendee(phone.e164, event.id)));
     expect(forged.status).toBe(403);
@@ -502,6 +503,40 @@ describe("rate limits", () => {
 });
 
 describe("the verified-phone cookie", () => {
+  it("is an opaque value that holds no trace of the number, and the old base64 form no longer works", async () => {
+    await withTestServer(async (server) => {
+      const phone = newPhone();
+      const browser = await verifiedBrowser(server, phone.e164);
+      const cookie = browser.jar.get("sdt_phone") ?? "";
+      expect(cookie).not.toBe("");
+      const digits = phone.e164.slice(1);
+      for (const trace of [
+        phone.e164,
+        digits,
+        digits.slice(-8),
+        Buffer.from(phone.e164).toString("base64url"),
+        Buffer.from(phone.e164).toString("base64"),
+      ]) {
+        expect(decodeURIComponent(cookie)).not.toContain(trace);
+      }
+      // Decoding any part of it gives no number back.
+      for (const part of decodeURIComponent(cookie).split(/[.~_-]/)) {
+        expect(Buffer.from(part, "base64url").toString("latin1")).not.toContain(digits.slice(-8));
+      }
+      // The cookie still proves the number: the send-otp skip.
+      const again = await browser.postJson("/api/send-otp", { phone: phone.e164, countryCode: "+61" });
+      expect(await again.json()).toEqual({ success: true, PhoneVerification: true });
+      // A cookie of the old form, even signed with the server's own secret, proves nothing now.
+      const old = browserClient(server.url);
+      old.jar.set(
+        "sdt_phone",
+        signValue(server.deps.env.SESSION_SECRET, "verified-phone", phone.e164, server.deps.now() + MINUTE * 60),
+      );
+      const refused = await old.postJson("/api/send-otp", { phone: phone.e164, countryCode: "+61" });
+      expect(await refused.json()).toEqual({ success: true, PhoneVerification: false });
+    });
+  });
+
   it("stops skipping once the 30-day cookie has expired", async () => {
     // Its own server: moving the clock a month would start every other suite's events.
     await withTestServer(async (server) => {

@@ -40,6 +40,8 @@ const sale: Document = {
   ],
   totalCents: 4455,
   gstCents: 405,
+  buyerName: null,
+  buyerEmail: null,
 };
 
 describe("the documents as PDFs", () => {
@@ -67,6 +69,22 @@ describe("the documents as PDFs", () => {
       expect(text).toContain(expected);
     }
     expect(documentFileName(sale)).toBe("INV-000123.pdf");
+  });
+
+  it("a tax invoice of A$1,000 or more names the buyer by name and email; a smaller one names nobody", async () => {
+    const large: Document = {
+      ...sale,
+      lines: [{ label: "Ticket: Harbour Lights Gala", amountCents: 120_000 }],
+      totalCents: 120_000,
+      gstCents: 10_909,
+      buyerName: "Priya Nair",
+      buyerEmail: "priya.nair@example.com",
+    };
+    const text = await textOf(await renderDocumentPdf(large));
+    expect(text).toMatch(/Buyer\s+Priya Nair/);
+    expect(text).toContain("priya.nair@example.com");
+    expect(text).toContain("$1200.00");
+    expect(await textOf(await renderDocumentPdf(sale))).not.toContain("Buyer");
   });
 
   it("a receipt says Receipt and nothing of GST", async () => {

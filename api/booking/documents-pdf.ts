@@ -63,6 +63,9 @@ export function renderDocumentPdf(doc: Document): Promise<Uint8Array> {
     ["Date", documentDate(doc)],
   ];
   if (doc.kind === "adjustment" && doc.relatesTo) facts.push(["Adjusts", doc.relatesTo]);
+  // A tax invoice of A$1,000 or more names its buyer (BUYER_NAMED_FROM_CENTS, documents.ts).
+  if (doc.buyerName) facts.push(["Buyer", doc.buyerName]);
+  if (doc.buyerEmail) facts.push(["Buyer's email", doc.buyerEmail]);
   facts.push(["Event", doc.eventName], ["Event date", formatVenueTime(doc.eventStartsAt, doc.eventTimeZone)]);
   for (const [label, value] of facts) row(pdf, label, value, false);
   pdf.moveDown();

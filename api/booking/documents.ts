@@ -22,6 +22,12 @@ export const DOCUMENT_KEEP_MS = (DOCUMENT_KEEP_YEARS * 365 + 2) * DAY;
 /** `INV-000123`: six digits, more only past 999,999. */
 export const documentNumber = (n: number) => `INV-${String(n).padStart(6, "0")}`;
 
+/**
+ * From this total a tax invoice names its buyer: the ATO asks a tax invoice of A$1,000 or more
+ * (GST included) for the buyer's identity or ABN. A booking holds no ABN, so it is the name and email.
+ */
+export const BUYER_NAMED_FROM_CENTS = 100_000;
+
 /** A registered seller's GST in a GST-inclusive price: 1/11 of it, to the nearest cent. */
 export const gstOf = (cents: number, registered: boolean) => (registered ? Math.round(cents / 11) : 0);
 
@@ -92,6 +98,9 @@ export function issueSaleDocument(
       lines: saleLines(ctx, sale.amountCents, promoCode),
       totalCents: sale.amountCents,
       gstCents: gstOf(sale.amountCents, env.GST_REGISTERED),
+      ...(env.GST_REGISTERED && sale.amountCents >= BUYER_NAMED_FROM_CENTS
+        ? { buyerName: ctx.user.name, buyerEmail: ctx.user.email }
+        : {}),
     })
     .returning()
     .get();
@@ -135,6 +144,9 @@ export function issueAdjustmentNote(
       lines: [{ label: `Refund of ${sale.number}: ${sale.eventName}`, amountCents: refund.amountCents }],
       totalCents: refund.amountCents,
       gstCents: gstOf(refund.amountCents, sale.gstRegistered),
+      // A note adjusting an invoice that names its buyer names them too.
+      buyerName: sale.buyerName,
+      buyerEmail: sale.buyerEmail,
     })
     .returning()
     .get();

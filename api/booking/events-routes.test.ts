@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { bookings, events, waitlistEntries, waitlistOffers } from "../../db/schema.ts";
+import { bookings, events, users, waitlistEntries, waitlistOffers } from "../../db/schema.ts";
 import { suiteTestServer, withTestServer } from "../../test/api-harness.ts";
 import { insertEvent, insertPaidBookings, makeImage } from "../../test/fixtures.ts";
 import { storeImage } from "./images.ts";
@@ -165,6 +165,28 @@ describe("image paths", () => {
       expect(response.headers.get("cache-control")).toContain("max-age=31536000");
       const bytes = new Uint8Array(await response.arrayBuffer());
       expect([bytes[0], bytes[1]]).toEqual([0xff, 0xd8]);
+    }
+  });
+
+  it("serve attendee photos privately for five minutes, never immutable, and event pictures for a year", async () => {
+    const { db, env } = server.deps;
+    const event = await insertEvent(db, env.UPLOADS_DIR);
+    const [guest] = insertPaidBookings(db, event.id, 1);
+    const photo = await storeImage(env.UPLOADS_DIR, await makeImage("jpeg", 600, 800));
+    db.update(users).set(photo).where(eq(users.id, guest!.userId)).run();
+    for (const path of [
+      `/api/images/${photo.imageName}`,
+      `/api/uploads/images/${photo.imageName}`,
+      `/api/images/${photo.thumbName}`,
+    ]) {
+      const response = await get(path);
+      expect(response.status, path).toBe(200);
+      expect(response.headers.get("cache-control"), path).toBe("private, max-age=300");
+    }
+    for (const path of [`/api/images/${event.imageName}`, `/api/images/${event.imageName}?w=400`]) {
+      const response = await get(path);
+      expect(response.status, path).toBe(200);
+      expect(response.headers.get("cache-control"), path).toBe("public, max-age=31536000, immutable");
     }
   });
 

@@ -1,5 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
+import { eq } from "drizzle-orm";
 import { IMAGE_WIDTHS } from "../../common/image-widths.ts";
+import { events } from "../../db/schema.ts";
 import type { AppDeps } from "../deps.ts";
 import { BadRequest } from "../lib/errors.ts";
 import { apiRouter, errors, file, z } from "../lib/openapi.ts";
@@ -43,16 +45,28 @@ const imageRoute = createRoute({
   },
 });
 
+// Event pictures are public and their names random and never reused: a year, immutable. Anything
+// else stored here is a guest's photo, which erasure must be able to take back from browsers and
+// proxies: private, and only for a few minutes.
+const EVENT_PICTURE_CACHE = "public, max-age=31536000, immutable";
+const ATTENDEE_PHOTO_CACHE = "private, max-age=300";
+
 export const imagesRoutes = (deps: AppDeps) => {
+  const isEventPicture = (name: string) =>
+    deps.db
+      .select({ id: events.id })
+      .from(events)
+      .where(eq(events.imageName, name.replace(/-thumb\.jpg$/, ".jpg")))
+      .limit(1)
+      .get() !== undefined;
   const serve = async (name: string, width?: number) => {
-    // Names are random and never reused, so a year-long, immutable cache is safe.
     const bytes = width
       ? await readImageVariant(deps.env.UPLOADS_DIR, name, width as (typeof IMAGE_WIDTHS)[number])
       : await readStoredImage(deps.env.UPLOADS_DIR, name);
     return new Response(new Uint8Array(bytes), {
       headers: {
         "content-type": width ? "image/webp" : "image/jpeg",
-        "cache-control": "public, max-age=31536000, immutable",
+        "cache-control": isEventPicture(name) ? EVENT_PICTURE_CACHE : ATTENDEE_PHOTO_CACHE,
         "x-content-type-options": "nosniff",
       },
     });

@@ -60,6 +60,17 @@ describe("TRUST_PROXY", () => {
     expect(resolve("loopback", "127.0.0.1", "203.0.113.9", "gopher").scheme).toBeUndefined();
   });
 
+  it("names the peers it trusts, which the per-address connection cap leaves alone (listen.ts)", () => {
+    const trusts = (setting: string | undefined, peer: string) => proxyTrust(parseTrustProxy(setting)).trustsPeer(peer);
+    expect(trusts(undefined, "127.0.0.1")).toBe(false);
+    expect(trusts("loopback", "127.0.0.1")).toBe(true);
+    expect(trusts("loopback", "::ffff:127.0.0.1")).toBe(true);
+    expect(trusts("loopback", "203.0.113.7")).toBe(false);
+    expect(trusts("10.0.0.0/8", "10.1.2.3")).toBe(true);
+    expect(trusts("1", "203.0.113.7")).toBe(true);
+    expect(trusts("loopback", "not an address")).toBe(false);
+  });
+
   it("refuses settings it cannot read, naming the bad entry", () => {
     expect(() => parseTrustProxy("10.0.0.0/33")).toThrow(TrustProxyError);
     expect(() => parseTrustProxy("lookback")).toThrow(/"lookback" is not an address/);

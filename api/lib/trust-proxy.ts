@@ -88,6 +88,8 @@ export type ProxyTrust = {
   clientAddress(request: ForwardedRequest): string;
   /** `https` or `http`: the proxy's word for it when the peer is trusted, otherwise undefined. */
   forwardedScheme(request: ForwardedRequest): "http" | "https" | undefined;
+  /** Whether this socket peer is a proxy we believe (it carries many clients: listen.ts does not cap it). */
+  trustsPeer(peer: string): boolean;
 };
 
 /** Turns the setting into the one function that decides who the client is. */
@@ -130,6 +132,10 @@ export function proxyTrust(setting: TrustProxy): ProxyTrust {
 
   return {
     clientAddress,
+    trustsPeer(peer) {
+      const address = plainAddress(peer);
+      return setting.mode !== "off" && address !== undefined && isTrusted(address);
+    },
     forwardedScheme({ peer, forwardedProto }) {
       const socketPeer = plainAddress(peer);
       if (setting.mode === "off" || !socketPeer || !isTrusted(socketPeer)) return undefined;

@@ -1,3 +1,5 @@
+import { INVISIBLE_CONTROLS_MESSAGE, withoutInvisibleControls } from "../../common/plain-text.ts";
+
 /**
  * How a reply names a request's field: error messages are read by people (the PWA shows them), so
  * none starts with a field's code name such as `clientTs:`. A field not listed is named by its code
@@ -91,7 +93,8 @@ export function issueMessage(issue: {
 
 /**
  * A person's name as they type it: 1 to 100 characters, and no control characters (NUL, escape,
- * delete and the like), which have no place in a name and would follow it into texts and the CSV.
+ * delete and the like) nor invisible direction characters (common/plain-text.ts), which have no
+ * place in a name and would follow it into texts and the CSV.
  */
 export const personName = (z: typeof import("zod").z) =>
   z
@@ -99,7 +102,15 @@ export const personName = (z: typeof import("zod").z) =>
     .trim()
     .min(1, "is required")
     .max(100, "must be at most 100 characters")
-    .refine((v) => !/\p{Cc}/u.test(v), "must not contain control characters");
+    .refine((v) => !/\p{Cc}/u.test(v), "must not contain control characters")
+    .refine(withoutInvisibleControls, INVISIBLE_CONTROLS_MESSAGE);
+
+/**
+ * Any other free text a client sends (a message, an announcement, a handle): the bidirectional
+ * controls and line separators are refused with a 400 naming the field (common/plain-text.ts).
+ */
+export const plainText = <T extends import("zod").ZodString>(schema: T) =>
+  schema.refine(withoutInvisibleControls, INVISIBLE_CONTROLS_MESSAGE);
 
 /** Ids are positive integers; anything else in a path or query is a 400, never a lookup. */
 export const idParam = (z: typeof import("zod").z) =>

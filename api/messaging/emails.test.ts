@@ -106,7 +106,9 @@ describe("the booking email", () => {
     const calendar = decoded(ics);
     expect(calendar).toContain("DTSTART:20261204T080000Z");
     expect(calendar).toContain("DTEND:20261204T100000Z");
-    expect(calendar).toContain("URL:https://tickets.example/tickets?add=77&t=abc");
+    // A calendar syncs anywhere: a plain link to My tickets, never the ticket link's token or the code.
+    expect(calendar).toContain("URL:https://tickets.example/me");
+    expect(calendar).not.toContain("t=abc");
     expect(invoice).toEqual({ filename: "INV-000123.pdf", contentType: "application/pdf", document: 5 });
     // Without a document (none was written): the ticket and the calendar only.
     expect(booking({ document: null }).attachments.map((a) => a.filename)).toEqual([

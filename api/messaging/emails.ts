@@ -122,9 +122,8 @@ const when = (event: EmailEvent) => formatVenueTime(event.startsAt, event.timeZo
 
 function calendarAttachment(
   event: EmailEvent,
-  ticket: { userID: number; uniqueCode: string },
+  ticket: { userID: number },
   origin: string,
-  ticketUrl: string,
   now: number,
 ): EmailAttachment[] {
   const entry: CalendarTicket = {
@@ -134,9 +133,8 @@ function calendarAttachment(
     eventDateTime: new Date(event.startsAt).toISOString(),
     eventLocation: event.address,
     durationHours: event.durationHours,
-    uniqueCode: ticket.uniqueCode,
   };
-  const ics = ticketCalendar(entry, origin, now, ticketUrl);
+  const ics = ticketCalendar(entry, origin, now);
   if (!ics) return [];
   return [
     {
@@ -212,7 +210,7 @@ export function bookingEmail(
   ];
   return compose(`Your ticket for ${event.name}`, blocks, sender, [
     { filename: "ticket-qr.png", contentType: "image/png", qr: input.qrText, cid: QR_CID },
-    ...calendarAttachment(event, input, input.origin, input.ticketUrl, input.now),
+    ...calendarAttachment(event, input, input.origin, input.now),
     ...documentAttachment(input.document),
   ]);
 }
@@ -294,7 +292,7 @@ export function reminderEmail(input: TicketEmail): EmailContent {
     `Reminder: ${event.name}, ${when(event)}`,
     blocks,
     sender,
-    calendarAttachment(event, input, input.origin, input.ticketUrl, input.now),
+    calendarAttachment(event, input, input.origin, input.now),
     `See you at ${event.name}`,
   );
 }

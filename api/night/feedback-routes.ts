@@ -2,7 +2,7 @@ import { createRoute } from "@hono/zod-openapi";
 import { feedbackValues } from "../../db/schema.ts";
 import type { AppDeps } from "../deps.ts";
 import { apiRouter, errors, json, jsonBody, z } from "../lib/openapi.ts";
-import { jsonId } from "../lib/validate.ts";
+import { jsonId, plainText } from "../lib/validate.ts";
 import { getFeedbackReport, getParticipants, saveFeedback, shareContact } from "./feedback.ts";
 import { contactShared, feedbackReport, participants, shareChoice, storedRating } from "./night-schemas.ts";
 
@@ -29,7 +29,7 @@ const shareBody = z.object({
   partnerID: id,
   share: shareChoice,
   // The handle, with or without its @, when `share` is "instagram".
-  instagram: z.string().max(100).optional(),
+  instagram: plainText(z.string().max(100)).optional(),
 });
 
 /** The link check (api/night/feedback.ts): a token that is not this page's, or no paid seat. */

@@ -1,12 +1,13 @@
 import { createRoute } from "@hono/zod-openapi";
 import { GUEST_MESSAGE } from "../../common/guest-message.ts";
+import { INVISIBLE_CONTROLS_MESSAGE, withoutInvisibleControls } from "../../common/plain-text.ts";
 import { ROUNDS_LIMITS as L } from "../../common/rounds-settings.ts";
 import { guestAudiences } from "../../db/rounds-schema.ts";
 import type { AppDeps } from "../deps.ts";
 import { requireAdmin } from "../lib/admin-session.ts";
 import { apiRouter, errors, json, jsonBody, z } from "../lib/openapi.ts";
 import { actorOf, logActivity, requireStaff, STAFF_ERRORS, staffFor } from "../lib/staff.ts";
-import { idParam, jsonId } from "../lib/validate.ts";
+import { idParam, jsonId, plainText } from "../lib/validate.ts";
 import { messageGuests, previewGuestMessage } from "./guest-messages.ts";
 import { getKeepApart, setKeepApart } from "./keep-apart.ts";
 import {
@@ -56,7 +57,8 @@ const messageBody = z.object({
     .min(1, "is required")
     .max(GUEST_MESSAGE.maxLength, `must be at most ${GUEST_MESSAGE.maxLength} characters`)
     // Line breaks are fine in a text; other control characters are not.
-    .refine((v) => !/\p{Cc}/u.test(v.replace(/\r?\n/g, "")), "must not contain control characters"),
+    .refine((v) => !/\p{Cc}/u.test(v.replace(/\r?\n/g, "")), "must not contain control characters")
+    .refine(withoutInvisibleControls, INVISIBLE_CONTROLS_MESSAGE),
   // The sender's own id for this message (the PWA makes one per dialog): a retried send is the same message.
   messageID: z
     .string()
@@ -114,7 +116,7 @@ const runRoute = createRoute({
 const announceBody = z.object({
   eventID: id,
   // Empty takes the announcement down; the limit is checked after trimming, with a sentence.
-  text: z.string().max(1_000),
+  text: plainText(z.string().max(1_000)),
 });
 
 const announceRoute = createRoute({

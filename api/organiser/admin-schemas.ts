@@ -14,8 +14,12 @@ const gender = z.enum(personGenders);
 const int = () => z.number().int();
 
 /** GET /admin-events: every event, soonest first, with its seat plan (both null with one pool of seats). */
+// One closed object with the summary's fields copied in: `.extend` of the registered EventSummary is
+// written as `allOf` of two closed objects, which no standard validator accepts (issue 46).
 export const adminEventList = z.array(
-  eventSummary.extend({ seatsMale: int().nullable(), seatsFemale: int().nullable() }),
+  z
+    .strictObject({ ...eventSummary.shape, seatsMale: int().nullable(), seatsFemale: int().nullable() })
+    .openapi("AdminEventListItem"),
 );
 
 /** `{total, male, female}`, per gender null unless the event is balanced. */

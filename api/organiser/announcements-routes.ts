@@ -1,5 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
 import { ANNOUNCEMENT_TEXT_MAX } from "../../common/announcement.ts";
+import { INVISIBLE_CONTROLS_MESSAGE, withoutInvisibleControls } from "../../common/plain-text.ts";
 import { consentChannels } from "../../db/marketing-schema.ts";
 import type { AppDeps } from "../deps.ts";
 import { ADMIN_ERRORS, requireAdmin } from "../lib/admin-session.ts";
@@ -38,7 +39,8 @@ const text = (min: number) =>
     .string()
     .trim()
     .min(min, "Write the text of the invitation.")
-    .max(ANNOUNCEMENT_TEXT_MAX, `Keep the text to ${ANNOUNCEMENT_TEXT_MAX} characters.`);
+    .max(ANNOUNCEMENT_TEXT_MAX, `Keep the text to ${ANNOUNCEMENT_TEXT_MAX} characters.`)
+    .refine(withoutInvisibleControls, INVISIBLE_CONTROLS_MESSAGE);
 
 const request = (textMin: number) =>
   z.object({ eventID: jsonId(z), audience: audience.default({}), channels, text: text(textMin) });

@@ -1,5 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
 import QRCode from "qrcode";
+import { withoutInvisibleControls } from "../../common/plain-text.ts";
 import type { AppDeps } from "../deps.ts";
 import { ADMIN_ERRORS, noStore, requireAdmin } from "../lib/admin-session.ts";
 import { Unauthorized } from "../lib/errors.ts";
@@ -26,7 +27,8 @@ const label = z
   .min(1, "Give the link a label, such as Door 1.")
   .max(60, "A label can be at most 60 characters.")
   .refine((v) => v.toLowerCase() !== ORGANISER, "“organiser” is kept for the organiser; choose another label.")
-  .refine((v) => !/\p{Cc}/u.test(v), "A label can't contain control characters such as line breaks.");
+  .refine((v) => !/\p{Cc}/u.test(v), "A label can't contain control characters such as line breaks.")
+  .refine(withoutInvisibleControls, "A label can't contain invisible direction or line-separator characters.");
 // `before`: an entry's id from the page already shown, for the entries older than it.
 const activityQuery = z.object({
   before: idParam(z).optional(),

@@ -13,14 +13,41 @@ const event = {
 describe("the Invite tab's words", () => {
   it("suggests a text naming the short side and the day at a balanced event, with the link's placeholder", () => {
     expect(suggestedText({ ...event, SeatsLeft: { male: 3, female: 6 } })).toBe(
-      "3 seats left for men on Saturday at Saturday Social! Book yours: {link}",
+      "3 seats left for men on Saturday 5 December at Saturday Social! Book yours: {link}",
     );
     expect(suggestedText({ ...event, SeatsLeft: { male: 4, female: 1 } })).toBe(
-      "1 seat left for women on Saturday at Saturday Social! Book yours: {link}",
+      "1 seat left for women on Saturday 5 December at Saturday Social! Book yours: {link}",
     );
     expect(suggestedText({ ...event, SeatsLeft: null })).toBe(
-      "Seats are open for Saturday Social on Saturday. Book yours: {link}",
+      "Seats are open for Saturday Social on Saturday 5 December. Book yours: {link}",
     );
+  });
+
+  it("gives the night's date on the venue's clock, so a night two weeks away is not read as this week's", () => {
+    // Tuesday 15 December 2026, 7:30 pm in Sydney, which is still Tuesday morning in UTC.
+    const tuesday = {
+      ...event,
+      event_name: "Summer Mixer",
+      EventDateTime: "2026-12-15T08:30:00.000Z",
+      SeatsLeft: null,
+    };
+    expect(suggestedText(tuesday)).toBe("Seats are open for Summer Mixer on Tuesday 15 December. Book yours: {link}");
+    // 9:30 am on Wednesday 16 December in Sydney is still Tuesday 15 December in UTC: the venue's date wins.
+    expect(suggestedText({ ...tuesday, EventDateTime: "2026-12-15T22:30:00.000Z" })).toBe(
+      "Seats are open for Summer Mixer on Wednesday 16 December. Book yours: {link}",
+    );
+    // Perth is three hours behind Sydney in December: 11 pm Monday there.
+    expect(suggestedText({ ...tuesday, EventDateTime: "2026-12-14T15:00:00.000Z", time_zone: "Australia/Perth" })).toBe(
+      "Seats are open for Summer Mixer on Monday 14 December. Book yours: {link}",
+    );
+  });
+
+  it("says queued until the first message goes, then how many of all were sent", () => {
+    const queued = { progress: { sent: 0, total: 7, suppressed: 0, failed: 0 } };
+    expect(progressLabel(queued)).toBe("queued");
+    expect(progressLabel({ progress: { sent: 1, total: 7, suppressed: 0, failed: 0 } })).toBe("sent 1 of 7");
+    // Every message done and none delivered (all opted out since): the count says so.
+    expect(progressLabel({ progress: { sent: 0, total: 7, suppressed: 7, failed: 0 } })).toBe("sent 0 of 7");
   });
 
   it("says the counts per chosen channel, the progress and the bookings in their exact shapes", () => {

@@ -1,5 +1,5 @@
 import { LINK_PLACEHOLDER } from "../../../common/announcement.ts";
-import { venueWeekday } from "../../../common/time-zone.ts";
+import { utcToWallClock, venueWeekday } from "../../../common/time-zone.ts";
 import { api, type Ok, send } from "../../lib/api.ts";
 import type { AdminEventSummary } from "./admin-api.ts";
 import { guarded } from "./admin-api.ts";
@@ -17,9 +17,12 @@ export const sendAnnouncement = (draft: AnnouncementDraft) => guarded(send(api.a
 export const listAnnouncements = (eventId: number) =>
   guarded(send(api["admin-event"][":id"].announcements.$get({ param: { id: String(eventId) } })));
 
-/** `sent 120 of 310`: messages sent so far of all the announcement queued. */
+/**
+ * `queued` until its first message goes (`sent 0 of 7` read as a failure), then `sent 120 of 310`:
+ * messages sent so far of all the announcement queued.
+ */
 export const progressLabel = (row: Pick<AnnouncementRow, "progress">) =>
-  `sent ${row.progress.sent} of ${row.progress.total}`;
+  row.progress.sent === 0 && isSending(row) ? "queued" : `sent ${row.progress.sent} of ${row.progress.total}`;
 
 /** `booked 7 (women 2, men 5)`: paid bookings made through its link. */
 export const bookedLabel = (row: Pick<AnnouncementRow, "booked">) =>
@@ -39,14 +42,15 @@ export function recipientsLabel(recipients: { sms: number; email: number }, chan
 }
 
 /**
- * A first draft naming the event, its day and, at a balanced event, the short side ("3 seats left
- * for men on Saturday"), with the link's placeholder where the link goes.
+ * A first draft naming the event, its day and date on the venue's clock and, at a balanced event,
+ * the short side ("3 seats left for men on Saturday 5 December"), with the link's placeholder where
+ * the link goes. The date too, since a weekday alone reads as this week's for a night further off.
  */
 export function suggestedText(
   event: Pick<AdminEventSummary, "event_name" | "EventDateTime" | "time_zone" | "SeatsLeft">,
 ) {
   const ms = Date.parse(event.EventDateTime);
-  const day = Number.isNaN(ms) ? "" : ` on ${fullWeekday(venueWeekday(ms, event.time_zone))}`;
+  const day = Number.isNaN(ms) ? "" : ` on ${venueDayAndDate(ms, event.time_zone)}`;
   const left = event.SeatsLeft;
   if (left && left.male !== left.female && Math.min(left.male, left.female) > 0) {
     const side = left.male < left.female ? "men" : "women";
@@ -66,3 +70,24 @@ const WEEKDAYS: Record<string, string> = {
   Sun: "Sunday",
 };
 const fullWeekday = (short: string) => WEEKDAYS[short] ?? short;
+
+const MONTHS = [
+  "January",
+  "February",
+  "March",
+  "April",
+  "May",
+  "June",
+  "July",
+  "August",
+  "September",
+  "October",
+  "November",
+  "December",
+];
+
+/** `Tuesday 15 December`, the night's date as the venue's clock shows it. */
+function venueDayAndDate(ms: number, zone: string): string {
+  const [, month = "1", day = "1"] = utcToWallClock(ms, zone).date.split("-");
+  return `${fullWeekday(venueWeekday(ms, zone))} ${Number(day)} ${MONTHS[Number(month) - 1]}`;
+}

@@ -1,0 +1,2 @@
+ALTER TABLE `documents` ADD `buyer_name` text;--> statement-breakpoint
+ALTER TABLE `documents` ADD `buyer_email` text;
