@@ -1,4 +1,4 @@
-import { utcToWallClock, venueWeekday, zoneAbbreviation } from "./time-zone.ts";
+import { utcToWallClock, venueClock, venueWeekday, zoneAbbreviation } from "./time-zone.ts";
 import { wallClockToUtc } from "./venue-time-input.ts";
 
 // When a night's results are released (docs/decisions/021-results.md). Pure, so the API decides with
@@ -39,11 +39,7 @@ export const resultsAtOf = (event: {
   resultsAt: number | null;
 }) => event.resultsAt ?? defaultResultsAt(event);
 
-const clock = (ms: number, zone: string) => {
-  const { hour, minute } = utcToWallClock(ms, zone);
-  const h12 = hour % 12 === 0 ? 12 : hour % 12;
-  return `${h12}:${String(minute).padStart(2, "0")} ${hour < 12 ? "AM" : "PM"} ${zoneAbbreviation(ms, zone)}`;
-};
+const clock = (ms: number, zone: string) => `${venueClock(ms, zone)} ${zoneAbbreviation(ms, zone)}`;
 
 /**
  * `12:00 PM AEDT tomorrow`: the results time as a guest reads it, relative to `now` on the venue's

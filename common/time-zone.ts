@@ -9,8 +9,6 @@ export const DEFAULT_TIME_ZONE = "Australia/Sydney";
 
 export type WallClock = { date: string; hour: number; minute: number };
 
-const pad = (n: number) => String(n).padStart(2, "0");
-
 const clockFormats = new Map<string, Intl.DateTimeFormat>();
 
 /** The venue's clock at `ms`, to the second, read as if it were UTC: `Date.UTC` of what it shows. */
@@ -57,23 +55,53 @@ export function zoneAbbreviation(ms: number, zone: string): string {
   return parts.find((p) => p.type === "timeZoneName")?.value ?? zone;
 }
 
-const clock12 = ({ date, hour, minute }: WallClock) =>
-  `${date} ${pad(hour % 12 === 0 ? 12 : hour % 12)}:${pad(minute)} ${hour < 12 ? "AM" : "PM"}`;
+const partFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** The parts Intl gives for `ms` on the venue's clock, in English, with the options asked. */
+function venueParts(ms: number, zone: string, options: Intl.DateTimeFormatOptions): Record<string, string> {
+  const key = `${zone}|${JSON.stringify(options)}`;
+  let format = partFormats.get(key);
+  if (!format) {
+    format = new Intl.DateTimeFormat("en-US", { timeZone: zone, ...options });
+    partFormats.set(key, format);
+  }
+  const part: Record<string, string> = {};
+  for (const { type, value } of format.formatToParts(ms)) part[type] = value;
+  return part;
+}
+
+/** `7:45 PM` (or `07:45 PM` with `twoDigitHour`) on the venue's clock, without its zone. */
+export function venueClock(ms: number, zone: string, options: { twoDigitHour?: boolean } = {}): string {
+  const p = venueParts(ms, zone, {
+    hour: options.twoDigitHour ? "2-digit" : "numeric",
+    minute: "2-digit",
+    hour12: true,
+  });
+  return `${p.hour}:${p.minute} ${p.dayPeriod}`;
+}
+
+/** `2026-11-29 07:00 PM`: the cards' `YYYY-MM-DD hh:mm A` on the venue's clock. */
+export function venueDateAndClock(ms: number, zone: string): string {
+  return `${utcToWallClock(ms, zone).date} ${venueClock(ms, zone, { twoDigitHour: true })}`;
+}
 
 /** `2026-11-29 07:00 PM AEDT`: the cards' `YYYY-MM-DD hh:mm A` on the venue's clock, with its zone. */
 export function formatVenueTime(ms: number, zone: string): string {
-  return `${clock12(utcToWallClock(ms, zone))} ${zoneAbbreviation(ms, zone)}`;
+  return `${venueDateAndClock(ms, zone)} ${zoneAbbreviation(ms, zone)}`;
 }
 
 /** `2026-11-29 08:00 AM UTC`: the UTC form events were first shown in, kept as the secondary line. */
 export function formatUtcTime(ms: number): string {
-  return `${clock12(utcToWallClock(ms, "UTC"))} UTC`;
+  return `${venueDateAndClock(ms, "UTC")} UTC`;
 }
 
-const WEEKDAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"] as const;
+/** The day of the week on the venue's clock (`Tue`, or `Tuesday` when long): an evening out is planned by its weekday. */
+export function venueWeekday(ms: number, zone: string, width: "short" | "long" = "short"): string {
+  return venueParts(ms, zone, { weekday: width }).weekday ?? "";
+}
 
-/** The day of the week on the venue's clock (`Tue`): an evening out is planned by its weekday. */
-export function venueWeekday(ms: number, zone: string): string {
-  const date = utcToWallClock(ms, zone).date;
-  return WEEKDAYS[new Date(`${date}T00:00:00Z`).getUTCDay()] ?? "";
+/** `20 Dec` (short) or `15 December` (long): the day and month on the venue's clock. */
+export function venueDayMonth(ms: number, zone: string, width: "short" | "long"): string {
+  const p = venueParts(ms, zone, { day: "numeric", month: width });
+  return `${p.day} ${p.month}`;
 }

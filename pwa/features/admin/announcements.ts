@@ -1,5 +1,5 @@
 import { LINK_PLACEHOLDER } from "../../../common/announcement.ts";
-import { utcToWallClock, venueWeekday } from "../../../common/time-zone.ts";
+import { venueDayMonth, venueWeekday } from "../../../common/time-zone.ts";
 import { api, type Ok, send } from "../../lib/api.ts";
 import type { AdminEventSummary } from "./admin-api.ts";
 import { guarded } from "./admin-api.ts";
@@ -60,34 +60,7 @@ export function suggestedText(
   return `Seats are open for ${event.event_name}${day}. Book yours: ${LINK_PLACEHOLDER}`;
 }
 
-const WEEKDAYS: Record<string, string> = {
-  Mon: "Monday",
-  Tue: "Tuesday",
-  Wed: "Wednesday",
-  Thu: "Thursday",
-  Fri: "Friday",
-  Sat: "Saturday",
-  Sun: "Sunday",
-};
-const fullWeekday = (short: string) => WEEKDAYS[short] ?? short;
-
-const MONTHS = [
-  "January",
-  "February",
-  "March",
-  "April",
-  "May",
-  "June",
-  "July",
-  "August",
-  "September",
-  "October",
-  "November",
-  "December",
-];
-
 /** `Tuesday 15 December`, the night's date as the venue's clock shows it. */
 function venueDayAndDate(ms: number, zone: string): string {
-  const [, month = "1", day = "1"] = utcToWallClock(ms, zone).date.split("-");
-  return `${fullWeekday(venueWeekday(ms, zone))} ${Number(day)} ${MONTHS[Number(month) - 1]}`;
+  return `${venueWeekday(ms, zone, "long")} ${venueDayMonth(ms, zone, "long")}`;
 }

@@ -1,16 +1,17 @@
 import type { EventFormat } from "../../../common/formats.ts";
-import { DEFAULT_TIME_ZONE, formatUtcTime, formatVenueTime, venueWeekday } from "../../../common/time-zone.ts";
+import {
+  DEFAULT_TIME_ZONE,
+  formatUtcTime,
+  formatVenueTime,
+  venueDateAndClock,
+  venueWeekday,
+} from "../../../common/time-zone.ts";
 import type { EventSummary, SeatsByGender } from "./types.ts";
-
-const pad = (n: number) => String(n).padStart(2, "0");
 
 /** Date-time in UTC as `YYYY-MM-DD hh:mm A`, e.g. `2026-12-05 07:30 PM`: the form events were first shown in. */
 export function formatEventDateTime(iso: string): string {
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return "";
-  const h = d.getUTCHours();
-  const hour12 = h % 12 === 0 ? 12 : h % 12;
-  return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(hour12)}:${pad(d.getUTCMinutes())} ${h < 12 ? "AM" : "PM"}`;
+  const ms = Date.parse(iso);
+  return Number.isNaN(ms) ? "" : venueDateAndClock(ms, "UTC");
 }
 
 /** Seats are "low" at this percentage left or below: the label warns, and the card gives the count. */

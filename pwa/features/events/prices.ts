@@ -1,4 +1,4 @@
-import { DEFAULT_TIME_ZONE, utcToWallClock } from "../../../common/time-zone.ts";
+import { DEFAULT_TIME_ZONE, venueDayMonth } from "../../../common/time-zone.ts";
 import type { EventSummary } from "./types.ts";
 
 // What an event's card says about price and ages (docs/decisions/023-prices-and-ages.md). The early
@@ -28,14 +28,6 @@ const cents = (aud: number | null | undefined) => (aud === null || aud === undef
 /** `$45`, or `$45.50` when there are cents. */
 export const shortPrice = (cents: number) => (cents % 100 === 0 ? `$${cents / 100}` : `$${(cents / 100).toFixed(2)}`);
 
-const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
-
-/** `20 Dec`: the deadline's day on the venue's clock. */
-function venueDay(ms: number, zone: string): string {
-  const [, m, d] = utcToWallClock(ms, zone).date.split("-").map(Number) as [number, number, number];
-  return `${d} ${MONTHS[m - 1]}`;
-}
-
 /** `$35 early bird until 20 Dec, then $45` while the early bird runs, `$45` otherwise. */
 function priceText(event: PriceFacts, gender: "male" | "female", now: number): string {
   const own = gender === "male" ? event.bookingAmountMale : event.bookingAmountFemale;
@@ -44,7 +36,8 @@ function priceText(event: PriceFacts, gender: "male" | "female", now: number): s
   const until = event.earlyBirdUntil ? Date.parse(event.earlyBirdUntil) : Number.NaN;
   // Not `until > now` alone: a list kept offline still says the early price after its deadline.
   if (!(now < until) || current >= list) return shortPrice(list);
-  const day = venueDay(until, event.time_zone ?? DEFAULT_TIME_ZONE);
+  // `20 Dec`: the deadline's day on the venue's clock.
+  const day = venueDayMonth(until, event.time_zone ?? DEFAULT_TIME_ZONE, "short");
   return `${shortPrice(current)} early bird until ${day}, then ${shortPrice(list)}`;
 }
 
