@@ -26,9 +26,18 @@ const CONSENT = "I have read who sees my details";
 /** Long enough to wrap on a phone; its parts are the "words" it may wrap between. */
 const LONG_EMAIL = "priyanka.sharma-bookings@very-long-example-domain.com.au";
 
-/** The hold's end as a person in the venue reads it: `7:45 PM` (Intl here, not the app's own formatter). */
-const venueClock = (ms: number) =>
-  new Intl.DateTimeFormat("en-US", { timeZone: "Australia/Sydney", hour: "numeric", minute: "2-digit" }).format(ms);
+/**
+ * The hold's end as a person in the venue reads it, with the venue's zone as every time the app shows:
+ * `7:45 PM AEDT` (Intl here, not the app's own formatter). Issue 46, item 14 added the zone (it was
+ * `7:45 PM` alone), and the hold's sentences are matched to their full stop so the zone must be there.
+ */
+const venueClock = (ms: number) => {
+  const clock = new Intl.DateTimeFormat("en-US", { timeZone: "Australia/Sydney", hour: "numeric", minute: "2-digit" });
+  const zone = new Intl.DateTimeFormat("en-AU", { timeZone: "Australia/Sydney", timeZoneName: "short" })
+    .formatToParts(ms)
+    .find((part) => part.type === "timeZoneName")?.value;
+  return `${clock.format(ms)} ${zone}`;
+};
 
 describe.skipIf(noBrowser)("a first booking on a phone", () => {
   let server: AppServer;
@@ -183,7 +192,7 @@ describe.skipIf(noBrowser)("a first booking on a phone", () => {
     expect(userID).toBeGreaterThan(0);
     const held = booking(userID);
     expect(held?.status).toBe("held");
-    await page.getByText(`Your seat is held until ${venueClock(held!.holdExpiresAt)}`).waitFor();
+    await page.getByText(`Your seat is held until ${venueClock(held!.holdExpiresAt)}.`).waitFor();
     await expect.poll(() => page.getByText(/\d+ minutes left/).isVisible()).toBe(true);
     await expect
       .poll(() =>
@@ -229,7 +238,7 @@ describe.skipIf(noBrowser)("a first booking on a phone", () => {
     const stretched = booking(userID);
     expect(stretched?.status).toBe("held");
     await page
-      .getByText(`Payment cancelled — your seat is still held until ${venueClock(stretched!.holdExpiresAt)}`)
+      .getByText(`Payment cancelled — your seat is still held until ${venueClock(stretched!.holdExpiresAt)}.`)
       .waitFor();
     await expect.poll(() => page.getByText("Karan Malhotra").isVisible()).toBe(true);
     await expect.poll(() => page.getByText("Lantern Balanced Evening").isVisible()).toBe(true);
@@ -325,6 +334,101 @@ describe.skipIf(noBrowser)("a first booking on a phone", () => {
     expect(pageErrors).toEqual([]);
     await context.close();
   }, 120_000);
+
+  it("says a code voided by five wrong guesses can't be used and offers Resend code at once", async () => {
+    const { context, pageErrors } = await newContext(browser, server.url);
+    const page = await context.newPage();
+    // The clock stands still: Resend code can only show because the code is void, not after 30 s.
+    await page.clock.install();
+    await page.clock.pauseAt(Date.now() + 1_000);
+    await bookFromHome(page, "Open Garden Mixer");
+    await page.getByLabel("Mobile number").fill("0455 123 987");
+    await page.getByRole("button", { name: "Send OTP" }).click();
+    const otp = page.getByLabel("OTP", { exact: true });
+    await otp.waitFor();
+    const code = await codeFor(server.url, "+61455123987");
+    expect(code).toMatch(/^\d{6}$/);
+    const verify = async (typed: string) => {
+      await otp.fill(typed);
+      const answered = page.waitForResponse((r) => r.url().includes("/api/verify-otp"));
+      await page.getByRole("button", { name: "Verify OTP" }).click();
+      await answered;
+    };
+    const resend = page.getByRole("button", { name: "Resend code" });
+    for (let i = 1; i <= 5; i++) {
+      await verify(String((Number(code) + i) % 1_000_000).padStart(6, "0"));
+      await page.getByText("Incorrect OTP.").waitFor();
+    }
+
+    // The right code now: the server voided it after the fifth wrong one.
+    await verify(code);
+    await page.getByText("This code can't be used any more. Tap Resend code for a new one.").waitFor();
+    expect(await page.getByText("Incorrect OTP.").count()).toBe(0);
+    await resend.waitFor();
+    // axe times itself with the page's timers: the clock runs again once Resend code has shown.
+    await page.clock.resume();
+    await expectAccessible(page, "the code step with a void code");
+    await expectNoSidewaysScroll(page);
+
+    // Resend code goes through send-otp (its per-phone limits apply); the new code verifies.
+    await resend.click();
+    await page.getByText("We sent a new code to +61 455 123 987.").waitFor();
+    await expect.poll(() => codeFor(server.url, "+61455123987")).not.toBe(code);
+    await verify(await codeFor(server.url, "+61455123987"));
+    await page.getByLabel("Name").waitFor();
+    expect(pageErrors).toEqual([]);
+    await context.close();
+  }, 120_000);
+
+  // Issue 46, item 11. It replaces e2e/photo-upload.test.ts's "sends a file the browser cannot decode
+  // unchanged, and shows the server's answer": the phone now decodes the photo when it is chosen, so
+  // such a file is refused at once and never sent.
+  it("refuses a text file named fake.jpg as soon as it is chosen, and does not keep or send it", async () => {
+    const { context, pageErrors } = await newContext(browser, server.url);
+    const page = await context.newPage();
+    const sent: string[] = [];
+    page.on("request", (request) => {
+      if (request.url().includes("/api/save-user-details")) sent.push(request.url());
+    });
+    await page.goto("/");
+    await page
+      .locator("article.event-card", { hasText: "Open Garden Mixer" })
+      .getByRole("button", { name: "Book Tickets" })
+      .click();
+    await page.waitForURL("**/otp-verification");
+    await verifyPhone(page, server.url, "0412 345 604", "+61412345604");
+    await page.getByLabel("Name").fill("Meera Iyer");
+    await page.getByLabel("Email", { exact: true }).fill("meera@example.com");
+    await page.getByLabel("Gender").selectOption("female");
+    await fillDateOfBirth(page);
+    await page.getByLabel("I have read who sees my details").check();
+
+    // Typed image/jpeg by its name, so only decoding it shows it is text.
+    const fake = {
+      name: "fake.jpg",
+      mimeType: "image/jpeg",
+      buffer: Buffer.from("this is a text file, not a photo\n"),
+    };
+    await page.getByLabel("Photo").setInputFiles(fake);
+    await page.getByText("Image upload is required.").waitFor();
+    await expect.poll(() => page.getByText("Choose a photo").isVisible()).toBe(true);
+    expect(await page.getByText("fake.jpg").count()).toBe(0);
+    expect(await page.getByLabel("Photo").evaluate((input: HTMLInputElement) => input.files?.length ?? 0)).toBe(0);
+
+    // Nor does a file that starts like a JPEG but is not one; Submit then sends nothing.
+    const notDecodable = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(20_000, 7)]);
+    await page
+      .getByLabel("Photo")
+      .setInputFiles({ name: "IMG_0003.jpg", mimeType: "image/jpeg", buffer: notDecodable });
+    await expect.poll(() => page.getByText("Choose a photo").isVisible()).toBe(true);
+    await page.getByText("Image upload is required.").waitFor();
+    await page.getByRole("button", { name: "Submit" }).click();
+    await page.getByText("Image upload is required.").waitFor();
+    expect(sent).toEqual([]);
+    expect(page.url()).toMatch(/\/otp-verification/);
+    expect(pageErrors).toEqual([]);
+    await context.close();
+  });
 
   it("has a readable /privacy page naming the server's retention period", async () => {
     const { context, pageErrors } = await newContext(browser, server.url);

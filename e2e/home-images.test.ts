@@ -1,102 +1,135 @@
-import type { Browser, Page } from "playwright-core";
+import type { Browser, Page, Request } from "playwright-core";
+import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { storeImage } from "../api/booking/images.ts";
 import { openDatabase } from "../db/client.ts";
 import { yearLike } from "../test/clock.ts";
 import { insertEvent } from "../test/fixtures.ts";
-import { type AppServer, launchBrowser, newContext, noBrowser, startAppServer } from "./harness.ts";
+import { type AppServer, launchBrowser, newContext, noBrowser, startAppServer, waitUntil } from "./harness.ts";
+import { waitForServiceWorker } from "./page-checks.ts";
 
 // Dates in a year laid out like 2031, always ahead of the clock (test/clock.ts).
 const Y = yearLike(2031);
-const EVENTS = 4;
+const EVENTS = 10;
 
-/**
- * Before any page script runs: notes every event picture `<img>` whose `src` is set while it does not
- * yet sit in a `<picture>` after a `<source>`. At that moment a browser may start fetching the JPEG
- * (the fallback) although it will show the WebP the `<source>` names.
- */
-function watchSrcBeforeSource() {
-  const early: string[] = [];
-  (window as unknown as { srcBeforeSource: string[] }).srcBeforeSource = early;
-  const check = (img: HTMLImageElement, value: string) => {
-    if (!value.includes("/api/images/")) return;
-    const source = img.parentElement?.tagName === "PICTURE" ? img.parentElement.querySelector("source") : null;
-    if (!source?.srcset) early.push(value);
-  };
-  const descriptor = Object.getOwnPropertyDescriptor(HTMLImageElement.prototype, "src");
-  Object.defineProperty(HTMLImageElement.prototype, "src", {
-    ...descriptor,
-    set(this: HTMLImageElement, value: string) {
-      check(this, String(value));
-      descriptor?.set?.call(this, value);
+/** An organiser's real photo: 1600 × 1067 with detail and grain, a few hundred KB as a JPEG. */
+async function organiserPhoto(seed: number): Promise<Buffer> {
+  const width = 1600;
+  const height = 1067;
+  const shapes = Array.from({ length: 30 }, (_, i) => {
+    const x = (i * 389 + seed * 97) % width;
+    const y = (i * 211 + seed * 53) % height;
+    return `<circle cx="${x}" cy="${y}" r="${60 + ((i * 31 + seed) % 260)}" fill="hsl(${(i * 41 + seed * 67) % 360},60%,50%)" opacity="0.7"/>`;
+  }).join("");
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="100%" height="100%" fill="hsl(${seed * 36},40%,60%)"/>${shapes}</svg>`;
+  const grain = await sharp({
+    create: {
+      width,
+      height,
+      channels: 3,
+      background: { r: 128, g: 128, b: 128 },
+      noise: { type: "gaussian", mean: 128, sigma: 18 },
     },
-  });
-  const setAttribute = Element.prototype.setAttribute;
-  Element.prototype.setAttribute = function (this: Element, name: string, value: string) {
-    if (this instanceof HTMLImageElement && name.toLowerCase() === "src") check(this, String(value));
-    setAttribute.call(this, name, value);
-  };
+  })
+    .png()
+    .toBuffer();
+  return sharp(Buffer.from(svg))
+    .composite([{ input: grain, blend: "soft-light" }])
+    .jpeg({ quality: 82 })
+    .toBuffer();
 }
 
 describe.skipIf(noBrowser)("the home page's pictures", () => {
   let server: AppServer;
   let browser: Browser;
+  let pictures: string[];
 
   beforeAll(async () => {
     server = await startAppServer({ SEED_DEMO: "0" });
     const db = openDatabase(`${server.dataDir}/app.db`);
+    pictures = [];
     for (let i = 0; i < EVENTS; i++) {
+      const photo = await organiserPhoto(i + 1);
+      const { imageName } = await storeImage(`${server.dataDir}/uploads`, photo);
+      pictures.push(imageName);
       await insertEvent(db, `${server.dataDir}/uploads`, {
         name: `Picture Night ${i + 1}`,
         startsAt: Date.UTC(Y, 3, 1 + i, 19, 0),
+        imageName,
       });
     }
     db.$client.close();
     browser = await launchBrowser();
-  });
+  }, 120_000);
 
   afterAll(async () => {
     await browser?.close();
     await server?.stop();
   });
 
-  /** Opens the home page, brings every card's picture on screen and waits until each has loaded. */
-  async function loadEveryPicture(page: Page) {
-    await page.goto("/");
+  /** Opens the home page, brings every card's picture on screen and waits until each shows. */
+  async function showEveryPicture(page: Page) {
     const cards = page.locator("article.event-card:not(.skeleton)");
     await expect.poll(() => cards.count()).toBe(EVENTS);
     for (let i = 0; i < EVENTS; i++) {
-      const img = cards.nth(i).locator("picture img");
+      const img = cards.nth(i).locator("img").first();
       await img.scrollIntoViewIfNeeded();
       await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0)).toBe(true);
     }
   }
 
-  it("fetches each event picture once, as WebP, and never its JPEG", async () => {
+  // Issue 46, item 22. This suite replaces "fetches each event picture once, as WebP, and never its
+  // JPEG", which watched the page's <img> requests only: the offline cache's fetches of every original
+  // JPEG (the page's and the service worker's) went unseen.
+  it("fetches each of ten 1600 px pictures once, as the card's WebP, keeps that copy, and shows it offline", async () => {
     const { context, pageErrors } = await newContext(browser, server.url);
-    await context.addInitScript(watchSrcBeforeSource);
-    const page = await context.newPage();
-    const requested: string[] = [];
-    page.on("request", (request) => {
-      if (request.resourceType() !== "image") return;
+    // Page and service worker together; a page request the service worker answered from its cache
+    // went nowhere, so only what reached the network (or the browser's HTTP cache) is counted.
+    const fetched: string[] = [];
+    context.on("requestfinished", (request: Request) => {
       const url = new URL(request.url());
-      if (url.pathname.startsWith("/api/images/")) requested.push(`${url.pathname}${url.search}`);
+      if (!url.pathname.startsWith("/api/images/")) return;
+      void request.response().then((response) => {
+        if (response?.fromServiceWorker()) return;
+        fetched.push(`${request.serviceWorker() ? "worker" : "page"} ${url.pathname}${url.search}`);
+      });
     });
-    await loadEveryPicture(page);
+    const page = await context.newPage();
+    await page.goto("/");
+    await showEveryPicture(page);
+    await waitForServiceWorker(page);
+    await waitUntil(
+      () => page.evaluate(async () => Boolean(await (await caches.open("events")).match("/api/get-events"))),
+      "the event list in the service worker's cache",
+    );
+    // Every picture is kept for offline, as the copy the card shows.
+    await expect
+      .poll(() =>
+        page.evaluate(async () =>
+          (await (await caches.open("images")).keys()).map((r) => new URL(r.url).pathname + new URL(r.url).search),
+        ),
+      )
+      .toHaveLength(EVENTS);
+    const kept = await page.evaluate(async () =>
+      (await (await caches.open("images")).keys()).map((r) => new URL(r.url).pathname + new URL(r.url).search),
+    );
 
-    // Each card shows a WebP variant (`?w=`) from its <source>.
-    const shown = await page
-      .locator("article.event-card picture img")
-      .evaluateAll((imgs: HTMLImageElement[]) => imgs.map((img) => new URL(img.currentSrc).search));
-    expect(shown).toHaveLength(EVENTS);
-    for (const search of shown) expect(search).toMatch(/^\?w=\d+$/);
+    // One request per picture, each the WebP width the card shows (`?w=`), never the original JPEG.
+    expect(
+      fetched.filter((line) => !line.includes("?w=")),
+      "no original fetched",
+    ).toEqual([]);
+    expect(fetched, "one request per picture").toHaveLength(EVENTS);
+    const names = fetched.map((line) => decodeURIComponent(line.replace(/^.*\/api\/images\/([^?]+).*$/, "$1")));
+    expect(new Set(names)).toEqual(new Set(pictures));
+    expect(new Set(kept)).toEqual(new Set(fetched.map((line) => line.replace(/^\w+ /, ""))));
 
-    // The structural guarantee: no picture's src was set before its <source> was in place.
-    expect(await page.evaluate(() => (window as unknown as { srcBeforeSource: string[] }).srcBeforeSource)).toEqual([]);
-    // What the network saw: no JPEG (the plain address, without a width), and no address twice.
-    expect(requested.filter((url) => !url.includes("?w="))).toEqual([]);
-    expect(new Set(requested.map((url) => url.replace(/\?.*$/, ""))).size).toBe(EVENTS);
-    expect(requested, "one request per picture").toHaveLength(EVENTS);
+    // Offline, the cards show those copies.
+    await context.setOffline(true);
+    await page.reload();
+    await showEveryPicture(page);
+    expect(fetched, "nothing more fetched offline").toHaveLength(EVENTS);
     expect(pageErrors).toEqual([]);
     await context.close();
-  });
+  }, 180_000);
 });

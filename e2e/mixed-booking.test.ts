@@ -81,6 +81,17 @@ describe.skipIf(noBrowser)("booking a Mixed night and a One group night", () => 
     for (const label of ["Women", "Men", "Everyone"])
       await wish.getByRole("radio", { name: label, exact: true }).waitFor();
     await page.getByText(/Nobody sees your answer/).waitFor();
+    // Every radio is drawn alike, at a radio's size: Non-binary was a large circle (issue 46, item 14).
+    const radioSizes = await page
+      .getByRole("radio")
+      .evaluateAll((radios: HTMLInputElement[]) =>
+        radios.map((r) => `${r.labels?.[0]?.textContent?.trim()}: ${r.offsetWidth}x${r.offsetHeight}`),
+      );
+    expect(radioSizes).toHaveLength(6);
+    for (const size of radioSizes) expect(size.replace(/^.*: /, "")).toBe(radioSizes[0]?.replace(/^.*: /, ""));
+    const [side = 0] = radioSizes[0]?.replace(/^.*: /, "").split("x").map(Number) ?? [];
+    expect(side).toBeGreaterThanOrEqual(16);
+    expect(side).toBeLessThanOrEqual(24);
 
     await page.getByLabel("Name").fill("Sam Rao");
     await page.getByLabel("Email", { exact: true }).fill("sam@example.com");

@@ -7,9 +7,7 @@ import { RangeRequestsPlugin } from "workbox-range-requests";
 import { NavigationRoute, registerRoute } from "workbox-routing";
 import { CacheFirst, NetworkFirst, StaleWhileRevalidate } from "workbox-strategies";
 import { CHECK_IN_SYNC_TAG, flushCheckIns } from "./features/door/check-in-queue.ts";
-import type { EventSummary } from "./features/events/types.ts";
 import { FEEDBACK_SYNC_TAG, flushQueue as flushFeedback } from "./features/feedback/tap-queue.ts";
-import { readReply } from "./lib/api-reply.ts";
 import type { FlushQueueMessage } from "./lib/offline-queue.ts";
 import { SERVED_OFFLINE_HEADER } from "./lib/served-offline.ts";
 
@@ -90,7 +88,9 @@ registerRoute(
 );
 
 // The page that installed us fetched the event list before we controlled it, so that copy never
-// reached our cache. Fetch it once now, with its pictures, so "one online visit" is enough.
+// reached our cache. Fetch it once now, so "one online visit" is enough. Its pictures are not fetched
+// here: the page keeps each as its card shows it (pwa/features/events/card-picture.ts), and fetching
+// the originals again cost every visitor megabytes (issue 46).
 self.addEventListener("activate", (event) => {
   event.waitUntil(warmEventCaches().catch(() => undefined));
 });
@@ -98,20 +98,7 @@ self.addEventListener("activate", (event) => {
 async function warmEventCaches() {
   const response = await fetch("/api/get-events", { credentials: "same-origin" });
   if (!response.ok) return;
-  await (await caches.open("events")).put("/api/get-events", response.clone());
-  // The raw answer is what gets cached, so this reads it with fetch rather than the typed client.
-  const answer = await readReply<EventSummary[]>(response);
-  if (!answer.ok) return;
-  const list = answer.data;
-  const images = await caches.open("images");
-  await Promise.all(
-    list
-      .filter((e) => e.event_status !== "ended" && e.event_status !== "cancelled")
-      .map(async (e) => {
-        const url = `/api/images/${encodeURIComponent(e.event_image)}`;
-        if (!(await images.match(url))) await images.add(url).catch(() => undefined);
-      }),
-  );
+  await (await caches.open("events")).put("/api/get-events", response);
 }
 
 self.addEventListener("message", (event) => {

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { extname, join, relative, sep } from "node:path";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import type { MiddlewareHandler } from "hono";
-import { CARD_SIZES, pictureSrcSet } from "../../common/image-widths.ts";
+import { CARD_PICTURE_MEDIA, cardPictureUrl, IMAGE_WIDTHS } from "../../common/image-widths.ts";
 
 const TYPES: Record<string, string> = {
   ".html": "text/html; charset=utf-8",
@@ -53,7 +53,12 @@ export function staticFiles(dir: string, options: { homePicture?: () => string |
     let file = withPreload.get(picture);
     if (!file) {
       const url = `/api/images/${encodeURIComponent(picture)}`;
-      const link = `<link rel="preload" as="image" type="image/webp" fetchpriority="high" imagesrcset="${pictureSrcSet(url)}" imagesizes="${CARD_SIZES}">`;
+      // As the card fetches it (pwa/features/events/card-picture.ts): one width per screen density,
+      // with fetch()'s mode, so that fetch takes this response instead of asking again.
+      const link = IMAGE_WIDTHS.map(
+        (w) =>
+          `<link rel="preload" as="fetch" crossorigin="anonymous" fetchpriority="high" href="${cardPictureUrl(url, w)}" media="${CARD_PICTURE_MEDIA[w]}">`,
+      ).join("\n");
       const body = Buffer.from(index.body.toString("utf8").replace("</head>", `${link}\n</head>`));
       file = { ...index, body, ...compressed(body) };
       withPreload.clear();

@@ -16,3 +16,13 @@ export async function keepForOffline(cacheName: "images" | "events", urls: strin
     // Private mode or storage pressure: offline copies are a bonus, never a failure.
   }
 }
+
+/** Puts a response already fetched into a runtime cache: no second request for what is shown. */
+export async function keepResponse(cacheName: "images", url: string, response: Response): Promise<void> {
+  if (typeof caches === "undefined") return;
+  try {
+    await (await caches.open(cacheName)).put(url, response);
+  } catch {
+    // Private mode or storage pressure: offline copies are a bonus, never a failure.
+  }
+}

@@ -4,15 +4,29 @@ import { PHOTO_QUALITIES, PHOTO_TARGET_BYTES, shrunkSize } from "../../common/ph
  * The photo as the phone uploads it: decoded with its EXIF orientation applied, the long side down to
  * 1600 px, re-encoded as a JPEG of about 300 KB (common/photo-size.ts). A 3 MB camera photo becomes a
  * tenth of the bytes to send and far less for the server to decode (docs/decisions/007-scale.md).
- * A file the browser cannot decode (HEIC in some browsers) or draw goes up as chosen, so the server's
- * answer (its 5 MB limit, "not an image") applies to it as before; so does a photo already small.
+ * A photo already small goes up as chosen, and so does one the browser decodes but cannot draw.
+ * A file the browser cannot decode is not an image (a text file renamed `.jpg`): null, so the form
+ * refuses it when it is chosen (SPEC.md, "an image file only"). Every browser the app supports decodes
+ * JPEG, PNG and WebP, the only types the form takes.
+ * The answer is kept per file: the form decodes a photo when it is chosen and uploads that same copy.
  */
-export async function shrinkPhoto(file: File): Promise<File> {
+export function shrinkPhoto(file: File): Promise<File | null> {
+  let shrunk = prepared.get(file);
+  if (!shrunk) {
+    shrunk = shrink(file);
+    prepared.set(file, shrunk);
+  }
+  return shrunk;
+}
+
+const prepared = new WeakMap<File, Promise<File | null>>();
+
+async function shrink(file: File): Promise<File | null> {
   let bitmap: ImageBitmap;
   try {
     bitmap = await createImageBitmap(file, { imageOrientation: "from-image" });
   } catch {
-    return file;
+    return null;
   }
   try {
     const size = shrunkSize(bitmap.width, bitmap.height);

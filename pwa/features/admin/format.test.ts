@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { wallClockToUtc } from "../../../common/venue-time-input.ts";
-import { earlyStartWarning, nationalPhone, plural, statusLabel } from "./format.ts";
+import { earlyStartWarning, nationalPhone, plural, seatsLeftLabel, statusLabel } from "./format.ts";
 
 describe("nationalPhone", () => {
   it.each([
@@ -59,5 +59,18 @@ describe("earlyStartWarning", () => {
     expect(earlyStartWarning(start, "Australia/Perth", Date.UTC(2026, 10, 30, 15))).toBe(
       "This event is planned for Tue 2026-12-01 04:00 PM AWST; starting now texts everyone today.",
     );
+  });
+});
+
+describe("seatsLeftLabel", () => {
+  // Issue 46, item 14: the Edit tab said `0% seats left` for a full event; SPEC.md names it Sold Out.
+  it("says Sold Out when no seat is left, as the cards do", () => {
+    expect(seatsLeftLabel({ SeatAvailabilityPer: 0, SeatsLeft: null })).toBe("Sold Out");
+    expect(seatsLeftLabel({ SeatAvailabilityPer: 0, SeatsLeft: { male: 0, female: 0 } })).toBe("Sold Out");
+  });
+
+  it("gives the percentage left otherwise, never 0% while a seat is left", () => {
+    expect(seatsLeftLabel({ SeatAvailabilityPer: 35, SeatsLeft: null })).toBe("35% seats left");
+    expect(seatsLeftLabel({ SeatAvailabilityPer: 0, SeatsLeft: { male: 1, female: 0 } })).toBe("1% seats left");
   });
 });

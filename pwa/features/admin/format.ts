@@ -67,3 +67,15 @@ export const statusLabel = (status: string) => STATUS_LABELS[status] ?? status;
 
 /** `Texts 1 participant`, `Refunds 3 payments`: a count with its noun. */
 export const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * The Edit tab's seats: `35% seats left`, or SPEC.md's `Sold Out` when none is (a balanced event by
+ * its two sides). A percentage rounds to 0 with a seat or two left of many: that is not sold out.
+ */
+export function seatsLeftLabel(event: {
+  SeatAvailabilityPer: number;
+  SeatsLeft: { male: number; female: number } | null;
+}): string {
+  const left = event.SeatsLeft ? event.SeatsLeft.male > 0 || event.SeatsLeft.female > 0 : event.SeatAvailabilityPer > 0;
+  return left ? `${Math.max(1, event.SeatAvailabilityPer)}% seats left` : "Sold Out";
+}

@@ -20,12 +20,14 @@ const state = {
 beforeEach(() => sessionStorage.clear());
 
 describe("the hold's end", () => {
-  it("reads on the venue's clock, daylight saving included", () => {
+  // Issue 46, item 14: the end now carries the venue's zone, as every other time the app shows does
+  // (it read `7:45 PM` alone before).
+  it("reads on the venue's clock with its zone, daylight saving included", () => {
     // 09:45 UTC is 7:45 PM in Sydney in May (AEST, +10) and 8:45 PM in January (AEDT, +11).
-    expect(holdEndLabel("2031-05-03T09:45:00.000Z", "Australia/Sydney")).toBe("7:45 PM");
-    expect(holdEndLabel("2031-01-03T09:45:00.000Z", "Australia/Sydney")).toBe("8:45 PM");
-    expect(holdEndLabel("2031-05-03T04:05:00.000Z", "Australia/Perth")).toBe("12:05 PM");
-    expect(holdEndLabel("2031-05-03T16:30:00.000Z", "Australia/Perth")).toBe("12:30 AM");
+    expect(holdEndLabel("2031-05-03T09:45:00.000Z", "Australia/Sydney")).toBe("7:45 PM AEST");
+    expect(holdEndLabel("2031-01-03T09:45:00.000Z", "Australia/Sydney")).toBe("8:45 PM AEDT");
+    expect(holdEndLabel("2031-05-03T04:05:00.000Z", "Australia/Perth")).toBe("12:05 PM AWST");
+    expect(holdEndLabel("2031-05-03T16:30:00.000Z", "Australia/Perth")).toBe("12:30 AM AWST");
   });
 
   it("counts the minutes left up, never saying 0 while the seat is held", () => {

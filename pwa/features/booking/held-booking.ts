@@ -1,4 +1,4 @@
-import { DEFAULT_TIME_ZONE, utcToWallClock } from "../../../common/time-zone.ts";
+import { DEFAULT_TIME_ZONE, utcToWallClock, zoneAbbreviation } from "../../../common/time-zone.ts";
 import type { ConfirmationState } from "./types.ts";
 
 // The held booking survives the trip to the payment page and back: Cancel there (the local
@@ -67,10 +67,13 @@ export function readCancelledReturn(search: URLSearchParams): CancelledReturn | 
   return { userID, eventID, heldUntil: heldUntil && !Number.isNaN(Date.parse(heldUntil)) ? heldUntil : null };
 }
 
-/** `7:45 PM`: the hold's end on the venue's clock. */
+/** `7:45 PM AEDT`: the hold's end on the venue's clock, with its zone as every time shown has. */
 export function holdEndLabel(iso: string, zone: string | undefined): string {
-  const { hour, minute } = utcToWallClock(Date.parse(iso), zone ?? DEFAULT_TIME_ZONE);
-  return `${hour % 12 === 0 ? 12 : hour % 12}:${String(minute).padStart(2, "0")} ${hour < 12 ? "AM" : "PM"}`;
+  const ms = Date.parse(iso);
+  const venueZone = zone ?? DEFAULT_TIME_ZONE;
+  const { hour, minute } = utcToWallClock(ms, venueZone);
+  const clock = `${hour % 12 === 0 ? 12 : hour % 12}:${String(minute).padStart(2, "0")} ${hour < 12 ? "AM" : "PM"}`;
+  return `${clock} ${zoneAbbreviation(ms, venueZone)}`;
 }
 
 /** `29 minutes left`, `1 minute left`, rounded up, so it never says 0 while the seat is still held. */

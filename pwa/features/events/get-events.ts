@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from "react";
 import type { api, Ok } from "../../lib/api.ts";
-import { CallFailed, getJson, imageUrl } from "../../lib/api-reply.ts";
-import { keepForOffline } from "../../lib/offline-cache.ts";
+import { CallFailed, getJson } from "../../lib/api-reply.ts";
+import { keepCardPictures } from "./card-picture.ts";
 import { isListed } from "./format.ts";
 import type { EventSummary } from "./types.ts";
 
@@ -24,11 +24,9 @@ export function useUpcomingEvents() {
       const now = Date.now();
       const events = reply.data.filter((e) => isListed(e, now));
       setState({ status: "ready", events });
-      // Lazy-loaded pictures further down the list may never have been fetched; keep them all.
-      void keepForOffline(
-        "images",
-        events.map((e) => imageUrl(e.event_image)),
-      );
+      // Lazy-loaded pictures further down the list may never have been fetched; keep them all, each as
+      // its card shows it (never the original JPEG).
+      keepCardPictures(events.map((e) => e.event_image));
     } catch (error) {
       console.error(error);
       setState({

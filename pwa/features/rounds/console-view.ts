@@ -37,8 +37,8 @@ export function planGrid(
 ): PlanGrid {
   const people = new Map(state.people.map((p) => [p.userID, p]));
   const again = new Set((state.metBefore ?? []).map((s) => `${s.round}:${s.table}`));
-  const tableCount = Math.max(0, ...state.rounds.flatMap((r) => r.pairs.map((p) => p.table)));
-  const tables = Array.from({ length: tableCount }, (_, i) => i + 1);
+  // Only the tables someone sits at in some round: a number no round uses is no column.
+  const tables = [...new Set(state.rounds.flatMap((r) => r.pairs.map((p) => p.table)))].sort((a, b) => a - b);
   const rows = state.rounds.map((r) => ({
     round: r.round,
     cells: tables.map((table) => {

@@ -1,7 +1,7 @@
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import { imageUrl } from "../../../lib/api.ts";
 import type { EventDraft } from "../event-draft.ts";
-import { apiToWallClock, formatAtVenue, plural, statusLabel, tomorrowAt } from "../format.ts";
+import { apiToWallClock, formatAtVenue, plural, seatsLeftLabel, statusLabel, tomorrowAt } from "../format.ts";
 import type { useAdminEvents } from "../use-admin-events.ts";
 import { useEventEditor } from "../use-event-editor.ts";
 import { EventFields } from "./event-fields.tsx";
@@ -53,7 +53,7 @@ export function EditEventForm(props: {
             <span className={`admin-badge status-${event.event_status}`}>{statusLabel(event.event_status)}</span>
             <span>{formatAtVenue(event.EventDateTime, event.time_zone)}</span>
             <span>{event.event_address}</span>
-            <span>{event.SeatAvailabilityPer}% seats left</span>
+            <span>{seatsLeftLabel(event)}</span>
             {event.SeatsLeft ? (
               <span>
                 Men: {event.SeatsLeft.male} left · Women: {event.SeatsLeft.female} left

@@ -121,6 +121,17 @@ export function DetailsForm(props: {
     }
     setBusy(true);
     setMessage(null);
+    // The copy decoded when the photo was chosen (the same promise): a file that is not an image
+    // never goes up, even when Submit comes before its decoding ended.
+    const image = usingSaved || !photo ? null : await shrinkPhoto(photo);
+    if (!usingSaved && !image) {
+      setBusy(false);
+      setPhoto(null);
+      setPhotoProblem(PHOTO_REQUIRED);
+      if (photoInput.current) photoInput.current.value = "";
+      photoInput.current?.focus();
+      return;
+    }
     setWaitlistOffered(false);
     waitlist.reset();
     const outcome = await saveUserDetails({
@@ -132,7 +143,7 @@ export function DetailsForm(props: {
       dateOfBirth,
       eventID: eventId,
       eventName: props.event.event_name,
-      image: usingSaved || !photo ? null : await shrinkPhoto(photo),
+      image,
       keepDetails: keep,
       marketing: { sms: marketingSms, email: marketingEmail },
       announcementId: announcementFor(eventId),

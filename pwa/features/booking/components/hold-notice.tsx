@@ -2,7 +2,7 @@ import { useEffect, useState } from "react";
 import { holdEndLabel, timeLeftLabel } from "../held-booking.ts";
 
 /**
- * How long the seat stays held: `Your seat is held until 7:45 PM` (venue time) with the minutes left,
+ * How long the seat stays held: `Your seat is held until 7:45 PM AEDT` (venue time) with the minutes left,
  * and plainly when the hold has run out. After Cancel on the payment page it starts with
  * "Payment cancelled". `until`: ISO UTC; null when the server said the hold is gone; undefined when
  * this booking was saved before the server told (then the usual 30 minutes are named).

@@ -7,6 +7,7 @@ import { SendOtpProblem } from "./send-otp-problem.tsx";
 
 const MESSAGES = {
   incorrect: "Incorrect OTP.",
+  void: "This code can't be used any more. Tap Resend code for a new one.",
   limited: "Too many wrong codes. Please try again in an hour.",
   failed: "Error verifying OTP.",
 } as const;
@@ -43,6 +44,8 @@ export function OtpStep(props: {
     setBusy(false);
     if (outcome === "verified") props.onVerified();
     else setMessage(MESSAGES[outcome]);
+    // A void code is past waiting for: Resend code at once (send-otp's per-phone limits still apply).
+    if (outcome === "void") resend.offerNow();
   };
 
   const e164 = normaliseAuMobile(props.phone);
@@ -122,5 +125,5 @@ function useResend(phone: string, codeFor: CodeFor, onAlreadyVerified: () => voi
     } else if (outcome.kind === "skip") onAlreadyVerified();
     else setProblem(outcome.kind);
   };
-  return { ready, busy, resent, problem, send };
+  return { ready, busy, resent, problem, send, offerNow: () => setReady(true) };
 }

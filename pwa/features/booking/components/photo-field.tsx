@@ -1,10 +1,13 @@
-import { type RefObject, useEffect, useState } from "react";
-import { checkPhoto, PHOTO_TYPES } from "../validate-details.ts";
+import { type RefObject, useEffect, useRef, useState } from "react";
+import { shrinkPhoto } from "../../../lib/shrink-photo.ts";
+import { checkPhoto, PHOTO_REQUIRED, PHOTO_TYPES } from "../validate-details.ts";
 
 /**
  * The photo picker: the native file input (kept for the keyboard and screen readers, shown through
  * its label) styled as a tile with a preview of the chosen photo. A file that is not an image or is
- * 5 MB or more is refused as soon as it is chosen, with the product's message under the field.
+ * 5 MB or more is refused as soon as it is chosen, with the product's message under the field; so is
+ * one whose type says image but which does not decode (a text file renamed `.jpg`): the photo is
+ * decoded (and shrunk for the upload, pwa/lib/shrink-photo.ts) when it is chosen.
  */
 export function PhotoField(props: {
   photo: File | null;
@@ -13,6 +16,8 @@ export function PhotoField(props: {
   inputRef?: RefObject<HTMLInputElement | null>;
 }) {
   const preview = usePreview(props.photo);
+  // Only the latest choice's decoding may answer: an earlier, slower one must not undo it.
+  const latest = useRef<File | null>(null);
   return (
     <div className="field photo-field">
       <label htmlFor="booking-photo">Photo</label>
@@ -34,6 +39,14 @@ export function PhotoField(props: {
           // A refused file is let go at once, and choosing the same one again is a new choice.
           if (problem) e.target.value = "";
           props.onChoose(problem ? null : file, problem);
+          if (problem) return;
+          latest.current = file;
+          const input = e.target;
+          void shrinkPhoto(file).then((decoded) => {
+            if (decoded || latest.current !== file) return;
+            input.value = "";
+            props.onChoose(null, PHOTO_REQUIRED);
+          });
         }}
       />
       <label htmlFor="booking-photo" className="photo-picker">

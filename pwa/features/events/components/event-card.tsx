@@ -1,9 +1,8 @@
-import { useEffect, useLayoutEffect, useRef } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useNavigate } from "react-router-dom";
 import { FORMAT_LABELS } from "../../../../common/formats.ts";
-import { CARD_SIZES, pictureSrcSet } from "../../../../common/image-widths.ts";
 import { paths } from "../../../app/paths.ts";
-import { imageUrl } from "../../../lib/api-reply.ts";
+import { cardPicture } from "../card-picture.ts";
 import { canBook, canJoinWaitlist, cardLabel, formatHours, seatLines } from "../format.ts";
 import { ageLines, priceLines } from "../prices.ts";
 import type { EventSummary } from "../types.ts";
@@ -117,30 +116,41 @@ export function EventCard({
 }
 
 /**
- * The event picture at the size the card shows it: WebP at 400 and 800 px (common/image-widths.ts),
- * the stored 1200 px JPEG only for a browser without WebP.
- *
- * The `<img>`'s `src` is set only once it sits in the `<picture>` after its `<source>`: React builds
- * the `<img>` (props and all) before it attaches it, and a browser given a `src` on a lone `<img>` may
- * start fetching the JPEG before it ever sees the WebP `<source>` (e2e/home-images.test.ts).
+ * The event picture at the size the card shows it: the WebP at 400 or 800 px (common/image-widths.ts),
+ * fetched once and kept for offline by ./card-picture.ts, shown from those bytes. `first` fetches at
+ * once (the home page's largest paint, preloaded by the server); the others when scrolled near.
  */
 function CardPicture({ name, first }: { name: string; first: boolean }) {
-  const url = imageUrl(name);
   const img = useRef<HTMLImageElement>(null);
-  useLayoutEffect(() => {
-    if (img.current && img.current.getAttribute("src") !== url) img.current.setAttribute("src", url);
-  }, [url]);
-  return (
-    <picture>
-      <source type="image/webp" srcSet={pictureSrcSet(url)} sizes={CARD_SIZES} />
-      <img
-        ref={img}
-        alt=""
-        loading={first ? "eager" : "lazy"}
-        fetchPriority={first ? "high" : "auto"}
-        width="800"
-        height="500"
-      />
-    </picture>
-  );
+  const [src, setSrc] = useState<string | null>(null);
+  useEffect(() => {
+    let cancelled = false;
+    let shown: string | null = null;
+    setSrc(null);
+    const show = async () => {
+      const blob = await cardPicture(name);
+      if (cancelled || !blob) return;
+      shown = URL.createObjectURL(blob);
+      setSrc(shown);
+    };
+    let observer: IntersectionObserver | undefined;
+    if (first || !img.current || typeof IntersectionObserver === "undefined") void show();
+    else {
+      observer = new IntersectionObserver(
+        (entries) => {
+          if (!entries.some((entry) => entry.isIntersecting)) return;
+          observer?.disconnect();
+          void show();
+        },
+        { rootMargin: "400px 0px" },
+      );
+      observer.observe(img.current);
+    }
+    return () => {
+      cancelled = true;
+      observer?.disconnect();
+      if (shown) URL.revokeObjectURL(shown);
+    };
+  }, [name, first]);
+  return <img ref={img} alt="" src={src ?? undefined} decoding="async" width="800" height="500" />;
 }

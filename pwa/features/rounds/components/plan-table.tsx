@@ -49,10 +49,9 @@ export function PlanTable({ rounds }: { rounds: RoundsState }) {
                       {cell.metBefore ? <span className="rounds-again-tag">Met before</span> : null}
                     </td>
                   ) : (
+                    // A table nobody sits at this round is left blank, not listed as "Empty" (issue 46).
                     // biome-ignore lint/suspicious/noArrayIndexKey: one cell per table, in table order
-                    <td key={`empty-${i}`} className="rounds-empty-cell">
-                      <span className="sr-only">Empty</span>
-                    </td>
+                    <td key={`empty-${i}`} className="rounds-empty-cell" />
                   ),
                 )}
                 <td className="rounds-sitout">{row.sitOut.join(", ")}</td>
