@@ -1,4 +1,4 @@
-import { DEFAULT_TIME_ZONE, utcToWallClock, zoneAbbreviation } from "../../../common/time-zone.ts";
+import { DEFAULT_TIME_ZONE, venueClock, zoneAbbreviation } from "../../../common/time-zone.ts";
 import type { ConfirmationState } from "./types.ts";
 
 // The held booking survives the trip to the payment page and back: Cancel there (the local
@@ -71,9 +71,7 @@ export function readCancelledReturn(search: URLSearchParams): CancelledReturn | 
 export function holdEndLabel(iso: string, zone: string | undefined): string {
   const ms = Date.parse(iso);
   const venueZone = zone ?? DEFAULT_TIME_ZONE;
-  const { hour, minute } = utcToWallClock(ms, venueZone);
-  const clock = `${hour % 12 === 0 ? 12 : hour % 12}:${String(minute).padStart(2, "0")} ${hour < 12 ? "AM" : "PM"}`;
-  return `${clock} ${zoneAbbreviation(ms, venueZone)}`;
+  return `${venueClock(ms, venueZone)} ${zoneAbbreviation(ms, venueZone)}`;
 }
 
 /** `29 minutes left`, `1 minute left`, rounded up, so it never says 0 while the seat is still held. */
