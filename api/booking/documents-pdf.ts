@@ -12,7 +12,7 @@ import { documentById } from "./documents.ts";
  * same row always gives the same bytes, and a copy sent by email is the one downloaded later.
  */
 
-/** What the document calls itself, as the law and CONTRACT.md name it. */
+/** What the document calls itself, as the law names it (docs/guide/receipts.md). */
 export function documentTitle(doc: Pick<Document, "kind">): string {
   if (doc.kind === "invoice") return "Tax invoice";
   if (doc.kind === "receipt") return "Receipt";
