@@ -75,3 +75,13 @@ export const announcements = sqliteTable(
 export type MarketingContact = typeof marketingContacts.$inferSelect;
 export type MarketingConsent = typeof marketingConsents.$inferSelect;
 export type Announcement = typeof announcements.$inferSelect;
+
+/**
+ * Texts sent to our number that were taken, by Twilio's `MessageSid` (issue 46 item 17). Twilio's
+ * signature carries no timestamp, so a signed STOP or START seen once could be sent again at will:
+ * each sid is acted on once, and a repeat changes nothing. Only the sid and when: no number, no text.
+ */
+export const inboundSmsTaken = sqliteTable("inbound_sms_taken", {
+  sid: text("sid").primaryKey(),
+  takenAt: integer("taken_at").notNull(),
+});
