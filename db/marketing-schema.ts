@@ -8,8 +8,12 @@ import { events } from "./schema.ts";
 export const consentChannels = ["sms", "email"] as const;
 export type ConsentChannel = (typeof consentChannels)[number];
 
-/** Where a choice was made: a form's box, a reply to a text, an unsubscribe link. */
-export const consentSources = ["booking", "me", "waitlist", "inbound", "unsubscribe"] as const;
+/**
+ * Where a choice was made: a form's box, a reply to a text, an unsubscribe link, or the link of the
+ * email that asks an address to confirm (`confirmation`): the only source of an email's yes
+ * (docs/decisions/039); a form's yes for an email address is a request, `pending` until then.
+ */
+export const consentSources = ["booking", "me", "waitlist", "inbound", "unsubscribe", "confirmation"] as const;
 export type ConsentSource = (typeof consentSources)[number];
 
 /**

@@ -24,15 +24,15 @@ const server = suiteTestServer(() => {
 });
 
 let seq = 0;
-/** An email address that said yes at a booking, and its contact id. */
+/** An email address that said yes (confirmed from the address, docs/decisions/039), and its contact id. */
 function consentingEmail() {
   const address = `guest${++seq}.${Date.now()}@example.com`;
   const contactId = recordConsent(server.deps.db, {
     channel: "email",
     address,
     given: true,
-    source: "booking",
-    phone: "+61412345678",
+    source: "confirmation",
+    phone: null,
     at: server.deps.now(),
   });
   return { address, contactId, token: unsubscribeToken(server.deps.env, contactId) };
@@ -75,7 +75,7 @@ describe("one-click unsubscribe", () => {
     expect(again.status).toBe(200);
     expect(await again.json()).toEqual({ unsubscribed: true });
     expect(historyOf(contactId)).toEqual([
-      { given: true, source: "booking" },
+      { given: true, source: "confirmation" },
       { given: false, source: "unsubscribe" },
     ]);
   });
@@ -114,7 +114,7 @@ describe("one-click unsubscribe", () => {
     expect((await post(`c=${contactId}`)).status).toBe(400);
     expect((await post(`c=abc&t=${token}`)).status).toBe(400);
     expect(hasConsent(server.deps.db, "email", address)).toBe(true);
-    expect(historyOf(contactId)).toEqual([{ given: true, source: "booking" }]);
+    expect(historyOf(contactId)).toEqual([{ given: true, source: "confirmation" }]);
   });
 
   it("a token opens only its own contact, and only for unsubscribing", async () => {
