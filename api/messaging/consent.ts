@@ -7,6 +7,7 @@ import {
   marketingConsents,
   marketingContacts,
 } from "../../db/marketing-schema.ts";
+import { users } from "../../db/schema.ts";
 import type { Env } from "../env.ts";
 import { isValidLinkToken, linkToken } from "../lib/capability.ts";
 import { hmac } from "../lib/crypto.ts";
@@ -179,6 +180,26 @@ export function consentsOf(db: DbOrTx, channel: ConsentChannel, addresses: strin
     .where(and(eq(marketingContacts.channel, channel), inArray(marketingContacts.address, stored)))
     .all();
   return new Map(contacts.map((c) => [c.address, consentOfContact(db, c.id)]));
+}
+
+/**
+ * Whether a number behind this email contact still takes marketing texts: a phone that booked with
+ * the address, whose own newest choice about texts is a yes. The unsubscribe page says that **My
+ * nights** turns those off (issue 46 item 12); which number it is, is never said.
+ */
+export function textsStillOnFor(db: DbOrTx, contactId: number): boolean {
+  const contact = db
+    .select({ channel: marketingContacts.channel, address: marketingContacts.address })
+    .from(marketingContacts)
+    .where(eq(marketingContacts.id, contactId))
+    .get();
+  if (contact?.channel !== "email") return false;
+  const phones = db
+    .selectDistinct({ phone: users.phone })
+    .from(users)
+    .where(sql`lower(${users.email}) = ${contact.address}`)
+    .all();
+  return phones.some((p) => hasConsent(db, "sms", p.phone));
 }
 
 export type ConsentMailEnv = Pick<

@@ -5,7 +5,12 @@ import type { AppDeps } from "../deps.ts";
 import { Forbidden } from "../lib/errors.ts";
 import { apiRouter, errors, json, z } from "../lib/openapi.ts";
 import { idParam } from "../lib/validate.ts";
-import { isValidEmailConsentToken, isValidUnsubscribeToken, recordConsentOfContact } from "./consent.ts";
+import {
+  isValidEmailConsentToken,
+  isValidUnsubscribeToken,
+  recordConsentOfContact,
+  textsStillOnFor,
+} from "./consent.ts";
 
 // The one-tap way out of a marketing email (issue 36): the Unsubscribe link (/unsubscribe?c&t, the
 // PWA's page) and the List-Unsubscribe header (this call's address, RFC 8058) both name a contact by
@@ -26,7 +31,16 @@ const unsubscribeRoute = createRoute({
     "No login and no cross-origin check: mail clients POST here from elsewhere (RFC 8058), with the form body `List-Unsubscribe=One-Click`; the PWA's page sends no body. Any body is accepted and ignored: the signed `c` and `t` are what count.",
   request: { query: linkQuery },
   responses: {
-    200: json(z.strictObject({ unsubscribed: z.literal(true) })),
+    200: json(
+      z.strictObject({
+        unsubscribed: z.literal(true),
+        textsStillOn: z
+          .boolean()
+          .describe(
+            "Whether a number that booked with this address still takes texts about future events (My nights turns those off); never which",
+          ),
+      }),
+    ),
     // Exempt from the cross-origin check (api/lib/same-origin.ts), so its codes are listed one by one.
     ...errors("get", ["invalid_request", "too_large", "invalid_link"]),
   },
@@ -93,7 +107,7 @@ export const unsubscribeRoutes = (deps: AppDeps) => {
     })
     .openapi(unsubscribeRoute, (c) => {
       const contactId = contactOf(c.req.valid("query"));
-      deps.db.transaction(
+      const textsStillOn = deps.db.transaction(
         (tx) => {
           // Only we sign tokens, and only for contacts that exist; one removed since has nothing to stop.
           const contact = tx
@@ -101,11 +115,13 @@ export const unsubscribeRoutes = (deps: AppDeps) => {
             .from(marketingContacts)
             .where(eq(marketingContacts.id, contactId))
             .get();
-          if (contact) recordConsentOfContact(tx, contactId, { given: false, source: "unsubscribe", at: deps.now() });
+          if (!contact) return false;
+          recordConsentOfContact(tx, contactId, { given: false, source: "unsubscribe", at: deps.now() });
+          return textsStillOnFor(tx, contactId);
         },
         { behavior: "immediate" },
       );
-      return c.json({ unsubscribed: true as const }, 200);
+      return c.json({ unsubscribed: true as const, textsStillOn }, 200);
     })
     .openapi(confirmCheckRoute, (c) => {
       confirmingContactOf(c.req.valid("query"));
