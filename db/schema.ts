@@ -403,7 +403,8 @@ export type StoredAttachment =
   | { filename: string; contentType: string; cid?: string; qr: string };
 
 export const outboxChannels = ["sms", "email"] as const;
-export const outboxStatuses = ["pending", "sent", "failed", "suppressed"] as const;
+/** `cancelled`: still waiting when its person was erased (docs/decisions/039), so never sent. */
+export const outboxStatuses = ["pending", "sent", "failed", "suppressed", "cancelled"] as const;
 
 /**
  * Every message the app sends, texts and emails alike (STYLE.md, "One outbox for every message"):

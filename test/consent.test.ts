@@ -341,20 +341,22 @@ describe("/me's Messages about future events", () => {
     expect(hasConsent(server.deps.db, "email", email)).toBe(false);
   });
 
-  it("Delete my details withdraws both channels, and the history stays as proof", async () => {
+  it("Delete my details stops both channels by forgetting them: no record keeps the number or the address", async () => {
     const { phone, email, browser } = await guest({ sms: true, emailBox: true });
     const response = await browser.postJson("/api/me-delete-details", {});
     expect(response.status).toBe(200);
     expect(hasConsent(server.deps.db, "sms", phone)).toBe(false);
     expect(hasConsent(server.deps.db, "email", email)).toBe(false);
-    expect(historyOf("sms", phone).map((r) => [r.given, r.source])).toEqual([
-      [true, "booking"],
-      [false, "me"],
-    ]);
-    expect(historyOf("email", email).map((r) => [r.given, r.source])).toEqual([
-      [true, "booking"],
-      [false, "me"],
-    ]);
+    // No record at all is a no (consent is a yes on the record), and nothing names them any more.
+    expect(historyOf("sms", phone)).toEqual([]);
+    expect(historyOf("email", email)).toEqual([]);
+    expect(
+      server.deps.db
+        .select()
+        .from(marketingConsents)
+        .all()
+        .filter((r) => r.phone === phone),
+    ).toEqual([]);
     // Signed in again: no email on file any more, and the email box cannot be ticked.
     const again = await signedInOnMe(server.url, phone);
     expect((await getConsent(again)).body).toEqual({ sms: false, email: false, emailState: "no", emailAddress: null });

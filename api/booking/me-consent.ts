@@ -82,7 +82,7 @@ export function saveMyConsent(
 }
 
 /** Every email address on file for the phone, as the marketing contacts store them. */
-function emailsOf(db: DbOrTx, phone: string): string[] {
+export function emailsOf(db: DbOrTx, phone: string): string[] {
   const rows = db
     .selectDistinct({ email: users.email })
     .from(users)
@@ -92,20 +92,28 @@ function emailsOf(db: DbOrTx, phone: string): string[] {
 }
 
 /**
- * Delete my details stops marketing too: a "no" is appended for the phone's texts and for every email
- * address it booked with, inside the erasing transaction (run it before the emails are erased). Only
- * an address that said yes gets one: a "no" for an address never asked would store, after the person
- * asked for their details to go, an address nothing else holds any more.
+ * Delete my details stops marketing by forgetting it (docs/decisions/039): the contacts of the phone's
+ * texts and of every email address it booked with go, with every record of them, and so does any
+ * record made from this phone's forms. With no record an address is never sent marketing (consent is
+ * a yes on the record), and nothing keeps the number or the addresses after the person asked for their
+ * details to go. Run it inside the erasing transaction, before the emails are erased: it needs them.
  */
-export function withdrawAllOf(tx: DbOrTx, phone: string, at: number): void {
-  const addresses: [ConsentChannel, string][] = [
-    ["sms", phone],
-    ...emailsOf(tx, phone).map((email): [ConsentChannel, string] => ["email", email]),
-  ];
-  for (const [channel, address] of addresses) {
-    if (consentStateOf(tx, channel, address) !== "no")
-      recordConsent(tx, { channel, address, given: false, source: "me", phone, at });
-  }
+export function eraseMarketingOf(tx: DbOrTx, phone: string): void {
+  const contacts = tx
+    .select({ id: marketingContacts.id })
+    .from(marketingContacts)
+    .where(
+      or(
+        and(eq(marketingContacts.channel, "sms"), eq(marketingContacts.address, contactAddress("sms", phone))),
+        and(eq(marketingContacts.channel, "email"), inArray(marketingContacts.address, emailsOf(tx, phone))),
+      ),
+    )
+    .all()
+    .map((c) => c.id);
+  tx.delete(marketingConsents)
+    .where(or(eq(marketingConsents.phone, phone), inArray(marketingConsents.contactId, contacts)))
+    .run();
+  tx.delete(marketingContacts).where(inArray(marketingContacts.id, contacts)).run();
 }
 
 export type ConsentRecord = {

@@ -190,6 +190,15 @@ const myDataReply = z.strictObject({
       sentAt: nullableIso,
     }),
   ),
+  messagesSent: z.array(
+    z.strictObject({
+      channel: z.enum(["sms", "email"]),
+      subject: z.string().nullable(),
+      status: z.enum(outboxStatuses),
+      createdAt: nullableIso,
+      sentAt: nullableIso,
+    }),
+  ),
   marketingConsents: z.array(
     z.strictObject({
       channel: z.enum(consentChannels),
