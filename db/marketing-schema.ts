@@ -8,8 +8,12 @@ import { events } from "./schema.ts";
 export const consentChannels = ["sms", "email"] as const;
 export type ConsentChannel = (typeof consentChannels)[number];
 
-/** Where a choice was made: a form's box, a reply to a text, an unsubscribe link. */
-export const consentSources = ["booking", "me", "waitlist", "inbound", "unsubscribe"] as const;
+/**
+ * Where a choice was made: a form's box, a reply to a text, an unsubscribe link, or the link of the
+ * email that asks an address to confirm (`confirmation`): the only source of an email's yes
+ * (docs/decisions/039); a form's yes for an email address is a request, `pending` until then.
+ */
+export const consentSources = ["booking", "me", "waitlist", "inbound", "unsubscribe", "confirmation"] as const;
 export type ConsentSource = (typeof consentSources)[number];
 
 /**
@@ -75,3 +79,13 @@ export const announcements = sqliteTable(
 export type MarketingContact = typeof marketingContacts.$inferSelect;
 export type MarketingConsent = typeof marketingConsents.$inferSelect;
 export type Announcement = typeof announcements.$inferSelect;
+
+/**
+ * Texts sent to our number that were taken, by Twilio's `MessageSid` (issue 46 item 17). Twilio's
+ * signature carries no timestamp, so a signed STOP or START seen once could be sent again at will:
+ * each sid is acted on once, and a repeat changes nothing. Only the sid and when: no number, no text.
+ */
+export const inboundSmsTaken = sqliteTable("inbound_sms_taken", {
+  sid: text("sid").primaryKey(),
+  takenAt: integer("taken_at").notNull(),
+});

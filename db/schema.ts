@@ -409,10 +409,11 @@ export type StoredAttachment =
   | { filename: string; contentType: string; cid?: string; qr: string };
 
 export const outboxChannels = ["sms", "email"] as const;
-export const outboxStatuses = ["pending", "sent", "failed", "suppressed"] as const;
+/** `cancelled`: still waiting when its person was erased (docs/decisions/039), so never sent. */
+export const outboxStatuses = ["pending", "sent", "failed", "suppressed", "cancelled"] as const;
 
 /**
- * Every message the app sends, texts and emails alike (STYLE.md, "One outbox for every message"):
+ * Every message the app sends, texts and emails alike, goes through this one outbox (decision 031):
  * queued inside the transaction that makes it true, sent once per `dedupeKey`. `to` is the phone
  * (E.164) of a text or the address of an email; `body` is the text, or an email's plain-text part.
  * Written inside the transaction that caused it, then sent, so a crash or a provider failure loses

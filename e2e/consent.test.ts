@@ -27,7 +27,8 @@ const DAY = 24 * 60 * 60 * 1000;
 const PHONE = "+61412000361";
 const TYPED = "0412 000 361";
 const EMAIL = "anjali.consent@example.com";
-const UNSUBSCRIBED = "You are unsubscribed. You will get no more messages about future events.";
+const UNSUBSCRIBED = "You will get no more emails about future events.";
+const CONFIRMED = "Thank you. You will get emails about future events at this address.";
 
 describe.skipIf(noBrowser)("Messages about future events", () => {
   let server: AppServer;
@@ -121,15 +122,39 @@ describe.skipIf(noBrowser)("Messages about future events", () => {
       { channel: "sms", address: PHONE, given: 1, source: "booking" },
       { channel: "email", address: EMAIL, given: 1, source: "booking" },
     ]);
+    // The email box asked the address (docs/decisions/039): one email whose link says yes.
+    const asked = query<{ body: string }>(
+      "select body from outbox_messages where channel = 'email' and subject = ? and \"to\" = ?",
+      "Confirm you'd like emails about future events",
+      EMAIL,
+    );
+    expect(asked).toHaveLength(1);
+    const confirmLink = new URL(asked[0]!.body.match(/https?:\/\/\S+\/confirm-email-consent\?\S+/)![0]);
     expect(query<{ a: number | null }>("select announcement_id as a from bookings where phone = ?", PHONE)).toEqual([
       { a: announcementId },
     ]);
 
-    // /me shows them ticked.
+    // /me shows them ticked, the email waiting for its confirmation.
     await page.goto("/me");
     await signInOnMe(page, server.url, PHONE);
     await page.getByRole("heading", { name: "Messages about future events" }).waitFor();
     await expect.poll(() => page.getByLabel("Text me about future events").isChecked()).toBe(true);
+    await expect.poll(() => page.getByLabel("Email me about future events").isChecked()).toBe(true);
+    await page.getByText("Waiting for your confirmation").waitFor();
+
+    // The confirmation email's link: a page with one button that records the address's yes.
+    const inbox = await newContext(browser, server.url, phone);
+    const inboxPage = await inbox.context.newPage();
+    await inboxPage.goto(`${confirmLink.pathname}${confirmLink.search}`);
+    const yes = inboxPage.getByRole("button", { name: "Yes, email me about future events" });
+    await expect.poll(() => yes.isEnabled()).toBe(true);
+    await expectAccessible(inboxPage, "the email confirmation page");
+    await yes.click();
+    await inboxPage.getByText(CONFIRMED).waitFor();
+    expect(await inboxPage.content()).not.toContain(EMAIL);
+    await page.reload();
+    await page.getByRole("heading", { name: "Messages about future events" }).waitFor();
+    await expect.poll(() => page.getByText("Waiting for your confirmation").count()).toBe(0);
     await expect.poll(() => page.getByLabel("Email me about future events").isChecked()).toBe(true);
     await expectAccessible(page, "My nights with Messages about future events");
     await expectNoSidewaysScroll(page);
@@ -150,8 +175,14 @@ describe.skipIf(noBrowser)("Messages about future events", () => {
     await tabTo(mailPage, "Unsubscribe");
     await mailPage.keyboard.press("Enter");
     await mailPage.getByText(UNSUBSCRIBED).waitFor();
+    // The number that booked with the address still takes texts: the page says where to stop them.
+    const myNights = mailPage.getByRole("link", { name: "My nights" });
+    await myNights.waitFor();
+    expect(await myNights.getAttribute("href")).toBe("/me");
     expect(await mailPage.content()).not.toContain(EMAIL);
     expect(await mailPage.content()).not.toContain("anjali");
+    expect(await mailPage.content()).not.toContain("000 361");
+    expect(await mailPage.content()).not.toContain("000361");
     await expectAccessible(mailPage, "the unsubscribe page once unsubscribed");
     const email = query<{ given: number; source: string }>(
       `select m.given, m.source from marketing_consents m where m.contact_id = ? order by m.id desc limit 1`,
@@ -173,6 +204,8 @@ describe.skipIf(noBrowser)("Messages about future events", () => {
 
     expect(pageErrors).toEqual([]);
     expect(stranger.pageErrors).toEqual([]);
+    expect(inbox.pageErrors).toEqual([]);
+    await inbox.context.close();
     await stranger.context.close();
     await context.close();
   });

@@ -46,7 +46,8 @@ describe.skipIf(noBrowser)("inviting people back from the organiser's desk", () 
         channel: "email",
         address: user.email,
         given: email,
-        source: "booking",
+        // An email's yes is its address's confirmation (docs/decisions/039).
+        source: email ? "confirmation" : "booking",
         phone: user.phone,
         at,
       });

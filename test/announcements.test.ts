@@ -80,7 +80,8 @@ function person(server: TestServer, spec: PersonSpec = {}) {
       channel: "email",
       address: user.email,
       given: spec.email,
-      source: "booking",
+      // An email's yes is its address's confirmation (docs/decisions/039).
+      source: spec.email ? "confirmation" : "booking",
       phone: user.phone,
       at,
     });
@@ -413,7 +414,9 @@ describe("the audience never includes an address without current consent for its
       let serial = 0;
 
       const choose = (k: Known, channel: "sms" | "email", address: string, given: boolean) => {
-        recordConsent(db, { channel, address, given, source: "me", phone: k.phone, at: server.deps.now() });
+        // An email's yes is its address's confirmation (docs/decisions/039); a text's, the number's own.
+        const source = channel === "email" && given ? "confirmation" : "me";
+        recordConsent(db, { channel, address, given, source, phone: k.phone, at: server.deps.now() });
         if (channel === "sms") k.choices.sms.push(given);
         else k.choices.email.set(address, [...(k.choices.email.get(address) ?? []), given]);
       };

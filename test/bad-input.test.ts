@@ -190,6 +190,8 @@ function endpointTable(): Endpoint[] {
     // One-click unsubscribe: a forged token is 403 before anything is looked up.
     { method: "GET", path: "/api/unsubscribe", query: { c: id(), t: text("forged-token", 200) } },
     { method: "POST", path: "/api/unsubscribe", query: { c: id(), t: text("forged-token", 200) } },
+    { method: "GET", path: "/api/confirm-email-consent", query: { c: id(), t: text("forged-token", 200) } },
+    { method: "POST", path: "/api/confirm-email-consent", query: { c: id(), t: text("forged-token", 200) } },
     // The API's document and reference page take no input (open outside production).
     { method: "GET", path: "/api/openapi.json", baseSucceeds: "always" },
     { method: "GET", path: "/api/docs", baseSucceeds: "always", nonJson: true },
@@ -688,6 +690,8 @@ describe("every endpoint answers bad input with a 4xx {success:false, error} and
     "POST /api/twilio/inbound",
     "GET /api/unsubscribe",
     "POST /api/unsubscribe",
+    "GET /api/confirm-email-consent",
+    "POST /api/confirm-email-consent",
     "GET /api/openapi.json",
     "GET /api/docs",
     "GET /api/docs/scalar.js",

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { CONSENT_WORDING_VERSION, hasConsent, recordConsent } from "../api/messaging/consent.ts";
+import { CONSENT_WORDING_VERSION, consentStateOf, hasConsent, recordConsent } from "../api/messaging/consent.ts";
 import { announcements, marketingConsents, marketingContacts } from "../db/marketing-schema.ts";
 import { bookings } from "../db/schema.ts";
 import { type BrowserClient, browserClient, suiteTestServer, verifiedPhoneBrowser } from "./api-harness.ts";
@@ -64,7 +64,7 @@ let emailSeq = 0;
 const newEmail = () => `Guest${++emailSeq}.${Date.now()}@Example.com`;
 
 describe("the details form's boxes", () => {
-  it("records a yes per ticked box, with its source, wording, time and whose form it was", async () => {
+  it("records a choice per ticked box, with its source, wording, time and whose form it was: a yes for texts, a pending request for email", async () => {
     const event = await newEvent();
     const phone = newMobile();
     const email = newEmail();
@@ -83,7 +83,9 @@ describe("the details form's boxes", () => {
       expect(rows[0]?.at).toBeLessThanOrEqual(server.deps.now());
     }
     expect(hasConsent(server.deps.db, "sms", phone)).toBe(true);
-    expect(hasConsent(server.deps.db, "email", email)).toBe(true);
+    // The address itself has not said yes yet (docs/decisions/039): it is asked by email.
+    expect(hasConsent(server.deps.db, "email", email)).toBe(false);
+    expect(consentStateOf(server.deps.db, "email", email)).toBe("pending");
   });
 
   it("records nothing for unticked boxes, and unticked is no withdrawal of an earlier yes", async () => {
@@ -215,7 +217,7 @@ describe("the waitlist's text box", () => {
   });
 });
 
-type MyConsent = { sms: boolean; email: boolean; emailAddress: string | null };
+type MyConsent = { sms: boolean; email: boolean; emailState: string; emailAddress: string | null };
 
 describe("/me's Messages about future events", () => {
   /** A guest who booked with `email` (boxes as given) and is signed in on /me. */
@@ -240,20 +242,24 @@ describe("/me's Messages about future events", () => {
     const { email, browser } = await guest({ sms: true });
     expect(await getConsent(browser)).toEqual({
       status: 200,
-      body: { sms: true, email: false, emailAddress: email },
+      body: { sms: true, email: false, emailState: "no", emailAddress: email },
     });
   });
 
   it("records only the boxes that changed, with source me, and answers the new state", async () => {
     const { phone, email, browser } = await guest({ sms: true });
     const saved = await saveConsent(browser, { sms: true, email: true });
-    expect(saved).toEqual({ status: 200, body: { sms: true, email: true, emailAddress: email } });
+    // The email box asks the address: pending until it confirms (docs/decisions/039).
+    expect(saved).toEqual({
+      status: 200,
+      body: { sms: true, email: false, emailState: "pending", emailAddress: email },
+    });
     expect(historyOf("sms", phone).map((r) => r.source)).toEqual(["booking"]);
     expect(historyOf("email", email)).toEqual([
       expect.objectContaining({ given: true, source: "me", phone, wording: CONSENT_WORDING_VERSION }),
     ]);
     const off = await saveConsent(browser, { sms: false });
-    expect(off.body).toEqual({ sms: false, email: true, emailAddress: email });
+    expect(off.body).toEqual({ sms: false, email: false, emailState: "pending", emailAddress: email });
     expect(historyOf("sms", phone).map((r) => [r.given, r.source])).toEqual([
       [true, "booking"],
       [false, "me"],
@@ -280,13 +286,23 @@ describe("/me's Messages about future events", () => {
     expect((await saveConsent(anon, { sms: false, email: false })).status).toBe(401);
     const other = await guest();
     // The body names no number: another session reads and writes its own number's choices only.
-    expect((await getConsent(other.browser)).body).toEqual({ sms: false, email: false, emailAddress: other.email });
+    expect((await getConsent(other.browser)).body).toEqual({
+      sms: false,
+      email: false,
+      emailState: "no",
+      emailAddress: other.email,
+    });
     const cross = await other.browser.postJson("/api/me-consent", { sms: true, phone: owner.phone });
     expect(cross.status).toBe(400);
     await saveConsent(other.browser, { sms: false, email: false });
     expect(hasConsent(server.deps.db, "sms", owner.phone)).toBe(true);
-    expect(hasConsent(server.deps.db, "email", owner.email)).toBe(true);
-    expect((await getConsent(owner.browser)).body).toEqual({ sms: true, email: true, emailAddress: owner.email });
+    expect(consentStateOf(server.deps.db, "email", owner.email)).toBe("pending");
+    expect((await getConsent(owner.browser)).body).toEqual({
+      sms: true,
+      email: false,
+      emailState: "pending",
+      emailAddress: owner.email,
+    });
   });
 
   it("Download my data holds the consent history of the phone and its email", async () => {
@@ -296,31 +312,54 @@ describe("/me's Messages about future events", () => {
     expect(response.status).toBe(200);
     const data = await json<{ marketingConsents: unknown[] }>(response);
     expect(data.marketingConsents).toEqual([
-      { channel: "sms", given: true, source: "booking", wording: CONSENT_WORDING_VERSION, at: expect.any(String) },
-      { channel: "email", given: true, source: "booking", wording: CONSENT_WORDING_VERSION, at: expect.any(String) },
-      { channel: "email", given: false, source: "me", wording: CONSENT_WORDING_VERSION, at: expect.any(String) },
+      {
+        channel: "sms",
+        given: true,
+        state: "yes",
+        source: "booking",
+        wording: CONSENT_WORDING_VERSION,
+        at: expect.any(String),
+      },
+      {
+        channel: "email",
+        given: true,
+        state: "pending",
+        source: "booking",
+        wording: CONSENT_WORDING_VERSION,
+        at: expect.any(String),
+      },
+      {
+        channel: "email",
+        given: false,
+        state: "no",
+        source: "me",
+        wording: CONSENT_WORDING_VERSION,
+        at: expect.any(String),
+      },
     ]);
     expect(hasConsent(server.deps.db, "sms", phone)).toBe(true);
     expect(hasConsent(server.deps.db, "email", email)).toBe(false);
   });
 
-  it("Delete my details withdraws both channels, and the history stays as proof", async () => {
+  it("Delete my details stops both channels by forgetting them: no record keeps the number or the address", async () => {
     const { phone, email, browser } = await guest({ sms: true, emailBox: true });
     const response = await browser.postJson("/api/me-delete-details", {});
     expect(response.status).toBe(200);
     expect(hasConsent(server.deps.db, "sms", phone)).toBe(false);
     expect(hasConsent(server.deps.db, "email", email)).toBe(false);
-    expect(historyOf("sms", phone).map((r) => [r.given, r.source])).toEqual([
-      [true, "booking"],
-      [false, "me"],
-    ]);
-    expect(historyOf("email", email).map((r) => [r.given, r.source])).toEqual([
-      [true, "booking"],
-      [false, "me"],
-    ]);
+    // No record at all is a no (consent is a yes on the record), and nothing names them any more.
+    expect(historyOf("sms", phone)).toEqual([]);
+    expect(historyOf("email", email)).toEqual([]);
+    expect(
+      server.deps.db
+        .select()
+        .from(marketingConsents)
+        .all()
+        .filter((r) => r.phone === phone),
+    ).toEqual([]);
     // Signed in again: no email on file any more, and the email box cannot be ticked.
     const again = await signedInOnMe(server.url, phone);
-    expect((await getConsent(again)).body).toEqual({ sms: false, email: false, emailAddress: null });
+    expect((await getConsent(again)).body).toEqual({ sms: false, email: false, emailState: "no", emailAddress: null });
     const refused = await saveConsent(again, { email: true });
     expect(refused.status).toBe(400);
     expect(hasConsent(server.deps.db, "email", email)).toBe(false);

@@ -29,15 +29,23 @@ function optedIn(server: TestServer): string {
   return phone;
 }
 
-/** Twilio's POST for a text from `from`: its usual fields, form-encoded, signed as Twilio signs them. */
+let sids = 0;
+/** A message id as Twilio gives each text it receives: `SM` and 32 hex digits, never the same twice. */
+const newSid = () => `SM${(++sids).toString(16).padStart(32, "0")}`;
+
+/**
+ * Twilio's POST for a text from `from`: its usual fields, form-encoded, signed as Twilio signs them.
+ * Each text has its own `MessageSid` (as Twilio gives it); pass `sid` to replay one.
+ */
 function twilioPost(
   server: TestServer,
   from: string,
   body: string,
   sign: (params: Record<string, string>) => string | null,
+  sid = newSid(),
 ) {
   const params: Record<string, string> = {
-    MessageSid: `SM${"ab".repeat(16)}`,
+    MessageSid: sid,
     AccountSid: `AC${"3c".repeat(16)}`,
     From: from,
     To: "+61400000001",
@@ -133,6 +141,38 @@ describe("Twilio's inbound webhook", () => {
     }
     expect(consentRows(server).length).toBe(before);
     expect(hasConsent(server.deps.db, "sms", phone)).toBe(true);
+  });
+
+  it("takes each text once by its MessageSid: a replayed START after a STOP changes nothing", async () => {
+    const phone = optedIn(server);
+    const startSid = newSid();
+    expect((await twilioPost(server, phone, "START", realSignature(server), startSid)).status).toBe(200);
+    expect((await twilioPost(server, phone, "STOP", realSignature(server))).status).toBe(200);
+    expect(hasConsent(server.deps.db, "sms", phone)).toBe(false);
+    const before = consentRows(server).length;
+
+    // The same signed request again, as anyone who saw it once could send it.
+    const replay = await twilioPost(server, phone, "START", realSignature(server), startSid);
+    expect(replay.status).toBe(200);
+    expect(replay.headers.get("content-type")).toContain("text/xml");
+    expect(await replay.text()).toMatch(/<Response\/>$/);
+    expect(hasConsent(server.deps.db, "sms", phone)).toBe(false);
+    expect(consentRows(server).length).toBe(before);
+  });
+
+  it.each([
+    ["not a phone number", "not a phone"],
+    ["a short code", "12345"],
+    ["a number without its +", "61412345678"],
+    ["a messaging app's address", "whatsapp:+61412345678"],
+  ])("refuses a From that is %s with 400, after the signature check, and records nothing", async (_, from) => {
+    const before = consentRows(server).length;
+    const response = await twilioPost(server, from, "START", realSignature(server));
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ success: false, code: "invalid_request" });
+    expect(consentRows(server).length).toBe(before);
+    // Unsigned, the same request is refused for its signature first.
+    expect((await twilioPost(server, from, "START", () => null)).status).toBe(403);
   });
 
   it("does not have the development stand-in with the real SMS provider", async () => {

@@ -12,6 +12,7 @@ import {
 } from "../api/messaging/consent.ts";
 import { marketingConsents } from "../db/marketing-schema.ts";
 import { suiteTestServer } from "./api-harness.ts";
+import { insertAttendee } from "./fixtures.ts";
 
 // One-click unsubscribe (issue 36): the email's link opens /unsubscribe (the PWA's page, no login);
 // its button and a mail client's List-Unsubscribe POST (RFC 8058) both reach POST /api/unsubscribe,
@@ -24,15 +25,15 @@ const server = suiteTestServer(() => {
 });
 
 let seq = 0;
-/** An email address that said yes at a booking, and its contact id. */
+/** An email address that said yes (confirmed from the address, docs/decisions/039), and its contact id. */
 function consentingEmail() {
   const address = `guest${++seq}.${Date.now()}@example.com`;
   const contactId = recordConsent(server.deps.db, {
     channel: "email",
     address,
     given: true,
-    source: "booking",
-    phone: "+61412345678",
+    source: "confirmation",
+    phone: null,
     at: server.deps.now(),
   });
   return { address, contactId, token: unsubscribeToken(server.deps.env, contactId) };
@@ -68,14 +69,14 @@ describe("one-click unsubscribe", () => {
     const first = await post(`c=${contactId}&t=${token}`);
     expect(first.status).toBe(200);
     const body = await first.text();
-    expect(JSON.parse(body)).toEqual({ unsubscribed: true });
+    expect(JSON.parse(body)).toEqual({ unsubscribed: true, textsStillOn: false });
     expect(body).not.toContain(address);
     expect(hasConsent(server.deps.db, "email", address)).toBe(false);
     const again = await post(`c=${contactId}&t=${token}`);
     expect(again.status).toBe(200);
-    expect(await again.json()).toEqual({ unsubscribed: true });
+    expect(await again.json()).toEqual({ unsubscribed: true, textsStillOn: false });
     expect(historyOf(contactId)).toEqual([
-      { given: true, source: "booking" },
+      { given: true, source: "confirmation" },
       { given: false, source: "unsubscribe" },
     ]);
   });
@@ -96,7 +97,7 @@ describe("one-click unsubscribe", () => {
       body: header["List-Unsubscribe-Post"],
     });
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ unsubscribed: true });
+    expect(await response.json()).toEqual({ unsubscribed: true, textsStillOn: false });
     expect(hasConsent(server.deps.db, "email", address)).toBe(false);
   });
 
@@ -114,7 +115,7 @@ describe("one-click unsubscribe", () => {
     expect((await post(`c=${contactId}`)).status).toBe(400);
     expect((await post(`c=abc&t=${token}`)).status).toBe(400);
     expect(hasConsent(server.deps.db, "email", address)).toBe(true);
-    expect(historyOf(contactId)).toEqual([{ given: true, source: "booking" }]);
+    expect(historyOf(contactId)).toEqual([{ given: true, source: "confirmation" }]);
   });
 
   it("a token opens only its own contact, and only for unsubscribing", async () => {
@@ -126,5 +127,43 @@ describe("one-click unsubscribe", () => {
     expect((await post(`c=${two.contactId}&t=${ticket}`)).status).toBe(403);
     expect(hasConsent(server.deps.db, "email", one.address)).toBe(true);
     expect(hasConsent(server.deps.db, "email", two.address)).toBe(true);
+  });
+
+  it("says whether the number that booked with the address still takes texts, without naming it", async () => {
+    const { db } = server.deps;
+    const guest = insertAttendee(db, { email: `texts${++seq}@example.com` });
+    const contactId = recordConsent(db, {
+      channel: "email",
+      address: guest.email,
+      given: true,
+      source: "confirmation",
+      phone: null,
+      at: server.deps.now(),
+    });
+    recordConsent(db, {
+      channel: "sms",
+      address: guest.phone,
+      given: true,
+      source: "booking",
+      phone: guest.phone,
+      at: server.deps.now(),
+    });
+    const token = unsubscribeToken(server.deps.env, contactId);
+    const response = await post(`c=${contactId}&t=${token}`);
+    const body = await response.text();
+    expect(JSON.parse(body)).toEqual({ unsubscribed: true, textsStillOn: true });
+    expect(body).not.toContain(guest.phone);
+    expect(body).not.toContain(guest.phone.slice(-6));
+    expect(body).not.toContain(guest.email);
+    // Once the number says STOP too, nothing is left on.
+    recordConsent(db, {
+      channel: "sms",
+      address: guest.phone,
+      given: false,
+      source: "inbound",
+      phone: guest.phone,
+      at: server.deps.now(),
+    });
+    expect(await (await post(`c=${contactId}&t=${token}`)).json()).toEqual({ unsubscribed: true, textsStillOn: false });
   });
 });

@@ -45,6 +45,10 @@ const OPEN_TO_ANYONE = new Set([
   // 403 invalid_link for any other (test/unsubscribe.test.ts).
   "GET /api/unsubscribe",
   "POST /api/unsubscribe",
+  // The confirmation email's link: the same kind of token, signed for confirming email consent only;
+  // 403 invalid_link for any other (test/email-consent.test.ts).
+  "GET /api/confirm-email-consent",
+  "POST /api/confirm-email-consent",
   // A text sent to our number: Twilio's signature is the proof, 403 without it; the console
   // provider's stand-in is development only (test/inbound-sms.test.ts).
   "POST /api/twilio/inbound",

@@ -369,6 +369,7 @@ export const bookingRoutes = (deps: AppDeps) => {
           holdMinutes: deps.env.HOLD_MINUTES,
           now: deps.now,
           photoTurn,
+          consentMail: deps.env,
         },
         {
           eventId: form.eventID,

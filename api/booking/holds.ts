@@ -15,7 +15,7 @@ import {
 } from "../../db/schema.ts";
 import { Conflict, NotFound, TooLarge } from "../lib/errors.ts";
 import { assertUnderLimit, hitsInWindow, type Limit, recordHit } from "../lib/rate-limit.ts";
-import { recordConsent } from "../messaging/consent.ts";
+import { askForEmailConsent, type ConsentMailEnv, recordConsent } from "../messaging/consent.ts";
 import { bookingStatusAfter, bookingStatusesFor } from "./booking-status.ts";
 import {
   assertImageHeader,
@@ -136,7 +136,12 @@ export type MarketingBoxes = { sms: boolean; email: boolean };
  * The booking's extras beside the seat: the boxes ticked, and the announcement whose link brought the
  * person here (`?a=`), counted on it when it is one of this event's.
  */
-export type HoldExtras = { marketing?: MarketingBoxes; announcementId?: number };
+export type HoldExtras = {
+  marketing?: MarketingBoxes;
+  announcementId?: number;
+  /** What a ticked email box needs to send its confirmation email (docs/decisions/039). */
+  consentMail?: ConsentMailEnv;
+};
 
 export type HeldSeat = {
   userId: number;
@@ -231,7 +236,7 @@ export function holdSeat(
         .returning({ id: bookings.id })
         .get();
       if (offer) offerBooked(tx, offer, booking.id);
-      recordBookingConsent(tx, attendee, input.marketing, now);
+      recordBookingConsent(tx, attendee, input, now);
       return { userId: user.id, bookingId: booking.id, holdExpiresAt, unreferencedPhotos };
     },
     { behavior: "immediate" },
@@ -255,14 +260,37 @@ function announcementOf(tx: DbOrTx, eventId: number, announcementId: number | un
 
 /**
  * The boxes ticked on the details form, on the record with the seat they came with (issue 36): the
- * text box for the verified phone, the email box for the address typed. An unticked box records
- * nothing: it is the form's default, not a withdrawal, so it never undoes a yes given on /me or at
- * an earlier booking (withdrawing is STOP, the Unsubscribe link, or /me).
+ * text box is a yes for the verified phone; the email box asks the address typed, which says yes
+ * itself through the confirmation email (docs/decisions/039: until then it is `pending`, and an
+ * address that unsubscribed stays so). An unticked box records nothing: it is the form's default,
+ * not a withdrawal, so it never undoes a yes given on /me or at an earlier booking (withdrawing is
+ * STOP, the Unsubscribe link, or /me).
  */
-function recordBookingConsent(tx: DbOrTx, attendee: Attendee, boxes: MarketingBoxes | undefined, at: number) {
-  const given = { given: true, source: "booking", phone: attendee.phone, at } as const;
-  if (boxes?.sms) recordConsent(tx, { channel: "sms", address: attendee.phone, ...given });
-  if (boxes?.email) recordConsent(tx, { channel: "email", address: attendee.email, ...given });
+function recordBookingConsent(
+  tx: DbOrTx,
+  attendee: Attendee,
+  extras: Pick<HoldExtras, "marketing" | "consentMail">,
+  at: number,
+) {
+  const boxes = extras.marketing;
+  if (boxes?.sms)
+    recordConsent(tx, {
+      channel: "sms",
+      address: attendee.phone,
+      given: true,
+      source: "booking",
+      phone: attendee.phone,
+      at,
+    });
+  if (boxes?.email) {
+    if (!extras.consentMail) throw new Error("an email box was ticked with no way to ask the address");
+    askForEmailConsent(tx, extras.consentMail, {
+      address: attendee.email,
+      source: "booking",
+      phone: attendee.phone,
+      at,
+    });
+  }
 }
 
 /**
@@ -336,7 +364,14 @@ export type PhotoTurn = <T>(task: () => Promise<T>) => Promise<T>;
  * between leaves an orphan for the upload sweep, never a row naming a missing file.
  */
 export async function saveUserDetails(
-  deps: { db: Db; uploadsDir: string; holdMinutes: number; now: () => number; photoTurn?: PhotoTurn },
+  deps: {
+    db: Db;
+    uploadsDir: string;
+    holdMinutes: number;
+    now: () => number;
+    photoTurn?: PhotoTurn;
+    consentMail: ConsentMailEnv;
+  },
   input: {
     eventId: number;
     name: string;
@@ -375,6 +410,7 @@ export async function saveUserDetails(
       now: deps.now(),
       marketing,
       announcementId: input.announcementId,
+      consentMail: deps.consentMail,
     });
   const early = input.heldBeforePhoto;
   if (early || isFirstSave(deps.db, input.eventId, phone, deps.now())) {
@@ -414,7 +450,11 @@ export async function saveUserDetails(
     recordFormExtras(
       deps.db,
       { eventId: input.eventId, held, attendee: attendee({ imageName: NO_PHOTO, thumbName: NO_PHOTO }) },
-      { marketing: input.marketing, announcementId: early ? input.announcementId : undefined },
+      {
+        marketing: input.marketing,
+        announcementId: early ? input.announcementId : undefined,
+        consentMail: deps.consentMail,
+      },
       deps.now(),
     );
     return { userId: held.userId, bookingId: held.bookingId, holdExpiresAt: held.holdExpiresAt, photo };
@@ -474,7 +514,7 @@ function recordFormExtras(
           .set({ announcementId: announcementOf(tx, input.eventId, extras.announcementId) })
           .where(eq(bookings.id, input.held.bookingId))
           .run();
-      recordBookingConsent(tx, input.attendee, extras.marketing, now);
+      recordBookingConsent(tx, input.attendee, extras, now);
     },
     { behavior: "immediate" },
   );

@@ -8,7 +8,16 @@ import {
 } from "../../db/marketing-schema.ts";
 import { users } from "../../db/schema.ts";
 import { BadRequest } from "../lib/errors.ts";
-import { contactAddress, hasConsent, recordConsent } from "../messaging/consent.ts";
+import {
+  askForEmailConsent,
+  type ConsentMailEnv,
+  type ConsentState,
+  consentStateOf,
+  contactAddress,
+  hasConsent,
+  recordConsent,
+  stateOfRecord,
+} from "../messaging/consent.ts";
 import { ERASED } from "../ops/retention.ts";
 
 // The signed-in guest's own marketing choices on /me (issue 36, docs/decisions/034-invitations.md):
@@ -16,7 +25,11 @@ import { ERASED } from "../ops/retention.ts";
 // with (every save of the details form writes a users row, so the newest row is the latest typed).
 // Only the session's number is ever read or written here.
 
-export type MyConsent = { sms: boolean; email: boolean; emailAddress: string | null };
+/**
+ * `email` is true only once the address confirmed it (docs/decisions/039); `emailState` says where it
+ * stands: `pending` while the confirmation email waits for its click.
+ */
+export type MyConsent = { sms: boolean; email: boolean; emailState: ConsentState; emailAddress: string | null };
 
 /** The newest email this phone booked with, or null (none yet, or erased by Delete my details). */
 export function newestEmailOf(db: DbOrTx, phone: string): string | null {
@@ -32,19 +45,19 @@ export function newestEmailOf(db: DbOrTx, phone: string): string | null {
 
 export function myConsent(db: DbOrTx, phone: string): MyConsent {
   const emailAddress = newestEmailOf(db, phone);
-  return {
-    sms: hasConsent(db, "sms", phone),
-    email: emailAddress !== null && hasConsent(db, "email", emailAddress),
-    emailAddress,
-  };
+  const emailState = emailAddress === null ? "no" : consentStateOf(db, "email", emailAddress);
+  return { sms: hasConsent(db, "sms", phone), email: emailState === "yes", emailState, emailAddress };
 }
 
 /**
  * /me's save: appends a choice only for a box whose state changes, so saving the same state twice
  * leaves one record. The email box needs an address on file: there is nothing to send to otherwise.
+ * Ticking it asks the address (askForEmailConsent: `pending` until its owner confirms, at most one
+ * email a day); unticking withdraws a yes or a pending request.
  */
 export function saveMyConsent(
   db: Db,
+  env: ConsentMailEnv,
   phone: string,
   choice: { sms?: boolean; email?: boolean },
   at: number,
@@ -52,14 +65,15 @@ export function saveMyConsent(
   return db.transaction(
     (tx) => {
       const current = myConsent(tx, phone);
-      const record = (channel: ConsentChannel, address: string, given: boolean) =>
-        recordConsent(tx, { channel, address, given, source: "me", phone, at });
-      if (choice.sms !== undefined && choice.sms !== current.sms) record("sms", phone, choice.sms);
-      if (choice.email !== undefined && choice.email !== current.email) {
+      if (choice.sms !== undefined && choice.sms !== current.sms)
+        recordConsent(tx, { channel: "sms", address: phone, given: choice.sms, source: "me", phone, at });
+      if (choice.email !== undefined) {
         if (current.emailAddress === null) {
           throw BadRequest("We have no email address for you yet. Book a night with one, then tick this box.");
         }
-        record("email", current.emailAddress, choice.email);
+        if (choice.email) askForEmailConsent(tx, env, { address: current.emailAddress, source: "me", phone, at });
+        else if (current.emailState !== "no")
+          recordConsent(tx, { channel: "email", address: current.emailAddress, given: false, source: "me", phone, at });
       }
       return myConsent(tx, phone);
     },
@@ -68,7 +82,7 @@ export function saveMyConsent(
 }
 
 /** Every email address on file for the phone, as the marketing contacts store them. */
-function emailsOf(db: DbOrTx, phone: string): string[] {
+export function emailsOf(db: DbOrTx, phone: string): string[] {
   const rows = db
     .selectDistinct({ email: users.email })
     .from(users)
@@ -78,25 +92,35 @@ function emailsOf(db: DbOrTx, phone: string): string[] {
 }
 
 /**
- * Delete my details stops marketing too: a "no" is appended for the phone's texts and for every email
- * address it booked with, inside the erasing transaction (run it before the emails are erased). Only
- * an address that said yes gets one: a "no" for an address never asked would store, after the person
- * asked for their details to go, an address nothing else holds any more.
+ * Delete my details stops marketing by forgetting it (docs/decisions/039): the contacts of the phone's
+ * texts and of every email address it booked with go, with every record of them, and so does any
+ * record made from this phone's forms. With no record an address is never sent marketing (consent is
+ * a yes on the record), and nothing keeps the number or the addresses after the person asked for their
+ * details to go. Run it inside the erasing transaction, before the emails are erased: it needs them.
  */
-export function withdrawAllOf(tx: DbOrTx, phone: string, at: number): void {
-  const addresses: [ConsentChannel, string][] = [
-    ["sms", phone],
-    ...emailsOf(tx, phone).map((email): [ConsentChannel, string] => ["email", email]),
-  ];
-  for (const [channel, address] of addresses) {
-    if (hasConsent(tx, channel, address))
-      recordConsent(tx, { channel, address, given: false, source: "me", phone, at });
-  }
+export function eraseMarketingOf(tx: DbOrTx, phone: string): void {
+  const contacts = tx
+    .select({ id: marketingContacts.id })
+    .from(marketingContacts)
+    .where(
+      or(
+        and(eq(marketingContacts.channel, "sms"), eq(marketingContacts.address, contactAddress("sms", phone))),
+        and(eq(marketingContacts.channel, "email"), inArray(marketingContacts.address, emailsOf(tx, phone))),
+      ),
+    )
+    .all()
+    .map((c) => c.id);
+  tx.delete(marketingConsents)
+    .where(or(eq(marketingConsents.phone, phone), inArray(marketingConsents.contactId, contacts)))
+    .run();
+  tx.delete(marketingContacts).where(inArray(marketingContacts.id, contacts)).run();
 }
 
 export type ConsentRecord = {
   channel: ConsentChannel;
   given: boolean;
+  /** What the record made of the address: an email's yes from a form is `pending` until confirmed. */
+  state: ConsentState;
   source: ConsentSource;
   wording: string;
   at: string;
@@ -140,5 +164,12 @@ export function consentHistoryOf(db: DbOrTx, phone: string): ConsentRecord[] {
     )
     .orderBy(asc(marketingConsents.id))
     .all()
-    .map((r) => ({ ...r, at: new Date(r.at).toISOString() }));
+    .map((r) => ({
+      channel: r.channel,
+      given: r.given,
+      state: stateOfRecord(r.channel, r),
+      source: r.source,
+      wording: r.wording,
+      at: new Date(r.at).toISOString(),
+    }));
 }

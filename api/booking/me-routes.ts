@@ -99,7 +99,15 @@ const meLogoutRoute = createRoute({
   responses: { 200: json(done), ...errors("post", []) },
 });
 
-const myConsentReply = z.strictObject({ sms: z.boolean(), email: z.boolean(), emailAddress: z.string().nullable() });
+/** `yes`, `pending` (an email address asked to confirm, docs/decisions/039) or `no`. */
+const consentState = z.enum(["yes", "pending", "no"]);
+
+const myConsentReply = z.strictObject({
+  sms: z.boolean(),
+  email: z.boolean(),
+  emailState: consentState,
+  emailAddress: z.string().nullable(),
+});
 
 const meConsentRoute = createRoute({
   method: "get",
@@ -182,10 +190,20 @@ const myDataReply = z.strictObject({
       sentAt: nullableIso,
     }),
   ),
+  messagesSent: z.array(
+    z.strictObject({
+      channel: z.enum(["sms", "email"]),
+      subject: z.string().nullable(),
+      status: z.enum(outboxStatuses),
+      createdAt: nullableIso,
+      sentAt: nullableIso,
+    }),
+  ),
   marketingConsents: z.array(
     z.strictObject({
       channel: z.enum(consentChannels),
       given: z.boolean(),
+      state: consentState,
       source: z.enum(consentSources),
       wording: z.string(),
       at: isoTime,
@@ -246,7 +264,7 @@ export const meRoutes = (deps: AppDeps) =>
     })
     .openapi({ ...saveMeConsentRoute, middleware: requireGuest(deps) }, (c) => {
       const choice = c.req.valid("json");
-      return c.json(saveMyConsent(deps.db, c.var.guest.phone, choice, deps.now()), 200);
+      return c.json(saveMyConsent(deps.db, deps.env, c.var.guest.phone, choice, deps.now()), 200);
     })
     .openapi({ ...cancelBookingRoute, middleware: requireGuest(deps) }, async (c) => {
       const { eventID, userID } = c.req.valid("json");

@@ -1,13 +1,25 @@
 import { createHmac } from "node:crypto";
-import { and, eq, inArray, isNotNull, or } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
-import { bookings, events, feedback, outboxMessages, refunds, users, waitlistEntries } from "../../db/schema.ts";
+import { guestSessions } from "../../db/access-schema.ts";
+import {
+  bookings,
+  events,
+  feedback,
+  outboxMessages,
+  phoneVerifications,
+  rateLimitHits,
+  refunds,
+  users,
+  waitlistEntries,
+  waitlistOffers,
+} from "../../db/schema.ts";
 import type { AppDeps } from "../deps.ts";
 import { endGuestSessionsOf } from "../lib/guest-session.ts";
-import { ERASED, eraseUsers, unnamedPhotos } from "../ops/retention.ts";
+import { ERASED, emptyMessages, eraseUsers, unnamedPhotos } from "../ops/retention.ts";
 import { removeStoredFiles } from "./images.ts";
 import { deleteKeptDetails, keptForForm } from "./kept-details.ts";
-import { consentHistoryOf, withdrawAllOf } from "./me-consent.ts";
+import { consentHistoryOf, emailsOf, eraseMarketingOf } from "./me-consent.ts";
 
 // What is kept about me, and erasing it (docs/decisions/029-kept-details.md): **Download my data** and
 // **Delete my details** on /me. Both read and write only the rows of the session's own number; of
@@ -143,6 +155,33 @@ export function myData(deps: Pick<AppDeps, "db" | "now">, phone: string) {
     .all()
     .map((t) => ({ body: t.body, status: t.status, createdAt: iso(t.createdAt), sentAt: iso(t.sentAt) }));
 
+  // Every message sent to the number and to its email addresses, texts and emails (issue 46): which
+  // kind, its subject, its state and times. An email's body is left out: one to an address someone
+  // else may also have typed (a confirmation email's link) is not this number's to read.
+  const bookingIds = rows.map((r) => r.booking.id);
+  const emails = emailsOf(db, phone);
+  const messagesSent = db
+    .select({
+      channel: outboxMessages.channel,
+      subject: outboxMessages.subject,
+      status: outboxMessages.status,
+      createdAt: outboxMessages.createdAt,
+      sentAt: outboxMessages.sentAt,
+    })
+    .from(outboxMessages)
+    .where(
+      or(
+        and(eq(outboxMessages.channel, "sms"), eq(outboxMessages.to, phone)),
+        bookingIds.length === 0 ? undefined : inArray(outboxMessages.bookingId, bookingIds),
+        emails.length === 0
+          ? undefined
+          : and(eq(outboxMessages.channel, "email"), inArray(sql`lower(${outboxMessages.to})`, emails)),
+      ),
+    )
+    .orderBy(outboxMessages.id)
+    .all()
+    .map((m) => ({ ...m, createdAt: iso(m.createdAt), sentAt: iso(m.sentAt) }));
+
   const waitlist = db
     .select({ eventName: events.name, name: waitlistEntries.name, status: waitlistEntries.status })
     .from(waitlistEntries)
@@ -160,6 +199,7 @@ export function myData(deps: Pick<AppDeps, "db" | "now">, phone: string) {
     ratingsGiven,
     matches,
     textsSent: texts,
+    messagesSent,
     // Each yes and no to messages about future events, with when, where and the wording's version.
     marketingConsents: consentHistoryOf(db, phone),
   };
@@ -168,12 +208,15 @@ export function myData(deps: Pick<AppDeps, "db" | "now">, phone: string) {
 export type MyData = ReturnType<typeof myData>;
 
 /**
- * **Delete my details**: erases, now, the name, email, date of birth and photos of every booking row
- * of `phone` (as RETENTION_DAYS would later), its name on waitlists, and its kept details; withdraws
- * its yes to messages about future events (texts and every email it booked with); ends its guest
- * sessions everywhere. Bookings, amounts, refunds and check-ins stay for the books, still under
- * the number (the ticket's key, erased with the night after RETENTION_DAYS). Nobody else's row is read
- * for writing: every update is keyed by this phone.
+ * **Delete my details** (docs/decisions/029 and 039): erases, now, the name, email, date of birth and
+ * photos of every booking row of `phone` (as RETENTION_DAYS would later), its name on waitlists, and its
+ * kept details; forgets its choices about messages on future events (texts and every email it booked
+ * with); empties its messages (texts to the number, the emails of its bookings and to its addresses),
+ * cancelling those still waiting; deletes its codes and ends its guest sessions everywhere. A night
+ * that is over loses the number and the ticket code too; an upcoming one keeps both until its own
+ * erasure, since they are the ticket's key at the door and the only way the organiser reaches the
+ * guest before it. Amounts, refunds and check-ins stay for the books. Nobody else's row is read for
+ * writing: every update is keyed by this phone, its bookings or its addresses.
  */
 export async function deleteMyDetails(
   deps: Pick<AppDeps, "db" | "now"> & { uploadsDir: string },
@@ -182,14 +225,82 @@ export async function deleteMyDetails(
   const now = deps.now();
   const { photos, erasedBookings } = deps.db.transaction(
     (tx) => {
-      // Before the emails are erased: it needs them to know which addresses to stop (issue 36).
-      withdrawAllOf(tx, phone, now);
-      const mine = tx.select({ id: users.id }).from(users).where(eq(users.phone, phone)).all();
-      const ids = mine.map((u) => u.id);
+      // Before the emails are erased: both need them to know which addresses were this number's.
+      const emails = emailsOf(tx, phone);
+      eraseMarketingOf(tx, phone);
+      const mine = tx
+        .select({ bookingId: bookings.id, userId: bookings.userId })
+        .from(bookings)
+        .where(eq(bookings.phone, phone))
+        .all();
+      const bookingIds = mine.map((b) => b.bookingId);
+      emptyMessages(
+        tx,
+        or(
+          and(eq(outboxMessages.channel, "sms"), eq(outboxMessages.to, phone)),
+          bookingIds.length === 0 ? undefined : inArray(outboxMessages.bookingId, bookingIds),
+          // An address another number also typed keeps its messages about that number's bookings.
+          emails.length === 0
+            ? undefined
+            : and(
+                eq(outboxMessages.channel, "email"),
+                isNull(outboxMessages.bookingId),
+                inArray(sql`lower(${outboxMessages.to})`, emails),
+              ),
+        )!,
+      );
+      const userRows = tx.select({ id: users.id }).from(users).where(eq(users.phone, phone)).all();
+      const ids = userRows.map((u) => u.id);
       const userPhotos = ids.length === 0 ? [] : eraseUsers(tx, inArray(users.id, ids), { phone: false });
       tx.update(waitlistEntries).set({ name: ERASED.name }).where(eq(waitlistEntries.phone, phone)).run();
+      // Nights that are over: their number and ticket code go now, as the night's erasure would later.
+      const over = or(
+        inArray(events.status, ["ended", "cancelled"]),
+        lt(sql`${events.startsAt} + ${events.durationHours} * 3600000`, now),
+      );
+      const overEvents = tx.select({ id: events.id }).from(events).where(over);
+      const overBookings = tx
+        .select({ id: bookings.id, userId: bookings.userId })
+        .from(bookings)
+        .where(and(eq(bookings.phone, phone), inArray(bookings.eventId, overEvents)))
+        .all();
+      if (overBookings.length > 0) {
+        tx.update(users)
+          .set({ phone: ERASED.phone })
+          .where(
+            inArray(
+              users.id,
+              overBookings.map((b) => b.userId),
+            ),
+          )
+          .run();
+        tx.update(bookings)
+          .set({ phone: ERASED.phone, uniqueCode: null })
+          .where(
+            inArray(
+              bookings.id,
+              overBookings.map((b) => b.id),
+            ),
+          )
+          .run();
+      }
+      tx.update(waitlistEntries)
+        .set({ phone: ERASED.phone })
+        .where(and(eq(waitlistEntries.phone, phone), inArray(waitlistEntries.eventId, overEvents)))
+        .run();
+      tx.update(waitlistOffers)
+        .set({ phone: ERASED.phone })
+        .where(and(eq(waitlistOffers.phone, phone), inArray(waitlistOffers.eventId, overEvents)))
+        .run();
       const keptPhotos = deleteKeptDetails(tx, phone);
+      tx.delete(phoneVerifications).where(eq(phoneVerifications.phone, phone)).run();
+      // Rate limits keyed by the number (codes sent, wrong codes, saves): the hits go, so the limits
+      // start again for it. Only its owner can erase (a /me session is a verified code), so the
+      // reset is theirs alone, and the limits guard the number from others, not from itself.
+      tx.delete(rateLimitHits).where(sql`instr(${rateLimitHits.key}, ${phone}) > 0`).run();
       endGuestSessionsOf(tx, phone, now);
+      // Ended above (so whatever watches them sees it), then gone: a session row names the number.
+      tx.delete(guestSessions).where(eq(guestSessions.phone, phone)).run();
       return { photos: [...unnamedPhotos(tx, userPhotos), ...keptPhotos], erasedBookings: ids.length };
     },
     { behavior: "immediate" },

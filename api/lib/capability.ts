@@ -18,7 +18,9 @@ export type LinkPurpose =
   /** A host link: signs a staff phone in to one night's door and rounds (docs/decisions/022-host-access.md). */
   | "host"
   /** A marketing message's way out (issue 36): names a marketing contact by id, never its address. */
-  | "unsubscribe";
+  | "unsubscribe"
+  /** A ticked email box's confirmation email (docs/decisions/039): names the contact by id. */
+  | "email-consent";
 
 type Secret = Pick<Env, "SESSION_SECRET">;
 

@@ -7,8 +7,12 @@ import {
   marketingConsents,
   marketingContacts,
 } from "../../db/marketing-schema.ts";
+import { users } from "../../db/schema.ts";
 import type { Env } from "../env.ts";
 import { isValidLinkToken, linkToken } from "../lib/capability.ts";
+import { hmac } from "../lib/crypto.ts";
+import { emailConsentConfirmation, senderOf } from "./emails.ts";
+import { enqueueEmail } from "./outbox.ts";
 
 // Consent to marketing, per channel and on the record (issue 36, docs/decisions/034-invitations.md).
 // The Spam Act asks for express consent (an unticked box the person ticks), so a choice is stored
@@ -68,41 +72,82 @@ export function recordConsent(db: DbOrTx, choice: ConsentChoice): number {
   return contactId;
 }
 
+/**
+ * Where a contact stands (docs/decisions/039): `yes` may be sent marketing; `pending` asked for it
+ * and waits for its confirmation (an email address only); `no` withdrew, or never asked.
+ */
+export type ConsentState = "yes" | "pending" | "no";
+
+/**
+ * What one record says. A text's yes counts at once: its forms only take the number the browser
+ * verified, and STOP or START come from the number itself. An email's yes counts only from the
+ * address's own confirmation link: a form's tick for an address is anyone's word, so it is a request.
+ */
+export function stateOfRecord(
+  channel: ConsentChannel,
+  record: { given: boolean; source: ConsentSource },
+): ConsentState {
+  if (!record.given) return "no";
+  return channel === "email" && record.source !== "confirmation" ? "pending" : "yes";
+}
+
+/** The contact's current state: its newest record's (`no` when it has none). */
+export function consentStateOfContact(db: DbOrTx, contactId: number): ConsentState {
+  const newest = db
+    .select({ given: marketingConsents.given, source: marketingConsents.source, channel: marketingContacts.channel })
+    .from(marketingConsents)
+    .innerJoin(marketingContacts, eq(marketingContacts.id, marketingConsents.contactId))
+    .where(eq(marketingConsents.contactId, contactId))
+    .orderBy(desc(marketingConsents.id))
+    .limit(1)
+    .get();
+  return newest ? stateOfRecord(newest.channel, newest) : "no";
+}
+
 /** Appends a choice for a contact known by id (an unsubscribe link), when it changes the contact's state. */
 export function recordConsentOfContact(
   db: DbOrTx,
   contactId: number,
   choice: { given: boolean; source: ConsentSource; at: number },
 ): void {
-  if (consentOfContact(db, contactId) === choice.given) return;
+  const state = consentStateOfContact(db, contactId);
+  // A no withdraws a yes and a pending request alike; a confirmation is a yes whatever came before.
+  if (choice.given ? state === "yes" : state === "no") return;
   db.insert(marketingConsents)
     .values({ contactId, ...choice, wording: CONSENT_WORDING_VERSION, phone: null })
     .run();
 }
 
-/** The contact's current choice: its newest record (false when it has none). */
+/** Whether the contact may be sent marketing now: its newest choice is a yes (confirmed, for an email). */
 export function consentOfContact(db: DbOrTx, contactId: number): boolean {
-  const newest = db
-    .select({ given: marketingConsents.given })
-    .from(marketingConsents)
-    .where(eq(marketingConsents.contactId, contactId))
-    .orderBy(desc(marketingConsents.id))
-    .limit(1)
-    .get();
-  return newest?.given ?? false;
+  return consentStateOfContact(db, contactId) === "yes";
 }
 
-/** Whether this address may be sent marketing now: its newest choice is a yes. */
+/** The contact of this address, if any. */
+function contactOf(db: DbOrTx, channel: ConsentChannel, address: string): number | null {
+  return (
+    db
+      .select({ id: marketingContacts.id })
+      .from(marketingContacts)
+      .where(
+        and(eq(marketingContacts.channel, channel), eq(marketingContacts.address, contactAddress(channel, address))),
+      )
+      .get()?.id ?? null
+  );
+}
+
+/** Where this address stands now. */
+export function consentStateOf(db: DbOrTx, channel: ConsentChannel, address: string): ConsentState {
+  const contact = contactOf(db, channel, address);
+  return contact === null ? "no" : consentStateOfContact(db, contact);
+}
+
+/** Whether this address may be sent marketing now: its newest choice is a yes (confirmed, for an email). */
 export function hasConsent(db: DbOrTx, channel: ConsentChannel, address: string): boolean {
-  const contact = db
-    .select({ id: marketingContacts.id })
-    .from(marketingContacts)
-    .where(and(eq(marketingContacts.channel, channel), eq(marketingContacts.address, contactAddress(channel, address))))
-    .get();
-  return contact ? consentOfContact(db, contact.id) : false;
+  return consentStateOf(db, channel, address) === "yes";
 }
 
-/** Every address of the channel whose newest choice is a yes, with its contact id. */
+/** Every address of the channel whose newest choice is a yes (confirmed, for an email), with its contact id. */
 export function consentingContacts(db: DbOrTx, channel: ConsentChannel): Map<string, number> {
   const newest = db
     .select({ contactId: marketingConsents.contactId, id: sql<number>`max(${marketingConsents.id})`.as("newest") })
@@ -114,7 +159,13 @@ export function consentingContacts(db: DbOrTx, channel: ConsentChannel): Map<str
     .from(marketingContacts)
     .innerJoin(newest, eq(newest.contactId, marketingContacts.id))
     .innerJoin(marketingConsents, eq(marketingConsents.id, newest.id))
-    .where(and(eq(marketingContacts.channel, channel), eq(marketingConsents.given, true)))
+    .where(
+      and(
+        eq(marketingContacts.channel, channel),
+        eq(marketingConsents.given, true),
+        channel === "email" ? eq(marketingConsents.source, "confirmation") : undefined,
+      ),
+    )
     .all();
   return new Map(rows.map((r) => [r.address, r.id]));
 }
@@ -130,6 +181,79 @@ export function consentsOf(db: DbOrTx, channel: ConsentChannel, addresses: strin
     .all();
   return new Map(contacts.map((c) => [c.address, consentOfContact(db, c.id)]));
 }
+
+/**
+ * Whether a number behind this email contact still takes marketing texts: a phone that booked with
+ * the address, whose own newest choice about texts is a yes. The unsubscribe page says that **My
+ * nights** turns those off (issue 46 item 12); which number it is, is never said.
+ */
+export function textsStillOnFor(db: DbOrTx, contactId: number): boolean {
+  const contact = db
+    .select({ channel: marketingContacts.channel, address: marketingContacts.address })
+    .from(marketingContacts)
+    .where(eq(marketingContacts.id, contactId))
+    .get();
+  if (contact?.channel !== "email") return false;
+  const phones = db
+    .selectDistinct({ phone: users.phone })
+    .from(users)
+    .where(sql`lower(${users.email}) = ${contact.address}`)
+    .all();
+  return phones.some((p) => hasConsent(db, "sms", p.phone));
+}
+
+export type ConsentMailEnv = Pick<
+  Env,
+  "EMAIL" | "SESSION_SECRET" | "PUBLIC_BASE_URL" | "BUSINESS_NAME" | "SUPPORT_EMAIL"
+>;
+
+const DAY = 86_400_000;
+
+/**
+ * A ticked **Email me about future events** (the details form, /me): the address is asked, by one
+ * email with a signed link, and the tick is recorded as a request (`pending`) until the link is used
+ * (docs/decisions/039). An address already at yes is left alone; one that unsubscribed stays
+ * suppressed, since only its owner's click turns it on. Whoever ticks, the address gets at most one
+ * such email a day (the outbox's key names the address by an HMAC and the day). Call it inside the
+ * transaction that saves the form. Returns the address's state after.
+ */
+export function askForEmailConsent(
+  tx: DbOrTx,
+  env: ConsentMailEnv,
+  request: { address: string; source: ConsentSource; phone: string | null; at: number },
+): ConsentState {
+  const address = contactAddress("email", request.address);
+  const state = consentStateOf(tx, "email", address);
+  if (state === "yes") return state;
+  const contactId =
+    state === "pending"
+      ? contactIdOf(tx, "email", address, request.at)
+      : recordConsent(tx, { ...request, channel: "email", address, given: true });
+  const day = Math.floor(request.at / DAY);
+  const content = emailConsentConfirmation({ sender: senderOf(env), confirmUrl: emailConsentLink(env, contactId) });
+  enqueueEmail(
+    tx,
+    {
+      dedupeKey: `email-consent:${hmac(env.SESSION_SECRET, "email-consent-key", address).slice(0, 24)}:${day}`,
+      to: address,
+      subject: content.subject,
+      text: content.text,
+      html: content.html,
+    },
+    env,
+  );
+  return "pending";
+}
+
+/**
+ * The confirmation email's link: `/confirm-email-consent?c={contact}&t=…`, signed for that purpose
+ * only, so an unsubscribe link (or any other) cannot confirm, and naming the contact by id.
+ */
+export const emailConsentLink = (env: Pick<Env, "SESSION_SECRET" | "PUBLIC_BASE_URL">, contactId: number) =>
+  `${env.PUBLIC_BASE_URL}/confirm-email-consent?c=${contactId}&t=${linkToken(env, "email-consent", contactId)}`;
+
+export const isValidEmailConsentToken = (env: Pick<Env, "SESSION_SECRET">, contactId: number, token: unknown) =>
+  isValidLinkToken(env, "email-consent", [contactId], token);
 
 /**
  * The one-tap way out of a marketing email: `/unsubscribe?c={contact}&t=…`, signed for that purpose

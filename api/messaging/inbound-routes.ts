@@ -21,13 +21,17 @@ const twilioInboundRoute = createRoute({
   summary:
     "Twilio's webhook for a text sent to our number: STOP, UNSUBSCRIBE, CANCEL, END, QUIT opt out; START opts in",
   description:
-    "Form-encoded as Twilio posts it (`From`, `Body` and Twilio's other fields). The `X-Twilio-Signature` header is checked with the Twilio SDK against `PUBLIC_BASE_URL/api/twilio/inbound` and every field, before anything is read; without `TWILIO_AUTH_TOKEN` every request is refused.",
+    "Form-encoded as Twilio posts it (`MessageSid`, `From`, `Body` and Twilio's other fields). The `X-Twilio-Signature` header is checked with the Twilio SDK against `PUBLIC_BASE_URL/api/twilio/inbound` and every field, before anything is read; without `TWILIO_AUTH_TOKEN` every request is refused. Then a `From` that is not an E.164 number is 400. Each text is taken once, by its `MessageSid`: the signature has no timestamp, so a repeat (a replayed START after a STOP) answers the same empty TwiML and changes nothing.",
   request: {
     body: {
       required: true,
       content: {
         "application/x-www-form-urlencoded": {
-          schema: z.object({ From: z.string().trim().min(1).max(32), Body: z.string().max(1600) }),
+          schema: z.object({
+            MessageSid: z.string().regex(/^[A-Z]{2}[0-9a-f]{32}$/, "must be a Twilio message id"),
+            From: z.string().regex(/^\+[1-9]\d{6,14}$/, "must be a phone number in E.164 form"),
+            Body: z.string().max(1600),
+          }),
         },
       },
     },
@@ -91,8 +95,8 @@ export const inboundRoutes = (deps: AppDeps) => {
   };
   return apiRouter()
     .openapi({ ...twilioInboundRoute, middleware: signedByTwilio }, (c) => {
-      const { From, Body } = c.req.valid("form");
-      handleInboundSms(deps.db, { from: From, body: Body, at: deps.now() });
+      const { MessageSid, From, Body } = c.req.valid("form");
+      handleInboundSms(deps.db, { sid: MessageSid, from: From, body: Body, at: deps.now() });
       return c.body(EMPTY_TWIML, 200, { "content-type": "text/xml; charset=utf-8" });
     })
     .openapi({ ...devInboundRoute, middleware: devOnly }, (c) => {

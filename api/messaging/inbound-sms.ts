@@ -1,4 +1,5 @@
-import type { DbOrTx } from "../../db/client.ts";
+import type { Db } from "../../db/client.ts";
+import { inboundSmsTaken } from "../../db/marketing-schema.ts";
 import { recordConsent } from "./consent.ts";
 
 // A text a person sent to our number (issue 36): the opt-out and opt-in keywords carriers and Twilio
@@ -18,11 +19,38 @@ export function keywordChoice(body: string): boolean | null {
   return null;
 }
 
-/** Records the choice a text from `from` (E.164) makes about marketing texts to that number. */
-export function handleInboundSms(db: DbOrTx, input: { from: string; body: string; at: number }): InboundOutcome {
-  const given = keywordChoice(input.body);
-  if (given === null) return "ignored";
-  // Recorded every time, even from a number never asked: the person's own words are the proof.
-  recordConsent(db, { channel: "sms", address: input.from, given, source: "inbound", phone: input.from, at: input.at });
-  return given ? "opted_in" : "opted_out";
+/**
+ * Records the choice a text from `from` (E.164) makes about marketing texts to that number. A text
+ * with Twilio's `sid` is taken once (issue 46): a repeat of a sid already taken is "ignored" and
+ * changes nothing, so a replayed signed START cannot undo a later STOP.
+ */
+export function handleInboundSms(
+  db: Db,
+  input: { sid?: string; from: string; body: string; at: number },
+): InboundOutcome {
+  return db.transaction(
+    (tx) => {
+      if (input.sid !== undefined) {
+        const taken = tx
+          .insert(inboundSmsTaken)
+          .values({ sid: input.sid, takenAt: input.at })
+          .onConflictDoNothing({ target: inboundSmsTaken.sid })
+          .run();
+        if (taken.changes === 0) return "ignored";
+      }
+      const given = keywordChoice(input.body);
+      if (given === null) return "ignored";
+      // Recorded every time, even from a number never asked: the person's own words are the proof.
+      recordConsent(tx, {
+        channel: "sms",
+        address: input.from,
+        given,
+        source: "inbound",
+        phone: input.from,
+        at: input.at,
+      });
+      return given ? "opted_in" : "opted_out";
+    },
+    { behavior: "immediate" },
+  );
 }

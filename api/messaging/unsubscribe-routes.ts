@@ -5,7 +5,12 @@ import type { AppDeps } from "../deps.ts";
 import { Forbidden } from "../lib/errors.ts";
 import { apiRouter, errors, json, z } from "../lib/openapi.ts";
 import { idParam } from "../lib/validate.ts";
-import { isValidUnsubscribeToken, recordConsentOfContact } from "./consent.ts";
+import {
+  isValidEmailConsentToken,
+  isValidUnsubscribeToken,
+  recordConsentOfContact,
+  textsStillOnFor,
+} from "./consent.ts";
 
 // The one-tap way out of a marketing email (issue 36): the Unsubscribe link (/unsubscribe?c&t, the
 // PWA's page) and the List-Unsubscribe header (this call's address, RFC 8058) both name a contact by
@@ -26,7 +31,16 @@ const unsubscribeRoute = createRoute({
     "No login and no cross-origin check: mail clients POST here from elsewhere (RFC 8058), with the form body `List-Unsubscribe=One-Click`; the PWA's page sends no body. Any body is accepted and ignored: the signed `c` and `t` are what count.",
   request: { query: linkQuery },
   responses: {
-    200: json(z.strictObject({ unsubscribed: z.literal(true) })),
+    200: json(
+      z.strictObject({
+        unsubscribed: z.literal(true),
+        textsStillOn: z
+          .boolean()
+          .describe(
+            "Whether a number that booked with this address still takes texts about future events (My nights turns those off); never which",
+          ),
+      }),
+    ),
     // Exempt from the cross-origin check (api/lib/same-origin.ts), so its codes are listed one by one.
     ...errors("get", ["invalid_request", "too_large", "invalid_link"]),
   },
@@ -43,7 +57,41 @@ const checkRoute = createRoute({
   },
 });
 
+const confirmCheckRoute = createRoute({
+  method: "get",
+  path: "/confirm-email-consent",
+  summary:
+    "Whether an email-consent confirmation link is valid, for its page; changes nothing (a mail scanner may open links)",
+  request: { query: linkQuery },
+  responses: {
+    200: json(z.strictObject({ valid: z.literal(true) })),
+    ...errors("get", ["invalid_request", "invalid_link"]),
+  },
+});
+
+const confirmRoute = createRoute({
+  method: "post",
+  path: "/confirm-email-consent",
+  summary:
+    "The confirmation email's button: records the address's own yes to emails about future events (docs/decisions/039); a repeat answers the same",
+  description:
+    "No login: the link's `c` and `t` (signed for this purpose only) are the proof that the address's owner asked. The reply never says whose address it is.",
+  request: { query: linkQuery },
+  responses: {
+    200: json(z.strictObject({ confirmed: z.literal(true) })),
+    ...errors("post", ["invalid_request", "invalid_link"]),
+  },
+});
+
 export const unsubscribeRoutes = (deps: AppDeps) => {
+  /** The contact an email-consent link names, or 403. */
+  const confirmingContactOf = (query: { c: string; t: string }) => {
+    const contactId = idParam(z).parse(query.c);
+    if (!isValidEmailConsentToken(deps.env, contactId, query.t)) {
+      throw Forbidden("This link is not valid.", "invalid_link");
+    }
+    return contactId;
+  };
   /** The contact the link names, or 403 for a token that is not this contact's unsubscribe token. */
   const contactOf = (query: { c: string; t: string }) => {
     const contactId = idParam(z).parse(query.c);
@@ -59,7 +107,7 @@ export const unsubscribeRoutes = (deps: AppDeps) => {
     })
     .openapi(unsubscribeRoute, (c) => {
       const contactId = contactOf(c.req.valid("query"));
-      deps.db.transaction(
+      const textsStillOn = deps.db.transaction(
         (tx) => {
           // Only we sign tokens, and only for contacts that exist; one removed since has nothing to stop.
           const contact = tx
@@ -67,10 +115,33 @@ export const unsubscribeRoutes = (deps: AppDeps) => {
             .from(marketingContacts)
             .where(eq(marketingContacts.id, contactId))
             .get();
-          if (contact) recordConsentOfContact(tx, contactId, { given: false, source: "unsubscribe", at: deps.now() });
+          if (!contact) return false;
+          recordConsentOfContact(tx, contactId, { given: false, source: "unsubscribe", at: deps.now() });
+          return textsStillOnFor(tx, contactId);
         },
         { behavior: "immediate" },
       );
-      return c.json({ unsubscribed: true as const }, 200);
+      return c.json({ unsubscribed: true as const, textsStillOn }, 200);
+    })
+    .openapi(confirmCheckRoute, (c) => {
+      confirmingContactOf(c.req.valid("query"));
+      return c.json({ valid: true as const }, 200);
+    })
+    .openapi(confirmRoute, (c) => {
+      const contactId = confirmingContactOf(c.req.valid("query"));
+      deps.db.transaction(
+        (tx) => {
+          const contact = tx
+            .select({ id: marketingContacts.id, channel: marketingContacts.channel })
+            .from(marketingContacts)
+            .where(eq(marketingContacts.id, contactId))
+            .get();
+          // Only email contacts are ever sent such a link; one erased since has nothing to confirm.
+          if (contact?.channel === "email")
+            recordConsentOfContact(tx, contactId, { given: true, source: "confirmation", at: deps.now() });
+        },
+        { behavior: "immediate" },
+      );
+      return c.json({ confirmed: true as const }, 200);
     });
 };

@@ -97,6 +97,28 @@ export async function applyRetention(
   return { erasedEvents, shortenedMessages, deletedDocuments };
 }
 
+/**
+ * Empties the messages `where` picks (docs/decisions/039): no body, HTML, attachments or headers, the
+ * address erased, and a key that names no one (an announcement's key holds the address); what proves a
+ * message went stays: its channel, subject (an event's name, never a person's), status and times. One
+ * still waiting is cancelled: its person is gone.
+ */
+export function emptyMessages(tx: DbOrTx, where: SQL): number {
+  return tx
+    .update(outboxMessages)
+    .set({
+      body: "",
+      html: null,
+      attachments: null,
+      headers: null,
+      to: sql`case when ${outboxMessages.channel} = 'sms' then ${ERASED.phone} else ${ERASED.email} end`,
+      dedupeKey: sql`'erased:' || ${outboxMessages.id}`,
+      status: sql`case when ${outboxMessages.status} = 'pending' then 'cancelled' else ${outboxMessages.status} end`,
+    })
+    .where(where)
+    .run().changes;
+}
+
 /** Erases one event's attendees; returns the stored photo names no row names any more. */
 function eraseEvent(db: Db, eventId: number, now: number): string[] {
   return db.transaction(
@@ -105,7 +127,16 @@ function eraseEvent(db: Db, eventId: number, now: number): string[] {
       if (!event || event.personalDataErasedAt !== null) return [];
       const attendees = tx.select({ id: bookings.userId }).from(bookings).where(eq(bookings.eventId, eventId));
       const photos = eraseUsers(tx, inArray(users.id, attendees), { phone: true });
-      tx.update(bookings).set({ phone: ERASED.phone }).where(eq(bookings.eventId, eventId)).run();
+      // The night's emails (tickets, receipts, reminders, results) hold names, codes and links: emptied.
+      emptyMessages(
+        tx,
+        inArray(
+          outboxMessages.bookingId,
+          tx.select({ id: bookings.id }).from(bookings).where(eq(bookings.eventId, eventId)),
+        ),
+      );
+      // The ticket code goes with the number: the night is over, and nothing is let in with it again.
+      tx.update(bookings).set({ phone: ERASED.phone, uniqueCode: null }).where(eq(bookings.eventId, eventId)).run();
       // The line is long over; ending anyone still "waiting" also keeps one-entry-per-phone satisfied.
       tx.update(waitlistEntries)
         .set({
@@ -176,8 +207,9 @@ export function unnamedPhotos(tx: DbOrTx, photos: string[]): string[] {
 /**
  * Sent (or abandoned) messages: after seven days only their first words stay, which drops codes,
  * links and their tokens; an email also loses its HTML and its attachments then (they hold the
- * guest's name, the QR ticket, the receipt), keeping its subject. After RETENTION_DAYS the number or
- * address it went to is erased too. Messages still waiting to go out are never touched.
+ * guest's name, the QR ticket, the receipt), keeping its subject. After RETENTION_DAYS it is emptied
+ * (emptyMessages): the number or address it went to goes too. Messages still waiting to go out are
+ * never touched here.
  */
 function forgetOldMessages(db: Db, now: number, cutoff: number): number {
   const done = inArray(outboxMessages.status, ["sent", "failed", "suppressed"]);
@@ -201,15 +233,16 @@ function forgetOldMessages(db: Db, now: number, cutoff: number): number {
         .run();
       shortened++;
     }
-    for (const [channel, erased] of [
-      ["sms", ERASED.phone],
-      ["email", ERASED.email],
-    ] as const) {
-      tx.update(outboxMessages)
-        .set({ to: erased })
-        .where(and(done, eq(outboxMessages.channel, channel), lt(when, cutoff), ne(outboxMessages.to, erased)))
-        .run();
-    }
+    // After RETENTION_DAYS nothing of the message is kept but that it went (its first words can be
+    // "Hi Alice,", and an announcement's key names its address): emptied as an erasure empties it.
+    emptyMessages(
+      tx,
+      and(
+        done,
+        lt(when, cutoff),
+        or(ne(outboxMessages.body, ""), sql`${outboxMessages.dedupeKey} not like 'erased:%'`),
+      )!,
+    );
   });
   return shortened;
 }

@@ -21,4 +21,6 @@ export const paths = {
   privacy: "/privacy",
   /** A marketing email's way out: `?c={contactId}&t={token}`, no sign-in (issue 36). */
   unsubscribe: "/unsubscribe",
+  /** A ticked email box's confirmation: `?c={contactId}&t={token}`, no sign-in (docs/decisions/039). */
+  confirmEmailConsent: "/confirm-email-consent",
 } as const;

@@ -28,6 +28,7 @@ const WelcomePage = page(() => import("../routes/welcome.tsx"), "WelcomePage");
 const HostPage = page(() => import("../routes/host.tsx"), "HostPage");
 const PrivacyPage = page(() => import("../routes/privacy.tsx"), "PrivacyPage");
 const UnsubscribePage = page(() => import("../routes/unsubscribe.tsx"), "UnsubscribePage");
+const ConfirmEmailConsentPage = page(() => import("../routes/confirm-email-consent.tsx"), "ConfirmEmailConsentPage");
 
 export function AppRouter() {
   return (
@@ -58,6 +59,7 @@ function Pages() {
           <Route path={paths.host} element={<HostPage />} />
           <Route path={paths.privacy} element={<PrivacyPage />} />
           <Route path={paths.unsubscribe} element={<UnsubscribePage />} />
+          <Route path={paths.confirmEmailConsent} element={<ConfirmEmailConsentPage />} />
           <Route path="*" element={<RouteError error={NOT_FOUND} />} />
         </Route>
         {/* The landing page has its own navigation bar, so it sits outside the app's header and footer. */}

@@ -26,14 +26,19 @@ export async function checkLink(link: UnsubscribeLink): Promise<LinkCheck> {
   }
 }
 
-/** **Unsubscribe**: "done" once the server recorded it (a second tap is done too). */
-export async function unsubscribe(link: UnsubscribeLink): Promise<"done" | "invalid" | "failed"> {
+export type UnsubscribeOutcome = { kind: "done"; textsStillOn: boolean } | { kind: "invalid" } | { kind: "failed" };
+
+/**
+ * **Unsubscribe**: "done" once the server recorded it (a second tap is done too), saying whether a
+ * number that booked with the address still takes texts (never which).
+ */
+export async function unsubscribe(link: UnsubscribeLink): Promise<UnsubscribeOutcome> {
   try {
     const reply = await send(api.unsubscribe.$post({ query: link }));
-    if (reply.ok) return "done";
-    return reply.status === 403 || reply.status === 400 ? "invalid" : "failed";
+    if (reply.ok) return { kind: "done", textsStillOn: reply.data.textsStillOn };
+    return reply.status === 403 || reply.status === 400 ? { kind: "invalid" } : { kind: "failed" };
   } catch (error) {
-    if (error instanceof CallFailed) return "failed";
+    if (error instanceof CallFailed) return { kind: "failed" };
     throw error;
   }
 }

@@ -7,7 +7,8 @@ import { getMyConsent, type MyConsent, saveMyConsent } from "../me-api.ts";
 /**
  * **Messages about future events** on /me (issue 36): the boxes as this number's newest choices left
  * them, and a save that records only what changed. The email box is for the newest email address
- * the number booked with; with none on file there is nothing to tick.
+ * the number booked with; with none on file there is nothing to tick. Ticked, it stays `pending`
+ * until the address confirms from the email it is sent (docs/decisions/039), and says so.
  */
 export function MarketingChoices(props: { onSignedOut: () => void }) {
   const [stored, setStored] = useState<MyConsent | null>(null);
@@ -25,7 +26,7 @@ export function MarketingChoices(props: { onSignedOut: () => void }) {
       if (outcome.kind === "ok") {
         setStored(outcome.data);
         setSms(outcome.data.sms);
-        setEmail(outcome.data.email);
+        setEmail(outcome.data.emailState !== "no");
       } else if (outcome.kind === "signed-out") onSignedOut();
       else setFailed(true);
     });
@@ -43,7 +44,7 @@ export function MarketingChoices(props: { onSignedOut: () => void }) {
     if (outcome.kind === "ok") {
       setStored(outcome.data);
       setSms(outcome.data.sms);
-      setEmail(outcome.data.email);
+      setEmail(outcome.data.emailState !== "no");
       setMessage({ ok: true, text: "Your choices are saved." });
     } else if (outcome.kind === "signed-out") props.onSignedOut();
     else setMessage({ ok: false, text: "Couldn't save your choices. Check your connection and try again." });
@@ -67,6 +68,12 @@ export function MarketingChoices(props: { onSignedOut: () => void }) {
                 : "Texts go to this mobile; you can also reply STOP to one. Book with an email address to get news by email."
             }
           />
+          {stored.emailState === "pending" ? (
+            <p className="notice" role="status">
+              Waiting for your confirmation: we emailed {stored.emailAddress} a link. Until you use it, no emails about
+              future events go there.
+            </p>
+          ) : null}
           <p className="hint">
             <Link to={paths.privacy}>What ticking these means</Link>
           </p>

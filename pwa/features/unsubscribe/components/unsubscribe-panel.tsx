@@ -3,7 +3,8 @@ import { Link } from "react-router-dom";
 import { paths } from "../../../app/paths.ts";
 import { checkLink, type UnsubscribeLink, unsubscribe } from "../unsubscribe-api.ts";
 
-export const UNSUBSCRIBED = "You are unsubscribed. You will get no more messages about future events.";
+/** What the button did: emails only (issue 46 item 12); texts are the number's own choice. */
+export const UNSUBSCRIBED = "You will get no more emails about future events.";
 export const INVALID_LINK = "This link is not valid";
 
 type State = "checking" | "ready" | "busy" | "done" | "invalid" | "failed";
@@ -15,6 +16,7 @@ type State = "checking" | "ready" | "busy" | "done" | "invalid" | "failed";
 export function UnsubscribePanel(props: { link: UnsubscribeLink | null }) {
   const { link } = props;
   const [state, setState] = useState<State>(link ? "checking" : "invalid");
+  const [textsStillOn, setTextsStillOn] = useState(false);
   const result = useRef<HTMLParagraphElement>(null);
 
   useEffect(() => {
@@ -38,7 +40,8 @@ export function UnsubscribePanel(props: { link: UnsubscribeLink | null }) {
     if (!link) return;
     setState("busy");
     const outcome = await unsubscribe(link);
-    setState(outcome === "done" ? "done" : outcome === "invalid" ? "invalid" : "failed");
+    if (outcome.kind === "done") setTextsStillOn(outcome.textsStillOn);
+    setState(outcome.kind);
   };
 
   if (state === "invalid") {
@@ -57,9 +60,17 @@ export function UnsubscribePanel(props: { link: UnsubscribeLink | null }) {
     <div className="unsubscribe">
       <h1>Unsubscribe</h1>
       {state === "done" ? (
-        <p className="notice ok" role="status" tabIndex={-1} ref={result}>
-          {UNSUBSCRIBED}
-        </p>
+        <div className="notice ok" role="status">
+          <p tabIndex={-1} ref={result}>
+            You are unsubscribed. {UNSUBSCRIBED}
+          </p>
+          {textsStillOn ? (
+            <p>
+              Texts about future events still go to your mobile. Sign in on <Link to={paths.me}>My nights</Link> to turn
+              those off, or reply STOP to one of them.
+            </p>
+          ) : null}
+        </div>
       ) : (
         <>
           <p>Stop the emails about future events sent to this address. Your tickets and reminders still come.</p>
