@@ -12,8 +12,27 @@ import { getRounds, type RoundsView } from "./rounds.ts";
 /** Who a listener is: a guest hears only what their own round view shows, staff hear everything. */
 export type Audience = "guest" | "staff";
 
+/**
+ * Whose right opened a stream (docs/decisions/040-sharing-defaults-and-stream-rights.md): the
+ * organiser's session, a host link, or a guest's booking (and its number). When that right ends
+ * (sign-out, Revoke, a refund, Delete my details) `endStreamsFor` ends the streams it opened.
+ */
+export type StreamOwner =
+  | { kind: "organiser"; sessionId: string | null }
+  | { kind: "host"; linkId: number }
+  | { kind: "guest"; bookingId: number; phone: string };
+
+/** A right that ended: any stream opened with it is ended. */
+export type EndedRight =
+  | { adminSession: string | null }
+  | { hostLink: number }
+  | { booking: number }
+  | { phone: string };
+
 export type RoomListener = {
   audience: Audience;
+  /** Who opened it; without one (a listener made in code), no right ends it but shutdown. */
+  owner?: StreamOwner;
   /** Writes one already framed SSE chunk; must not throw. */
   write(chunk: string): void;
   /** Ends the connection (shutdown). */
@@ -131,6 +150,33 @@ export function notifyRoom(
   const frame = sseFrame(++hub.seq, event);
   const toGuests = change !== "people";
   for (const listener of room) if (toGuests || listener.audience === "staff") listener.write(frame);
+}
+
+const openedWith = (owner: StreamOwner | undefined, right: EndedRight): boolean => {
+  if (!owner) return false;
+  if ("adminSession" in right)
+    return owner.kind === "organiser" && right.adminSession !== null && owner.sessionId === right.adminSession;
+  if ("hostLink" in right) return owner.kind === "host" && owner.linkId === right.hostLink;
+  if ("booking" in right) return owner.kind === "guest" && owner.bookingId === right.booking;
+  return owner.kind === "guest" && owner.phone === right.phone;
+};
+
+/**
+ * Ends, at once, every open stream opened with a right that just ended: a signed-out session, a
+ * revoked host link, a refunded booking, an erased number. A reconnect then asks again and is refused.
+ * Answers how many it ended; safe to call from inside or after the change, and when nobody listens.
+ */
+export function endStreamsFor(db: Db, right: EndedRight): number {
+  const hub = hubs.get(db);
+  if (!hub) return 0;
+  let ended = 0;
+  for (const set of [...hub.rooms.values()])
+    for (const l of [...set])
+      if (openedWith(l.owner, right)) {
+        ended++;
+        l.close();
+      }
+  return ended;
 }
 
 /** Ends every open stream (graceful shutdown): browsers reconnect to the next server. */
