@@ -6,6 +6,7 @@ import { apiRouter, errors, json, jsonBody, z } from "../lib/openapi.ts";
 import { logActivity, requireStaff, STAFF_ERRORS, staffFor } from "../lib/staff.ts";
 import { idParam, jsonId } from "../lib/validate.ts";
 import { adminSaveFeedback } from "./feedback.ts";
+import { formatOfEvent, genderForCaller } from "./host-gender.ts";
 import { ratingsView, resultsReleased, storedRating } from "./night-schemas.ts";
 import { eventRatings, releaseResults } from "./results.ts";
 
@@ -61,7 +62,9 @@ export const resultsRoutes = (deps: AppDeps) => {
     .openapi({ ...ratingsRoute, middleware: staff }, (c) => {
       const eventId = c.req.valid("param").id;
       const caller = staffFor(c, eventId);
-      return c.json(eventRatings(deps.db, eventId, deps.now(), { choices: caller.role === "organiser" }), 200);
+      const ratings = eventRatings(deps.db, eventId, deps.now(), { choices: caller.role === "organiser" });
+      const people = genderForCaller(ratings.people, formatOfEvent(deps.db, eventId), caller);
+      return c.json({ ...ratings, people }, 200);
     })
     .openapi({ ...releaseRoute, middleware: admin }, async (c) => {
       const eventId = c.req.valid("json").eventId;

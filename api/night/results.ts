@@ -262,7 +262,8 @@ export function queueRatingReminders(deps: Pick<Deps, "db" | "env">, now: number
 export type Scorecard = {
   id: number;
   name: string;
-  gender: PersonGender;
+  /** Left out of a host's copy at One group and Mixed (api/night/host-gender.ts). */
+  gender?: PersonGender;
   /** Has rated everyone they met. */
   done: boolean;
   /**
