@@ -11,7 +11,7 @@ import { resultsEmail, senderOf } from "../messaging/emails.ts";
 import { deliverBatch, enqueueSms } from "../messaging/outbox.ts";
 import type { SmsProvider } from "../providers/sms/types.ts";
 import { whoCame } from "./attendance.ts";
-import { type FeedbackValue, partnersOf, type RatedBy } from "./feedback.ts";
+import { type FeedbackValue, partnersOf, type RatedBy, setShareDefaults } from "./feedback.ts";
 
 // The results of a night (docs/decisions/021-results.md): released once, by the organiser's Release
 // results or by the scheduler at `resultsAt`; one text per participant with their matches; one
@@ -164,6 +164,8 @@ export async function releaseResults(deps: Deps, eventId: number): Promise<Relea
         .set({ resultsReleasedAt: now })
         .where(and(eq(events.id, eventId), isNull(events.resultsReleasedAt)))
         .run();
+      // Each guest's sharing default for this night's matches, fixed now (decision 040).
+      setShareDefaults(tx, eventId, now);
       const counts = matchCounts(tx, eventId);
       const countsOf = (userId: number) => ({
         matches: counts.mutual.get(userId) ?? 0,
