@@ -120,6 +120,12 @@ function matchCounts(db: DbOrTx, eventId: number): { mutual: Map<number, number>
 const plural = (n: number, one: string, many: string) => (n === 1 ? `1 ${one}` : `${n} ${many}`);
 
 /**
+ * What the report shows, and no more: a match may have chosen Email, Instagram or Nothing, so the
+ * text promises no numbers (issue 46). The email says the same.
+ */
+export const SEE_WHO = "See who matched with you";
+
+/**
  * The release text: how many matches and the report link; a kind line for nobody rather than a zero.
  * Friend matches are named beside the mutual ones where there are any.
  */
@@ -135,10 +141,10 @@ export function resultsText(env: Env, event: Event, userId: number, matches: num
     ]
       .filter(Boolean)
       .join(" and ");
-    return `Your results from ${event.name} are in: ${what}! See who: ${link}`;
+    return `Your results from ${event.name} are in: ${what}! ${SEE_WHO}: ${link}`;
   }
   const what = plural(matches, "mutual match", "mutual matches");
-  return `Your results from ${event.name} are in: ${what}! See who, with their numbers: ${link}`;
+  return `Your results from ${event.name} are in: ${what}! ${SEE_WHO}: ${link}`;
 }
 
 /** `releasedNow` is false when the results were already out (a second tap, or the scheduler first). */
