@@ -448,7 +448,26 @@ describe("the host's Rounds console", () => {
     fireEvent.change(screen.getByLabelText("Round minutes"), { target: { value: "5" } });
     fireEvent.click(button("Plan rounds"));
     const alert = await screen.findByRole("alert");
-    expect(alert.textContent).toContain("Start the event first");
+    // Start Event is on this tab, at its top (issue 46): the message names it where it is.
+    expect(alert.textContent).toContain(
+      "Start the event first (Start Event, at the top of this tab): the rounds are planned from who checked in.",
+    );
+    expect(alert.textContent).not.toContain("Overview");
+    const start = await screen.findByRole("button", { name: "Start Event" });
+    expect(start.compareDocumentPosition(button("Plan rounds")) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+  });
+
+  it("tells a host, whose tab has no Start Event, that the organiser starts the event", async () => {
+    const server = fakeServer();
+    server.started = false;
+    render(<RoundsConsole fixedEvent={{ id: 7, timeZone: "Australia/Sydney" }} />);
+    await screen.findByRole("heading", { name: "Present: 2 women, 2 men" });
+    fireEvent.click(button("Plan rounds"));
+    const alert = await screen.findByRole("alert");
+    expect(alert.textContent).toContain(
+      "The organiser starts the event first (Start Event on their Rounds tab): the rounds are planned from who checked in.",
+    );
+    expect(screen.queryByRole("button", { name: "Start Event" })).toBeNull();
   });
 
   it("Full screen shows only the round and the time, and Escape leaves it", async () => {
