@@ -9,6 +9,7 @@ import { adminSaveFeedback } from "./feedback.ts";
 import { formatOfEvent, genderForCaller } from "./host-gender.ts";
 import { ratingsView, resultsReleased, storedRating } from "./night-schemas.ts";
 import { eventRatings, releaseResults } from "./results.ts";
+import { notifyRatings } from "./room-events.ts";
 
 // A night's results (docs/decisions/021-results.md): the organiser releases them early, types in
 // paper scorecards, and follows who has rated. Every answer is personal, so none is cached. A host
@@ -80,6 +81,7 @@ export const resultsRoutes = (deps: AppDeps) => {
         { eventId: body.eventID, fromUserId: body.fromUserID, toUserId: body.toUserID, value: body.feedback },
         deps.now(),
       );
+      notifyRatings(deps, body.eventID);
       logActivity(c, deps, {
         action: "paper card entered",
         eventId: body.eventID,

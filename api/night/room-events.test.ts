@@ -199,6 +199,60 @@ describe("the room's stream", () => {
   });
 });
 
+// Issue 46, item 8: the Rounds tab's "Ratings: 2 of 7 done" follows the room. A saved rating tells the
+// staff's streams (never the guests'), coalesced so a room rating at once costs a message or two.
+describe("ratings on the room's stream", () => {
+  it("tells the staff's screens when ratings arrive, coalesced, and never the guests", async () => {
+    const n = await night();
+    const [w1, w2, m1, m2] = n.people as [number, number, number, number];
+    // Round 2 under way: each woman has met each man, so every rating below is allowed.
+    for (const action of ["start", "next", "next"]) expect((await run(n.eventId, action)).status).toBe(200);
+    const screen = await open(admin, `/api/round-events?eventID=${n.eventId}`);
+    const guest = await open(anon, guestPath(n.eventId, w2));
+    await Promise.all([screen, guest].map((s) => s.waitFor((e) => e.change === "open")));
+    const rate = (from: number, to: number) =>
+      anon.postJson("/api/save-feedback", {
+        eventID: n.eventId,
+        fromUserID: from,
+        toUserID: to,
+        feedback: "like",
+        token: feedbackToken(server.deps.env, "start", from, n.eventId),
+      });
+    expect((await rate(w1, m1)).status).toBe(200);
+    await screen.waitFor((e) => e.change === "ratings");
+    // A burst: the screen hears of it once more at most, after the first.
+    for (const [from, to] of [
+      [w1, m2],
+      [w2, m1],
+      [w2, m2],
+      [m1, w1],
+      [m2, w2],
+    ] as const) {
+      expect((await rate(from, to)).status).toBe(200);
+    }
+    await vi.waitFor(() => expect(screen.events.filter((e) => e.change === "ratings")).toHaveLength(2), {
+      timeout: 10_000,
+    });
+    // The paper card the staff type in counts too.
+    expect(
+      (
+        await admin.postJson("/api/admin-save-feedback", {
+          eventID: n.eventId,
+          fromUserID: m1,
+          toUserID: w2,
+          feedback: "like",
+        })
+      ).status,
+    ).toBe(200);
+    await vi.waitFor(() => expect(screen.events.filter((e) => e.change === "ratings")).toHaveLength(3), {
+      timeout: 10_000,
+    });
+    expect(guest.events.some((e) => e.change === "ratings")).toBe(false);
+    screen.close();
+    guest.close();
+  });
+});
+
 // A right that ends ends the streams it opened (docs/decisions/040-sharing-defaults-and-stream-rights.md):
 // each case opens the ender's stream and someone else's, ends the right, and sees the first stream's
 // read finish while the other still hears the room.

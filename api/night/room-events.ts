@@ -1,4 +1,4 @@
-import { ROOM_EVENT, type RoomChange, type RoomEvent } from "../../common/room-events.ts";
+import { ROOM_EVENT, type RoomChange, type RoomEvent, staffOnly } from "../../common/room-events.ts";
 import type { Db } from "../../db/client.ts";
 import { getRounds, type RoundsView } from "./rounds.ts";
 
@@ -48,6 +48,8 @@ type Hub = {
   rooms: Map<number, Set<RoomListener>>;
   seq: number;
   heartbeat: NodeJS.Timeout | undefined;
+  /** Per event: when the last `ratings` message went (performance.now()), and a send waiting to go. */
+  ratings: Map<number, { sentAt: number; pending: NodeJS.Timeout | undefined }>;
 };
 
 const hubs = new WeakMap<Db, Hub>();
@@ -55,7 +57,7 @@ const hubs = new WeakMap<Db, Hub>();
 function hubOf(db: Db): Hub {
   let hub = hubs.get(db);
   if (!hub) {
-    hub = { rooms: new Map(), seq: 0, heartbeat: undefined };
+    hub = { rooms: new Map(), seq: 0, heartbeat: undefined, ratings: new Map() };
     hubs.set(db, hub);
   }
   return hub;
@@ -148,7 +150,7 @@ export function notifyRoom(
   }
   // Framed once for the whole room: 200 phones cost 200 socket writes, not 200 serialisations.
   const frame = sseFrame(++hub.seq, event);
-  const toGuests = change !== "people";
+  const toGuests = !staffOnly(change);
   for (const listener of room) if (toGuests || listener.audience === "staff") listener.write(frame);
 }
 
@@ -177,6 +179,40 @@ export function endStreamsFor(db: Db, right: EndedRight): number {
         l.close();
       }
   return ended;
+}
+
+/**
+ * At most one `ratings` message per event in this long: a room of 40 rating at the end of the night
+ * is hundreds of saves in a minute, and each message makes every staff screen read the ratings again.
+ */
+export const RATINGS_COALESCE_MS = 2_000;
+
+/**
+ * Tells the staff's screens that ratings arrived, so the Rounds tab's count follows the room
+ * (issue 46). The first save goes at once; saves within RATINGS_COALESCE_MS of the last message are
+ * folded into one more message at the end of that window, so the last save is always told. Costs
+ * nothing when no staff screen listens. Measured on the process's own clock: it spaces messages in
+ * real time, whatever the app's `now`.
+ */
+export function notifyRatings(deps: { db: Db; now: () => number }, eventId: number): void {
+  const hub = hubs.get(deps.db);
+  const room = hub?.rooms.get(eventId);
+  if (!hub || !room || ![...room].some((l) => l.audience === "staff")) return;
+  const state = hub.ratings.get(eventId) ?? { sentAt: Number.NEGATIVE_INFINITY, pending: undefined };
+  hub.ratings.set(eventId, state);
+  if (state.pending) return;
+  const send = () => {
+    state.pending = undefined;
+    state.sentAt = performance.now();
+    notifyRoom(deps, eventId, "ratings");
+  };
+  const wait = state.sentAt + RATINGS_COALESCE_MS - performance.now();
+  if (wait <= 0) send();
+  else {
+    state.pending = setTimeout(send, wait);
+    // A waiting count must not keep a test or a shutting-down process alive.
+    state.pending.unref();
+  }
 }
 
 /** Ends every open stream (graceful shutdown): browsers reconnect to the next server. */

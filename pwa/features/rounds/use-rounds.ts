@@ -134,7 +134,12 @@ export function useRounds(eventID: number | null, pollMs = ROUNDS_POLL_MS, organ
 
   // Every message means "read the view again": the console shows far more than the clock, and only
   // the staff's screens listen, so there is no crowd to spare.
-  const live = useRoomStream(eventID === null ? null : { eventID: String(eventID) }, () => void load(true));
+  // Ratings arriving (issue 46) change the results card, not the rounds: it is told by `ratingsSeen`.
+  const [ratingsSeen, setRatingsSeen] = useState(0);
+  const live = useRoomStream(eventID === null ? null : { eventID: String(eventID) }, (event) => {
+    if (event.change === "ratings") setRatingsSeen((n) => n + 1);
+    else void load(true);
+  });
   useEffect(() => {
     if (eventID === null) return;
     const timer = setInterval(
@@ -185,6 +190,8 @@ export function useRounds(eventID: number | null, pollMs = ROUNDS_POLL_MS, organ
     busy,
     problem,
     unreachable,
+    /** How many `ratings` messages the room's stream brought: the results card reads again on each. */
+    ratingsSeen,
     reload: () => load(false),
     /** Reads the rounds again without the loading state: what is shown stays until the answer. */
     refresh: () => load(true),

@@ -51,6 +51,7 @@ export function RoundsConsole({
     setLeft,
     announce,
     dismissProblem,
+    ratingsSeen,
   } = useRounds(eventID, undefined, events !== undefined); // a host's tab has no Start Event
   const online = useOnline();
   const { confirm, dialog } = useConfirm();
@@ -197,6 +198,7 @@ export function RoundsConsole({
         timeZone={timeZone}
         canChange={online}
         canRelease={events !== undefined}
+        refreshKey={ratingsSeen}
       />
       {dialog}
     </div>
