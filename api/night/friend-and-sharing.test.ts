@@ -259,8 +259,10 @@ describe("choosing what a match sees", () => {
 
     // Her next night (same number): its default is her last choice made before it, Nothing (for Sanjay).
     const second = await insertEvent(db, env.UPLOADS_DIR, { status: "started", startsAt: Date.now() - 2 * HOUR });
-    const [arjun] = insertPaidBookings(db, second.id, 1, { gender: "male" }) as [Person];
-    const [again] = insertPaidBookings(db, second.id, 1, { gender: "female" }) as [Person];
+    const men: Person[] = insertPaidBookings(db, second.id, 1, { gender: "male" });
+    const women: Person[] = insertPaidBookings(db, second.id, 1, { gender: "female" });
+    const [arjun] = men as [Person];
+    const [again] = women as [Person];
     db.update(users).set({ phone: ananya.phone }).where(eq(users.id, again.userId)).run();
     const her = { ...again, phone: ananya.phone };
     await tap(second.id, her, arjun, "like");
