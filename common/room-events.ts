@@ -9,7 +9,8 @@ export const ROOM_EVENT = "rounds";
 /**
  * Why the room changed. `open` is the first message of every connection (the client catches up on
  * what it missed while disconnected); `plan` a plan or re-plan (a guest's tables may have changed);
- * `people` someone marked Left or back, sent to staff only; `event` the event started or ended.
+ * `people` someone marked Left or back, sent to staff only; `event` the event started or ended;
+ * `ratings` guests' ratings arrived (the Rounds tab's `Ratings: 2 of 7 done`), staff only, coalesced.
  */
 export type RoomChange =
   | "open"
@@ -22,7 +23,8 @@ export type RoomChange =
   | "announcement"
   | "plan"
   | "people"
-  | "event";
+  | "event"
+  | "ratings";
 
 /**
  * The clock and the announcement, as both the guest's round view and the host's view show them, so
@@ -37,6 +39,9 @@ export type RoomEvent = {
   serverNow: string;
   announcement: string | null;
 };
+
+/** Changes only the staff's screens hear: the guests' phones have nothing to show for them. */
+export const staffOnly = (change: RoomChange) => change === "people" || change === "ratings";
 
 /** Changes a phone should answer by asking for its whole view again: the message does not carry them. */
 export const needsRefetch = (change: RoomChange) => change === "open" || change === "plan" || change === "event";

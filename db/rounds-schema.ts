@@ -114,9 +114,8 @@ export type ShareChoice = (typeof shareChoices)[number];
 
 /**
  * What a guest lets one match see (issue 37): **Mobile**, **Email**, **Instagram** (the handle they
- * typed) or **Nothing**, chosen on the report page. Without a row, their newest choice at any night
- * (by `phone`, the chooser's number) is the default, and Mobile where they never chose. Erased with
- * the night's other personal data (api/ops/retention.ts).
+ * typed) or **Nothing**, chosen on the report page. Without a row, the night's `share_defaults` row
+ * for the chooser is the default. Erased with the night's other personal data (api/ops/retention.ts).
  */
 export const contactShares = sqliteTable(
   "contact_shares",
@@ -140,4 +139,26 @@ export const contactShares = sqliteTable(
     uniqueIndex("contact_shares_pair").on(t.eventId, t.fromUserId, t.toUserId),
     index("contact_shares_phone").on(t.phone, t.updatedAt),
   ],
+);
+
+/**
+ * Each guest's default for the matches of a night they have not chosen for, set once when the night's
+ * results are released: their last choice made before then at another night (by their number), or
+ * Mobile (docs/decisions/040-sharing-defaults-and-stream-rights.md). Stored so that a choice made
+ * later, at this night or any other, never changes it. Erased with the night and by Delete my details.
+ */
+export const shareDefaults = sqliteTable(
+  "share_defaults",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    eventId: integer("event_id")
+      .notNull()
+      .references(() => events.id),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
+    share: text("share", { enum: shareChoices }).notNull(),
+    instagram: text("instagram"),
+  },
+  (t) => [uniqueIndex("share_defaults_guest").on(t.eventId, t.userId)],
 );

@@ -205,7 +205,7 @@ describe.skipIf(noBrowser)("results", () => {
         ["Rohan", "male"],
         ["Sanjay", "male"],
       ]);
-      const { Meera, Rohan } = people as Record<"Meera" | "Rohan", Person>;
+      const { Meera, Rohan, Sanjay } = people as Record<"Meera" | "Rohan" | "Sanjay", Person>;
       // Rohan rates on his phone; Meera rates on paper.
       await guestTap(eventId, Rohan, Meera, "like");
 
@@ -239,6 +239,10 @@ describe.skipIf(noBrowser)("results", () => {
       await his.getByText("Rated on their phone").waitFor();
       await expect.poll(() => his.getByRole("button", { name: "Dislike", exact: true }).isDisabled()).toBe(true);
       expect(await his.getByRole("button", { name: "Like", exact: true }).getAttribute("aria-pressed")).toBe("true");
+
+      // Sanjay rates on his phone: the count follows the room's stream, with no reload (issue 46).
+      await guestTap(eventId, Sanjay, Meera, "dislike");
+      await results.getByText("Ratings: 3 of 3 done").waitFor();
 
       endNight(eventId);
       await results.getByRole("button", { name: "Release results", exact: true }).click();

@@ -6,6 +6,7 @@ import { noStore } from "../lib/admin-session.ts";
 import { endGuestSession, requireGuest } from "../lib/guest-session.ts";
 import { apiRouter, done, errors, json, jsonBody, z } from "../lib/openapi.ts";
 import { jsonId } from "../lib/validate.ts";
+import { endStreamsFor } from "../night/room-events.ts";
 import { cancelBooking } from "./cancel-booking.ts";
 import { cancellationPolicy } from "./events-schemas.ts";
 import { myNights } from "./me.ts";
@@ -255,6 +256,7 @@ export const meRoutes = (deps: AppDeps) =>
         guest: phoneTag(deps.env.SESSION_SECRET, phone),
         erasedBookings,
       });
+      endStreamsFor(deps.db, { phone });
       // The session just ended on the server; this browser's cookie goes too.
       endGuestSession(c, deps);
       return c.json({ success: true as const, erasedBookings }, 200);

@@ -48,6 +48,11 @@ export function startAdminSession(c: Context, deps: AppDeps) {
   });
 }
 
+/** The id of the session the request's cookie names (live or not), or null: what its streams are keyed by. */
+export function adminSessionIdOf(c: Context, deps: AppDeps): string | null {
+  return sessionId(c, deps);
+}
+
 function sessionId(c: Context, deps: AppDeps): string | null {
   return verifySignedValue(deps.env.SESSION_SECRET, PURPOSE, getCookie(c, COOKIE), deps.now());
 }

@@ -315,8 +315,8 @@ export function resultsEmail(input: {
     input.matches === 0 && friends === 0
       ? `The results from ${event.name} are in. No mutual match this time; your report shows your night.`
       : friends > 0
-        ? `The results from ${event.name} are in: ${input.matches > 0 ? `${mutual} and ${friendly}` : friendly}. See who:`
-        : `The results from ${event.name} are in: ${mutual}. See who, with their numbers:`;
+        ? `The results from ${event.name} are in: ${input.matches > 0 ? `${mutual} and ${friendly}` : friendly}. See who matched with you:`
+        : `The results from ${event.name} are in: ${mutual}. See who matched with you:`;
   const blocks: Block[] = [
     { p: `Hi ${input.name},` },
     { p: news },

@@ -4,6 +4,7 @@ import { apiRouter, errors, json, jsonBody, z } from "../lib/openapi.ts";
 import { logActivity, requireStaff, STAFF_ERRORS, staffFor } from "../lib/staff.ts";
 import { idParam, jsonId } from "../lib/validate.ts";
 import { checkIn, openDoors, undoCheckIn } from "./check-in.ts";
+import { genderForCaller } from "./host-gender.ts";
 import { checkedIn, checkInUndone, doorsOpened, roster } from "./night-schemas.ts";
 import { getRoster } from "./roster.ts";
 
@@ -70,8 +71,10 @@ export const doorRoutes = (deps: AppDeps) => {
   return apiRouter()
     .openapi({ ...rosterRoute, middleware: staff }, (c) => {
       const eventId = c.req.valid("param").id;
-      staffFor(c, eventId);
-      return c.json(getRoster(deps.db, eventId, deps.env.SESSION_SECRET), 200);
+      const caller = staffFor(c, eventId);
+      const roster = getRoster(deps.db, eventId, deps.env.SESSION_SECRET);
+      const format = roster.event.format ?? "women_men";
+      return c.json({ ...roster, attendees: genderForCaller(roster.attendees, format, caller) }, 200);
     })
     .openapi({ ...checkInRoute, middleware: staff }, (c) => {
       const body = c.req.valid("json");

@@ -5,6 +5,7 @@ import { apiRouter, errors, json, jsonBody, z } from "../lib/openapi.ts";
 import { jsonId, plainText } from "../lib/validate.ts";
 import { getFeedbackReport, getParticipants, saveFeedback, shareContact } from "./feedback.ts";
 import { contactShared, feedbackReport, participants, shareChoice, storedRating } from "./night-schemas.ts";
+import { notifyRatings } from "./room-events.ts";
 
 // Ids arrive as numbers from the PWA, but the links carry them as text, so "12" is accepted too.
 const id = jsonId(z);
@@ -104,6 +105,7 @@ export const feedbackRoutes = (deps: AppDeps) =>
         },
         deps.now(),
       );
+      notifyRatings(deps, body.eventID);
       return c.json({ success: true as const, ...stored }, 200);
     })
     .openapi(reportRoute, (c) => {

@@ -1,7 +1,7 @@
-import { and, asc, desc, eq, inArray, isNotNull, ne, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNotNull, lt, ne, sql } from "drizzle-orm";
 import { resultsAtOf } from "../../common/results-time.ts";
 import type { Db, DbOrTx } from "../../db/client.ts";
-import { contactShares, type ShareChoice } from "../../db/rounds-schema.ts";
+import { contactShares, type ShareChoice, shareDefaults } from "../../db/rounds-schema.ts";
 import {
   bookings,
   type Event,
@@ -375,32 +375,82 @@ export function reportGroup(
 
 export type ShareSetting = { share: ShareChoice; instagram: string | null };
 
-/** A guest's newest choice at any night (by their number), or Mobile: the default for a new match. */
-export function defaultShareOf(db: DbOrTx, phone: string): ShareSetting {
+/**
+ * The guest's last choice made at another night before `before` (by their number), or Mobile: what a
+ * night's default is set to when its results are released.
+ */
+function lastChoiceBefore(db: DbOrTx, phone: string, eventId: number, before: number): ShareSetting {
   const newest = db
     .select({ share: contactShares.share, instagram: contactShares.instagram })
     .from(contactShares)
-    .where(eq(contactShares.phone, phone))
+    .where(and(eq(contactShares.phone, phone), ne(contactShares.eventId, eventId), lt(contactShares.updatedAt, before)))
     .orderBy(desc(contactShares.updatedAt), desc(contactShares.id))
     .limit(1)
     .get();
   return newest ?? { share: "mobile", instagram: null };
 }
 
-/** What `fromUserId` lets `toUserId` see at this event: their choice for that match, else their default. */
-function shareToward(db: DbOrTx, eventId: number, fromUserId: number, toUserId: number, phone: string): ShareSetting {
+/**
+ * Sets, once, each paid guest's default for the night's matches: called in the transaction that
+ * releases the results (docs/decisions/040-sharing-defaults-and-stream-rights.md). A default already
+ * set is kept.
+ */
+export function setShareDefaults(tx: DbOrTx, eventId: number, releasedAt: number): void {
+  const guests = tx
+    .select({ userId: users.id, phone: users.phone })
+    .from(bookings)
+    .innerJoin(users, eq(users.id, bookings.userId))
+    .where(and(eq(bookings.eventId, eventId), eq(bookings.status, "paid")))
+    .all();
+  for (const guest of guests) {
+    const setting = lastChoiceBefore(tx, guest.phone, eventId, releasedAt);
+    tx.insert(shareDefaults)
+      .values({ eventId, userId: guest.userId, ...setting })
+      .onConflictDoNothing()
+      .run();
+  }
+}
+
+/**
+ * The default for every match of a night the guest has not chosen for: the one set when the results
+ * were released; for a night released without one (before defaults were stored), the same rule read
+ * now. A choice for one match never changes what another match sees.
+ */
+export function defaultShareOf(
+  db: DbOrTx,
+  guest: { userId: number; phone: string },
+  night: Pick<Event, "id" | "resultsReleasedAt">,
+): ShareSetting {
+  const fixed = db
+    .select({ share: shareDefaults.share, instagram: shareDefaults.instagram })
+    .from(shareDefaults)
+    .where(and(eq(shareDefaults.eventId, night.id), eq(shareDefaults.userId, guest.userId)))
+    .get();
+  if (fixed) return fixed;
+  if (night.resultsReleasedAt === null) return { share: "mobile", instagram: null };
+  return lastChoiceBefore(db, guest.phone, night.id, night.resultsReleasedAt);
+}
+
+/** What `fromUserId` lets `toUserId` see at this night: their choice for that match, else the night's default. */
+function shareToward(
+  db: DbOrTx,
+  night: Pick<Event, "id" | "resultsReleasedAt">,
+  fromUserId: number,
+  toUserId: number,
+  phone: string,
+): ShareSetting {
   const chosen = db
     .select({ share: contactShares.share, instagram: contactShares.instagram })
     .from(contactShares)
     .where(
       and(
-        eq(contactShares.eventId, eventId),
+        eq(contactShares.eventId, night.id),
         eq(contactShares.fromUserId, fromUserId),
         eq(contactShares.toUserId, toUserId),
       ),
     )
     .get();
-  return chosen ?? defaultShareOf(db, phone);
+  return chosen ?? defaultShareOf(db, { userId: fromUserId, phone }, night);
 }
 
 /** The other's details as they chose to share them, when this guest may see any at all. */
@@ -465,7 +515,7 @@ export function getFeedbackReport(
   const partners = paidOfOtherGender(ctx.db, input.userId, input.eventId, seat);
   const { mine, theirs } = choicesAround(ctx.db, input.eventId, input.userId);
   const me = ctx.db.select({ phone: users.phone }).from(users).where(eq(users.id, input.userId)).get()!;
-  const myDefault = defaultShareOf(ctx.db, me.phone);
+  const myDefault = defaultShareOf(ctx.db, { userId: input.userId, phone: me.phone }, event);
 
   const report: FeedbackReport = { mutual: [], friends: [], likedme: [], iliked: [], offersFriend: event.offersFriend };
   for (const { phone, email, ...partner } of partners) {
@@ -473,7 +523,7 @@ export function getFeedbackReport(
     if (group === null) continue;
     const mayContact = warm(theirs.get(partner.id)) && mine.get(partner.id) !== "dislike";
     const contact = mayContact
-      ? contactOf(shareToward(ctx.db, input.eventId, partner.id, input.userId, phone), { phone, email })
+      ? contactOf(shareToward(ctx.db, event, partner.id, input.userId, phone), { phone, email })
       : {};
     const entry: ReportEntry = { ...partner, ...contact };
     if (group === "mutual" || group === "friends") {

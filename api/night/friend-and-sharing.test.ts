@@ -226,6 +226,56 @@ describe("choosing what a match sees", () => {
     expect(seenByHer).not.toHaveProperty("phone");
   });
 
+  // Issue 46, item 4 (docs/decisions/040-sharing-defaults-and-stream-rights.md): a match's default is
+  // set once, when the results are released, from the guest's last choice before that night, or Mobile.
+  it("Ananya's walk: Email for Rohan and Nothing for Sanjay leave Vikram on Mobile, and the next night starts from her last choice", async () => {
+    const { db, env } = server.deps;
+    const first = await night(false, 3, 1);
+    const [rohan, sanjay, vikram] = first.m as [Person, Person, Person];
+    const [ananya] = first.f as [Person];
+    db.update(users).set({ name: "Ananya Sharma" }).where(eq(users.id, ananya.userId)).run();
+    for (const man of [rohan, sanjay, vikram]) {
+      await tap(first.id, ananya, man, "like");
+      await tap(first.id, man, ananya, "like");
+    }
+    const { releaseResults } = await import("./results.ts");
+    const released = async (eventId: number) => {
+      db.update(events).set({ status: "ended" }).where(eq(events.id, eventId)).run();
+      expect((await releaseResults(server.deps, eventId)).releasedNow).toBe(true);
+    };
+    await released(first.id);
+    expect((await share(first.id, ananya, rohan, "email")).status).toBe(200);
+    expect((await share(first.id, ananya, sanjay, "nothing")).status).toBe(200);
+
+    // Vikram, whom she left alone, still gets her number: no "chose not to share".
+    const herForVikram = (await report(first.id, vikram)).mutual.find((p) => p.id === ananya.userId)!;
+    expect(herForVikram).toMatchObject({ phone: ananya.phone });
+    expect(herForVikram).not.toHaveProperty("sharedNothing");
+    expect((await report(first.id, rohan)).mutual[0]).toMatchObject({ email: emailOf(ananya) });
+    expect((await report(first.id, sanjay)).mutual[0]).toMatchObject({ sharedNothing: true });
+    // Her own page: Mobile (the default) for Vikram, each other match as she chose.
+    const mine = Object.fromEntries((await report(first.id, ananya)).mutual.map((p) => [p.id, p.myShare]));
+    expect(mine).toEqual({ [rohan.userId]: "email", [sanjay.userId]: "nothing", [vikram.userId]: "mobile" });
+
+    // Her next night (same number): its default is her last choice made before it, Nothing (for Sanjay).
+    const second = await insertEvent(db, env.UPLOADS_DIR, { status: "started", startsAt: Date.now() - 2 * HOUR });
+    const men: Person[] = insertPaidBookings(db, second.id, 1, { gender: "male" });
+    const women: Person[] = insertPaidBookings(db, second.id, 1, { gender: "female" });
+    const [arjun] = men as [Person];
+    const [again] = women as [Person];
+    db.update(users).set({ phone: ananya.phone }).where(eq(users.id, again.userId)).run();
+    const her = { ...again, phone: ananya.phone };
+    await tap(second.id, her, arjun, "like");
+    await tap(second.id, arjun, her, "like");
+    await released(second.id);
+    expect((await report(second.id, her)).mutual[0]).toMatchObject({ id: arjun.userId, myShare: "nothing" });
+    expect((await report(second.id, arjun)).mutual[0]).toMatchObject({ sharedNothing: true });
+    // Set once, at the release: a choice she changes afterwards on the first night does not reach it.
+    expect((await share(first.id, ananya, sanjay, "mobile")).status).toBe(200);
+    expect((await report(second.id, arjun)).mutual[0]).toMatchObject({ sharedNothing: true });
+    expect((await report(second.id, her)).mutual[0]).toMatchObject({ myShare: "nothing" });
+  });
+
   it("refuses a choice for someone who is not a match, a bad handle, or another guest's link, changing nothing", async () => {
     const e = await night(true);
     const [m1, m2] = e.m as [Person, Person];

@@ -11,6 +11,7 @@ import { z } from "../lib/openapi.ts";
 const id = z.number().int().positive();
 const count = z.number().int().nonnegative();
 const time = z.iso.datetime();
+// Optional in the staff replies: a host's copy leaves it out at One group and Mixed (api/night/host-gender.ts).
 const gender = z.enum(personGenders);
 const choice = z.enum(feedbackValues);
 
@@ -32,7 +33,7 @@ export const roster = z.strictObject({
     z.strictObject({
       userID: id,
       name: z.string(),
-      gender,
+      gender: gender.optional(),
       thumbName: z.string(),
       phoneLast4: z.string(),
       checkedInAt: time.nullable(),
@@ -129,7 +130,7 @@ export const roundsView = z.strictObject({
     z.strictObject({
       userID: id,
       username: z.string(),
-      gender,
+      gender: gender.optional(),
       image_name: z.string(),
       left: z.boolean(),
       arrivedAt: time,
@@ -188,7 +189,7 @@ export const ratingsView = z.strictObject({
     z.strictObject({
       id,
       name: z.string(),
-      gender,
+      gender: gender.optional(),
       done: z.boolean(),
       partners: z.array(
         z.strictObject({

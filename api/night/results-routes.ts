@@ -6,8 +6,10 @@ import { apiRouter, errors, json, jsonBody, z } from "../lib/openapi.ts";
 import { logActivity, requireStaff, STAFF_ERRORS, staffFor } from "../lib/staff.ts";
 import { idParam, jsonId } from "../lib/validate.ts";
 import { adminSaveFeedback } from "./feedback.ts";
+import { formatOfEvent, genderForCaller } from "./host-gender.ts";
 import { ratingsView, resultsReleased, storedRating } from "./night-schemas.ts";
 import { eventRatings, releaseResults } from "./results.ts";
+import { notifyRatings } from "./room-events.ts";
 
 // A night's results (docs/decisions/021-results.md): the organiser releases them early, types in
 // paper scorecards, and follows who has rated. Every answer is personal, so none is cached. A host
@@ -61,7 +63,9 @@ export const resultsRoutes = (deps: AppDeps) => {
     .openapi({ ...ratingsRoute, middleware: staff }, (c) => {
       const eventId = c.req.valid("param").id;
       const caller = staffFor(c, eventId);
-      return c.json(eventRatings(deps.db, eventId, deps.now(), { choices: caller.role === "organiser" }), 200);
+      const ratings = eventRatings(deps.db, eventId, deps.now(), { choices: caller.role === "organiser" });
+      const people = genderForCaller(ratings.people, formatOfEvent(deps.db, eventId), caller);
+      return c.json({ ...ratings, people }, 200);
     })
     .openapi({ ...releaseRoute, middleware: admin }, async (c) => {
       const eventId = c.req.valid("json").eventId;
@@ -77,6 +81,7 @@ export const resultsRoutes = (deps: AppDeps) => {
         { eventId: body.eventID, fromUserId: body.fromUserID, toUserId: body.toUserID, value: body.feedback },
         deps.now(),
       );
+      notifyRatings(deps, body.eventID);
       logActivity(c, deps, {
         action: "paper card entered",
         eventId: body.eventID,

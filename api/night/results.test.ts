@@ -9,10 +9,11 @@ import { recordingSms } from "../../test/fakes/sms.ts";
 import { insertEvent, insertPaidBookings } from "../../test/fixtures.ts";
 import { type Env, parseEnv } from "../env.ts";
 import { silentLogger } from "../lib/log.ts";
+import { resultsEmail } from "../messaging/emails.ts";
 import { backgroundJobs } from "../ops/jobs.ts";
 import { createScheduler } from "../ops/scheduler.ts";
 import { createLocalPayments } from "../providers/payments/local.ts";
-import { releaseResults } from "./results.ts";
+import { releaseResults, resultsText } from "./results.ts";
 
 // The night's end and its results as the scheduler runs them (docs/decisions/021-results.md), on a
 // clock the test moves minute by minute, as the server ticks.
@@ -185,7 +186,7 @@ describe("the release", () => {
     expect(texts).toHaveLength(4);
     const reportLink = /https:\/\/tickets\.example\.com\/EventFeedback\?par1=\d+&par2=\d+&t=\S+$/;
     expect(textsTo(m1)).toEqual([
-      expect.stringMatching(/^Your results from Harbour Mixer are in: 2 mutual matches! See who, with their numbers: /),
+      expect.stringMatching(/^Your results from Harbour Mixer are in: 2 mutual matches! See who matched with you: /),
     ]);
     expect(textsTo(f1)).toEqual([expect.stringMatching(/: 1 mutual match! /)]);
     // Nobody liked m2 back: a kind line, not "0 matches".
@@ -219,5 +220,33 @@ describe("the release", () => {
     expect(statusOf(event.id)).toMatchObject({ status: "ended", resultsReleasedAt: expect.any(Number) });
     // The End text and the results text, for each of the four.
     expect(texts).toHaveLength(8);
+  });
+});
+
+// Issue 46, item 6: a match may have chosen Email, Instagram or Nothing, so the text promises no
+// numbers. One wording, whatever the night's format and whichever matches it counts.
+describe("the results wording", () => {
+  it("says See who matched with you, never with their numbers, in the text and the email at every format", async () => {
+    for (const format of ["women_men", "one_group", "mixed"] as const) {
+      const event = await insertEvent(db, env.UPLOADS_DIR, { name: "Harbour Mixer", format });
+      for (const [matches, friends] of [
+        [2, 0],
+        [0, 1],
+        [1, 2],
+      ] as const) {
+        const text = resultsText(env, event, 1, matches, friends);
+        expect(text, `${format} ${matches}/${friends}`).toMatch(/! See who matched with you: https:\/\//);
+        const email = resultsEmail({
+          sender: { businessName: "Tickets", supportEmail: "hello@example.com" },
+          event,
+          name: "Priya",
+          reportUrl: "https://tickets.example.com/r",
+          matches,
+          friends,
+        });
+        expect(JSON.stringify(email)).toContain("See who matched with you:");
+        expect(`${text} ${JSON.stringify(email)}`).not.toContain("with their numbers");
+      }
+    }
   });
 });

@@ -11,7 +11,7 @@ import { resultsEmail, senderOf } from "../messaging/emails.ts";
 import { deliverBatch, enqueueSms } from "../messaging/outbox.ts";
 import type { SmsProvider } from "../providers/sms/types.ts";
 import { whoCame } from "./attendance.ts";
-import { type FeedbackValue, partnersOf, type RatedBy } from "./feedback.ts";
+import { type FeedbackValue, partnersOf, type RatedBy, setShareDefaults } from "./feedback.ts";
 
 // The results of a night (docs/decisions/021-results.md): released once, by the organiser's Release
 // results or by the scheduler at `resultsAt`; one text per participant with their matches; one
@@ -120,6 +120,12 @@ function matchCounts(db: DbOrTx, eventId: number): { mutual: Map<number, number>
 const plural = (n: number, one: string, many: string) => (n === 1 ? `1 ${one}` : `${n} ${many}`);
 
 /**
+ * What the report shows, and no more: a match may have chosen Email, Instagram or Nothing, so the
+ * text promises no numbers (issue 46). The email says the same.
+ */
+export const SEE_WHO = "See who matched with you";
+
+/**
  * The release text: how many matches and the report link; a kind line for nobody rather than a zero.
  * Friend matches are named beside the mutual ones where there are any.
  */
@@ -135,10 +141,10 @@ export function resultsText(env: Env, event: Event, userId: number, matches: num
     ]
       .filter(Boolean)
       .join(" and ");
-    return `Your results from ${event.name} are in: ${what}! See who: ${link}`;
+    return `Your results from ${event.name} are in: ${what}! ${SEE_WHO}: ${link}`;
   }
   const what = plural(matches, "mutual match", "mutual matches");
-  return `Your results from ${event.name} are in: ${what}! See who, with their numbers: ${link}`;
+  return `Your results from ${event.name} are in: ${what}! ${SEE_WHO}: ${link}`;
 }
 
 /** `releasedNow` is false when the results were already out (a second tap, or the scheduler first). */
@@ -164,6 +170,8 @@ export async function releaseResults(deps: Deps, eventId: number): Promise<Relea
         .set({ resultsReleasedAt: now })
         .where(and(eq(events.id, eventId), isNull(events.resultsReleasedAt)))
         .run();
+      // Each guest's sharing default for this night's matches, fixed now (decision 040).
+      setShareDefaults(tx, eventId, now);
       const counts = matchCounts(tx, eventId);
       const countsOf = (userId: number) => ({
         matches: counts.mutual.get(userId) ?? 0,
@@ -262,7 +270,8 @@ export function queueRatingReminders(deps: Pick<Deps, "db" | "env">, now: number
 export type Scorecard = {
   id: number;
   name: string;
-  gender: PersonGender;
+  /** Left out of a host's copy at One group and Mixed (api/night/host-gender.ts). */
+  gender?: PersonGender;
   /** Has rated everyone they met. */
   done: boolean;
   /**

@@ -1,14 +1,17 @@
 import type { ServerResponse } from "node:http";
 import { createRoute } from "@hono/zod-openapi";
+import { and, eq } from "drizzle-orm";
 import type { MiddlewareHandler } from "hono";
 import type { RoomEvent } from "../../common/room-events.ts";
+import { bookings } from "../../db/schema.ts";
 import type { AppDeps } from "../deps.ts";
+import { adminSessionIdOf } from "../lib/admin-session.ts";
 import type { CallerEnv } from "../lib/caller.ts";
 import { apiRouter, errors, file, z } from "../lib/openapi.ts";
 import { requireStaff, STAFF_ERRORS, staffFor } from "../lib/staff.ts";
 import { idParam } from "../lib/validate.ts";
 import { assertLink, participantOf } from "./feedback.ts";
-import { type Audience, roomEventOf, subscribe } from "./room-events.ts";
+import { type Audience, roomEventOf, type StreamOwner, subscribe } from "./room-events.ts";
 import { getRounds } from "./rounds.ts";
 
 // The room in step (docs/decisions/038-room-stream.md): one server-sent event stream per event that
@@ -50,6 +53,18 @@ const STREAM_HEADERS = {
   "X-Content-Type-Options": "nosniff",
 } as const;
 
+/** A guest's stream belongs to their booking and its number: a refund or Delete my details ends it. */
+function guestOwner(deps: AppDeps, userId: number, eventId: number): StreamOwner {
+  const booking = deps.db
+    .select({ id: bookings.id, phone: bookings.phone })
+    .from(bookings)
+    .where(and(eq(bookings.userId, userId), eq(bookings.eventId, eventId)))
+    .get();
+  // participantOf has just found the paid booking.
+  if (!booking) throw new Error("no booking behind a participant");
+  return { kind: "guest", bookingId: booking.id, phone: booking.phone };
+}
+
 export const roomEventsRoutes = (deps: AppDeps) => {
   const staff = requireStaff(deps);
   // A guest proves who they are with the link; anyone else must be the organiser or a host.
@@ -58,12 +73,18 @@ export const roomEventsRoutes = (deps: AppDeps) => {
   return apiRouter().openapi({ ...roundEventsRoute, middleware: guestOrStaff }, (c) => {
     const q = c.req.valid("query");
     let audience: Audience = "staff";
+    let owner: StreamOwner;
     if (q.userID !== undefined) {
       assertLink(deps, "start", q.userID, q.eventID, q.t);
       participantOf(deps.db, q.userID, q.eventID);
       audience = "guest";
+      owner = guestOwner(deps, q.userID, q.eventID);
     } else {
-      staffFor(c, q.eventID);
+      const caller = staffFor(c, q.eventID);
+      owner =
+        caller.role === "host"
+          ? { kind: "host", linkId: caller.linkId }
+          : { kind: "organiser", sessionId: adminSessionIdOf(c, deps) };
     }
     // Read before the stream opens, so a missing event is a 404 and not an empty stream.
     const first: RoomEvent = roomEventOf(getRounds(deps.db, q.eventID, deps.now()), "open");
@@ -78,6 +99,7 @@ export const roomEventsRoutes = (deps: AppDeps) => {
         q.eventID,
         {
           audience,
+          owner,
           // A phone that stopped reading but keeps its connection is let go, not buffered for.
           write: (chunk) => void (write(chunk) || stop()),
           close: stop,

@@ -4,6 +4,7 @@ import type { RoomEvent } from "../../common/room-events.ts";
 import { bookings } from "../../db/schema.ts";
 import { type BrowserClient, browserClient, suiteTestServer } from "../../test/api-harness.ts";
 import { insertEvent, insertPaidBookings } from "../../test/fixtures.ts";
+import { signedInOnMe } from "../../test/suites/booking-flow.ts";
 import { feedbackToken } from "../lib/capability.ts";
 import { closeRoomStreams, roomSubscribers } from "./room-events.ts";
 
@@ -195,5 +196,142 @@ describe("the room's stream", () => {
     closeRoomStreams(server.deps.db);
     await Promise.all(streams.map((s) => s.ended));
     await vi.waitFor(() => expect(roomSubscribers(server.deps.db)).toBe(0), { timeout: 10_000 });
+  });
+});
+
+// Issue 46, item 8: the Rounds tab's "Ratings: 2 of 7 done" follows the room. A saved rating tells the
+// staff's streams (never the guests'), coalesced so a room rating at once costs a message or two.
+describe("ratings on the room's stream", () => {
+  it("tells the staff's screens when ratings arrive, coalesced, and never the guests", async () => {
+    const n = await night();
+    const [w1, w2, m1, m2] = n.people as [number, number, number, number];
+    // Round 2 under way: each woman has met each man, so every rating below is allowed.
+    for (const action of ["start", "next", "next"]) expect((await run(n.eventId, action)).status).toBe(200);
+    const screen = await open(admin, `/api/round-events?eventID=${n.eventId}`);
+    const guest = await open(anon, guestPath(n.eventId, w2));
+    await Promise.all([screen, guest].map((s) => s.waitFor((e) => e.change === "open")));
+    const rate = (from: number, to: number) =>
+      anon.postJson("/api/save-feedback", {
+        eventID: n.eventId,
+        fromUserID: from,
+        toUserID: to,
+        feedback: "like",
+        token: feedbackToken(server.deps.env, "start", from, n.eventId),
+      });
+    expect((await rate(w1, m1)).status).toBe(200);
+    await screen.waitFor((e) => e.change === "ratings");
+    // A burst: the screen hears of it once more at most, after the first.
+    for (const [from, to] of [
+      [w1, m2],
+      [w2, m1],
+      [w2, m2],
+      [m1, w1],
+      [m2, w2],
+    ] as const) {
+      expect((await rate(from, to)).status).toBe(200);
+    }
+    await vi.waitFor(() => expect(screen.events.filter((e) => e.change === "ratings")).toHaveLength(2), {
+      timeout: 10_000,
+    });
+    // The paper card the staff type in counts too.
+    expect(
+      (
+        await admin.postJson("/api/admin-save-feedback", {
+          eventID: n.eventId,
+          fromUserID: m1,
+          toUserID: w2,
+          feedback: "like",
+        })
+      ).status,
+    ).toBe(200);
+    await vi.waitFor(() => expect(screen.events.filter((e) => e.change === "ratings")).toHaveLength(3), {
+      timeout: 10_000,
+    });
+    expect(guest.events.some((e) => e.change === "ratings")).toBe(false);
+    screen.close();
+    guest.close();
+  });
+});
+
+// A right that ends ends the streams it opened (docs/decisions/040-sharing-defaults-and-stream-rights.md):
+// each case opens the ender's stream and someone else's, ends the right, and sees the first stream's
+// read finish while the other still hears the room.
+describe("a stream lasts as long as the right that opened it", () => {
+  /** The other stream still hears the room: the host's Start reaches it. */
+  async function stillHears(eventId: number, stream: Stream) {
+    expect((await run(eventId, "start")).status).toBe(200);
+    await stream.waitFor((e) => e.change === "start");
+  }
+
+  async function hostPhone(eventId: number) {
+    const link = await admin.postJson("/api/host-links", { eventID: eventId, label: "Door" });
+    expect(link.status).toBe(200);
+    const { id, url } = (await link.json()) as { id: number; url: string };
+    const phone = browserClient(server.url);
+    const login = await phone.postJson("/api/host-login", { token: new URL(url).searchParams.get("t") });
+    expect(login.status).toBe(200);
+    return { id, phone };
+  }
+
+  it("Revoke ends the host's open stream, and another host's stays open", async () => {
+    const n = await night();
+    const revoked = await hostPhone(n.eventId);
+    const kept = await hostPhone(n.eventId);
+    const theirs = await open(revoked.phone, `/api/round-events?eventID=${n.eventId}`);
+    const other = await open(kept.phone, `/api/round-events?eventID=${n.eventId}`);
+    await Promise.all([theirs, other].map((s) => s.waitFor((e) => e.change === "open")));
+    expect((await admin.postJson("/api/revoke-host-link", { id: revoked.id })).status).toBe(200);
+    // The client's read finishes: the server ended the stream (a test that waits here in vain times out).
+    await theirs.ended;
+    await stillHears(n.eventId, other);
+    expect(roomSubscribers(server.deps.db, n.eventId)).toBe(1);
+    other.close();
+  });
+
+  it("signing out ends that organiser session's open stream, and another session's stays open", async () => {
+    const n = await night();
+    const leaving = browserClient(server.url);
+    expect((await leaving.postJson("/api/admin-login", { password: PASSWORD })).status).toBe(200);
+    const theirs = await open(leaving, `/api/round-events?eventID=${n.eventId}`);
+    const other = await open(admin, `/api/round-events?eventID=${n.eventId}`);
+    await Promise.all([theirs, other].map((s) => s.waitFor((e) => e.change === "open")));
+    expect((await leaving.postJson("/api/admin-logout", {})).status).toBe(200);
+    // The client's read finishes: the server ended the stream (a test that waits here in vain times out).
+    await theirs.ended;
+    await stillHears(n.eventId, other);
+    expect(roomSubscribers(server.deps.db, n.eventId)).toBe(1);
+    other.close();
+  });
+
+  it("a refund ends the refunded guest's open stream, and another guest's stays open", async () => {
+    const n = await night();
+    const [refunded, kept] = n.people as [number, number];
+    const paymentIntentId = `pi_local_stream_${refunded}`;
+    server.deps.db.update(bookings).set({ paymentIntentId }).where(eq(bookings.userId, refunded)).run();
+    const theirs = await open(anon, guestPath(n.eventId, refunded));
+    const other = await open(anon, guestPath(n.eventId, kept));
+    await Promise.all([theirs, other].map((s) => s.waitFor((e) => e.change === "open")));
+    expect((await admin.postJson("/api/refund", { paymentIntentId })).status).toBe(200);
+    // The client's read finishes: the server ended the stream (a test that waits here in vain times out).
+    await theirs.ended;
+    await stillHears(n.eventId, other);
+    expect(roomSubscribers(server.deps.db, n.eventId)).toBe(1);
+    other.close();
+  });
+
+  it("Delete my details ends the erased guest's open stream, and another guest's stays open", async () => {
+    const n = await night();
+    const [erased, kept] = n.people as [number, number];
+    const phone = server.deps.db.select().from(bookings).where(eq(bookings.userId, erased)).get()!.phone;
+    const theirs = await open(anon, guestPath(n.eventId, erased));
+    const other = await open(anon, guestPath(n.eventId, kept));
+    await Promise.all([theirs, other].map((s) => s.waitFor((e) => e.change === "open")));
+    const me = await signedInOnMe(server.url, phone);
+    expect((await me.postJson("/api/me-delete-details", {})).status).toBe(200);
+    // The client's read finishes: the server ended the stream (a test that waits here in vain times out).
+    await theirs.ended;
+    await stillHears(n.eventId, other);
+    expect(roomSubscribers(server.deps.db, n.eventId)).toBe(1);
+    other.close();
   });
 });

@@ -12,7 +12,8 @@ import { NotFound } from "../lib/errors.ts";
 export type RosterAttendee = {
   userID: number;
   name: string;
-  gender: PersonGender;
+  /** Left out of a host's copy at One group and Mixed (api/night/host-gender.ts). */
+  gender?: PersonGender;
   /** The 320 px thumbnail's stored name, served from /api/images/{name}. */
   thumbName: string;
   /**

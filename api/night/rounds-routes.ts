@@ -5,10 +5,12 @@ import { ROUNDS_LIMITS as L } from "../../common/rounds-settings.ts";
 import { guestAudiences } from "../../db/rounds-schema.ts";
 import type { AppDeps } from "../deps.ts";
 import { requireAdmin } from "../lib/admin-session.ts";
+import type { Caller } from "../lib/caller.ts";
 import { apiRouter, errors, json, jsonBody, z } from "../lib/openapi.ts";
 import { actorOf, logActivity, requireStaff, STAFF_ERRORS, staffFor } from "../lib/staff.ts";
 import { idParam, jsonId, plainText } from "../lib/validate.ts";
 import { messageGuests, previewGuestMessage } from "./guest-messages.ts";
+import { genderForCaller } from "./host-gender.ts";
 import { getKeepApart, setKeepApart } from "./keep-apart.ts";
 import {
   guestMessagePreview,
@@ -19,7 +21,7 @@ import {
   roundsView,
 } from "./night-schemas.ts";
 import { notifyRoom } from "./room-events.ts";
-import { announceToRoom, getRounds, markLeft, planEventRounds, runRounds } from "./rounds.ts";
+import { announceToRoom, getRounds, markLeft, planEventRounds, type RoundsView, runRounds } from "./rounds.ts";
 import { myRounds } from "./rounds-guest.ts";
 
 // The night's rounds (docs/decisions/019-running-the-night.md). Every answer changes from one
@@ -191,6 +193,12 @@ const myRoundsRoute = createRoute({
   responses: { 200: json(myRoundsView), ...errors("post", ["invalid_link", "not_a_participant"]) },
 });
 
+/** The rounds view as this caller may see it: a host's without the genders it does not need. */
+const forCaller = (view: RoundsView, caller: Caller): RoundsView => ({
+  ...view,
+  people: genderForCaller(view.people, view.format, caller),
+});
+
 export const roundsRoutes = (deps: AppDeps) => {
   // The organiser, or a host of the event (docs/decisions/022-host-access.md). The answer's people
   // carry no email and no phone, so a host sees what the organiser sees.
@@ -201,8 +209,7 @@ export const roundsRoutes = (deps: AppDeps) => {
     apiRouter()
       .openapi({ ...roundsRoute, middleware: staff }, (c) => {
         const eventId = c.req.valid("param").id;
-        staffFor(c, eventId);
-        return c.json(getRounds(deps.db, eventId, deps.now()), 200);
+        return c.json(forCaller(getRounds(deps.db, eventId, deps.now()), staffFor(c, eventId)), 200);
       })
       .openapi({ ...planRoute, middleware: staff }, (c) => {
         const { eventID, ...settings } = c.req.valid("json");
@@ -213,7 +220,7 @@ export const roundsRoutes = (deps: AppDeps) => {
           logActivity(c, deps, { action: "rounds planned", eventId: eventID });
           notifyRoom(deps, eventID, "plan", view);
         }
-        return c.json(view, 200);
+        return c.json(forCaller(view, staffFor(c, eventID)), 200);
       })
       .openapi({ ...runRoute, middleware: staff }, (c) => {
         const body = c.req.valid("json");
@@ -225,7 +232,7 @@ export const roundsRoutes = (deps: AppDeps) => {
         );
         logActivity(c, deps, { action: "rounds controlled", eventId: body.eventID, detail: body.action });
         notifyRoom(deps, body.eventID, body.action, view);
-        return c.json(view, 200);
+        return c.json(forCaller(view, staffFor(c, body.eventID)), 200);
       })
       .openapi({ ...announceRoute, middleware: staff }, (c) => {
         const body = c.req.valid("json");
@@ -239,7 +246,7 @@ export const roundsRoutes = (deps: AppDeps) => {
           });
           notifyRoom(deps, body.eventID, "announcement", view);
         }
-        return c.json(view, 200);
+        return c.json(forCaller(view, staffFor(c, body.eventID)), 200);
       })
       .openapi({ ...leftRoute, middleware: staff }, (c) => {
         const body = c.req.valid("json");
@@ -258,7 +265,7 @@ export const roundsRoutes = (deps: AppDeps) => {
           });
           notifyRoom(deps, body.eventID, "people", view);
         }
-        return c.json(view, 200);
+        return c.json(forCaller(view, staffFor(c, body.eventID)), 200);
       })
       // **Message guests**: what the dialog shows first (the count of each audience), then the send.
       .openapi({ ...messagePreviewRoute, middleware: staff }, (c) => {

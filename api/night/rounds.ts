@@ -30,7 +30,8 @@ const MINUTE = 60_000;
 export type RoundsPerson = {
   userID: number;
   username: string;
-  gender: PersonGender;
+  /** Left out of a host's copy at One group and Mixed (api/night/host-gender.ts). */
+  gender?: PersonGender;
   /** The 320 px thumbnail. */
   image_name: string;
   /** Marked **Left**: not present, so left out of any re-plan. */
@@ -126,7 +127,7 @@ function clockAt(row: EventRounds, event: Event, now: number): Clock {
 }
 
 // `wantsToMeet` is read for the planner only and never leaves this file in a reply (issue 37).
-type Attendee = RoundsPerson & { checkedInAt: number; wantsToMeet: WantsToMeet | null };
+type Attendee = RoundsPerson & { gender: PersonGender; checkedInAt: number; wantsToMeet: WantsToMeet | null };
 
 // One collator for every sort: localeCompare with options builds a new one per comparison.
 const byName = new Intl.Collator("en", { sensitivity: "base" }).compare;

@@ -1,7 +1,7 @@
 import { and, eq, inArray, isNull, lt, ne, or, type SQL, sql } from "drizzle-orm";
 import { activityLog } from "../../db/access-schema.ts";
 import type { Db, DbOrTx } from "../../db/client.ts";
-import { contactShares } from "../../db/rounds-schema.ts";
+import { contactShares, shareDefaults } from "../../db/rounds-schema.ts";
 import {
   bookings,
   events,
@@ -149,6 +149,7 @@ function eraseEvent(db: Db, eventId: number, now: number): string[] {
       tx.update(waitlistOffers).set({ phone: ERASED.phone }).where(eq(waitlistOffers.eventId, eventId)).run();
       // What each match chose to share (an Instagram handle, the chooser's number) goes with the night.
       tx.delete(contactShares).where(eq(contactShares.eventId, eventId)).run();
+      tx.delete(shareDefaults).where(eq(shareDefaults.eventId, eventId)).run();
       tx.update(events).set({ personalDataErasedAt: now }).where(eq(events.id, eventId)).run();
       return unnamedPhotos(tx, photos);
     },
@@ -173,6 +174,9 @@ export function eraseUsers(tx: DbOrTx, where: SQL, options: { phone: boolean }):
   // Their sharing choices hold their number and any Instagram handle: gone with the rest.
   tx.delete(contactShares)
     .where(inArray(contactShares.fromUserId, tx.select({ id: users.id }).from(users).where(where)))
+    .run();
+  tx.delete(shareDefaults)
+    .where(inArray(shareDefaults.userId, tx.select({ id: users.id }).from(users).where(where)))
     .run();
   const { phone, ...details } = ERASED;
   tx.update(users)

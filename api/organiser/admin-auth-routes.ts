@@ -2,12 +2,13 @@ import { createRoute } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
 import type { BlankEnv } from "hono/types";
 import type { AppDeps } from "../deps.ts";
-import { endAdminSession, isAdmin, noStore, startAdminSession } from "../lib/admin-session.ts";
+import { adminSessionIdOf, endAdminSession, isAdmin, noStore, startAdminSession } from "../lib/admin-session.ts";
 import { clientAddress } from "../lib/client-address.ts";
 import { hmac, safeEqual } from "../lib/crypto.ts";
 import { Unauthorized } from "../lib/errors.ts";
 import { apiRouter, done, errors, json, jsonBody, z } from "../lib/openapi.ts";
 import { assertUnderLimit, isOverLimit, type Limit, recordHit } from "../lib/rate-limit.ts";
+import { endStreamsFor } from "../night/room-events.ts";
 import { recordFailedLogin } from "./activity.ts";
 
 const WINDOW_MS = 15 * 60 * 1000;
@@ -85,6 +86,7 @@ export const adminAuthRoutes = (deps: AppDeps) => {
       return c.json({ success: true as const }, 200);
     })
     .openapi({ ...adminLogoutRoute, middleware: noStoreFirst }, (c) => {
+      endStreamsFor(deps.db, { adminSession: adminSessionIdOf(c, deps) });
       endAdminSession(c, deps);
       return c.json({ success: true as const }, 200);
     })

@@ -8,6 +8,7 @@ import { hostSessionOf, startHostSession } from "../lib/host-session.ts";
 import { apiRouter, done, errors, json, jsonBody, z } from "../lib/openapi.ts";
 import { actorOf } from "../lib/staff.ts";
 import { idParam, jsonId } from "../lib/validate.ts";
+import { endStreamsFor } from "../night/room-events.ts";
 import { ACTIVITY_PAGE, ACTOR_KINDS, eventActivity, ORGANISER } from "./activity.ts";
 import {
   assertHostDoorsOpen,
@@ -152,6 +153,7 @@ export const hostAccessRoutes = (deps: AppDeps) => {
     })
     .openapi({ ...revokeHostLinkRoute, middleware: admin }, (c) => {
       revokeHostLink(deps.db, { id: c.req.valid("json").id, actor: actorOf(c) }, deps.now());
+      endStreamsFor(deps.db, { hostLink: c.req.valid("json").id });
       return c.json({ success: true as const }, 200);
     })
     .openapi({ ...activityRoute, middleware: admin }, (c) => {

@@ -11,6 +11,7 @@ import { Conflict, NotFound, ProviderFailed } from "../lib/errors.ts";
 import type { Logger } from "../lib/log.ts";
 import { refundEmail, senderOf } from "../messaging/emails.ts";
 import { deliverPending, enqueueEmail, enqueueSms } from "../messaging/outbox.ts";
+import { endStreamsFor } from "../night/room-events.ts";
 import { AlreadyRefunded, type PaymentsProvider } from "../providers/payments/types.ts";
 import type { SmsProvider } from "../providers/sms/types.ts";
 
@@ -163,6 +164,8 @@ export async function finishClaim(deps: RefundDeps, claim: RefundClaim): Promise
     },
     { behavior: "immediate" },
   );
+  // The refunded guest's open room stream ends with their seat's right (decision 040).
+  if (result.refundedNow) endStreamsFor(deps.db, { booking: bookingId });
   // A seat back on sale goes at once to the first person waiting for it (decision 015).
   if (result.released && result.eventId !== undefined) offerFreedSeatsNow(deps, result.eventId);
   deliverPending(deps, { dedupePrefix: `refund:${paymentIntentId}` }).catch((error: unknown) =>

@@ -1,4 +1,4 @@
-import { useCallback, useMemo } from "react";
+import { useCallback, useMemo, useState } from "react";
 import { useSearchParams } from "react-router-dom";
 import { PartnerGrid } from "../features/feedback/components/partner-grid.tsx";
 import { YourNight } from "../features/feedback/components/your-night.tsx";
@@ -16,11 +16,18 @@ export function ParticipantFeedbackPage({ pollMs }: { pollMs?: number } = {}) {
   const { state: night } = useMyRounds(link, pollMs);
   const reply = night.status === "ready" ? night.reply : null;
   const arrange = useCallback((partners: Partner[]) => newestFirst(partners, reply), [reply]);
+  // The grid learns that ratings closed (the results are out); the night on top then says so.
+  const [ratingsClosed, setRatingsClosed] = useState(false);
   return (
     <main className="page feedback">
-      {link ? <YourNight night={night} /> : null}
+      {link ? <YourNight night={night} ratingsClosed={ratingsClosed} /> : null}
       <h1>Your Partners</h1>
-      <PartnerGrid link={link} arrange={arrange} refreshKey={reply ? String(reply.current ?? 0) : undefined} />
+      <PartnerGrid
+        link={link}
+        arrange={arrange}
+        refreshKey={reply ? String(reply.current ?? 0) : undefined}
+        onClosed={setRatingsClosed}
+      />
     </main>
   );
 }

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { type ApiReply, CallFailed } from "../../lib/api.ts";
 import { type Choice, type EventRatings, getRatings, releaseResults, savePaperChoice } from "./results-api.ts";
 
@@ -20,8 +20,11 @@ export function resultsProblem(what: "release" | "save", reply: Extract<ApiReply
   return `Couldn't ${what === "release" ? "release the results" : "save that choice"}: ${error ?? "please try again."}`;
 }
 
-/** The ratings of the picked event, with Release results and the paper scorecard's Like / Dislike. */
-export function useResults(eventID: number | null) {
+/**
+ * The ratings of the picked event, with Release results and the paper scorecard's Like / Dislike.
+ * A new `refreshKey` (the room's stream told of ratings) reads them again without a loading flash.
+ */
+export function useResults(eventID: number | null, refreshKey?: number) {
   const [state, setState] = useState<ResultsState>({ status: "idle" });
   const [busy, setBusy] = useState<string | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
@@ -52,6 +55,12 @@ export function useResults(eventID: number | null) {
     setProblem(null);
     void load();
   }, [load]);
+  const seenKey = useRef(refreshKey);
+  useEffect(() => {
+    if (seenKey.current === refreshKey) return;
+    seenKey.current = refreshKey;
+    void load(true);
+  }, [refreshKey, load]);
 
   const act = async (key: string, call: () => Promise<ApiReply<unknown>>, what: "release" | "save") => {
     setBusy(key);

@@ -43,6 +43,7 @@ const actionWords: Record<RunAction, string> = {
 export function problemFor(
   what: RunAction | "plan" | "left" | "announce" | "load",
   reply: Extract<ApiReply<unknown>, { ok: false }>,
+  organiser = true,
 ) {
   const { code, error } = reply.data;
   if (reply.status === 401) return "Your session ended. Log in again.";
@@ -51,8 +52,11 @@ export function problemFor(
     return "The rounds had already moved on, so nothing changed. Here is where they are now: press again if you still need to.";
   }
   if (code === "wrong_state") {
+    // Start Event sits at the top of the organiser's Rounds tab (NightActions); a host's tab has none.
     if (what === "plan")
-      return "Start the event first (Overview, Start Event): the rounds are planned from who checked in.";
+      return organiser
+        ? "Start the event first (Start Event, at the top of this tab): the rounds are planned from who checked in."
+        : "The organiser starts the event first (Start Event on their Rounds tab): the rounds are planned from who checked in.";
     if (what === "left") return "The rounds are over: nothing to change.";
     if (what === "announce") return error ?? "An announcement shows while the rounds run.";
     if (what !== "load") return `Can't ${actionWords[what]} now: ${error ?? "the rounds are not in that state."}`;
@@ -76,7 +80,7 @@ export function problemFor(
  * while the stream is down, and the host's actions, each answered with the whole new state. An answer is shown only if no later
  * request has been answered already, so a slow poll never undoes a tap.
  */
-export function useRounds(eventID: number | null, pollMs = ROUNDS_POLL_MS) {
+export function useRounds(eventID: number | null, pollMs = ROUNDS_POLL_MS, organiser = true) {
   const [state, setState] = useState<ConsoleState>({ status: "idle" });
   const [busy, setBusy] = useState<Busy>(null);
   const [problem, setProblem] = useState<string | null>(null);
@@ -130,7 +134,12 @@ export function useRounds(eventID: number | null, pollMs = ROUNDS_POLL_MS) {
 
   // Every message means "read the view again": the console shows far more than the clock, and only
   // the staff's screens listen, so there is no crowd to spare.
-  const live = useRoomStream(eventID === null ? null : { eventID: String(eventID) }, () => void load(true));
+  // Ratings arriving (issue 46) change the results card, not the rounds: it is told by `ratingsSeen`.
+  const [ratingsSeen, setRatingsSeen] = useState(0);
+  const live = useRoomStream(eventID === null ? null : { eventID: String(eventID) }, (event) => {
+    if (event.change === "ratings") setRatingsSeen((n) => n + 1);
+    else void load(true);
+  });
   useEffect(() => {
     if (eventID === null) return;
     const timer = setInterval(
@@ -161,7 +170,7 @@ export function useRounds(eventID: number | null, pollMs = ROUNDS_POLL_MS) {
           accept(eventID, seq, reply.data);
           return true;
         }
-        setProblem(problemFor(kind, reply));
+        setProblem(problemFor(kind, reply, organiser));
         // The screen was behind the server (a second press, a round that ended by itself): show now.
         if (reply.data.code === "stale_state") void load(true);
       } catch (error) {
@@ -173,7 +182,7 @@ export function useRounds(eventID: number | null, pollMs = ROUNDS_POLL_MS) {
       }
       return false;
     },
-    [eventID, accept, load],
+    [eventID, accept, load, organiser],
   );
 
   return {
@@ -181,6 +190,8 @@ export function useRounds(eventID: number | null, pollMs = ROUNDS_POLL_MS) {
     busy,
     problem,
     unreachable,
+    /** How many `ratings` messages the room's stream brought: the results card reads again on each. */
+    ratingsSeen,
     reload: () => load(false),
     /** Reads the rounds again without the loading state: what is shown stays until the answer. */
     refresh: () => load(true),

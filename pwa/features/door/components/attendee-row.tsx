@@ -51,8 +51,8 @@ export function AttendeeRow({
           {a.name}
         </span>
         <span className="door-meta">
-          {/* Nothing at One group, which asks no gender (issue 37). */}
-          {genderWord(a.gender) ? `${genderWord(a.gender)} · ` : null}
+          {/* Nothing at One group, which asks no gender (issue 37), nor in a host's copy at Mixed (issue 46). */}
+          {genderWord(a.gender ?? "") ? `${genderWord(a.gender ?? "")} · ` : null}
           {/* Kept rosters from before ages were sent have none. */}
           {a.age === null || a.age === undefined ? null : `${a.age} · `}
           <span className="sr-only">phone ending </span>…{a.phoneLast4}

@@ -16,11 +16,17 @@ type Props = {
   arrange?: (partners: Partner[]) => Partner[];
   /** A change (a new round started) fetches the partners again, without a loading flash. */
   refreshKey?: string;
+  /** Told whether ratings are closed (the results are out), so the page's header can say so. */
+  onClosed?: (closed: boolean) => void;
 };
 
 /** The rating grid of /ParticipantFeedback: partners, their Like / Dislike, and how many taps wait. */
-export function PartnerGrid({ link, arrange, refreshKey }: Props) {
+export function PartnerGrid({ link, arrange, refreshKey, onClosed }: Props) {
   const { state, reload, refresh } = usePartners(link, refreshKey);
+  const isClosed = state.status === "ready" && state.closed !== null;
+  useEffect(() => {
+    onClosed?.(isClosed);
+  }, [isClosed, onClosed]);
   const { choices, pending, late, notices, tap, dismiss } = usePartnerFeedback(link);
   // A tap refused as too late: ask the server what stands, and that ratings are closed.
   const lateSeen = useRef(late);

@@ -35,6 +35,8 @@ function stubApi(initial: Partial<MyRounds>) {
     /** Seconds left in the phase, counted from each answer. */
     secondsLeft: 250,
     partners: [anika, priya],
+    /** Once the results are out: what get-participants adds (ratings closed, the report). */
+    closed: null as null | { ratingsClosedAt: string; timeZone: string; reportPath: string },
     calls: [] as string[],
   };
   Object.assign(server.night, initial);
@@ -45,7 +47,7 @@ function stubApi(initial: Partial<MyRounds>) {
       if (server.offline) throw new TypeError("Failed to fetch");
       if (server.refuse)
         return Response.json({ success: false, error: "bad link", code: "invalid_link" }, { status: 403 });
-      if (url === "/api/get-participants") return Response.json({ participants: server.partners });
+      if (url === "/api/get-participants") return Response.json({ participants: server.partners, ...server.closed });
       const serverNow = Date.now() + SKEW;
       return Response.json({
         ...server.night,
@@ -115,6 +117,22 @@ describe("the guest's night on the rating page", () => {
     render(<Night />);
     await screen.findByText("You didn't meet anyone in the rounds, so there's nobody to rate.");
     expect(screen.queryByText("Rate everyone you met below.")).toBeNull();
+  });
+
+  // Issue 46, item 7: after the release the header says ratings are closed, and nothing asks for one.
+  it("after the release, says ratings are closed and asks for no rating", async () => {
+    const server = stubApi({ status: "finished", current: 3, phase: null });
+    server.closed = {
+      ratingsClosedAt: "2026-12-01T19:49:00.000Z",
+      timeZone: "Australia/Sydney",
+      reportPath: "/EventFeedback?par1=1&par2=7&t=r",
+    };
+    render(<Night />);
+    await screen.findByText(/^Ratings closed at .*; your earlier choices stand\.$/);
+    await screen.findByRole("heading", { name: "Ratings are closed" });
+    expect(screen.queryByRole("heading", { name: "The rounds are over" })).toBeNull();
+    expect(screen.queryByText(/Rate everyone/)).toBeNull();
+    expect(document.body.textContent).not.toMatch(/\brate\b/i);
   });
 
   it("says Break this round when this guest sits the round out", async () => {

@@ -76,7 +76,7 @@ function Schedule({ reply }: { reply: MyRounds }) {
 }
 
 /** The night on top of /ParticipantFeedback: this guest's table, partner and the host's clock. */
-export function YourNight({ night }: { night: NightState }) {
+export function YourNight({ night, ratingsClosed = false }: { night: NightState; ratingsClosed?: boolean }) {
   if (night.status === "loading") {
     return (
       <section className="night" aria-busy="true" aria-label="Your rounds">
@@ -105,8 +105,15 @@ export function YourNight({ night }: { night: NightState }) {
   let body: ReactNode;
   switch (view.kind) {
     case "none":
+      if (ratingsClosed) return null;
       return <p className="empty night-none">Your table shows here when the host plans the rounds.</p>;
     case "finished":
+      // After the release nothing asks for a rating: the grid below says when they closed (issue 46).
+      if (ratingsClosed) {
+        title = "Ratings are closed";
+        body = <p className="night-note">The rounds are over and your results are out.</p>;
+        break;
+      }
       title = "The rounds are over";
       // A guest who sat in no round (a no-show) met nobody: there is nobody below to rate.
       body = (

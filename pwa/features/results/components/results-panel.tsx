@@ -13,6 +13,8 @@ type Props = {
   canChange: boolean;
   /** The organiser's; a host types in paper cards but does not release (docs/decisions/022-host-access.md). */
   canRelease: boolean;
+  /** Changes when the room's stream says ratings arrived: the count is read again, quietly. */
+  refreshKey?: number;
 };
 
 /**
@@ -20,8 +22,8 @@ type Props = {
  * the paper scorecards, where the organiser picks a guest who rated on paper and types in their Like
  * or Dislike for each person they met (docs/decisions/021-results.md).
  */
-export function ResultsPanel({ eventID, timeZone, canChange, canRelease }: Props) {
-  const { state, busy, problem, dismissProblem, reload, release, choose } = useResults(eventID);
+export function ResultsPanel({ eventID, timeZone, canChange, canRelease, refreshKey }: Props) {
+  const { state, busy, problem, dismissProblem, reload, release, choose } = useResults(eventID, refreshKey);
   const { confirm, dialog } = useConfirm();
   const [guestID, setGuestID] = useState<number | null>(null);
 

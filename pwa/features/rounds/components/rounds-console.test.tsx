@@ -28,6 +28,8 @@ function fakeServer() {
   const server = {
     offline: false,
     started: true,
+    /** What the ratings call answers: how many have rated everyone they met, of how many. */
+    rated: { done: 0, total: 0 },
     /** Keep apart marks, as "a-b" with the lower id first. */
     apart: [] as [number, number][],
     requests: [] as { url: string; body?: Record<string, unknown> }[],
@@ -78,7 +80,7 @@ function fakeServer() {
       const body = init?.body ? (JSON.parse(String(init.body)) as Record<string, unknown>) : undefined;
       // The results card below the rounds (pwa/features/results) reads the ratings; nobody has rated yet.
       if (url.endsWith("/ratings")) {
-        const ratings = { resultsAt: "2026-11-30T01:00:00.000Z", released: false, ratings: { done: 0, total: 0 } };
+        const ratings = { resultsAt: "2026-11-30T01:00:00.000Z", released: false, ratings: server.rated };
         return Response.json({ ...ratings, people: [] });
       }
       if (server.offline) throw new TypeError("Failed to fetch");
@@ -448,7 +450,70 @@ describe("the host's Rounds console", () => {
     fireEvent.change(screen.getByLabelText("Round minutes"), { target: { value: "5" } });
     fireEvent.click(button("Plan rounds"));
     const alert = await screen.findByRole("alert");
-    expect(alert.textContent).toContain("Start the event first");
+    // Start Event is on this tab, at its top (issue 46): the message names it where it is.
+    expect(alert.textContent).toContain(
+      "Start the event first (Start Event, at the top of this tab): the rounds are planned from who checked in.",
+    );
+    expect(alert.textContent).not.toContain("Overview");
+    const start = await screen.findByRole("button", { name: "Start Event" });
+    expect(start.compareDocumentPosition(button("Plan rounds")) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+  });
+
+  it("tells a host, whose tab has no Start Event, that the organiser starts the event", async () => {
+    const server = fakeServer();
+    server.started = false;
+    render(<RoundsConsole fixedEvent={{ id: 7, timeZone: "Australia/Sydney" }} />);
+    await screen.findByRole("heading", { name: "Present: 2 women, 2 men" });
+    fireEvent.click(button("Plan rounds"));
+    const alert = await screen.findByRole("alert");
+    expect(alert.textContent).toContain(
+      "The organiser starts the event first (Start Event on their Rounds tab): the rounds are planned from who checked in.",
+    );
+    expect(screen.queryByRole("button", { name: "Start Event" })).toBeNull();
+  });
+
+  // Issue 46, item 8: the count follows the room's stream like the rest of the tab.
+  it("updates Ratings: 2 of 7 done when the room's stream says ratings arrived, without a reload", async () => {
+    const streams: FakeEventSource[] = [];
+    class FakeEventSource extends EventTarget {
+      static readonly CLOSED = 2;
+      readyState = 1;
+      onerror: (() => void) | null = null;
+      constructor(readonly url: string) {
+        super();
+        streams.push(this);
+      }
+      close() {
+        this.readyState = 2;
+      }
+      /** The server's message, as the browser hands it over. */
+      say(change: string) {
+        const data = JSON.stringify({
+          change,
+          status: "planned",
+          current: null,
+          phase: null,
+          phaseEndsAt: null,
+          serverNow: new Date().toISOString(),
+          announcement: null,
+        });
+        this.dispatchEvent(new MessageEvent("rounds", { data }));
+      }
+    }
+    vi.stubGlobal("EventSource", FakeEventSource);
+    const server = fakeServer();
+    server.rated = { done: 2, total: 7 };
+    await openTonight();
+    await screen.findByText("Ratings: 2 of 7 done");
+    const stream = streams.find((s) => s.url === "/api/round-events?eventID=7" && s.readyState !== 2)!;
+    expect(stream).toBeTruthy();
+    server.rated = { done: 7, total: 7 };
+    const roundsCalls = () => server.requests.filter((r) => r.url === "/api/admin-event/7/rounds").length;
+    const before = roundsCalls();
+    stream.say("ratings");
+    await screen.findByText("Ratings: 7 of 7 done");
+    // Only the ratings are read again: the rounds did not change.
+    expect(roundsCalls()).toBe(before);
   });
 
   it("Full screen shows only the round and the time, and Escape leaves it", async () => {

@@ -51,7 +51,8 @@ export function RoundsConsole({
     setLeft,
     announce,
     dismissProblem,
-  } = useRounds(eventID);
+    ratingsSeen,
+  } = useRounds(eventID, undefined, events !== undefined); // a host's tab has no Start Event
   const online = useOnline();
   const { confirm, dialog } = useConfirm();
   const picked = events?.state.status === "ready" ? events.state.events.find((e) => e.id === eventID) : undefined;
@@ -197,6 +198,7 @@ export function RoundsConsole({
         timeZone={timeZone}
         canChange={online}
         canRelease={events !== undefined}
+        refreshKey={ratingsSeen}
       />
       {dialog}
     </div>
