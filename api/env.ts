@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { parseOneAddress } from "email-addresses";
+import emailAddresses from "email-addresses";
 import { z } from "zod";
 import { formatAbn, isValidAbn } from "../common/abn.ts";
 import { isTimeZone } from "../common/venue-time-input.ts";
@@ -275,7 +275,7 @@ function isSmtpUrl(value: string): boolean {
 export function parseMailbox(value: string): { name: string; address: string } | null {
   if (/[\r\n]/.test(value)) return null;
   // RFC 5322's one mailbox (`Name <address>` or an address), through email-addresses' public parser.
-  const only = parseOneAddress(value);
+  const only = emailAddresses.parseOneAddress(value);
   if (only?.type !== "mailbox" || !/^[^\s@<>,;]+@[^\s@<>,;]+$/.test(only.address)) return null;
   return { name: only.name ?? "", address: only.address };
 }
