@@ -2,8 +2,9 @@ import type { DbOrTx } from "../../db/client.ts";
 import type { Document } from "../../db/schema.ts";
 import type { Env } from "../env.ts";
 import { savedTicketLink } from "../lib/capability.ts";
-import { bookingEmail, type EmailDocument, senderOf } from "../messaging/emails.ts";
 import { enqueueEmail } from "../messaging/outbox.ts";
+import { type EmailDocument, senderOf } from "../messaging/templates/email-frame.ts";
+import { bookingEmail } from "../messaging/templates/ticket.ts";
 import type { BookingContext } from "./checkout.ts";
 import { documentTitle } from "./documents-pdf.ts";
 import { doorQrLink } from "./ticket.ts";
@@ -16,9 +17,10 @@ export const emailDocument = (doc: Document | undefined): EmailDocument | null =
   doc ? { id: doc.id, number: doc.number, title: documentTitle(doc) as EmailDocument["title"] } : null;
 
 /**
- * Queues the booking email (docs/decisions/033-emails.md) in the transaction that marks the booking
- * paid, beside the confirmation text: the ticket with its QR inline, the night's `.ics`, and the
- * receipt or tax invoice written in the same transaction. Once per booking, like the text.
+ * Queues the booking email (its words: api/messaging/templates/ticket.ts) in the transaction that
+ * marks the booking paid, beside the confirmation text: the ticket with its QR inline, the night's
+ * `.ics`, and the receipt or tax invoice written in the same transaction. Once per booking, like the
+ * text.
  */
 export function queueBookingEmail(
   tx: DbOrTx,

@@ -3,8 +3,9 @@ import { policyOf, refundDue } from "../../common/cancellation.ts";
 import { audFromCents } from "../../common/money.ts";
 import { bookings, events, type RefundClaim, refunds, users } from "../../db/schema.ts";
 import { Conflict, Forbidden } from "../lib/errors.ts";
-import { refundEmail, senderOf } from "../messaging/emails.ts";
 import { deliverPending, enqueueEmail, enqueueSms } from "../messaging/outbox.ts";
+import { senderOf } from "../messaging/templates/email-frame.ts";
+import { cancelledNoRefundText, refundEmail } from "../messaging/templates/refund.ts";
 import { recordActivity } from "../organiser/activity.ts";
 import { claimOf, claimRefund, finishClaim, type RefundDeps } from "../organiser/refunds.ts";
 import { bookingStatusAfter } from "./booking-status.ts";
@@ -108,7 +109,7 @@ export async function cancelBooking(
       enqueueSms(tx, {
         dedupeKey: cancelTextKey(booking.id),
         to: booking.phone,
-        body: `Your booking for ${event.name} is cancelled. Under the event's cancellation policy no refund is due now.`,
+        body: cancelledNoRefundText({ eventName: event.name }),
       });
       const user = tx.select().from(users).where(eq(users.id, booking.userId)).get();
       if (user?.email) {

@@ -3,7 +3,6 @@ import { eq } from "drizzle-orm";
 import QRCode from "qrcode";
 import { type CancellationPolicy, policyOf } from "../../common/cancellation.ts";
 import { isOverByClock, type TicketStatus } from "../../common/ticket-status.ts";
-import { formatVenueTime } from "../../common/time-zone.ts";
 import type { Db, DbOrTx } from "../../db/client.ts";
 import { bookings } from "../../db/schema.ts";
 import type { Env } from "../env.ts";
@@ -11,6 +10,7 @@ import { isValidLinkToken, linkToken, savedTicketLink } from "../lib/capability.
 import { Conflict, Forbidden, Gone, NotFound } from "../lib/errors.ts";
 import type { Logger } from "../lib/log.ts";
 import { deliverPending, enqueueSms } from "../messaging/outbox.ts";
+import { ticketText } from "../messaging/templates/ticket.ts";
 import type { SmsProvider } from "../providers/sms/types.ts";
 import { type BookingContext, loadBookingContextById } from "./checkout.ts";
 import { saleDocumentOfBooking } from "./documents.ts";
@@ -55,16 +55,11 @@ export function issueTicket(tx: DbOrTx, env: Env, ctx: BookingContext, now: numb
   // 31^10 codes make a clash vanishingly rare, but the column has no unique index, so check.
   while (tx.select({ id: bookings.id }).from(bookings).where(eq(bookings.uniqueCode, code)).get()) code = randomCode();
   tx.update(bookings).set({ uniqueCode: code, confirmationSentAt: now }).where(eq(bookings.id, booking.id)).run();
-  // One link, the signed ticket link: it shows the QR on whatever phone opens it and saves it there
-  // (an installed app on iOS keeps its storage apart from Safari, where a card checkout may return).
-  // Never the door page the QR encodes: that is an empty code box. A link ends the message: a full
-  // stop after one is read as part of it by some phones.
+  // The words, and why its one link is the signed ticket link: api/messaging/templates/ticket.ts.
   enqueueSms(tx, {
     dedupeKey: confirmationDedupeKey(booking.id),
     to: user.phone,
-    body:
-      `You're booked for ${event.name} on ${formatVenueTime(event.startsAt, event.timeZone)} at ${event.address}. ` +
-      `Your ticket code is ${code}. Your ticket, with the QR to show at the door: ${savedTicketLink(env, booking.id)}`,
+    body: ticketText({ event, code, ticketUrl: savedTicketLink(env, booking.id) }),
   });
   return code;
 }

@@ -1,5 +1,4 @@
 import { and, asc, eq, inArray, lte, ne, or } from "drizzle-orm";
-import { formatVenueTime } from "../../common/time-zone.ts";
 import type { Db, DbOrTx } from "../../db/client.ts";
 import {
   bookings,
@@ -15,6 +14,7 @@ import { isValidLinkToken, linkToken } from "../lib/capability.ts";
 import { Forbidden, Gone, NotFound } from "../lib/errors.ts";
 import type { Logger } from "../lib/log.ts";
 import { deliverPending, enqueueSms } from "../messaging/outbox.ts";
+import { waitlistClosedText, waitlistOfferText } from "../messaging/templates/waitlist.ts";
 import type { SmsProvider } from "../providers/sms/types.ts";
 import { isBalanced, liveOffer, seatsLeft, seatsLeftFor, seatUse } from "./seats.ts";
 
@@ -154,7 +154,7 @@ export function offerFreedSeats(deps: Deps, now: number, eventId?: number): numb
             enqueueSms(tx, {
               dedupeKey: `waitlist-offer:${offer.id}`,
               to: entry.phone,
-              body: `A seat is free at ${event.name}, ${formatVenueTime(event.startsAt, event.timeZone)}. It is kept for you until ${formatVenueTime(expiresAt, event.timeZone)}: ${waitlistOfferLink(env, offer.id)}`,
+              body: waitlistOfferText({ event, expiresAt, offerUrl: waitlistOfferLink(env, offer.id) }),
             });
             made += 1;
           }
@@ -233,7 +233,7 @@ export function closeLineAtStart(tx: DbOrTx, event: Event) {
     enqueueSms(tx, {
       dedupeKey: lineClosedKey(event.id, entry.id),
       to: entry.phone,
-      body: `${event.name} is full tonight, so your place on the waitlist has closed. We'll let you know about the next one.`,
+      body: waitlistClosedText({ event }),
     });
   }
   closeWaitlist(tx, event.id, "closed");

@@ -1,5 +1,4 @@
 import { and, asc, eq, inArray, lte, notInArray, sql } from "drizzle-orm";
-import { formatVenueTime } from "../../common/time-zone.ts";
 import type { Db, DbOrTx } from "../../db/client.ts";
 import {
   type Event,
@@ -13,6 +12,7 @@ import { Conflict, NotFound } from "../lib/errors.ts";
 import { assertUnderLimit, type Limit, recordHit } from "../lib/rate-limit.ts";
 import { recordConsent } from "../messaging/consent.ts";
 import { enqueueSms } from "../messaging/outbox.ts";
+import { waitlistCancelledText } from "../messaging/templates/waitlist.ts";
 import { BOOKING_CLOSED } from "./holds.ts";
 import { assertNoPaidBooking, isBalanced, liveHoldOf, seatsLeft, seatsLeftFor, seatUse } from "./seats.ts";
 import { closeWaitlist, type OfferDeps, offerFreedSeatsNow, stillWaiting, WAITING } from "./waitlist-offers.ts";
@@ -210,7 +210,7 @@ export function endWaitlist(tx: DbOrTx, event: Event) {
     enqueueSms(tx, {
       dedupeKey: `cancel:${event.id}:waitlist:${entry.id}`,
       to: entry.phone,
-      body: `${event.name} on ${formatVenueTime(event.startsAt, event.timeZone)} has been cancelled, so the waitlist is closed. Sorry!`,
+      body: waitlistCancelledText({ event }),
     });
   }
   closeWaitlist(tx, event.id);

@@ -2,8 +2,8 @@ import { and, asc, eq } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client.ts";
 import { bookings, users } from "../../db/schema.ts";
 import type { Env } from "../env.ts";
-import type { EmailContent } from "./emails.ts";
 import { enqueueEmail, enqueueSms } from "./outbox.ts";
+import type { EmailContent } from "./templates/email-frame.ts";
 
 /** A paid booking, as much of it as a text to its attendee needs. */
 export type PaidAttendee = {

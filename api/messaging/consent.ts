@@ -11,8 +11,9 @@ import { users } from "../../db/schema.ts";
 import type { Env } from "../env.ts";
 import { isValidLinkToken, linkToken } from "../lib/capability.ts";
 import { hmac } from "../lib/crypto.ts";
-import { emailConsentConfirmation, senderOf } from "./emails.ts";
 import { enqueueEmail } from "./outbox.ts";
+import { emailConsentConfirmation } from "./templates/email-consent.ts";
+import { senderOf } from "./templates/email-frame.ts";
 
 // Consent to marketing, per channel and on the record (issue 36, docs/decisions/034-invitations.md).
 // The Spam Act asks for express consent (an unticked box the person ticks), so a choice is stored

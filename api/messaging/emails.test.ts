@@ -1,14 +1,10 @@
 import { describe, expect, it } from "vitest";
-import {
-  bookingEmail,
-  type EmailAttachment,
-  type EmailContent,
-  type EmailEvent,
-  eventCancelledEmail,
-  refundEmail,
-  reminderEmail,
-  resultsEmail,
-} from "./emails.ts";
+import type { EmailAttachment, EmailContent, EmailEvent } from "./templates/email-frame.ts";
+import { eventCancelledEmail } from "./templates/event-cancelled.ts";
+import { refundEmail } from "./templates/refund.ts";
+import { reminderEmail } from "./templates/reminder.ts";
+import { resultsEmail } from "./templates/results.ts";
+import { bookingEmail } from "./templates/ticket.ts";
 
 // What each email says: the facts in both parts, the attachments, nothing unescaped, no promotion.
 

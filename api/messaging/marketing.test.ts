@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { ANNOUNCEMENT_SMS_MAX, smsLength, smsTooLongMessage } from "../../common/announcement.ts";
-import { announcementEmail, announcementSms, listUnsubscribeHeaders, type MarketingEnv } from "./marketing.ts";
+import {
+  announcementEmail,
+  announcementSms,
+  listUnsubscribeHeaders,
+  type MarketingEnv,
+} from "./templates/announcement.ts";
 
 // What an announcement says: the sender named, the event's link filled in, the way out on every
 // message, the email's footer and headers, nothing unescaped.

@@ -38,7 +38,7 @@ export function enqueueSms(db: DbOrTx, message: { dedupeKey: string; to: string;
 /**
  * Marketing (an announcement, issue 36): sent only if the address still consents when its turn comes,
  * and at most INVITE_RATE_PER_MINUTE a minute. The text or email must already carry its sender and
- * its way out (api/messaging/marketing.ts builds them).
+ * its way out (api/messaging/templates/announcement.ts builds them).
  */
 export type Marketing = { announcementId: number };
 

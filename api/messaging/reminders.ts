@@ -1,20 +1,13 @@
 import { and, eq, gt, inArray, lte } from "drizzle-orm";
-import { formatVenueTime, utcToWallClock } from "../../common/time-zone.ts";
 import type { Db } from "../../db/client.ts";
 import { bookings, events, users } from "../../db/schema.ts";
 import type { Env } from "../env.ts";
 import { savedTicketLink } from "../lib/capability.ts";
-import { reminderEmail, senderOf } from "./emails.ts";
 import { enqueueEmail, enqueueSms } from "./outbox.ts";
+import { senderOf } from "./templates/email-frame.ts";
+import { reminderEmail, reminderText } from "./templates/reminder.ts";
 
 const HOUR = 3_600_000;
-
-/** "today", "tomorrow" or "in 3 days", counted in calendar days at the venue. */
-function daysAway(now: number, startsAt: number, zone: string): string {
-  const day = (ms: number) => Date.parse(`${utcToWallClock(ms, zone).date}T00:00:00Z`);
-  const days = Math.round((day(startsAt) - day(now)) / (24 * HOUR));
-  return days <= 0 ? "today" : days === 1 ? "tomorrow" : `in ${days} days`;
-}
 
 export const reminderDedupeKey = (hours: number, bookingId: number) => `reminder-${hours}h:${bookingId}`;
 
@@ -71,9 +64,7 @@ export function queueDueReminders(db: Db, env: Env, now: number): number {
     enqueueSms(db, {
       dedupeKey: reminderDedupeKey(h, booking.id),
       to: booking.phone,
-      body:
-        `Reminder: ${event.name} is ${daysAway(now, event.startsAt, event.timeZone)}, ${formatVenueTime(event.startsAt, event.timeZone)}, at ${event.address}. ` +
-        `Your ticket: ${env.PUBLIC_BASE_URL}/tickets`,
+      body: reminderText({ event, now, ticketsUrl: `${env.PUBLIC_BASE_URL}/tickets` }),
     });
     // The same reminder by email, with the night's .ics again (docs/decisions/033-emails.md).
     if (user.email && booking.uniqueCode) {

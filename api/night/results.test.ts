@@ -9,7 +9,7 @@ import { recordingSms } from "../../test/fakes/sms.ts";
 import { insertEvent, insertPaidBookings } from "../../test/fixtures.ts";
 import { type Env, parseEnv } from "../env.ts";
 import { silentLogger } from "../lib/log.ts";
-import { resultsEmail } from "../messaging/emails.ts";
+import { resultsEmail } from "../messaging/templates/results.ts";
 import { backgroundJobs } from "../ops/jobs.ts";
 import { createScheduler } from "../ops/scheduler.ts";
 import { createLocalPayments } from "../providers/payments/local.ts";

@@ -7,8 +7,9 @@ import { eventFeedbackLink, participantFeedbackLink } from "../lib/capability.ts
 import { Conflict, NotFound } from "../lib/errors.ts";
 import type { Logger } from "../lib/log.ts";
 import { textPaidAttendees } from "../messaging/attendee-texts.ts";
-import { resultsEmail, senderOf } from "../messaging/emails.ts";
 import { deliverBatch, enqueueSms } from "../messaging/outbox.ts";
+import { senderOf } from "../messaging/templates/email-frame.ts";
+import { ratingReminderText, resultsEmail, resultsText as resultsTextFor } from "../messaging/templates/results.ts";
 import type { SmsProvider } from "../providers/sms/types.ts";
 import { whoCame } from "./attendance.ts";
 import { type FeedbackValue, partnersOf, type RatedBy, setShareDefaults } from "./feedback.ts";
@@ -117,34 +118,17 @@ function matchCounts(db: DbOrTx, eventId: number): { mutual: Map<number, number>
   return { mutual, friends };
 }
 
-const plural = (n: number, one: string, many: string) => (n === 1 ? `1 ${one}` : `${n} ${many}`);
-
 /**
- * What the report shows, and no more: a match may have chosen Email, Instagram or Nothing, so the
- * text promises no numbers (issue 46). The email says the same.
- */
-export const SEE_WHO = "See who matched with you";
-
-/**
- * The release text: how many matches and the report link; a kind line for nobody rather than a zero.
- * Friend matches are named beside the mutual ones where there are any.
+ * The release text to one guest: their matches and their report link, in the words of
+ * api/messaging/templates/results.ts.
  */
 export function resultsText(env: Env, event: Event, userId: number, matches: number, friends = 0): string {
-  const link = eventFeedbackLink(env, userId, event.id);
-  if (matches === 0 && friends === 0) {
-    return `Your results from ${event.name} are in. No mutual match this time, but thank you for coming, and we hope to see you at the next one: ${link}`;
-  }
-  if (friends > 0) {
-    const what = [
-      matches > 0 ? plural(matches, "mutual match", "mutual matches") : null,
-      plural(friends, "friend match", "friend matches"),
-    ]
-      .filter(Boolean)
-      .join(" and ");
-    return `Your results from ${event.name} are in: ${what}! ${SEE_WHO}: ${link}`;
-  }
-  const what = plural(matches, "mutual match", "mutual matches");
-  return `Your results from ${event.name} are in: ${what}! ${SEE_WHO}: ${link}`;
+  return resultsTextFor({
+    eventName: event.name,
+    reportUrl: eventFeedbackLink(env, userId, event.id),
+    matches,
+    friends,
+  });
 }
 
 /** `releasedNow` is false when the results were already out (a second tap, or the scheduler first). */
@@ -256,7 +240,11 @@ export function queueRatingReminders(deps: Pick<Deps, "db" | "env">, now: number
           enqueueSms(tx, {
             dedupeKey: `rating-reminder:${event.id}:${userId}`,
             to,
-            body: `A reminder from ${event.name}: rate the people you met before your matches arrive at ${when}: ${participantFeedbackLink(deps.env, userId, event.id)}`,
+            body: ratingReminderText({
+              eventName: event.name,
+              resultsBy: when,
+              ratingUrl: participantFeedbackLink(deps.env, userId, event.id),
+            }),
           });
           queued++;
         }

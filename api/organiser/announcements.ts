@@ -16,14 +16,14 @@ import {
 import type { Env } from "../env.ts";
 import { BadRequest, Conflict, NotFound } from "../lib/errors.ts";
 import { announcementLink, consentingContacts, unsubscribeLink } from "../messaging/consent.ts";
+import { enqueueEmail, enqueueMarketingSms } from "../messaging/outbox.ts";
 import {
   type AnnouncementEmail,
   announcementEmail,
   announcementSms,
   listUnsubscribeHeaders,
   type MarketingEnv,
-} from "../messaging/marketing.ts";
-import { enqueueEmail, enqueueMarketingSms } from "../messaging/outbox.ts";
+} from "../messaging/templates/announcement.ts";
 import { ERASED } from "../ops/retention.ts";
 import { ORGANISER, recordActivity } from "./activity.ts";
 

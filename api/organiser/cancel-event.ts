@@ -1,21 +1,16 @@
 import { and, asc, eq, isNotNull } from "drizzle-orm";
-import { audFromCents, REFUND_ARRIVES } from "../../common/money.ts";
-import { formatVenueTime } from "../../common/time-zone.ts";
-import { bookings, type Event, events } from "../../db/schema.ts";
+import { bookings, events } from "../../db/schema.ts";
 import { releaseHolds } from "../booking/holds.ts";
 import { endWaitlist } from "../booking/waitlist.ts";
 import { Conflict, NotFound } from "../lib/errors.ts";
 import { textPaidAttendees } from "../messaging/attendee-texts.ts";
-import { eventCancelledEmail, senderOf } from "../messaging/emails.ts";
 import { deliverBatch } from "../messaging/outbox.ts";
+import { senderOf } from "../messaging/templates/email-frame.ts";
+import { eventCancelledEmail, eventCancelledText } from "../messaging/templates/event-cancelled.ts";
 import { type RefundDeps, refundPayment } from "./refunds.ts";
 
 /** What one run did: payments refunded now, payments still unrefunded, texts sent and not sent yet. */
 export type CancelResult = { refunded: number; failed: number; sent: number; smsFailed: number };
-
-const message = (event: Event, amountCents: number) =>
-  `Sorry: ${event.name} on ${formatVenueTime(event.startsAt, event.timeZone)} has been cancelled. ` +
-  `Your ${audFromCents(amountCents)} is being refunded to your card; ${REFUND_ARRIVES}.`;
 
 /**
  * Cancels an event that has not started: status `cancelled`, holds released, waitlist ended, every
@@ -50,7 +45,7 @@ export async function cancelEvent(deps: RefundDeps, eventId: number): Promise<Ca
       }
       textPaidAttendees(tx, eventId, {
         dedupeKey: (attendee) => `${prefix}${attendee.id}`,
-        body: (attendee) => message(event, attendee.amountCents),
+        body: (attendee) => eventCancelledText({ event, amountCents: attendee.amountCents }),
         email: {
           env: deps.env,
           content: (attendee) =>

@@ -1,5 +1,5 @@
 import { and, eq } from "drizzle-orm";
-import { AUTO_END_AFTER_MS, plannedEnd, resultsAtOf, resultsWhen } from "../../common/results-time.ts";
+import { AUTO_END_AFTER_MS, plannedEnd } from "../../common/results-time.ts";
 import type { Db } from "../../db/client.ts";
 import { type Event, events } from "../../db/schema.ts";
 import { closeLineNow } from "../booking/waitlist-offers.ts";
@@ -9,6 +9,7 @@ import { Conflict, DomainError, NotFound } from "../lib/errors.ts";
 import type { Logger } from "../lib/log.ts";
 import { textPaidAttendees } from "../messaging/attendee-texts.ts";
 import { deliverBatch } from "../messaging/outbox.ts";
+import { nightEndedText, nightStartedText, noShowText } from "../messaging/templates/night.ts";
 import { whoCame } from "../night/attendance.ts";
 import type { SmsProvider } from "../providers/sms/types.ts";
 
@@ -27,14 +28,12 @@ const START: Transition = {
   to: "started",
   key: "start",
   message: (env, event, userId) =>
-    `${event.name} has started! Tap to like or pass on the people you meet tonight: ${participantFeedbackLink(env, userId, event.id)}`,
+    nightStartedText({ event, ratingUrl: participantFeedbackLink(env, userId, event.id) }),
 };
 
 /**
- * The rating link again (the start link), and when the matches come: the report link waits for the
- * release (docs/decisions/021-results.md), so nobody learns on the way home who did not pick them.
- * A paid guest who did not come is not thanked nor sent a rating link: one word that we missed them,
- * and whom to ask (the refund question usually follows).
+ * The rating link again (the start link) to whoever came; a paid guest who did not come is not sent
+ * one (api/messaging/templates/night.ts says what each gets, and why).
  */
 const END: Transition = {
   from: "started",
@@ -42,13 +41,9 @@ const END: Transition = {
   key: "end",
   message: (env, event, userId, now, came) =>
     came
-      ? `Thanks for coming to ${event.name}! Rate the people you met by ${resultsWhen(resultsAtOf(event), event.timeZone, now)}, when your matches arrive: ${participantFeedbackLink(env, userId, event.id)}`
-      : noShowText(env, event),
+      ? nightEndedText({ event, now, ratingUrl: participantFeedbackLink(env, userId, event.id) })
+      : noShowText({ event, supportEmail: env.SUPPORT_EMAIL }),
 };
-
-/** The end's text to a paid guest who did not come. */
-export const noShowText = (env: Pick<Env, "SUPPORT_EMAIL">, event: Event) =>
-  `Sorry we missed you at ${event.name}. Questions? ${env.SUPPORT_EMAIL}`;
 
 export type TransitionResult = { sent: number; failed: number };
 

@@ -1,5 +1,4 @@
 import { and, asc, eq, isNotNull, isNull, lte } from "drizzle-orm";
-import { audFromCents, REFUND_ARRIVES } from "../../common/money.ts";
 import type { Db, DbOrTx } from "../../db/client.ts";
 import { bookings, events, type RefundClaim, refundClaims, refunds, users } from "../../db/schema.ts";
 import { emailDocument } from "../booking/booking-email.ts";
@@ -9,8 +8,9 @@ import { offerFreedSeatsNow } from "../booking/waitlist-offers.ts";
 import type { Env } from "../env.ts";
 import { Conflict, NotFound, ProviderFailed } from "../lib/errors.ts";
 import type { Logger } from "../lib/log.ts";
-import { refundEmail, senderOf } from "../messaging/emails.ts";
 import { deliverPending, enqueueEmail, enqueueSms } from "../messaging/outbox.ts";
+import { senderOf } from "../messaging/templates/email-frame.ts";
+import { refundEmail, refundText } from "../messaging/templates/refund.ts";
 import { endStreamsFor } from "../night/room-events.ts";
 import { AlreadyRefunded, type PaymentsProvider } from "../providers/payments/types.ts";
 import type { SmsProvider } from "../providers/sms/types.ts";
@@ -184,19 +184,10 @@ function textRefund(tx: DbOrTx, claim: RefundClaim, eventId: number | undefined)
   if (!event || event.status === "cancelled") return;
   const booking = tx.select({ phone: bookings.phone }).from(bookings).where(eq(bookings.id, claim.bookingId)).get();
   if (!booking) return;
-  if (claim.reason === "guest_cancel") {
-    enqueueSms(tx, {
-      dedupeKey: `refund:${claim.paymentIntentId}`,
-      to: booking.phone,
-      body: `Your booking for ${event.name} is cancelled. ${audFromCents(claim.amountCents)} is being refunded to your card; ${REFUND_ARRIVES}.`,
-    });
-    return;
-  }
-  const why = claim.reason === "no_seat" ? "The last seat went while you were paying, so " : "";
   enqueueSms(tx, {
     dedupeKey: `refund:${claim.paymentIntentId}`,
     to: booking.phone,
-    body: `${why}${why ? "your" : "Your"} ${audFromCents(claim.amountCents)} for ${event.name} is being refunded to your card; ${REFUND_ARRIVES}.`,
+    body: refundText({ eventName: event.name, amountCents: claim.amountCents, reason: claim.reason }),
   });
 }
 

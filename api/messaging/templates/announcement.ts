@@ -1,12 +1,14 @@
-import { announcementSmsText, withLink } from "../../common/announcement.ts";
-import { formatVenueTime } from "../../common/time-zone.ts";
-import type { Env } from "../env.ts";
-import { type Block, compose, type MarketingFooter, senderOf } from "./emails.ts";
+import { announcementSmsText, withLink } from "../../../common/announcement.ts";
+import { formatVenueTime } from "../../../common/time-zone.ts";
+import type { Env } from "../../env.ts";
+import { type Block, compose, type MarketingFooter, senderOf } from "./email-frame.ts";
 
-// What an announcement says (issue 36, docs/decisions/034-invitations.md): pure builders, as
-// emails.ts's. Marketing, unlike every other message, must identify the sender and carry a way out:
-// a text ends with `Reply STOP to opt out`; an email names the business, its ABN, address and
-// contact, links **Unsubscribe** (one tap, no sign-in) and carries the List-Unsubscribe headers.
+// What an announcement says, its invitation to a night (issue 36, docs/decisions/034-invitations.md):
+// pure builders, as every message's. The organiser writes the words; this frames them. Marketing,
+// unlike every other message, must identify the sender and carry a way out: a text ends with
+// `Reply STOP to opt out`; an email names the business, its ABN, address and contact, links
+// **Unsubscribe** (one tap, no sign-in) and carries the List-Unsubscribe headers. The text's own
+// words are common/announcement.ts's, which the Invite tab's preview shares.
 
 export type MarketingEnv = Pick<
   Env,
@@ -24,7 +26,7 @@ export const announcementSms = (env: Pick<Env, "BUSINESS_NAME">, text: string, l
  * The one-click unsubscribe a mail client offers beside the sender (RFC 8058), made in consent.ts
  * with the unsubscribe link it signs; the page link in the body is consent.ts's too.
  */
-export { listUnsubscribeHeaders } from "./consent.ts";
+export { listUnsubscribeHeaders } from "../consent.ts";
 
 export type AnnouncementEmail = {
   subject: string;

@@ -1,0 +1,68 @@
+import { formatVenueTime } from "../../../common/time-zone.ts";
+import type { Event } from "../../../db/schema.ts";
+import {
+  type Block,
+  calendarAttachment,
+  compose,
+  documentAttachment,
+  type EmailContent,
+  type EmailDocument,
+  QR_CID,
+  type TicketEmail,
+  when,
+} from "./email-frame.ts";
+
+// The ticket: the confirmation text and the booking email, queued together when a booking is paid
+// (api/booking/ticket.ts and booking-email.ts).
+
+/**
+ * The confirmation text. One link, the signed ticket link (`ticketUrl`): it shows the QR on whatever
+ * phone opens it and saves it there (an installed app on iOS keeps its storage apart from Safari,
+ * where a card checkout may return). Never the door page the QR encodes: that is an empty code box.
+ * A link ends the message: a full stop after one is read as part of it by some phones.
+ */
+export const ticketText = (input: {
+  event: Pick<Event, "name" | "startsAt" | "timeZone" | "address">;
+  code: string;
+  ticketUrl: string;
+}) =>
+  `You're booked for ${input.event.name} on ${formatVenueTime(input.event.startsAt, input.event.timeZone)} at ${input.event.address}. ` +
+  `Your ticket code is ${input.code}. Your ticket, with the QR to show at the door: ${input.ticketUrl}`;
+
+/**
+ * The booking email, queued with the confirmation text: the QR inline with the unique code, the date
+ * and time on the venue's clock, the address and the ticket link; the event's `.ics` and the
+ * payment's receipt or tax invoice attached.
+ */
+export function bookingEmail(
+  input: TicketEmail & {
+    /** What the QR encodes: the door page's link (api/booking/ticket.ts's `doorQrLink`). */
+    qrText: string;
+    document?: EmailDocument | null;
+  },
+): EmailContent {
+  const { event, sender } = input;
+  const blocks: Block[] = [
+    { p: `Hi ${input.name},` },
+    { p: `You're booked for ${event.name}. Show this QR code, or say your ticket code, at the door.` },
+    { qr: { alt: `QR code for ${input.name}'s ticket` } },
+    {
+      facts: [
+        ["Ticket code", input.uniqueCode],
+        ["When", when(event)],
+        ["Where", event.address],
+      ],
+    },
+    { link: { href: input.ticketUrl, text: "Open your ticket" } },
+    {
+      p: input.document
+        ? `Your ${input.document.title.toLowerCase()} ${input.document.number} is attached, with the night as a calendar file.`
+        : "The night is attached as a calendar file.",
+    },
+  ];
+  return compose(`Your ticket for ${event.name}`, blocks, sender, [
+    { filename: "ticket-qr.png", contentType: "image/png", qr: input.qrText, cid: QR_CID },
+    ...calendarAttachment(event, input, input.origin, input.now),
+    ...documentAttachment(input.document),
+  ]);
+}
