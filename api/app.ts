@@ -33,6 +33,7 @@ import { roundsRoutes } from "./night/rounds-routes.ts";
 import { apiDocsRoutes } from "./ops/api-docs-routes.ts";
 import { configRoutes } from "./ops/config-routes.ts";
 import { healthRoutes } from "./ops/health-routes.ts";
+import { describeOperations, inRoom } from "./ops/openapi-operations.ts";
 import { adminRoutes } from "./organiser/admin-routes.ts";
 import { announcementRoutes } from "./organiser/announcements-routes.ts";
 import { hostAccessRoutes } from "./organiser/host-access-routes.ts";
@@ -56,8 +57,8 @@ export function apiRoutes(deps: AppDeps) {
   const api = new OpenAPIHono()
     // The public reads come first: they take no body and encode their own answers, so the body
     // limits and the compressor below never run for the calls every phone makes.
-    .route("/", eventsRoutes(deps))
-    .route("/", imagesRoutes(deps))
+    .route("/", inRoom("booking", eventsRoutes(deps)))
+    .route("/", inRoom("booking", imagesRoutes(deps)))
     .use(async (c, next) => {
       if (!(c.req.header("content-type") ?? "").startsWith("multipart/form-data")) return jsonLimit(c, next);
       // A declared length is judged from the header, as bodyLimit does, but without building the web
@@ -68,24 +69,24 @@ export function apiRoutes(deps: AppDeps) {
       return multipartLimit(c, next);
     })
     .use(compressLarge())
-    .route("/", configRoutes(deps))
-    .route("/", bookingRoutes(deps))
-    .route("/", meRoutes(deps))
-    .route("/", documentsRoutes(deps))
-    .route("/", waitlistRoutes(deps))
-    .route("/", paymentsRoutes(deps))
-    .route("/", adminRoutes(deps))
-    .route("/", feedbackRoutes(deps))
-    .route("/", doorRoutes(deps))
-    .route("/", roundsRoutes(deps))
-    .route("/", roomEventsRoutes(deps))
-    .route("/", resultsRoutes(deps))
-    .route("/", hostAccessRoutes(deps))
-    .route("/", promoCodeRoutes(deps))
-    .route("/", announcementRoutes(deps))
-    .route("/", mailboxRoutes(deps))
-    .route("/", inboundRoutes(deps))
-    .route("/", unsubscribeRoutes(deps));
+    .route("/", inRoom("ops", configRoutes(deps)))
+    .route("/", inRoom("booking", bookingRoutes(deps)))
+    .route("/", inRoom("booking", meRoutes(deps)))
+    .route("/", inRoom("booking", documentsRoutes(deps)))
+    .route("/", inRoom("booking", waitlistRoutes(deps)))
+    .route("/", inRoom("booking", paymentsRoutes(deps)))
+    .route("/", inRoom("organiser", adminRoutes(deps)))
+    .route("/", inRoom("night", feedbackRoutes(deps)))
+    .route("/", inRoom("night", doorRoutes(deps)))
+    .route("/", inRoom("night", roundsRoutes(deps)))
+    .route("/", inRoom("night", roomEventsRoutes(deps)))
+    .route("/", inRoom("night", resultsRoutes(deps)))
+    .route("/", inRoom("organiser", hostAccessRoutes(deps)))
+    .route("/", inRoom("booking", promoCodeRoutes(deps)))
+    .route("/", inRoom("organiser", announcementRoutes(deps)))
+    .route("/", inRoom("messaging", mailboxRoutes(deps)))
+    .route("/", inRoom("messaging", inboundRoutes(deps)))
+    .route("/", inRoom("messaging", unsubscribeRoutes(deps)));
   return new OpenAPIHono().route("/api", api);
 }
 
@@ -144,13 +145,18 @@ export function createApp(deps: AppDeps) {
   // Cache-Control: no-store on every API answer whose route does not declare its own (decision 013).
   app.use("/api/*", privateUnlessDeclared());
   // Outside /api and before the static files: no limits, no body, nothing cached.
-  app.route("/", healthRoutes(deps));
+  app.route("/", inRoom("ops", healthRoutes(deps)));
   app.route("/", apiRoutes(deps));
   // The OpenAPI document and the reference page (open outside production).
   app.route(
     "/",
-    apiDocsRoutes(deps, () => app),
+    inRoom(
+      "ops",
+      apiDocsRoutes(deps, () => app),
+    ),
   );
+  // Every operation's id and the security it takes, now that every room is mounted (decision 041).
+  describeOperations(app);
   if (deps.staticDir) {
     app.use("*", staticFiles(deps.staticDir, { homePicture: () => firstListedPicture(deps.db, deps.now()) }));
   }

@@ -3,7 +3,7 @@ import { getCookie, setCookie } from "hono/cookie";
 import type { AppDeps } from "../deps.ts";
 import { hmac, safeEqual } from "../lib/crypto.ts";
 
-const COOKIE = "sdt_phone";
+export const COOKIE = "sdt_phone";
 const PURPOSE = "verified-phone";
 const LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
 

@@ -11,7 +11,7 @@ import { hostSessionOf } from "./host-session.ts";
 
 // A session is a row in admin_sessions; the cookie carries its random id, signed so a guessed or
 // tampered cookie costs no database read (docs/decisions/009-admin-login-and-sessions.md).
-const COOKIE = "sdt_admin";
+export const COOKIE = "sdt_admin";
 const PURPOSE = "admin-session";
 const LIFETIME_MS = 12 * 60 * 60 * 1000;
 

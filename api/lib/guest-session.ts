@@ -14,7 +14,7 @@ import { Unauthorized } from "./errors.ts";
 // `signIn`). The cookie carries the row's random id, signed like the admin's and the host's, so a
 // guessed or tampered cookie costs no database read; every call reads the row, so Sign out ends the
 // session for every copy of the cookie.
-const COOKIE = "sdt_me";
+export const COOKIE = "sdt_me";
 const PURPOSE = "guest-session";
 export const GUEST_SESSION_MS = 30 * 24 * 60 * 60 * 1000;
 

@@ -8,7 +8,7 @@ import { signValue, verifySignedValue } from "./crypto.ts";
 // A host session is a row in host_sessions, tied to its host link; the cookie carries its random id,
 // signed like the admin's (docs/decisions/022-host-access.md). Revoking the link ends the session for
 // every copy of the cookie, because every call reads the row and its link.
-const COOKIE = "sdt_host";
+export const COOKIE = "sdt_host";
 const PURPOSE = "host-session";
 
 /** Signs the phone in with a host link's token: the same cookie rules as the admin's session. */

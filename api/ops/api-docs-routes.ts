@@ -9,6 +9,7 @@ import { compress } from "hono/compress";
 import type { AppDeps } from "../deps.ts";
 import { ADMIN_ERRORS, requireAdmin } from "../lib/admin-session.ts";
 import { apiRouter, errors, file, json, z } from "../lib/openapi.ts";
+import { ROOM_TAGS } from "./openapi-operations.ts";
 
 /**
  * The API reference Scalar draws, from the package's own standalone bundle: the page loads nothing
@@ -91,6 +92,9 @@ export function apiDocsRoutes(deps: AppDeps, whole: () => OpenAPIHono<Env>) {
           description:
             "Every call the server answers. docs/api.md says what each is for and its rules; this document is generated from the routes' own schemas, so it is what the server checks.",
         },
+        // Paths start with /api, so the server is the site itself.
+        servers: [{ url: deps.env.PUBLIC_BASE_URL, description: "This server" }],
+        tags: ROOM_TAGS,
       }) as unknown as Record<string, unknown>;
       return c.json(openApiDocument.parse(document), 200);
     })
