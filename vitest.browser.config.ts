@@ -7,7 +7,8 @@ export default defineConfig({
     include: ["e2e/**/*.test.ts"],
     environment: "node",
     testTimeout: 90_000,
-    hookTimeout: 60_000,
+    // A hook starts a server and Chromium: seconds alone, up to a minute or more on two busy cores.
+    hookTimeout: 120_000,
     maxWorkers: 2,
     // A test waits for the state it expects: expect.poll's own default (1 s) is too short for a page
     // on two shared cores (a photo shrunk and uploaded, a service worker installing), so polls wait

@@ -145,7 +145,7 @@ describe("killing the server mid-booking", () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it(`keeps every confirmed booking through ${ROUNDS} SIGKILLs`, { timeout: 120_000 }, async () => {
+  it(`keeps every confirmed booking through ${ROUNDS} SIGKILLs`, { timeout: 240_000 }, async () => {
     for (let round = 1; round <= ROUNDS; round++) {
       server = await startAppServer(ENV, dataDir);
       const url = server.url;
@@ -156,7 +156,8 @@ describe("killing the server mid-booking", () => {
       const roomFlows = (["female", "male"] as const).flatMap((gender) =>
         Array.from({ length: ROOM_BUYERS[gender] }, () => buyer(url, roomId, photo, roomConfirmed, gender)),
       );
-      const deadline = Date.now() + 8_000;
+      // Until three are confirmed: seconds on a quiet machine, longer on a loaded one.
+      const deadline = Date.now() + 30_000;
       while (confirmed.length - before < 3 && flows.length < BUYERS_PER_ROUND && Date.now() < deadline) {
         flows.push(buyer(url, eventId, photo, confirmed));
         await new Promise((r) => setTimeout(r, 40));

@@ -124,7 +124,8 @@ async function launch(
   );
   const exited = exitStatus.then(() => undefined);
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${logs.join("")}`)), 30_000);
+    // A start takes a second or two alone, and far longer on a machine shared with other suites.
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${logs.join("")}`)), 90_000);
     const onData = (chunk: Buffer) => {
       logs.push(chunk.toString());
       if (chunk.toString().includes("listening on")) {

@@ -38,7 +38,7 @@ describe.skipIf(noBrowser)("the photo a phone uploads", () => {
       cameraPhoto(2, { width: 4000, height: 3000, orientation: 6 }),
     ]);
     browser = await launchBrowser();
-  });
+  }, 180_000);
 
   afterAll(async () => {
     await browser?.close();
