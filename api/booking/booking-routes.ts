@@ -14,22 +14,15 @@ import { apiRouter, done, errors, file, fileField, formBody, json, jsonBody, z }
 import { idParam, jsonId, personName } from "../lib/validate.ts";
 import { browserVerified, rememberVerifiedPhone } from "./booking-cookie.ts";
 import { answersFor, type FormAnswers as FormAnswersSent } from "./format-answers.ts";
-import {
-  assertBookable,
-  assertCanHold,
-  countSave,
-  findEvent,
-  giveBackSeat,
-  type HeldSeat,
-  holdBeforePhoto,
-  saveUserDetails,
-} from "./holds.ts";
+import { assertBookable, findEvent } from "./event-lookup.ts";
+import { assertCanHold, giveBackSeat, type HeldSeat, holdBeforePhoto } from "./holds.ts";
 import { readStoredImage } from "./images.ts";
 import { copyKeptPhoto, keepDetails, keptDetailsOf, keptForForm, touchKeptDetails } from "./kept-details.ts";
 import { sendOtp, verifyOtp } from "./otp.ts";
 import { auMobile, COUNTRY_CODE } from "./phone.ts";
 import { photoJobsOf } from "./photo-jobs.ts";
 import { assertAgeAllowed } from "./prices.ts";
+import { countSave, saveUserDetails } from "./save-details.ts";
 import { soldOutMemo } from "./sold-out-memo.ts";
 import { offerFreedSeatsNow } from "./waitlist-offers.ts";
 

@@ -4,7 +4,7 @@ import { documentByNumber } from "../booking/documents.ts";
 import { pdfDownload } from "../booking/documents-pdf.ts";
 import { getEvent } from "../booking/events.ts";
 import { eventDetail } from "../booking/events-schemas.ts";
-import { findEvent } from "../booking/holds.ts";
+import { findEvent } from "../booking/event-lookup.ts";
 import { type LISTED, listWaitlist } from "../booking/waitlist.ts";
 import type { AppDeps } from "../deps.ts";
 import { ADMIN_ERRORS, requireAdmin } from "../lib/admin-session.ts";
