@@ -268,7 +268,7 @@ export const feedback = sqliteTable(
     clientTs: integer("client_ts").notNull(),
     updatedAt: integer("updated_at").notNull(),
     // Who made the choice: the guest on their phone, or staff typing in a paper card. A staff card
-    // never replaces the guest's own choice (api/night/feedback.ts, docs/decisions/021-results.md).
+    // never replaces the guest's own choice (api/night/ratings.ts, docs/decisions/021-results.md).
     ratedBy: text("rated_by", { enum: ["guest", "staff"] })
       .notNull()
       .default("guest"),

@@ -107,7 +107,7 @@ export function myData(deps: Pick<AppDeps, "db" | "now">, phone: string) {
   }));
 
   // Matches: mutual likes on nights whose results are out and where both still hold a paid seat,
-  // as the guest's own report lists them (api/night/feedback.ts), with the number it shows.
+  // as the guest's own report lists them (api/night/feedback-report.ts), with the number it shows.
   const matches: { eventName: string; name: string; phone: string }[] = [];
   const paidMine = rows.filter((r) => r.booking.status === "paid" && r.event.resultsReleasedAt !== null);
   for (const { user, event } of paidMine) {

@@ -3,7 +3,9 @@ import { feedbackValues } from "../../db/schema.ts";
 import type { AppDeps } from "../deps.ts";
 import { apiRouter, errors, json, jsonBody, z } from "../lib/openapi.ts";
 import { jsonId, plainText } from "../lib/validate.ts";
-import { getFeedbackReport, getParticipants, saveFeedback, shareContact } from "./feedback.ts";
+import { shareContact } from "./contact-sharing.ts";
+import { getFeedbackReport } from "./feedback-report.ts";
+import { getParticipants, saveFeedback } from "./ratings.ts";
 import { contactShared, feedbackReport, participants, shareChoice, storedRating } from "./night-schemas.ts";
 import { notifyRatings } from "./room-events.ts";
 

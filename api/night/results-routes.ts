@@ -5,7 +5,7 @@ import { ADMIN_ERRORS, requireAdmin } from "../lib/admin-session.ts";
 import { apiRouter, errors, json, jsonBody, z } from "../lib/openapi.ts";
 import { logActivity, requireStaff, STAFF_ERRORS, staffFor } from "../lib/staff.ts";
 import { idParam, jsonId } from "../lib/validate.ts";
-import { adminSaveFeedback } from "./feedback.ts";
+import { adminSaveFeedback } from "./ratings.ts";
 import { formatOfEvent, genderForCaller } from "./host-gender.ts";
 import { ratingsView, resultsReleased, storedRating } from "./night-schemas.ts";
 import { eventRatings, releaseResults } from "./results.ts";

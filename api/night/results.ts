@@ -11,7 +11,9 @@ import { resultsEmail, senderOf } from "../messaging/emails.ts";
 import { deliverBatch, enqueueSms } from "../messaging/outbox.ts";
 import type { SmsProvider } from "../providers/sms/types.ts";
 import { whoCame } from "./attendance.ts";
-import { type FeedbackValue, partnersOf, type RatedBy, setShareDefaults } from "./feedback.ts";
+import { setShareDefaults } from "./contact-sharing.ts";
+import { type FeedbackValue, partnersOf } from "./feedback.ts";
+import type { RatedBy } from "./ratings.ts";
 
 // The results of a night (docs/decisions/021-results.md): released once, by the organiser's Release
 // results or by the scheduler at `resultsAt`; one text per participant with their matches; one
