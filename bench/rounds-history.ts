@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { planEventRounds } from "../api/night/rounds.ts";
-import { planRounds, type Round } from "../api/night/rounds-plan.ts";
+import { planRounds, type Round } from "../api/night/planning/rounds-plan.ts";
 import { openDatabase } from "../db/client.ts";
 import { eventRounds } from "../db/rounds-schema.ts";
 import { bookings, users } from "../db/schema.ts";

@@ -129,7 +129,7 @@ const mixedSelf = (db: DbOrTx, userId: number): MixedAnswers =>
 const WANTED = { women: "female", men: "male" } as const;
 const wants = (x: MixedAnswers, y: MixedAnswers) =>
   x.wants === "everyone" || (x.wants !== null && WANTED[x.wants] === y.gender);
-/** group-plan.ts's wantToMeet over stored answers: each would like to meet the other. */
+/** planning/group-plan.ts's wantToMeet over stored answers: each would like to meet the other. */
 const wantEachOther = (x: MixedAnswers, y: MixedAnswers) => wants(x, y) && wants(y, x);
 
 const anyoneCheckedIn = (db: DbOrTx, eventId: number) =>

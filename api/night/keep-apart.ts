@@ -3,7 +3,7 @@ import type { Db, DbOrTx } from "../../db/client.ts";
 import { bookings, type Event, events, type PersonGender, users } from "../../db/schema.ts";
 import { Conflict, NotFound } from "../lib/errors.ts";
 import { eventRounds, keepApart } from "../../db/rounds-schema.ts";
-import type { PersonPair } from "./rounds-plan.ts";
+import type { PersonPair } from "./planning/rounds-plan.ts";
 import { clockAt, findRounds, newPlan } from "./rounds.ts";
 
 // **Keep apart** (docs/decisions/030-nobody-across-the-table-twice.md): the organiser marks two guests

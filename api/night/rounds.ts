@@ -13,14 +13,14 @@ import {
 import { bookings, type Event, events, type PersonGender, users, type WantsToMeet } from "../../db/schema.ts";
 import { BadRequest, Conflict, NotFound } from "../lib/errors.ts";
 import { keptApart } from "./keep-apart.ts";
-import { planGroupNight } from "./format-plan.ts";
+import { planGroupNight } from "./planning/format-plan.ts";
 import { advance, applyAction, type Clock, type ClockAction, shownPhaseEnd, type Timing } from "./rounds-clock.ts";
-import { type PersonPair, planRounds, type Round, replanRounds } from "./rounds-plan.ts";
+import { type PersonPair, planRounds, type Round, replanRounds } from "./planning/rounds-plan.ts";
 
 /**
  * The night's rounds on the server (docs/decisions/019-running-the-night.md): the plan built from the
  * people present, the clock the host runs, and who has met whom. The planner and the clock are pure
- * (rounds-plan.ts, rounds-clock.ts); this file reads and writes them, each write in one IMMEDIATE
+ * (planning/rounds-plan.ts, rounds-clock.ts); this file reads and writes them, each write in one IMMEDIATE
  * transaction that re-reads the state it changes.
  */
 
@@ -359,7 +359,7 @@ export function newPlan(tx: DbOrTx, event: Event, row: EventRounds | undefined, 
 
 /**
  * newPlan at One group and Mixed (docs/decisions/037-formats-on-the-night.md): everyone present in
- * one list, by arrival, planned by group-plan.ts; the same settings, history, earlier nights and
+ * one list, by arrival, planned by planning/group-plan.ts; the same settings, history, earlier nights and
  * Keep apart as Women meet men, and twice its cap on one side as the cap on the room.
  */
 function newGroupPlan(
