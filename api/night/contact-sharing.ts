@@ -3,7 +3,7 @@ import type { DbOrTx } from "../../db/client.ts";
 import { contactShares, type ShareChoice, shareDefaults } from "../../db/rounds-schema.ts";
 import { bookings, type Event, users } from "../../db/schema.ts";
 import { BadRequest, NotFound } from "../lib/errors.ts";
-import { choicesAround, type Ctx, openReport, participantOf, reportGroup } from "./feedback.ts";
+import { type Ctx, choicesAround, openReport, participantOf, reportGroup } from "./feedback.ts";
 
 // Contact sharing: what each match may see of a guest (Mobile, Email, Instagram or Nothing), the
 // night's default set when the results are released, and the guest's choice per match.
@@ -92,10 +92,7 @@ export function shareToward(
 }
 
 /** The other's details as they chose to share them, when this guest may see any at all. */
-export function contactOf(
-  setting: ShareSetting,
-  person: { phone: string; email: string },
-): SharedContact {
+export function contactOf(setting: ShareSetting, person: { phone: string; email: string }): SharedContact {
   switch (setting.share) {
     case "mobile":
       return { phone: person.phone };

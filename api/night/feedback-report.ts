@@ -3,8 +3,8 @@ import { contactShares, type ShareChoice } from "../../db/rounds-schema.ts";
 import { users } from "../../db/schema.ts";
 import { contactOf, defaultShareOf, type SharedContact, shareToward } from "./contact-sharing.ts";
 import {
-  choicesAround,
   type Ctx,
+  choicesAround,
   openReport,
   type Partner,
   paidOfOtherGender,
@@ -23,9 +23,9 @@ import {
  */
 export type ReportEntry = Partner &
   SharedContact & {
-  myShare?: ShareChoice;
-  myInstagram?: string | null;
-};
+    myShare?: ShareChoice;
+    myInstagram?: string | null;
+  };
 export type FeedbackReport = {
   mutual: ReportEntry[];
   friends: ReportEntry[];

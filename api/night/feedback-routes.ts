@@ -5,8 +5,8 @@ import { apiRouter, errors, json, jsonBody, z } from "../lib/openapi.ts";
 import { jsonId, plainText } from "../lib/validate.ts";
 import { shareContact } from "./contact-sharing.ts";
 import { getFeedbackReport } from "./feedback-report.ts";
-import { getParticipants, saveFeedback } from "./ratings.ts";
 import { contactShared, feedbackReport, participants, shareChoice, storedRating } from "./night-schemas.ts";
+import { getParticipants, saveFeedback } from "./ratings.ts";
 import { notifyRatings } from "./room-events.ts";
 
 // Ids arrive as numbers from the PWA, but the links carry them as text, so "12" is accepted too.

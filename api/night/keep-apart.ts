@@ -1,8 +1,8 @@
 import { and, eq, inArray } from "drizzle-orm";
 import type { Db, DbOrTx } from "../../db/client.ts";
+import { eventRounds, keepApart } from "../../db/rounds-schema.ts";
 import { bookings, type Event, events, type PersonGender, users } from "../../db/schema.ts";
 import { Conflict, NotFound } from "../lib/errors.ts";
-import { eventRounds, keepApart } from "../../db/rounds-schema.ts";
 import type { PersonPair } from "./planning/rounds-plan.ts";
 import { clockAt, findRounds, newPlan } from "./rounds.ts";
 

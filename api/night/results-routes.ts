@@ -5,9 +5,9 @@ import { ADMIN_ERRORS, requireAdmin } from "../lib/admin-session.ts";
 import { apiRouter, errors, json, jsonBody, z } from "../lib/openapi.ts";
 import { logActivity, requireStaff, STAFF_ERRORS, staffFor } from "../lib/staff.ts";
 import { idParam, jsonId } from "../lib/validate.ts";
-import { adminSaveFeedback } from "./ratings.ts";
 import { formatOfEvent, genderForCaller } from "./host-gender.ts";
 import { ratingsView, resultsReleased, storedRating } from "./night-schemas.ts";
+import { adminSaveFeedback } from "./ratings.ts";
 import { eventRatings, releaseResults } from "./results.ts";
 import { notifyRatings } from "./room-events.ts";
 

@@ -4,18 +4,13 @@ import type { EventFormat } from "../../common/formats.ts";
 import { ROOM_ANNOUNCEMENT } from "../../common/guest-message.ts";
 import { ROUNDS_LIMITS as LIMITS, ROUNDS_DEFAULTS, type RoundsSettings } from "../../common/rounds-settings.ts";
 import type { Db, DbOrTx } from "../../db/client.ts";
-import {
-  type EventRounds,
-  eventRounds,
-  type RoundsPhase,
-  type RoundsStatus,
-} from "../../db/rounds-schema.ts";
+import { type EventRounds, eventRounds, type RoundsPhase, type RoundsStatus } from "../../db/rounds-schema.ts";
 import { bookings, type Event, events, type PersonGender, users, type WantsToMeet } from "../../db/schema.ts";
 import { BadRequest, Conflict, NotFound } from "../lib/errors.ts";
 import { keptApart } from "./keep-apart.ts";
 import { planGroupNight } from "./planning/format-plan.ts";
-import { advance, applyAction, type Clock, type ClockAction, shownPhaseEnd, type Timing } from "./rounds-clock.ts";
 import { type PersonPair, planRounds, type Round, replanRounds } from "./planning/rounds-plan.ts";
+import { advance, applyAction, type Clock, type ClockAction, shownPhaseEnd, type Timing } from "./rounds-clock.ts";
 
 /**
  * The night's rounds on the server (docs/decisions/019-running-the-night.md): the plan built from the
@@ -312,7 +307,13 @@ export function planEventRounds(
 }
 
 /** The row a (re-)plan stores: the settings, the clock where it stands, and the plan for who is present. */
-export function newPlan(tx: DbOrTx, event: Event, row: EventRounds | undefined, input: Partial<RoundsSettings>, now: number) {
+export function newPlan(
+  tx: DbOrTx,
+  event: Event,
+  row: EventRounds | undefined,
+  input: Partial<RoundsSettings>,
+  now: number,
+) {
   const clock = row ? clockAt(row, event, now) : undefined;
   if (clock?.status === "finished") throw Conflict("the rounds are finished", "wrong_state");
   const before = settingsOf(row);
