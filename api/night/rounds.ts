@@ -17,6 +17,11 @@ import { advance, applyAction, type Clock, type ClockAction, shownPhaseEnd, type
  * people present, the clock the host runs, and who has met whom. The planner and the clock are pure
  * (planning/rounds-plan.ts, rounds-clock.ts); this file reads and writes them, each write in one IMMEDIATE
  * transaction that re-reads the state it changes.
+ *
+ * Why one file: every call here (plan, run, announce, left, the views) reads and writes the one
+ * event_rounds row through the same private steps (the clock at `now`, who is present, the view),
+ * inside the caller's transaction; split, those steps would be exported for each part to share. Keep
+ * apart (keep-apart.ts) and the planners (planning/) already stand apart.
  */
 
 const MINUTE = 60_000;
