@@ -4,22 +4,14 @@ import { INVISIBLE_CONTROLS_MESSAGE, withoutInvisibleControls } from "../../comm
 import { ROUNDS_LIMITS as L } from "../../common/rounds-settings.ts";
 import { guestAudiences } from "../../db/rounds-schema.ts";
 import type { AppDeps } from "../deps.ts";
-import { requireAdmin } from "../lib/admin-session.ts";
 import type { Caller } from "../lib/caller.ts";
 import { apiRouter, errors, json, jsonBody, z } from "../lib/openapi.ts";
 import { actorOf, logActivity, requireStaff, STAFF_ERRORS, staffFor } from "../lib/staff.ts";
 import { idParam, jsonId, plainText } from "../lib/validate.ts";
 import { messageGuests, previewGuestMessage } from "./guest-messages.ts";
 import { genderForCaller } from "./host-gender.ts";
-import { getKeepApart, setKeepApart } from "./keep-apart.ts";
-import {
-  guestMessagePreview,
-  keepApartChanged,
-  keepApartView,
-  messagesSent,
-  myRoundsView,
-  roundsView,
-} from "./night-schemas.ts";
+import { keepApartRoutes } from "./keep-apart-routes.ts";
+import { guestMessagePreview, messagesSent, myRoundsView, roundsView } from "./night-schemas.ts";
 import { notifyRoom } from "./room-events.ts";
 import { announceToRoom, getRounds, markLeft, planEventRounds, type RoundsView, runRounds } from "./rounds.ts";
 import { myRounds } from "./rounds-guest.ts";
@@ -74,17 +66,6 @@ const myRoundsBody = z.object({
   token: z.unknown().optional().openapi({ description: "the link's `t`", type: "string" }),
 });
 const eventParam = z.object({ id: idParam(z) });
-const keepApartBody = z.object({
-  eventID: id,
-  userIDs: z
-    .array(id)
-    .length(2, "must be two guests")
-    .refine(([a, b]) => Number(a) !== Number(b), "must be two different guests"),
-  apart: z.boolean(),
-});
-/** The organiser's session: 401 without it, 403 for a host session (requireAdmin). */
-const ORGANISER = ["admin_session_required", "forbidden"] as const;
-
 const roundsRoute = createRoute({
   method: "get",
   path: "/admin-event/{id}/rounds",
@@ -166,25 +147,6 @@ const messageRoute = createRoute({
   },
 });
 
-const keepApartListRoute = createRoute({
-  method: "get",
-  path: "/admin-event/{id}/keep-apart",
-  summary: "Keep apart: the pairs of guests marked never to be seated together, and the guests (organiser)",
-  request: { params: eventParam },
-  responses: { 200: json(keepApartView), ...errors("get", ["invalid_request", ...ORGANISER, "not_found"]) },
-});
-
-const keepApartRoute = createRoute({
-  method: "post",
-  path: "/keep-apart",
-  summary: "Keep apart: marks two guests never to be seated together, or takes the mark off (organiser)",
-  request: jsonBody(keepApartBody),
-  responses: {
-    200: json(keepApartChanged),
-    ...errors("post", [...ORGANISER, "not_found", "wrong_state", "room_too_large"]),
-  },
-});
-
 const myRoundsRoute = createRoute({
   method: "post",
   path: "/my-rounds",
@@ -203,8 +165,6 @@ export const roundsRoutes = (deps: AppDeps) => {
   // The organiser, or a host of the event (docs/decisions/022-host-access.md). The answer's people
   // carry no email and no phone, so a host sees what the organiser sees.
   const staff = requireStaff(deps);
-  // Keep apart is the organiser's alone: why two guests are kept apart is nobody else's business.
-  const admin = requireAdmin(deps);
   return (
     apiRouter()
       .openapi({ ...roundsRoute, middleware: staff }, (c) => {
@@ -287,31 +247,8 @@ export const roundsRoutes = (deps: AppDeps) => {
           logActivity(c, deps, { action: "guests messaged", eventId: body.eventID, detail: body.text });
         return c.json({ sent: result.sent, failed: result.failed }, 200);
       })
-      .openapi({ ...keepApartListRoute, middleware: admin }, (c) =>
-        c.json(getKeepApart(deps.db, c.req.valid("param").id), 200),
-      )
-      .openapi({ ...keepApartRoute, middleware: admin }, (c) => {
-        const body = c.req.valid("json");
-        const [a, b] = body.userIDs.map(Number) as [number, number];
-        const { changed, ...reply } = setKeepApart(
-          deps.db,
-          { eventId: body.eventID, userIds: [a, b], apart: body.apart },
-          deps.now(),
-        );
-        if (changed) {
-          logActivity(c, deps, {
-            action: body.apart ? "kept apart" : "keep apart undone",
-            eventId: body.eventID,
-            userId: Math.min(a, b),
-            otherUserId: Math.max(a, b),
-          });
-        }
-        if (reply.replanned) {
-          logActivity(c, deps, { action: "rounds planned", eventId: body.eventID, detail: "keep apart" });
-          notifyRoom(deps, body.eventID, "plan");
-        }
-        return c.json(reply, 200);
-      })
+      // Keep apart, the organiser's card on the same console (keep-apart-routes.ts).
+      .route("/", keepApartRoutes(deps))
       .openapi(myRoundsRoute, (c) => {
         const body = c.req.valid("json");
         return c.json(
