@@ -6,7 +6,7 @@ import { guestAudiences } from "../../db/rounds-schema.ts";
 import type { AppDeps } from "../deps.ts";
 import type { Caller } from "../lib/caller.ts";
 import { apiRouter, errors, json, jsonBody, z } from "../lib/openapi.ts";
-import { actorOf, logActivity, requireStaff, STAFF_ERRORS, staffFor } from "../lib/staff.ts";
+import { actorOf, callerOf, logActivity, STAFF_ERRORS, staffRoute } from "../lib/staff.ts";
 import { idParam, jsonId, plainText } from "../lib/validate.ts";
 import { messageGuests, previewGuestMessage } from "./guest-messages.ts";
 import { genderForCaller } from "./host-gender.ts";
@@ -162,29 +162,27 @@ const forCaller = (view: RoundsView, caller: Caller): RoundsView => ({
 });
 
 export const roundsRoutes = (deps: AppDeps) => {
-  // The organiser, or a host of the event (docs/decisions/022-host-access.md). The answer's people
-  // carry no email and no phone, so a host sees what the organiser sees.
-  const staff = requireStaff(deps);
+  // Each call but the guest's is a staffRoute: the organiser, or a host of the event
+  // (docs/decisions/022-host-access.md). The answer's people carry no email and no phone, so a host
+  // sees what the organiser sees.
   return (
     apiRouter()
-      .openapi({ ...roundsRoute, middleware: staff }, (c) => {
+      .openapi(staffRoute(deps, roundsRoute, { param: "id" }), (c) => {
         const eventId = c.req.valid("param").id;
-        return c.json(forCaller(getRounds(deps.db, eventId, deps.now()), staffFor(c, eventId)), 200);
+        return c.json(forCaller(getRounds(deps.db, eventId, deps.now()), callerOf(c)), 200);
       })
-      .openapi({ ...planRoute, middleware: staff }, (c) => {
+      .openapi(staffRoute(deps, planRoute, { json: "eventID" }), (c) => {
         const { eventID, ...settings } = c.req.valid("json");
-        staffFor(c, eventID);
         const { preview, ...chosen } = settings;
         const view = planEventRounds(deps.db, { eventId: eventID, ...chosen }, deps.now(), { preview });
         if (!preview) {
           logActivity(c, deps, { action: "rounds planned", eventId: eventID });
           notifyRoom(deps, eventID, "plan", view);
         }
-        return c.json(forCaller(view, staffFor(c, eventID)), 200);
+        return c.json(forCaller(view, callerOf(c)), 200);
       })
-      .openapi({ ...runRoute, middleware: staff }, (c) => {
+      .openapi(staffRoute(deps, runRoute, { json: "eventID" }), (c) => {
         const body = c.req.valid("json");
-        staffFor(c, body.eventID);
         const view = runRounds(
           deps.db,
           { eventId: body.eventID, action: body.action, shown: { current: body.current, phase: body.phase } },
@@ -192,11 +190,10 @@ export const roundsRoutes = (deps: AppDeps) => {
         );
         logActivity(c, deps, { action: "rounds controlled", eventId: body.eventID, detail: body.action });
         notifyRoom(deps, body.eventID, body.action, view);
-        return c.json(forCaller(view, staffFor(c, body.eventID)), 200);
+        return c.json(forCaller(view, callerOf(c)), 200);
       })
-      .openapi({ ...announceRoute, middleware: staff }, (c) => {
+      .openapi(staffRoute(deps, announceRoute, { json: "eventID" }), (c) => {
         const body = c.req.valid("json");
-        staffFor(c, body.eventID);
         const { changed, ...view } = announceToRoom(deps.db, { eventId: body.eventID, text: body.text }, deps.now());
         if (changed) {
           logActivity(c, deps, {
@@ -206,11 +203,10 @@ export const roundsRoutes = (deps: AppDeps) => {
           });
           notifyRoom(deps, body.eventID, "announcement", view);
         }
-        return c.json(forCaller(view, staffFor(c, body.eventID)), 200);
+        return c.json(forCaller(view, callerOf(c)), 200);
       })
-      .openapi({ ...leftRoute, middleware: staff }, (c) => {
+      .openapi(staffRoute(deps, leftRoute, { json: "eventID" }), (c) => {
         const body = c.req.valid("json");
-        staffFor(c, body.eventID);
         const { changed, ...view } = markLeft(
           deps.db,
           { eventId: body.eventID, userId: body.userID, left: body.left },
@@ -225,17 +221,15 @@ export const roundsRoutes = (deps: AppDeps) => {
           });
           notifyRoom(deps, body.eventID, "people", view);
         }
-        return c.json(forCaller(view, staffFor(c, body.eventID)), 200);
+        return c.json(forCaller(view, callerOf(c)), 200);
       })
       // **Message guests**: what the dialog shows first (the count of each audience), then the send.
-      .openapi({ ...messagePreviewRoute, middleware: staff }, (c) => {
+      .openapi(staffRoute(deps, messagePreviewRoute, { param: "id" }), (c) => {
         const eventId = c.req.valid("param").id;
-        staffFor(c, eventId);
         return c.json(previewGuestMessage(deps.db, eventId, deps.now()), 200);
       })
-      .openapi({ ...messageRoute, middleware: staff }, async (c) => {
+      .openapi(staffRoute(deps, messageRoute, { json: "eventID" }), async (c) => {
         const body = c.req.valid("json");
-        staffFor(c, body.eventID);
         const result = await messageGuests(deps, {
           eventId: body.eventID,
           to: body.to,
