@@ -82,17 +82,14 @@ function sourceFiles(dir: string): string[] {
 /** Lines as `wc -l` counts them. */
 const lineCount = (text: string) => text.split("\n").length - (text.endsWith("\n") ? 1 : 0);
 
-/** The text of the file's first comment: consecutive `//` lines count as one. */
+/** The text of the file's first comment: the comments before its first statement that has any. */
 function firstComment(text: string): string | null {
-  const scanner = ts.createScanner(ts.ScriptTarget.Latest, false, ts.LanguageVariant.Standard, text);
-  // A .tsx file's JSX is never reached: the first comment of a source file comes before its markup.
-  let found = "";
-  for (let kind = scanner.scan(); kind !== ts.SyntaxKind.EndOfFileToken; kind = scanner.scan()) {
-    const isComment = kind === ts.SyntaxKind.SingleLineCommentTrivia || kind === ts.SyntaxKind.MultiLineCommentTrivia;
-    if (isComment) found += `${scanner.getTokenText()}\n`;
-    else if (found && kind !== ts.SyntaxKind.NewLineTrivia && kind !== ts.SyntaxKind.WhitespaceTrivia) break;
+  const source = ts.createSourceFile("first.tsx", text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TSX);
+  for (const at of [...source.statements, source.endOfFileToken]) {
+    const comments = ts.getLeadingCommentRanges(text, at.getFullStart()) ?? [];
+    if (comments.length > 0) return comments.map((c) => `${text.slice(c.pos, c.end)}\n`).join("");
   }
-  return found || null;
+  return null;
 }
 
 type LongFunction = { name: string; lines: number; explained: boolean };
