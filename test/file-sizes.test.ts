@@ -56,8 +56,6 @@ const ALLOWED: Record<string, string> = {
     "Start Event, End Event and Cancel event (or Finish refunds), each behind the same confirm dialog",
   "pwa/features/admin/components/event-fields.tsx EventFields":
     "the event form's fields, markup only, shared by Add and Edit",
-  "pwa/features/booking/components/privacy-policy.tsx PrivacyPolicy":
-    "the /privacy page's text: one block of markup with no logic",
   "pwa/features/door/components/scan-dialog.tsx ScanDialog":
     "the camera's dialog, or the typed code where no camera can be used, sharing one dialog's lifetime",
   "pwa/features/admin/components/edit-event-form.tsx EditEventForm":
