@@ -60,8 +60,6 @@ const ALLOWED: Record<string, string> = {
     "the console's data: the stream, the poll and each action's answer share one state and its order",
   "pwa/features/feedback/my-rounds.ts useMyRounds":
     "the guest's night: the stream, the poll and the copy kept on the phone share one state",
-  "pwa/features/rounds/components/round-controls.tsx RoundControls":
-    "the night's clock in large type and the host's buttons, sharing one busy state",
 };
 
 function sourceFiles(dir: string): string[] {
