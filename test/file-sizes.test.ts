@@ -54,8 +54,6 @@ const ALLOWED: Record<string, string> = {
     "each code, its uses and Disable, and the form for a new one, sharing one list",
   "pwa/features/admin/components/event-lifecycle-actions.tsx EventLifecycleActions":
     "Start Event, End Event and Cancel event (or Finish refunds), each behind the same confirm dialog",
-  "pwa/features/door/components/scan-dialog.tsx ScanDialog":
-    "the camera's dialog, or the typed code where no camera can be used, sharing one dialog's lifetime",
   "pwa/features/rounds/use-rounds.ts useRounds":
     "the console's data: the stream, the poll and each action's answer share one state and its order",
   "pwa/features/feedback/my-rounds.ts useMyRounds":
