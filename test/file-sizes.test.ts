@@ -52,8 +52,6 @@ const ALLOWED: Record<string, string> = {
     "the host's Rounds tab: who is here, the settings, the plan and the clock, from one useRounds view",
   "pwa/features/admin/components/promo-codes-panel.tsx PromoCodesPanel":
     "each code, its uses and Disable, and the form for a new one, sharing one list",
-  "pwa/features/admin/components/event-lifecycle-actions.tsx EventLifecycleActions":
-    "Start Event, End Event and Cancel event (or Finish refunds), each behind the same confirm dialog",
   "pwa/features/rounds/use-rounds.ts useRounds":
     "the console's data: the stream, the poll and each action's answer share one state and its order",
   "pwa/features/feedback/my-rounds.ts useMyRounds":
