@@ -50,8 +50,6 @@ const ALLOWED: Record<string, string> = {
     "a closure whose methods share the open database, the flush lock and the retry timer",
   "pwa/features/rounds/components/rounds-console.tsx RoundsConsole":
     "the host's Rounds tab: who is here, the settings, the plan and the clock, from one useRounds view",
-  "pwa/features/admin/components/promo-codes-panel.tsx PromoCodesPanel":
-    "each code, its uses and Disable, and the form for a new one, sharing one list",
   "pwa/features/rounds/use-rounds.ts useRounds":
     "the console's data: the stream, the poll and each action's answer share one state and its order",
   "pwa/features/feedback/my-rounds.ts useMyRounds":
