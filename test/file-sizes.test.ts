@@ -40,8 +40,6 @@ const ALLOWED: Record<string, string> = {
     "the booking flow's browser suites prove it as it is",
   "pwa/features/admin/components/user-details.tsx UserDetails":
     "the participants table and its refunds, one at a time or a selected batch, sharing one selection and confirm dialog",
-  "pwa/features/admin/components/host-access.tsx HostAccess":
-    "the Host access tab: host links (made, shown with their QR code, revoked) and the Activity, one confirm dialog",
   "pwa/features/door/components/door-view.tsx DoorView":
     "the door: the night picked, the list, find or scan, check-in with Undo, sharing the roster's state",
   "pwa/features/rounds/components/message-guests.tsx MessageGuestsDialog":
