@@ -38,8 +38,6 @@ const ALLOWED: Record<string, string> = {
   "pwa/features/booking/components/details-form.tsx DetailsForm":
     "the booking form: its draft, kept details, photo and every outcome of a save share one state; " +
     "the booking flow's browser suites prove it as it is",
-  "pwa/features/admin/components/user-details.tsx UserDetails":
-    "the participants table and its refunds, one at a time or a selected batch, sharing one selection and confirm dialog",
   "pwa/features/door/components/door-view.tsx DoorView":
     "the door: the night picked, the list, find or scan, check-in with Undo, sharing the roster's state",
   "pwa/features/rounds/components/message-guests.tsx MessageGuestsDialog":

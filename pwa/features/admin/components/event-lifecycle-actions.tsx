@@ -73,15 +73,7 @@ export function EventLifecycleActions({
   // Check-in opens at once; nobody is texted and sales stay open (docs/decisions/008-door.md).
   const doorsShut = Date.parse(event.doorsOpenAt) > Date.now();
   const openDoors = async () => {
-    const go = await confirm({
-      title: `Open the doors of ${event.event_name} now?`,
-      lines: [
-        "The door can check people in from now on.",
-        "Nobody is texted, and bookings stay open.",
-        "This can't be undone once someone is checked in.",
-      ],
-      confirmLabel: "Open doors now",
-    });
+    const go = await confirm(openDoorsRequest(event));
     if (!go) return;
     const failed = "Failed to open the doors.";
     await run(failed, async () => {
@@ -165,6 +157,19 @@ function lifecycleRequest(event: AdminEventDetail, step: "start" | "end", number
       "This cannot be undone.",
     ],
     confirmLabel: step === "start" ? "Start Event" : "End Event",
+  };
+}
+
+/** What Open doors now asks before it goes. */
+function openDoorsRequest(event: AdminEventDetail): ConfirmRequest {
+  return {
+    title: `Open the doors of ${event.event_name} now?`,
+    lines: [
+      "The door can check people in from now on.",
+      "Nobody is texted, and bookings stay open.",
+      "This can't be undone once someone is checked in.",
+    ],
+    confirmLabel: "Open doors now",
   };
 }
 

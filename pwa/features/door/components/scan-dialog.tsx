@@ -201,20 +201,27 @@ export function ScanDialog({
           </form>
         </>
       ) : (
-        <>
-          <video ref={video} className="door-scan-video" muted playsInline aria-label="Camera view" />
-          <p className="door-scan-hint" role="status">
-            {started ? "Point the camera at the ticket's QR code." : "Starting the camera..."}
-          </p>
-          <button type="button" className="button door-type-instead" onClick={() => setTyping(true)}>
-            Type the code
-          </button>
-        </>
+        <CameraView video={video} started={started} onType={() => setTyping(true)} />
       )}
       <button type="button" className="button door-scan-cancel" onClick={onClose}>
         Cancel
       </button>
     </dialog>
+  );
+}
+
+/** The camera's picture, whether it has started, and the way to type the code instead. */
+function CameraView(props: { video: RefObject<HTMLVideoElement | null>; started: boolean; onType(): void }) {
+  return (
+    <>
+      <video ref={props.video} className="door-scan-video" muted playsInline aria-label="Camera view" />
+      <p className="door-scan-hint" role="status">
+        {props.started ? "Point the camera at the ticket's QR code." : "Starting the camera..."}
+      </p>
+      <button type="button" className="button door-type-instead" onClick={props.onType}>
+        Type the code
+      </button>
+    </>
   );
 }
 
