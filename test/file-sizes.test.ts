@@ -42,8 +42,6 @@ const ALLOWED: Record<string, string> = {
     "the Message guests dialog: audience, text, preview counts and the send share one form state",
   "pwa/lib/offline-queue.ts createOfflineQueue":
     "a closure whose methods share the open database, the flush lock and the retry timer",
-  "pwa/features/rounds/components/rounds-console.tsx RoundsConsole":
-    "the host's Rounds tab: who is here, the settings, the plan and the clock, from one useRounds view",
   "pwa/features/rounds/use-rounds.ts useRounds":
     "the console's data: the stream, the poll and each action's answer share one state and its order",
   "pwa/features/feedback/my-rounds.ts useMyRounds":
