@@ -38,8 +38,6 @@ const ALLOWED: Record<string, string> = {
   "pwa/features/booking/components/details-form.tsx DetailsForm":
     "the booking form: its draft, kept details, photo and every outcome of a save share one state; " +
     "the booking flow's browser suites prove it as it is",
-  "pwa/features/rounds/components/message-guests.tsx MessageGuestsDialog":
-    "the Message guests dialog: audience, text, preview counts and the send share one form state",
   "pwa/lib/offline-queue.ts createOfflineQueue":
     "a closure whose methods share the open database, the flush lock and the retry timer",
   "pwa/features/rounds/use-rounds.ts useRounds":
