@@ -33,7 +33,7 @@ const ALLOWED: Record<string, string> = {
     "one transaction that lapses, closes and offers in turn, and texts each offer; its texts move to " +
     "api/messaging/templates/ in issue 47's part 4 (another branch), which shortens it: split after that lands",
   // The PWA: the booking form and three data engines whose steps share one state and one order
-  // of answers. Eleven long components were split into hooks and smaller parts (as Invite was:
+  // of answers. Thirteen long components were split into hooks and smaller parts (as Invite was:
   // invite-compose.tsx, announcement-list.tsx); these four are next, one change at a time, each
   // proven by its browser suite.
   "pwa/features/booking/components/details-form.tsx DetailsForm":
