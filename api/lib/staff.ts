@@ -96,7 +96,11 @@ export type EventIdIn = { param: string } | { query: string } | { json: string }
  *     .openapi(staffRoute(deps, rosterRoute, { param: "id" }), (c) => { const caller = callerOf(c); … })
  */
 export function staffRoute<R extends RouteConfig>(deps: AppDeps, route: R, eventIdIn: EventIdIn) {
-  return { ...route, middleware: [requireStaff(deps), staffScope(route, eventIdIn)] as const };
+  const middleware: [MiddlewareHandler<CallerEnv>, MiddlewareHandler<CallerEnv>] = [
+    requireStaff(deps),
+    staffScope(route, eventIdIn),
+  ];
+  return { ...route, middleware };
 }
 
 /**

@@ -71,7 +71,11 @@ export const roomEventsRoutes = (deps: AppDeps) => {
   const scope = staffScope(roundEventsRoute, { query: "eventID" });
   // A guest proves who they are with the link; anyone else must be the organiser or a host of the event.
   const guestOrStaff: MiddlewareHandler<CallerEnv> = (c, next) =>
-    c.req.query("userID") === undefined ? staff(c, () => scope(c, next)) : next();
+    c.req.query("userID") === undefined
+      ? staff(c, async () => {
+          await scope(c, next);
+        })
+      : next();
   return apiRouter().openapi({ ...roundEventsRoute, middleware: guestOrStaff }, (c) => {
     const q = c.req.valid("query");
     let audience: Audience = "staff";
