@@ -132,7 +132,8 @@ async function requestedEvent(c: Context, route: RouteConfig, at: EventIdIn): Pr
     [schema, raw, key] = [request?.query as Schema | undefined, Object.fromEntries(query), at.query];
   } else {
     // Hono keeps the parsed body: the route's validator reads this same promise.
-    const body = request?.body?.content["application/json"]?.schema as Schema | undefined;
+    const media = request?.body?.content["application/json"];
+    const body = media && "schema" in media ? (media.schema as Schema) : undefined;
     [schema, raw, key] = [body, await c.req.json().catch(() => undefined), at.json];
   }
   if (!schema) throw new Error(`staffRoute: ${route.method} ${route.path} has no schema for the event's id`);

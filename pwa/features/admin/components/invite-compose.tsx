@@ -163,7 +163,7 @@ function MessageField(props: {
       {props.sms ? (
         <p id={`${ids}-count`} className={tooLong ? "invite-count over" : "invite-count"} aria-live="polite">
           {smsChars === null ? "Counting…" : `${smsChars} of ${ANNOUNCEMENT_SMS_MAX} characters in the text message`}
-          {tooLong ? `: ${smsChars - ANNOUNCEMENT_SMS_MAX} too many.` : ""}
+          {tooLong && smsChars !== null ? `: ${smsChars - ANNOUNCEMENT_SMS_MAX} too many.` : ""}
         </p>
       ) : (
         <span id={`${ids}-count`} hidden />
