@@ -3,9 +3,9 @@ import { type BrowserClient, browserClient, suiteTestServer } from "./api-harnes
 import { callRoute, hostAccessHelpers, json, PASSWORD } from "./suites/host-access.ts";
 
 // A host's event scope is declared once per route (staffRoute in api/lib/staff.ts, issue 47 part 5):
-// the walk reads the staff calls from the OpenAPI document (each declares `host_access_ended`, a
-// code only requireStaff answers), so a staff call added later is walked without touching this
-// file, and a host of another event must get 403 from every one.
+// the walk reads the staff calls from the OpenAPI document (each declares `admin_session_required`
+// and `host_access_ended`, which only requireStaff answers together), so a staff call added later
+// is walked without touching this file, and a host of another event must get 403 from every one.
 
 const server = suiteTestServer();
 let admin: BrowserClient;
@@ -26,8 +26,10 @@ async function staffCalls(): Promise<string[]> {
   const calls: string[] = [];
   for (const [path, operations] of Object.entries(document.paths)) {
     for (const [method, operation] of Object.entries(operations)) {
-      const declares = Object.values(operation.responses ?? {}).some((r) =>
-        r.description?.includes("`host_access_ended`"),
+      const said = Object.values(operation.responses ?? {}).map((r) => r.description ?? "");
+      // Both guards' codes together: host-login and host-session declare only a host's.
+      const declares = ["`admin_session_required`", "`host_access_ended`"].every((code) =>
+        said.some((d) => d.includes(code)),
       );
       const route = `/api${path.replace(/^\/api/, "")}`.replace(/\{(\w+)\}/g, ":$1");
       if (declares) calls.push(`${method.toUpperCase()} ${route}`);
