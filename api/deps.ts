@@ -1,6 +1,6 @@
 import type { Db } from "../db/client.ts";
 import { documentPdf } from "./booking/documents-pdf.ts";
-import type { PhotoTurn } from "./booking/holds.ts";
+import type { PhotoTurn } from "./booking/save-details.ts";
 import type { Env } from "./env.ts";
 import type { Logger } from "./lib/log.ts";
 import { createMailProvider } from "./providers/mail/index.ts";

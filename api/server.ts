@@ -100,7 +100,7 @@ const shutdown = async (signal: NodeJS.Signals) => {
   clearTimeout(graceTimer);
   const cut = finished ? 0 : inFlight.size;
   if (!finished) http1.closeAllConnections();
-  // Photos of seats already answered are stored after the reply (holds.ts): they finish within the
+  // Photos of seats already answered are stored after the reply (save-details.ts): they finish within the
   // grace, and only a seat whose photo did not (or whose upload was cut off) is given back below.
   const photos = photoJobsOf(db);
   if (photos.pending > 0) {

@@ -1,5 +1,5 @@
-import { type MixedPerson, planMixed, planOneGroup, replanMixed } from "../api/night/group-plan.ts";
-import { planRounds } from "../api/night/rounds-plan.ts";
+import { type MixedPerson, planMixed, planOneGroup, replanMixed } from "../api/night/planning/group-plan.ts";
+import { planRounds } from "../api/night/planning/rounds-plan.ts";
 import { random } from "../test/seeded-random.ts";
 import { median, timing } from "./rounds-history.ts";
 

@@ -1,4 +1,4 @@
-import { planRounds, type Round, replanRounds } from "../api/night/rounds-plan.ts";
+import { planRounds, type Round, replanRounds } from "../api/night/planning/rounds-plan.ts";
 import { ROUNDS_LIMITS } from "../common/rounds-settings.ts";
 import { measureRoundsWithHistory, timing } from "./rounds-history.ts";
 

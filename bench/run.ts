@@ -185,7 +185,7 @@ if (ports) {
 
 // 6. The night's rounds: planning 100 women × 100 men, and re-planning it halfway through.
 if (runs("rounds")) {
-  const { planRounds, replanRounds } = await import("../api/night/rounds-plan.ts");
+  const { planRounds, replanRounds } = await import("../api/night/planning/rounds-plan.ts");
   const female = Array.from({ length: 100 }, (_, i) => 1 + i);
   const male = Array.from({ length: 100 }, (_, i) => 1001 + i);
   const medianMs = (work: () => unknown) => {

@@ -1,5 +1,7 @@
-// Every table the selling side of a night reads and writes, in one file so their references read
-// top to bottom (over 300 lines for that reason); the night's own rounds are in rounds-schema.ts.
+// Every table the selling side of a night reads and writes: events, the people and their bookings,
+// payments, refunds, documents, the outbox, the waitlist and feedback. Why one file: they reference each
+// other, so they read top to bottom in one place; the night's rounds, hosts' access and marketing
+// live apart (rounds-schema.ts, access-schema.ts, marketing-schema.ts).
 import { sql } from "drizzle-orm";
 import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { EVENT_FORMATS, type EventFormat } from "../common/formats.ts";
@@ -268,7 +270,7 @@ export const feedback = sqliteTable(
     clientTs: integer("client_ts").notNull(),
     updatedAt: integer("updated_at").notNull(),
     // Who made the choice: the guest on their phone, or staff typing in a paper card. A staff card
-    // never replaces the guest's own choice (api/night/feedback.ts, docs/decisions/021-results.md).
+    // never replaces the guest's own choice (api/night/ratings.ts, docs/decisions/021-results.md).
     ratedBy: text("rated_by", { enum: ["guest", "staff"] })
       .notNull()
       .default("guest"),

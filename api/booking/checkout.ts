@@ -14,7 +14,8 @@ import type { Env } from "../env.ts";
 import { Conflict, NotFound } from "../lib/errors.ts";
 import type { PaymentsProvider } from "../providers/payments/types.ts";
 import { bookingStatusAfter, bookingStatusesFor } from "./booking-status.ts";
-import { assertSalesOpen, releaseHolds } from "./holds.ts";
+import { assertSalesOpen } from "./event-lookup.ts";
+import { releaseHolds } from "./holds.ts";
 import { NO_PHOTO } from "./images.ts";
 import { photoJobsOf } from "./photo-jobs.ts";
 import { type OfferDeps, offerFreedSeatsNow } from "./waitlist-offers.ts";
@@ -104,7 +105,7 @@ const inFlight = new WeakMap<Db, Map<number, Promise<CheckoutReply>>>();
  */
 export async function createCheckoutSession(deps: Deps, input: { userId: number; eventId: number }) {
   const { db } = deps;
-  // A first save is answered before its photo is stored (holds.ts): the payment waits for the photo,
+  // A first save is answered before its photo is stored (save-details.ts): the payment waits for the photo,
   // and a photo that failed (its seat already given back) is a 415 that says so.
   await photoJobsOf(db).settle(input.userId, deps.now());
   const bookingId = loadBookingContext(db, input.userId, input.eventId).booking.id;
@@ -133,7 +134,7 @@ async function createOnce(deps: Deps, input: { userId: number; eventId: number }
       if (booking.status !== "held" || booking.holdExpiresAt <= now) {
         throw Conflict("the seat hold has expired, please book again", "hold_expired");
       }
-      // A first save holds its seat before its photo is stored (holds.ts, saveUserDetails): until the
+      // A first save holds its seat before its photo is stored (save-details.ts, saveUserDetails): until the
       // photo is attached the hold is not a booking anyone may pay for. The wait above covers this
       // process's photos; a hold still without one belongs to a process that stopped mid-photo.
       if (ctx.user.imageName === NO_PHOTO)

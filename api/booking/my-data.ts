@@ -2,6 +2,7 @@ import { createHmac } from "node:crypto";
 import { and, eq, inArray, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { guestSessions } from "../../db/access-schema.ts";
+import type { Db } from "../../db/client.ts";
 import {
   bookings,
   events,
@@ -34,9 +35,9 @@ export function phoneTag(secret: string, phone: string): string {
   return createHmac("sha256", secret).update(`log:${phone}`).digest("hex").slice(0, 12);
 }
 
-export function myData(deps: Pick<AppDeps, "db" | "now">, phone: string) {
-  const db = deps.db;
-  const rows = db
+/** The number's bookings with their users row and event, oldest first. */
+function bookingRowsOf(db: Db, phone: string) {
+  return db
     .select({ booking: bookings, user: users, event: events })
     .from(bookings)
     .innerJoin(users, eq(users.id, bookings.userId))
@@ -44,7 +45,12 @@ export function myData(deps: Pick<AppDeps, "db" | "now">, phone: string) {
     .where(eq(bookings.phone, phone))
     .orderBy(bookings.id)
     .all();
-  const myUserIds = rows.map((r) => r.user.id);
+}
+
+type BookingRow = ReturnType<typeof bookingRowsOf>[number];
+
+/** Each booking as the download shows it, with its refunds. */
+function bookingsShown(db: Db, rows: BookingRow[]) {
   const refundRows =
     rows.length === 0
       ? []
@@ -58,7 +64,7 @@ export function myData(deps: Pick<AppDeps, "db" | "now">, phone: string) {
             ),
           )
           .all();
-  const bookingsOut = rows.map(({ booking, user, event }) => ({
+  return rows.map(({ booking, user, event }) => ({
     eventName: event.name,
     eventDate: iso(event.startsAt),
     eventLocation: event.address,
@@ -79,7 +85,10 @@ export function myData(deps: Pick<AppDeps, "db" | "now">, phone: string) {
     },
     bookedAt: iso(booking.createdAt),
   }));
+}
 
+/** The ratings this number's users rows gave, with whom they were about. */
+function ratingsGivenBy(db: Db, myUserIds: number[]) {
   const other = alias(users, "other");
   const given =
     myUserIds.length === 0
@@ -98,16 +107,20 @@ export function myData(deps: Pick<AppDeps, "db" | "now">, phone: string) {
           .where(inArray(feedback.fromUserId, myUserIds))
           .orderBy(feedback.id)
           .all();
-  const ratingsGiven = given.map((g) => ({
+  return given.map((g) => ({
     eventName: g.eventName,
     about: g.aboutName,
     choice: g.value,
     ratedBy: g.ratedBy,
     at: iso(g.at),
   }));
+}
 
-  // Matches: mutual likes on nights whose results are out and where both still hold a paid seat,
-  // as the guest's own report lists them (api/night/feedback.ts), with the number it shows.
+/**
+ * Matches: mutual likes on nights whose results are out and where both still hold a paid seat,
+ * as the guest's own report lists them (api/night/feedback-report.ts), with the number it shows.
+ */
+function matchesOf(db: Db, rows: BookingRow[]) {
   const matches: { eventName: string; name: string; phone: string }[] = [];
   const paidMine = rows.filter((r) => r.booking.status === "paid" && r.event.resultsReleasedAt !== null);
   for (const { user, event } of paidMine) {
@@ -142,7 +155,12 @@ export function myData(deps: Pick<AppDeps, "db" | "now">, phone: string) {
     for (const p of partners) matches.push({ eventName: event.name, name: p.name, phone: p.phone });
   }
 
-  const texts = db
+  return matches;
+}
+
+/** The texts sent to the number, with their words. */
+function textsTo(db: Db, phone: string) {
+  return db
     .select({
       body: outboxMessages.body,
       status: outboxMessages.status,
@@ -154,13 +172,16 @@ export function myData(deps: Pick<AppDeps, "db" | "now">, phone: string) {
     .orderBy(outboxMessages.id)
     .all()
     .map((t) => ({ body: t.body, status: t.status, createdAt: iso(t.createdAt), sentAt: iso(t.sentAt) }));
+}
 
-  // Every message sent to the number and to its email addresses, texts and emails (issue 46): which
-  // kind, its subject, its state and times. An email's body is left out: one to an address someone
-  // else may also have typed (a confirmation email's link) is not this number's to read.
-  const bookingIds = rows.map((r) => r.booking.id);
+/**
+ * Every message sent to the number and to its email addresses, texts and emails (issue 46): which
+ * kind, its subject, its state and times. An email's body is left out: one to an address someone
+ * else may also have typed (a confirmation email's link) is not this number's to read.
+ */
+function messagesTo(db: Db, phone: string, bookingIds: number[]) {
   const emails = emailsOf(db, phone);
-  const messagesSent = db
+  return db
     .select({
       channel: outboxMessages.channel,
       subject: outboxMessages.subject,
@@ -181,7 +202,21 @@ export function myData(deps: Pick<AppDeps, "db" | "now">, phone: string) {
     .orderBy(outboxMessages.id)
     .all()
     .map((m) => ({ ...m, createdAt: iso(m.createdAt), sentAt: iso(m.sentAt) }));
+}
 
+export function myData(deps: Pick<AppDeps, "db" | "now">, phone: string) {
+  const db = deps.db;
+  const rows = bookingRowsOf(db, phone);
+  const myUserIds = rows.map((r) => r.user.id);
+  const bookingsOut = bookingsShown(db, rows);
+  const ratingsGiven = ratingsGivenBy(db, myUserIds);
+  const matches = matchesOf(db, rows);
+  const texts = textsTo(db, phone);
+  const messagesSent = messagesTo(
+    db,
+    phone,
+    rows.map((r) => r.booking.id),
+  );
   const waitlist = db
     .select({ eventName: events.name, name: waitlistEntries.name, status: waitlistEntries.status })
     .from(waitlistEntries)

@@ -7,7 +7,7 @@ import { BadRequest, Forbidden, NotFound } from "../lib/errors.ts";
 import { apiRouter, done, errors, json, jsonBody, z } from "../lib/openapi.ts";
 import { jsonId, personName } from "../lib/validate.ts";
 import { browserVerified, rememberVerifiedPhone } from "./booking-cookie.ts";
-import { findEvent } from "./holds.ts";
+import { findEvent } from "./event-lookup.ts";
 import { auMobile } from "./phone.ts";
 import { countJoin, joinWaitlist, leaveWaitlist } from "./waitlist.ts";
 import { claimOffer, offerFreedSeatsNow } from "./waitlist-offers.ts";

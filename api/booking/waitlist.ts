@@ -13,7 +13,7 @@ import { assertUnderLimit, type Limit, recordHit } from "../lib/rate-limit.ts";
 import { recordConsent } from "../messaging/consent.ts";
 import { enqueueSms } from "../messaging/outbox.ts";
 import { waitlistCancelledText } from "../messaging/templates/waitlist.ts";
-import { BOOKING_CLOSED } from "./holds.ts";
+import { BOOKING_CLOSED } from "./event-lookup.ts";
 import { assertNoPaidBooking, isBalanced, liveHoldOf, seatsLeft, seatsLeftFor, seatUse } from "./seats.ts";
 import { closeWaitlist, type OfferDeps, offerFreedSeatsNow, stillWaiting, WAITING } from "./waitlist-offers.ts";
 

@@ -1,3 +1,4 @@
+import type { RouteConfig } from "@hono/zod-openapi";
 import type { Context, MiddlewareHandler } from "hono";
 import type { AppDeps } from "../deps.ts";
 import { type ActivityInput, ORGANISER, recordActivity } from "../organiser/activity.ts";
@@ -16,10 +17,8 @@ export const STAFF_ERRORS = ["admin_session_required", "host_access_ended", "for
 /**
  * 401 unless the request carries the organiser's session or a live host session; a host whose link
  * was revoked or expired gets `host_access_ended`. Every answer behind it is no-store. It sets
- * `c.var.caller`; the handler then calls `staffFor(c, eventId)`, which refuses a host another
+ * `c.var.caller`. A route declares it through staffRoute (below), which also refuses a host another
  * event's data.
- *
- *     .openapi({ ...someNightRoute, middleware: staff }, (c) => { staffFor(c, c.req.valid("json").eventID); … })
  */
 export const requireStaff =
   (deps: AppDeps): MiddlewareHandler<CallerEnv> =>
@@ -44,9 +43,10 @@ export const requireStaff =
 
 /**
  * `c.var.caller`, which the types promise; a context typed loosely (`Context` is `any` inside) could
- * still arrive without it, and that is a 500, never a guess at who is calling.
+ * still arrive without it, and that is a 500, never a guess at who is calling. Behind staffRoute the
+ * caller is already the organiser or a host of the request's event.
  */
-function callerOf(c: Context<CallerEnv>): Caller {
+export function callerOf(c: Context<CallerEnv>): Caller {
   const caller = c.var.caller as Caller | undefined;
   if (caller === undefined) throw new Error("no caller: the route has neither requireAdmin nor requireStaff");
   return caller;
@@ -83,3 +83,64 @@ export const isStaffFor = (c: Context, deps: AppDeps, eventId: number) => staffO
 
 /** The activity log's name for a caller: `organiser` or the host link's label. */
 export const actorName = (staff: Caller) => (staff.role === "host" ? staff.label : ORGANISER);
+
+/** Where a staff route's request names its event: a path parameter, or a field of the query or the JSON body. */
+export type EventIdIn = { param: string } | { query: string } | { json: string };
+
+/**
+ * A call for the organiser or a host of its event (docs/decisions/022-host-access.md), declared
+ * once on the route: requireStaff, then the event's scope, read where `eventIdIn` says, so a host of
+ * another event gets 403 before the handler runs and no handler can forget it. The handler reads
+ * its caller with `callerOf(c)`.
+ *
+ *     .openapi(staffRoute(deps, rosterRoute, { param: "id" }), (c) => { const caller = callerOf(c); … })
+ */
+export function staffRoute<R extends RouteConfig>(deps: AppDeps, route: R, eventIdIn: EventIdIn) {
+  const middleware: [MiddlewareHandler<CallerEnv>, MiddlewareHandler<CallerEnv>] = [
+    requireStaff(deps),
+    staffScope(route, eventIdIn),
+  ];
+  return { ...route, middleware };
+}
+
+/**
+ * 403 for a host whose request names another event (staffFor), after requireStaff. The id is read
+ * as the route's validator reads it, with the route's own schema: a request that passes has its
+ * event checked here, before the handler; one the schema refuses goes on to the validator's 400, as
+ * before.
+ */
+export function staffScope(route: RouteConfig, eventIdIn: EventIdIn): MiddlewareHandler<CallerEnv> {
+  return async (c, next) => {
+    const eventId = await requestedEvent(c, route, eventIdIn);
+    if (eventId !== undefined) staffFor(c, eventId);
+    await next();
+  };
+}
+
+type Schema = { safeParse(value: unknown): { success: boolean; data?: unknown } };
+
+async function requestedEvent(c: Context, route: RouteConfig, at: EventIdIn): Promise<number | undefined> {
+  const request = route.request;
+  let schema: Schema | undefined;
+  let raw: unknown;
+  let key: string;
+  if ("param" in at) {
+    [schema, raw, key] = [request?.params as Schema | undefined, c.req.param(), at.param];
+  } else if ("query" in at) {
+    // As Hono's validator reads a query: a name given twice is a list.
+    const query = Object.entries(c.req.queries()).map(([k, v]) => [k, v.length === 1 ? v[0] : v]);
+    [schema, raw, key] = [request?.query as Schema | undefined, Object.fromEntries(query), at.query];
+  } else {
+    // Hono keeps the parsed body: the route's validator reads this same promise.
+    const media = request?.body?.content["application/json"];
+    const body = media && "schema" in media ? (media.schema as Schema) : undefined;
+    [schema, raw, key] = [body, await c.req.json().catch(() => undefined), at.json];
+  }
+  if (!schema) throw new Error(`staffRoute: ${route.method} ${route.path} has no schema for the event's id`);
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) return undefined;
+  const id = (parsed.data as Record<string, unknown>)[key];
+  // A request its schema accepts always names its event: anything else is a route declared wrongly.
+  if (typeof id !== "number") throw new Error(`staffRoute: ${route.method} ${route.path} has no number at ${key}`);
+  return id;
+}

@@ -1,7 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { AppDeps } from "../deps.ts";
 import { apiRouter, errors, json, jsonBody, z } from "../lib/openapi.ts";
-import { logActivity, requireStaff, STAFF_ERRORS, staffFor } from "../lib/staff.ts";
+import { callerOf, logActivity, STAFF_ERRORS, staffRoute } from "../lib/staff.ts";
 import { idParam, jsonId } from "../lib/validate.ts";
 import { checkIn, openDoors, undoCheckIn } from "./check-in.ts";
 import { genderForCaller } from "./host-gender.ts";
@@ -65,20 +65,19 @@ const openDoorsRoute = createRoute({
  * and changes minute to minute, so nothing here may be cached.
  */
 export const doorRoutes = (deps: AppDeps) => {
-  // The organiser, or a host of the event (docs/decisions/022-host-access.md). The roster carries no
-  // email and no more of a phone than its last four digits, so a host sees what the organiser sees.
-  const staff = requireStaff(deps);
+  // Each call is a staffRoute: the organiser, or a host of the event (docs/decisions/022-host-access.md).
+  // The roster carries no email and no more of a phone than its last four digits, so a host sees
+  // what the organiser sees.
   return apiRouter()
-    .openapi({ ...rosterRoute, middleware: staff }, (c) => {
+    .openapi(staffRoute(deps, rosterRoute, { param: "id" }), (c) => {
       const eventId = c.req.valid("param").id;
-      const caller = staffFor(c, eventId);
+      const caller = callerOf(c);
       const roster = getRoster(deps.db, eventId, deps.env.SESSION_SECRET);
       const format = roster.event.format ?? "women_men";
       return c.json({ ...roster, attendees: genderForCaller(roster.attendees, format, caller) }, 200);
     })
-    .openapi({ ...checkInRoute, middleware: staff }, (c) => {
+    .openapi(staffRoute(deps, checkInRoute, { json: "eventID" }), (c) => {
       const body = c.req.valid("json");
-      staffFor(c, body.eventID);
       const { checkedInAt, changed } = checkIn(deps.db, {
         userId: body.userID,
         eventId: body.eventID,
@@ -89,18 +88,16 @@ export const doorRoutes = (deps: AppDeps) => {
       if (changed) logActivity(c, deps, { action: "check-in", eventId: body.eventID, userId: body.userID });
       return c.json({ success: true as const, checkedInAt }, 200);
     })
-    .openapi({ ...undoCheckInRoute, middleware: staff }, (c) => {
+    .openapi(staffRoute(deps, undoCheckInRoute, { json: "eventID" }), (c) => {
       const body = c.req.valid("json");
-      staffFor(c, body.eventID);
       const { checkedInAt, changed } = undoCheckIn(deps.db, { userId: body.userID, eventId: body.eventID });
       if (changed) logActivity(c, deps, { action: "check-in undone", eventId: body.eventID, userId: body.userID });
       return c.json({ success: true as const, checkedInAt }, 200);
     })
-    .openapi({ ...openDoorsRoute, middleware: staff }, (c) => {
+    .openapi(staffRoute(deps, openDoorsRoute, { json: "eventId" }), (c) => {
       // Opens check-in now without starting the night (docs/decisions/008-door.md); idempotent, and
       // logged only when it changed the time.
       const { eventId } = c.req.valid("json");
-      staffFor(c, eventId);
       const { doorsOpenAt, changed } = openDoors(deps.db, eventId, deps.now());
       if (changed) logActivity(c, deps, { action: "doors opened", eventId });
       return c.json({ success: true as const, doorsOpenAt }, 200);

@@ -3,8 +3,10 @@ import { feedbackValues } from "../../db/schema.ts";
 import type { AppDeps } from "../deps.ts";
 import { apiRouter, errors, json, jsonBody, z } from "../lib/openapi.ts";
 import { jsonId, plainText } from "../lib/validate.ts";
-import { getFeedbackReport, getParticipants, saveFeedback, shareContact } from "./feedback.ts";
+import { shareContact } from "./contact-sharing.ts";
+import { getFeedbackReport } from "./feedback-report.ts";
 import { contactShared, feedbackReport, participants, shareChoice, storedRating } from "./night-schemas.ts";
+import { getParticipants, saveFeedback } from "./ratings.ts";
 import { notifyRatings } from "./room-events.ts";
 
 // Ids arrive as numbers from the PWA, but the links carry them as text, so "12" is accepted too.

@@ -1,12 +1,14 @@
 import { and, eq, inArray } from "drizzle-orm";
 import type { Db, DbOrTx } from "../../db/client.ts";
-import { keepApart } from "../../db/rounds-schema.ts";
+import { eventRounds, keepApart } from "../../db/rounds-schema.ts";
 import { bookings, type Event, events, type PersonGender, users } from "../../db/schema.ts";
 import { Conflict, NotFound } from "../lib/errors.ts";
-import { replanForKeepApart } from "./rounds.ts";
+import type { PersonPair } from "./planning/rounds-plan.ts";
+import { clockAt, findRounds, newPlan } from "./rounds.ts";
 
 // **Keep apart** (docs/decisions/030-nobody-across-the-table-twice.md): the organiser marks two guests
-// of an event never to be seated together; the rounds planner reads the marks (rounds.ts).
+// of an event never to be seated together; the rounds planner reads the marks (keptApart, from
+// rounds.ts), and a mark on a pair the plan seats together re-plans the rounds not yet started.
 
 /** What the Keep apart card shows: the pairs marked, and the guests who may be marked. */
 export type KeepApartView = {
@@ -104,4 +106,34 @@ export function setKeepApart(
     },
     { behavior: "immediate" },
   );
+}
+
+/**
+ * After a pair is marked **Keep apart**: if a round not yet started seats them together, the rounds not
+ * yet started are re-planned at once (as Re-plan rounds with the settings as they are), so no plan on
+ * show seats them. Returns whether it re-planned. Runs inside the caller's transaction.
+ */
+export function replanForKeepApart(tx: DbOrTx, eventId: number, pair: PersonPair, now: number): boolean {
+  const row = findRounds(tx, eventId);
+  const event = findEvent(tx, eventId);
+  if (!row || event.status !== "started") return false;
+  const clock = clockAt(row, event, now);
+  if (clock.status === "finished") return false;
+  const together = row.plan
+    .slice(clock.current ?? 0)
+    .some((r) => r.pairs.some((p) => pair.includes(p.femaleID) && pair.includes(p.maleID)));
+  if (!together) return false;
+  const values = newPlan(tx, event, row, {}, now);
+  tx.update(eventRounds).set(values).where(eq(eventRounds.eventId, eventId)).run();
+  return true;
+}
+
+/** The pairs of this event's guests marked **Keep apart**. */
+export function keptApart(db: DbOrTx, eventId: number): PersonPair[] {
+  return db
+    .select({ a: keepApart.userA, b: keepApart.userB })
+    .from(keepApart)
+    .where(eq(keepApart.eventId, eventId))
+    .all()
+    .map(({ a, b }) => [a, b] as const);
 }

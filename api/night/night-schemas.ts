@@ -50,7 +50,7 @@ export const checkInUndone = z.strictObject({ success: z.literal(true), checkedI
 export const doorsOpened = z.strictObject({ success: z.literal(true), doorsOpenAt: time });
 
 // ---------------------------------------------------------------------------------------------------
-// Feedback (api/night/feedback.ts).
+// Feedback (api/night/feedback.ts, ratings.ts, feedback-report.ts, contact-sharing.ts).
 
 /** A partner as a guest's pages show them: `Partner` (`image_name` the thumbnail). */
 const partner = z.strictObject({ id, username: z.string(), image_name: z.string() });

@@ -3,11 +3,11 @@ import { feedbackValues } from "../../db/schema.ts";
 import type { AppDeps } from "../deps.ts";
 import { ADMIN_ERRORS, requireAdmin } from "../lib/admin-session.ts";
 import { apiRouter, errors, json, jsonBody, z } from "../lib/openapi.ts";
-import { logActivity, requireStaff, STAFF_ERRORS, staffFor } from "../lib/staff.ts";
+import { callerOf, logActivity, STAFF_ERRORS, staffRoute } from "../lib/staff.ts";
 import { idParam, jsonId } from "../lib/validate.ts";
-import { adminSaveFeedback } from "./feedback.ts";
 import { formatOfEvent, genderForCaller } from "./host-gender.ts";
 import { ratingsView, resultsReleased, storedRating } from "./night-schemas.ts";
+import { adminSaveFeedback } from "./ratings.ts";
 import { eventRatings, releaseResults } from "./results.ts";
 import { notifyRatings } from "./room-events.ts";
 
@@ -58,11 +58,10 @@ const paperRoute = createRoute({
 
 export const resultsRoutes = (deps: AppDeps) => {
   const admin = requireAdmin(deps);
-  const staff = requireStaff(deps);
   return apiRouter()
-    .openapi({ ...ratingsRoute, middleware: staff }, (c) => {
+    .openapi(staffRoute(deps, ratingsRoute, { param: "id" }), (c) => {
       const eventId = c.req.valid("param").id;
-      const caller = staffFor(c, eventId);
+      const caller = callerOf(c);
       const ratings = eventRatings(deps.db, eventId, deps.now(), { choices: caller.role === "organiser" });
       const people = genderForCaller(ratings.people, formatOfEvent(deps.db, eventId), caller);
       return c.json({ ...ratings, people }, 200);
@@ -73,9 +72,8 @@ export const resultsRoutes = (deps: AppDeps) => {
       if (releasedNow) logActivity(c, deps, { action: "results released", eventId });
       return c.json({ success: true as const, releasedAt: new Date(releasedAt).toISOString(), sent, failed }, 200);
     })
-    .openapi({ ...paperRoute, middleware: staff }, (c) => {
+    .openapi(staffRoute(deps, paperRoute, { json: "eventID" }), (c) => {
       const body = c.req.valid("json");
-      staffFor(c, body.eventID);
       const stored = adminSaveFeedback(
         deps.db,
         { eventId: body.eventID, fromUserId: body.fromUserID, toUserId: body.toUserID, value: body.feedback },

@@ -12,7 +12,9 @@ import { senderOf } from "../messaging/templates/email-frame.ts";
 import { ratingReminderText, resultsEmail, resultsText as resultsTextFor } from "../messaging/templates/results.ts";
 import type { SmsProvider } from "../providers/sms/types.ts";
 import { whoCame } from "./attendance.ts";
-import { type FeedbackValue, partnersOf, type RatedBy, setShareDefaults } from "./feedback.ts";
+import { setShareDefaults } from "./contact-sharing.ts";
+import { type FeedbackValue, partnersOf } from "./feedback.ts";
+import type { RatedBy } from "./ratings.ts";
 
 // The results of a night (docs/decisions/021-results.md): released once, by the organiser's Release
 // results or by the scheduler at `resultsAt`; one text per participant with their matches; one

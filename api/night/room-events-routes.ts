@@ -8,7 +8,7 @@ import type { AppDeps } from "../deps.ts";
 import { adminSessionIdOf } from "../lib/admin-session.ts";
 import type { CallerEnv } from "../lib/caller.ts";
 import { apiRouter, errors, file, z } from "../lib/openapi.ts";
-import { requireStaff, STAFF_ERRORS, staffFor } from "../lib/staff.ts";
+import { callerOf, requireStaff, STAFF_ERRORS, staffScope } from "../lib/staff.ts";
 import { idParam } from "../lib/validate.ts";
 import { assertLink, participantOf } from "./feedback.ts";
 import { type Audience, roomEventOf, type StreamOwner, subscribe } from "./room-events.ts";
@@ -67,9 +67,15 @@ function guestOwner(deps: AppDeps, userId: number, eventId: number): StreamOwner
 
 export const roomEventsRoutes = (deps: AppDeps) => {
   const staff = requireStaff(deps);
-  // A guest proves who they are with the link; anyone else must be the organiser or a host.
+  // The staff's event, read from the query as its validator reads it (staffRoute's scope).
+  const scope = staffScope(roundEventsRoute, { query: "eventID" });
+  // A guest proves who they are with the link; anyone else must be the organiser or a host of the event.
   const guestOrStaff: MiddlewareHandler<CallerEnv> = (c, next) =>
-    c.req.query("userID") === undefined ? staff(c, next) : next();
+    c.req.query("userID") === undefined
+      ? staff(c, async () => {
+          await scope(c, next);
+        })
+      : next();
   return apiRouter().openapi({ ...roundEventsRoute, middleware: guestOrStaff }, (c) => {
     const q = c.req.valid("query");
     let audience: Audience = "staff";
@@ -80,7 +86,7 @@ export const roomEventsRoutes = (deps: AppDeps) => {
       audience = "guest";
       owner = guestOwner(deps, q.userID, q.eventID);
     } else {
-      const caller = staffFor(c, q.eventID);
+      const caller = callerOf(c);
       owner =
         caller.role === "host"
           ? { kind: "host", linkId: caller.linkId }

@@ -4,22 +4,14 @@ import { INVISIBLE_CONTROLS_MESSAGE, withoutInvisibleControls } from "../../comm
 import { ROUNDS_LIMITS as L } from "../../common/rounds-settings.ts";
 import { guestAudiences } from "../../db/rounds-schema.ts";
 import type { AppDeps } from "../deps.ts";
-import { requireAdmin } from "../lib/admin-session.ts";
 import type { Caller } from "../lib/caller.ts";
 import { apiRouter, errors, json, jsonBody, z } from "../lib/openapi.ts";
-import { actorOf, logActivity, requireStaff, STAFF_ERRORS, staffFor } from "../lib/staff.ts";
+import { actorOf, callerOf, logActivity, STAFF_ERRORS, staffRoute } from "../lib/staff.ts";
 import { idParam, jsonId, plainText } from "../lib/validate.ts";
 import { messageGuests, previewGuestMessage } from "./guest-messages.ts";
 import { genderForCaller } from "./host-gender.ts";
-import { getKeepApart, setKeepApart } from "./keep-apart.ts";
-import {
-  guestMessagePreview,
-  keepApartChanged,
-  keepApartView,
-  messagesSent,
-  myRoundsView,
-  roundsView,
-} from "./night-schemas.ts";
+import { keepApartRoutes } from "./keep-apart-routes.ts";
+import { guestMessagePreview, messagesSent, myRoundsView, roundsView } from "./night-schemas.ts";
 import { notifyRoom } from "./room-events.ts";
 import { announceToRoom, getRounds, markLeft, planEventRounds, type RoundsView, runRounds } from "./rounds.ts";
 import { myRounds } from "./rounds-guest.ts";
@@ -74,17 +66,6 @@ const myRoundsBody = z.object({
   token: z.unknown().optional().openapi({ description: "the link's `t`", type: "string" }),
 });
 const eventParam = z.object({ id: idParam(z) });
-const keepApartBody = z.object({
-  eventID: id,
-  userIDs: z
-    .array(id)
-    .length(2, "must be two guests")
-    .refine(([a, b]) => Number(a) !== Number(b), "must be two different guests"),
-  apart: z.boolean(),
-});
-/** The organiser's session: 401 without it, 403 for a host session (requireAdmin). */
-const ORGANISER = ["admin_session_required", "forbidden"] as const;
-
 const roundsRoute = createRoute({
   method: "get",
   path: "/admin-event/{id}/rounds",
@@ -166,25 +147,6 @@ const messageRoute = createRoute({
   },
 });
 
-const keepApartListRoute = createRoute({
-  method: "get",
-  path: "/admin-event/{id}/keep-apart",
-  summary: "Keep apart: the pairs of guests marked never to be seated together, and the guests (organiser)",
-  request: { params: eventParam },
-  responses: { 200: json(keepApartView), ...errors("get", ["invalid_request", ...ORGANISER, "not_found"]) },
-});
-
-const keepApartRoute = createRoute({
-  method: "post",
-  path: "/keep-apart",
-  summary: "Keep apart: marks two guests never to be seated together, or takes the mark off (organiser)",
-  request: jsonBody(keepApartBody),
-  responses: {
-    200: json(keepApartChanged),
-    ...errors("post", [...ORGANISER, "not_found", "wrong_state", "room_too_large"]),
-  },
-});
-
 const myRoundsRoute = createRoute({
   method: "post",
   path: "/my-rounds",
@@ -200,31 +162,27 @@ const forCaller = (view: RoundsView, caller: Caller): RoundsView => ({
 });
 
 export const roundsRoutes = (deps: AppDeps) => {
-  // The organiser, or a host of the event (docs/decisions/022-host-access.md). The answer's people
-  // carry no email and no phone, so a host sees what the organiser sees.
-  const staff = requireStaff(deps);
-  // Keep apart is the organiser's alone: why two guests are kept apart is nobody else's business.
-  const admin = requireAdmin(deps);
+  // Each call but the guest's is a staffRoute: the organiser, or a host of the event
+  // (docs/decisions/022-host-access.md). The answer's people carry no email and no phone, so a host
+  // sees what the organiser sees.
   return (
     apiRouter()
-      .openapi({ ...roundsRoute, middleware: staff }, (c) => {
+      .openapi(staffRoute(deps, roundsRoute, { param: "id" }), (c) => {
         const eventId = c.req.valid("param").id;
-        return c.json(forCaller(getRounds(deps.db, eventId, deps.now()), staffFor(c, eventId)), 200);
+        return c.json(forCaller(getRounds(deps.db, eventId, deps.now()), callerOf(c)), 200);
       })
-      .openapi({ ...planRoute, middleware: staff }, (c) => {
+      .openapi(staffRoute(deps, planRoute, { json: "eventID" }), (c) => {
         const { eventID, ...settings } = c.req.valid("json");
-        staffFor(c, eventID);
         const { preview, ...chosen } = settings;
         const view = planEventRounds(deps.db, { eventId: eventID, ...chosen }, deps.now(), { preview });
         if (!preview) {
           logActivity(c, deps, { action: "rounds planned", eventId: eventID });
           notifyRoom(deps, eventID, "plan", view);
         }
-        return c.json(forCaller(view, staffFor(c, eventID)), 200);
+        return c.json(forCaller(view, callerOf(c)), 200);
       })
-      .openapi({ ...runRoute, middleware: staff }, (c) => {
+      .openapi(staffRoute(deps, runRoute, { json: "eventID" }), (c) => {
         const body = c.req.valid("json");
-        staffFor(c, body.eventID);
         const view = runRounds(
           deps.db,
           { eventId: body.eventID, action: body.action, shown: { current: body.current, phase: body.phase } },
@@ -232,11 +190,10 @@ export const roundsRoutes = (deps: AppDeps) => {
         );
         logActivity(c, deps, { action: "rounds controlled", eventId: body.eventID, detail: body.action });
         notifyRoom(deps, body.eventID, body.action, view);
-        return c.json(forCaller(view, staffFor(c, body.eventID)), 200);
+        return c.json(forCaller(view, callerOf(c)), 200);
       })
-      .openapi({ ...announceRoute, middleware: staff }, (c) => {
+      .openapi(staffRoute(deps, announceRoute, { json: "eventID" }), (c) => {
         const body = c.req.valid("json");
-        staffFor(c, body.eventID);
         const { changed, ...view } = announceToRoom(deps.db, { eventId: body.eventID, text: body.text }, deps.now());
         if (changed) {
           logActivity(c, deps, {
@@ -246,11 +203,10 @@ export const roundsRoutes = (deps: AppDeps) => {
           });
           notifyRoom(deps, body.eventID, "announcement", view);
         }
-        return c.json(forCaller(view, staffFor(c, body.eventID)), 200);
+        return c.json(forCaller(view, callerOf(c)), 200);
       })
-      .openapi({ ...leftRoute, middleware: staff }, (c) => {
+      .openapi(staffRoute(deps, leftRoute, { json: "eventID" }), (c) => {
         const body = c.req.valid("json");
-        staffFor(c, body.eventID);
         const { changed, ...view } = markLeft(
           deps.db,
           { eventId: body.eventID, userId: body.userID, left: body.left },
@@ -265,17 +221,15 @@ export const roundsRoutes = (deps: AppDeps) => {
           });
           notifyRoom(deps, body.eventID, "people", view);
         }
-        return c.json(forCaller(view, staffFor(c, body.eventID)), 200);
+        return c.json(forCaller(view, callerOf(c)), 200);
       })
       // **Message guests**: what the dialog shows first (the count of each audience), then the send.
-      .openapi({ ...messagePreviewRoute, middleware: staff }, (c) => {
+      .openapi(staffRoute(deps, messagePreviewRoute, { param: "id" }), (c) => {
         const eventId = c.req.valid("param").id;
-        staffFor(c, eventId);
         return c.json(previewGuestMessage(deps.db, eventId, deps.now()), 200);
       })
-      .openapi({ ...messageRoute, middleware: staff }, async (c) => {
+      .openapi(staffRoute(deps, messageRoute, { json: "eventID" }), async (c) => {
         const body = c.req.valid("json");
-        staffFor(c, body.eventID);
         const result = await messageGuests(deps, {
           eventId: body.eventID,
           to: body.to,
@@ -287,31 +241,8 @@ export const roundsRoutes = (deps: AppDeps) => {
           logActivity(c, deps, { action: "guests messaged", eventId: body.eventID, detail: body.text });
         return c.json({ sent: result.sent, failed: result.failed }, 200);
       })
-      .openapi({ ...keepApartListRoute, middleware: admin }, (c) =>
-        c.json(getKeepApart(deps.db, c.req.valid("param").id), 200),
-      )
-      .openapi({ ...keepApartRoute, middleware: admin }, (c) => {
-        const body = c.req.valid("json");
-        const [a, b] = body.userIDs.map(Number) as [number, number];
-        const { changed, ...reply } = setKeepApart(
-          deps.db,
-          { eventId: body.eventID, userIds: [a, b], apart: body.apart },
-          deps.now(),
-        );
-        if (changed) {
-          logActivity(c, deps, {
-            action: body.apart ? "kept apart" : "keep apart undone",
-            eventId: body.eventID,
-            userId: Math.min(a, b),
-            otherUserId: Math.max(a, b),
-          });
-        }
-        if (reply.replanned) {
-          logActivity(c, deps, { action: "rounds planned", eventId: body.eventID, detail: "keep apart" });
-          notifyRoom(deps, body.eventID, "plan");
-        }
-        return c.json(reply, 200);
-      })
+      // Keep apart, the organiser's card on the same console (keep-apart-routes.ts).
+      .route("/", keepApartRoutes(deps))
       .openapi(myRoundsRoute, (c) => {
         const body = c.req.valid("json");
         return c.json(

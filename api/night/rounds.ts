@@ -4,24 +4,24 @@ import type { EventFormat } from "../../common/formats.ts";
 import { ROOM_ANNOUNCEMENT } from "../../common/guest-message.ts";
 import { ROUNDS_LIMITS as LIMITS, ROUNDS_DEFAULTS, type RoundsSettings } from "../../common/rounds-settings.ts";
 import type { Db, DbOrTx } from "../../db/client.ts";
-import {
-  type EventRounds,
-  eventRounds,
-  keepApart,
-  type RoundsPhase,
-  type RoundsStatus,
-} from "../../db/rounds-schema.ts";
+import { type EventRounds, eventRounds, type RoundsPhase, type RoundsStatus } from "../../db/rounds-schema.ts";
 import { bookings, type Event, events, type PersonGender, users, type WantsToMeet } from "../../db/schema.ts";
 import { BadRequest, Conflict, NotFound } from "../lib/errors.ts";
-import { planGroupNight } from "./format-plan.ts";
+import { keptApart } from "./keep-apart.ts";
+import { planGroupNight } from "./planning/format-plan.ts";
+import { type PersonPair, planRounds, type Round, replanRounds } from "./planning/rounds-plan.ts";
 import { advance, applyAction, type Clock, type ClockAction, shownPhaseEnd, type Timing } from "./rounds-clock.ts";
-import { type PersonPair, planRounds, type Round, replanRounds } from "./rounds-plan.ts";
 
 /**
  * The night's rounds on the server (docs/decisions/019-running-the-night.md): the plan built from the
  * people present, the clock the host runs, and who has met whom. The planner and the clock are pure
- * (rounds-plan.ts, rounds-clock.ts); this file reads and writes them, each write in one IMMEDIATE
+ * (planning/rounds-plan.ts, rounds-clock.ts); this file reads and writes them, each write in one IMMEDIATE
  * transaction that re-reads the state it changes.
+ *
+ * Why one file: every call here (plan, run, announce, left, the views) reads and writes the one
+ * event_rounds row through the same private steps (the clock at `now`, who is present, the view),
+ * inside the caller's transaction; split, those steps would be exported for each part to share. Keep
+ * apart (keep-apart.ts) and the planners (planning/) already stand apart.
  */
 
 const MINUTE = 60_000;
@@ -110,7 +110,7 @@ const timingOf = (row: EventRounds): Timing => ({
  * The clock at `now`. Once the event has ended the night's clock stops at the end: a host who ends the
  * event mid-round has finished the rounds, and the rounds after it were never played.
  */
-function clockAt(row: EventRounds, event: Event, now: number): Clock {
+export function clockAt(row: EventRounds, event: Event, now: number): Clock {
   const stored: Clock = {
     status: row.status,
     current: row.current,
@@ -266,7 +266,7 @@ function seatedAgain(plan: readonly Round[], metBefore: readonly PersonPair[]) {
   );
 }
 
-const findRounds = (db: DbOrTx, eventId: number) =>
+export const findRounds = (db: DbOrTx, eventId: number) =>
   db.select().from(eventRounds).where(eq(eventRounds.eventId, eventId)).get();
 
 /** The host's console: the plan, the clock and who is present. 404 for no such event. */
@@ -312,7 +312,13 @@ export function planEventRounds(
 }
 
 /** The row a (re-)plan stores: the settings, the clock where it stands, and the plan for who is present. */
-function newPlan(tx: DbOrTx, event: Event, row: EventRounds | undefined, input: Partial<RoundsSettings>, now: number) {
+export function newPlan(
+  tx: DbOrTx,
+  event: Event,
+  row: EventRounds | undefined,
+  input: Partial<RoundsSettings>,
+  now: number,
+) {
   const clock = row ? clockAt(row, event, now) : undefined;
   if (clock?.status === "finished") throw Conflict("the rounds are finished", "wrong_state");
   const before = settingsOf(row);
@@ -359,7 +365,7 @@ function newPlan(tx: DbOrTx, event: Event, row: EventRounds | undefined, input: 
 
 /**
  * newPlan at One group and Mixed (docs/decisions/037-formats-on-the-night.md): everyone present in
- * one list, by arrival, planned by group-plan.ts; the same settings, history, earlier nights and
+ * one list, by arrival, planned by planning/group-plan.ts; the same settings, history, earlier nights and
  * Keep apart as Women meet men, and twice its cap on one side as the cap on the room.
  */
 function newGroupPlan(
@@ -409,36 +415,6 @@ function newGroupPlan(
     metBefore,
     updatedAt: now,
   };
-}
-
-/**
- * After a pair is marked **Keep apart**: if a round not yet started seats them together, the rounds not
- * yet started are re-planned at once (as Re-plan rounds with the settings as they are), so no plan on
- * show seats them. Returns whether it re-planned. Runs inside the caller's transaction.
- */
-export function replanForKeepApart(tx: DbOrTx, eventId: number, pair: PersonPair, now: number): boolean {
-  const row = findRounds(tx, eventId);
-  const event = findEvent(tx, eventId);
-  if (!row || event.status !== "started") return false;
-  const clock = clockAt(row, event, now);
-  if (clock.status === "finished") return false;
-  const together = row.plan
-    .slice(clock.current ?? 0)
-    .some((r) => r.pairs.some((p) => pair.includes(p.femaleID) && pair.includes(p.maleID)));
-  if (!together) return false;
-  const values = newPlan(tx, event, row, {}, now);
-  tx.update(eventRounds).set(values).where(eq(eventRounds.eventId, eventId)).run();
-  return true;
-}
-
-/** The pairs of this event's guests marked **Keep apart**. */
-export function keptApart(db: DbOrTx, eventId: number): PersonPair[] {
-  return db
-    .select({ a: keepApart.userA, b: keepApart.userB })
-    .from(keepApart)
-    .where(eq(keepApart.eventId, eventId))
-    .all()
-    .map(({ a, b }) => [a, b] as const);
 }
 
 /** A verified number as bookings store it (E.164); an erased row says `erased`, which matches nobody. */

@@ -1,7 +1,7 @@
-import type { PersonPair, Round, Seated } from "../../api/night/rounds-plan.ts";
+import type { PersonPair, Round, Seated } from "../../api/night/planning/rounds-plan.ts";
 import type { random } from "../seeded-random.ts";
 
-// What the rounds planner's property tests share (api/night/rounds-plan.test.ts and
+// What the rounds planner's property tests share (api/night/planning/rounds-plan.test.ts and
 // rounds-plan-history.test.ts): the checks every plan and re-plan must pass (their generator is
 // test/seeded-random.ts).
 

@@ -1,4 +1,4 @@
-import { type FormEvent, useEffect, useRef, useState } from "react";
+import { type FormEvent, type RefObject, useEffect, useRef, useState } from "react";
 import { imageUrl } from "../../../lib/api.ts";
 import type { EventDraft } from "../event-draft.ts";
 import { apiToWallClock, formatAtVenue, plural, seatsLeftLabel, statusLabel, tomorrowAt } from "../format.ts";
@@ -10,6 +10,8 @@ import { EventPicker } from "./event-picker.tsx";
 import { FormMessage } from "./form-message.tsx";
 import { PromoCodesPanel } from "./promo-codes-panel.tsx";
 import { TimeFields } from "./time-fields.tsx";
+
+type EditedEvent = NonNullable<ReturnType<typeof useEventEditor>["event"]>;
 
 /** The Edit tab: pick an event, change its fields and picture, and start, end or cancel it. */
 export function EditEventForm(props: {
@@ -49,17 +51,7 @@ export function EditEventForm(props: {
       ) : null}
       {event && draft ? (
         <>
-          <div className="admin-event-head">
-            <span className={`admin-badge status-${event.event_status}`}>{statusLabel(event.event_status)}</span>
-            <span>{formatAtVenue(event.EventDateTime, event.time_zone)}</span>
-            <span>{event.event_address}</span>
-            <span>{seatsLeftLabel(event)}</span>
-            {event.SeatsLeft ? (
-              <span>
-                Men: {event.SeatsLeft.male} left · Women: {event.SeatsLeft.female} left
-              </span>
-            ) : null}
-          </div>
+          <EventHead event={event} />
           <form className="admin-form" onSubmit={submit}>
             <fieldset disabled={ended} className="admin-fieldset span-2">
               <div className="admin-form-grid">
@@ -70,28 +62,12 @@ export function EditEventForm(props: {
                   minDate={minDate}
                   priceHint="For bookings made from now on; paid bookings keep their price."
                   picture={
-                    <div className="field admin-image-field">
-                      <label htmlFor="edit-image">Event image</label>
-                      <input
-                        ref={imageInput}
-                        id="edit-image"
-                        type="file"
-                        accept="image/jpeg,image/png,image/webp"
-                        aria-describedby="edit-image-hint"
-                        onChange={(e) => editor.setImage(e.target.files?.[0] ?? null)}
-                      />
-                      <p id="edit-image-hint" className="admin-hint">
-                        {image
-                          ? `Replaces the picture with ${image.name}.`
-                          : "Choose a file only to replace the picture."}{" "}
-                        JPEG, PNG or WebP, up to 5 MB.
-                      </p>
-                      <img
-                        className="admin-preview"
-                        src={imageUrl(event.event_image)}
-                        alt={`Shown now for ${event.event_name}`}
-                      />
-                    </div>
+                    <EditImageField
+                      event={event}
+                      image={image}
+                      inputRef={imageInput}
+                      onChange={(file) => editor.setImage(file)}
+                    />
                   }
                 />
                 {draft.results ? (
@@ -129,15 +105,7 @@ export function EditEventForm(props: {
                 onDone={() => editor.reload(event.id)}
               />
             </div>
-            {event.event_status === "ended" ? (
-              <p className="admin-hint span-2">This event has ended; it can no longer be changed.</p>
-            ) : null}
-            {event.event_status === "cancelled" ? (
-              <p className="admin-hint span-2">
-                This event was cancelled; it can no longer be changed.
-                {editor.unrefunded > 0 ? ` ${plural(editor.unrefunded, "payment")} still to refund.` : ""}
-              </p>
-            ) : null}
+            <ClosedNote event={event} unrefunded={editor.unrefunded} />
             <div className="span-2">
               <FormMessage message={editor.message} />
             </div>
@@ -148,6 +116,68 @@ export function EditEventForm(props: {
         <FormMessage message={editor.message} />
       ) : null}
     </div>
+  );
+}
+
+/** The event as it stands: its status, when and where, and the seats left. */
+function EventHead({ event }: { event: EditedEvent }) {
+  return (
+    <div className="admin-event-head">
+      <span className={`admin-badge status-${event.event_status}`}>{statusLabel(event.event_status)}</span>
+      <span>{formatAtVenue(event.EventDateTime, event.time_zone)}</span>
+      <span>{event.event_address}</span>
+      <span>{seatsLeftLabel(event)}</span>
+      {event.SeatsLeft ? (
+        <span>
+          Men: {event.SeatsLeft.male} left · Women: {event.SeatsLeft.female} left
+        </span>
+      ) : null}
+    </div>
+  );
+}
+
+/** The picture: the one shown now, and a file chosen only to replace it. */
+function EditImageField(props: {
+  event: EditedEvent;
+  image: File | null;
+  inputRef: RefObject<HTMLInputElement | null>;
+  onChange(file: File | null): void;
+}) {
+  const { event, image } = props;
+  return (
+    <div className="field admin-image-field">
+      <label htmlFor="edit-image">Event image</label>
+      <input
+        ref={props.inputRef}
+        id="edit-image"
+        type="file"
+        accept="image/jpeg,image/png,image/webp"
+        aria-describedby="edit-image-hint"
+        onChange={(e) => props.onChange(e.target.files?.[0] ?? null)}
+      />
+      <p id="edit-image-hint" className="admin-hint">
+        {image ? `Replaces the picture with ${image.name}.` : "Choose a file only to replace the picture."} JPEG, PNG or
+        WebP, up to 5 MB.
+      </p>
+      <img className="admin-preview" src={imageUrl(event.event_image)} alt={`Shown now for ${event.event_name}`} />
+    </div>
+  );
+}
+
+/** Why an ended or cancelled event can no longer be changed, and what it still has to refund. */
+function ClosedNote({ event, unrefunded }: { event: EditedEvent; unrefunded: number }) {
+  return (
+    <>
+      {event.event_status === "ended" ? (
+        <p className="admin-hint span-2">This event has ended; it can no longer be changed.</p>
+      ) : null}
+      {event.event_status === "cancelled" ? (
+        <p className="admin-hint span-2">
+          This event was cancelled; it can no longer be changed.
+          {unrefunded > 0 ? ` ${plural(unrefunded, "payment")} still to refund.` : ""}
+        </p>
+      ) : null}
+    </>
   );
 }
 

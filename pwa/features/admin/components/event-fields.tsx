@@ -25,8 +25,8 @@ type Props = {
   picture: ReactNode;
 };
 
-/** An event's fields, in one order for Add and Edit, with the limits the server checks (common/event-limits.ts). */
-export function EventFields({ idPrefix, draft, onChange, minDate, priceHint, picture }: Props) {
+/** The ids and the number inputs of one form's fields. */
+function helpers({ idPrefix, draft, onChange }: Props) {
   const id = (name: string) => `${idPrefix}-${name}`;
   const number = (key: "seats" | "price" | "duration" | "fromAge" | "toAge" | "cancelHours" | "cancelPercent") => ({
     type: "number",
@@ -34,6 +34,30 @@ export function EventFields({ idPrefix, draft, onChange, minDate, priceHint, pic
     value: draft[key],
     onChange: (e: { target: { value: string } }) => onChange(key, e.target.value),
   });
+  return { id, number };
+}
+
+/** An event's fields, in one order for Add and Edit, with the limits the server checks (common/event-limits.ts). */
+export function EventFields(props: Props) {
+  return (
+    <>
+      <WhenAndWhereFields {...props} />
+      <SeatsAndPriceFields {...props} />
+      <AgesAndRefundFields {...props} />
+      <PricesFields
+        idPrefix={props.idPrefix}
+        value={props.draft.prices}
+        onChange={(prices) => props.onChange("prices", prices)}
+      />
+      {props.picture}
+    </>
+  );
+}
+
+/** The name, the venue's zone, the date and time, and the address. */
+function WhenAndWhereFields(props: Props) {
+  const { idPrefix, draft, onChange, minDate } = props;
+  const { id } = helpers(props);
   return (
     <>
       <div className="field span-2">
@@ -76,6 +100,16 @@ export function EventFields({ idPrefix, draft, onChange, minDate, priceHint, pic
           onChange={(e) => onChange("address", e.target.value)}
         />
       </div>
+    </>
+  );
+}
+
+/** The seats, the format (and the seats by gender it may ask for), the price and the duration. */
+function SeatsAndPriceFields(props: Props) {
+  const { idPrefix, draft, onChange, priceHint } = props;
+  const { id, number } = helpers(props);
+  return (
+    <>
       <div className="field">
         <label htmlFor={id("seats")}>Total seats</label>
         <input id={id("seats")} min={L.totalSeats.min} max={L.totalSeats.max} step={1} {...number("seats")} />
@@ -131,6 +165,16 @@ export function EventFields({ idPrefix, draft, onChange, minDate, priceHint, pic
           {...number("duration")}
         />
       </div>
+    </>
+  );
+}
+
+/** The ages, the cancellation policy and whether Friend is offered. */
+function AgesAndRefundFields(props: Props) {
+  const { draft, onChange } = props;
+  const { id, number } = helpers(props);
+  return (
+    <>
       <div className="field">
         <label htmlFor={id("from-age")}>From age</label>
         <input id={id("from-age")} min={L.age.min} max={L.age.max} step={1} {...number("fromAge")} />
@@ -175,8 +219,6 @@ export function EventFields({ idPrefix, draft, onChange, minDate, priceHint, pic
           two Friends, make a friend match. Fixed once the night starts.
         </p>
       </div>
-      <PricesFields idPrefix={idPrefix} value={draft.prices} onChange={(prices) => onChange("prices", prices)} />
-      {picture}
     </>
   );
 }

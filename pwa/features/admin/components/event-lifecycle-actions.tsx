@@ -2,7 +2,7 @@ import { useState } from "react";
 import { type AdminEventDetail, cancelEvent, endEvent, openDoorsNow, startEvent } from "../admin-api.ts";
 import { earlyStartWarning, formatAud, plural } from "../format.ts";
 import { numbersOf } from "../use-event-editor.ts";
-import { useConfirm } from "./confirm-dialog.tsx";
+import { type ConfirmRequest, useConfirm } from "./confirm-dialog.tsx";
 import type { Message } from "./form-message.tsx";
 
 type Props = {
@@ -54,23 +54,7 @@ export function EventLifecycleActions({
   };
 
   const lifecycle = async (step: "start" | "end") => {
-    const numbers = await numbersOf(event.id);
-    const paid = numbers?.paid.total;
-    const who = paid === undefined ? "every paid participant" : plural(paid, "participant");
-    // The end thanks those who came and tells a no-show sorry (docs/decisions/021-results.md).
-    const cameLine = numbers
-      ? `Texts ${plural(numbers.came, "guest")} who came; ${numbers.noShows} no-show${numbers.noShows === 1 ? "" : "s"}.`
-      : `Texts ${who}: a thank-you with their rating link to those who came, a sorry to a no-show.`;
-    const go = await confirm({
-      title: `${step === "start" ? "Start" : "End"} ${event.event_name}?`,
-      warning: step === "start" ? earlyStartWarning(event.EventDateTime, event.time_zone) : null,
-      lines: [
-        step === "start" ? `Texts ${who} their link to like or pass on the people they meet.` : cameLine,
-        step === "start" ? "Bookings are closed from now on." : "Feedback results open to everyone who came.",
-        "This cannot be undone.",
-      ],
-      confirmLabel: step === "start" ? "Start Event" : "End Event",
-    });
+    const go = await confirm(lifecycleRequest(event, step, await numbersOf(event.id)));
     if (!go) return;
     const failed = step === "start" ? "Failed to start the event." : "Failed to end the event.";
     await run(failed, async () => {
@@ -89,15 +73,7 @@ export function EventLifecycleActions({
   // Check-in opens at once; nobody is texted and sales stay open (docs/decisions/008-door.md).
   const doorsShut = Date.parse(event.doorsOpenAt) > Date.now();
   const openDoors = async () => {
-    const go = await confirm({
-      title: `Open the doors of ${event.event_name} now?`,
-      lines: [
-        "The door can check people in from now on.",
-        "Nobody is texted, and bookings stay open.",
-        "This can't be undone once someone is checked in.",
-      ],
-      confirmLabel: "Open doors now",
-    });
+    const go = await confirm(openDoorsRequest(event));
     if (!go) return;
     const failed = "Failed to open the doors.";
     await run(failed, async () => {
@@ -108,22 +84,7 @@ export function EventLifecycleActions({
   };
 
   const cancel = async () => {
-    const numbers = await numbersOf(event.id);
-    const paid = numbers?.paid.total;
-    const lines =
-      paid === undefined
-        ? ["Refunds every paid booking and texts every paid participant."]
-        : [
-            `Refunds ${plural(paid, "payment")}, ${formatAud(numbers?.revenue ?? 0)}.`,
-            ...(finishingRefunds ? [] : [`Texts ${plural(paid, "participant")} that the event is cancelled.`]),
-          ];
-    const go = await confirm({
-      title: finishingRefunds ? `Finish the refunds of ${event.event_name}?` : `Cancel ${event.event_name}?`,
-      lines: finishingRefunds
-        ? lines
-        : [...lines, "Releases every hold, and the event leaves the home page.", "This cannot be undone."],
-      confirmLabel: finishingRefunds ? "Finish refunds" : "Cancel event",
-    });
+    const go = await confirm(cancelRequest(event, await numbersOf(event.id), finishingRefunds));
     if (!go) return;
     await run("Failed to cancel the event.", async () => {
       const reply = await cancelEvent(event.id);
@@ -132,15 +93,7 @@ export function EventLifecycleActions({
           ? null
           : { kind: "error", text: "Failed to cancel the event.", detail: reply.data.error };
       }
-      const { refunded, failed, sent, smsFailed } = reply.data;
-      const tally = `Refunded ${refunded} of ${refunded + failed}.`;
-      return failed === 0
-        ? { kind: "ok", text: "Event cancelled.", detail: `${tally} ${smsSummary(sent, smsFailed)}` }
-        : {
-            kind: "error",
-            text: "Event cancelled, but some refunds failed.",
-            detail: `${tally} Press Finish refunds to try the rest again.`,
-          };
+      return cancelledMessage(reply.data);
     });
   };
 
@@ -183,6 +136,73 @@ export function EventLifecycleActions({
       {dialog}
     </>
   );
+}
+
+type Numbers = Awaited<ReturnType<typeof numbersOf>>;
+
+/** What Start Event or End Event asks before it goes, with the night's numbers when they could be read. */
+function lifecycleRequest(event: AdminEventDetail, step: "start" | "end", numbers: Numbers): ConfirmRequest {
+  const paid = numbers?.paid.total;
+  const who = paid === undefined ? "every paid participant" : plural(paid, "participant");
+  // The end thanks those who came and tells a no-show sorry (docs/decisions/021-results.md).
+  const cameLine = numbers
+    ? `Texts ${plural(numbers.came, "guest")} who came; ${numbers.noShows} no-show${numbers.noShows === 1 ? "" : "s"}.`
+    : `Texts ${who}: a thank-you with their rating link to those who came, a sorry to a no-show.`;
+  return {
+    title: `${step === "start" ? "Start" : "End"} ${event.event_name}?`,
+    warning: step === "start" ? earlyStartWarning(event.EventDateTime, event.time_zone) : null,
+    lines: [
+      step === "start" ? `Texts ${who} their link to like or pass on the people they meet.` : cameLine,
+      step === "start" ? "Bookings are closed from now on." : "Feedback results open to everyone who came.",
+      "This cannot be undone.",
+    ],
+    confirmLabel: step === "start" ? "Start Event" : "End Event",
+  };
+}
+
+/** What Open doors now asks before it goes. */
+function openDoorsRequest(event: AdminEventDetail): ConfirmRequest {
+  return {
+    title: `Open the doors of ${event.event_name} now?`,
+    lines: [
+      "The door can check people in from now on.",
+      "Nobody is texted, and bookings stay open.",
+      "This can't be undone once someone is checked in.",
+    ],
+    confirmLabel: "Open doors now",
+  };
+}
+
+/** What Cancel event (or Finish refunds) asks before it goes. */
+function cancelRequest(event: AdminEventDetail, numbers: Numbers, finishingRefunds: boolean): ConfirmRequest {
+  const paid = numbers?.paid.total;
+  const lines =
+    paid === undefined
+      ? ["Refunds every paid booking and texts every paid participant."]
+      : [
+          `Refunds ${plural(paid, "payment")}, ${formatAud(numbers?.revenue ?? 0)}.`,
+          ...(finishingRefunds ? [] : [`Texts ${plural(paid, "participant")} that the event is cancelled.`]),
+        ];
+  return {
+    title: finishingRefunds ? `Finish the refunds of ${event.event_name}?` : `Cancel ${event.event_name}?`,
+    lines: finishingRefunds
+      ? lines
+      : [...lines, "Releases every hold, and the event leaves the home page.", "This cannot be undone."],
+    confirmLabel: finishingRefunds ? "Finish refunds" : "Cancel event",
+  };
+}
+
+/** What a cancel that went through says: the refunds made, and the texts. */
+function cancelledMessage(data: { refunded: number; failed: number; sent: number; smsFailed: number }): Message {
+  const { refunded, failed, sent, smsFailed } = data;
+  const tally = `Refunded ${refunded} of ${refunded + failed}.`;
+  return failed === 0
+    ? { kind: "ok", text: "Event cancelled.", detail: `${tally} ${smsSummary(sent, smsFailed)}` }
+    : {
+        kind: "error",
+        text: "Event cancelled, but some refunds failed.",
+        detail: `${tally} Press Finish refunds to try the rest again.`,
+      };
 }
 
 function smsSummary(sent: number, failed: number): string {

@@ -13,33 +13,12 @@ import {
 } from "../admin-api.ts";
 import { formatAtVenue } from "../format.ts";
 import type { useAdminEvents } from "../use-admin-events.ts";
+import { ActivitySection, type Older } from "./activity-log.tsx";
 import { useConfirm } from "./confirm-dialog.tsx";
 import { EventPicker } from "./event-picker.tsx";
 import { FormMessage, type Message } from "./form-message.tsx";
 
 type Loaded<T> = { status: "idle" | "loading" | "error" } | { status: "ready"; rows: T[] };
-
-/** What an erased attendee's row says (api/ops/retention.ts), shown for a person with no name. */
-const ERASED_NAME = "Erased attendee";
-const personName = (person: ActivityEntry["person"]) => person?.name ?? ERASED_NAME;
-
-/** Who made a change: the organiser, a host by the link's label, the server (failed logins) or a guest (their own cancel). */
-function actorLine(entry: ActivityEntry) {
-  if (entry.actorKind === "organiser") return "Organiser";
-  if (entry.actorKind === "system") return "System";
-  if (entry.actorKind === "guest") return "Guest";
-  return `${entry.actor} (host)`;
-}
-
-/** `paper card entered · Imran Ali · like for Kavya Rao`: names are read now, never stored. */
-function whatLine(entry: ActivityEntry) {
-  const parts: string[] = [entry.action];
-  if (entry.person) parts.push(personName(entry.person));
-  const detail = entry.otherPerson ? `${entry.detail ?? ""} for ${personName(entry.otherPerson)}`.trim() : entry.detail;
-  if (detail) parts.push(detail);
-  if (entry.count > 1) parts.push(`${entry.count} times`);
-  return parts.join(" · ");
-}
 
 type Props = {
   events: ReturnType<typeof useAdminEvents>;
@@ -54,60 +33,18 @@ type Props = {
 export function HostAccess({ events, eventId, onPick }: Props) {
   const picked = events.state.status === "ready" ? events.state.events.find((e) => e.id === eventId) : undefined;
   const zone = picked?.time_zone ?? "UTC";
-  const [links, setLinks] = useState<Loaded<HostLink>>({ status: "idle" });
-  const [activity, setActivity] = useState<Loaded<ActivityEntry>>({ status: "idle" });
-  // Whether a full page came back last, so older entries may be there; and an older page being read.
-  const [older, setOlder] = useState<"none" | "more" | "loading" | "error">("none");
+  const { links, activity, older, load, loadOlder } = useHostAccess(eventId);
   const [label, setLabel] = useState("");
   const [made, setMade] = useState<NewHostLink | null>(null);
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<Message>(null);
   const { confirm, dialog } = useConfirm();
-
-  const load = useCallback(async (id: number) => {
-    const read = async <T,>(call: Promise<ApiReply<T[], unknown>>, set: (v: Loaded<T>) => void) => {
-      try {
-        const reply = await call;
-        set(reply.ok ? { status: "ready", rows: reply.data } : { status: "error" });
-      } catch (error) {
-        console.warn(error);
-        set({ status: "error" });
-      }
-    };
-    const setFirstPage = (page: Loaded<ActivityEntry>) => {
-      setActivity(page);
-      setOlder(page.status === "ready" && page.rows.length >= ACTIVITY_PAGE_SIZE ? "more" : "none");
-    };
-    await Promise.all([read(listHostLinks(id), setLinks), read(getActivity(id), setFirstPage)]);
-  }, []);
-
-  const loadOlder = async () => {
-    if (eventId === null || activity.status !== "ready" || older === "loading") return;
-    const last = activity.rows.at(-1);
-    setOlder("loading");
-    try {
-      const reply = await getActivity(eventId, last?.id);
-      if (!reply.ok) {
-        setOlder("error");
-        return;
-      }
-      const page = reply.data;
-      const shown = new Set(activity.rows.map((r) => r.id));
-      setActivity({ status: "ready", rows: [...activity.rows, ...page.filter((r) => !shown.has(r.id))] });
-      setOlder(page.length >= ACTIVITY_PAGE_SIZE ? "more" : "none");
-    } catch (error) {
-      console.warn(error);
-      setOlder("error");
-    }
-  };
-
+  // Another event picked: the link just made and the last message belong to the one before.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: eventId is what resets them
   useEffect(() => {
     setMade(null);
     setMessage(null);
-    setLinks({ status: eventId === null ? "idle" : "loading" });
-    setActivity({ status: eventId === null ? "idle" : "loading" });
-    if (eventId !== null) void load(eventId);
-  }, [eventId, load]);
+  }, [eventId]);
 
   const onCreate = async (e: FormEvent) => {
     e.preventDefault();
@@ -178,115 +115,144 @@ export function HostAccess({ events, eventId, onPick }: Props) {
               </button>
             </form>
             <FormMessage message={message} />
-            {made ? (
-              <div className="host-access-made" role="status">
-                <p>
-                  Link for <strong>{made.label}</strong>: scan the code with the host's phone, or send them the link.
-                </p>
-                <img
-                  className="host-access-qr"
-                  src={made.qrCodeImage}
-                  alt={`QR code of the host link for ${made.label}`}
-                />
-                <label className="host-access-url">
-                  <span>Host link</span>
-                  <input readOnly value={made.url} onFocus={(e) => e.currentTarget.select()} />
-                </label>
-              </div>
-            ) : null}
-            {links.status === "loading" ? (
-              <p role="status" className="admin-loading">
-                Loading the host links...
-              </p>
-            ) : null}
-            {links.status === "error" ? (
-              <ErrorNotice message="Couldn't load the host links." onRetry={() => load(eventId)} />
-            ) : null}
-            {links.status === "ready" && links.rows.length === 0 ? (
-              <p className="empty">No host links for this event yet.</p>
-            ) : null}
-            {links.status === "ready" && links.rows.length > 0 ? (
-              <ul className="host-access-links" aria-label="Host links">
-                {links.rows.map((link) => {
-                  const ended = link.revokedAt !== null || Date.parse(link.expiresAt) <= Date.now();
-                  return (
-                    <li key={link.id} className={ended ? "host-access-link ended" : "host-access-link"}>
-                      <div>
-                        <strong>{link.label}</strong>
-                        <span className="host-access-when">
-                          {link.revokedAt !== null
-                            ? `Revoked ${formatAtVenue(link.revokedAt, zone)}`
-                            : ended
-                              ? `Expired ${formatAtVenue(link.expiresAt, zone)}`
-                              : `Until ${formatAtVenue(link.expiresAt, zone)}`}
-                        </span>
-                      </div>
-                      {ended ? null : (
-                        <button
-                          type="button"
-                          className="button"
-                          aria-label={`Revoke ${link.label}`}
-                          onClick={() => void onRevoke(link)}
-                        >
-                          Revoke
-                        </button>
-                      )}
-                    </li>
-                  );
-                })}
-              </ul>
-            ) : null}
+            {made ? <MadeLink made={made} /> : null}
+            <HostLinks
+              links={links}
+              zone={zone}
+              onRetry={() => load(eventId)}
+              onRevoke={(link) => void onRevoke(link)}
+            />
           </section>
 
-          <section className="host-access-section" aria-labelledby="activity-title">
-            <div className="host-access-head">
-              <h2 id="activity-title">Activity</h2>
-              <button type="button" className="button" onClick={() => void load(eventId)}>
-                Refresh
-              </button>
-            </div>
-            {activity.status === "loading" ? (
-              <p role="status" className="admin-loading">
-                Loading the activity...
-              </p>
-            ) : null}
-            {activity.status === "error" ? (
-              <ErrorNotice message="Couldn't load the activity." onRetry={() => load(eventId)} />
-            ) : null}
-            {activity.status === "ready" && activity.rows.length === 0 ? (
-              <p className="empty">Nothing recorded for this event yet.</p>
-            ) : null}
-            {activity.status === "ready" && activity.rows.length > 0 ? (
-              <ol className="activity-list" aria-label="Activity, newest first">
-                {activity.rows.map((entry) => (
-                  <li key={entry.id} className="activity-entry">
-                    <span className="activity-when">{formatAtVenue(entry.at, zone)}</span>
-                    <span className="activity-what">
-                      <strong className={`activity-actor activity-actor-${entry.actorKind}`}>{actorLine(entry)}</strong>
-                      {" · "}
-                      <span>{whatLine(entry)}</span>
-                    </span>
-                  </li>
-                ))}
-              </ol>
-            ) : null}
-            {activity.status === "ready" && older !== "none" ? (
-              <div className="activity-older">
-                {older === "error" ? <p role="alert">Couldn't load older entries.</p> : null}
-                <button
-                  type="button"
-                  className="button"
-                  disabled={older === "loading"}
-                  onClick={() => void loadOlder()}
-                >
-                  {older === "loading" ? "Loading older entries..." : "Older entries"}
-                </button>
-              </div>
-            ) : null}
-          </section>
+          <ActivitySection
+            activity={activity}
+            older={older}
+            zone={zone}
+            onReload={() => void load(eventId)}
+            onOlder={() => void loadOlder()}
+          />
         </>
       ) : null}
       {dialog}
     </div>
+  );
+}
+
+/** The event's host links and its activity, read when the event is picked and again on request. */
+function useHostAccess(eventId: number | null) {
+  const [links, setLinks] = useState<Loaded<HostLink>>({ status: "idle" });
+  const [activity, setActivity] = useState<Loaded<ActivityEntry>>({ status: "idle" });
+  // Whether a full page came back last, so older entries may be there; and an older page being read.
+  const [older, setOlder] = useState<Older>("none");
+
+  const load = useCallback(async (id: number) => {
+    const read = async <T,>(call: Promise<ApiReply<T[], unknown>>, set: (v: Loaded<T>) => void) => {
+      try {
+        const reply = await call;
+        set(reply.ok ? { status: "ready", rows: reply.data } : { status: "error" });
+      } catch (error) {
+        console.warn(error);
+        set({ status: "error" });
+      }
+    };
+    const setFirstPage = (page: Loaded<ActivityEntry>) => {
+      setActivity(page);
+      setOlder(page.status === "ready" && page.rows.length >= ACTIVITY_PAGE_SIZE ? "more" : "none");
+    };
+    await Promise.all([read(listHostLinks(id), setLinks), read(getActivity(id), setFirstPage)]);
+  }, []);
+
+  const loadOlder = async () => {
+    if (eventId === null || activity.status !== "ready" || older === "loading") return;
+    const last = activity.rows.at(-1);
+    setOlder("loading");
+    try {
+      const reply = await getActivity(eventId, last?.id);
+      if (!reply.ok) {
+        setOlder("error");
+        return;
+      }
+      const page = reply.data;
+      const shown = new Set(activity.rows.map((r) => r.id));
+      setActivity({ status: "ready", rows: [...activity.rows, ...page.filter((r) => !shown.has(r.id))] });
+      setOlder(page.length >= ACTIVITY_PAGE_SIZE ? "more" : "none");
+    } catch (error) {
+      console.warn(error);
+      setOlder("error");
+    }
+  };
+
+  useEffect(() => {
+    setLinks({ status: eventId === null ? "idle" : "loading" });
+    setActivity({ status: eventId === null ? "idle" : "loading" });
+    if (eventId !== null) void load(eventId);
+  }, [eventId, load]);
+  return { links, activity, older, load, loadOlder };
+}
+
+/** The link just made: its QR code for the host's phone, and the link itself to send. */
+function MadeLink({ made }: { made: NewHostLink }) {
+  return (
+    <div className="host-access-made" role="status">
+      <p>
+        Link for <strong>{made.label}</strong>: scan the code with the host's phone, or send them the link.
+      </p>
+      <img className="host-access-qr" src={made.qrCodeImage} alt={`QR code of the host link for ${made.label}`} />
+      <label className="host-access-url">
+        <span>Host link</span>
+        <input readOnly value={made.url} onFocus={(e) => e.currentTarget.select()} />
+      </label>
+    </div>
+  );
+}
+
+/** The event's host links: each with until when it works, and Revoke while it does. */
+function HostLinks(props: { links: Loaded<HostLink>; zone: string; onRetry(): void; onRevoke(link: HostLink): void }) {
+  const { links, zone } = props;
+  return (
+    <>
+      {links.status === "loading" ? (
+        <p role="status" className="admin-loading">
+          Loading the host links...
+        </p>
+      ) : null}
+      {links.status === "error" ? (
+        <ErrorNotice message="Couldn't load the host links." onRetry={() => props.onRetry()} />
+      ) : null}
+      {links.status === "ready" && links.rows.length === 0 ? (
+        <p className="empty">No host links for this event yet.</p>
+      ) : null}
+      {links.status === "ready" && links.rows.length > 0 ? (
+        <ul className="host-access-links" aria-label="Host links">
+          {links.rows.map((link) => {
+            const ended = link.revokedAt !== null || Date.parse(link.expiresAt) <= Date.now();
+            return (
+              <li key={link.id} className={ended ? "host-access-link ended" : "host-access-link"}>
+                <div>
+                  <strong>{link.label}</strong>
+                  <span className="host-access-when">
+                    {link.revokedAt !== null
+                      ? `Revoked ${formatAtVenue(link.revokedAt, zone)}`
+                      : ended
+                        ? `Expired ${formatAtVenue(link.expiresAt, zone)}`
+                        : `Until ${formatAtVenue(link.expiresAt, zone)}`}
+                  </span>
+                </div>
+                {ended ? null : (
+                  <button
+                    type="button"
+                    className="button"
+                    aria-label={`Revoke ${link.label}`}
+                    onClick={() => props.onRevoke(link)}
+                  >
+                    Revoke
+                  </button>
+                )}
+              </li>
+            );
+          })}
+        </ul>
+      ) : null}
+    </>
   );
 }

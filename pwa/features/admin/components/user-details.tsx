@@ -1,21 +1,18 @@
-import { Fragment, useCallback, useEffect, useRef, useState } from "react";
-import { imageUrl } from "../../../lib/api.ts";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { ErrorNotice } from "../../../lib/error-notice.tsx";
 import { getEventUsers, type Participant, refund } from "../admin-api.ts";
 import { downloadParticipantsCsv } from "../export-participants.ts";
-import { formatAud, nationalPhone, plural, statusLabel, thumbnailOf } from "../format.ts";
+import { formatAud, plural } from "../format.ts";
 import { type RefundOutcome, runRefundBatch } from "../refund-batch.ts";
 import type { useAdminEvents } from "../use-admin-events.ts";
 import { useWaitlist } from "../use-waitlist.ts";
-import { useConfirm } from "./confirm-dialog.tsx";
+import { type ConfirmRequest, useConfirm } from "./confirm-dialog.tsx";
 import { EventPicker } from "./event-picker.tsx";
 import { FormMessage, type Message } from "./form-message.tsx";
-import { VenueTime } from "./venue-time.tsx";
+import { ParticipantsTable, refundable } from "./participants-table.tsx";
 import { WaitlistTable } from "./waitlist-table.tsx";
 
 type Rows = { status: "idle" } | { status: "loading" } | { status: "error" } | { status: "ready"; rows: Participant[] };
-
-const refundable = (p: Participant) => p.status === "paid" && Boolean(p.payment_intent_id);
 
 type Props = {
   events: ReturnType<typeof useAdminEvents>;
@@ -29,39 +26,23 @@ export function UserDetails({ events, eventId, onPick }: Props) {
   const picked = events.state.status === "ready" ? events.state.events.find((e) => e.id === eventId) : undefined;
   const zone = picked?.time_zone ?? "UTC";
   const waitlist = useWaitlist(eventId);
-  const [rows, setRows] = useState<Rows>({ status: "idle" });
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [processing, setProcessing] = useState(false);
   const [message, setMessage] = useState<Message>(null);
   // The last batch's outcome per payment, shown on its row until another event is picked.
   const [results, setResults] = useState<Map<string, RefundOutcome>>(new Map());
-  const [exporting, setExporting] = useState(false);
   const { confirm, dialog } = useConfirm();
   // State updates land a render late; the ref blocks a second batch from the very next click.
   const running = useRef(false);
 
-  const load = useCallback(async (id: number, quiet = false) => {
-    if (!quiet) setRows({ status: "loading" });
-    try {
-      const reply = await getEventUsers(id);
-      if (!reply.ok || !Array.isArray(reply.data)) {
-        setRows({ status: "error" });
-        return;
-      }
-      setRows({ status: "ready", rows: reply.data });
-    } catch (error) {
-      console.warn(error);
-      setRows({ status: "error" });
-    }
-  }, []);
-
+  const { rows, load } = useParticipants(eventId);
+  // Another event picked: the selection, the message and the last batch's outcomes belong to the one before.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: eventId is what resets them
   useEffect(() => {
     setSelected(new Set());
     setMessage(null);
     setResults(new Map());
-    if (eventId === null) setRows({ status: "idle" });
-    else void load(eventId);
-  }, [eventId, load]);
+  }, [eventId]);
 
   const list = rows.status === "ready" ? rows.rows : [];
   const selectable = list.filter(refundable);
@@ -83,17 +64,8 @@ export function UserDetails({ events, eventId, onPick }: Props) {
       setMessage({ kind: "error", text: "No participants selected for refund." });
       return;
     }
-    const chosen = selectable.filter((p) => selected.has(p.payment_intent_id!));
-    const total = chosen.reduce((sum, p) => sum + Math.round(p.booking_amount * 100), 0) / 100;
     running.current = true;
-    const go = await confirm({
-      title: `Refund ${plural(intents.length, "participant")}?`,
-      lines: [
-        `Refunds ${plural(intents.length, "payment")}, ${formatAud(total)}.`,
-        "The money goes back to each card; this cannot be undone.",
-      ],
-      confirmLabel: "Refund",
-    });
+    const go = await confirm(refundRequest(selectable.filter((p) => selected.has(p.payment_intent_id!))));
     if (!go) {
       running.current = false;
       return;
@@ -121,161 +93,146 @@ export function UserDetails({ events, eventId, onPick }: Props) {
 
   const paid = list.filter((p) => p.status === "paid").length;
 
-  const exportCsv = async () => {
-    if (eventId === null || exporting) return;
-    setExporting(true);
-    try {
-      const outcome = await downloadParticipantsCsv(eventId);
-      if (outcome === "failed") setMessage({ kind: "error", text: "Couldn't export the participants." });
-    } finally {
-      setExporting(false);
-    }
-  };
-
   return (
     <div className="admin-users">
       <EventPicker id="users-event" events={events} value={eventId} onChange={onPick} />
-      {rows.status === "idle" ? <p className="empty">Choose an event to see who booked.</p> : null}
-      {rows.status === "loading" ? (
-        <p role="status" className="admin-loading">
-          Loading participants...
-        </p>
-      ) : null}
-      {rows.status === "error" ? (
-        <ErrorNotice
-          message="Couldn't load the participants."
-          onRetry={() => (eventId === null ? undefined : load(eventId))}
-        />
-      ) : null}
+      <RowsStatus rows={rows} onRetry={() => (eventId === null ? undefined : load(eventId))} />
       {rows.status === "ready" && picked ? (
         <GenderSeats event={picked} participants={list} waitlist={waitlist.state} />
       ) : null}
       {rows.status === "ready" && list.length === 0 ? <p className="empty">Nobody has booked this event yet.</p> : null}
       {rows.status === "ready" && list.length > 0 ? (
         <>
-          <div className="admin-toolbar">
-            <p className="admin-summary">
-              {list.length} participant{list.length === 1 ? "" : "s"} · {paid} paid · {list.length - paid} refunded
-              {selected.size ? ` · ${selected.size} selected` : ""}
-            </p>
-            <span className="admin-actions-gap" />
-            <button
-              type="button"
-              className="button"
-              disabled={exporting}
-              aria-busy={exporting}
-              onClick={() => void exportCsv()}
-            >
-              Export CSV
-            </button>
-            <button
-              type="button"
-              className="button primary"
-              disabled={processing}
-              aria-busy={processing}
-              onClick={() => void runRefunds()}
-            >
-              {processing ? "Processing..." : "Refund"}
-            </button>
-          </div>
+          <Toolbar
+            eventId={eventId}
+            count={list.length}
+            paid={paid}
+            selected={selected.size}
+            processing={processing}
+            onMessage={setMessage}
+            onRefund={() => void runRefunds()}
+          />
           <FormMessage message={message} />
-          {/* Fits a 1366 px laptop; a narrower window scrolls it sideways, so keyboard users can focus it
-              to scroll (axe: scrollable-region-focusable). */}
-          {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be focusable (WCAG 2.1.1) */}
-          <section className="admin-table-wrap" aria-label="Participants" tabIndex={0}>
-            <table className="admin-table admin-participants-table">
-              <thead>
-                <tr>
-                  <th scope="col">
-                    <input
-                      type="checkbox"
-                      aria-label="Select all paid participants"
-                      checked={allSelected}
-                      disabled={processing || selectable.length === 0}
-                      onChange={() =>
-                        setSelected(allSelected ? new Set() : new Set(selectable.map((p) => p.payment_intent_id!)))
-                      }
-                    />
-                  </th>
-                  <th scope="col">Photo</th>
-                  <th scope="col">Name</th>
-                  <th scope="col">Email</th>
-                  <th scope="col">Gender</th>
-                  <th scope="col">Phone</th>
-                  <th scope="col">Amount</th>
-                  <th scope="col">Payment</th>
-                  <th scope="col">Invoice</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Booked</th>
-                  <th scope="col">Checked in</th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.map((p) => (
-                  <tr key={p.id} className={p.status === "refunded" ? "is-refunded" : undefined}>
-                    <td>
-                      <input
-                        type="checkbox"
-                        aria-label={`Select ${p.username}`}
-                        disabled={processing || !refundable(p)}
-                        checked={p.payment_intent_id !== null && selected.has(p.payment_intent_id)}
-                        onChange={() => p.payment_intent_id && toggle(p.payment_intent_id)}
-                      />
-                    </td>
-                    <td>
-                      <Thumb name={p.image_name} />
-                    </td>
-                    <td className="admin-wrap">{p.username}</td>
-                    <td className="admin-wrap">
-                      <a href={`mailto:${p.email}`}>
-                        <Email address={p.email} />
-                      </a>
-                      {p.emailBounced ? <span className="admin-badge status-bounced">Email bounced</span> : null}
-                    </td>
-                    <td className="capitalize">{p.gender === "unasked" ? "—" : p.gender}</td>
-                    <td>
-                      <a href={`tel:${p.phone}`}>{nationalPhone(p.phone)}</a>
-                    </td>
-                    <td>{formatAud(p.booking_amount)}</td>
-                    <td className="admin-mono admin-payment">{p.payment_intent_id ?? "—"}</td>
-                    <td>
-                      {p.invoiceNumber ? (
-                        <>
-                          <span className="admin-mono">{p.invoiceNumber}</span>{" "}
-                          <a
-                            href={`/api/admin-invoice/${p.invoiceNumber}`}
-                            download
-                            aria-label={`Download invoice ${p.invoiceNumber}`}
-                          >
-                            Download invoice
-                          </a>
-                        </>
-                      ) : (
-                        "—"
-                      )}
-                    </td>
-                    <td>
-                      <span className={`admin-badge status-${p.status}`}>{statusLabel(p.status)}</span>
-                      <RefundResult
-                        outcome={p.payment_intent_id ? results.get(p.payment_intent_id) : undefined}
-                        refunded={p.status === "refunded"}
-                      />
-                    </td>
-                    <td>
-                      <VenueTime iso={p.bookedAt} zone={zone} />
-                    </td>
-                    <td>
-                      <VenueTime iso={p.checkedInAt} zone={zone} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </section>
+          <ParticipantsTable
+            list={list}
+            zone={zone}
+            processing={processing}
+            selected={selected}
+            allSelected={allSelected}
+            results={results}
+            onToggle={toggle}
+            onSelectAll={() =>
+              setSelected(allSelected ? new Set() : new Set(selectable.map((p) => p.payment_intent_id!)))
+            }
+          />
         </>
       ) : null}
       {eventId !== null ? <WaitlistTable state={waitlist.state} zone={zone} onRetry={waitlist.reload} /> : null}
       {dialog}
+    </div>
+  );
+}
+
+/** What Refund asks before it goes: how many payments, and how much in all. */
+function refundRequest(chosen: Participant[]): ConfirmRequest {
+  const total = chosen.reduce((sum, p) => sum + Math.round(p.booking_amount * 100), 0) / 100;
+  return {
+    title: `Refund ${plural(chosen.length, "participant")}?`,
+    lines: [
+      `Refunds ${plural(chosen.length, "payment")}, ${formatAud(total)}.`,
+      "The money goes back to each card; this cannot be undone.",
+    ],
+    confirmLabel: "Refund",
+  };
+}
+
+/** Before the table: no event picked, the participants loading, or why they could not be read. */
+function RowsStatus({ rows, onRetry }: { rows: Rows; onRetry(): void }) {
+  return (
+    <>
+      {rows.status === "idle" ? <p className="empty">Choose an event to see who booked.</p> : null}
+      {rows.status === "loading" ? (
+        <p role="status" className="admin-loading">
+          Loading participants...
+        </p>
+      ) : null}
+      {rows.status === "error" ? <ErrorNotice message="Couldn't load the participants." onRetry={onRetry} /> : null}
+    </>
+  );
+}
+
+/** The event's participants, read when it is picked and again on request (`quiet`: no loading state). */
+function useParticipants(eventId: number | null) {
+  const [rows, setRows] = useState<Rows>({ status: "idle" });
+  const load = useCallback(async (id: number, quiet = false) => {
+    if (!quiet) setRows({ status: "loading" });
+    try {
+      const reply = await getEventUsers(id);
+      if (!reply.ok || !Array.isArray(reply.data)) {
+        setRows({ status: "error" });
+        return;
+      }
+      setRows({ status: "ready", rows: reply.data });
+    } catch (error) {
+      console.warn(error);
+      setRows({ status: "error" });
+    }
+  }, []);
+
+  useEffect(() => {
+    if (eventId === null) setRows({ status: "idle" });
+    else void load(eventId);
+  }, [eventId, load]);
+  return { rows, load };
+}
+
+/** How many booked, paid and were refunded, and the table's two actions: Export CSV and Refund. */
+function Toolbar(props: {
+  eventId: number | null;
+  count: number;
+  paid: number;
+  selected: number;
+  processing: boolean;
+  onMessage(message: Message): void;
+  onRefund(): void;
+}) {
+  const { eventId, count, paid, selected, processing } = props;
+  const [exporting, setExporting] = useState(false);
+  const exportCsv = async () => {
+    if (eventId === null || exporting) return;
+    setExporting(true);
+    try {
+      const outcome = await downloadParticipantsCsv(eventId);
+      if (outcome === "failed") props.onMessage({ kind: "error", text: "Couldn't export the participants." });
+    } finally {
+      setExporting(false);
+    }
+  };
+  return (
+    <div className="admin-toolbar">
+      <p className="admin-summary">
+        {count} participant{count === 1 ? "" : "s"} · {paid} paid · {count - paid} refunded
+        {selected ? ` · ${selected} selected` : ""}
+      </p>
+      <span className="admin-actions-gap" />
+      <button
+        type="button"
+        className="button"
+        disabled={exporting}
+        aria-busy={exporting}
+        onClick={() => void exportCsv()}
+      >
+        Export CSV
+      </button>
+      <button
+        type="button"
+        className="button primary"
+        disabled={processing}
+        aria-busy={processing}
+        onClick={props.onRefund}
+      >
+        {processing ? "Processing..." : "Refund"}
+      </button>
     </div>
   );
 }
@@ -300,48 +257,5 @@ function GenderSeats(props: {
       <li>{line("Men", "male", seatsMale)}</li>
       <li>{line("Women", "female", seatsFemale)}</li>
     </ul>
-  );
-}
-
-/**
- * The last batch's word on this row: why the refund did not happen, or Refunded while the row has not
- * been read again yet. Once the row says Refunded itself, saying it twice adds nothing.
- */
-function RefundResult({ outcome, refunded }: { outcome: RefundOutcome | undefined; refunded: boolean }) {
-  if (!outcome || (outcome.ok && refunded)) return null;
-  return outcome.ok ? (
-    <span className="admin-row-result ok">Refunded</span>
-  ) : (
-    <span className="admin-row-result error">Refund failed: {outcome.reason}</span>
-  );
-}
-
-/** An address that may break before its `@` and after a dot, hyphen or underscore, never mid-word. */
-function Email({ address }: { address: string }) {
-  const parts = address.split(/(?<=[._-])|(?=@)/);
-  return parts.map((part, i) => (
-    // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one fixed string, never reordered
-    <Fragment key={i}>
-      {i > 0 ? <wbr /> : null}
-      {part}
-    </Fragment>
-  ));
-}
-
-function Thumb({ name }: { name: string }) {
-  const [src, setSrc] = useState(imageUrl(thumbnailOf(name)));
-  const [broken, setBroken] = useState(false);
-  if (broken) return <span className="admin-thumb placeholder" aria-hidden="true" />;
-  return (
-    <img
-      className="admin-thumb"
-      src={src}
-      alt=""
-      width={48}
-      height={48}
-      loading="lazy"
-      // Older uploads may lack a thumbnail: fall back to the photo itself, then to a blank tile.
-      onError={() => (src.endsWith("-thumb.jpg") ? setSrc(imageUrl(name)) : setBroken(true))}
-    />
   );
 }

@@ -10,11 +10,43 @@ import { usePrivacyFacts } from "../use-privacy-facts.ts";
 export function PrivacyPolicy() {
   const state = usePrivacyFacts();
   const facts = state.status === "ready" ? state.facts : null;
-  const days = facts?.retentionDays;
   return (
     <div className="privacy-policy">
       <p className="privacy-lead">What we keep when you book a Saathi night, who sees it, and when we erase it.</p>
 
+      <WhatWeKeep />
+
+      <WhoSeesWhat />
+
+      <HowLongWeKeepIt state={state} />
+
+      <KeptForNextTime />
+
+      <MessagesAboutFutureEvents businessName={facts?.businessName} />
+
+      <SeeingAndErasing />
+
+      <h2>Questions</h2>
+      <p>
+        {facts?.supportEmail ? (
+          <>
+            Write to <a href={`mailto:${facts.supportEmail}`}>{facts.supportEmail}</a> with any question about your
+            details.
+          </>
+        ) : (
+          "Ask the organiser any question about your details."
+        )}
+      </p>
+      <p>
+        <Link to={paths.home}>Back to upcoming events</Link>
+      </p>
+    </div>
+  );
+}
+
+function WhatWeKeep() {
+  return (
+    <>
       <h2>What we keep</h2>
       <ul>
         <li>Your name, email, mobile number and gender, and the photo you upload.</li>
@@ -41,7 +73,13 @@ export function PrivacyPolicy() {
         </li>
         <li>At the event: when you arrived, and the Like or Dislike you give each person you met.</li>
       </ul>
+    </>
+  );
+}
 
+function WhoSeesWhat() {
+  return (
+    <>
       <h2>Who sees what</h2>
       <ul>
         <li>
@@ -66,7 +104,14 @@ export function PrivacyPolicy() {
           phone; a paper card never changes a choice you made yourself.
         </li>
       </ul>
+    </>
+  );
+}
 
+function HowLongWeKeepIt({ state }: { state: ReturnType<typeof usePrivacyFacts> }) {
+  const days = state.status === "ready" ? state.facts.retentionDays : undefined;
+  return (
+    <>
       <h2>How long we keep it</h2>
       <ul>
         <li aria-busy={state.status === "loading"}>
@@ -88,7 +133,13 @@ export function PrivacyPolicy() {
         <li>The text messages we send you keep their full wording for 7 days, then only their first few words.</li>
         <li>Copies in our backups go as the backups are replaced.</li>
       </ul>
+    </>
+  );
+}
 
+function KeptForNextTime() {
+  return (
+    <>
       <h2>Details kept for next time</h2>
       <ul>
         <li>
@@ -101,14 +152,20 @@ export function PrivacyPolicy() {
           you delete them, or until 18 months pass without a booking from that number; then they are erased.
         </li>
       </ul>
+    </>
+  );
+}
 
+function MessagesAboutFutureEvents({ businessName }: { businessName: string | null | undefined }) {
+  return (
+    <>
       <h2>Messages about future events</h2>
       <ul>
         <li>
           Only if you tick <strong>Text me about future events</strong> or <strong>Email me about future events</strong>{" "}
           (on the booking form, the waitlist or <Link to={paths.me}>My nights</Link>) does{" "}
-          {facts?.businessName ?? "the organiser"} send you news of its future nights, by text or by email, whichever
-          you ticked, and nothing else. The boxes start unticked, and you never need them to book.
+          {businessName ?? "the organiser"} send you news of its future nights, by text or by email, whichever you
+          ticked, and nothing else. The boxes start unticked, and you never need them to book.
         </li>
         <li>
           You can stop at any time: reply <strong>STOP</strong> to any of our texts, use the{" "}
@@ -124,7 +181,13 @@ export function PrivacyPolicy() {
           includes it.
         </li>
       </ul>
+    </>
+  );
+}
 
+function SeeingAndErasing() {
+  return (
+    <>
       <h2>Seeing and erasing what we keep</h2>
       <ul>
         <li>
@@ -140,21 +203,6 @@ export function PrivacyPolicy() {
         </li>
         <li>We record that a download or a deletion happened, and when, but not your number.</li>
       </ul>
-
-      <h2>Questions</h2>
-      <p>
-        {facts?.supportEmail ? (
-          <>
-            Write to <a href={`mailto:${facts.supportEmail}`}>{facts.supportEmail}</a> with any question about your
-            details.
-          </>
-        ) : (
-          "Ask the organiser any question about your details."
-        )}
-      </p>
-      <p>
-        <Link to={paths.home}>Back to upcoming events</Link>
-      </p>
-    </div>
+    </>
   );
 }

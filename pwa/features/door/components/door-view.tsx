@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { ErrorNotice } from "../../../lib/error-notice.tsx";
 import { useOnline } from "../../../lib/use-online.ts";
 import { useAdminStore } from "../../admin/admin-store.ts";
@@ -41,10 +41,8 @@ export function DoorView() {
   const now = useUndoClock(recent);
   const [query, setQuery] = useState("");
   const [notArrivedOnly, setNotArrivedOnly] = useState(false);
-  const [scanning, setScanning] = useState(false);
   const [scanned, setScanned] = useState<Scanned | null>(null);
   const [camera] = useState(cameraUsable);
-  const scanButton = useRef<HTMLButtonElement>(null);
 
   const ready = roster.status === "ready" ? roster : null;
   const attendees = useMemo(() => (ready ? withPending(ready.roster.attendees, pending) : []), [ready, pending]);
@@ -54,20 +52,7 @@ export function DoorView() {
   const doorsOpen = useDoorsOpen(ready?.roster.event.doorsOpenAt);
   // An ended or cancelled night stays readable (a host link keeps it), but nobody arrives any more.
   const nightOver = ready?.roster.event.event_status === "ended" || ready?.roster.event.event_status === "cancelled";
-  // A typed ticket code finds its attendee on the phone, offline too (the roster's keyed hashes).
-  const [codeMatch, setCodeMatch] = useState<number | null>(null);
-  useEffect(() => {
-    let current = true;
-    setCodeMatch(null);
-    if (ready && query.trim()) {
-      void findByCode(ready.roster, query).then((userID) => {
-        if (current) setCodeMatch(userID);
-      });
-    }
-    return () => {
-      current = false;
-    };
-  }, [ready, query]);
+  const codeMatch = useCodeMatch(ready, query);
   const shown = attendees.filter(
     (a) => (a.userID === codeMatch || matchesQuery(a, query)) && (!notArrivedOnly || a.checkedInAt === null),
   );
@@ -77,43 +62,9 @@ export function DoorView() {
   };
 
   const onScanned = useCallback((ticket: TicketRef | null) => {
-    setScanning(false);
-    const current = useDoorStore.getState();
-    const kept = current.roster.status === "ready" ? current.roster.roster : null;
-    if (!ticket) {
-      setScanned({ kind: "problem", message: "This QR code is not a ticket for our events." });
-    } else if (ticket.eventID !== current.eventID) {
-      const other =
-        current.events.status === "ready" ? current.events.events.find((e) => e.id === ticket.eventID) : undefined;
-      setScanned({
-        kind: "problem",
-        message: other
-          ? `This ticket is for another event: ${other.event_name}. Do not check it in here.`
-          : "This ticket is for another event. Do not check it in here.",
-      });
-    } else if (kept?.attendees.some((a) => a.userID === ticket.userID)) {
-      setQuery("");
-      setScanned({ kind: "found", userID: ticket.userID });
-    } else {
-      const refunded = kept?.refunded.find((a) => a.userID === ticket.userID);
-      setScanned({
-        kind: "problem",
-        message: refunded
-          ? `This booking was refunded (${refunded.name}). Do not check it in.`
-          : "No paid booking matches this ticket. Do not check it in.",
-      });
-    }
-  }, []);
-  const findCode = useCallback(async (code: string): Promise<TicketRef | null> => {
-    const current = useDoorStore.getState();
-    if (current.eventID === null || current.roster.status !== "ready") return null;
-    const eventID = current.eventID;
-    const userID = await findByCode(current.roster.roster, code);
-    return userID === null ? null : { eventID, userID };
-  }, []);
-  const closeScanner = useCallback(() => {
-    setScanning(false);
-    scanButton.current?.focus();
+    const result = judgeTicket(ticket);
+    if (result.kind === "found") setQuery("");
+    setScanned(result);
   }, []);
 
   const found = scanned?.kind === "found" ? attendees.find((a) => a.userID === scanned.userID) : undefined;
@@ -133,12 +84,7 @@ export function DoorView() {
 
   return (
     <div className="door">
-      {events.status === "loading" ? (
-        <p role="status" className="door-loading">
-          Loading events...
-        </p>
-      ) : null}
-      {events.status === "error" ? <ErrorNotice message={events.message} /> : null}
+      <LoadingOrError state={events} loading="Loading events..." />
       {events.status === "ready" && !hostMode ? (
         <DoorEventPicker
           events={events.events}
@@ -151,30 +97,12 @@ export function DoorView() {
         />
       ) : null}
 
-      {notices.length ? (
-        <div className="door-notices" role="alert">
-          {notices.map((n) => (
-            <div key={n.id} className="notice error door-notice">
-              <p>{n.message}</p>
-              <button type="button" className="button" onClick={() => dismiss(n.id)}>
-                Dismiss
-              </button>
-            </div>
-          ))}
-        </div>
-      ) : null}
+      <DoorNotices notices={notices} dismiss={dismiss} />
 
       {eventID === null && events.status === "ready" ? (
         <p className="empty">Choose an event to see who is coming.</p>
       ) : null}
-      {roster.status === "loading" ? (
-        <p role="status" className="door-loading">
-          Loading attendees...
-        </p>
-      ) : null}
-      {roster.status === "error" ? (
-        <ErrorNotice message={roster.message} onRetry={() => useDoorStore.getState().refresh()} />
-      ) : null}
+      <LoadingOrError state={roster} loading="Loading attendees..." onRetry={() => useDoorStore.getState().refresh()} />
 
       {ready ? (
         <>
@@ -186,10 +114,7 @@ export function DoorView() {
             bySide={(ready.roster.event.format ?? "women_men") === "women_men"}
           />
           {nightOver ? (
-            <p id="door-doors-closed" className="notice door-notice">
-              This night has {ready.roster.event.event_status === "cancelled" ? "been cancelled" : "ended"}, so the list
-              is read-only.
-            </p>
+            <NightOverNotice cancelled={ready.roster.event.event_status === "cancelled"} />
           ) : doorsOpen ? null : (
             <DoorsOpenNotice event={ready.roster.event} online={online} />
           )}
@@ -198,50 +123,18 @@ export function DoorView() {
             <MessageGuests eventID={ready.roster.event.id} disabled={!online} />
           ) : null}
 
-          <div className="door-scan-result" aria-live="polite">
-            {scanned?.kind === "problem" ? (
-              <div className="notice error door-notice" role="alert">
-                <p>{scanned.message}</p>
-                <button type="button" className="button" onClick={() => setScanned(null)}>
-                  Dismiss
-                </button>
-              </div>
-            ) : null}
-            {found ? (
-              <section className="door-scanned" aria-labelledby="door-scanned-title">
-                <div className="door-scanned-head">
-                  <h2 id="door-scanned-title">Scanned ticket</h2>
-                  <button type="button" className="button" onClick={() => setScanned(null)}>
-                    Done
-                  </button>
-                </div>
-                <ul className="door-list">{row(found, "scan", true)}</ul>
-              </section>
-            ) : null}
-          </div>
+          <ScanResult
+            problem={scanned?.kind === "problem" ? scanned.message : null}
+            found={found ? row(found, "scan", true) : null}
+            onDismiss={() => setScanned(null)}
+          />
 
-          <div className="door-search">
-            <div className="field">
-              <label htmlFor="door-find">Find attendee</label>
-              <input
-                id="door-find"
-                type="search"
-                inputMode="search"
-                autoComplete="off"
-                placeholder="Name, last digits of phone, or ticket code"
-                value={query}
-                onChange={(e) => setQuery(e.target.value)}
-              />
-            </div>
-            <button
-              type="button"
-              className="button door-filter"
-              aria-pressed={notArrivedOnly}
-              onClick={() => setNotArrivedOnly((v) => !v)}
-            >
-              Not arrived only
-            </button>
-          </div>
+          <DoorSearch
+            query={query}
+            onQuery={setQuery}
+            notArrivedOnly={notArrivedOnly}
+            onToggle={() => setNotArrivedOnly((v) => !v)}
+          />
 
           {attendees.length === 0 ? <p className="empty">Nobody has a paid ticket for this event yet.</p> : null}
           {attendees.length > 0 && shown.length === 0 ? <p className="empty">No attendee matches.</p> : null}
@@ -249,25 +142,191 @@ export function DoorView() {
             {shown.map((a) => row(a, "row"))}
           </ul>
 
-          {/* Without a camera, Scan ticket still opens: the dialog then asks for the ticket's code. */}
-          <div className="door-actions">
-            <button
-              ref={scanButton}
-              type="button"
-              className="button primary door-scan"
-              onClick={() => {
-                setScanned(null);
-                setScanning(true);
-              }}
-            >
-              Scan ticket
-            </button>
-          </div>
-          {scanning ? (
-            <ScanDialog camera={camera} findCode={findCode} onResult={onScanned} onClose={closeScanner} />
-          ) : null}
+          <ScanTicket camera={camera} onOpen={() => setScanned(null)} onResult={onScanned} />
         </>
       ) : null}
     </div>
+  );
+}
+
+/** A typed ticket code finds its attendee on the phone, offline too (the roster's keyed hashes). */
+function useCodeMatch(ready: { roster: Parameters<typeof findByCode>[0] } | null, query: string): number | null {
+  const [codeMatch, setCodeMatch] = useState<number | null>(null);
+  useEffect(() => {
+    let current = true;
+    setCodeMatch(null);
+    if (ready && query.trim()) {
+      void findByCode(ready.roster, query).then((userID) => {
+        if (current) setCodeMatch(userID);
+      });
+    }
+    return () => {
+      current = false;
+    };
+  }, [ready, query]);
+  return codeMatch;
+}
+
+/** What a scanned ticket is at this door: one of tonight's paid guests, or why it must not be checked in. */
+function judgeTicket(ticket: TicketRef | null): Scanned {
+  const current = useDoorStore.getState();
+  const kept = current.roster.status === "ready" ? current.roster.roster : null;
+  if (!ticket) return { kind: "problem", message: "This QR code is not a ticket for our events." };
+  if (ticket.eventID !== current.eventID) {
+    const other =
+      current.events.status === "ready" ? current.events.events.find((e) => e.id === ticket.eventID) : undefined;
+    return {
+      kind: "problem",
+      message: other
+        ? `This ticket is for another event: ${other.event_name}. Do not check it in here.`
+        : "This ticket is for another event. Do not check it in here.",
+    };
+  }
+  if (kept?.attendees.some((a) => a.userID === ticket.userID)) return { kind: "found", userID: ticket.userID };
+  const refunded = kept?.refunded.find((a) => a.userID === ticket.userID);
+  return {
+    kind: "problem",
+    message: refunded
+      ? `This booking was refunded (${refunded.name}). Do not check it in.`
+      : "No paid booking matches this ticket. Do not check it in.",
+  };
+}
+
+/** A typed ticket code, looked up on this phone in the night's roster. */
+async function findCode(code: string): Promise<TicketRef | null> {
+  const current = useDoorStore.getState();
+  if (current.eventID === null || current.roster.status !== "ready") return null;
+  const eventID = current.eventID;
+  const userID = await findByCode(current.roster.roster, code);
+  return userID === null ? null : { eventID, userID };
+}
+
+/** What went wrong at the door (a check-in the server refused), each until dismissed. */
+function DoorNotices(props: {
+  notices: ReturnType<typeof useDoorStore.getState>["notices"];
+  dismiss(id: number): void;
+}) {
+  if (!props.notices.length) return null;
+  return (
+    <div className="door-notices" role="alert">
+      {props.notices.map((n) => (
+        <div key={n.id} className="notice error door-notice">
+          <p>{n.message}</p>
+          <button type="button" className="button" onClick={() => props.dismiss(n.id)}>
+            Dismiss
+          </button>
+        </div>
+      ))}
+    </div>
+  );
+}
+
+/** The last scan: why the ticket must not be checked in, or its attendee's row. */
+function ScanResult(props: { problem: string | null; found: ReactNode; onDismiss(): void }) {
+  return (
+    <div className="door-scan-result" aria-live="polite">
+      {props.problem !== null ? (
+        <div className="notice error door-notice" role="alert">
+          <p>{props.problem}</p>
+          <button type="button" className="button" onClick={props.onDismiss}>
+            Dismiss
+          </button>
+        </div>
+      ) : null}
+      {props.found ? (
+        <section className="door-scanned" aria-labelledby="door-scanned-title">
+          <div className="door-scanned-head">
+            <h2 id="door-scanned-title">Scanned ticket</h2>
+            <button type="button" className="button" onClick={props.onDismiss}>
+              Done
+            </button>
+          </div>
+          <ul className="door-list">{props.found}</ul>
+        </section>
+      ) : null}
+    </div>
+  );
+}
+
+/** Find attendee, and Not arrived only. */
+function DoorSearch(props: { query: string; onQuery(query: string): void; notArrivedOnly: boolean; onToggle(): void }) {
+  return (
+    <div className="door-search">
+      <div className="field">
+        <label htmlFor="door-find">Find attendee</label>
+        <input
+          id="door-find"
+          type="search"
+          inputMode="search"
+          autoComplete="off"
+          placeholder="Name, last digits of phone, or ticket code"
+          value={props.query}
+          onChange={(e) => props.onQuery(e.target.value)}
+        />
+      </div>
+      <button type="button" className="button door-filter" aria-pressed={props.notArrivedOnly} onClick={props.onToggle}>
+        Not arrived only
+      </button>
+    </div>
+  );
+}
+
+/** A list still loading, or why it could not be read. */
+function LoadingOrError(props: { state: { status: string; message?: string }; loading: string; onRetry?: () => void }) {
+  const { state } = props;
+  if (state.status === "loading") {
+    return (
+      <p role="status" className="door-loading">
+        {props.loading}
+      </p>
+    );
+  }
+  return state.status === "error" ? <ErrorNotice message={state.message ?? ""} onRetry={props.onRetry} /> : null;
+}
+
+function NightOverNotice({ cancelled }: { cancelled: boolean }) {
+  return (
+    <p id="door-doors-closed" className="notice door-notice">
+      This night has {cancelled ? "been cancelled" : "ended"}, so the list is read-only.
+    </p>
+  );
+}
+
+/** Scan ticket, and the scanner while it is open; the focus goes back to the button when it closes. */
+function ScanTicket(props: { camera: boolean; onOpen(): void; onResult(ticket: TicketRef | null): void }) {
+  const { onResult } = props;
+  const [scanning, setScanning] = useState(false);
+  const scanButton = useRef<HTMLButtonElement>(null);
+  const onScanned = useCallback(
+    (ticket: TicketRef | null) => {
+      setScanning(false);
+      onResult(ticket);
+    },
+    [onResult],
+  );
+  const closeScanner = useCallback(() => {
+    setScanning(false);
+    scanButton.current?.focus();
+  }, []);
+  return (
+    <>
+      {/* Without a camera, Scan ticket still opens: the dialog then asks for the ticket's code. */}
+      <div className="door-actions">
+        <button
+          ref={scanButton}
+          type="button"
+          className="button primary door-scan"
+          onClick={() => {
+            props.onOpen();
+            setScanning(true);
+          }}
+        >
+          Scan ticket
+        </button>
+      </div>
+      {scanning ? (
+        <ScanDialog camera={props.camera} findCode={findCode} onResult={onScanned} onClose={closeScanner} />
+      ) : null}
+    </>
   );
 }

@@ -186,54 +186,78 @@ export function ScanDialog({
             </p>
           ) : null}
           <form className="door-type-form" onSubmit={(e) => void submit(e)} noValidate>
-            <div className="field">
-              <label htmlFor="door-ticket-code">Ticket code or link</label>
-              <input
-                ref={input}
-                id="door-ticket-code"
-                type="text"
-                inputMode="url"
-                autoComplete="off"
-                autoCapitalize="off"
-                autoCorrect="off"
-                spellCheck={false}
-                aria-describedby={typedError ? "door-ticket-code-error" : "door-ticket-code-hint"}
-                aria-invalid={typedError ? true : undefined}
-                value={typed}
-                onChange={(e) => {
-                  setTyped(e.target.value);
-                  setTypedError(null);
-                }}
-              />
-              {typedError ? (
-                <p id="door-ticket-code-error" className="message error" role="alert">
-                  {typedError}
-                </p>
-              ) : (
-                <p id="door-ticket-code-hint" className="door-scan-help">
-                  The unique code on the ticket, or the link its QR code opens.
-                </p>
-              )}
-            </div>
+            <TicketCodeField
+              inputRef={input}
+              value={typed}
+              error={typedError}
+              onChange={(value) => {
+                setTyped(value);
+                setTypedError(null);
+              }}
+            />
             <button type="submit" className="button primary door-type-open" disabled={looking}>
               {looking ? "Looking up the code..." : "Open ticket"}
             </button>
           </form>
         </>
       ) : (
-        <>
-          <video ref={video} className="door-scan-video" muted playsInline aria-label="Camera view" />
-          <p className="door-scan-hint" role="status">
-            {started ? "Point the camera at the ticket's QR code." : "Starting the camera..."}
-          </p>
-          <button type="button" className="button door-type-instead" onClick={() => setTyping(true)}>
-            Type the code
-          </button>
-        </>
+        <CameraView video={video} started={started} onType={() => setTyping(true)} />
       )}
       <button type="button" className="button door-scan-cancel" onClick={onClose}>
         Cancel
       </button>
     </dialog>
+  );
+}
+
+/** The camera's picture, whether it has started, and the way to type the code instead. */
+function CameraView(props: { video: RefObject<HTMLVideoElement | null>; started: boolean; onType(): void }) {
+  return (
+    <>
+      <video ref={props.video} className="door-scan-video" muted playsInline aria-label="Camera view" />
+      <p className="door-scan-hint" role="status">
+        {props.started ? "Point the camera at the ticket's QR code." : "Starting the camera..."}
+      </p>
+      <button type="button" className="button door-type-instead" onClick={props.onType}>
+        Type the code
+      </button>
+    </>
+  );
+}
+
+/** The ticket's code or link, typed where no camera can read it, with why it was refused. */
+function TicketCodeField(props: {
+  inputRef: RefObject<HTMLInputElement | null>;
+  value: string;
+  error: string | null;
+  onChange(value: string): void;
+}) {
+  return (
+    <div className="field">
+      <label htmlFor="door-ticket-code">Ticket code or link</label>
+      <input
+        ref={props.inputRef}
+        id="door-ticket-code"
+        type="text"
+        inputMode="url"
+        autoComplete="off"
+        autoCapitalize="off"
+        autoCorrect="off"
+        spellCheck={false}
+        aria-describedby={props.error ? "door-ticket-code-error" : "door-ticket-code-hint"}
+        aria-invalid={props.error ? true : undefined}
+        value={props.value}
+        onChange={(e) => props.onChange(e.target.value)}
+      />
+      {props.error ? (
+        <p id="door-ticket-code-error" className="message error" role="alert">
+          {props.error}
+        </p>
+      ) : (
+        <p id="door-ticket-code-hint" className="door-scan-help">
+          The unique code on the ticket, or the link its QR code opens.
+        </p>
+      )}
+    </div>
   );
 }

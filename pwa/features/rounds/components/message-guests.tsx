@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState } from "react";
+import { type RefObject, useEffect, useId, useRef, useState } from "react";
 import { GUEST_MESSAGE, guestMessageBody } from "../../../../common/guest-message.ts";
 import { CallFailed } from "../../../lib/api.ts";
 import "../rounds.css";
@@ -44,7 +44,6 @@ type Outcome = { kind: "ok" | "error"; text: string } | null;
 function MessageGuestsDialog({ eventID, onClose }: { eventID: number; onClose(): void }) {
   const ref = useRef<HTMLDialogElement>(null);
   const id = useId();
-  const [loaded, setLoaded] = useState<Loaded>({ status: "loading" });
   const [to, setTo] = useState<GuestAudience>("all");
   const [text, setText] = useState("");
   const [sending, setSending] = useState(false);
@@ -52,43 +51,8 @@ function MessageGuestsDialog({ eventID, onClose }: { eventID: number; onClose():
   const [sent, setSent] = useState(false);
   const [messageID] = useState(newMessageID);
 
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    const onCancel = (e: Event) => {
-      e.preventDefault();
-      onClose();
-    };
-    dialog.addEventListener("cancel", onCancel);
-    if (!dialog.open) dialog.showModal();
-    return () => {
-      dialog.removeEventListener("cancel", onCancel);
-      if (dialog.open) dialog.close();
-      opener?.focus();
-    };
-  }, [onClose]);
-
-  useEffect(() => {
-    let live = true;
-    void (async () => {
-      try {
-        const reply = await previewGuestMessage(eventID);
-        if (!live) return;
-        setLoaded(
-          reply.ok
-            ? { status: "ready", preview: reply.data }
-            : { status: "error", message: "Couldn't load who the message would go to. Close and try again." },
-        );
-      } catch (error) {
-        if (!(error instanceof CallFailed)) throw error;
-        if (live) setLoaded({ status: "error", message: "You're offline: messages need the network." });
-      }
-    })();
-    return () => {
-      live = false;
-    };
-  }, [eventID]);
+  useModal(ref, onClose);
+  const loaded = useAudiencePreview(eventID);
 
   const preview = loaded.status === "ready" ? loaded.preview : null;
   const count = preview ? preview.counts[to] : 0;
@@ -101,29 +65,8 @@ function MessageGuestsDialog({ eventID, onClose }: { eventID: number; onClose():
     setOutcome(null);
     try {
       const reply = await messageGuests({ eventID, to, text: trimmed, messageID });
-      if (reply.ok) {
-        const { sent: done, failed } = reply.data;
-        setSent(true);
-        setOutcome({
-          kind: "ok",
-          text: failed
-            ? `Sent to ${guests(done)}; ${failed} could not be delivered yet and will be retried automatically.`
-            : `Sent to ${guests(done)}.`,
-        });
-      } else {
-        const code = reply.data.code;
-        setOutcome({
-          kind: "error",
-          text:
-            code === "rate_limited"
-              ? `${GUEST_MESSAGE.perHour} messages have gone to this event's guests in the last hour. Try again later.`
-              : code === "wrong_state"
-                ? "This event has ended, so messages to its guests have closed."
-                : reply.status === 403
-                  ? "This host link is for another event."
-                  : "Couldn't send the message. Try again: nobody gets it twice.",
-        });
-      }
+      if (reply.ok) setSent(true);
+      setOutcome(outcomeOf(reply));
     } catch (error) {
       if (!(error instanceof CallFailed)) throw error;
       setOutcome({ kind: "error", text: "Couldn't reach the server. Send again when online: nobody gets it twice." });
@@ -157,21 +100,7 @@ function MessageGuestsDialog({ eventID, onClose }: { eventID: number; onClose():
             void onSend();
           }}
         >
-          <fieldset className="message-guests-audience" disabled={sent}>
-            <legend>Send to</legend>
-            {AUDIENCES.map((a) => (
-              <label key={a.value} className="admin-check">
-                <input
-                  type="radio"
-                  name={`${id}-to`}
-                  value={a.value}
-                  checked={to === a.value}
-                  onChange={() => setTo(a.value)}
-                />
-                {a.label} ({preview.counts[a.value]})
-              </label>
-            ))}
-          </fieldset>
+          <AudienceFields id={id} disabled={sent} counts={preview.counts} to={to} onTo={setTo} />
           <div className="field">
             <label htmlFor={`${id}-text`}>Message</label>
             <textarea
@@ -222,5 +151,104 @@ function MessageGuestsDialog({ eventID, onClose }: { eventID: number; onClose():
         </div>
       )}
     </dialog>
+  );
+}
+
+/** Opens the dialog as a modal, closes it on Escape through `onClose`, and gives the focus back after. */
+function useModal(ref: RefObject<HTMLDialogElement | null>, onClose: () => void) {
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a ref object, whose element is read when the effect runs
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    const onCancel = (e: Event) => {
+      e.preventDefault();
+      onClose();
+    };
+    dialog.addEventListener("cancel", onCancel);
+    if (!dialog.open) dialog.showModal();
+    return () => {
+      dialog.removeEventListener("cancel", onCancel);
+      if (dialog.open) dialog.close();
+      opener?.focus();
+    };
+  }, [onClose]);
+}
+
+/** Who the message would go to: the counts of each audience, read from the server once. */
+function useAudiencePreview(eventID: number): Loaded {
+  const [loaded, setLoaded] = useState<Loaded>({ status: "loading" });
+  useEffect(() => {
+    let live = true;
+    void (async () => {
+      try {
+        const reply = await previewGuestMessage(eventID);
+        if (!live) return;
+        setLoaded(
+          reply.ok
+            ? { status: "ready", preview: reply.data }
+            : { status: "error", message: "Couldn't load who the message would go to. Close and try again." },
+        );
+      } catch (error) {
+        if (!(error instanceof CallFailed)) throw error;
+        if (live) setLoaded({ status: "error", message: "You're offline: messages need the network." });
+      }
+    })();
+    return () => {
+      live = false;
+    };
+  }, [eventID]);
+  return loaded;
+}
+
+/** What a send's answer says: how many it went to, or why it did not go. */
+function outcomeOf(reply: Awaited<ReturnType<typeof messageGuests>>): Outcome {
+  if (reply.ok) {
+    const { sent: done, failed } = reply.data;
+    return {
+      kind: "ok",
+      text: failed
+        ? `Sent to ${guests(done)}; ${failed} could not be delivered yet and will be retried automatically.`
+        : `Sent to ${guests(done)}.`,
+    };
+  }
+  const code = reply.data.code;
+  return {
+    kind: "error",
+    text:
+      code === "rate_limited"
+        ? `${GUEST_MESSAGE.perHour} messages have gone to this event's guests in the last hour. Try again later.`
+        : code === "wrong_state"
+          ? "This event has ended, so messages to its guests have closed."
+          : reply.status === 403
+            ? "This host link is for another event."
+            : "Couldn't send the message. Try again: nobody gets it twice.",
+  };
+}
+
+function AudienceFields(props: {
+  id: string;
+  disabled: boolean;
+  counts: GuestMessagePreview["counts"];
+  to: GuestAudience;
+  onTo(to: GuestAudience): void;
+}) {
+  const { id, to } = props;
+  return (
+    <fieldset className="message-guests-audience" disabled={props.disabled}>
+      <legend>Send to</legend>
+      {AUDIENCES.map((a) => (
+        <label key={a.value} className="admin-check">
+          <input
+            type="radio"
+            name={`${id}-to`}
+            value={a.value}
+            checked={to === a.value}
+            onChange={() => props.onTo(a.value)}
+          />
+          {a.label} ({props.counts[a.value]})
+        </label>
+      ))}
+    </fieldset>
   );
 }

@@ -96,47 +96,14 @@ export function RoundControls({ rounds, receivedAt, canControl, busy, onRun, onA
         {live ? button("finish", "Finish rounds", "button rounds-finish") : null}
       </div>
       {live && onAnnounce ? (
-        <form
-          className="rounds-announce"
-          onSubmit={async (e) => {
-            e.preventDefault();
-            if (await onAnnounce(draft)) setDraft("");
-          }}
-        >
-          {announcement ? (
-            <p className="rounds-announce-now" role="status">
-              On the screen and the phones: {announcement}
-            </p>
-          ) : null}
-          <label htmlFor="rounds-announce-text">Announcement for the room (until the next round)</label>
-          <div className="rounds-announce-row">
-            <input
-              id="rounds-announce-text"
-              value={draft}
-              maxLength={ROOM_ANNOUNCEMENT.maxLength}
-              onChange={(e) => setDraft(e.target.value)}
-              placeholder="Drinks are on the bar"
-            />
-            <button
-              type="submit"
-              className="button"
-              disabled={!canControl || busy !== null || draft.trim() === ""}
-              aria-busy={busy === "announce" || undefined}
-            >
-              Announce
-            </button>
-            {announcement ? (
-              <button
-                type="button"
-                className="button"
-                disabled={!canControl || busy !== null}
-                onClick={() => void onAnnounce("")}
-              >
-                Take down
-              </button>
-            ) : null}
-          </div>
-        </form>
+        <AnnounceForm
+          draft={draft}
+          setDraft={setDraft}
+          announcement={announcement}
+          disabled={!canControl || busy !== null}
+          busy={busy === "announce"}
+          onAnnounce={onAnnounce}
+        />
       ) : null}
       {fullScreen && live ? (
         <FullScreenClock
@@ -150,5 +117,56 @@ export function RoundControls({ rounds, receivedAt, canControl, busy, onRun, onA
         />
       ) : null}
     </section>
+  );
+}
+
+/** **Announce**: a line for the room until the next round, and Take down for the one shown. */
+function AnnounceForm(props: {
+  draft: string;
+  setDraft(draft: string): void;
+  announcement: string | null;
+  /** Offline, or another control on its way. */
+  disabled: boolean;
+  busy: boolean;
+  onAnnounce(text: string): Promise<boolean>;
+}) {
+  const { draft, setDraft, announcement, onAnnounce } = props;
+  return (
+    <form
+      className="rounds-announce"
+      onSubmit={async (e) => {
+        e.preventDefault();
+        if (await onAnnounce(draft)) setDraft("");
+      }}
+    >
+      {announcement ? (
+        <p className="rounds-announce-now" role="status">
+          On the screen and the phones: {announcement}
+        </p>
+      ) : null}
+      <label htmlFor="rounds-announce-text">Announcement for the room (until the next round)</label>
+      <div className="rounds-announce-row">
+        <input
+          id="rounds-announce-text"
+          value={draft}
+          maxLength={ROOM_ANNOUNCEMENT.maxLength}
+          onChange={(e) => setDraft(e.target.value)}
+          placeholder="Drinks are on the bar"
+        />
+        <button
+          type="submit"
+          className="button"
+          disabled={props.disabled || draft.trim() === ""}
+          aria-busy={props.busy || undefined}
+        >
+          Announce
+        </button>
+        {announcement ? (
+          <button type="button" className="button" disabled={props.disabled} onClick={() => void onAnnounce("")}>
+            Take down
+          </button>
+        ) : null}
+      </div>
+    </form>
   );
 }

@@ -3,7 +3,7 @@ import { DEFAULT_TIME_ZONE } from "../../../../common/time-zone.ts";
 import { ErrorNotice } from "../../../lib/error-notice.tsx";
 import { useOnline } from "../../../lib/use-online.ts";
 import { type AdminEventDetail, getEventDetail } from "../../admin/admin-api.ts";
-import { useConfirm } from "../../admin/components/confirm-dialog.tsx";
+import { type ConfirmRequest, useConfirm } from "../../admin/components/confirm-dialog.tsx";
 import { EventLifecycleActions } from "../../admin/components/event-lifecycle-actions.tsx";
 import { EventPicker } from "../../admin/components/event-picker.tsx";
 import { FormMessage, type Message } from "../../admin/components/form-message.tsx";
@@ -11,7 +11,7 @@ import type { useAdminEvents } from "../../admin/use-admin-events.ts";
 import { ResultsPanel } from "../../results/components/results-panel.tsx";
 import { sparseAddedRounds } from "../console-view.ts";
 import type { RoundsSettings, RunAction, ShownClock } from "../rounds-api.ts";
-import { useRounds } from "../use-rounds.ts";
+import { type Busy, type ConsoleState, useRounds } from "../use-rounds.ts";
 import { KeepApart } from "./keep-apart.tsx";
 import { MessageGuests } from "./message-guests.tsx";
 import { PlanTable } from "./plan-table.tsx";
@@ -60,15 +60,7 @@ export function RoundsConsole({
 
   const onRun = async (action: RunAction, shown: ShownClock) => {
     if (action === "finish") {
-      const go = await confirm({
-        title: "Finish the rounds?",
-        lines: [
-          "The clock stops and the guests' phones say the rounds are over.",
-          "Until the event ends, Resume brings the last round back.",
-        ],
-        confirmLabel: "Finish rounds",
-      });
-      if (!go) return;
+      if (!(await confirm(FINISH_REQUEST))) return;
     }
     await run(action, shown);
   };
@@ -79,15 +71,7 @@ export function RoundsConsole({
       const next = await previewPlan(settings);
       const sparse = next ? sparseAddedRounds(state.rounds, next) : null;
       if (sparse) {
-        const rounds = sparse.from === sparse.to ? `Round ${sparse.from}` : `Rounds ${sparse.from} to ${sparse.to}`;
-        const go = await confirm({
-          title: "Re-plan with rounds where few meet?",
-          warning: `${rounds} would pair fewer than half of the ${sparse.present} people present: most of the room would sit out.`,
-          lines: [
-            `Max rounds ${sparse.suggestMax} stops before ${sparse.from === sparse.to ? "it" : "them"}. Go back to re-plan with it (filled in for you).`,
-          ],
-          confirmLabel: "Re-plan anyway",
-        });
+        const go = await confirm(sparseRequest(sparse));
         if (!go) {
           suggestMax(sparse.suggestMax);
           return;
@@ -101,21 +85,7 @@ export function RoundsConsole({
       {events ? (
         <EventPicker id="rounds-event" events={events} value={eventID} onChange={(id) => onPick?.(id)} />
       ) : null}
-      {!online || unreachable ? (
-        <p className="notice rounds-offline" role="status">
-          {online
-            ? "Can't reach the server: the controls need the network. The timer keeps running."
-            : "You're offline: the controls need the network. The timer keeps running."}
-        </p>
-      ) : null}
-      {problem ? (
-        <div className="notice error rounds-problem" role="alert">
-          <p>{problem}</p>
-          <button type="button" className="button" onClick={dismissProblem}>
-            Dismiss
-          </button>
-        </div>
-      ) : null}
+      <ConsoleNotices online={online} unreachable={unreachable} problem={problem} onDismiss={dismissProblem} />
       {state.status === "idle" && events?.state.status === "ready" ? (
         <p className="empty">Choose tonight's event to plan and run its rounds.</p>
       ) : null}
@@ -144,52 +114,18 @@ export function RoundsConsole({
         </p>
       ) : null}
       {state.status === "ready" ? (
-        <div className="rounds-layout">
-          <div className="rounds-side">
-            {state.rounds.status === "none" ? null : (
-              <RoundControls
-                rounds={state.rounds}
-                receivedAt={state.receivedAt}
-                canControl={online}
-                busy={busy}
-                onRun={(action, shown) => void onRun(action, shown)}
-                onAnnounce={announce}
-              />
-            )}
-            <PresentList
-              rounds={state.rounds}
-              canChange={(userID) =>
-                online && busy !== `left:${userID}` && state.rounds.status !== "finished" && !over(state.rounds)
-              }
-              onLeft={(userID, left) => void setLeft(userID, left)}
-            />
-            {/* The organiser's alone (a host's phone has no picker): who is kept apart, and why, is private. */}
-            {events && eventID !== null ? (
-              <KeepApart
-                key={`keep-apart-${eventID}`}
-                eventID={eventID}
-                disabled={!online || over(state.rounds)}
-                onPlanChanged={refresh}
-              />
-            ) : null}
-            {state.rounds.status === "finished" || over(state.rounds) ? null : (
-              <SettingsForm
-                key={eventID}
-                format={state.rounds.format}
-                status={state.rounds.status}
-                settings={state.rounds.settings}
-                disabled={!online}
-                busy={busy === "plan"}
-                onPlan={(settings, suggestMax) => void onPlan(settings, suggestMax)}
-              />
-            )}
-          </div>
-          {state.rounds.status === "none" ? null : (
-            <div className="rounds-card rounds-main">
-              <PlanTable rounds={state.rounds} />
-            </div>
-          )}
-        </div>
+        <RoundsLayout
+          state={state}
+          eventID={eventID}
+          organiser={events !== undefined}
+          online={online}
+          busy={busy}
+          onRun={(action, shown) => void onRun(action, shown)}
+          onAnnounce={announce}
+          onLeft={(userID, left) => void setLeft(userID, left)}
+          onPlanChanged={refresh}
+          onPlan={(settings, suggestMax) => void onPlan(settings, suggestMax)}
+        />
       ) : null}
       {/* The results follow the rounds, and stay here after the night for paper cards and the release. */}
       <ResultsPanel
@@ -201,6 +137,116 @@ export function RoundsConsole({
         refreshKey={ratingsSeen}
       />
       {dialog}
+    </div>
+  );
+}
+
+const FINISH_REQUEST = {
+  title: "Finish the rounds?",
+  lines: [
+    "The clock stops and the guests' phones say the rounds are over.",
+    "Until the event ends, Resume brings the last round back.",
+  ],
+  confirmLabel: "Finish rounds",
+};
+
+/** What Re-plan rounds asks first when it would add rounds where fewer than half of those present meet. */
+function sparseRequest(sparse: NonNullable<ReturnType<typeof sparseAddedRounds>>): ConfirmRequest {
+  const rounds = sparse.from === sparse.to ? `Round ${sparse.from}` : `Rounds ${sparse.from} to ${sparse.to}`;
+  return {
+    title: "Re-plan with rounds where few meet?",
+    warning: `${rounds} would pair fewer than half of the ${sparse.present} people present: most of the room would sit out.`,
+    lines: [
+      `Max rounds ${sparse.suggestMax} stops before ${sparse.from === sparse.to ? "it" : "them"}. Go back to re-plan with it (filled in for you).`,
+    ],
+    confirmLabel: "Re-plan anyway",
+  };
+}
+
+/** Why the controls wait (offline, or the server out of reach), and the last refusal until dismissed. */
+function ConsoleNotices(props: { online: boolean; unreachable: boolean; problem: string | null; onDismiss(): void }) {
+  const { online, problem } = props;
+  return (
+    <>
+      {!online || props.unreachable ? (
+        <p className="notice rounds-offline" role="status">
+          {online
+            ? "Can't reach the server: the controls need the network. The timer keeps running."
+            : "You're offline: the controls need the network. The timer keeps running."}
+        </p>
+      ) : null}
+      {problem ? (
+        <div className="notice error rounds-problem" role="alert">
+          <p>{problem}</p>
+          <button type="button" className="button" onClick={props.onDismiss}>
+            Dismiss
+          </button>
+        </div>
+      ) : null}
+    </>
+  );
+}
+
+/** The console itself: the clock and its buttons, who is here, Keep apart and the settings, then the plan. */
+function RoundsLayout(props: {
+  state: Extract<ConsoleState, { status: "ready" }>;
+  eventID: number | null;
+  organiser: boolean;
+  online: boolean;
+  busy: Busy;
+  onRun(action: RunAction, shown: ShownClock): void;
+  onAnnounce(text: string): Promise<boolean>;
+  onLeft(userID: number, left: boolean): void;
+  onPlanChanged(): Promise<void> | void;
+  onPlan(settings: RoundsSettings, suggestMax: (maxRounds: number) => void): void;
+}) {
+  const { state, eventID, online, busy } = props;
+  return (
+    <div className="rounds-layout">
+      <div className="rounds-side">
+        {state.rounds.status === "none" ? null : (
+          <RoundControls
+            rounds={state.rounds}
+            receivedAt={state.receivedAt}
+            canControl={online}
+            busy={busy}
+            onRun={props.onRun}
+            onAnnounce={props.onAnnounce}
+          />
+        )}
+        <PresentList
+          rounds={state.rounds}
+          canChange={(userID) =>
+            online && busy !== `left:${userID}` && state.rounds.status !== "finished" && !over(state.rounds)
+          }
+          onLeft={props.onLeft}
+        />
+        {/* The organiser's alone (a host's phone has no picker): who is kept apart, and why, is private. */}
+        {props.organiser && eventID !== null ? (
+          <KeepApart
+            key={`keep-apart-${eventID}`}
+            eventID={eventID}
+            disabled={!online || over(state.rounds)}
+            onPlanChanged={props.onPlanChanged}
+          />
+        ) : null}
+        {state.rounds.status === "finished" || over(state.rounds) ? null : (
+          <SettingsForm
+            key={eventID}
+            format={state.rounds.format}
+            status={state.rounds.status}
+            settings={state.rounds.settings}
+            disabled={!online}
+            busy={busy === "plan"}
+            onPlan={props.onPlan}
+          />
+        )}
+      </div>
+      {state.rounds.status === "none" ? null : (
+        <div className="rounds-card rounds-main">
+          <PlanTable rounds={state.rounds} />
+        </div>
+      )}
     </div>
   );
 }

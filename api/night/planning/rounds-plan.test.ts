@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { random } from "../../test/seeded-random.ts";
-import { checkNoRepeats, checkReplan, checkWellFormed, ids, Problems } from "../../test/suites/rounds-checks.ts";
+import { random } from "../../../test/seeded-random.ts";
+import { checkNoRepeats, checkReplan, checkWellFormed, ids, Problems } from "../../../test/suites/rounds-checks.ts";
 import { planRounds, type Round, replanRounds, type Seated, spreadGaps } from "./rounds-plan.ts";
 
 // Properties of the night's plan (docs/decisions/018-rounds.md): the rotation over every size, and

@@ -2,7 +2,9 @@ import type { PersonPair } from "./rounds-plan.ts";
 
 // The rounds of a One group or a Mixed night, as pure functions of who is there: no database, no
 // clock. The rules, and why, are in docs/decisions/035-planners-for-every-format.md; Women meet men
-// keeps its own planner (api/night/rounds-plan.ts, docs/decisions/018-rounds.md).
+// keeps its own planner (api/night/planning/rounds-plan.ts, docs/decisions/018-rounds.md).
+// Why one file: it is one planner, its first plan and its re-plan built from the same steps (the
+// rotation, the cap, keep apart and earlier nights), proven together by group-plan.test.ts.
 
 /** Two people at one table; `a` is the lower id. Within a table the two seats are alike. */
 export type GroupPair = { table: number; a: number; b: number };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { random } from "../../test/seeded-random.ts";
+import { random } from "../../../test/seeded-random.ts";
 import {
   type GroupRound,
   type MixedPerson,

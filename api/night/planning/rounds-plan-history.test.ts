@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { random } from "../../test/seeded-random.ts";
+import { random } from "../../../test/seeded-random.ts";
 import {
   checkNoRepeats,
   checkReplan,
@@ -9,7 +9,7 @@ import {
   mostUnmet,
   Problems,
   pairKeys,
-} from "../../test/suites/rounds-checks.ts";
+} from "../../../test/suites/rounds-checks.ts";
 import { type PersonPair, planRounds, type Round, replanRounds, type Seated } from "./rounds-plan.ts";
 
 // Nights with guests who met at an earlier night, and pairs kept apart

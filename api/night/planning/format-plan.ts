@@ -1,5 +1,5 @@
-import type { EventFormat } from "../../common/formats.ts";
-import type { PersonGender, WantsToMeet } from "../../db/schema.ts";
+import type { EventFormat } from "../../../common/formats.ts";
+import type { PersonGender, WantsToMeet } from "../../../db/schema.ts";
 import {
   type GroupRound,
   type MixedPerson,

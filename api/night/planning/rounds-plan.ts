@@ -4,6 +4,9 @@ import { FlowNetwork } from "./min-cost-flow.ts";
 // The night's rounds, as a pure function of who is there: no database, no clock. The rotation, how
 // sit-outs are spread and how a re-plan decides are in docs/decisions/018-rounds.md; who met at an
 // earlier night and who is kept apart, in docs/decisions/030-nobody-across-the-table-twice.md.
+// Why one file: it is one planner, its first plan and its re-plan built from the same steps, proven
+// together by the property tests beside it; the matching and the flow it uses (best-assignment.ts,
+// min-cost-flow.ts) stand apart.
 
 /** Which side keeps its table all night; the other side moves. */
 export type Seated = "female" | "male";

@@ -1,0 +1,75 @@
+import { createRoute } from "@hono/zod-openapi";
+import type { AppDeps } from "../deps.ts";
+import { requireAdmin } from "../lib/admin-session.ts";
+import { apiRouter, errors, json, jsonBody, z } from "../lib/openapi.ts";
+import { logActivity } from "../lib/staff.ts";
+import { idParam, jsonId } from "../lib/validate.ts";
+import { getKeepApart, setKeepApart } from "./keep-apart.ts";
+import { keepApartChanged, keepApartView } from "./night-schemas.ts";
+import { notifyRoom } from "./room-events.ts";
+
+// **Keep apart** (keep-apart.ts, docs/decisions/030-nobody-across-the-table-twice.md): the
+// organiser's card on the rounds console, chained by rounds-routes.ts.
+
+const id = jsonId(z);
+const eventParam = z.object({ id: idParam(z) });
+const keepApartBody = z.object({
+  eventID: id,
+  userIDs: z
+    .array(id)
+    .length(2, "must be two guests")
+    .refine(([a, b]) => Number(a) !== Number(b), "must be two different guests"),
+  apart: z.boolean(),
+});
+/** The organiser's session: 401 without it, 403 for a host session (requireAdmin). */
+const ORGANISER = ["admin_session_required", "forbidden"] as const;
+
+const keepApartListRoute = createRoute({
+  method: "get",
+  path: "/admin-event/{id}/keep-apart",
+  summary: "Keep apart: the pairs of guests marked never to be seated together, and the guests (organiser)",
+  request: { params: eventParam },
+  responses: { 200: json(keepApartView), ...errors("get", ["invalid_request", ...ORGANISER, "not_found"]) },
+});
+
+const keepApartRoute = createRoute({
+  method: "post",
+  path: "/keep-apart",
+  summary: "Keep apart: marks two guests never to be seated together, or takes the mark off (organiser)",
+  request: jsonBody(keepApartBody),
+  responses: {
+    200: json(keepApartChanged),
+    ...errors("post", [...ORGANISER, "not_found", "wrong_state", "room_too_large"]),
+  },
+});
+
+export const keepApartRoutes = (deps: AppDeps) => {
+  // Keep apart is the organiser's alone: why two guests are kept apart is nobody else's business.
+  const admin = requireAdmin(deps);
+  return apiRouter()
+    .openapi({ ...keepApartListRoute, middleware: admin }, (c) =>
+      c.json(getKeepApart(deps.db, c.req.valid("param").id), 200),
+    )
+    .openapi({ ...keepApartRoute, middleware: admin }, (c) => {
+      const body = c.req.valid("json");
+      const [a, b] = body.userIDs.map(Number) as [number, number];
+      const { changed, ...reply } = setKeepApart(
+        deps.db,
+        { eventId: body.eventID, userIds: [a, b], apart: body.apart },
+        deps.now(),
+      );
+      if (changed) {
+        logActivity(c, deps, {
+          action: body.apart ? "kept apart" : "keep apart undone",
+          eventId: body.eventID,
+          userId: Math.min(a, b),
+          otherUserId: Math.max(a, b),
+        });
+      }
+      if (reply.replanned) {
+        logActivity(c, deps, { action: "rounds planned", eventId: body.eventID, detail: "keep apart" });
+        notifyRoom(deps, body.eventID, "plan");
+      }
+      return c.json(reply, 200);
+    });
+};

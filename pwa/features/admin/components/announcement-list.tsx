@@ -1,0 +1,92 @@
+import { useCallback, useEffect, useId, useState } from "react";
+import { ErrorNotice } from "../../../lib/error-notice.tsx";
+import { type AnnouncementRow, bookedLabel, isSending, listAnnouncements, progressLabel } from "../announcements.ts";
+import { formatAtVenue } from "../format.ts";
+
+// The Invite tab's list of the event's announcements, with their progress and bookings (invite.tsx).
+
+export type ListState = { status: "idle" | "loading" | "error" } | { status: "ready"; rows: AnnouncementRow[] };
+
+/** How often the list refreshes while an announcement is still going out. */
+const POLL_MS = 3000;
+
+/** The event's announcements, read again every few seconds while any is still going out. */
+export function useAnnouncementList(eventId: number | null) {
+  const [list, setList] = useState<ListState>({ status: "idle" });
+  const loadList = useCallback(async (id: number, quiet = false) => {
+    if (!quiet) setList({ status: "loading" });
+    try {
+      const reply = await listAnnouncements(id);
+      setList(reply.ok ? { status: "ready", rows: reply.data } : { status: "error" });
+    } catch (error) {
+      console.warn(error);
+      if (!quiet) setList({ status: "error" });
+    }
+  }, []);
+
+  useEffect(() => {
+    if (eventId === null) setList({ status: "idle" });
+    else void loadList(eventId);
+  }, [eventId, loadList]);
+
+  // While any announcement is still going out, its progress is read again every few seconds.
+  const sending = list.status === "ready" && list.rows.some(isSending);
+  useEffect(() => {
+    if (!sending || eventId === null) return;
+    const timer = setInterval(() => void loadList(eventId, true), POLL_MS);
+    return () => clearInterval(timer);
+  }, [sending, eventId, loadList]);
+  return { list, loadList };
+}
+
+type ListProps = {
+  list: ListState;
+  eventId: number | null;
+  zone: string;
+  loadList(id: number, quiet?: boolean): Promise<void>;
+};
+
+export function AnnouncementList({ list, eventId, zone, loadList }: ListProps) {
+  const ids = useId();
+  return (
+    <section className="invite-section" aria-labelledby={`${ids}-sent`}>
+      <div className="host-access-head">
+        <h2 id={`${ids}-sent`}>Announcements</h2>
+        <button type="button" className="button" onClick={() => eventId !== null && void loadList(eventId)}>
+          Refresh
+        </button>
+      </div>
+      {list.status === "loading" ? (
+        <p role="status" className="admin-loading">
+          Loading the announcements...
+        </p>
+      ) : null}
+      {list.status === "error" ? (
+        <ErrorNotice message="Couldn't load the announcements." onRetry={() => eventId !== null && loadList(eventId)} />
+      ) : null}
+      {list.status === "ready" && list.rows.length === 0 ? (
+        <p className="empty">No announcements for this event yet.</p>
+      ) : null}
+      {list.status === "ready" && list.rows.length > 0 ? (
+        <ol className="invite-list" aria-label="Announcements, newest first">
+          {list.rows.map((row) => (
+            <li key={row.id} className="invite-row">
+              <div className="invite-row-head">
+                <span>{formatAtVenue(row.createdAt, zone)}</span>
+                <span>{row.channels.map((c) => (c === "sms" ? "Text message" : "Email")).join(" and ")}</span>
+              </div>
+              <p className="invite-row-text">{row.text}</p>
+              <p className="invite-row-numbers">
+                <strong>{progressLabel(row)}</strong>
+                {row.progress.suppressed > 0 ? ` · ${row.progress.suppressed} opted out before their turn` : ""}
+                {row.progress.failed > 0 ? ` · ${row.progress.failed} failed` : ""}
+                {" · "}
+                {bookedLabel(row)}
+              </p>
+            </li>
+          ))}
+        </ol>
+      ) : null}
+    </section>
+  );
+}
