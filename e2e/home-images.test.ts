@@ -1,8 +1,8 @@
 import type { Browser, Page, Request } from "playwright-core";
-import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { storeImage } from "../api/booking/images.ts";
 import { openDatabase } from "../db/client.ts";
+import { cameraPhoto } from "../test/camera-photo.ts";
 import { yearLike } from "../test/clock.ts";
 import { insertEvent } from "../test/fixtures.ts";
 import { type AppServer, launchBrowser, newContext, noBrowser, startAppServer, waitUntil } from "./harness.ts";
@@ -13,31 +13,7 @@ const Y = yearLike(2031);
 const EVENTS = 10;
 
 /** An organiser's real photo: 1600 × 1067 with detail and grain, a few hundred KB as a JPEG. */
-async function organiserPhoto(seed: number): Promise<Buffer> {
-  const width = 1600;
-  const height = 1067;
-  const shapes = Array.from({ length: 30 }, (_, i) => {
-    const x = (i * 389 + seed * 97) % width;
-    const y = (i * 211 + seed * 53) % height;
-    return `<circle cx="${x}" cy="${y}" r="${60 + ((i * 31 + seed) % 260)}" fill="hsl(${(i * 41 + seed * 67) % 360},60%,50%)" opacity="0.7"/>`;
-  }).join("");
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="100%" height="100%" fill="hsl(${seed * 36},40%,60%)"/>${shapes}</svg>`;
-  const grain = await sharp({
-    create: {
-      width,
-      height,
-      channels: 3,
-      background: { r: 128, g: 128, b: 128 },
-      noise: { type: "gaussian", mean: 128, sigma: 18 },
-    },
-  })
-    .png()
-    .toBuffer();
-  return sharp(Buffer.from(svg))
-    .composite([{ input: grain, blend: "soft-light" }])
-    .jpeg({ quality: 82 })
-    .toBuffer();
-}
+const organiserPhoto = (seed: number) => cameraPhoto(seed, { width: 1600, height: 1067 });
 
 describe.skipIf(noBrowser)("the home page's pictures", () => {
   let server: AppServer;

@@ -5,6 +5,7 @@ import { ERROR_STATUS } from "../api/lib/openapi.ts";
 import { CROSS_ORIGIN_EXEMPT } from "../api/lib/same-origin.ts";
 import { ERROR_CODES, isErrorCode } from "../common/error-codes.ts";
 import { withTestServer } from "./api-harness.ts";
+import { proseLines } from "./markdown.ts";
 
 // docs/api.md is the API's contract for people: it must name every call the app serves and every
 // error code the app can answer. The convention this test reads (written up at the top of the doc):
@@ -24,18 +25,6 @@ const CODE_ROW = /^\| `([a-z_]+)` \| (\d{3}) \| (.+) \|$/;
 
 /** Hono's `/api/x/:id` (or `:id{[0-9]+}`, `:id?`) as the doc writes it: `/api/x/{id}`. */
 const docPath = (honoPath: string) => honoPath.replace(/:(\w+)(\{[^}]*\})?\??/g, "{$1}");
-
-/** The doc's lines outside fenced code blocks. */
-function proseLines(markdown: string): string[] {
-  let fenced = false;
-  return markdown.split("\n").filter((line) => {
-    if (line.trimStart().startsWith("```")) {
-      fenced = !fenced;
-      return false;
-    }
-    return !fenced;
-  });
-}
 
 type CallSection = { call: string; lines: string[] };
 

@@ -3,6 +3,7 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { proseLines } from "./markdown.ts";
 
 // The docs a newcomer reads: the README is a front door (at most 250 lines) and every relative link
 // in every Markdown file of the repository leads somewhere, to a file or folder that exists and, where
@@ -17,23 +18,11 @@ const markdownFiles = execFileSync("git", ["ls-files", "--cached", "--others", "
   .split("\n")
   .filter((f) => f && existsSync(join(root, f)));
 
-/** The lines of a Markdown file outside fenced code blocks. */
-function prose(markdown: string): string[] {
-  let fenced = false;
-  return markdown.split("\n").filter((line) => {
-    if (line.trimStart().startsWith("```")) {
-      fenced = !fenced;
-      return false;
-    }
-    return !fenced;
-  });
-}
-
 /** GitHub's anchors for a file's headings: lower case, punctuation dropped, spaces to hyphens, repeats numbered. */
 function headingAnchors(markdown: string): Set<string> {
   const seen = new Map<string, number>();
   const anchors = new Set<string>();
-  for (const line of prose(markdown)) {
+  for (const line of proseLines(markdown)) {
     const heading = line.match(/^#{1,6} (.+?)#*\s*$/);
     if (!heading) continue;
     const base = (heading[1] ?? "")

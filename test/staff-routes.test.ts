@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { type BrowserClient, browserClient, suiteTestServer } from "./api-harness.ts";
-import { callRoute, hostAccessHelpers, json, PASSWORD } from "./suites/host-access.ts";
+import { callRoute, hostAccessHelpers, json, PASSWORD, staffCallBody } from "./suites/host-access.ts";
 
 // A host's event scope is declared once per route (staffRoute in api/lib/staff.ts, issue 47 part 5):
 // the walk reads the staff calls from the OpenAPI document (each declares `admin_session_required`
@@ -38,31 +38,16 @@ async function staffCalls(): Promise<string[]> {
   return calls.sort();
 }
 
-/** A body every staff call's schema accepts for `eventId`, so the scope is what answers. */
-function validBody(eventId: number, [from, to]: [number, number]) {
-  return {
-    eventID: eventId,
-    eventId,
-    id: eventId,
-    userID: from,
-    userIDs: [from, to],
-    fromUserID: from,
-    toUserID: to,
-    clientTs: server.deps.now(),
-    feedback: "like",
-    left: true,
-    action: "start",
-    to: "all",
-    text: "See you at the bar.",
-  };
-}
-
 describe("a host's event scope", () => {
   it("answers 403 to a host of another event on every staff call of the OpenAPI document", async () => {
     const ours = await night(2, "Our Night");
     const theirs = await night(2, "Their Night");
     const { phone } = await hostPhone(await newLink(ours.event.id));
-    const body = validBody(theirs.event.id, [theirs.attendees[0]!.userId, theirs.attendees[1]!.userId]);
+    const body = staffCallBody(
+      theirs.event.id,
+      [theirs.attendees[0]!.userId, theirs.attendees[1]!.userId],
+      server.deps.now(),
+    );
 
     const calls = await staffCalls();
     // The walk saw the door, the rounds, the room's stream and the paper cards (these stand for the rest).
@@ -92,7 +77,11 @@ describe("a host's event scope", () => {
   it("lets the host of the event through the same calls, past the scope", async () => {
     const ours = await night(2, "Our Night");
     const { phone } = await hostPhone(await newLink(ours.event.id));
-    const body = validBody(ours.event.id, [ours.attendees[0]!.userId, ours.attendees[1]!.userId]);
+    const body = staffCallBody(
+      ours.event.id,
+      [ours.attendees[0]!.userId, ours.attendees[1]!.userId],
+      server.deps.now(),
+    );
     for (const call of await staffCalls()) {
       const response = await callRoute(phone, call, ours.event.id, body);
       const isJson = response.headers.get("content-type")?.startsWith("application/json") ?? false;

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { type BrowserClient, browserClient, suiteTestServer } from "./api-harness.ts";
-import { appRoutes, callRoute, hostAccessHelpers, json, PASSWORD } from "./suites/host-access.ts";
+import { appRoutes, callRoute, hostAccessHelpers, json, PASSWORD, staffCallBody } from "./suites/host-access.ts";
 
 // Who is calling (docs/decisions/024-who-is-calling.md): every call is either open to anyone or
 // behind requireAdmin / requireStaff. The walk reads the routes from the app itself: a call added
@@ -108,30 +108,6 @@ beforeAll(async () => {
 
 const { night, newLink, hostPhone } = hostAccessHelpers(server, () => admin);
 
-/**
- * A body every staff call's validation accepts for `eventId`, so that the call reaches `staffFor`,
- * which runs after validation. A staff call with a new required field fails the walk with a 400
- * until the field is added here.
- */
-function validBody(eventId: number, [from, to]: [number, number]) {
-  return {
-    eventID: eventId,
-    eventId,
-    eventid: eventId,
-    id: eventId,
-    userID: from,
-    userIDs: [from, to],
-    fromUserID: from,
-    toUserID: to,
-    clientTs: server.deps.now(),
-    feedback: "like",
-    left: true,
-    action: "start",
-    to: "all",
-    text: "See you at the bar.",
-  };
-}
-
 describe("who is calling", () => {
   it("answers 401 to no session and 403 to a host of another event on every call not open to anyone", async () => {
     const ours = await night(2, "Our Night");
@@ -139,7 +115,11 @@ describe("who is calling", () => {
     // A host of our night, inside its doors-open time: the guard lets it in, but for its own night only.
     const { phone } = await hostPhone(await newLink(ours.event.id));
     const anon = browserClient(server.url);
-    const body = validBody(theirs.event.id, [theirs.attendees[0]!.userId, theirs.attendees[1]!.userId]);
+    const body = staffCallBody(
+      theirs.event.id,
+      [theirs.attendees[0]!.userId, theirs.attendees[1]!.userId],
+      server.deps.now(),
+    );
 
     const routes = appRoutes(server.deps);
     // Every listed open call is still there (a stale list would hide nothing, but would mislead).

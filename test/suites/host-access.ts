@@ -68,3 +68,27 @@ export function hostAccessHelpers(server: TestServer, admin: () => BrowserClient
 
   return { night, newLink, hostPhone };
 }
+
+/**
+ * A body every staff call's validation accepts for `eventId`, so that the call reaches the staff
+ * guard's event scope, which runs after validation. A staff call with a new required field fails the
+ * walks (who-is-calling, staff-routes) with a 400 until the field is added here.
+ */
+export function staffCallBody(eventId: number, [from, to]: [number, number], now: number) {
+  return {
+    eventID: eventId,
+    eventId,
+    eventid: eventId,
+    id: eventId,
+    userID: from,
+    userIDs: [from, to],
+    fromUserID: from,
+    toUserID: to,
+    clientTs: now,
+    feedback: "like",
+    left: true,
+    action: "start",
+    to: "all",
+    text: "See you at the bar.",
+  };
+}
