@@ -1,12 +1,10 @@
-import { useEffect, useRef, useState } from "react";
 import { Link } from "react-router-dom";
 import { paths } from "../../../app/paths.ts";
+import { useLinkButton } from "../../../lib/use-link-button.ts";
 import { type ConsentLink, checkLink, confirmEmails } from "../email-consent-api.ts";
 
 export const CONFIRMED = "Thank you. You will get emails about future events at this address.";
 export const INVALID_CONSENT_LINK = "This link is not valid";
-
-type State = "checking" | "ready" | "busy" | "done" | "invalid" | "failed";
 
 /**
  * The page the confirmation email's link opens (docs/decisions/039): one button, no sign-in, and
@@ -15,30 +13,7 @@ type State = "checking" | "ready" | "busy" | "done" | "invalid" | "failed";
  */
 export function EmailConsentPanel(props: { link: ConsentLink | null }) {
   const { link } = props;
-  const [state, setState] = useState<State>(link ? "checking" : "invalid");
-  const result = useRef<HTMLParagraphElement>(null);
-
-  useEffect(() => {
-    if (!link) return;
-    let current = true;
-    void checkLink(link).then((check) => {
-      if (current) setState(check === "invalid" ? "invalid" : "ready");
-    });
-    return () => {
-      current = false;
-    };
-  }, [link]);
-
-  useEffect(() => {
-    if (state === "done" || state === "failed") result.current?.focus();
-  }, [state]);
-
-  const press = async () => {
-    if (!link) return;
-    setState("busy");
-    const outcome = await confirmEmails(link);
-    setState(outcome === "done" ? "done" : outcome === "invalid" ? "invalid" : "failed");
-  };
+  const { state, press, result } = useLinkButton(link, checkLink, confirmEmails);
 
   if (state === "invalid") {
     return (

@@ -1,13 +1,12 @@
-import { useEffect, useRef, useState } from "react";
+import { useState } from "react";
 import { Link } from "react-router-dom";
 import { paths } from "../../../app/paths.ts";
+import { useLinkButton } from "../../../lib/use-link-button.ts";
 import { checkLink, type UnsubscribeLink, unsubscribe } from "../unsubscribe-api.ts";
 
 /** What the button did: emails only (issue 46 item 12); texts are the number's own choice. */
 export const UNSUBSCRIBED = "You will get no more emails about future events.";
 export const INVALID_LINK = "This link is not valid";
-
-type State = "checking" | "ready" | "busy" | "done" | "invalid" | "failed";
 
 /**
  * The page an email's **Unsubscribe** link opens: one button, no sign-in, and nothing on it says whose
@@ -15,34 +14,12 @@ type State = "checking" | "ready" | "busy" | "done" | "invalid" | "failed";
  */
 export function UnsubscribePanel(props: { link: UnsubscribeLink | null }) {
   const { link } = props;
-  const [state, setState] = useState<State>(link ? "checking" : "invalid");
   const [textsStillOn, setTextsStillOn] = useState(false);
-  const result = useRef<HTMLParagraphElement>(null);
-
-  useEffect(() => {
-    if (!link) return;
-    let current = true;
-    void checkLink(link).then((check) => {
-      if (!current) return;
-      // Offline or a server hiccup: the button is offered anyway, and its answer decides.
-      setState(check === "invalid" ? "invalid" : "ready");
-    });
-    return () => {
-      current = false;
-    };
-  }, [link]);
-
-  useEffect(() => {
-    if (state === "done" || state === "failed") result.current?.focus();
-  }, [state]);
-
-  const press = async () => {
-    if (!link) return;
-    setState("busy");
-    const outcome = await unsubscribe(link);
+  const { state, press, result } = useLinkButton(link, checkLink, async (l) => {
+    const outcome = await unsubscribe(l);
     if (outcome.kind === "done") setTextsStillOn(outcome.textsStillOn);
-    setState(outcome.kind);
-  };
+    return outcome.kind;
+  });
 
   if (state === "invalid") {
     return (
