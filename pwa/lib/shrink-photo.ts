@@ -6,7 +6,7 @@ import { PHOTO_QUALITIES, PHOTO_TARGET_BYTES, shrunkSize } from "../../common/ph
  * tenth of the bytes to send and far less for the server to decode (docs/decisions/007-scale.md).
  * A photo already small goes up as chosen, and so does one the browser decodes but cannot draw.
  * A file the browser cannot decode is not an image (a text file renamed `.jpg`): null, so the form
- * refuses it when it is chosen (SPEC.md, "an image file only"). Every browser the app supports decodes
+ * refuses it when it is chosen (the form takes "an image file only"). Every browser the app supports decodes
  * JPEG, PNG and WebP, the only types the form takes.
  * The answer is kept per file: the form decodes a photo when it is chosen and uploads that same copy.
  */

@@ -63,7 +63,7 @@ describe("earlyStartWarning", () => {
 });
 
 describe("seatsLeftLabel", () => {
-  // Issue 46, item 14: the Edit tab said `0% seats left` for a full event; SPEC.md names it Sold Out.
+  // Issue 46, item 14: the Edit tab said `0% seats left` for a full event; the product names it Sold Out.
   it("says Sold Out when no seat is left, as the cards do", () => {
     expect(seatsLeftLabel({ SeatAvailabilityPer: 0, SeatsLeft: null })).toBe("Sold Out");
     expect(seatsLeftLabel({ SeatAvailabilityPer: 0, SeatsLeft: { male: 0, female: 0 } })).toBe("Sold Out");

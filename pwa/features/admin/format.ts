@@ -69,7 +69,7 @@ export const statusLabel = (status: string) => STATUS_LABELS[status] ?? status;
 export const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /**
- * The Edit tab's seats: `35% seats left`, or SPEC.md's `Sold Out` when none is (a balanced event by
+ * The Edit tab's seats: `35% seats left`, or `Sold Out` (the cards' word) when none is (a balanced event by
  * its two sides). A percentage rounds to 0 with a seat or two left of many: that is not sold out.
  */
 export function seatsLeftLabel(event: {
