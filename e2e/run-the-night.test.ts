@@ -119,6 +119,8 @@ describe.skipIf(noBrowser)("running the night from the Rounds tab", () => {
     await dialog.getByRole("button", { name: "Send to 4 guests", exact: true }).click();
     await dialog.getByText("Sent to 4 guests.").waitFor();
     await dialog.getByRole("button", { name: "Close", exact: true }).click();
+    // The one Dialog (pwa/components/ui/dialog.tsx) gives the focus back to the button that opened it.
+    await expect.poll(() => organiser.evaluate(() => document.activeElement?.textContent)).toBe("Message guests");
 
     const texts = (await devOutbox(server.url)).filter((m) => m.body.includes("five minutes"));
     expect(texts.map((m) => m.to).sort()).toEqual([phones[0], phones[1], phones[3], phones[4]].sort());

@@ -1,4 +1,5 @@
 import { type ReactNode, useCallback, useEffect, useId, useRef, useState } from "react";
+import { Dialog } from "../../../components/ui/dialog.tsx";
 
 export type ConfirmRequest = {
   title: string;
@@ -39,35 +40,19 @@ export function useConfirm(): { confirm(request: ConfirmRequest): Promise<boolea
   return { confirm, dialog: pending ? <ConfirmDialog request={pending} onClose={close} /> : null };
 }
 
-/**
- * The native modal <dialog>: the page behind is inert, focus moves in (to "Go back", the safe
- * choice) and returns to the button that opened it, and Escape is the browser's own "cancel".
- */
+/** A second look before an irreversible action: the focus starts on "Go back", the safe choice. */
 function ConfirmDialog({ request, onClose }: { request: ConfirmRequest; onClose(ok: boolean): void }) {
-  const ref = useRef<HTMLDialogElement>(null);
   const back = useRef<HTMLButtonElement>(null);
   const id = useId();
 
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    const onCancel = (e: Event) => {
-      e.preventDefault();
-      onClose(false);
-    };
-    dialog.addEventListener("cancel", onCancel);
-    if (!dialog.open) dialog.showModal();
-    back.current?.focus();
-    return () => {
-      dialog.removeEventListener("cancel", onCancel);
-      if (dialog.open) dialog.close();
-      opener?.focus();
-    };
-  }, [onClose]);
-
   return (
-    <dialog ref={ref} className="admin-dialog" aria-labelledby={`${id}-title`} aria-describedby={`${id}-body`}>
+    <Dialog
+      className="admin-dialog"
+      aria-labelledby={`${id}-title`}
+      aria-describedby={`${id}-body`}
+      onClose={() => onClose(false)}
+      initialFocus={back}
+    >
       <h2 id={`${id}-title`}>{request.title}</h2>
       <div id={`${id}-body`}>
         {request.warning ? <p className="admin-dialog-warning">{request.warning}</p> : null}
@@ -83,6 +68,6 @@ function ConfirmDialog({ request, onClose }: { request: ConfirmRequest; onClose(
           {request.confirmLabel}
         </button>
       </div>
-    </dialog>
+    </Dialog>
   );
 }

@@ -1,4 +1,5 @@
 import { useEffect, useRef } from "react";
+import { Dialog } from "../../../components/ui/dialog.tsx";
 
 type Props = {
   round: string;
@@ -21,41 +22,28 @@ type Props = {
  * state it knew, so a dropped connection never stops the clock on the wall.
  */
 export function FullScreenClock({ round, time, onBreak = false, next, paused = false, announcement, onClose }: Props) {
-  const ref = useRef<HTMLDialogElement>(null);
-  // The time changes every second; the dialog must not close and reopen with it.
+  // The time changes every second; the dialog opens once (components/ui/dialog.tsx) and so does this.
   const close = useRef(onClose);
   close.current = onClose;
   useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    const onCancel = (e: Event) => {
-      e.preventDefault();
-      close.current();
-    };
     let entered = false;
     const onFullscreenChange = () => {
       if (document.fullscreenElement) entered = true;
       else if (entered) close.current();
     };
-    dialog.addEventListener("cancel", onCancel);
     document.addEventListener("fullscreenchange", onFullscreenChange);
-    if (!dialog.open) dialog.showModal?.();
     // Some browsers (an iPhone's) have no full screen for pages: the dialog alone covers the window.
     document.documentElement.requestFullscreen?.().catch(() => undefined);
     return () => {
-      dialog.removeEventListener("cancel", onCancel);
       document.removeEventListener("fullscreenchange", onFullscreenChange);
       if (document.fullscreenElement) void document.exitFullscreen?.().catch(() => undefined);
-      if (dialog.open) dialog.close();
-      opener?.focus();
     };
   }, []);
   return (
-    <dialog
-      ref={ref}
+    <Dialog
       className={`rounds-fullscreen${onBreak ? " on-break" : ""}`}
       aria-label={onBreak ? "Break" : "Round clock"}
+      onClose={onClose}
     >
       {onBreak ? (
         <div className="rounds-fs-break">
@@ -71,6 +59,6 @@ export function FullScreenClock({ round, time, onBreak = false, next, paused = f
       <button type="button" className="rounds-fs-exit" onClick={onClose}>
         Leave full screen
       </button>
-    </dialog>
+    </Dialog>
   );
 }

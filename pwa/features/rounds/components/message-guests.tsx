@@ -1,5 +1,6 @@
-import { type RefObject, useEffect, useId, useRef, useState } from "react";
+import { useEffect, useId, useState } from "react";
 import { GUEST_MESSAGE, guestMessageBody } from "../../../../common/guest-message.ts";
+import { Dialog } from "../../../components/ui/dialog.tsx";
 import { CallFailed } from "../../../lib/api.ts";
 import "../rounds.css";
 import { type GuestAudience, type GuestMessagePreview, messageGuests, previewGuestMessage } from "../rounds-api.ts";
@@ -42,7 +43,6 @@ type Loaded =
 type Outcome = { kind: "ok" | "error"; text: string } | null;
 
 function MessageGuestsDialog({ eventID, onClose }: { eventID: number; onClose(): void }) {
-  const ref = useRef<HTMLDialogElement>(null);
   const id = useId();
   const [to, setTo] = useState<GuestAudience>("all");
   const [text, setText] = useState("");
@@ -51,7 +51,6 @@ function MessageGuestsDialog({ eventID, onClose }: { eventID: number; onClose():
   const [sent, setSent] = useState(false);
   const [messageID] = useState(newMessageID);
 
-  useModal(ref, onClose);
   const loaded = useAudiencePreview(eventID);
 
   const preview = loaded.status === "ready" ? loaded.preview : null;
@@ -76,7 +75,7 @@ function MessageGuestsDialog({ eventID, onClose }: { eventID: number; onClose():
   };
 
   return (
-    <dialog ref={ref} className="admin-dialog message-guests" aria-labelledby={`${id}-title`}>
+    <Dialog className="admin-dialog message-guests" aria-labelledby={`${id}-title`} onClose={onClose}>
       <h2 id={`${id}-title`}>Message guests</h2>
       {loaded.status === "loading" ? (
         <p role="status" className="admin-loading">
@@ -150,29 +149,8 @@ function MessageGuestsDialog({ eventID, onClose }: { eventID: number; onClose():
           </button>
         </div>
       )}
-    </dialog>
+    </Dialog>
   );
-}
-
-/** Opens the dialog as a modal, closes it on Escape through `onClose`, and gives the focus back after. */
-function useModal(ref: RefObject<HTMLDialogElement | null>, onClose: () => void) {
-  // biome-ignore lint/correctness/useExhaustiveDependencies: a ref object, whose element is read when the effect runs
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    const onCancel = (e: Event) => {
-      e.preventDefault();
-      onClose();
-    };
-    dialog.addEventListener("cancel", onCancel);
-    if (!dialog.open) dialog.showModal();
-    return () => {
-      dialog.removeEventListener("cancel", onCancel);
-      if (dialog.open) dialog.close();
-      opener?.focus();
-    };
-  }, [onClose]);
 }
 
 /** Who the message would go to: the counts of each audience, read from the server once. */
