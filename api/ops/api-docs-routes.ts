@@ -33,9 +33,9 @@ const documentRoute = createRoute({
     "The OpenAPI 3.1 document of every call, generated from the routes' own zod schemas",
     "(`api/<domain>/*-routes.ts`, helpers in `api/lib/openapi.ts`): each call's request, its replies by",
     "status, and its error replies, each error `code` with its own schema (`components.schemas.Error_<code>`),",
-    "and each operation's `operationId`, room tag and `security` (see the top of this file).",
-    "This file keeps the prose (what a call is for, its rules); `test/api-docs.test.ts` fails when the",
-    "two disagree on a call, a status or an error code. Outside production every reply is also checked",
+    "and each operation's `operationId`, room tag and `security` (docs/api.md, Reading the reference):",
+    "its summary, who may call it, its rules and its refusals. docs/api.md is the overview around it;",
+    "`test/api-docs.test.ts` holds the two together. Outside production every reply is also checked",
     "against its declaration and a mismatch is logged as a warning naming the route; the API tests fail",
     "on any.",
     "",
@@ -45,7 +45,10 @@ const documentRoute = createRoute({
   ].join("\n"),
   responses: {
     200: json(openApiDocument, "The document"),
-    ...errors("get", ADMIN_ERRORS, { 403: "`forbidden` (both production only)." }),
+    ...errors("get", ADMIN_ERRORS, {
+      401: "`admin_session_required` (production only).",
+      403: "`forbidden` (production only).",
+    }),
   },
 });
 const pageRoute = createRoute({
@@ -62,7 +65,10 @@ const pageRoute = createRoute({
   ].join("\n"),
   responses: {
     200: file("text/html", "The page"),
-    ...errors("get", ADMIN_ERRORS, { 403: "`forbidden` (both production only)." }),
+    ...errors("get", ADMIN_ERRORS, {
+      401: "`admin_session_required` (production only).",
+      403: "`forbidden` (production only).",
+    }),
   },
 });
 const bundleRoute = createRoute({
@@ -76,7 +82,10 @@ const bundleRoute = createRoute({
   ].join("\n"),
   responses: {
     200: file("text/javascript", "The script"),
-    ...errors("get", ADMIN_ERRORS, { 403: "`forbidden` (both production only)." }),
+    ...errors("get", ADMIN_ERRORS, {
+      401: "`admin_session_required` (production only).",
+      403: "`forbidden` (production only).",
+    }),
   },
 });
 
