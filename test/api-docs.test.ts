@@ -7,77 +7,63 @@ import { ERROR_CODES, isErrorCode } from "../common/error-codes.ts";
 import { withTestServer } from "./api-harness.ts";
 import { proseLines } from "./markdown.ts";
 
-// docs/api.md is the API's contract for people: it must name every call the app serves and every
-// error code the app can answer. The convention this test reads (written up at the top of the doc):
-// - a call is a level-3 heading holding only its method and path in one code span, with path
-//   parameters in braces: ### `GET /api/admin-event/{id}/roster` (Hono's `:id` is `{id}` there);
-// - each call's section has a `- **Who:**` line and a `- **Errors:**` line; the codes in the latter
-//   are written `404 \`not_found\``, each after its status (anything in parentheses is prose);
+// The generated reference is the reference (issue 47, part 2): each operation of /api/openapi.json
+// carries its summary, who may call it (its description's `**Who:**`) and why it refuses (each error
+// status's description names its codes, and adds the route's own reason after `Here:`). docs/api.md
+// is the overview no schema holds, held to the document here. The conventions this test reads:
+// - a call is named in one code span holding its method and path, path parameters in braces:
+//   `GET /api/admin-event/{id}/roster` (Hono's `:id` is `{id}` there); every call the overview names
+//   must be declared;
+// - the "## Calls by room" section holds one bullet per room, `- **room**: `GET /x` · `POST /y``,
+//   listing every operation of the document once, under the room its `tags` give it;
 // - the "## Error codes" section holds one table row per code: | `code` | status | meaning |, the
 //   meaning being the text of common/error-codes.ts.
-// Fenced code blocks are skipped, so the doc can show the convention without declaring a call.
+// Fenced code blocks are skipped, so the doc can show the convention without naming a call.
 
 const DOC = "docs/api.md";
 const doc = readFileSync(new URL(`../${DOC}`, import.meta.url), "utf8");
 
-const CALL_HEADING = /^### `([A-Z]+) (\/\S*)`$/;
+const CALL_SPAN = /`([A-Z]+) (\/[^`\s]*)`/g;
 const CODE_ROW = /^\| `([a-z_]+)` \| (\d{3}) \| (.+) \|$/;
+const INDEX_HEADING = "## Calls by room";
+const MAX_LINES = 400;
 
 /** Hono's `/api/x/:id` (or `:id{[0-9]+}`, `:id?`) as the doc writes it: `/api/x/{id}`. */
 const docPath = (honoPath: string) => honoPath.replace(/:(\w+)(\{[^}]*\})?\??/g, "{$1}");
 
-type CallSection = { call: string; lines: string[] };
+/** The lines of a level-2 section, up to the next level-1 or level-2 heading. */
+function section(lines: string[], heading: string): string[] {
+  const start = lines.indexOf(heading);
+  if (start < 0) return [];
+  const end = lines.findIndex((line, i) => i > start && /^#{1,2} /.test(line));
+  return lines.slice(start + 1, end < 0 ? undefined : end);
+}
 
-/** Each documented call with the lines of its section (up to the next heading of level 1 to 3). */
-function callSections(lines: string[]): CallSection[] {
-  const sections: CallSection[] = [];
-  let current: CallSection | undefined;
-  for (const line of lines) {
-    const heading = CALL_HEADING.exec(line);
-    if (heading) {
-      current = { call: `${heading[1]} ${heading[2]}`, lines: [] };
-      sections.push(current);
-    } else if (/^#{1,3} /.test(line)) {
-      current = undefined;
-    } else {
-      current?.lines.push(line);
+/** Every call the overview names, in the order it names them (repeats kept). */
+function namedCalls(lines: string[]): string[] {
+  return lines.flatMap((line) => [...line.matchAll(CALL_SPAN)].map((m) => `${m[1]} ${m[2]}`));
+}
+
+type Indexed = { call: string; room: string };
+
+/** The index: each `- **room**:` bullet, its wrapped lines joined, and the calls it lists. */
+function callIndex(lines: string[]): Indexed[] {
+  const bullets: { room: string; text: string }[] = [];
+  for (const line of section(lines, INDEX_HEADING)) {
+    const bullet = /^- \*\*([a-z]+)\*\*:(.*)$/.exec(line);
+    if (bullet?.[1]) bullets.push({ room: bullet[1], text: bullet[2] ?? "" });
+    else if (/^ {2,}\S/.test(line) && bullets.length > 0) {
+      const last = bullets[bullets.length - 1];
+      if (last) last.text += ` ${line.trim()}`;
     }
   }
-  return sections;
-}
-
-/** The `- **Errors:**` bullet of a section, its wrapped lines joined; undefined when it has none. */
-function errorsBullet(section: CallSection): string | undefined {
-  const start = section.lines.findIndex((line) => line.startsWith("- **Errors:**"));
-  if (start < 0) return undefined;
-  const bullet = [section.lines[start] ?? ""];
-  for (const line of section.lines.slice(start + 1)) {
-    if (!/^ {2,}\S/.test(line)) break;
-    bullet.push(line.trim());
-  }
-  return bullet.join(" ");
-}
-
-/** The (status, code) pairs of an Errors bullet: each backticked word after a status, outside parentheses. */
-function statusedCodes(bullet: string): { status: number | undefined; code: string }[] {
-  let text = bullet.replace(/^- \*\*Errors:\*\*/, "");
-  // Parentheses hold prose (`eventID`, `gender`, …); innermost first, for nested ones.
-  while (/\([^()]*\)/.test(text)) text = text.replace(/\([^()]*\)/g, " ");
-  const found: { status: number | undefined; code: string }[] = [];
-  let status: number | undefined;
-  for (const token of text.matchAll(/\b(\d{3})\b|`([^`]+)`/g)) {
-    if (token[1]) status = Number(token[1]);
-    else if (token[2]) found.push({ status, code: token[2] });
-  }
-  return found;
+  return bullets.flatMap(({ room, text }) => namedCalls([text]).map((call) => ({ call, room })));
 }
 
 /** The rows of the "## Error codes" table. */
 function codeTable(lines: string[]): Map<string, { status: number; meaning: string }> {
-  const start = lines.indexOf("## Error codes");
-  const end = lines.findIndex((line, i) => i > start && line.startsWith("## "));
   const rows = new Map<string, { status: number; meaning: string }>();
-  for (const line of lines.slice(start + 1, end < 0 ? undefined : end)) {
+  for (const line of section(lines, "## Error codes")) {
     const row = CODE_ROW.exec(line);
     if (row?.[1] && row[2] && row[3]) rows.set(row[1], { status: Number(row[2]), meaning: row[3] });
   }
@@ -85,12 +71,22 @@ function codeTable(lines: string[]): Map<string, { status: number; meaning: stri
 }
 
 const lines = proseLines(doc);
-const sections = callSections(lines);
-const documented = sections.map((s) => s.call);
+const index = callIndex(lines);
+const named = namedCalls(lines);
 const table = codeTable(lines);
 
-/** A call as the OpenAPI document declares it: its statuses, and its error codes by status. */
-type Declared = { call: string; statuses: number[]; codes: { status: number; code: string }[] };
+/** One error status of an operation: the codes its schema answers, and its description. */
+type Refusal = { status: number; codes: string[]; description: string };
+
+/** A call as the OpenAPI document declares it. */
+type Declared = {
+  call: string;
+  tags: string[];
+  summary: string;
+  description: string;
+  statuses: number[];
+  refusals: Refusal[];
+};
 
 /** What an error reply's schema names as its `code`, following $refs into the components. */
 function codesOf(schema: unknown, components: Record<string, unknown>): string[] {
@@ -104,35 +100,88 @@ function codesOf(schema: unknown, components: Record<string, unknown>): string[]
   return (code.enum ?? (code.const === undefined ? [] : [code.const])).map(String);
 }
 
-/** Every call of an OpenAPI document, with its statuses and error codes. */
+type Operation = {
+  tags?: string[];
+  summary?: string;
+  description?: string;
+  responses: Record<string, { description?: string; content?: Record<string, { schema: unknown }> }>;
+};
+
+/** Every call of an OpenAPI document, with its words, its statuses and its error codes. */
 function declaredCalls(document: {
-  paths: Record<
-    string,
-    Record<string, { responses: Record<string, { content?: Record<string, { schema: unknown }> }> }>
-  >;
+  paths: Record<string, Record<string, Operation>>;
   components?: { schemas?: Record<string, unknown> };
 }): Declared[] {
   const components = document.components?.schemas ?? {};
   return Object.entries(document.paths).flatMap(([path, methods]) =>
     Object.entries(methods).map(([method, operation]) => {
       const statuses = Object.keys(operation.responses).map(Number).sort();
-      const codes = Object.entries(operation.responses).flatMap(([status, response]) =>
+      const refusals = Object.entries(operation.responses).flatMap(([status, response]) =>
         Number(status) >= 400
-          ? codesOf(response.content?.["application/json"]?.schema, components).map((code) => ({
-              status: Number(status),
-              code,
-            }))
+          ? [
+              {
+                status: Number(status),
+                codes: codesOf(response.content?.["application/json"]?.schema, components),
+                description: response.description ?? "",
+              },
+            ]
           : [],
       );
-      return { call: `${method.toUpperCase()} ${path}`, statuses, codes };
+      return {
+        call: `${method.toUpperCase()} ${path}`,
+        tags: operation.tags ?? [],
+        summary: operation.summary ?? "",
+        description: operation.description ?? "",
+        statuses,
+        refusals,
+      };
     }),
   );
 }
 
+/** The codes an error status's description names as `` `code`: `` (each with its meaning). */
+const describedCodes = (description: string) =>
+  [...(description.split("\n\nHere: ")[0] ?? "").matchAll(/`([a-z_]+)`:/g)].map((m) => m[1] ?? "");
+
+/** The route's own reason for a status: its description after `Here:`. */
+const reasonOf = (description: string) => /\bHere: ([\s\S]*)$/.exec(description)?.[1] ?? "";
+
 /**
- * The codes docs/api.md's "Errors" convention says every call may answer without listing them:
- * 500 `internal_error`; and with a body (every POST here), 400 `invalid_request`, 413 `too_large`
- * and 403 `cross_origin` (but for the calls exempt from the cross-site check).
+ * How the document and the overview differ: a call declared and not in the index, or indexed under
+ * another room than its tag; a call the overview names (in the index or its prose) that is not
+ * declared; an error code a status's schema answers and its description does not name, or the
+ * other way. Empty when they agree.
+ */
+function differences(declared: Declared[], indexed: Indexed[], mentioned: string[]): string[] {
+  const problems: string[] = [];
+  const roomOf = new Map(indexed.map((i) => [i.call, i.room]));
+  for (const call of declared) {
+    const room = roomOf.get(call.call);
+    if (room === undefined) problems.push(`${call.call}: declared in /api/openapi.json, not in ${DOC}'s index`);
+    else if (!call.tags.includes(room))
+      problems.push(`${call.call}: tagged ${call.tags.join(", ")}, indexed under ${room}`);
+    for (const refusal of call.refusals) {
+      const inDescription = new Set(describedCodes(refusal.description));
+      const inSchema = new Set(refusal.codes);
+      for (const code of inSchema)
+        if (!inDescription.has(code))
+          problems.push(`${call.call}: ${refusal.status} ${code} declared, not in its description`);
+      for (const code of inDescription)
+        if (!inSchema.has(code))
+          problems.push(`${call.call}: ${refusal.status} ${code} in its description, not declared`);
+    }
+  }
+  const declaredCallsSet = new Set(declared.map((d) => d.call));
+  for (const call of new Set([...indexed.map((i) => i.call), ...mentioned])) {
+    if (!declaredCallsSet.has(call)) problems.push(`${call}: named in ${DOC}, not declared`);
+  }
+  return problems;
+}
+
+/**
+ * The codes docs/api.md's "Errors" section says every call may answer without each call listing
+ * them: 500 `internal_error`; and with a body (every POST here), 400 `invalid_request`, 413
+ * `too_large` and 403 `cross_origin` (but for the calls exempt from the cross-site check).
  */
 function commonCodes(call: string): { status: number; code: string }[] {
   const common = [{ status: 500, code: "internal_error" }];
@@ -143,50 +192,6 @@ function commonCodes(call: string): { status: number; code: string }[] {
   if (call.startsWith("POST ") && !CROSS_ORIGIN_EXEMPT.includes(call.slice("POST ".length)))
     common.push({ status: 403, code: "cross_origin" });
   return common;
-}
-
-/** A call as docs/api.md describes it: the statuses of its `- **NNN:**` bullets and its Errors line. */
-function describedCall(section: CallSection): Declared {
-  const listed = statusedCodes(errorsBullet(section) ?? "").flatMap(({ status, code }) =>
-    status === undefined ? [] : [{ status, code }],
-  );
-  const codes = [...listed, ...commonCodes(section.call)];
-  const successes = section.lines.flatMap((line) => {
-    const bullet = /^- \*\*(\d{3}):\*\*/.exec(line);
-    return bullet ? [Number(bullet[1])] : [];
-  });
-  return { call: section.call, statuses: [...new Set([...successes, ...codes.map((c) => c.status)])].sort(), codes };
-}
-
-const key = (c: { status: number; code: string }) => `${c.status} ${c.code}`;
-
-/**
- * How the document and the doc differ: a call in one and not the other, a status one has and the
- * other lacks, an error code one lists and the other does not. Empty when they agree.
- */
-function differences(declared: Declared[], described: Declared[]): string[] {
-  const problems: string[] = [];
-  const byCall = new Map(described.map((d) => [d.call, d]));
-  for (const call of declared) {
-    const prose = byCall.get(call.call);
-    if (!prose) {
-      problems.push(`${call.call}: declared in /api/openapi.json, no section in ${DOC}`);
-      continue;
-    }
-    const statuses = (d: Declared) => d.statuses.join(", ");
-    if (statuses(call) !== statuses(prose)) {
-      problems.push(`${call.call}: statuses ${statuses(call)} declared, ${statuses(prose)} in ${DOC}`);
-    }
-    const inDoc = new Set(prose.codes.map(key));
-    const inDocument = new Set(call.codes.map(key));
-    for (const code of inDocument) if (!inDoc.has(code)) problems.push(`${call.call}: ${code} declared, not in ${DOC}`);
-    for (const code of inDoc) if (!inDocument.has(code)) problems.push(`${call.call}: ${code} in ${DOC}, not declared`);
-  }
-  const declaredCallsSet = new Set(declared.map((d) => d.call));
-  for (const prose of described) {
-    if (!declaredCallsSet.has(prose.call)) problems.push(`${prose.call}: a section in ${DOC}, not declared`);
-  }
-  return problems;
 }
 
 /** Every (method, path) the app serves, as the doc writes it; middleware (method ALL, `use`) left out. */
@@ -207,11 +212,12 @@ beforeAll(async () => {
 });
 
 describe(`${DOC} and /api/openapi.json describe the same calls`, () => {
-  it("reads the app's routes and its document", () => {
-    // A guard against a vacuous pass: the routing table and the document were really read.
+  it("reads the app's routes, its document and the overview's index", () => {
+    // A guard against a vacuous pass: the routing table, the document and the index were really read.
     for (const call of ["GET /healthz", "GET /api/get-events", "GET /api/admin-event/{id}/roster"]) {
       expect(served).toContain(call);
       expect(declared.map((d) => d.call)).toContain(call);
+      expect(index.map((i) => i.call)).toContain(call);
     }
   });
 
@@ -223,37 +229,70 @@ describe(`${DOC} and /api/openapi.json describe the same calls`, () => {
     ).toEqual([]);
     expect(names.filter((call) => !served.includes(call))).toEqual([]);
     const without = declared
-      .filter((d) => !d.statuses.some((s) => s < 400) || !d.codes.some((c) => c.code === "internal_error"))
+      .filter((d) => !d.statuses.some((s) => s < 400) || !d.refusals.some((r) => r.codes.includes("internal_error")))
       .map((d) => d.call);
     expect(without, "calls declared without a success reply or without their errors").toEqual([]);
   });
 
-  it("gives every call the same statuses and error codes in both", () => {
-    expect(differences(declared, sections.map(describedCall))).toEqual([]);
+  it("indexes every call under its room, names only declared calls, and describes each status's codes", () => {
+    expect(differences(declared, index, named)).toEqual([]);
+    // What the overview's "Errors" says every call may answer, each call declares.
+    const missing = declared.flatMap((d) =>
+      commonCodes(d.call)
+        .filter(({ status, code }) => !d.refusals.some((r) => r.status === status && r.codes.includes(code)))
+        .map(({ status, code }) => `${d.call}: ${status} ${code}`),
+    );
+    expect(missing, `codes ${DOC}'s "Errors" says every such call answers, not declared`).toEqual([]);
   });
 
   it("notices a call missing from either, and a code one of them lacks", () => {
-    const described = sections.map(describedCall);
     const [first, ...rest] = declared;
     if (!first) throw new Error("the document declares no call");
-    expect(differences(rest, described)).toContain(`${first.call}: a section in ${DOC}, not declared`);
-    const missingSection = described.filter((d) => d.call !== first.call);
-    expect(differences(declared, missingSection)).toContain(
-      `${first.call}: declared in /api/openapi.json, no section in ${DOC}`,
+    expect(differences(rest, index, named)).toContain(`${first.call}: named in ${DOC}, not declared`);
+    const unindexed = index.filter((i) => i.call !== first.call);
+    expect(differences(declared, unindexed, [])).toContain(
+      `${first.call}: declared in /api/openapi.json, not in ${DOC}'s index`,
     );
+    const elsewhere = index.map((i) => (i.call === first.call ? { ...i, room: "nowhere" } : i));
+    expect(differences(declared, elsewhere, []).join("\n")).toMatch(/indexed under nowhere/);
     const withExtraCode = declared.map((d) =>
-      d.call === first.call ? { ...d, codes: [...d.codes, { status: 409, code: "sold_out" }] } : d,
+      d.call === first.call
+        ? { ...d, refusals: d.refusals.map((r, i) => (i === 0 ? { ...r, codes: [...r.codes, "sold_out"] } : r)) }
+        : d,
     );
-    expect(differences(withExtraCode, described).join("\n")).toMatch(/409 sold_out declared, not in/);
+    expect(differences(withExtraCode, index, named).join("\n")).toMatch(/sold_out declared, not in its description/);
   });
 
-  it("documents each call once, saying who may call it and which errors it answers", () => {
-    const twice = documented.filter((call, i) => documented.indexOf(call) !== i);
-    expect(twice, `calls with two sections in ${DOC}`).toEqual([]);
-    const withoutWho = sections.filter((s) => !s.lines.some((l) => l.startsWith("- **Who:**"))).map((s) => s.call);
-    expect(withoutWho, "call sections without a `- **Who:**` line").toEqual([]);
-    const withoutErrors = sections.filter((s) => errorsBullet(s) === undefined).map((s) => s.call);
-    expect(withoutErrors, "call sections without a `- **Errors:**` line").toEqual([]);
+  it("indexes each call once, and names in each error status's description the codes it answers", () => {
+    const calls = index.map((i) => i.call);
+    const twice = calls.filter((call, i) => calls.indexOf(call) !== i);
+    expect(twice, `calls listed twice in ${DOC}'s index`).toEqual([]);
+    const unnamed = declared.flatMap((d) =>
+      d.refusals
+        // A reply that is not an error reply (`/healthz`'s 503, the local checkout's HTML) has no code.
+        .filter(
+          (r) => r.description.trim() === "" || r.codes.some((code) => !describedCodes(r.description).includes(code)),
+        )
+        .map((r) => `${d.call}: ${r.status}`),
+    );
+    expect(unnamed, "error statuses whose description does not name each of their codes").toEqual([]);
+  });
+
+  it("gives every operation a one-line summary and a description that says who may call it", () => {
+    const withoutSummary = declared.filter((d) => d.summary.trim() === "" || d.summary.includes("\n"));
+    expect(
+      withoutSummary.map((d) => d.call),
+      "operations without a one-line summary",
+    ).toEqual([]);
+    const withoutWho = declared.filter((d) => !/\*\*Who:\*\* \S/.test(d.description)).map((d) => d.call);
+    expect(withoutWho, "operations whose description has no `**Who:**` saying who may call them").toEqual([]);
+  });
+
+  it(`keeps ${DOC} the overview, at most ${MAX_LINES} lines`, () => {
+    expect(doc.trimEnd().split("\n").length).toBeLessThanOrEqual(MAX_LINES);
+    for (const heading of ["## Error codes", INDEX_HEADING, "### Who may call", "### Errors", "### Rate limits"]) {
+      expect(lines, `${DOC} keeps its "${heading}" section`).toContain(heading);
+    }
   });
 });
 
@@ -279,15 +318,23 @@ describe(`${DOC}'s error codes`, () => {
     expect(differing, "rows whose meaning is not the module's text (expected text shown)").toEqual([]);
   });
 
-  it("names only known codes in the calls' error lists, each with the status the table gives it", () => {
+  it("names only known codes in the operations' refusals, each with the status the table gives it", () => {
     const wrong: string[] = [];
-    for (const section of sections) {
-      const bullet = errorsBullet(section);
-      if (!bullet) continue;
-      for (const { status, code } of statusedCodes(bullet)) {
-        const row = table.get(code);
-        if (!row) wrong.push(`${section.call}: \`${code}\` is not an error code`);
-        else if (status !== row.status) wrong.push(`${section.call}: \`${code}\` is ${row.status}, not ${status}`);
+    for (const call of declared) {
+      for (const refusal of call.refusals) {
+        // The codes the status answers and describes, and those its own reason (after `Here:`) names.
+        const reason = [...reasonOf(refusal.description).matchAll(/`([a-z_]+)`/g)].map((m) => m[1] ?? "");
+        const codes = [
+          ...refusal.codes,
+          ...describedCodes(refusal.description),
+          ...reason.filter((w) => isErrorCode(w)),
+        ];
+        for (const code of new Set(codes)) {
+          const row = table.get(code);
+          if (!row) wrong.push(`${call.call}: \`${code}\` is not an error code`);
+          else if (refusal.status !== row.status)
+            wrong.push(`${call.call}: \`${code}\` is ${row.status}, not ${refusal.status}`);
+        }
       }
     }
     expect(wrong).toEqual([]);

@@ -43,10 +43,25 @@ const sendOtpRoute = createRoute({
   path: "/send-otp",
   summary:
     "Texts a one-time code to a mobile (none when this browser verified it in the last 30 days, unless signing in on /me)",
+  description: [
+    "- **Who:** public.",
+    "- **Body (JSON):**",
+    "  - `eventID?`: id; the event being booked: no code is sent for one whose sales have closed.",
+    "  - `signIn?`: boolean; `true` when signing in on `/me` (docs/api.md, Sign-in and sessions): the code is texted",
+    "    even when this browser verified the phone before (only a code typed now opens a guest session).",
+    "    The same limits count it.",
+    "- **200:** `{success: true, PhoneVerification: false}` after texting a 6-digit code (valid 10",
+    "  minutes; a new code voids the earlier ones), or `{success: true, PhoneVerification: true}` with no",
+    "  code sent when this browser verified this phone within the last 30 days (never with `signIn`).",
+  ].join("\n"),
   request: jsonBody(sendOtpBody),
   responses: {
     200: json(z.strictObject({ success: z.literal(true), PhoneVerification: z.boolean() })),
-    ...errors("post", ["not_found", "booking_closed", "not_taking_bookings", "rate_limited", "provider_failed"]),
+    ...errors("post", ["not_found", "booking_closed", "not_taking_bookings", "rate_limited", "provider_failed"], {
+      404: "`not_found` (`eventID`).",
+      409: "`booking_closed`, `not_taking_bookings` (`eventID`).",
+      502: "`provider_failed` (the code could not be sent).",
+    }),
   },
 });
 
@@ -55,10 +70,20 @@ const verifyOtpRoute = createRoute({
   path: "/verify-otp",
   summary:
     "Checks the code; this browser then proves the phone (the sdt_phone cookie, 30 days), and with signIn opens its /me session (sdt_me)",
+  description: [
+    "- **Who:** public.",
+    "- **Body (JSON):**",
+    "  - `signIn?`: boolean; `true` also signs this browser in on `/me` as this phone: the `sdt_me` guest",
+    "    session (30 days), replacing any session this browser held.",
+    "- **200:** `{success: true}` and the `sdt_phone` cookie (this browser verified this phone, 30 days);",
+    "  with `signIn`, the `sdt_me` cookie as well. Codes are single use. A refused code sets neither.",
+  ].join("\n"),
   request: jsonBody(verifyOtpBody),
   responses: {
     200: json(done),
-    ...errors("post", ["wrong_code", "code_expired", "rate_limited", "provider_failed"]),
+    ...errors("post", ["wrong_code", "code_expired", "rate_limited", "provider_failed"], {
+      400: "`invalid_request`, `wrong_code`, `code_expired` (expired, used, voided by 5 wrong tries or by a newer code, or never sent).",
+    }),
   },
 });
 
@@ -67,6 +92,13 @@ const keptDetailsRoute = createRoute({
   path: "/kept-details",
   summary:
     "The details this verified number kept for next time (to prefill the form), or null; only for a number this browser verified or its /me session",
+  description: [
+    "The details form's prefill (docs/decisions/029-kept-details.md).",
+    "",
+    "- **Who:** verified-phone browser for this `phone`, or a guest session of this `phone`.",
+    "- **200:** `{kept}`: `null` when the number keeps nothing, else `{name, email, dateOfBirth, gender,",
+    "  hasPhoto}` (never the stored photo's name). `Cache-Control: no-store`.",
+  ].join("\n"),
   request: { query: keptDetailsQuery },
   responses: {
     200: json(
@@ -82,7 +114,9 @@ const keptDetailsRoute = createRoute({
           .nullable(),
       }),
     ),
-    ...errors("get", ["invalid_request", "phone_not_verified"]),
+    ...errors("get", ["invalid_request", "phone_not_verified"], {
+      403: "`phone_not_verified` (any other number, whether or not it keeps details).",
+    }),
   },
 });
 
@@ -91,10 +125,20 @@ const keptPhotoRoute = createRoute({
   path: "/kept-photo",
   summary:
     "The thumbnail of the photo this verified number kept, shown beside Use my saved photo; only for a number this browser verified or its /me session",
+  description: [
+    "The kept photo beside **Use my saved photo** on the details form (docs/decisions/029-kept-details.md).",
+    "",
+    "- **Who:** verified-phone browser for this `phone`, or a guest session of this `phone`.",
+    "- **200:** the kept photo's thumbnail, `image/jpeg` (re-encoded without metadata when it was",
+    "  uploaded). `Cache-Control: no-store`: it is a person's photo read with their cookie.",
+  ].join("\n"),
   request: { query: keptDetailsQuery },
   responses: {
     200: file("image/jpeg", "The kept photo's thumbnail (re-encoded without metadata)"),
-    ...errors("get", ["invalid_request", "phone_not_verified", "not_found"]),
+    ...errors("get", ["invalid_request", "phone_not_verified", "not_found"], {
+      403: "`phone_not_verified` (any other number, whether or not it keeps a photo).",
+      404: "`not_found` (this number keeps no photo).",
+    }),
   },
 });
 
@@ -102,9 +146,14 @@ const devOutboxRoute = createRoute({
   method: "get",
   path: "/dev/outbox",
   summary: "Every text the local SMS provider sent (development only)",
+  description: [
+    "- **Who:** dev-only local providers (the console SMS provider, not in production).",
+    "- **200:** JSON array, oldest first, of every text sent since start-up: `[{to, body, createdAt}]`",
+    "  (`to` E.164, `createdAt` ISO 8601 UTC). Codes and links can be read here.",
+  ].join("\n"),
   responses: {
     200: json(z.array(z.strictObject({ to: z.string(), body: z.string(), createdAt: z.iso.datetime() }))),
-    ...errors("get", ["not_found"]),
+    ...errors("get", ["not_found"], { 404: "`not_found` (Twilio configured, or production)." }),
   },
 });
 

@@ -27,8 +27,33 @@ const invoiceRoute = createRoute({
   path: "/invoice",
   summary:
     "The receipt or tax invoice (or, with kind=adjustment, the adjustment note) of a saved ticket's booking, as a PDF; the ticket link's bookingId and t are the proof",
+  description: [
+    "The **Download invoice** link of a saved ticket.",
+    "",
+    "- **Who:** anyone with the ticket link's `bookingId` and `t` (the ticket's capability, as",
+    "  `ticket-status` takes it).",
+    "- **Query:** `bookingId`: id (booking); `t`: the ticket link's token; `kind` (optional): `invoice`",
+    "  (the default: the receipt or tax invoice) or `adjustment` (the refund's adjustment note).",
+    "- **200:** the PDF.",
+    "",
+    "Every payment that bought a seat gets one document, written in the transaction that marked the",
+    "booking paid: a **Tax invoice** when `GST_REGISTERED=1`, a **Receipt** otherwise; a refund of it",
+    "(whole or partial: the organiser's Refund, a cancelled event, a guest's cancel) gets one",
+    "**Adjustment note** against its number. All share one gapless sequence, `INV-000123`, in order of",
+    "writing; a document is never changed and is kept 5 years (docs/decisions/032-invoices.md). A",
+    "payment refunded at once because it found no seat bought nothing and gets neither. Each of `GET /api/invoice`,",
+    "`GET /api/me-invoice/{bookingId}` and `GET /api/admin-invoice/{number}` answers the PDF:",
+    '`application/pdf`, `Content-Disposition: attachment; filename="INV-000123.pdf"`,',
+    "`Cache-Control: no-store`. A document names the seller, the event and the prices, never the buyer.",
+  ].join("\n"),
   request: { query: z.object({ bookingId: idParam(z), t: z.string().min(1).max(200), kind: documentKind }) },
-  responses: { 200: pdfReply, ...errors("get", ["invalid_request", "invalid_link", "not_found"]) },
+  responses: {
+    200: pdfReply,
+    ...errors("get", ["invalid_request", "invalid_link", "not_found"], {
+      403: "`invalid_link` (checked before anything is read).",
+      404: "`not_found` (no such document for this booking: not paid, paid before documents existed, or never refunded).",
+    }),
+  },
 });
 
 const meInvoiceRoute = createRoute({
@@ -36,10 +61,20 @@ const meInvoiceRoute = createRoute({
   path: "/me-invoice/{bookingId}",
   summary:
     "The receipt or tax invoice (or, with kind=adjustment, the adjustment note) of one of the signed-in guest's bookings, as a PDF",
+  description: [
+    "The **Download invoice** link of a night on `/me`.",
+    "",
+    "- **Who:** guest session of the booking's number.",
+    "- **Path:** `bookingId`: id (booking). **Query:** `kind` (optional): `invoice` (default) or `adjustment`.",
+    "- **200:** the PDF.",
+  ].join("\n"),
   request: { params: z.object({ bookingId: idParam(z) }), query: z.object({ kind: documentKind }) },
   responses: {
     200: pdfReply,
-    ...errors("get", ["invalid_request", "guest_session_required", "forbidden", "not_found"]),
+    ...errors("get", ["invalid_request", "guest_session_required", "forbidden", "not_found"], {
+      403: "`forbidden` (no such booking, or another number's: answered alike, as `cancel-booking` does).",
+      404: "`not_found` (the booking has no such document).",
+    }),
   },
 });
 

@@ -21,12 +21,22 @@ const sizeQuery = z.object({
 
 const JPEG = file("image/jpeg", "The stored JPEG (re-encoded without metadata)");
 const WEBP = file("image/webp", "The picture at width `w` (never wider than stored), as WebP");
-const IMAGE_ERRORS = errors("get", ["invalid_request", "not_found"]);
+// Both paths serve any stored image, and refuse alike.
+const IMAGE_ERRORS = errors("get", ["invalid_request", "not_found"], {
+  400: "`invalid_request` (a name with `/`, `\\` or `..`, or another `w`).",
+  404: "`not_found` (any other name that is not a stored image).",
+});
 
 const uploadsImageRoute = createRoute({
   method: "get",
   path: "/uploads/images/{name}",
   summary: "A stored image as JPEG (the same as /images/{name} without w)",
+  description: [
+    "The same as `GET /api/images/{name}`: both paths serve any stored image.",
+    "",
+    "- **Who:** public.",
+    "- **200:** the image bytes, as `GET /api/images/{name}` answers them.",
+  ].join("\n"),
   request: { params: nameParam },
   responses: { 200: JPEG, ...IMAGE_ERRORS },
 });
@@ -35,6 +45,15 @@ const imageRoute = createRoute({
   method: "get",
   path: "/images/{name}",
   summary: "A stored image: the JPEG, or with w the WebP at that width (the event cards' srcset)",
+  description: [
+    "- **Who:** public.",
+    "- **200:** the image bytes, `Content-Type: image/jpeg`; an event's picture with",
+    "  `Cache-Control: public, max-age=31536000, immutable`, any other (an attendee's photo)",
+    "  `Cache-Control: private, max-age=300`, so erasure reaches caches within minutes. Every stored image is a JPEG (uploads are",
+    "  re-encoded, without metadata); `-thumb.jpg` is its 320 px thumbnail. With `w`, the image at that",
+    "  width (never wider than stored) as WebP, `Content-Type: image/webp`: what the event cards show.",
+    "  Variants are made on first request and kept in memory.",
+  ].join("\n"),
   request: { params: nameParam, query: sizeQuery },
   responses: {
     200: {

@@ -30,6 +30,15 @@ const checkoutPageRoute = createRoute({
   method: "get",
   path: "/dev/checkout/{id}",
   summary: 'The local checkout page ("Test checkout") that stands in for Stripe\'s (development only)',
+  description: [
+    'The local checkout page ("Test checkout") that `create-checkout-session`\'s `url` points at without',
+    "Stripe.",
+    "",
+    "- **Who:** dev-only local providers (the local checkout, not in production).",
+    "- **200:** HTML page with the event, the amount and the buttons **Pay** and **Cancel** (form posts",
+    "  to `POST /api/dev/checkout/{id}/pay` and `POST /api/dev/checkout/{id}/cancel`); for a paid checkout, a link to the ticket.",
+    "- **410:** HTML page: the checkout expired, or was cancelled (with a link back to the booking).",
+  ].join("\n"),
   request: { params: checkoutParams },
   responses: {
     200: file(
@@ -37,7 +46,10 @@ const checkoutPageRoute = createRoute({
       "The page with the event, the amount and the Pay and Cancel buttons, or a paid checkout's link to the ticket",
     ),
     410: file("text/html", "The page saying the checkout expired or was cancelled (with a link back to the booking)"),
-    ...errors("get", ["invalid_request", "not_found"]),
+    ...errors("get", ["invalid_request", "not_found"], {
+      400: "`invalid_request` (malformed id).",
+      404: "`not_found` (unknown checkout, Stripe configured, or production).",
+    }),
   },
 });
 
@@ -45,6 +57,13 @@ const payRoute = createRoute({
   method: "post",
   path: "/dev/checkout/{id}/pay",
   summary: "The local checkout's Pay button, a form post with no fields (development only)",
+  description: [
+    "- **Who:** dev-only local providers.",
+    "- **Path:** `id`: as for `GET /api/dev/checkout/{id}`. No body.",
+    "- **303:** to the success URL, after marking the checkout paid with a payment intent `pi_local_…`",
+    "  (a second Pay charges nothing more and redirects the same way).",
+    "- **409:** HTML page: the checkout expired or was cancelled, nothing was charged.",
+  ].join("\n"),
   request: { params: checkoutParams },
   responses: {
     303: redirect("To the success URL, the checkout paid (a second Pay charges nothing more)"),
@@ -57,6 +76,15 @@ const cancelRoute = createRoute({
   method: "post",
   path: "/dev/checkout/{id}/cancel",
   summary: "The local checkout's Cancel button, a form post with no fields (development only)",
+  description: [
+    "- **Who:** dev-only local providers.",
+    "- **Path:** `id`: as for `GET /api/dev/checkout/{id}`. No body.",
+    "- **303:** to the held booking,",
+    "  `{PUBLIC_BASE_URL}/confirmation?payment=cancelled&userID=…&eventID=…&heldUntil=…`, after",
+    "  cancelling the checkout (it can no longer be paid). The seat stays held until the hold runs out,",
+    "  as when a buyer leaves Stripe's page by its cancel link, so the buyer can pay again through a new",
+    "  checkout; `heldUntil` is left out when the hold has already run out or was released.",
+  ].join("\n"),
   request: { params: checkoutParams },
   responses: {
     303: redirect("To the held booking (the seat stays held until its hold runs out), the checkout cancelled"),

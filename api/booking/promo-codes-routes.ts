@@ -65,10 +65,23 @@ const newCodeRoute = createRoute({
   method: "post",
   path: "/promo-codes",
   summary: "Adds a promo code to an event (organiser)",
+  description: [
+    "- **Who:** organiser session.",
+    "- **Body (JSON):** `eventID`: id; `code`: 2–32 letters, digits, `-` or `_` (stored upper case,",
+    "  matched ignoring case); exactly one of `percentOff` (integer 1–100) or `amountOff` (AUD dollars,",
+    "  at most 2 decimals); `maxUses?` (integer ≥ 1 or `null`: no limit); `validUntil?`",
+    "  (`YYYY-MM-DDTHH:MM` on the venue's clock, or `null`: no expiry); `gender?` (`male`, `female` or",
+    "  `null`: anyone).",
+    "- **200:** `{success: true, promoCode}`: a code as `GET /api/admin-event/{id}/promo-codes` lists it.",
+  ].join("\n"),
   request: jsonBody(newCode),
   responses: {
     200: json(z.strictObject({ success: z.literal(true), promoCode })),
-    ...errors("post", [...ADMIN_ERRORS, "not_found", "promo_code_taken", "wrong_state"]),
+    ...errors("post", [...ADMIN_ERRORS, "not_found", "promo_code_taken", "wrong_state"], {
+      403: "`forbidden` (a host session).",
+      404: "`not_found` (event).",
+      409: "`promo_code_taken`, `wrong_state` (ended or cancelled).",
+    }),
   },
 });
 
@@ -76,10 +89,17 @@ const listRoute = createRoute({
   method: "get",
   path: "/admin-event/{id}/promo-codes",
   summary: "An event's promo codes with their uses, oldest first (organiser)",
+  description: [
+    "- **Who:** organiser session.",
+    "- **200:** `{success: true, promoCodes: [{id, code, percentOff, amountOff, maxUses, uses, overruns,",
+    "  validUntil, gender, disabled}]}`, oldest first: `amountOff` AUD dollars or `null`; `uses` bookings",
+    "  held or paid with it now; `overruns` paid bookings that went past `maxUses` (a payment page that",
+    "  outlived its hold), charged what they were shown; `validUntil` ISO 8601 UTC or `null`.",
+  ].join("\n"),
   request: { params: z.object({ id: idParam(z) }) },
   responses: {
     200: json(z.strictObject({ success: z.literal(true), promoCodes: z.array(promoCode) })),
-    ...errors("get", ["invalid_request", ...ADMIN_ERRORS, "not_found"]),
+    ...errors("get", ["invalid_request", ...ADMIN_ERRORS, "not_found"], { 403: "`forbidden` (a host session)." }),
   },
 });
 
@@ -87,28 +107,59 @@ const disableRoute = createRoute({
   method: "post",
   path: "/disable-promo-code",
   summary: "Stops a code being applied from now on; again changes nothing (organiser)",
+  description: [
+    "Stops a code being applied from now on (**Disable**); bookings that used it keep their price. Again",
+    "on a disabled code changes nothing.",
+    "",
+    "- **Who:** organiser session.",
+    "- **200:** `{success: true}`.",
+  ].join("\n"),
   request: jsonBody(z.object({ id })),
-  responses: { 200: json(done), ...errors("post", [...ADMIN_ERRORS, "not_found"]) },
+  responses: {
+    200: json(done),
+    ...errors("post", [...ADMIN_ERRORS, "not_found"], { 403: "`forbidden` (a host session)." }),
+  },
 });
 
 const applyRoute = createRoute({
   method: "post",
   path: "/apply-promo",
   summary: "Applies a code to the held booking of this verified phone and answers its new total",
+  description: [
+    "The buyer's **Promo code** and **Apply** on the confirmation page.",
+    "",
+    "- **Who:** verified-phone browser, for the phone of the booking (`userID`, `eventID`), as",
+    "  `create-checkout-session`. An unknown booking gets the same 403 as someone else's.",
+    "- **Body (JSON):** `userID`: id; `eventID`: id; `code`: text 1–64 (case and surrounding spaces ignored).",
+    "- **200:** `{amount, discount, code}`: the held booking's new total and everything taken off its",
+    "  list price (early bird and code), AUD dollars, and the code as stored. The same code again answers",
+    "  the same and discounts once; another code replaces the first. An open checkout of the old total is",
+    "  closed, so the next **Proceed to Payment** charges the new one.",
+    "- **Limits:** a code the event does not have (`promo_not_found`) counts as a wrong guess: 10 an hour",
+    "  per booking, 10 per phone and 100 per client address. Past any of them every code is 429",
+    "  `rate_limited`, the right one too, until the hour has passed.",
+  ].join("\n"),
   request: jsonBody(z.object({ userID: id, eventID: id, code: z.string().trim().min(1).max(64) })),
   responses: {
     200: json(z.strictObject({ amount: z.number(), discount: z.number(), code: z.string() })),
-    ...errors("post", [
-      "phone_not_verified",
-      "not_found",
-      "promo_not_found",
-      "promo_expired",
-      "promo_used_up",
-      "promo_wrong_gender",
-      "already_paid",
-      "hold_expired",
-      "rate_limited",
-    ]),
+    ...errors(
+      "post",
+      [
+        "phone_not_verified",
+        "not_found",
+        "promo_not_found",
+        "promo_expired",
+        "promo_used_up",
+        "promo_wrong_gender",
+        "already_paid",
+        "hold_expired",
+        "rate_limited",
+      ],
+      {
+        409: "`promo_not_found`, `promo_expired` (expired or disabled), `promo_used_up`, `promo_wrong_gender`, `already_paid`, `hold_expired`.",
+        429: "`rate_limited`. A refused code leaves the total as it was.",
+      },
+    ),
   },
 });
 

@@ -44,20 +44,40 @@ const joinRoute = createRoute({
   method: "post",
   path: "/join-waitlist",
   summary: "Joins the line of a full event (or a full gender) for this verified phone",
+  description: [
+    "- **Who:** verified-phone browser (for this `phone`).",
+    "- **Body (JSON):**",
+    "  - `gender`: `male` or `female` at a `women_men` event; left out at `one_group` and `mixed`, whose",
+    "    one pool of seats has one line (a gender there is 400).",
+    "  - `marketingSms?`: boolean (**Text me about future events**, unticked). `true` records a yes for",
+    "    this phone's texts (source `waitlist`) with the place in line; `false` or absent records nothing.",
+    "- **200:** `{success: true, position}`: 1 for the first in line (per gender at a balanced event).",
+    "- A phone's earlier place that it left (with no offer made on it) is replaced by the new one, at the",
+    "  end of the line: one row per phone and event.",
+  ].join("\n"),
   request: jsonBody(joinBody),
   responses: {
     200: json(z.strictObject({ success: z.literal(true), position: z.number().int().min(1) })),
-    ...errors("post", [
-      "phone_not_verified",
-      "not_found",
-      "booking_closed",
-      "not_taking_bookings",
-      "already_booked",
-      "already_holding",
-      "seat_free",
-      "already_waiting",
-      "rate_limited",
-    ]),
+    ...errors(
+      "post",
+      [
+        "phone_not_verified",
+        "not_found",
+        "booking_closed",
+        "not_taking_bookings",
+        "already_booked",
+        "already_holding",
+        "seat_free",
+        "already_waiting",
+        "rate_limited",
+      ],
+      {
+        400: "`invalid_request` (a name with control characters too).",
+        404: "`not_found` (event).",
+        409: "`booking_closed`, `not_taking_bookings`, `already_booked`, `already_holding`, `seat_free` (book it instead), `already_waiting`.",
+        429: "`rate_limited` (more than 10 joins by one phone in an hour).",
+      },
+    ),
   },
 });
 
@@ -65,14 +85,30 @@ const leaveRoute = createRoute({
   method: "post",
   path: "/leave-waitlist",
   summary: "Leaves the line; an offer still out is withdrawn and its seat offered to the next person",
+  description: [
+    "- **Who:** verified-phone browser (for this `phone`).",
+    "- **200:** `{success: true}`; an offer still out is withdrawn and its seat offered to the next person.",
+  ].join("\n"),
   request: jsonBody(leaveBody),
-  responses: { 200: json(done), ...errors("post", ["phone_not_verified", "not_found"]) },
+  responses: {
+    200: json(done),
+    ...errors("post", ["phone_not_verified", "not_found"], {
+      404: "`not_found` (this phone is not waiting for this event).",
+    }),
+  },
 });
 
 const claimRoute = createRoute({
   method: "post",
   path: "/claim-offer",
   summary: "Opens a texted offer link: proves its phone (the sdt_phone cookie) and answers what the form needs",
+  description: [
+    "- **Who:** capability link token (the offer link's `o` and `t`).",
+    "- **200:** `{success: true, eventID, phone, gender, name, expiresAt}` (`name`: the one given when",
+    "  joining the waitlist; `expiresAt`: until when the seat is kept), and the `sdt_phone` cookie for",
+    "  `phone`: the link went to that phone, so opening it proves the phone as a code would. The browser",
+    "  then books with `save-user-details`.",
+  ].join("\n"),
   request: jsonBody(claimBody),
   responses: {
     200: json(
@@ -85,7 +121,10 @@ const claimRoute = createRoute({
         expiresAt: z.iso.datetime(),
       }),
     ),
-    ...errors("post", ["invalid_link", "not_found", "gone"]),
+    ...errors("post", ["invalid_link", "not_found", "gone"], {
+      404: "`not_found` (offer).",
+      410: "`gone` (already claimed, expired, withdrawn, or the event stopped taking bookings).",
+    }),
   },
 });
 

@@ -156,32 +156,43 @@ const ANY_CALL = ["internal_error"] as const;
 const WITH_BODY = ["invalid_request", "too_large", "cross_origin"] as const;
 export const COMMON_ERRORS = { any: ANY_CALL, withBody: WITH_BODY } as const;
 
+/** Why a route refuses, in its own words, by status (`{ 409: "\`wrong_state\` (ended or cancelled)." }`). */
+export type Refusals = Partial<Record<number, string>>;
+
 /**
  * A route's error responses from the codes it answers, listed by code; their statuses follow from
  * ERROR_STATUS. `method` adds the codes every call of that kind may answer: pass "post" for a call
- * with a body.
+ * with a body. Each status's description names its codes with their meaning; `refusals` adds, for a
+ * status, why this route answers it (the reference's text, docs/api.md "How to read the reference").
  */
 export function errors<const C extends readonly ErrorCode[]>(
   method: "get",
   codes: C,
+  refusals?: Refusals,
 ): ErrorResponses<C[number] | (typeof ANY_CALL)[number]>;
 export function errors<const C extends readonly ErrorCode[]>(
   method: "post",
   codes: C,
+  refusals?: Refusals,
 ): ErrorResponses<C[number] | (typeof ANY_CALL)[number] | (typeof WITH_BODY)[number]>;
-export function errors(method: "get" | "post", codes: readonly ErrorCode[]) {
+export function errors(method: "get" | "post", codes: readonly ErrorCode[], refusals: Refusals = {}) {
   const all = new Set<ErrorCode>([...codes, ...ANY_CALL, ...(method === "post" ? WITH_BODY : [])]);
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of all) {
     const status = ERROR_STATUS[code];
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
+  for (const status of Object.keys(refusals).map(Number)) {
+    if (!byStatus.has(status)) throw new Error(`errors: a refusal for ${status}, which none of the codes answers`);
+  }
   const responses: Record<number, unknown> = {};
   for (const [status, list] of byStatus) {
     const schemas = list.map((code) => errorSchema(code));
     const schema = schemas.length === 1 ? schemas[0] : z.union(schemas as [z.ZodType, z.ZodType, ...z.ZodType[]]);
+    const meanings = list.map((code) => `\`${code}\`: ${ERROR_CODES[code]}`).join("; ");
+    const why = refusals[status];
     responses[status] = {
-      description: list.map((code) => `\`${code}\`: ${ERROR_CODES[code]}`).join("; "),
+      description: why ? `${meanings}.\n\nHere: ${why}` : meanings,
       content: { "application/json": { schema } },
     };
   }

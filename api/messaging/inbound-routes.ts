@@ -20,8 +20,27 @@ const twilioInboundRoute = createRoute({
   path: "/twilio/inbound",
   summary:
     "Twilio's webhook for a text sent to our number: STOP, UNSUBSCRIBE, CANCEL, END, QUIT opt out; START opts in",
-  description:
+  description: [
+    "Twilio's webhook for a text sent to our number.",
+    "",
+    "- **Who:** Twilio: the `X-Twilio-Signature` header must verify with the Twilio SDK's validator,",
+    "  `TWILIO_AUTH_TOKEN` and the URL `PUBLIC_BASE_URL/api/twilio/inbound`, over every field posted.",
+    "  Without `TWILIO_AUTH_TOKEN` every request is refused. Checked before anything is read.",
+    "- **Body (`application/x-www-form-urlencoded`):** Twilio's fields; `MessageSid` (Twilio's id of the",
+    "  text, `SM`/`MM` and 32 hex digits), `From` (the sender, E.164: `+` and 7–15 digits) and `Body`",
+    "  (the text) are read.",
+    "- **Once:** each text is taken once, by its `MessageSid` (docs/decisions/039). Twilio's signature",
+    "  carries no timestamp, so anyone who saw a signed request could send it again: a sid already taken",
+    "  answers the same empty TwiML and changes nothing (a replayed START after a STOP stays opted out).",
+    "  Only the sid and the time are kept.",
+    "- **Handles:** the text's first word, trimmed, in any case: `STOP`, `UNSUBSCRIBE`, `CANCEL`, `END`,",
+    "  `QUIT` record a no for texts to `From`, `START` a yes (source `inbound`). Any other text records",
+    "  nothing.",
+    "- **200:** empty TwiML (`<Response/>`, `text/xml`): Twilio's Advanced Opt-Out sends the confirmation",
+    "  text itself.",
+    "",
     "Form-encoded as Twilio posts it (`MessageSid`, `From`, `Body` and Twilio's other fields). The `X-Twilio-Signature` header is checked with the Twilio SDK against `PUBLIC_BASE_URL/api/twilio/inbound` and every field, before anything is read; without `TWILIO_AUTH_TOKEN` every request is refused. Then a `From` that is not an E.164 number is 400. Each text is taken once, by its `MessageSid`: the signature has no timestamp, so a repeat (a replayed START after a STOP) answers the same empty TwiML and changes nothing.",
+  ].join("\n"),
   request: {
     body: {
       required: true,
@@ -39,7 +58,10 @@ const twilioInboundRoute = createRoute({
   responses: {
     200: file("text/xml", "Empty TwiML: Twilio's Advanced Opt-Out sends the confirmation"),
     // Server to server, proven by its signature: exempt from the cross-origin check (api/lib/same-origin.ts).
-    ...errors("get", ["invalid_request", "too_large", "forbidden"]),
+    ...errors("get", ["invalid_request", "too_large", "forbidden"], {
+      400: "`invalid_request` (a signed request without `MessageSid` or `Body`, or whose `From` is not an E.164 number: a short code, `whatsapp:…`; nothing is recorded).",
+      403: "`forbidden` (no or bad signature, or no `TWILIO_AUTH_TOKEN`).",
+    }),
   },
 });
 
@@ -58,6 +80,13 @@ const devInboundRoute = createRoute({
   method: "post",
   path: "/dev/inbound-sms",
   summary: "A text sent to our number, as the local SMS provider's stand-in for Twilio's webhook (development only)",
+  description: [
+    "The console SMS provider's stand-in for Twilio's inbound webhook: a text",
+    '"sent to our number" from `from`, handled as the webhook handles it.',
+    "",
+    "- **Who:** dev-only local providers (the console SMS provider, not in production).",
+    "- **200:** `{outcome}`: `opted_out`, `opted_in` or `ignored`.",
+  ].join("\n"),
   request: jsonBody(
     z.strictObject({
       from: mobile,
@@ -66,7 +95,7 @@ const devInboundRoute = createRoute({
   ),
   responses: {
     200: json(z.strictObject({ outcome: z.enum(["opted_out", "opted_in", "ignored"]) })),
-    ...errors("post", ["not_found"]),
+    ...errors("post", ["not_found"], { 404: "`not_found` (Twilio configured, or production)." }),
   },
 });
 

@@ -7,6 +7,16 @@ const devMailboxRoute = createRoute({
   method: "get",
   path: "/dev/mailbox",
   summary: "Every email the local mail provider sent (development only)",
+  description: [
+    "Texts and emails leave through one outbox (once per message, across restarts, retried with backoff;",
+    "docs/decisions/031-email-channel.md); without `SMTP_URL` the emails stop at the local mail provider,",
+    "which this call shows.",
+    "",
+    "- **Who:** dev-only local providers (the local mail provider, not in production).",
+    "- **200:** JSON array, oldest first (newest last), of every email sent since start-up:",
+    "  `[{to, subject, text, html, attachments, createdAt}]` (`html` null for a text-only email,",
+    "  `attachments` the file names, `createdAt` ISO 8601 UTC). Ticket links can be read here.",
+  ].join("\n"),
   responses: {
     200: json(
       z.array(
@@ -20,7 +30,7 @@ const devMailboxRoute = createRoute({
         }),
       ),
     ),
-    ...errors("get", ["not_found"]),
+    ...errors("get", ["not_found"], { 404: "`not_found` (`SMTP_URL` configured, or production)." }),
   },
 });
 

@@ -27,8 +27,21 @@ const unsubscribeRoute = createRoute({
   path: "/unsubscribe",
   summary:
     "One-click unsubscribe from an email's link or List-Unsubscribe header: withdraws that address's yes to emails about future events; a repeat answers the same",
-  description:
+  description: [
+    "One-click unsubscribe: the page's **Unsubscribe** button, and a mail client's own button through the",
+    "email's `List-Unsubscribe` header (`<PUBLIC_BASE_URL/api/unsubscribe?c=…&t=…>`, with",
+    "`List-Unsubscribe-Post: List-Unsubscribe=One-Click`, RFC 8058).",
+    "",
+    "- **Who:** capability link token (`c` and `t`, as for `GET /api/unsubscribe`). No login, and no cross-origin check.",
+    "- **Body:** any or none (a mail client sends the form body `List-Unsubscribe=One-Click`); ignored.",
+    "- **200:** `{unsubscribed: true, textsStillOn}`: the contact's yes (or pending request) is withdrawn",
+    "  (a no appended, source `unsubscribe`); a repeat answers the same and records nothing. Only emails",
+    "  stop: `textsStillOn` says whether a number that booked with this address still takes texts about",
+    "  future events, so the page can say that **My nights** turns those off. The reply never says whose",
+    "  address or which number it is.",
+    "",
     "No login and no cross-origin check: mail clients POST here from elsewhere (RFC 8058), with the form body `List-Unsubscribe=One-Click`; the PWA's page sends no body. Any body is accepted and ignored: the signed `c` and `t` are what count.",
+  ].join("\n"),
   request: { query: linkQuery },
   responses: {
     200: json(
@@ -42,7 +55,9 @@ const unsubscribeRoute = createRoute({
       }),
     ),
     // Exempt from the cross-origin check (api/lib/same-origin.ts), so its codes are listed one by one.
-    ...errors("get", ["invalid_request", "too_large", "invalid_link"]),
+    ...errors("get", ["invalid_request", "too_large", "invalid_link"], {
+      400: "`invalid_request` (a missing or malformed `c` or `t`).",
+    }),
   },
 });
 
@@ -50,6 +65,13 @@ const checkRoute = createRoute({
   method: "get",
   path: "/unsubscribe",
   summary: "Whether an unsubscribe link is valid, for its page; changes nothing (a mail scanner may open links)",
+  description: [
+    "Whether an unsubscribe link is valid, for the `/unsubscribe` page; changes nothing, so a mail",
+    "scanner that opens links unsubscribes no one.",
+    "",
+    "- **Who:** capability link token (the link's `c` and `t`, signed for unsubscribing).",
+    "- **200:** `{valid: true}`. Nothing says whose address it is.",
+  ].join("\n"),
   request: { query: linkQuery },
   responses: {
     200: json(z.strictObject({ valid: z.literal(true) })),
@@ -62,6 +84,14 @@ const confirmCheckRoute = createRoute({
   path: "/confirm-email-consent",
   summary:
     "Whether an email-consent confirmation link is valid, for its page; changes nothing (a mail scanner may open links)",
+  description: [
+    "Whether a confirmation link is valid, for the `/confirm-email-consent` page; changes nothing (a mail",
+    "scanner may open links).",
+    "",
+    "- **Who:** capability link token (`c`: id of the marketing contact; `t`: text 1–200, signed for",
+    "  confirming email consent: an unsubscribe token for the same contact is refused).",
+    "- **200:** `{valid: true}`. Nothing says whose address it is.",
+  ].join("\n"),
   request: { query: linkQuery },
   responses: {
     200: json(z.strictObject({ valid: z.literal(true) })),
@@ -74,8 +104,16 @@ const confirmRoute = createRoute({
   path: "/confirm-email-consent",
   summary:
     "The confirmation email's button: records the address's own yes to emails about future events (docs/decisions/039); a repeat answers the same",
-  description:
+  description: [
+    "The page's **Yes, email me about future events** button.",
+    "",
+    "- **Who:** capability link token, as `GET`. No login.",
+    "- **200:** `{confirmed: true}`: a yes is appended (source `confirmation`) unless the address's newest",
+    "  choice is already one; a repeat answers the same and records nothing. The reply never says whose",
+    "  address it is.",
+    "",
     "No login: the link's `c` and `t` (signed for this purpose only) are the proof that the address's owner asked. The reply never says whose address it is.",
+  ].join("\n"),
   request: { query: linkQuery },
   responses: {
     200: json(z.strictObject({ confirmed: z.literal(true) })),

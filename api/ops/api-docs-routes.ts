@@ -29,21 +29,63 @@ const documentRoute = createRoute({
   method: "get",
   path: "/api/openapi.json",
   summary: "The OpenAPI 3.1 document of every call, generated from the routes' schemas",
-  responses: { 200: json(openApiDocument, "The document"), ...errors("get", ADMIN_ERRORS) },
+  description: [
+    "The OpenAPI 3.1 document of every call, generated from the routes' own zod schemas",
+    "(`api/<domain>/*-routes.ts`, helpers in `api/lib/openapi.ts`): each call's request, its replies by",
+    "status, and its error replies, each error `code` with its own schema (`components.schemas.Error_<code>`),",
+    "and each operation's `operationId`, room tag and `security` (docs/api.md, Reading the reference):",
+    "its summary, who may call it, its rules and its refusals. docs/api.md is the overview around it;",
+    "`test/api-docs.test.ts` holds the two together. Outside production every reply is also checked",
+    "against its declaration and a mismatch is logged as a warning naming the route; the API tests fail",
+    "on any.",
+    "",
+    "- **Who:** public outside production; with `NODE_ENV=production`, the organiser session only",
+    "  (a host session gets 403 `forbidden`).",
+    '- **200:** the document (JSON, `openapi: "3.1.0"`).',
+  ].join("\n"),
+  responses: {
+    200: json(openApiDocument, "The document"),
+    ...errors("get", ADMIN_ERRORS, {
+      401: "`admin_session_required` (production only).",
+      403: "`forbidden` (production only).",
+    }),
+  },
 });
 const pageRoute = createRoute({
   method: "get",
   path: "/api/docs",
   summary: "The API reference page (Scalar), drawn from /api/openapi.json",
-  responses: { 200: file("text/html", "The page"), ...errors("get", ADMIN_ERRORS) },
+  description: [
+    "The API reference page (Scalar) drawn from `/api/openapi.json`, from the app's own files: its script",
+    "is `GET /api/docs/scalar.js`, nothing is loaded from another site, and the page's one inline script",
+    "runs by its hash in the CSP (`script-src 'self' 'sha256-…'`).",
+    "",
+    "- **Who:** as `GET /api/openapi.json`.",
+    "- **200:** HTML page.",
+  ].join("\n"),
+  responses: {
+    200: file("text/html", "The page"),
+    ...errors("get", ADMIN_ERRORS, {
+      401: "`admin_session_required` (production only).",
+      403: "`forbidden` (production only).",
+    }),
+  },
 });
 const bundleRoute = createRoute({
   method: "get",
   path: BUNDLE_PATH,
   summary: "The reference page's script, Scalar's standalone bundle served from the app's own files",
+  description: [
+    "- **Who:** as `GET /api/openapi.json`.",
+    "- **200:** the reference page's script (`@scalar/api-reference`'s standalone bundle, JavaScript,",
+    "  compressed when the browser accepts it).",
+  ].join("\n"),
   responses: {
     200: file("text/javascript", "The script"),
-    ...errors("get", ADMIN_ERRORS),
+    ...errors("get", ADMIN_ERRORS, {
+      401: "`admin_session_required` (production only).",
+      403: "`forbidden` (production only).",
+    }),
   },
 });
 
@@ -90,7 +132,7 @@ export function apiDocsRoutes(deps: AppDeps, whole: () => OpenAPIHono<Env>) {
           title: "Speed dating tickets API",
           version: "1",
           description:
-            "Every call the server answers. docs/api.md says what each is for and its rules; this document is generated from the routes' own schemas, so it is what the server checks.",
+            "Every call the server answers, generated from the routes' own declarations, so it is what the server checks: each operation says what it does, who may call it (**Who:**) and why it refuses. docs/api.md is the overview: sign-in and sessions, errors, signed links, the flows, limits, time and zones.",
         },
         // Paths start with /api, so the server is the site itself.
         servers: [{ url: deps.env.PUBLIC_BASE_URL, description: "This server" }],

@@ -17,6 +17,16 @@ const publicConfigRoute = createRoute({
   method: "get",
   path: "/public-config",
   summary: "Public, non-secret settings the PWA needs",
+  description: [
+    "- **Who:** public.",
+    "- **200:** `{supportEmail, companySiteUrl, navbarScriptUrl, navbarScriptIntegrity,",
+    "  stripePublishableKey, eventTimeZone, retentionDays, businessName}`: the non-secret settings the PWA needs",
+    "  (`stripePublishableKey` is `null` without Stripe; `navbarScriptIntegrity` is the landing page",
+    "  script's Subresource Integrity hash; `eventTimeZone` is the admin form's default zone;",
+    "  `retentionDays` is `RETENTION_DAYS`, which the `/privacy` page names, as it names `businessName`",
+    "  (`BUSINESS_NAME`) as the sender of messages about future events).",
+    "  `Cache-Control: public, max-age=300`.",
+  ].join("\n"),
   responses: { 200: json(publicConfig), ...errors("get", []) },
 });
 

@@ -10,6 +10,14 @@ const healthzRoute = createRoute({
   method: "get",
   path: "/healthz",
   summary: "Whether the database answers and the data and uploads folders take a write (outside /api)",
+  description: [
+    "Outside `/api`: no body limit, no rate limit.",
+    "",
+    "- **Who:** public (the proxy, the container's `HEALTHCHECK`, an uptime check).",
+    "- **200:** `{ok: true}`: the database answers a query, and the data folder and the uploads folder",
+    "  take a write.",
+    "- **503:** `{ok: false}`; the cause goes to the server log only. `Cache-Control: no-store`.",
+  ].join("\n"),
   responses: {
     200: json(z.strictObject({ ok: z.literal(true) }), "Healthy"),
     503: json(z.strictObject({ ok: z.literal(false) }), "Unhealthy; the cause goes to the server log only"),

@@ -78,8 +78,8 @@ type Scheme = keyof typeof SECURITY_SCHEMES;
 /**
  * What proves the caller, per operation, as alternatives: `[]` a public call, `["organiserSession",
  * "hostSession"]` either one, and `"none"` first when the call also answers without any (it only
- * does more with one), which the document writes as the empty requirement `{}`. Taken from each
- * call's `- **Who:**` line in docs/api.md; test/openapi-operations.test.ts fails on an operation
+ * does more with one), which the document writes as the empty requirement `{}`. It follows the
+ * `**Who:**` of each route's description; test/openapi-operations.test.ts fails on an operation
  * missing here or a key no operation has.
  */
 export const OPERATION_SECURITY: Record<string, readonly ("none" | Scheme)[]> = {

@@ -30,6 +30,11 @@ const adminLoginRoute = createRoute({
   method: "post",
   path: "/admin-login",
   summary: "Signs the organiser in: the sdt_admin session cookie (12 hours)",
+  description: [
+    "- **Who:** public.",
+    "- **Body (JSON):** `password`: string ≤ 1000, compared in constant time.",
+    "- **200:** `{success: true}` and the `sdt_admin` session cookie (12 hours).",
+  ].join("\n"),
   request: jsonBody(z.object({ password: z.string().max(1000) })),
   responses: { 200: json(done), ...errors("post", ["invalid_credentials", "rate_limited"]) },
 });
@@ -38,6 +43,11 @@ const adminLogoutRoute = createRoute({
   method: "post",
   path: "/admin-logout",
   summary: "Ends this browser's organiser session on the server and drops the cookie",
+  description: [
+    "- **Who:** anyone; ends the caller's session if it has one.",
+    "- **200:** `{success: true}`; the session is revoked on the server (a copy of the cookie stops",
+    "  working too) and the cookie deleted.",
+  ].join("\n"),
   responses: { 200: json(done), ...errors("post", []) },
 });
 
@@ -45,6 +55,10 @@ const adminSessionRoute = createRoute({
   method: "get",
   path: "/admin-session",
   summary: "Whether this browser holds a live organiser session",
+  description: [
+    "- **Who:** anyone.",
+    "- **200:** `{admin: boolean}`: whether this browser holds a live organiser session.",
+  ].join("\n"),
   responses: { 200: json(z.strictObject({ admin: z.boolean() })), ...errors("get", []) },
 });
 

@@ -38,25 +38,67 @@ const adminEventsRoute = createRoute({
   method: "get",
   path: "/admin-events",
   summary: "Every event, soonest first, with its seat plan; never cached",
-  responses: { 200: json(adminEventList), ...errors("get", ADMIN_ERRORS) },
+  description: [
+    "- **Who:** organiser session.",
+    "- **200:** every event, soonest first: `EventSummary` plus `seatsMale`, `seatsFemale`. Never cached",
+    "  (the service worker keeps the public list for attendees).",
+  ].join("\n"),
+  responses: { 200: json(adminEventList), ...errors("get", ADMIN_ERRORS, { 403: "`forbidden` (a host session)." }) },
 });
 
 const adminEventRoute = createRoute({
   method: "get",
   path: "/admin-event/{id}",
   summary: "One event's fields, as the Edit form reads them; never cached",
+  description: ["- **Who:** organiser session.", "- **200:** `EventDetail`, never cached."].join("\n"),
   request: { params: idParams },
-  responses: { 200: json(eventDetail), ...errors("get", BY_ID) },
+  responses: { 200: json(eventDetail), ...errors("get", BY_ID, { 403: "`forbidden` (a host session)." }) },
 });
 
 const saveEventRoute = createRoute({
   method: "post",
   path: "/save-event",
   summary: "Creates an event with its picture",
+  description: [
+    "Creates an event. Number fields accept a number or its plain decimal text (multipart sends text).",
+    "",
+    "- **Who:** organiser session.",
+    "- **Body (multipart):**",
+    "  - `eventName`: text 1–120.",
+    "  - `eventDate`: `YYYY-MM-DD`, a real date; tomorrow or later at the venue.",
+    "  - `eventTime`: `H:M` (`19:30`, `9:0`), hours 0–23, minutes 0, 15, 30 or 45; with `eventDate`, the",
+    "    start in UTC.",
+    "  - `eventAddress`: text 1–300.",
+    "  - `totalSeats`: integer 1–10,000.",
+    "  - `bookingAmount`: AUD dollars, 0.50–100,000, at most 2 decimals.",
+    "  - `eventImage`: file, required and not empty, ≤ 5,242,880 bytes, a JPEG, PNG or WebP.",
+    "  - `eventduration`: hours, > 0 and ≤ 24.",
+    "  - `fromage`, `toage`: integers 18–99, `fromage` ≤ `toage`.",
+    "  - `timeZone?`: IANA zone name ≤ 64 (stored in its canonical spelling); default `EVENT_TIME_ZONE`.",
+    "  - `seatsMale?`, `seatsFemale?`: integers 0–10,000, both or neither, adding up to `totalSeats`",
+    "    (a balanced event).",
+    "  - `resultsAt?`: ISO 8601 date-time with its offset (`2026-11-30T01:00:00Z`), not before the",
+    "    planned end; empty or left out for the default (12:00 PM the day after, on the venue's clock).",
+    "  - `doorsOpenAt?`: ISO 8601 date-time with its offset, no later than the start; empty or left out",
+    "    for the default (3 hours before the start).",
+    "  - The **Prices** group and per-gender ages, all optional (an empty field is the same as none):",
+    "    `bookingAmountMale?`, `bookingAmountFemale?` (AUD dollars as `bookingAmount`);",
+    "    `earlyBirdDiscount?` (AUD dollars as `bookingAmount`) and `earlyBirdUntil?` (`YYYY-MM-DDTHH:MM`",
+    "    on the venue's clock), both or neither; `fromAgeMale?`, `toAgeMale?`, `fromAgeFemale?`,",
+    "    `toAgeFemale?` (integers 18–99; each gender's range, with `fromage`/`toage` standing in for a",
+    "    bound left out, must not be crossed).",
+    "  - The cancellation policy, optional: `cancelFullRefundHours?` (whole hours 0–720, default 48) and",
+    "    `cancelLaterPercent?` (whole percent 0–100, default 0 = none).",
+    "  - `offersFriend?`: `1` to offer Friend beside Date and No (issue 37), `0` or left out for Like and",
+    "    Dislike.",
+    "  - `format?`: `women_men` (left out), `one_group` or `mixed`. The last two are one pool of seats:",
+    "    `seatsMale`/`seatsFemale` with them are 400.",
+    "- **200:** `{success: true, id}`.",
+  ].join("\n"),
   request: formBody(newEventForm),
   responses: {
     200: json(z.strictObject({ success: z.literal(true), id: z.number().int() })),
-    ...errors("post", [...ADMIN_ERRORS, "doors_after_start", "not_an_image"]),
+    ...errors("post", [...ADMIN_ERRORS, "doors_after_start", "not_an_image"], { 403: "`forbidden` (a host session)." }),
   },
 });
 
@@ -64,18 +106,58 @@ const updateEventRoute = createRoute({
   method: "post",
   path: "/update-event",
   summary: "Edits an upcoming or started event; fields left out keep their values",
+  description: [
+    "Edits an upcoming or started event. Fields left out keep their values. Seats added go at once to",
+    "whoever waits for them.",
+    "",
+    "- **Who:** organiser session.",
+    "- **Body (JSON):** numbers may also be sent as plain decimal text.",
+    "  - `eventid`: id.",
+    "  - `eventName`: text 1–120.",
+    "  - `eventDate`: `YYYY-MM-DD`; a changed day must be tomorrow or later at the venue.",
+    "  - `totalSeats`: integer 1–10,000, not below the seats taken.",
+    "  - `eventTime?`: `H:M` as for `save-event`.",
+    "  - `eventduration?`: hours, > 0 and ≤ 24.",
+    "  - `fromage?`, `toage?`: integers 18–99.",
+    "  - `timeZone?`: IANA zone name ≤ 64.",
+    "  - `eventAddress?`: text 1–300.",
+    "  - `bookingAmount?`: AUD dollars as for `save-event`; bookings already paid keep their price.",
+    "  - `seatsMale?`, `seatsFemale?`: integers 0–10,000 or `null`; both numbers to split the seats,",
+    "    both `null` for one pool, both left out to keep the plan.",
+    "  - `resultsAt?`: ISO 8601 date-time with its offset, not before the planned end (also after a",
+    "    changed start or duration); `null` for the default again, left out to keep it.",
+    "  - `doorsOpenAt?`: ISO 8601 date-time with its offset, no later than the (changed) start; `null` for",
+    "    the default again, left out to keep it. Once someone is checked in it may only move earlier.",
+    "  - The prices and per-gender ages as for `save-event`, each also `null` to clear it; left out, a",
+    "    field keeps its value. Seats already held or paid keep their price.",
+    "  - `cancelFullRefundHours?`, `cancelLaterPercent?` as for `save-event`; left out, kept. A new",
+    "    policy applies to every cancel from then on.",
+    "  - `offersFriend?`: boolean; left out, kept. It may not change once the night has started.",
+    "  - `format?`: as for `save-event`; left out, kept. Changing it once anyone has booked (a held, paid,",
+    "    refunded or cancelled seat) is 409 `format_locked`, and changes nothing. Moving to `one_group`",
+    "    or `mixed` clears the seats by gender.",
+    "- **200:** `{success: true}`. Recorded in the activity log as `event edited` with the fields that",
+    "  changed (`price, seats`), and not at all when nothing changed.",
+  ].join("\n"),
   request: jsonBody(eventUpdateBody),
   responses: {
     200: json(done),
-    ...errors("post", [
-      ...ADMIN_ERRORS,
-      "doors_after_start",
-      "not_found",
-      "wrong_state",
-      "seats_taken",
-      "doors_in_use",
-      "format_locked",
-    ]),
+    ...errors(
+      "post",
+      [
+        ...ADMIN_ERRORS,
+        "doors_after_start",
+        "not_found",
+        "wrong_state",
+        "seats_taken",
+        "doors_in_use",
+        "format_locked",
+      ],
+      {
+        403: "`forbidden` (a host session).",
+        409: "`wrong_state` (ended or cancelled), `seats_taken` (with `takenSeats`; the message says the side and the count in words: `Women's seats can't go below the 5 already paid.`), `doors_in_use` (the doors-open time moved later after someone was checked in), `format_locked` (`offersFriend` changed after the start).",
+      },
+    ),
   },
 });
 
@@ -83,10 +165,17 @@ const updateEventImageRoute = createRoute({
   method: "post",
   path: "/update-event-image",
   summary: "Replaces an event's picture (the old one is deleted)",
+  description: [
+    "- **Who:** organiser session.",
+    "- **200:** `{success: true, event_image}`: the new stored name (the old picture is deleted).",
+  ].join("\n"),
   request: formBody(eventImageForm),
   responses: {
     200: json(z.strictObject({ success: z.literal(true), event_image: z.string() })),
-    ...errors("post", [...ADMIN_ERRORS, "not_found", "wrong_state", "not_an_image"]),
+    ...errors("post", [...ADMIN_ERRORS, "not_found", "wrong_state", "not_an_image"], {
+      403: "`forbidden` (a host session).",
+      409: "`wrong_state` (ended or cancelled).",
+    }),
   },
 });
 
@@ -94,6 +183,16 @@ const cancelEventRoute = createRoute({
   method: "post",
   path: "/cancel-event",
   summary: "Cancels an upcoming event and refunds every paid booking; again on a cancelled one, finishes the refunds",
+  description: [
+    "Cancels an upcoming event: holds released, the waitlist closed (and texted), every paid booking",
+    "refunded and every attendee texted once. Calling it again on a cancelled event retries the refunds",
+    'still owed ("Finish refunds") and texts nobody twice. The background refunds job also refunds every',
+    "booking still paid at a cancelled event (a cancel that crashed part-way), every 5 minutes.",
+    "",
+    "- **Who:** organiser session.",
+    "- **200:** `{success: true, refunded, failed, sent, smsFailed}`: refunds made now, refunds that",
+    "  failed (still owed), texts sent, texts not sent yet (retried in the background).",
+  ].join("\n"),
   request: jsonBody(eventIdBody),
   responses: {
     200: json(
@@ -105,7 +204,10 @@ const cancelEventRoute = createRoute({
         smsFailed: z.number().int(),
       }),
     ),
-    ...errors("post", [...ADMIN_ERRORS, "not_found", "wrong_state"]),
+    ...errors("post", [...ADMIN_ERRORS, "not_found", "wrong_state"], {
+      403: "`forbidden` (a host session).",
+      409: "`wrong_state` (started or ended).",
+    }),
   },
 });
 
@@ -113,26 +215,68 @@ const waitlistRoute = createRoute({
   method: "get",
   path: "/admin-event/{id}/waitlist",
   summary: "The event's waitlist: the line, then those whose place closed at the start",
+  description: [
+    "- **Who:** organiser session.",
+    "- **200:** `{success: true, waitlist: [{position, name, phone, gender, status, joinedAt}]}`: everyone",
+    "  still in line, first first, then everyone who was still in line when sales closed (Start Event, or",
+    "  the start time passing) with the place they had; `position` per gender at a balanced event;",
+    "  `status` `waiting`, `offered` or `closed` (the PWA: **Closed at the start**; each was texted once",
+    "  `{event} is full tonight, so your place on the waitlist has closed. We'll let you know about the",
+    "  next one.`); `joinedAt` ISO 8601 UTC.",
+  ].join("\n"),
   request: { params: idParams },
-  responses: { 200: json(adminWaitlist), ...errors("get", BY_ID) },
+  responses: { 200: json(adminWaitlist), ...errors("get", BY_ID, { 403: "`forbidden` (a host session)." }) },
 });
 
 const summaryRoute = createRoute({
   method: "get",
   path: "/admin-event-summary/{id}",
   summary: "The Overview tab: seats, money, arrivals and ratings of one event",
+  description: [
+    "The Overview tab.",
+    "",
+    "- **Who:** organiser session.",
+    "- **200:** `{eventId, status, seats, paid, held, waitlist, refunded, checkedIn, revenue, discount,",
+    "  codes, matches, feedbackGiven, ratings, came, noShows}`: `seats` and `paid` are `{total, male, female}` (per",
+    "  gender `null` unless balanced; `paid` counts paid, unrefunded bookings); `held` live holds;",
+    "  `waitlist` people in line; `refunded` refunded bookings; `checkedIn` arrivals; `revenue` AUD",
+    "  dollars received minus refunded (so after every discount); `discount` AUD dollars taken off list",
+    "  prices (early bird and codes) on paid bookings; `codes` `[{code, uses, discount}]` per promo code",
+    "  used by a paid booking; `matches` (mutual pairs) is `null` until the results are released;",
+    "  `ratings` is `{done, total}`: guests who came, met someone and rated everyone they met, of those",
+    "  who came and met someone (`{0, 0}` before the start; the same numbers as the Rounds tab's);",
+    "  `feedbackGiven` is `ratings.done` once the event has ended, `null` before; `came` paid guests who",
+    "  came (checked in at the door, or seated in a started round; every paid guest when the night",
+    "  recorded neither) and `noShows` the other paid guests (both 0 before the start).",
+  ].join("\n"),
   request: { params: idParams },
-  responses: { 200: json(adminEventSummary), ...errors("get", BY_ID) },
+  responses: { 200: json(adminEventSummary), ...errors("get", BY_ID, { 403: "`forbidden` (a host session)." }) },
 });
 
 const participantsCsvRoute = createRoute({
   method: "get",
   path: "/admin-event/{id}/participants.csv",
   summary: "The event's bookings and waitlist as a spreadsheet (an attachment)",
+  description: [
+    "- **Who:** organiser session.",
+    "- **200:** `text/csv; charset=utf-8`, `Content-Disposition: attachment;",
+    '  filename="{name}-{date}-participants.csv"`: the event\'s name as lower-case ASCII letters, digits',
+    "  and hyphens (accents dropped, at most 60 characters; `event-{id}` when nothing is left) and its",
+    "  date at the venue (`harbour-lights-mixer-2026-12-01-participants.csv`). Header row",
+    "  `name,email,phone,gender,age,status,amount,discount,code,payment_intent_id,invoice_number,booked_at ({zone}),checked_in_at ({zone})`",
+    "  with the event's `time_zone` (`booked_at (Australia/Sydney)`); one row per paid or refunded",
+    "  booking, oldest first; `age` on the event's date (empty when no date of birth was given),",
+    "  `amount` what was charged and `discount` what came off the list price, `code` the promo code",
+    "  used, `invoice_number` the booking's receipt or tax invoice (`INV-000123`; empty when it has none); phones as `0412 345 678`, amounts in dollars with 2 decimals, times on the",
+    "  venue's clock as `YYYY-MM-DD HH:MM` (24-hour, `2026-11-29 19:05`; empty when not checked in). Cells",
+    "  that a spreadsheet would run as a formula get a leading `'`. After the bookings, the waitlist, in",
+    "  the same columns: `name`, `phone`, `gender`, `status` `waitlist (waiting)`, `waitlist (offered a",
+    "  seat)` or `waitlist (closed at the start)`, and `booked_at` when they joined; the rest empty.",
+  ].join("\n"),
   request: { params: idParams },
   responses: {
     200: file("text/csv", "The CSV file, `Content-Disposition: attachment` with the event's name and date"),
-    ...errors("get", BY_ID),
+    ...errors("get", BY_ID, { 403: "`forbidden` (a host session)." }),
   },
 });
 
@@ -140,34 +284,95 @@ const startEventRoute = createRoute({
   method: "post",
   path: "/start-event",
   summary: "Starts an upcoming event: sales close and every paid attendee is texted the rating link",
+  description: [
+    "Moves an event from `upcoming` to `started` and texts every paid attendee the feedback link",
+    "`/ParticipantFeedback?par1={userID}&par2={eventID}&t={token}`. Sales close: everyone still on the",
+    "waitlist is texted once (through the outbox, never twice across restarts) that their place has",
+    "closed, and kept on the organiser's list as `closed`; the scheduler does the same when the start",
+    "time passes without Start Event.",
+    "",
+    "- **Who:** organiser session.",
+    "- **200:** `{success: true, sent, failed}`: texts sent now, and not sent yet (retried in the",
+    "  background).",
+  ].join("\n"),
   request: jsonBody(eventIdBody),
-  responses: { 200: json(textsSent), ...errors("post", [...ADMIN_ERRORS, "not_found", "wrong_state"]) },
+  responses: {
+    200: json(textsSent),
+    ...errors("post", [...ADMIN_ERRORS, "not_found", "wrong_state"], {
+      403: "`forbidden` (a host session).",
+      409: "`wrong_state` (not `upcoming`).",
+    }),
+  },
 });
 
 const endEventRoute = createRoute({
   method: "post",
   path: "/end-event",
   summary: "Ends a started event and texts every paid attendee",
+  description: [
+    "Moves an event from `started` to `ended` and texts every paid attendee who came a thank-you with",
+    "the rating link again (`/ParticipantFeedback…`) and when the results come (`Rate the people you met",
+    "by 12:00 PM AEDT tomorrow`); a paid attendee who did not come gets one text instead, without a link:",
+    "`Sorry we missed you at {event}. Questions? {SUPPORT_EMAIL}`, and nothing at the release. The report link follows at the release (docs/api.md, Results). The server does the",
+    "same for a night still `started` 3 hours after its planned end.",
+    "",
+    "- **Who:** organiser session.",
+    "- **200:** `{success: true, sent, failed}`.",
+  ].join("\n"),
   request: jsonBody(eventIdBody),
-  responses: { 200: json(textsSent), ...errors("post", [...ADMIN_ERRORS, "not_found", "wrong_state"]) },
+  responses: {
+    200: json(textsSent),
+    ...errors("post", [...ADMIN_ERRORS, "not_found", "wrong_state"], {
+      403: "`forbidden` (a host session).",
+      409: "`wrong_state` (not `started`).",
+    }),
+  },
 });
 
 const participantsRoute = createRoute({
   method: "get",
   path: "/get-event-user/{id}",
   summary: "The participants table: paid and refunded bookings, oldest first",
+  description: [
+    "The participants table.",
+    "",
+    "- **Who:** organiser session.",
+    "- **200:** array, oldest booking first, of the paid and refunded bookings:",
+    "  `{id, username, gender, booking_amount, payment_intent_id, image_name, phone, status, checkedInAt,",
+    "  email, bookedAt, age, discount, code, invoiceNumber, emailBounced}`: `id` the attendee's user id; `booking_amount` AUD dollars",
+    "  paid; `age` on the event's date or `null`; `discount` AUD dollars off the list price; `code` the",
+    "  promo code used or `null`; `invoiceNumber` the booking's receipt or tax invoice (`INV-000123`, its",
+    "  PDF from `admin-invoice`) or `null` (paid before documents existed);",
+    "  `payment_intent_id` string or `null`; `phone` E.164; `status` `paid` or `refunded`; `checkedInAt`",
+    "  ISO 8601 UTC or `null`; `bookedAt` ISO 8601 UTC (when the payment went through); `emailBounced`",
+    "  true once the buyer's address refused an email for good (docs/decisions/031-email-channel.md).",
+  ].join("\n"),
   request: { params: idParams },
-  responses: { 200: json(eventParticipants), ...errors("get", BY_ID) },
+  responses: { 200: json(eventParticipants), ...errors("get", BY_ID, { 403: "`forbidden` (a host session)." }) },
 });
 
 const refundRoute = createRoute({
   method: "post",
   path: "/refund",
   summary: "Refunds a paid booking in full, once (a repeat answers the same refund)",
+  description: [
+    "Refunds a paid booking in full, once. Before the event starts its seat goes back on sale (and to",
+    "the waitlist). The attendee is texted once with the amount and how long a card refund takes (at a",
+    "cancelled event the cancellation's text says it instead).",
+    "",
+    "- **Who:** organiser session.",
+    "- **200:** `{success: true, refundId}`; a repeated call answers the same `refundId` and never refunds",
+    "  twice. A refund left half-done (claimed, then the provider failed or the server stopped) is",
+    "  finished, even when the booking is no longer `paid` (a payment that found no seat). Local payments",
+    "  refund with ids `re_local_…`.",
+  ].join("\n"),
   request: jsonBody(z.object({ paymentIntentId: z.string().trim().min(1).max(255) })),
   responses: {
     200: json(z.strictObject({ success: z.literal(true), refundId: z.string() })),
-    ...errors("post", [...ADMIN_ERRORS, "not_found", "not_paid", "provider_failed"]),
+    ...errors("post", [...ADMIN_ERRORS, "not_found", "not_paid", "provider_failed"], {
+      403: "`forbidden` (a host session).",
+      404: "`not_found` (no booking with that payment).",
+    }),
   },
 });
 
@@ -175,6 +380,12 @@ const adminInvoiceRoute = createRoute({
   method: "get",
   path: "/admin-invoice/{number}",
   summary: "A receipt, tax invoice or adjustment note by its number (INV-000123), as a PDF (an attachment)",
+  description: [
+    "The organiser's **Download invoice** on the participants list: any document by its number.",
+    "",
+    "- **Who:** organiser session.",
+    "- **200:** the PDF.",
+  ].join("\n"),
   request: {
     params: z.object({ number: z.string().regex(/^INV-\d{6,9}$/, "must be a document number such as INV-000123") }),
   },
@@ -183,7 +394,7 @@ const adminInvoiceRoute = createRoute({
       "application/pdf",
       'The PDF, `Content-Disposition: attachment; filename="INV-000123.pdf"`, `Cache-Control: no-store`',
     ),
-    ...errors("get", BY_ID),
+    ...errors("get", BY_ID, { 403: "`forbidden` (a host session)." }),
   },
 });
 

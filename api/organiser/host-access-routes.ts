@@ -84,10 +84,23 @@ const createHostLinkRoute = createRoute({
   method: "post",
   path: "/host-links",
   summary: "A new host link for one night's door and rounds, with a QR code of it",
+  description: [
+    "- **Who:** organiser session (a host session: 403 `forbidden`).",
+    "- **Body (JSON):** `eventID`: id; `label`: string 1–60 (trimmed), e.g. `Door 1`, `Priya (host)`.",
+    "  `organiser` (in any case) is the organiser's own name in the activity log and is refused, as is a",
+    "  label with control characters (line breaks, escapes): 400 `invalid_request` with a message saying so.",
+    "- **200:** `{id, eventID, label, url, expiresAt, createdAt, revokedAt: null, qrCodeImage}`: `url` the",
+    "  link to open on the staff phone; `qrCodeImage` a PNG data URL of a QR code of `url`; `expiresAt` ISO 8601 UTC, 6 hours after the event's",
+    "  planned end (start + duration) as it was when the link was made. Several links per event are",
+    "  fine. Recorded in the activity log as `host link created`.",
+  ].join("\n"),
   request: jsonBody(z.object({ eventID: jsonId(z), label })),
   responses: {
     200: json(hostLink.extend({ qrCodeImage: z.string() })),
-    ...errors("post", [...ADMIN_ERRORS, "not_found", "wrong_state"]),
+    ...errors("post", [...ADMIN_ERRORS, "not_found", "wrong_state"], {
+      404: "`not_found` (event).",
+      409: "`wrong_state` (the event ended more than 6 hours ago).",
+    }),
   },
 });
 
@@ -95,6 +108,11 @@ const listHostLinksRoute = createRoute({
   method: "get",
   path: "/admin-event/{id}/host-links",
   summary: "The event's host links, newest first, revoked and expired ones too",
+  description: [
+    "- **Who:** organiser session.",
+    "- **200:** the event's links, newest first, revoked and expired ones too: `[{id, eventID, label, url,",
+    "  expiresAt, createdAt, revokedAt}]` (`revokedAt` ISO 8601 UTC or `null`).",
+  ].join("\n"),
   request: { params: idParams },
   responses: { 200: json(z.array(hostLink)), ...errors("get", [...ADMIN_ERRORS, "invalid_request", "not_found"]) },
 });
@@ -103,6 +121,13 @@ const revokeHostLinkRoute = createRoute({
   method: "post",
   path: "/revoke-host-link",
   summary: "Revokes a host link: every phone signed in with it is signed out at once",
+  description: [
+    "**Revoke**: the link stops working and every phone signed in with it gets 401 `host_access_ended`",
+    "on its next call.",
+    "",
+    "- **Who:** organiser session.",
+    "- **200:** `{success: true}`. Idempotent. Recorded as `host link revoked`.",
+  ].join("\n"),
   request: jsonBody(z.object({ id: jsonId(z) })),
   responses: { 200: json(done), ...errors("post", [...ADMIN_ERRORS, "not_found"]) },
 });
@@ -111,6 +136,36 @@ const activityRoute = createRoute({
   method: "get",
   path: "/admin-event/{id}/activity",
   summary: "One page of the event's activity log, newest first",
+  description: [
+    "**Activity**: every change the organiser or a host made to the event, newest first, a page at a",
+    "time. Only calls that changed something are recorded: a repeated check-in, a second refund of the",
+    "same booking, marking someone left twice, an edit that changed nothing log nothing. The same change",
+    "repeated by the same actor (same action, people and `detail`) within 15 minutes is one entry, with",
+    "`count` and the latest time in `at`.",
+    "",
+    "- **Who:** organiser session.",
+    "- **Query:** `before` (optional): an entry's `id` from the page already shown, for the entries older",
+    "  than it; `limit` (optional): 1–500 entries, 500 when left out. A page shorter than `limit` is the",
+    "  last.",
+    "- **200:** `[{id, at, actor, actorKind, action, eventID, person, otherPerson, detail, count}]`:",
+    "  - `at`: ISO 8601 UTC; `actor`: `organiser`, a host link's label, or `unknown` (failed logins);",
+    "    `actorKind`: `organiser`, `host` or `system` (the failed logins), stored beside the label;",
+    "  - `action`: one of `event created`, `event edited`, `event started`, `event ended`,",
+    '    `event cancelled`, `refund`, `check-in` (`detail: "ticket code"` when staff confirmed the',
+    "    ticket's code on `confirm-booking`), `check-in undone`, `doors opened`, `rounds planned`,",
+    "    `rounds controlled` (`detail`: the action, e.g. `next`), `marked left` (`detail`: `left` or",
+    "    `back`), `guests messaged` (`detail`: the message's text, as typed), `results released`, `paper card entered` (`person` the card's writer, `otherPerson` the",
+    "    partner, `detail` the choice, `like`), `event edited` (`detail`: the fields that changed, in the",
+    "    form's words, `price, seats`; `picture` for a new picture), `host link created`,",
+    "    `host link revoked` (`detail`: the label),",
+    "    `promo code created`, `promo code disabled` (`detail`: the code), `failed admin logins` (one entry per 15 minutes, `count` attempts; they",
+    "    belong to no event, so every event's log shows them, `eventID: null`);",
+    "  - `person`, `otherPerson`: `{userID, name}` for the people concerned, or `null`; names are read",
+    "    from the people's records when the log is read, never stored in it, so once the event's personal",
+    "    data is erased (`RETENTION_DAYS`) `name` is `null` and only the id stays (the PWA shows",
+    '    "Erased attendee"). `detail` never holds a name.',
+    "  Entries older than `RETENTION_DAYS` are deleted.",
+  ].join("\n"),
   request: { params: idParams, query: activityQuery },
   responses: { 200: json(z.array(activityEntry)), ...errors("get", [...ADMIN_ERRORS, "invalid_request", "not_found"]) },
 });
@@ -119,11 +174,21 @@ const hostLoginRoute = createRoute({
   method: "post",
   path: "/host-login",
   summary: "Signs a staff phone in with a host link's token: the sdt_host cookie until the link expires",
+  description: [
+    "- **Who:** capability link token (the host link's `t`).",
+    "- **200:** `{eventID, label, expiresAt, eventName, timeZone}`, and the `sdt_host` cookie (HttpOnly,",
+    "  SameSite=Strict, Secure on https) until `expiresAt`. Opening the link again on another phone gives",
+    "  that phone its own session.",
+  ].join("\n"),
   // Left loose on purpose, as for the other links: a missing or mistyped token is a 403, not a 400.
   request: jsonBody(z.object({ token: z.unknown().optional() })),
   responses: {
     200: json(hostSession),
-    ...errors("post", ["host_access_ended", "invalid_link", "host_link_not_open", "rate_limited"]),
+    ...errors("post", ["host_access_ended", "invalid_link", "host_link_not_open", "rate_limited"], {
+      401: "`host_access_ended` (the link was revoked or has expired).",
+      403: "`invalid_link` (not a host link: cut off, altered, unknown), `host_link_not_open` (before the event's doors open; `doorsOpenAt` and `timeZone` say when).",
+      429: "`rate_limited` (30 sign-ins per link, 60 tries per address, per hour). A link opens the door and the rounds only from the event's doors-open time, which the organiser may make earlier.",
+    }),
   },
 });
 
@@ -131,7 +196,17 @@ const hostSessionRoute = createRoute({
   method: "get",
   path: "/host-session",
   summary: "This phone's host session: the night and the link's label",
-  responses: { 200: json(hostSession), ...errors("get", ["host_access_ended", "host_link_not_open"]) },
+  description: [
+    "- **Who:** host session.",
+    "- **200:** `{eventID, label, expiresAt, eventName, timeZone}` (`expiresAt` ISO 8601 UTC).",
+  ].join("\n"),
+  responses: {
+    200: json(hostSession),
+    ...errors("get", ["host_access_ended", "host_link_not_open"], {
+      401: "`host_access_ended` (no host session on this phone, or its link was revoked or has expired).",
+      403: "`host_link_not_open` (the doors were moved later than now; every host call answers it).",
+    }),
+  },
 });
 
 /**
