@@ -1,65 +1,20 @@
 import { asc, eq } from "drizzle-orm";
-import { type CancellationPolicy, policyOf } from "../../common/cancellation.ts";
+import type { z } from "zod";
+import { policyOf } from "../../common/cancellation.ts";
 import { doorsOpenAtOf } from "../../common/doors-open.ts";
 import { isListed } from "../../common/event-listing.ts";
-import type { EventFormat } from "../../common/formats.ts";
 import { currentAmounts } from "../../common/pricing.ts";
 import { resultsAtOf } from "../../common/results-time.ts";
 import type { Db } from "../../db/client.ts";
 import { type Event, events } from "../../db/schema.ts";
 import { NotFound } from "../lib/errors.ts";
+import type { eventDetail, eventSummary, pricesAndAgesReply } from "./events-schemas.ts";
 import { type SeatUse, seatsLeft, seatUse, seatUseByEvent } from "./seats.ts";
 
-export type EventSummary = {
-  id: number;
-  event_name: string;
-  event_image: string;
-  EventDateTime: string;
-  event_address: string;
-  booking_amount: number;
-  SeatAvailabilityPer: number;
-  event_status: Event["status"];
-  event_duration: number;
-  from_age: number;
-  to_age: number;
-  /** The venue's IANA zone; `EventDateTime` stays UTC, so clients that ignore the zone keep working (decision 005). */
-  time_zone: string;
-  /** Seats left per gender at a balanced event, null at one with a single pool (decision 015). */
-  SeatsLeft: { male: number; female: number } | null;
-  /** Seats left in all: the count behind `SeatAvailabilityPer`, so a card can say "3 seats left". */
-  seatsLeftTotal: number;
-  /** When the matches are released (ISO, UTC): the organiser's time or the default (docs/decisions/021-results.md). */
-  resultsAt: string;
-  /** When the door may check people in (ISO, UTC): the organiser's time or the default (docs/decisions/008-door.md). */
-  doorsOpenAt: string;
-} & PricesAndAges;
-
-/**
- * Who may book and what they pay (docs/decisions/023-prices-and-ages.md). Dollars like
- * `booking_amount`; null where the event does not set the field. `currentAmount` is what each gender
- * pays if they hold a seat now, before any promo code (the early bird taken off while it runs).
- */
-export type PricesAndAges = {
-  bookingAmountMale: number | null;
-  bookingAmountFemale: number | null;
-  earlyBirdDiscount: number | null;
-  /** ISO 8601 UTC; the organiser set it on the venue's clock. */
-  earlyBirdUntil: string | null;
-  fromAgeMale: number | null;
-  toAgeMale: number | null;
-  fromAgeFemale: number | null;
-  toAgeFemale: number | null;
-  currentAmount: { male: number; female: number };
-  /** What a guest gets back on cancelling (docs/decisions/028-cancellation-money-path.md). */
-  cancellationPolicy: CancellationPolicy;
-  /** Partners are chosen Date, Friend or No (issue 37) rather than Like or Dislike. */
-  offersFriend: boolean;
-  /**
-   * Who meets whom (issue 37): the booking form and the card follow it. Left out at Women meet men,
-   * whose answers stay as they were; a client reads its absence as `women_men`.
-   */
-  format?: EventFormat;
-};
+// The replies' types are read from their schemas (events-schemas.ts), never written beside them.
+export type EventSummary = z.output<typeof eventSummary>;
+export type PricesAndAges = z.output<typeof pricesAndAgesReply>;
+export type EventDetail = z.output<typeof eventDetail>;
 
 const dollars = (cents: number | null) => (cents === null ? null : cents / 100);
 
@@ -80,15 +35,6 @@ export function pricesAndAges(event: Event, now: number): PricesAndAges {
     ...(event.format === "women_men" ? {} : { format: event.format }),
   };
 }
-
-export type EventDetail = EventSummary & {
-  event_date: string;
-  event_time: string;
-  total_seats: number;
-  /** The seat plan of a balanced event, both null when it has one pool of seats. */
-  seatsMale: number | null;
-  seatsFemale: number | null;
-};
 
 const noUse: SeatUse = { total: 0, male: 0, female: 0 };
 
