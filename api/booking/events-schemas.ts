@@ -1,3 +1,5 @@
+import { textReplyFields } from "../../common/event-fields.ts";
+import { EVENT_WIRE_NAMES as W } from "../../common/event-wire.ts";
 import { EVENT_FORMATS } from "../../common/formats.ts";
 import { eventStatuses } from "../../db/schema.ts";
 import { z } from "../lib/openapi.ts";
@@ -40,20 +42,20 @@ export const pricesAndAgesReply = z.strictObject({
   format: z.enum(EVENT_FORMATS).optional(),
 });
 
+// The wire names are common/event-wire.ts's; the text fields (the name, the address) come from its table.
 const summaryFields = {
-  id: z.number().int(),
-  event_name: z.string(),
-  event_image: z.string(),
-  EventDateTime: z.iso.datetime(),
-  event_address: z.string(),
-  booking_amount: z.number(),
+  [W.id.reply]: z.number().int(),
+  ...textReplyFields(),
+  [W.imageName.reply]: z.string(),
+  [W.startsAt.reply]: z.iso.datetime(),
+  [W.priceCents.reply]: z.number(),
   SeatAvailabilityPer: z.number().int(),
-  event_status: z.enum(eventStatuses),
-  event_duration: z.number(),
-  from_age: z.number().int(),
-  to_age: z.number().int(),
+  [W.status.reply]: z.enum(eventStatuses),
+  [W.durationHours.reply]: z.number(),
+  [W.fromAge.reply]: z.number().int(),
+  [W.toAge.reply]: z.number().int(),
   // The venue's IANA zone; `EventDateTime` stays UTC, so clients that ignore the zone keep working (decision 005).
-  time_zone: z.string(),
+  [W.timeZone.reply]: z.string(),
   // Seats left per gender at a balanced event, null at one with a single pool (decision 015).
   SeatsLeft: z.strictObject({ male: z.number().int(), female: z.number().int() }).nullable(),
   // Seats left in all: the count behind `SeatAvailabilityPer`, so a card can say "3 seats left".
@@ -74,7 +76,7 @@ export const eventDetail = z
     ...summaryFields,
     event_date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
     event_time: z.string().regex(/^\d{2}:\d{2}$/),
-    total_seats: z.number().int(),
+    [W.totalSeats.reply]: z.number().int(),
     // The seat plan of a balanced event, both null when it has one pool of seats.
     seatsMale: z.number().int().nullable(),
     seatsFemale: z.number().int().nullable(),

@@ -3,6 +3,7 @@ import type { z } from "zod";
 import { policyOf } from "../../common/cancellation.ts";
 import { doorsOpenAtOf } from "../../common/doors-open.ts";
 import { isListed } from "../../common/event-listing.ts";
+import { textReplyOf, EVENT_WIRE_NAMES as W } from "../../common/event-wire.ts";
 import { currentAmounts } from "../../common/pricing.ts";
 import { resultsAtOf } from "../../common/results-time.ts";
 import type { Db } from "../../db/client.ts";
@@ -45,19 +46,19 @@ const noUse: SeatUse = { total: 0, male: 0, female: 0 };
  */
 export function toSummary(event: Event, use: SeatUse, now: number): EventSummary {
   const left = seatsLeft(event, use);
+  // By the wire names of common/event-wire.ts, the one place that says them.
   return {
-    id: event.id,
-    event_name: event.name,
-    event_image: event.imageName,
-    EventDateTime: new Date(event.startsAt).toISOString(),
-    event_address: event.address,
-    booking_amount: event.priceCents / 100,
+    [W.id.reply]: event.id,
+    ...textReplyOf(event),
+    [W.imageName.reply]: event.imageName,
+    [W.startsAt.reply]: new Date(event.startsAt).toISOString(),
+    [W.priceCents.reply]: event.priceCents / 100,
     SeatAvailabilityPer: event.totalSeats > 0 ? Math.round((100 * left.total) / event.totalSeats) : 0,
-    event_status: event.status,
-    event_duration: event.durationHours,
-    from_age: event.fromAge,
-    to_age: event.toAge,
-    time_zone: event.timeZone,
+    [W.status.reply]: event.status,
+    [W.durationHours.reply]: event.durationHours,
+    [W.fromAge.reply]: event.fromAge,
+    [W.toAge.reply]: event.toAge,
+    [W.timeZone.reply]: event.timeZone,
     SeatsLeft: left.male === null || left.female === null ? null : { male: left.male, female: left.female },
     seatsLeftTotal: left.total,
     resultsAt: new Date(resultsAtOf(event)).toISOString(),
@@ -93,7 +94,7 @@ export function getEvent(db: Db, id: number, now: number): EventDetail {
     ...toSummary(event, seatUse(db, id, now), now),
     event_date: iso.slice(0, 10),
     event_time: iso.slice(11, 16),
-    total_seats: event.totalSeats,
+    [W.totalSeats.reply]: event.totalSeats,
     seatsMale: event.seatsMale,
     seatsFemale: event.seatsFemale,
   };
