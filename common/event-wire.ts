@@ -52,6 +52,15 @@ export const EVENT_TEXT_FIELDS = {
     onUpdate: "optional",
     description: "The venue's address.",
   },
+  venueNotes: {
+    reply: "venue_notes",
+    request: "venueNotes",
+    max: 200,
+    required: false,
+    onUpdate: "optional",
+    description:
+      "Venue notes: one optional line on finding the room, at most 200 characters (`Enter via Level 1, ask for the Saathi table`). Shown on the event's booking page, the ticket, the ticket email and the reminders; null when empty. On update-event, left out keeps them and null or empty clears them.",
+  },
 } as const;
 
 type TextRows = typeof EVENT_TEXT_FIELDS;
