@@ -1,5 +1,13 @@
 import { z } from "zod";
 import { EVENT_LIMITS as L } from "./event-limits.ts";
+import {
+  EVENT_TEXT_FIELDS,
+  type EventTextField,
+  type EventTextUpdate,
+  type NewEventText,
+  textOfRequest,
+  EVENT_WIRE_NAMES as W,
+} from "./event-wire.ts";
 import { EVENT_FORMATS } from "./formats.ts";
 import { INVISIBLE_CONTROLS_MESSAGE, withoutInvisibleControls } from "./plain-text.ts";
 import { canonicalTimeZone } from "./venue-time-input.ts";
@@ -8,7 +16,8 @@ import { canonicalTimeZone } from "./venue-time-input.ts";
  * The fields of save-event and update-event, checked once: the server validates requests with these
  * schemas, and the admin forms take their limits from the same EVENT_LIMITS (common/event-limits.ts).
  * Each schema maps the API's field names (kept as the product first named them: `eventduration`,
- * `fromage`) to the names the services use, so routes hand over what they validated.
+ * `fromage`) to the names the services use, so routes hand over what they validated; which wire name
+ * each field has is said once, in common/event-wire.ts.
  */
 
 export type EventTime = { hour: number; minute: number };
@@ -28,6 +37,44 @@ const text = (max: number) =>
     .max(max)
     .refine((v) => !/\p{Cc}/u.test(v), "must not contain control characters")
     .refine(withoutInvisibleControls, INVISIBLE_CONTROLS_MESSAGE);
+// An optional line of text: left out, empty or blank is none (null).
+const optionalText = (max: number) =>
+  z.preprocess((v) => (typeof v === "string" && v.trim() === "" ? null : v), text(max).nullable()).optional();
+
+type TextRows = typeof EVENT_TEXT_FIELDS;
+type RequiredText = ReturnType<typeof text>;
+type OptionalText = ReturnType<typeof optionalText>;
+type NewTextShape = {
+  [K in EventTextField as TextRows[K]["request"]]: TextRows[K]["required"] extends true ? RequiredText : OptionalText;
+};
+type UpdateTextShape = {
+  [K in EventTextField as TextRows[K]["request"]]: TextRows[K]["onUpdate"] extends "required"
+    ? RequiredText
+    : TextRows[K]["required"] extends true
+      ? z.ZodOptional<RequiredText>
+      : OptionalText;
+};
+const described = <T extends z.ZodType>(schema: T, description: string) => schema.meta({ description });
+const textRows = Object.entries(EVENT_TEXT_FIELDS) as [EventTextField, TextRows[EventTextField]][];
+
+/** save-event's text fields (common/event-wire.ts), by their wire names. */
+const newTextFields = (): NewTextShape =>
+  Object.fromEntries(
+    textRows.map(([, f]) => [f.request, described(f.required ? text(f.max) : optionalText(f.max), f.description)]),
+  ) as NewTextShape;
+
+/** update-event's text fields: one it may leave out is kept as it is. */
+const updateTextFields = (): UpdateTextShape =>
+  Object.fromEntries(
+    textRows.map(([, f]) => [
+      f.request,
+      described(
+        f.onUpdate === "required" ? text(f.max) : f.required ? text(f.max).optional() : optionalText(f.max),
+        f.description,
+      ),
+    ]),
+  ) as UpdateTextShape;
+
 export const eventId = numeric(z.number().int().positive().max(Number.MAX_SAFE_INTEGER));
 const seats = numeric(z.number().int().min(L.totalSeats.min).max(L.totalSeats.max));
 // Seats kept for one gender (decision 015); a gender may have none. Both or neither: the service checks.
@@ -159,17 +206,16 @@ const imageFile = z
 /** save-event (multipart): a new event and its picture. */
 export const newEventForm = z
   .object({
-    eventName: text(L.name.max),
+    ...newTextFields(),
     eventDate: date,
     eventTime: time,
-    eventAddress: text(L.address.max),
-    totalSeats: seats,
-    bookingAmount: amountCents,
-    eventImage: imageFile,
-    eventduration: hours,
-    fromage: age,
-    toage: age,
-    timeZone: timeZone.optional(),
+    [W.totalSeats.request]: seats,
+    [W.priceCents.request]: amountCents,
+    [W.imageName.request]: imageFile,
+    [W.durationHours.request]: hours,
+    [W.fromAge.request]: age,
+    [W.toAge.request]: age,
+    [W.timeZone.request]: timeZone.optional(),
     seatsMale: genderSeats.optional(),
     seatsFemale: genderSeats.optional(),
     resultsAt: formInstant.optional(),
@@ -183,39 +229,37 @@ export const newEventForm = z
   })
   .transform((f) => ({
     ...mapPricesAndAges(f),
-    name: f.eventName,
+    ...textOfRequest<NewEventText>(f),
     date: f.eventDate,
     time: f.eventTime,
-    address: f.eventAddress,
-    totalSeats: f.totalSeats,
-    priceCents: f.bookingAmount,
-    durationHours: f.eventduration,
-    fromAge: f.fromage,
-    toAge: f.toage,
-    timeZone: f.timeZone,
+    totalSeats: f[W.totalSeats.request],
+    priceCents: f[W.priceCents.request],
+    durationHours: f[W.durationHours.request],
+    fromAge: f[W.fromAge.request],
+    toAge: f[W.toAge.request],
+    timeZone: f[W.timeZone.request],
     seatsMale: f.seatsMale,
     seatsFemale: f.seatsFemale,
     resultsAt: f.resultsAt ?? null,
     doorsOpenAt: f.doorsOpenAt ?? null,
     offersFriend: f.offersFriend === "1",
     format: f.format ?? "women_men",
-    image: f.eventImage,
+    image: f[W.imageName.request],
   }));
 
 /** update-event (JSON): fields left out keep their values. */
 export const eventUpdateBody = z
   .object({
-    eventid: eventId,
-    eventName: text(L.name.max),
+    [W.id.request]: eventId,
+    ...updateTextFields(),
     eventDate: date,
-    totalSeats: seats,
+    [W.totalSeats.request]: seats,
     eventTime: time.optional(),
-    eventduration: hours.optional(),
-    fromage: age.optional(),
-    toage: age.optional(),
-    timeZone: timeZone.optional(),
-    eventAddress: text(L.address.max).optional(),
-    bookingAmount: amountCents.optional(),
+    [W.durationHours.request]: hours.optional(),
+    [W.fromAge.request]: age.optional(),
+    [W.toAge.request]: age.optional(),
+    [W.timeZone.request]: timeZone.optional(),
+    [W.priceCents.request]: amountCents.optional(),
     // null and null: back to one pool of seats; left out: the plan stays.
     seatsMale: genderSeats.nullable().optional(),
     seatsFemale: genderSeats.nullable().optional(),
@@ -231,17 +275,16 @@ export const eventUpdateBody = z
   })
   .transform((b) => ({
     ...mapPricesAndAges(b),
-    id: b.eventid,
-    name: b.eventName,
+    ...textOfRequest<EventTextUpdate>(b),
+    id: b[W.id.request],
     date: b.eventDate,
-    totalSeats: b.totalSeats,
+    totalSeats: b[W.totalSeats.request],
     time: b.eventTime,
-    durationHours: b.eventduration,
-    fromAge: b.fromage,
-    toAge: b.toage,
-    timeZone: b.timeZone,
-    address: b.eventAddress,
-    priceCents: b.bookingAmount,
+    durationHours: b[W.durationHours.request],
+    fromAge: b[W.fromAge.request],
+    toAge: b[W.toAge.request],
+    timeZone: b[W.timeZone.request],
+    priceCents: b[W.priceCents.request],
     seatsMale: b.seatsMale,
     seatsFemale: b.seatsFemale,
     resultsAt: b.resultsAt,
@@ -251,7 +294,19 @@ export const eventUpdateBody = z
   }));
 
 /** update-event-image (multipart). */
-export const eventImageForm = z.object({ eventid: eventId, eventImage: imageFile });
+export const eventImageForm = z.object({ [W.id.request]: eventId, [W.imageName.request]: imageFile });
 
 export type NewEventFields = z.output<typeof newEventForm>;
 export type EventUpdateFields = z.output<typeof eventUpdateBody>;
+
+type ReplyTextShape = {
+  [K in EventTextField as TextRows[K]["reply"]]: TextRows[K]["required"] extends true
+    ? z.ZodString
+    : z.ZodNullable<z.ZodString>;
+};
+
+/** The replies' text fields (get-event, get-events), by their wire names: null where an optional one is empty. */
+export const textReplyFields = (): ReplyTextShape =>
+  Object.fromEntries(
+    textRows.map(([, f]) => [f.reply, described(f.required ? z.string() : z.string().nullable(), f.description)]),
+  ) as ReplyTextShape;

@@ -44,6 +44,8 @@ export const events = sqliteTable(
     // The venue's IANA zone: `startsAt` is UTC, and people read it on this clock.
     timeZone: text("time_zone").notNull(),
     address: text("address").notNull(),
+    // Venue notes: one optional line for finding the room (docs/decisions/044-one-name-per-field.md).
+    venueNotes: text("venue_notes"),
     // AUD cents, so sums and refunds never meet floating point.
     priceCents: integer("price_cents").notNull(),
     durationHours: real("duration_hours").notNull(),

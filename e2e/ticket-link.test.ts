@@ -1,9 +1,18 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { utcToWallClock } from "../common/time-zone.ts";
 import { openDatabase } from "../db/client.ts";
 import { yearLike } from "../test/clock.ts";
-import { insertEvent } from "../test/fixtures.ts";
-import { type AppServer, launchBrowser, newContext, noBrowser, startAppServer } from "./harness.ts";
+import { insertEvent, makeImage } from "../test/fixtures.ts";
+import {
+  type AppServer,
+  launchBrowser,
+  newContext,
+  noBrowser,
+  phone,
+  signInAsOrganiser,
+  startAppServer,
+} from "./harness.ts";
 import { expectAccessible, expectNoSidewaysScroll } from "./page-checks.ts";
 import { bookAndPay } from "./steps.ts";
 
@@ -120,5 +129,74 @@ describe.skipIf(noBrowser)("the texted ticket link", () => {
 
     expect(pageErrors).toEqual([]);
     await context.close();
+  });
+  // Venue notes (issue 47, part 3): set on Add, edited on Edit, then read by a guest on the event's
+  // booking page and on the ticket, all at 390 px.
+  it("the organiser sets Venue notes on Add and edits them; a guest sees them on the event page and the ticket", async () => {
+    const { context, pageErrors } = await newContext(browser, server.url, phone);
+    const page = await context.newPage();
+    await signInAsOrganiser(page);
+    await page.getByRole("tab", { name: "Add Event" }).click();
+    const panel = page.getByRole("tabpanel");
+    const date = utcToWallClock(Date.now() + 12 * 86_400_000, "Australia/Sydney").date;
+    await panel.getByLabel("Event name", { exact: true }).fill("Saathi Social");
+    await panel.getByLabel("Date", { exact: true }).fill(date);
+    await panel.getByLabel("Address", { exact: true }).fill("5 Laneway Pl, Sydney NSW 2000");
+    const notes = panel.getByLabel("Venue notes", { exact: true });
+    await panel.getByText("At most 200 characters").first().waitFor();
+    expect(await notes.getAttribute("maxlength")).toBe("200");
+    await notes.fill("Enter via Level 1, ask for the Saathi table");
+    await panel.getByLabel("Total seats", { exact: true }).fill("20");
+    await panel.getByLabel("Ticket price (AUD)", { exact: true }).fill("39.50");
+    await panel.getByLabel("Duration (hours)", { exact: true }).fill("2");
+    await panel.getByLabel("From age", { exact: true }).fill("25");
+    await panel.getByLabel("To age", { exact: true }).fill("38");
+    await panel
+      .getByLabel("Event image")
+      .setInputFiles({ name: "party.png", mimeType: "image/png", buffer: await makeImage("png") });
+    await panel.getByRole("button", { name: "Save Event" }).click();
+    await page.getByText("Event saved successfully!").waitFor();
+    await expectNoSidewaysScroll(page);
+
+    await page.getByRole("tab", { name: "Edit Event" }).click();
+    const picker = page.getByLabel("Event", { exact: true });
+    await picker.locator("option", { hasText: "Saathi Social" }).first().waitFor({ state: "attached" });
+    await picker.selectOption(
+      (await picker.locator("option", { hasText: "Saathi Social" }).first().getAttribute("value"))!,
+    );
+    const edited = page.getByRole("tabpanel").getByLabel("Venue notes", { exact: true });
+    await expect.poll(() => edited.inputValue()).toBe("Enter via Level 1, ask for the Saathi table");
+    await edited.fill("Enter via Level 2, ask for the Saathi table");
+    await page.getByRole("tabpanel").getByRole("button", { name: "Update Event" }).click();
+    await page.getByText("Event updated successfully!").waitFor();
+    const list = (await (await fetch(`${server.url}/api/get-events`)).json()) as { id: number; event_name: string }[];
+    const added = list.find((e) => e.event_name === "Saathi Social");
+    expect(added).toMatchObject({ venue_notes: "Enter via Level 2, ask for the Saathi table" });
+    await context.close();
+
+    // A guest: the event's booking page, then the ticket the texted link opens.
+    const guest = await newContext(browser, server.url, phone);
+    const guestPage = await guest.context.newPage();
+    await guestPage.goto("/");
+    const card = guestPage.locator("article.event-card", { hasText: "Saathi Social" });
+    // The home page's cards stay as they were: the notes are for the booking page and the ticket.
+    await card.getByRole("button", { name: "Book Tickets" }).waitFor();
+    expect(await card.getByText("Enter via Level 2").count()).toBe(0);
+    await card.getByRole("button", { name: "Book Tickets" }).click();
+    await guestPage.waitForURL("**/otp-verification");
+    const summary = guestPage.getByLabel("Event", { exact: true });
+    await summary.getByText("Venue notes").waitFor();
+    await summary.getByText("Enter via Level 2, ask for the Saathi table").waitFor();
+    await expectNoSidewaysScroll(guestPage);
+
+    const booking = await bookAndPay(server, SESSION_SECRET, added!.id, "Meera Shah");
+    await guestPage.goto(booking.linkPath);
+    const ticket = guestPage.getByRole("article", { name: "Ticket for Saathi Social" });
+    await ticket.waitFor();
+    await ticket.getByText("Enter via Level 2, ask for the Saathi table").waitFor();
+    await expectAccessible(guestPage, "a ticket with venue notes");
+    await expectNoSidewaysScroll(guestPage);
+    expect([...pageErrors, ...guest.pageErrors]).toEqual([]);
+    await guest.context.close();
   });
 });

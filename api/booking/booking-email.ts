@@ -34,14 +34,8 @@ export function queueBookingEmail(
   const content = bookingEmail({
     sender: senderOf(env),
     origin: env.PUBLIC_BASE_URL,
-    event: {
-      id: event.id,
-      name: event.name,
-      startsAt: event.startsAt,
-      timeZone: event.timeZone,
-      address: event.address,
-      durationHours: event.durationHours,
-    },
+    // The whole row: the template says which of the event's fields the email shows.
+    event,
     name: user.name,
     userID: user.id,
     uniqueCode: ticket.uniqueCode,

@@ -1,4 +1,5 @@
 import { and, desc, eq, gt, inArray } from "drizzle-orm";
+import type { z } from "zod";
 import type { Db, DbOrTx } from "../../db/client.ts";
 import {
   type Booking,
@@ -17,6 +18,7 @@ import { bookingStatusAfter, bookingStatusesFor } from "./booking-status.ts";
 import { assertSalesOpen } from "./event-lookup.ts";
 import { releaseHolds } from "./holds.ts";
 import { NO_PHOTO } from "./images.ts";
+import type { checkoutReply } from "./payments-schemas.ts";
 import { photoJobsOf } from "./photo-jobs.ts";
 import { type OfferDeps, offerFreedSeatsNow } from "./waitlist-offers.ts";
 
@@ -93,7 +95,8 @@ export function cancelUrl(
 export const heldUntil = (booking: Booking, now: number): number | null =>
   booking.status === "held" && booking.holdExpiresAt > now ? booking.holdExpiresAt : null;
 
-export type CheckoutReply = { sessionId: string; paymentIntentId: string | null; url: string };
+/** What create-checkout-session answers: its type is its schema's (payments-schemas.ts). */
+export type CheckoutReply = z.output<typeof checkoutReply>;
 
 // Checkouts being created in this process, per booking: a double click shares one provider call.
 const inFlight = new WeakMap<Db, Map<number, Promise<CheckoutReply>>>();

@@ -48,6 +48,8 @@ describe("GET /api/get-events", () => {
       event_image: sooner.imageName,
       EventDateTime: "2031-01-01T08:15:00.000Z",
       event_address: "1 George St, Sydney NSW 2000",
+      // No venue notes set (issue 47, part 3): null, not left out.
+      venue_notes: null,
       booking_amount: 39.5,
       SeatAvailabilityPer: 35,
       event_status: "upcoming",

@@ -1,9 +1,12 @@
+import { textReplyFields } from "../../common/event-fields.ts";
+import { EVENT_WIRE_NAMES as W } from "../../common/event-wire.ts";
 import { EVENT_FORMATS } from "../../common/formats.ts";
 import { eventStatuses } from "../../db/schema.ts";
 import { z } from "../lib/openapi.ts";
 
-// The public event replies as schemas (docs/api.md, "Events"): EventSummary and EventDetail of
-// events.ts, field for field, so the reply check and the compiler hold them together.
+// The public event replies (docs/api.md, "Events"), declared once: the routes answer with these
+// schemas, and events.ts reads its EventSummary, PricesAndAges and EventDetail types from them
+// (`z.output`), so the reply check, the OpenAPI document and the compiler hold one shape.
 
 /** What each gender pays if they hold a seat now, and seats left per gender: `{male, female}`. */
 const perGender = z.strictObject({ male: z.number(), female: z.number() });
@@ -14,41 +17,54 @@ export const cancellationPolicy = z.strictObject({
   laterPercent: z.number().int().min(0).max(100),
 });
 
-/** PricesAndAges of events.ts: dollars, ages, the early bird, null where the event does not set them. */
-const pricesAndAges = {
+/**
+ * Who may book and what they pay (docs/decisions/023-prices-and-ages.md). Dollars like
+ * `booking_amount`; null where the event does not set the field. `currentAmount` is what each gender
+ * pays if they hold a seat now, before any promo code (the early bird taken off while it runs).
+ */
+export const pricesAndAgesReply = z.strictObject({
   bookingAmountMale: z.number().nullable(),
   bookingAmountFemale: z.number().nullable(),
   earlyBirdDiscount: z.number().nullable(),
+  // ISO 8601 UTC; the organiser set it on the venue's clock.
   earlyBirdUntil: z.iso.datetime().nullable(),
   fromAgeMale: z.number().int().nullable(),
   toAgeMale: z.number().int().nullable(),
   fromAgeFemale: z.number().int().nullable(),
   toAgeFemale: z.number().int().nullable(),
   currentAmount: perGender,
+  // What a guest gets back on cancelling (docs/decisions/028-cancellation-money-path.md).
   cancellationPolicy,
+  // Partners are chosen Date, Friend or No (issue 37) rather than Like or Dislike.
   offersFriend: z.boolean(),
-  // Absent at Women meet men, so its answers stay exactly as they were (issue 37).
+  // Who meets whom (issue 37): the booking form and the card follow it. Absent at Women meet men, so
+  // its answers stay exactly as they were; a client reads its absence as `women_men`.
   format: z.enum(EVENT_FORMATS).optional(),
-};
+});
 
+// The wire names are common/event-wire.ts's; the text fields (the name, the address) come from its table.
 const summaryFields = {
-  id: z.number().int(),
-  event_name: z.string(),
-  event_image: z.string(),
-  EventDateTime: z.iso.datetime(),
-  event_address: z.string(),
-  booking_amount: z.number(),
+  [W.id.reply]: z.number().int(),
+  ...textReplyFields(),
+  [W.imageName.reply]: z.string(),
+  [W.startsAt.reply]: z.iso.datetime(),
+  [W.priceCents.reply]: z.number(),
   SeatAvailabilityPer: z.number().int(),
-  event_status: z.enum(eventStatuses),
-  event_duration: z.number(),
-  from_age: z.number().int(),
-  to_age: z.number().int(),
-  time_zone: z.string(),
+  [W.status.reply]: z.enum(eventStatuses),
+  [W.durationHours.reply]: z.number(),
+  [W.fromAge.reply]: z.number().int(),
+  [W.toAge.reply]: z.number().int(),
+  // The venue's IANA zone; `EventDateTime` stays UTC, so clients that ignore the zone keep working (decision 005).
+  [W.timeZone.reply]: z.string(),
+  // Seats left per gender at a balanced event, null at one with a single pool (decision 015).
   SeatsLeft: z.strictObject({ male: z.number().int(), female: z.number().int() }).nullable(),
+  // Seats left in all: the count behind `SeatAvailabilityPer`, so a card can say "3 seats left".
   seatsLeftTotal: z.number().int(),
+  // When the matches are released (ISO, UTC): the organiser's time or the default (docs/decisions/021-results.md).
   resultsAt: z.iso.datetime(),
+  // When the door may check people in (ISO, UTC): the organiser's time or the default (docs/decisions/008-door.md).
   doorsOpenAt: z.iso.datetime(),
-  ...pricesAndAges,
+  ...pricesAndAgesReply.shape,
 };
 
 /** One event as `GET /api/get-events` lists it (EventSummary). */
@@ -60,7 +76,8 @@ export const eventDetail = z
     ...summaryFields,
     event_date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
     event_time: z.string().regex(/^\d{2}:\d{2}$/),
-    total_seats: z.number().int(),
+    [W.totalSeats.reply]: z.number().int(),
+    // The seat plan of a balanced event, both null when it has one pool of seats.
     seatsMale: z.number().int().nullable(),
     seatsFemale: z.number().int().nullable(),
   })

@@ -5,8 +5,8 @@ import { cancellationPolicy } from "./events-schemas.ts";
 import type { WebhookOutcome } from "./payment-completion.ts";
 
 // The requests and replies of the payment and ticket calls (payments-routes.ts), as docs/api.md's
-// "Payments and tickets" describes them. Each reply schema matches its TypeScript type in the
-// service that makes it (CheckoutReply, TicketReply, TicketStatusReply, ConfirmBookingReply).
+// "Payments and tickets" describes them. The services that make the replies read their types from
+// these schemas (CheckoutReply, TicketReply, TicketStatusReply, ConfirmBookingReply: `z.output`).
 
 const id = jsonId(z);
 const optionalText = z.string().max(500).nullish();
@@ -64,10 +64,13 @@ export const ticketReply = z.strictObject({
   phone: z.string(),
   userID: z.number().int(),
   eventID: z.number().int(),
+  // The texted ticket link's `add` and `t`: what a saved ticket shows to `ticket-status`.
   bookingId: z.number().int(),
   ticketToken: z.string(),
+  // What the seat cost and the event's policy: the ticket's **Cancel my booking** says what comes back.
   amountCents: z.number().int().min(0),
   cancellationPolicy,
+  // Its receipt or tax invoice (`INV-000123`), null for a booking paid before documents existed.
   invoiceNumber: z.string().nullable(),
 });
 

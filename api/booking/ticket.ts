@@ -1,7 +1,8 @@
 import { randomInt } from "node:crypto";
 import { eq } from "drizzle-orm";
 import QRCode from "qrcode";
-import { type CancellationPolicy, policyOf } from "../../common/cancellation.ts";
+import type { z } from "zod";
+import { policyOf } from "../../common/cancellation.ts";
 import { isOverByClock, type TicketStatus } from "../../common/ticket-status.ts";
 import type { Db, DbOrTx } from "../../db/client.ts";
 import { bookings } from "../../db/schema.ts";
@@ -14,6 +15,7 @@ import { ticketText } from "../messaging/templates/ticket.ts";
 import type { SmsProvider } from "../providers/sms/types.ts";
 import { type BookingContext, loadBookingContextById } from "./checkout.ts";
 import { saleDocumentOfBooking } from "./documents.ts";
+import type { ticketReply, ticketStatusReply } from "./payments-schemas.ts";
 
 /**
  * Tickets: issuing one to a paid booking (its door code and the confirmation SMS with its links) and
@@ -76,28 +78,8 @@ export async function sendQueuedConfirmation(deps: Omit<TicketDeps, "env">, book
 /** The one refusal for a caller without proof, whatever the booking: unknown, unpaid or someone else's. */
 export const NO_PROOF = "verify this phone number first";
 
-export type TicketReply = {
-  success: true;
-  qrCodeImage: string;
-  uniqueCode: string;
-  eventName: string;
-  eventDate: string;
-  eventLocation: string;
-  time_zone: string;
-  event_duration: number;
-  name: string;
-  phone: string;
-  userID: number;
-  eventID: number;
-  /** The texted ticket link's `add` and `t`: what a saved ticket shows to `ticket-status`. */
-  bookingId: number;
-  ticketToken: string;
-  /** What the seat cost and the event's policy: the ticket's **Cancel my booking** says what comes back. */
-  amountCents: number;
-  cancellationPolicy: CancellationPolicy;
-  /** Its receipt or tax invoice (`INV-000123`), null for a booking paid before documents existed. */
-  invoiceNumber: string | null;
-};
+/** The ticket with its QR (send-confirmation, ticket): its type is its schema's (payments-schemas.ts). */
+export type TicketReply = z.output<typeof ticketReply>;
 
 /**
  * The ticket of a paid booking: its door code (issued once, with the confirmation SMS queued in the
@@ -160,17 +142,7 @@ export async function openTicketLink(deps: TicketDeps, input: { bookingId: numbe
   return ticketFor(deps, ctx);
 }
 
-export type TicketStatusReply = {
-  status: TicketStatus;
-  eventName: string;
-  eventDate: string;
-  eventLocation: string;
-  time_zone: string;
-  event_duration: number;
-  amountCents: number;
-  cancellationPolicy: CancellationPolicy;
-  invoiceNumber: string | null;
-};
+export type TicketStatusReply = z.output<typeof ticketStatusReply>;
 
 /**
  * POST /api/ticket-status: what a saved ticket is worth now, for the phone that keeps it. The

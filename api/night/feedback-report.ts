@@ -1,4 +1,5 @@
 import { and, eq } from "drizzle-orm";
+import type { z } from "zod";
 import { contactShares, type ShareChoice } from "../../db/rounds-schema.ts";
 import { users } from "../../db/schema.ts";
 import { contactOf, defaultShareOf, type SharedContact, shareToward } from "./contact-sharing.ts";
@@ -12,6 +13,7 @@ import {
   reportGroup,
   warm,
 } from "./feedback.ts";
+import type { feedbackReport } from "./night-schemas.ts";
 
 // The report, read through the end-of-night link once the results are out: the matches and likes
 // of one guest, with the contact details each chose to share (contact-sharing.ts).
@@ -26,13 +28,7 @@ export type ReportEntry = Partner &
     myShare?: ShareChoice;
     myInstagram?: string | null;
   };
-export type FeedbackReport = {
-  mutual: ReportEntry[];
-  friends: ReportEntry[];
-  likedme: ReportEntry[];
-  iliked: ReportEntry[];
-  offersFriend: boolean;
-};
+export type FeedbackReport = z.output<typeof feedbackReport>;
 
 /**
  * The report: mutual matches (Date and Date), friend matches (Date or Friend both ways, where the

@@ -1,4 +1,5 @@
 import { and, asc, eq, gt, sql } from "drizzle-orm";
+import type { z } from "zod";
 import { GUEST_MESSAGE, guestMessageBody } from "../../common/guest-message.ts";
 import type { Db, DbOrTx } from "../../db/client.ts";
 import { type GuestAudience, guestMessages } from "../../db/rounds-schema.ts";
@@ -8,6 +9,7 @@ import type { Logger } from "../lib/log.ts";
 import { deliverBatch, enqueueSms } from "../messaging/outbox.ts";
 import type { SmsProvider } from "../providers/sms/types.ts";
 import { whoCame } from "./attendance.ts";
+import type { guestMessagePreview } from "./night-schemas.ts";
 
 /**
  * **Message guests** (docs/decisions/019-running-the-night.md): one text from the organiser or a host
@@ -22,15 +24,7 @@ const HOUR = 60 * 60_000;
 export type AudienceCounts = Record<GuestAudience, number>;
 
 /** What the dialog shows before sending: how many each audience reaches, and what is left of the hour's limit. */
-export type GuestMessagePreview = {
-  eventName: string;
-  counts: AudienceCounts;
-  /** Messages sent to this event in the last hour, and how many an hour allows. */
-  sentLastHour: number;
-  perHour: number;
-  /** False once the event has ended or was cancelled: nothing more is sent. */
-  open: boolean;
-};
+export type GuestMessagePreview = z.output<typeof guestMessagePreview>;
 
 function findEvent(db: DbOrTx, eventId: number): Event {
   const event = db.select().from(events).where(eq(events.id, eventId)).get();

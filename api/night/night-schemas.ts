@@ -5,8 +5,8 @@ import { z } from "../lib/openapi.ts";
 
 // The replies of the night's calls (the door, feedback, rounds, results) as schemas: the routes
 // declare them (docs/decisions/026-contract-as-schemas.md), the PWA's client reads its types from
-// them, and every reply is checked against them outside production. Each matches the service's own
-// TypeScript type (api/night/*.ts), which the compiler holds the handlers to.
+// them, and every reply is checked against them outside production. The services (api/night/*.ts)
+// read their reply types from them (`z.output`, docs/decisions/044-one-name-per-field.md).
 
 const id = z.number().int().positive();
 const count = z.number().int().nonnegative();
@@ -107,6 +107,7 @@ const roundsStatus = z.enum(["none", ...roundsStatuses]);
 
 /** `RoundsView`: what every host rounds call answers. */
 export const roundsView = z.strictObject({
+  // The event's own status: the rounds are run while it is `started`, and read-only after it ended.
   eventStatus: z.enum(eventStatuses),
   status: roundsStatus,
   settings: z.strictObject({
@@ -116,8 +117,11 @@ export const roundsView = z.strictObject({
     seated: z.enum(["female", "male"]),
   }),
   ...clock,
+  // Who meets whom (issue 37): at One group and Mixed a table's two seats are alike.
   format: z.enum(EVENT_FORMATS),
+  // The women and men present now (0 and 0 at One group, which asks no gender).
   present: z.strictObject({ female: count, male: count }),
+  // Everyone present now, whatever their gender: the count One group and Mixed show.
   presentTotal: count,
   rounds: z.array(
     z.strictObject({
@@ -126,19 +130,30 @@ export const roundsView = z.strictObject({
       sitOut: z.array(id),
     }),
   ),
+  // Every checked-in attendee, present or left, by name: never an email or a full phone.
   people: z.array(
     z.strictObject({
       userID: id,
       username: z.string(),
+      // Left out of a host's copy at One group and Mixed (api/night/host-gender.ts).
       gender: gender.optional(),
+      // The 320 px thumbnail.
       image_name: z.string(),
+      // Marked **Left**: not present, so left out of any re-plan.
       left: z.boolean(),
+      // When they were checked in at the door.
       arrivedAt: time,
+      // Age on the event's date (never the date of birth); null when none was given.
       age: z.number().int().nullable(),
     }),
   ),
+  // Present now but not in the plan: checked in (or back) since the last Plan or Re-plan.
   arrivals: z.array(id),
+  // Where the plan seats two people who met at an earlier night
+  // (docs/decisions/030-nobody-across-the-table-twice.md): only where no plan of the night's shape
+  // could avoid it. The console says how many (`2 pairs met at an earlier night`).
   metBefore: z.array(z.strictObject({ round: z.number().int().positive(), table: z.number().int().positive() })),
+  // The host's **Announce**, while the round it was made in lasts (its changeover too); else null.
   announcement: z.string().nullable(),
 });
 
@@ -155,13 +170,16 @@ export const keepApartChanged = keepApartView.extend({ replanned: z.boolean() })
 export const myRoundsView = z.strictObject({
   status: roundsStatus,
   ...clock,
+  // The guest's rounds of the plan in order; rounds they are not part of (they came later, left) are left out.
   schedule: z.array(
     z.strictObject({
       round: z.number().int().positive(),
+      // The table to sit at; null when sitting this round out.
       table: z.number().int().positive().nullable(),
       partner: partner.nullable(),
     }),
   ),
+  // The host's **Announce** while its round lasts (issue 37); null otherwise.
   announcement: z.string().nullable(),
 });
 
@@ -169,8 +187,10 @@ export const myRoundsView = z.strictObject({
 export const guestMessagePreview = z.strictObject({
   eventName: z.string(),
   counts: z.strictObject({ all: count, arrived: count, not_arrived: count }),
+  // Messages sent to this event in the last hour, and how many an hour allows.
   sentLastHour: count,
   perHour: count,
+  // False once the event has ended or was cancelled: nothing more is sent.
   open: z.boolean(),
 });
 

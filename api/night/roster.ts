@@ -1,5 +1,6 @@
 import { createHmac } from "node:crypto";
 import { and, eq, inArray } from "drizzle-orm";
+import type { z } from "zod";
 import { ageAtEvent } from "../../common/age.ts";
 import { doorsOpenAtOf } from "../../common/doors-open.ts";
 import type { EventFormat } from "../../common/formats.ts";
@@ -7,6 +8,7 @@ import { normaliseTicketCode } from "../../common/ticket-code.ts";
 import type { Db } from "../../db/client.ts";
 import { bookings, events, type PersonGender, users } from "../../db/schema.ts";
 import { NotFound } from "../lib/errors.ts";
+import type { roster } from "./night-schemas.ts";
 
 /** One paid, unrefunded attendee as the door view shows them. */
 export type RosterAttendee = {
@@ -67,11 +69,7 @@ export const codeHashOf = (keyHex: string, code: string) =>
  * The roster as the server answers it: every field a kept copy may lack is there (`Roster` stays
  * lenient for what door phones kept before those fields were added).
  */
-export type ServedRoster = Roster & {
-  event: RosterEvent & { doorsOpenAt: string };
-  attendees: (RosterAttendee & { codeHash: string | null })[];
-  codeKey: string;
-};
+export type ServedRoster = z.output<typeof roster>;
 
 export function getRoster(db: Db, eventId: number, secret: string): ServedRoster {
   const event = db.select().from(events).where(eq(events.id, eventId)).get();

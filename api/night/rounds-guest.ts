@@ -1,9 +1,10 @@
 import { inArray } from "drizzle-orm";
+import type { z } from "zod";
 import type { Db } from "../../db/client.ts";
-import type { RoundsPhase, RoundsStatus } from "../../db/rounds-schema.ts";
 import { users } from "../../db/schema.ts";
 import type { Env } from "../env.ts";
-import { assertLink, type Partner, participantOf } from "./feedback.ts";
+import { assertLink, participantOf } from "./feedback.ts";
+import type { myRoundsView } from "./night-schemas.ts";
 import { roundsAt } from "./rounds.ts";
 import { shownPhaseEnd } from "./rounds-clock.ts";
 
@@ -13,24 +14,9 @@ import { shownPhaseEnd } from "./rounds-clock.ts";
  * (docs/decisions/019-running-the-night.md).
  */
 
-export type MyRound = {
-  round: number;
-  /** The table to sit at; null when sitting this round out. */
-  table: number | null;
-  partner: Partner | null;
-};
-
-export type MyRoundsView = {
-  status: "none" | RoundsStatus;
-  current: number | null;
-  phase: RoundsPhase | null;
-  phaseEndsAt: string | null;
-  serverNow: string;
-  /** The guest's rounds of the plan in order; rounds they are not part of (they came later, left) are left out. */
-  schedule: MyRound[];
-  /** The host's **Announce** while its round lasts (issue 37); null otherwise. */
-  announcement: string | null;
-};
+/** The guest's night: its schema's type (night-schemas.ts). */
+export type MyRoundsView = z.output<typeof myRoundsView>;
+export type MyRound = MyRoundsView["schedule"][number];
 
 type Ctx = { db: Db; env: Pick<Env, "SESSION_SECRET"> };
 

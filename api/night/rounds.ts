@@ -1,13 +1,14 @@
 import { and, eq, inArray, isNotNull, ne } from "drizzle-orm";
+import type { z } from "zod";
 import { ageOn, eventDate } from "../../common/age.ts";
-import type { EventFormat } from "../../common/formats.ts";
 import { ROOM_ANNOUNCEMENT } from "../../common/guest-message.ts";
 import { ROUNDS_LIMITS as LIMITS, ROUNDS_DEFAULTS, type RoundsSettings } from "../../common/rounds-settings.ts";
 import type { Db, DbOrTx } from "../../db/client.ts";
-import { type EventRounds, eventRounds, type RoundsPhase, type RoundsStatus } from "../../db/rounds-schema.ts";
+import { type EventRounds, eventRounds, type RoundsPhase } from "../../db/rounds-schema.ts";
 import { bookings, type Event, events, type PersonGender, users, type WantsToMeet } from "../../db/schema.ts";
 import { BadRequest, Conflict, NotFound } from "../lib/errors.ts";
 import { keptApart } from "./keep-apart.ts";
+import type { roundsView } from "./night-schemas.ts";
 import { planGroupNight } from "./planning/format-plan.ts";
 import { type PersonPair, planRounds, type Round, replanRounds } from "./planning/rounds-plan.ts";
 import { advance, applyAction, type Clock, type ClockAction, shownPhaseEnd, type Timing } from "./rounds-clock.ts";
@@ -27,51 +28,10 @@ import { advance, applyAction, type Clock, type ClockAction, shownPhaseEnd, type
 const MINUTE = 60_000;
 
 /** A checked-in attendee as the host's console lists them: never an email or a full phone. */
-export type RoundsPerson = {
-  userID: number;
-  username: string;
-  /** Left out of a host's copy at One group and Mixed (api/night/host-gender.ts). */
-  gender?: PersonGender;
-  /** The 320 px thumbnail. */
-  image_name: string;
-  /** Marked **Left**: not present, so left out of any re-plan. */
-  left: boolean;
-  /** When they were checked in at the door, ISO 8601 UTC. */
-  arrivedAt: string;
-  /** Age on the event's date (never the date of birth); null when none was given. */
-  age: number | null;
-};
+export type RoundsPerson = RoundsView["people"][number];
 
-/** What the host's console reads; every admin rounds call answers it. */
-export type RoundsView = {
-  /** The event's own status: the rounds are run while it is `started`, and read-only after it ended. */
-  eventStatus: Event["status"];
-  status: "none" | RoundsStatus;
-  settings: RoundsSettings;
-  current: number | null;
-  phase: RoundsPhase | null;
-  phaseEndsAt: string | null;
-  serverNow: string;
-  /** Who meets whom (issue 37): at One group and Mixed a table's two seats are alike. */
-  format: EventFormat;
-  /** The women and men present now (0 and 0 at One group, which asks no gender). */
-  present: { female: number; male: number };
-  /** Everyone present now, whatever their gender: the count One group and Mixed show. */
-  presentTotal: number;
-  rounds: Round[];
-  /** Every checked-in attendee, present or left, by name. */
-  people: RoundsPerson[];
-  /** Present now but not in the plan: checked in (or back) since the last Plan or Re-plan. */
-  arrivals: number[];
-  /**
-   * Where the plan seats two people who met at an earlier night (docs/decisions/030-nobody-across-
-   * the-table-twice.md): only where no plan of the night's shape could avoid it. The console says
-   * how many (`2 pairs met at an earlier night`).
-   */
-  metBefore: { round: number; table: number }[];
-  /** The host's **Announce**, while the round it was made in lasts (its changeover too); else null. */
-  announcement: string | null;
-};
+/** What the host's console reads; every admin rounds call answers it: its schema's type (night-schemas.ts). */
+export type RoundsView = z.output<typeof roundsView>;
 
 const NOT_STARTED: Clock = {
   status: "planned",

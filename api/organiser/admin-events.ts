@@ -1,24 +1,31 @@
 import { and, eq, isNotNull, ne } from "drizzle-orm";
+import type { z } from "zod";
 import { doorsOpenAtOf } from "../../common/doors-open.ts";
 import type { PricesAndAgesFields } from "../../common/event-fields.ts";
 import { EVENT_LIMITS } from "../../common/event-limits.ts";
+import {
+  type EventTextUpdate,
+  type NewEventText,
+  textColumnsOfNew,
+  textColumnsOfUpdate,
+} from "../../common/event-wire.ts";
 import { type EventFormat, FORMAT_LABELS, splitsByGender } from "../../common/formats.ts";
 import { plannedEnd } from "../../common/results-time.ts";
 import { utcToWallClock } from "../../common/time-zone.ts";
 import { tomorrowIn, wallClockToUtc } from "../../common/venue-time-input.ts";
 import type { Db, DbOrTx } from "../../db/client.ts";
 import { bookings, type Event, events } from "../../db/schema.ts";
-import { type EventSummary, listEventRows, toSummary } from "../booking/events.ts";
+import { listEventRows, toSummary } from "../booking/events.ts";
 import { seatUse } from "../booking/seats.ts";
 import { BadRequest, Conflict, NotFound } from "../lib/errors.ts";
+import type { adminEventList } from "./admin-schemas.ts";
 
 export type EventTime = { hour: number; minute: number };
 
-export type NewEventInput = {
-  name: string;
+/** A new event as save-event's schema hands it over; its text fields are common/event-wire.ts's. */
+export type NewEventInput = NewEventText & {
   date: string;
   time: EventTime;
-  address: string;
   totalSeats: number;
   priceCents: number;
   durationHours: number;
@@ -39,9 +46,9 @@ export type NewEventInput = {
   format?: EventFormat;
 } & Partial<PricesAndAgesFields>;
 
-export type EventUpdateInput = {
+/** An edit as update-event's schema hands it over; its text fields are common/event-wire.ts's. */
+export type EventUpdateInput = EventTextUpdate & {
   id: number;
-  name: string;
   date: string;
   totalSeats: number;
   time?: EventTime;
@@ -49,7 +56,6 @@ export type EventUpdateInput = {
   fromAge?: number;
   toAge?: number;
   timeZone?: string;
-  address?: string;
   /** The price of bookings made from now on; paid bookings keep what they paid. */
   priceCents?: number;
   /** Both numbers to split the seats, both null for one pool again, both left out to keep the plan. */
@@ -66,7 +72,7 @@ export type EventUpdateInput = {
 } & Partial<PricesAndAgesFields>;
 
 /** The event list as the organiser reads it: the public answers plus each event's seat plan. */
-export type AdminEventListItem = EventSummary & { seatsMale: number | null; seatsFemale: number | null };
+export type AdminEventListItem = z.output<typeof adminEventList>[number];
 
 export function listAdminEvents(db: Db, now: number): AdminEventListItem[] {
   return listEventRows(db, now).map(({ event, use }) => ({
@@ -218,11 +224,10 @@ export function createEvent(db: Db, input: NewEventInput, now: number): { id: nu
   const row = db
     .insert(events)
     .values({
-      name: input.name,
+      ...textColumnsOfNew(input),
       imageName: input.imageName,
       startsAt: at,
       timeZone: input.timeZone,
-      address: input.address,
       priceCents: input.priceCents,
       durationHours: input.durationHours,
       fromAge: input.fromAge,
@@ -331,7 +336,7 @@ export function updateEvent(db: Db, input: EventUpdateInput, now: number): void 
 
       tx.update(events)
         .set({
-          name: input.name,
+          ...textColumnsOfUpdate(input, event),
           startsAt: at,
           timeZone: zone,
           totalSeats: input.totalSeats,
@@ -341,7 +346,6 @@ export function updateEvent(db: Db, input: EventUpdateInput, now: number): void 
           doorsOpenAt,
           fromAge,
           toAge,
-          address: input.address ?? event.address,
           priceCents: input.priceCents ?? event.priceCents,
           ...prices,
           // A new policy applies to cancels from now on, bookings made under the old one included:

@@ -3,8 +3,8 @@ import { eventSummary } from "../booking/events-schemas.ts";
 import { LISTED } from "../booking/waitlist.ts";
 import { z } from "../lib/openapi.ts";
 
-// The organiser's replies as schemas (docs/api.md, "Admin"), each matching the TypeScript type its
-// service answers: AdminEventListItem (admin-events.ts: the public EventSummary of
+// The organiser's replies as schemas (docs/api.md, "Admin"); the services read their TypeScript
+// types from them (`z.output`): AdminEventListItem (admin-events.ts: the public EventSummary of
 // api/booking/events-schemas.ts with the seat plan), AdminEventSummary (event-summary.ts), EventParticipant (participants.ts) and the
 // waitlist rows (api/booking/waitlist.ts). Money is AUD dollars, times ISO 8601 UTC.
 
@@ -26,46 +26,65 @@ export const adminEventList = z.array(
 const byGender = z.strictObject({ total: int(), male: int().nullable(), female: int().nullable() });
 
 /** GET /admin-event-summary/{id}: the Overview tab (AdminEventSummary). */
+// Money in AUD dollars (decision 014).
 export const adminEventSummary = z.strictObject({
   eventId: int(),
   status: z.enum(eventStatuses),
   seats: byGender,
+  // Paid, unrefunded bookings.
   paid: byGender,
+  // Holds that have not expired: seats taken by someone still at the checkout.
   held: int(),
   waitlist: int(),
   refunded: int(),
+  // Attendees the door checked in (a refund after the night does not undo that they came).
   checkedIn: int(),
+  // Money received minus money paid back: what was charged, after every discount.
   revenue: z.number(),
+  // Dollars taken off list prices (early bird and promo codes) on paid, unrefunded bookings (decision 023).
   discount: z.number(),
+  // Each promo code used by a paid, unrefunded booking: how many and how much they took off.
   codes: z.array(z.strictObject({ code: z.string(), uses: int(), discount: z.number() })),
+  // Pairs who both liked each other; null until the results are released (docs/decisions/021-results.md).
   matches: int().nullable(),
+  // Guests who came, met someone and rated everyone they met, of those who came and met someone; zeros before the start.
   ratings: z.strictObject({ done: int(), total: int() }),
+  // Once the event ended, the guests who came, met someone and rated everyone they met: the same
+  // number as `ratings.done`, so the Overview and the Rounds tab agree; null until then.
   feedbackGiven: int().nullable(),
+  // Paid guests who came (checked in, or seated in a started round: attendance.ts); zero before the start.
   came: int(),
+  // Paid guests who did not come; zero before the start.
   noShows: int(),
 });
 
 /** GET /get-event-user/{id}: the participants table, oldest booking first (EventParticipant). */
-export const eventParticipants = z.array(
-  z.strictObject({
-    id: int(),
-    username: z.string(),
-    gender,
-    booking_amount: z.number(),
-    payment_intent_id: z.string().nullable(),
-    image_name: z.string(),
-    phone: z.string(),
-    status: z.enum(["paid", "refunded"]),
-    checkedInAt: time.nullable(),
-    email: z.string(),
-    bookedAt: time,
-    age: int().nullable(),
-    discount: z.number(),
-    code: z.string().nullable(),
-    invoiceNumber: z.string().nullable(),
-    emailBounced: z.boolean(),
-  }),
-);
+// One row: the booking's fields from `id` to `phone`, plus `status`, `checkedInAt`, and for the
+// organiser's desk `email` and `bookedAt` (when the payment went through).
+export const eventParticipant = z.strictObject({
+  // The attendee's user id: the same id the feedback links carry for this participant.
+  id: int(),
+  username: z.string(),
+  gender,
+  booking_amount: z.number(),
+  payment_intent_id: z.string().nullable(),
+  image_name: z.string(),
+  phone: z.string(),
+  status: z.enum(["paid", "refunded"]),
+  checkedInAt: time.nullable(),
+  email: z.string(),
+  bookedAt: time,
+  // Age on the event's date, null when no date of birth was given (decision 023).
+  age: int().nullable(),
+  // Dollars off the list price (early bird and promo code), and the code used, if any.
+  discount: z.number(),
+  code: z.string().nullable(),
+  // The booking's receipt or tax invoice number (`INV-000123`), null when it has none (decision 032).
+  invoiceNumber: z.string().nullable(),
+  // The buyer's address refused an email for good (an SMTP 5xx, decision 031): write or call them.
+  emailBounced: z.boolean(),
+});
+export const eventParticipants = z.array(eventParticipant);
 
 /** GET /admin-event/{id}/waitlist: the line, then those whose place closed at the start. */
 export const adminWaitlist = z.strictObject({

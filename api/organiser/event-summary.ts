@@ -1,57 +1,17 @@
 import { and, eq, type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
+import type { z } from "zod";
 import type { Db } from "../../db/client.ts";
-import {
-  bookings,
-  type Event,
-  type EventStatus,
-  events,
-  feedback,
-  promoCodes,
-  refunds,
-  users,
-} from "../../db/schema.ts";
+import { bookings, type Event, events, feedback, promoCodes, refunds, users } from "../../db/schema.ts";
 import { isBalanced } from "../booking/seats.ts";
 import { waitlistLength } from "../booking/waitlist.ts";
 import { NotFound } from "../lib/errors.ts";
 import { whoCame } from "../night/attendance.ts";
 import { ratingProgress } from "../night/results.ts";
+import type { adminEventSummary } from "./admin-schemas.ts";
 
-type ByGender = { total: number; male: number | null; female: number | null };
-
-/** One row of the organiser's Overview (`GET /api/admin-event-summary/{id}`, decision 014). Money in AUD dollars. */
-export type AdminEventSummary = {
-  eventId: number;
-  status: EventStatus;
-  seats: ByGender;
-  /** Paid, unrefunded bookings. */
-  paid: ByGender;
-  /** Holds that have not expired: seats taken by someone still at the checkout. */
-  held: number;
-  waitlist: number;
-  refunded: number;
-  /** Attendees the door checked in (a refund after the night does not undo that they came). */
-  checkedIn: number;
-  /** Money received minus money paid back: what was charged, after every discount. */
-  revenue: number;
-  /** Dollars taken off list prices (early bird and promo codes) on paid, unrefunded bookings (decision 023). */
-  discount: number;
-  /** Each promo code used by a paid, unrefunded booking: how many and how much they took off. */
-  codes: { code: string; uses: number; discount: number }[];
-  /** Pairs who both liked each other; null until the results are released (docs/decisions/021-results.md). */
-  matches: number | null;
-  /** Guests who came, met someone and rated everyone they met, of those who came and met someone; zeros before the start. */
-  ratings: { done: number; total: number };
-  /**
-   * Once the event ended, the guests who came, met someone and rated everyone they met: the same
-   * number as `ratings.done`, so the Overview and the Rounds tab agree; null until then.
-   */
-  feedbackGiven: number | null;
-  /** Paid guests who came (checked in, or seated in a started round: attendance.ts); zero before the start. */
-  came: number;
-  /** Paid guests who did not come; zero before the start. */
-  noShows: number;
-};
+/** One row of the organiser's Overview (`GET /api/admin-event-summary/{id}`): its schema's type (admin-schemas.ts). */
+export type AdminEventSummary = z.output<typeof adminEventSummary>;
 
 /** The seats kept for each gender, or null when the event has one pool of seats (decision 015). */
 function genderSeats(event: Event): { male: number; female: number } | null {

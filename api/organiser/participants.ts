@@ -1,37 +1,13 @@
 import { and, asc, eq, inArray, ne } from "drizzle-orm";
+import type { z } from "zod";
 import { ageAtEvent } from "../../common/age.ts";
 import type { Db } from "../../db/client.ts";
-import { bookings, documents, events, type PersonGender, promoCodes, users } from "../../db/schema.ts";
+import { bookings, documents, events, promoCodes, users } from "../../db/schema.ts";
 import { NotFound } from "../lib/errors.ts";
+import type { eventParticipant } from "./admin-schemas.ts";
 
-/**
- * One row of the admin's participant table (`get-event-user/{id}`, docs/api.md): the booking's fields from
- * `id` to `phone`, plus `status`, `checkedInAt`, and for the organiser's desk `email` and `bookedAt` (when
- * the payment went through; ISO 8601 UTC).
- */
-export type EventParticipant = {
-  /** The attendee's user id: the same id the feedback links carry for this participant. */
-  id: number;
-  username: string;
-  gender: PersonGender;
-  booking_amount: number;
-  payment_intent_id: string | null;
-  image_name: string;
-  phone: string;
-  status: "paid" | "refunded";
-  checkedInAt: string | null;
-  email: string;
-  bookedAt: string;
-  /** Age on the event's date, null when no date of birth was given (decision 023). */
-  age: number | null;
-  /** Dollars off the list price (early bird and promo code), and the code used, if any. */
-  discount: number;
-  code: string | null;
-  /** The booking's receipt or tax invoice number (`INV-000123`), null when it has none (decision 032). */
-  invoiceNumber: string | null;
-  /** The buyer's address refused an email for good (an SMTP 5xx, decision 031): write or call them. */
-  emailBounced: boolean;
-};
+/** One row of the admin's participant table (`get-event-user/{id}`): its schema's type (admin-schemas.ts). */
+export type EventParticipant = z.output<typeof eventParticipant>;
 
 /** The paid and refunded bookings of an event, oldest booking first. Holds never paid are not participants. */
 export function listEventParticipants(db: Db, eventId: number): EventParticipant[] {

@@ -1,6 +1,7 @@
 import { formatVenueTime, utcToWallClock } from "../../../common/time-zone.ts";
 import type { Event } from "../../../db/schema.ts";
 import { type Block, calendarAttachment, compose, type EmailContent, type TicketEmail, when } from "./email-frame.ts";
+import { venueNotesFact, venueNotesSentence, type WithVenueNotes } from "./ticket.ts";
 
 // The reminders before the night (api/messaging/reminders.ts): the text, and the email with the
 // night's `.ics` again.
@@ -14,26 +15,24 @@ function daysAway(now: number, startsAt: number, zone: string): string {
   return days <= 0 ? "today" : days === 1 ? "tomorrow" : `in ${days} days`;
 }
 
-/** The reminder text: how far off the night is, when and where, and the link to the saved tickets. */
+/** The reminder text: how far off the night is, when and where (and the venue notes), and the link to the saved tickets. */
 export const reminderText = (input: {
-  event: Pick<Event, "name" | "startsAt" | "timeZone" | "address">;
+  event: Pick<Event, "name" | "startsAt" | "timeZone" | "address"> & WithVenueNotes;
   now: number;
   ticketsUrl: string;
 }) =>
   `Reminder: ${input.event.name} is ${daysAway(input.now, input.event.startsAt, input.event.timeZone)}, ${formatVenueTime(input.event.startsAt, input.event.timeZone)}, at ${input.event.address}. ` +
+  venueNotesSentence(input.event) +
   `Your ticket: ${input.ticketsUrl}`;
 
 /** The reminder before the night, with the `.ics` again. */
-export function reminderEmail(input: TicketEmail): EmailContent {
+export function reminderEmail(input: TicketEmail & { event: WithVenueNotes }): EmailContent {
   const { event, sender } = input;
   const blocks: Block[] = [
     { p: `Hi ${input.name},` },
     { p: `A reminder: ${event.name} is on ${when(event)}.` },
     {
-      facts: [
-        ["Where", event.address],
-        ["Ticket code", input.uniqueCode],
-      ],
+      facts: [["Where", event.address], ...venueNotesFact(event), ["Ticket code", input.uniqueCode]],
     },
     { link: { href: input.ticketUrl, text: "Open your ticket" } },
   ];

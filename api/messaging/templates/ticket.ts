@@ -12,6 +12,17 @@ import {
   when,
 } from "./email-frame.ts";
 
+/** An event that may carry venue notes: one line on finding the room (docs/decisions/044-one-name-per-field.md). */
+export type WithVenueNotes = { venueNotes?: string | null };
+
+/** The venue notes as an email's fact, or nothing when the event has none. */
+export const venueNotesFact = (event: WithVenueNotes): [string, string][] =>
+  event.venueNotes ? [["Venue notes", event.venueNotes]] : [];
+
+/** The venue notes as a sentence of a text, or nothing when the event has none. */
+export const venueNotesSentence = (event: WithVenueNotes) =>
+  event.venueNotes ? `Venue notes: ${event.venueNotes.replace(/[.!?]$/, "")}. ` : "";
+
 // The ticket: the confirmation text and the booking email, queued together when a booking is paid
 // (api/booking/ticket.ts and booking-email.ts).
 
@@ -36,6 +47,7 @@ export const ticketText = (input: {
  */
 export function bookingEmail(
   input: TicketEmail & {
+    event: WithVenueNotes;
     /** What the QR encodes: the door page's link (api/booking/ticket.ts's `doorQrLink`). */
     qrText: string;
     document?: EmailDocument | null;
@@ -51,6 +63,7 @@ export function bookingEmail(
         ["Ticket code", input.uniqueCode],
         ["When", when(event)],
         ["Where", event.address],
+        ...venueNotesFact(event),
       ],
     },
     { link: { href: input.ticketUrl, text: "Open your ticket" } },

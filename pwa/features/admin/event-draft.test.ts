@@ -8,6 +8,7 @@ const saturday = {
   event_image: "x.jpg",
   EventDateTime: "2031-11-29T08:00:00.000Z",
   event_address: "1 George St",
+  venue_notes: null,
   booking_amount: 45,
   SeatAvailabilityPer: 100,
   event_status: "upcoming",

@@ -1,4 +1,5 @@
 import { EVENT_LIMITS } from "../../../common/event-limits.ts";
+import { type EventTextDraft, emptyTextDraft, textDraftOf, textRequestOf } from "../../../common/event-wire.ts";
 import { type EventFormat, splitsByGender } from "../../../common/formats.ts";
 import { wallClockToUtc } from "../../../common/venue-time-input.ts";
 import type { AdminEventDetail, EventUpdate, NewEvent } from "./admin-api.ts";
@@ -16,15 +17,14 @@ import {
 /**
  * An event as the Add and Edit forms hold it: numbers as typed, the start on the venue's wall clock
  * in `zone`. One shape for both forms, so they show the same fields in the same order and send the
- * same checks (common/event-limits.ts).
+ * same checks (common/event-limits.ts). Its fields have the table's names; the text fields (the
+ * name, the address) are common/event-wire.ts's, which maps them to the API's names both ways.
  */
-export type EventDraft = {
-  name: string;
+export type EventDraft = EventTextDraft & {
   zone: string;
   date: string;
   hour: number;
   minute: number;
-  address: string;
   seats: string;
   seatPlan: BalancedSeats;
   price: string;
@@ -53,12 +53,11 @@ export type EventDraft = {
 };
 
 export const emptyDraft = (zone: string): EventDraft => ({
-  name: "",
+  ...emptyTextDraft(),
   zone,
   date: "",
   hour: 19,
   minute: 0,
-  address: "",
   seats: "",
   seatPlan: { balanced: false, men: "", women: "" },
   price: "",
@@ -73,10 +72,9 @@ export const emptyDraft = (zone: string): EventDraft => ({
 });
 
 export const draftOf = (e: AdminEventDetail): EventDraft => ({
-  name: e.event_name,
+  ...textDraftOf(e),
   zone: e.time_zone,
   ...apiToWallClock(e.EventDateTime, e.time_zone),
-  address: e.event_address,
   seats: String(e.total_seats),
   seatPlan: balancedSeatsOf(e),
   price: e.booking_amount.toFixed(2),
@@ -120,11 +118,10 @@ const startOf = (draft: EventDraft) =>
 export function newEventOf(draft: EventDraft, image: File): NewEvent {
   const { eventDate, eventTime } = startOf(draft);
   return {
-    eventName: draft.name,
+    ...textRequestOf(draft),
     eventDate,
     eventTime,
     timeZone: draft.zone,
-    eventAddress: draft.address,
     totalSeats: draft.seats,
     ...(draft.seatPlan.balanced && splitsByGender(draft.format)
       ? { seatsMale: draft.seatPlan.men, seatsFemale: draft.seatPlan.women }
@@ -145,10 +142,9 @@ export function newEventOf(draft: EventDraft, image: File): NewEvent {
 /** update-event's body: every field, and the seat plan as both counts or both null. */
 export const updateOf = (eventId: number, draft: EventDraft): EventUpdate => ({
   eventid: eventId,
-  eventName: draft.name,
+  ...textRequestOf(draft),
   ...startOf(draft),
   timeZone: draft.zone,
-  eventAddress: draft.address,
   totalSeats: Number(draft.seats),
   // One group and Mixed are one pool of seats.
   ...seatsForUpdate(splitsByGender(draft.format) ? draft.seatPlan : { ...draft.seatPlan, balanced: false }),

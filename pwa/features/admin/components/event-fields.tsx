@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { EVENT_LIMITS as L } from "../../../../common/event-limits.ts";
+import { EVENT_TEXT_FIELDS } from "../../../../common/event-wire.ts";
 import {
   EVENT_FORMATS,
   type EventFormat,
@@ -54,7 +55,7 @@ export function EventFields(props: Props) {
   );
 }
 
-/** The name, the venue's zone, the date and time, and the address. */
+/** The name, the venue's zone, the date and time, the address and the venue notes. */
 function WhenAndWhereFields(props: Props) {
   const { idPrefix, draft, onChange, minDate } = props;
   const { id } = helpers(props);
@@ -99,6 +100,20 @@ function WhenAndWhereFields(props: Props) {
           value={draft.address}
           onChange={(e) => onChange("address", e.target.value)}
         />
+      </div>
+      <div className="field span-2">
+        <label htmlFor={id("venue-notes")}>Venue notes</label>
+        <input
+          id={id("venue-notes")}
+          maxLength={EVENT_TEXT_FIELDS.venueNotes.max}
+          autoComplete="off"
+          aria-describedby={id("venue-notes-hint")}
+          value={draft.venueNotes}
+          onChange={(e) => onChange("venueNotes", e.target.value)}
+        />
+        <small id={id("venue-notes-hint")} className="admin-hint">
+          At most {EVENT_TEXT_FIELDS.venueNotes.max} characters
+        </small>
       </div>
     </>
   );

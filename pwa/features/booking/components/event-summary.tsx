@@ -31,6 +31,12 @@ export function EventSummaryCard({ event, gender }: { event: EventSummary; gende
         <dt>Where</dt>
         <dd>{event.event_address}</dd>
       </div>
+      {event.venue_notes ? (
+        <div>
+          <dt>Venue notes</dt>
+          <dd>{event.venue_notes}</dd>
+        </div>
+      ) : null}
       <div>
         <dt>Ticket</dt>
         <dd>

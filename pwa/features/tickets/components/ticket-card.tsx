@@ -1,3 +1,6 @@
+import { useEffect, useState } from "react";
+import type { api, Ok } from "../../../lib/api.ts";
+import { getJson } from "../../../lib/api-reply.ts";
 import { EventTime } from "../../events/components/event-time.tsx";
 import { ticketStanding } from "../ticket-standing.ts";
 import type { SavedTicket } from "../ticket-store.ts";
@@ -22,6 +25,28 @@ export type TicketView = Pick<
   | "invoiceNumber"
 >;
 
+/**
+ * The event's venue notes, read from its public answer (get-event, which the service worker keeps for
+ * offline use): they are the event's, so an edit after the booking still reaches the saved ticket.
+ */
+function useVenueNotes(eventID: number, wanted: boolean): string | null {
+  const [notes, setNotes] = useState<string | null>(null);
+  useEffect(() => {
+    if (!wanted) return;
+    let live = true;
+    getJson<Ok<(typeof api)["get-event"][":id"]["$get"]>>(`/api/get-event/${eventID}`)
+      .then((reply) => {
+        if (live && reply.ok) setNotes(reply.data.venue_notes ?? null);
+      })
+      // Offline and never fetched: the ticket shows what it keeps.
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, [eventID, wanted]);
+  return notes;
+}
+
 /** The saved ticket's receipt or tax invoice: its link token is the proof (docs/api.md, `GET /api/invoice`). */
 const invoiceHref = (bookingId: number, token: string) =>
   `/api/invoice?bookingId=${bookingId}&t=${encodeURIComponent(token)}`;
@@ -42,6 +67,7 @@ export function TicketCard({ ticket, headingLevel = 2 }: { ticket: TicketView; h
   const Heading = (["h2", "h3", "h4"] as const)[headingLevel - 2] ?? "h2";
   const { voided, past } = ticketStanding(ticket, Date.now());
   const usable = !voided && !past;
+  const venueNotes = useVenueNotes(ticket.eventID, usable);
   return (
     <article
       className={`ticket-card${voided ? " is-void" : ""}${past ? " is-past" : ""}`}
@@ -94,6 +120,12 @@ export function TicketCard({ ticket, headingLevel = 2 }: { ticket: TicketView; h
           <div>
             <dt>Location</dt>
             <dd>{ticket.eventLocation}</dd>
+          </div>
+        ) : null}
+        {usable && venueNotes ? (
+          <div>
+            <dt>Venue notes</dt>
+            <dd>{venueNotes}</dd>
           </div>
         ) : null}
       </dl>
