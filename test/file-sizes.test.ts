@@ -28,10 +28,6 @@ const WHY = /\bwhy\b/i;
  * entry leaves the list when its function is split (the test fails on an entry no longer needed).
  */
 const ALLOWED: Record<string, string> = {
-  // The server.
-  "api/booking/waitlist-offers.ts offerFreedSeats":
-    "one transaction that lapses, closes and offers in turn, and texts each offer; its texts move to " +
-    "api/messaging/templates/ in issue 47's part 4 (another branch), which shortens it: split after that lands",
   // The PWA: the booking form and three data engines whose steps share one state and one order
   // of answers. Thirteen long components were split into hooks and smaller parts (as Invite was:
   // invite-compose.tsx, announcement-list.tsx); these four are next, one change at a time, each
