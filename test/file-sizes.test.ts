@@ -32,9 +32,6 @@ const ALLOWED: Record<string, string> = {
   // of answers. Thirteen long components were split into hooks and smaller parts (as Invite was:
   // invite-compose.tsx, announcement-list.tsx); these four are next, one change at a time, each
   // proven by its browser suite.
-  "pwa/features/booking/components/details-form.tsx DetailsForm":
-    "the booking form: its draft, kept details, photo and every outcome of a save share one state; " +
-    "the booking flow's browser suites prove it as it is",
   "pwa/lib/offline-queue.ts createOfflineQueue":
     "a closure whose methods share the open database, the flush lock and the retry timer",
   "pwa/features/rounds/use-rounds.ts useRounds":
