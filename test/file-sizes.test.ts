@@ -32,8 +32,6 @@ const ALLOWED: Record<string, string> = {
   // of answers. Thirteen long components were split into hooks and smaller parts (as Invite was:
   // invite-compose.tsx, announcement-list.tsx); these four are next, one change at a time, each
   // proven by its browser suite.
-  "pwa/features/rounds/use-rounds.ts useRounds":
-    "the console's data: the stream, the poll and each action's answer share one state and its order",
   "pwa/features/feedback/my-rounds.ts useMyRounds":
     "the guest's night: the stream, the poll and the copy kept on the phone share one state",
 };
