@@ -5,6 +5,7 @@ import {
   type Event,
   events,
   type Gender,
+  type WaitlistEntry,
   type WaitlistOffer,
   waitlistEntries,
   waitlistOffers,
@@ -54,130 +55,156 @@ const takingBookings = (event: Event, now: number) => event.status === "upcoming
  * first person waiting for it. Returns how many offers it made.
  */
 export function offerFreedSeats(deps: Deps, now: number, eventId?: number): number {
-  const { db, env } = deps;
-  return db.transaction(
+  return deps.db.transaction(
     (tx) => {
-      const lapsed = tx
-        .update(waitlistOffers)
-        .set({ status: "expired" })
-        .where(
-          and(
-            inArray(waitlistOffers.status, ["open", "claimed"]),
-            lte(waitlistOffers.expiresAt, now),
-            eventId === undefined ? undefined : eq(waitlistOffers.eventId, eventId),
-          ),
-        )
-        .returning({ entryId: waitlistOffers.entryId })
-        .all();
-      if (lapsed.length > 0) {
-        tx.update(waitlistEntries)
-          .set({ status: "lapsed" })
-          .where(
-            and(
-              inArray(
-                waitlistEntries.id,
-                lapsed.map((o) => o.entryId),
-              ),
-              eq(waitlistEntries.status, "offered"),
-            ),
-          )
-          .run();
-      }
-      const withLines = tx
-        .selectDistinct({ event: events })
-        .from(waitlistEntries)
-        .innerJoin(events, eq(events.id, waitlistEntries.eventId))
-        .where(
-          and(
-            eq(waitlistEntries.status, "waiting"),
-            eventId === undefined ? undefined : eq(waitlistEntries.eventId, eventId),
-          ),
-        )
-        .all();
+      lapseRunOutOffers(tx, now, eventId);
       let made = 0;
-      for (const { event } of withLines) {
+      for (const { event } of eventsWithWaiting(tx, eventId)) {
         if (!takingBookings(event, now)) {
           closeLineAtStart(tx, event);
           continue;
         }
-        // Someone who booked a seat on their own (it freed up while they were waiting) is out of line.
-        tx.update(waitlistEntries)
-          .set({ status: "booked" })
-          .where(
-            and(
-              eq(waitlistEntries.eventId, event.id),
-              eq(waitlistEntries.status, "waiting"),
-              inArray(
-                waitlistEntries.phone,
-                tx
-                  .select({ phone: bookings.phone })
-                  .from(bookings)
-                  .where(and(eq(bookings.eventId, event.id), eq(bookings.status, "paid"))),
-              ),
-            ),
-          )
-          .run();
-        const left = seatsLeft(event, seatUse(tx, event.id, now));
-        const lines: { gender?: Gender; free: number }[] = isBalanced(event)
-          ? [
-              { gender: "male", free: seatsLeftFor(left, "male") },
-              { gender: "female", free: seatsLeftFor(left, "female") },
-            ]
-          : [{ free: left.total }];
-        // A gender's seats never exceed the room's: what one line takes is no longer free for the other.
-        let room = left.total;
-        for (const line of lines) {
-          const free = Math.min(line.free, room);
-          if (free <= 0) continue;
-          const next = tx
-            .select()
-            .from(waitlistEntries)
-            .where(
-              and(
-                eq(waitlistEntries.eventId, event.id),
-                eq(waitlistEntries.status, "waiting"),
-                line.gender ? eq(waitlistEntries.gender, line.gender) : undefined,
-              ),
-            )
-            .orderBy(asc(waitlistEntries.id))
-            .limit(free)
-            .all();
-          room -= next.length;
-          for (const entry of next) {
-            const expiresAt = Math.min(now + env.WAITLIST_OFFER_MINUTES * 60_000, event.startsAt);
-            const offer = tx
-              .insert(waitlistOffers)
-              .values({ entryId: entry.id, eventId: event.id, phone: entry.phone, gender: entry.gender, expiresAt })
-              .returning({ id: waitlistOffers.id })
-              .get();
-            tx.update(waitlistEntries).set({ status: "offered" }).where(eq(waitlistEntries.id, entry.id)).run();
-            enqueueSms(tx, {
-              dedupeKey: `waitlist-offer:${offer.id}`,
-              to: entry.phone,
-              body: waitlistOfferText({ event, expiresAt, offerUrl: waitlistOfferLink(env, offer.id) }),
-            });
-            made += 1;
-          }
-        }
+        made += offerEventSeats(tx, deps.env, event, now);
       }
-      // Lines of events that stopped taking bookings with only offers out (the start passed mid-offer).
-      const closed = tx
-        .selectDistinct({ event: events })
-        .from(waitlistEntries)
-        .innerJoin(events, eq(events.id, waitlistEntries.eventId))
-        .where(
-          and(
-            eq(waitlistEntries.status, "offered"),
-            or(ne(events.status, "upcoming"), lte(events.startsAt, now)),
-            eventId === undefined ? undefined : eq(events.id, eventId),
-          ),
-        )
-        .all();
-      for (const { event } of closed) closeLineAtStart(tx, event);
+      for (const { event } of closedWithOffersOut(tx, now, eventId)) closeLineAtStart(tx, event);
       return made;
     },
     { behavior: "immediate" },
   );
+}
+
+/** Offers that ran out lapse, and their person loses the place in line. */
+function lapseRunOutOffers(tx: DbOrTx, now: number, eventId?: number) {
+  const lapsed = tx
+    .update(waitlistOffers)
+    .set({ status: "expired" })
+    .where(
+      and(
+        inArray(waitlistOffers.status, ["open", "claimed"]),
+        lte(waitlistOffers.expiresAt, now),
+        eventId === undefined ? undefined : eq(waitlistOffers.eventId, eventId),
+      ),
+    )
+    .returning({ entryId: waitlistOffers.entryId })
+    .all();
+  if (lapsed.length === 0) return;
+  tx.update(waitlistEntries)
+    .set({ status: "lapsed" })
+    .where(
+      and(
+        inArray(
+          waitlistEntries.id,
+          lapsed.map((o) => o.entryId),
+        ),
+        eq(waitlistEntries.status, "offered"),
+      ),
+    )
+    .run();
+}
+
+/** The events (all, or the one asked about) with someone still waiting in line. */
+const eventsWithWaiting = (tx: DbOrTx, eventId?: number) =>
+  tx
+    .selectDistinct({ event: events })
+    .from(waitlistEntries)
+    .innerJoin(events, eq(events.id, waitlistEntries.eventId))
+    .where(
+      and(
+        eq(waitlistEntries.status, "waiting"),
+        eventId === undefined ? undefined : eq(waitlistEntries.eventId, eventId),
+      ),
+    )
+    .all();
+
+/** Lines of events that stopped taking bookings with only offers out (the start passed mid-offer). */
+const closedWithOffersOut = (tx: DbOrTx, now: number, eventId?: number) =>
+  tx
+    .selectDistinct({ event: events })
+    .from(waitlistEntries)
+    .innerJoin(events, eq(events.id, waitlistEntries.eventId))
+    .where(
+      and(
+        eq(waitlistEntries.status, "offered"),
+        or(ne(events.status, "upcoming"), lte(events.startsAt, now)),
+        eventId === undefined ? undefined : eq(events.id, eventId),
+      ),
+    )
+    .all();
+
+/** One event taking bookings: each of its free seats goes to the first person waiting for it. */
+function offerEventSeats(tx: DbOrTx, env: Deps["env"], event: Event, now: number): number {
+  leaveLineIfBooked(tx, event.id);
+  const left = seatsLeft(event, seatUse(tx, event.id, now));
+  const lines: { gender?: Gender; free: number }[] = isBalanced(event)
+    ? [
+        { gender: "male", free: seatsLeftFor(left, "male") },
+        { gender: "female", free: seatsLeftFor(left, "female") },
+      ]
+    : [{ free: left.total }];
+  // A gender's seats never exceed the room's: what one line takes is no longer free for the other.
+  let room = left.total;
+  let made = 0;
+  for (const line of lines) {
+    const free = Math.min(line.free, room);
+    if (free <= 0) continue;
+    const next = firstWaiting(tx, event.id, free, line.gender);
+    room -= next.length;
+    for (const entry of next) makeOffer(tx, env, event, entry, now);
+    made += next.length;
+  }
+  return made;
+}
+
+/** Someone who booked a seat on their own (it freed up while they were waiting) is out of line. */
+function leaveLineIfBooked(tx: DbOrTx, eventId: number) {
+  tx.update(waitlistEntries)
+    .set({ status: "booked" })
+    .where(
+      and(
+        eq(waitlistEntries.eventId, eventId),
+        eq(waitlistEntries.status, "waiting"),
+        inArray(
+          waitlistEntries.phone,
+          tx
+            .select({ phone: bookings.phone })
+            .from(bookings)
+            .where(and(eq(bookings.eventId, eventId), eq(bookings.status, "paid"))),
+        ),
+      ),
+    )
+    .run();
+}
+
+/** The first `count` people waiting at the event (in one gender's line, when it has them), in order. */
+const firstWaiting = (tx: DbOrTx, eventId: number, count: number, gender?: Gender) =>
+  tx
+    .select()
+    .from(waitlistEntries)
+    .where(
+      and(
+        eq(waitlistEntries.eventId, eventId),
+        eq(waitlistEntries.status, "waiting"),
+        gender ? eq(waitlistEntries.gender, gender) : undefined,
+      ),
+    )
+    .orderBy(asc(waitlistEntries.id))
+    .limit(count)
+    .all();
+
+/** Keeps a seat for this person until the offer runs out (never past the start) and texts them its link. */
+function makeOffer(tx: DbOrTx, env: Deps["env"], event: Event, entry: WaitlistEntry, now: number) {
+  const expiresAt = Math.min(now + env.WAITLIST_OFFER_MINUTES * 60_000, event.startsAt);
+  const offer = tx
+    .insert(waitlistOffers)
+    .values({ entryId: entry.id, eventId: event.id, phone: entry.phone, gender: entry.gender, expiresAt })
+    .returning({ id: waitlistOffers.id })
+    .get();
+  tx.update(waitlistEntries).set({ status: "offered" }).where(eq(waitlistEntries.id, entry.id)).run();
+  enqueueSms(tx, {
+    dedupeKey: `waitlist-offer:${offer.id}`,
+    to: entry.phone,
+    body: waitlistOfferText({ event, expiresAt, offerUrl: waitlistOfferLink(env, offer.id) }),
+  });
 }
 
 /**

@@ -94,19 +94,38 @@ export type FlushQueueMessage = { type: "FLUSH_QUEUE"; tag: string };
 const defaultJudge = (reply: ApiReply<unknown>): Verdict =>
   reply.ok ? "sent" : reply.status >= 500 ? "retry" : "drop";
 
+/**
+ * What one queue's steps share: its calls, the open database, the flush lock and the retry timer.
+ * The steps are the functions below, each taking the queue's engine; `createOfflineQueue` makes one.
+ */
+type Engine<E extends QueueEntry, R> = {
+  calls: Omit<OfflineQueueOptions<E, DBSchema, R>, "open" | "store" | "judge">;
+  judge: (reply: ApiReply<R>) => Verdict;
+  store: string;
+  open: () => Promise<IDBPDatabase>;
+  /** The flush in progress: later calls share it. */
+  running: Promise<void> | undefined;
+  /** A flush was asked for during the one running: it goes round again. */
+  again: boolean;
+  /** One timer for the earliest retry. */
+  timer: ReturnType<typeof setTimeout> | undefined;
+};
+
 /** `E` is the entry type, `S` the database schema (the store must hold exactly `E`s), `R` the server's reply. */
 export function createOfflineQueue<E extends QueueEntry, S extends DBSchema, R = unknown>(
   options: OfflineQueueOptions<E, S, R>,
 ): OfflineQueue<E> {
-  const judge = options.judge ?? defaultJudge;
-  // idb cannot follow a store name that is itself a type parameter; inside the engine the store is
-  // read through idb's untyped view, and every value in it is an E by QueueStoreName's constraint.
-  const store: string = options.store;
-  const open = async () => (await options.open()) as unknown as IDBPDatabase;
-
-  let running: Promise<void> | undefined;
-  let again = false;
-  let timer: ReturnType<typeof setTimeout> | undefined;
+  const q: Engine<E, R> = {
+    calls: options,
+    judge: options.judge ?? defaultJudge,
+    // idb cannot follow a store name that is itself a type parameter; inside the engine the store is
+    // read through idb's untyped view, and every value in it is an E by QueueStoreName's constraint.
+    store: options.store,
+    open: async () => (await options.open()) as unknown as IDBPDatabase,
+    running: undefined,
+    again: false,
+    timer: undefined,
+  };
 
   const fresh = <T extends Omit<E, "attempts" | "nextAttemptAt">>(fields: T) => ({
     ...fields,
@@ -114,165 +133,154 @@ export function createOfflineQueue<E extends QueueEntry, S extends DBSchema, R =
     nextAttemptAt: (fields as unknown as QueueEntry).clientTs,
   });
 
-  async function enqueue(fields: Omit<E, "attempts" | "nextAttemptAt">): Promise<E> {
-    const entry = fresh(fields) as unknown as E;
-    await (await open()).put(store, entry);
-    kick();
-    return entry;
-  }
-
-  function kick() {
-    void flush();
-  }
-
-  function flush(flushOptions: { dueOnly?: boolean } = {}): Promise<void> {
-    if (running) {
-      again = true;
-      return running;
-    }
-    running = (async () => {
-      try {
-        let dueOnly = flushOptions.dueOnly ?? false;
-        do {
-          again = false;
-          await flushOnce(dueOnly);
-          dueOnly = false;
-        } while (again);
-      } finally {
-        running = undefined;
-        await scheduleNext();
-      }
-    })();
-    return running;
-  }
-
-  async function whenIdle() {
-    while (running) await running;
-  }
-
-  async function entries(): Promise<E[]> {
-    const all = (await (await open()).getAll(store)) as E[];
-    return all.sort((a, b) => a.clientTs - b.clientTs);
-  }
-
-  async function flushOnce(dueOnly: boolean) {
-    const db = await open();
-    const waiting = (
-      dueOnly
-        ? await db.getAllFromIndex(store, "byNextAttempt", IDBKeyRange.upperBound(Date.now()))
-        : await db.getAll(store)
-    ) as E[];
-    const ordered = waiting.sort((a, b) => a.clientTs - b.clientTs);
-    for (const [i, entry] of ordered.entries()) {
-      if ((await send(entry)) === "wait") {
-        // The rest would fail the same way: count it as their attempt too rather than hammering.
-        for (const rest of ordered.slice(i + 1)) await retryLater(rest);
-        break;
-      }
-    }
-  }
-
-  async function send(entry: E): Promise<Verdict> {
-    let reply: ApiReply<R>;
-    try {
-      reply = await options.send(entry);
-    } catch (error) {
-      if (!(error instanceof CallFailed)) throw error;
-      await retryLater(entry);
-      return "wait";
-    }
-    const verdict = judge(reply);
-    if (verdict === "sent") {
-      await removeIfCurrent(entry);
-      // A judge may count a refusal as delivered; only a success has an answer to hand on.
-      if (reply.ok) await options.onSent?.(entry, reply.data);
-    } else if (verdict === "drop") {
-      await removeIfCurrent(entry);
-      await options.onDropped?.(entry, reply);
-    } else {
-      await retryLater(entry);
-      if (verdict === "wait") options.onWait?.(entry, reply);
-    }
-    return verdict;
-  }
-
-  /** Removed only if it is still the entry that was sent: a newer one written meanwhile must survive. */
-  async function removeIfCurrent(entry: E) {
-    const tx = (await open()).transaction(store, "readwrite");
-    const current = (await tx.store.get(entry.key)) as E | undefined;
-    if (current?.clientTs === entry.clientTs) await tx.store.delete(entry.key);
-    await tx.done;
-  }
-
-  async function retryLater(entry: E) {
-    const tx = (await open()).transaction(store, "readwrite");
-    const current = (await tx.store.get(entry.key)) as E | undefined;
-    if (current?.clientTs === entry.clientTs) {
-      const attempts = current.attempts + 1;
-      await tx.store.put({ ...current, attempts, nextAttemptAt: Date.now() + backoffDelay(attempts) });
-    }
-    await tx.done;
-  }
-
-  /** One timer for the earliest retry; replaced whenever the queue changes. */
-  async function scheduleNext() {
-    if (timer !== undefined) clearTimeout(timer);
-    timer = undefined;
-    const cursor = await (await open()).transaction(store).store.index("byNextAttempt").openCursor();
-    if (!cursor) return;
-    requestBackgroundSync();
-    const delay = Math.max(0, (cursor.value as E).nextAttemptAt - Date.now());
-    timer = setTimeout(() => {
-      timer = undefined;
-      void flush({ dueOnly: true });
-    }, delay);
-  }
-
-  /**
-   * Entries are still waiting: ask the browser (where it has Background Sync) to wake the service
-   * worker when the network is back, which then asks open pages to flush, or flushes itself.
-   */
-  function requestBackgroundSync() {
-    if (!("document" in globalThis) || !("serviceWorker" in navigator)) return;
-    void navigator.serviceWorker.ready
-      .then((registration) => {
-        const sync = (registration as ServiceWorkerRegistration & { sync?: { register(tag: string): Promise<void> } })
-          .sync;
-        return sync?.register(options.syncTag);
-      })
-      .catch(() => undefined);
-  }
-
-  function start(): () => void {
-    const onOnline = () => void flush();
-    const onMessage = (event: MessageEvent) => {
-      const data = event.data as Partial<FlushQueueMessage> | null;
-      if (data?.type === "FLUSH_QUEUE" && data.tag === options.syncTag) void flush();
-    };
-    globalThis.addEventListener("online", onOnline);
-    navigator.serviceWorker?.addEventListener("message", onMessage);
-    void flush();
-    return () => {
-      globalThis.removeEventListener("online", onOnline);
-      navigator.serviceWorker?.removeEventListener("message", onMessage);
-    };
-  }
-
-  function reset() {
-    if (timer !== undefined) clearTimeout(timer);
-    timer = undefined;
-    running = undefined;
-    again = false;
-  }
-
   return {
     fresh: fresh as OfflineQueue<E>["fresh"],
-    enqueue,
-    kick,
-    flush,
-    whenIdle,
-    entries,
-    start,
-    reset,
+    async enqueue(fields) {
+      const entry = fresh(fields) as unknown as E;
+      await (await q.open()).put(q.store, entry);
+      void flush(q);
+      return entry;
+    },
+    kick: () => void flush(q),
+    flush: (flushOptions) => flush(q, flushOptions),
+    async whenIdle() {
+      while (q.running) await q.running;
+    },
+    async entries() {
+      const all = (await (await q.open()).getAll(q.store)) as E[];
+      return all.sort((a, b) => a.clientTs - b.clientTs);
+    },
+    start: () => listen(q),
+    reset() {
+      if (q.timer !== undefined) clearTimeout(q.timer);
+      q.timer = undefined;
+      q.running = undefined;
+      q.again = false;
+    },
+  };
+}
+
+function flush<E extends QueueEntry, R>(q: Engine<E, R>, flushOptions: { dueOnly?: boolean } = {}): Promise<void> {
+  if (q.running) {
+    q.again = true;
+    return q.running;
+  }
+  q.running = (async () => {
+    try {
+      let dueOnly = flushOptions.dueOnly ?? false;
+      do {
+        q.again = false;
+        await flushOnce(q, dueOnly);
+        dueOnly = false;
+      } while (q.again);
+    } finally {
+      q.running = undefined;
+      await scheduleNext(q);
+    }
+  })();
+  return q.running;
+}
+
+async function flushOnce<E extends QueueEntry, R>(q: Engine<E, R>, dueOnly: boolean) {
+  const db = await q.open();
+  const waiting = (
+    dueOnly
+      ? await db.getAllFromIndex(q.store, "byNextAttempt", IDBKeyRange.upperBound(Date.now()))
+      : await db.getAll(q.store)
+  ) as E[];
+  const ordered = waiting.sort((a, b) => a.clientTs - b.clientTs);
+  for (const [i, entry] of ordered.entries()) {
+    if ((await send(q, entry)) === "wait") {
+      // The rest would fail the same way: count it as their attempt too rather than hammering.
+      for (const rest of ordered.slice(i + 1)) await retryLater(q, rest);
+      break;
+    }
+  }
+}
+
+async function send<E extends QueueEntry, R>(q: Engine<E, R>, entry: E): Promise<Verdict> {
+  let reply: ApiReply<R>;
+  try {
+    reply = await q.calls.send(entry);
+  } catch (error) {
+    if (!(error instanceof CallFailed)) throw error;
+    await retryLater(q, entry);
+    return "wait";
+  }
+  const verdict = q.judge(reply);
+  if (verdict === "sent") {
+    await removeIfCurrent(q, entry);
+    // A judge may count a refusal as delivered; only a success has an answer to hand on.
+    if (reply.ok) await q.calls.onSent?.(entry, reply.data);
+  } else if (verdict === "drop") {
+    await removeIfCurrent(q, entry);
+    await q.calls.onDropped?.(entry, reply);
+  } else {
+    await retryLater(q, entry);
+    if (verdict === "wait") q.calls.onWait?.(entry, reply);
+  }
+  return verdict;
+}
+
+/** Removed only if it is still the entry that was sent: a newer one written meanwhile must survive. */
+async function removeIfCurrent<E extends QueueEntry, R>(q: Engine<E, R>, entry: E) {
+  const tx = (await q.open()).transaction(q.store, "readwrite");
+  const current = (await tx.store.get(entry.key)) as E | undefined;
+  if (current?.clientTs === entry.clientTs) await tx.store.delete(entry.key);
+  await tx.done;
+}
+
+async function retryLater<E extends QueueEntry, R>(q: Engine<E, R>, entry: E) {
+  const tx = (await q.open()).transaction(q.store, "readwrite");
+  const current = (await tx.store.get(entry.key)) as E | undefined;
+  if (current?.clientTs === entry.clientTs) {
+    const attempts = current.attempts + 1;
+    await tx.store.put({ ...current, attempts, nextAttemptAt: Date.now() + backoffDelay(attempts) });
+  }
+  await tx.done;
+}
+
+/** One timer for the earliest retry; replaced whenever the queue changes. */
+async function scheduleNext<E extends QueueEntry, R>(q: Engine<E, R>) {
+  if (q.timer !== undefined) clearTimeout(q.timer);
+  q.timer = undefined;
+  const cursor = await (await q.open()).transaction(q.store).store.index("byNextAttempt").openCursor();
+  if (!cursor) return;
+  requestBackgroundSync(q.calls.syncTag);
+  const delay = Math.max(0, (cursor.value as E).nextAttemptAt - Date.now());
+  q.timer = setTimeout(() => {
+    q.timer = undefined;
+    void flush(q, { dueOnly: true });
+  }, delay);
+}
+
+/**
+ * Entries are still waiting: ask the browser (where it has Background Sync) to wake the service
+ * worker when the network is back, which then asks open pages to flush, or flushes itself.
+ */
+function requestBackgroundSync(syncTag: string) {
+  if (!("document" in globalThis) || !("serviceWorker" in navigator)) return;
+  void navigator.serviceWorker.ready
+    .then((registration) => {
+      const sync = (registration as ServiceWorkerRegistration & { sync?: { register(tag: string): Promise<void> } })
+        .sync;
+      return sync?.register(syncTag);
+    })
+    .catch(() => undefined);
+}
+
+/** The queue's `start`: flush now, on `online`, and when the service worker asks; returns the stop. */
+function listen<E extends QueueEntry, R>(q: Engine<E, R>): () => void {
+  const onOnline = () => void flush(q);
+  const onMessage = (event: MessageEvent) => {
+    const data = event.data as Partial<FlushQueueMessage> | null;
+    if (data?.type === "FLUSH_QUEUE" && data.tag === q.calls.syncTag) void flush(q);
+  };
+  globalThis.addEventListener("online", onOnline);
+  navigator.serviceWorker?.addEventListener("message", onMessage);
+  void flush(q);
+  return () => {
+    globalThis.removeEventListener("online", onOnline);
+    navigator.serviceWorker?.removeEventListener("message", onMessage);
   };
 }

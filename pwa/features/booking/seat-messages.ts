@@ -7,6 +7,9 @@ export const genderPlural = (gender: Gender) => (gender === "male" ? "men" : "wo
 export const genderFullMessage = (gender: Gender) =>
   `No seats left for ${genderPlural(gender)}. Join the waitlist and we'll text you when a seat frees up.`;
 
-/** After the sold-out alert (`SOLD_OUT_ALERT`, details-form.tsx), the same offer for a whole event that is full. */
+/** The alert when every seat of the event is gone as the details form saves. */
+export const SOLD_OUT_ALERT = "Sorry,no more seats are available for booking currently.Please try after some time.";
+
+/** After the sold-out alert (`SOLD_OUT_ALERT`), the same offer for a whole event that is full. */
 export const SOLD_OUT_WAITLIST_MESSAGE =
   "This event is sold out. Join the waitlist and we'll text you when a seat frees up.";

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from "react";
+import { type RefObject, useCallback, useEffect, useRef, useState } from "react";
 import { needsRefetch, type RoomEvent } from "../../../common/room-events.ts";
 import { api, CallFailed, imageUrl, type Ok, send } from "../../lib/api.ts";
 import { keepForOffline } from "../../lib/offline-cache.ts";
@@ -102,22 +102,12 @@ export function useMyRounds(link: FeedbackLink | null, pollMs = MY_ROUNDS_POLL_M
       reply = await myRounds(link);
     } catch (error) {
       if (!(error instanceof CallFailed)) throw error;
-      setState((s) =>
-        s.status === "ready"
-          ? { ...s, kept: true }
-          : s.status === "loading"
-            ? s
-            : { status: "unavailable", reason: "offline" },
-      );
+      setState(unreachedState);
       return false;
     }
     if (!reply.ok) {
-      // A refused link is said once, by the partner grid below; the night simply does not show.
-      setState((s) =>
-        reply.status === 403 || s.status !== "ready"
-          ? { status: "unavailable", reason: reply.status === 403 ? "link" : "error" }
-          : { ...s, kept: true },
-      );
+      const status = reply.status;
+      setState((s) => refusedState(s, status));
       return true;
     }
     const receivedAt = Date.now();
@@ -180,8 +170,40 @@ export function useMyRounds(link: FeedbackLink | null, pollMs = MY_ROUNDS_POLL_M
     };
   }, [link, load]);
 
-  // Polling: the whole story without the stream, a safety net with it. Its own effect, so the
-  // stream coming and going changes the pace without reloading the page's state.
+  useNightPoll(link, load, finished, pollMs, live);
+
+  return { state, reload: load };
+}
+
+/** The server could not be reached: what is shown stays (as the kept copy), or the night is unavailable. */
+const unreachedState = (s: NightState): NightState =>
+  s.status === "ready"
+    ? { ...s, kept: true }
+    : s.status === "loading"
+      ? s
+      : { status: "unavailable", reason: "offline" };
+
+/**
+ * The server refused: a refused link (403) hides the night, said once by the partner grid below;
+ * any other refusal keeps what is shown as the kept copy, or says there is nothing to show.
+ */
+const refusedState = (s: NightState, status: number): NightState =>
+  status === 403 || s.status !== "ready"
+    ? { status: "unavailable", reason: status === 403 ? "link" : "error" }
+    : { ...s, kept: true };
+
+/**
+ * Polling: the whole story without the stream, a safety net with it, and at once when the network
+ * comes back; none once the night is finished. Its own effect, so the stream coming and going
+ * changes the pace without reloading the page's state.
+ */
+function useNightPoll(
+  link: FeedbackLink | null,
+  load: () => Promise<boolean | undefined>,
+  finished: RefObject<boolean>,
+  pollMs: number,
+  live: boolean,
+) {
   const busy = useRef(false);
   useEffect(() => {
     if (!link) return;
@@ -203,7 +225,5 @@ export function useMyRounds(link: FeedbackLink | null, pollMs = MY_ROUNDS_POLL_M
       clearInterval(timer);
       globalThis.removeEventListener("online", onOnline);
     };
-  }, [link, load, pollMs, live]);
-
-  return { state, reload: load };
+  }, [link, load, finished, pollMs, live]);
 }

@@ -81,9 +81,94 @@ export function problemFor(
  * request has been answered already, so a slow poll never undoes a tap.
  */
 export function useRounds(eventID: number | null, pollMs = ROUNDS_POLL_MS, organiser = true) {
-  const [state, setState] = useState<ConsoleState>({ status: "idle" });
+  const { state, setState, unreachable, setUnreachable, sent, accept, load } = useRoundsState(eventID);
   const [busy, setBusy] = useState<Busy>(null);
   const [problem, setProblem] = useState<string | null>(null);
+
+  useEffect(() => {
+    setProblem(null);
+    setUnreachable(false);
+    if (eventID === null) {
+      setState({ status: "idle" });
+      return;
+    }
+    void load(false);
+    const onOnline = () => void load(true);
+    window.addEventListener("online", onOnline);
+    return () => window.removeEventListener("online", onOnline);
+  }, [eventID, load, setState, setUnreachable]);
+
+  const ratingsSeen = useRoundsUpdates(eventID, state, load, pollMs);
+
+  const perform = useCallback(
+    async (
+      what: Exclude<Busy, null>,
+      kind: RunAction | "plan" | "left" | "announce",
+      call: () => Promise<ApiReply<RoundsState>>,
+    ) => {
+      if (eventID === null) return false;
+      const seq = ++sent.current;
+      setBusy(what);
+      setProblem(null);
+      try {
+        const reply = await call();
+        setUnreachable(false);
+        if (reply.ok) {
+          accept(eventID, seq, reply.data);
+          return true;
+        }
+        setProblem(problemFor(kind, reply, organiser));
+        // The screen was behind the server (a second press, a round that ended by itself): show now.
+        if (reply.data.code === "stale_state") void load(true);
+      } catch (error) {
+        if (!(error instanceof CallFailed)) throw error;
+        setUnreachable(true);
+        setProblem(OFFLINE);
+      } finally {
+        setBusy(null);
+      }
+      return false;
+    },
+    [eventID, sent, accept, load, organiser, setUnreachable],
+  );
+
+  return {
+    state,
+    busy,
+    problem,
+    unreachable,
+    /** How many `ratings` messages the room's stream brought: the results card reads again on each. */
+    ratingsSeen,
+    reload: () => load(false),
+    /** Reads the rounds again without the loading state: what is shown stays until the answer. */
+    refresh: () => load(true),
+    run: (action: RunAction, shown: ShownClock) => perform(action, action, () => runRounds(eventID!, action, shown)),
+    plan: (settings: Omit<PlanInput, "eventID">) =>
+      perform("plan", "plan", () => planRounds({ eventID: eventID!, ...settings })),
+    /** The plan these settings would give now, storing nothing; null when it can't be read. */
+    previewPlan: async (settings: Omit<PlanInput, "eventID">): Promise<RoundsState | null> => {
+      if (eventID === null) return null;
+      try {
+        const reply = await planRounds({ eventID, ...settings, preview: true });
+        return reply.ok ? reply.data : null;
+      } catch (error) {
+        if (!(error instanceof CallFailed)) throw error;
+        return null;
+      }
+    },
+    announce: (text: string) => perform("announce", "announce", () => announceToRoom(eventID!, text)),
+    setLeft: (userID: number, left: boolean) =>
+      perform(`left:${userID}`, "left", () => markLeft(eventID!, userID, left)),
+    dismissProblem: () => setProblem(null),
+  };
+}
+
+/**
+ * The rounds as last answered, and `load` to ask again. Every request takes a number as it goes
+ * (`sent`); an answer older than the one shown is dropped, as is one for an event no longer open.
+ */
+function useRoundsState(eventID: number | null) {
+  const [state, setState] = useState<ConsoleState>({ status: "idle" });
   /** The last call could not reach the server. */
   const [unreachable, setUnreachable] = useState(false);
   const sent = useRef(0);
@@ -118,20 +203,19 @@ export function useRounds(eventID: number | null, pollMs = ROUNDS_POLL_MS, organ
     },
     [eventID, accept],
   );
+  return { state, setState, unreachable, setUnreachable, sent, accept, load };
+}
 
-  useEffect(() => {
-    setProblem(null);
-    setUnreachable(false);
-    if (eventID === null) {
-      setState({ status: "idle" });
-      return;
-    }
-    void load(false);
-    const onOnline = () => void load(true);
-    window.addEventListener("online", onOnline);
-    return () => window.removeEventListener("online", onOnline);
-  }, [eventID, load]);
-
+/**
+ * Reads the rounds again (quietly) on each change the room's stream tells of, on a poll (fast while
+ * the stream is down) and as a phase's clock runs out. Answers how many `ratings` messages came.
+ */
+function useRoundsUpdates(
+  eventID: number | null,
+  state: ConsoleState,
+  load: (quiet: boolean) => Promise<void>,
+  pollMs: number,
+): number {
   // Every message means "read the view again": the console shows far more than the clock, and only
   // the staff's screens listen, so there is no crowd to spare.
   // Ratings arriving (issue 46) change the results card, not the rounds: it is told by `ratingsSeen`.
@@ -152,66 +236,5 @@ export function useRounds(eventID: number | null, pollMs = ROUNDS_POLL_MS, organ
   }, [eventID, load, pollMs, live]);
   const ready = state.status === "ready" ? state : null;
   usePhaseEndRefresh(ready?.rounds ?? null, ready?.receivedAt ?? 0, live, () => void load(true));
-
-  const perform = useCallback(
-    async (
-      what: Exclude<Busy, null>,
-      kind: RunAction | "plan" | "left" | "announce",
-      call: () => Promise<ApiReply<RoundsState>>,
-    ) => {
-      if (eventID === null) return false;
-      const seq = ++sent.current;
-      setBusy(what);
-      setProblem(null);
-      try {
-        const reply = await call();
-        setUnreachable(false);
-        if (reply.ok) {
-          accept(eventID, seq, reply.data);
-          return true;
-        }
-        setProblem(problemFor(kind, reply, organiser));
-        // The screen was behind the server (a second press, a round that ended by itself): show now.
-        if (reply.data.code === "stale_state") void load(true);
-      } catch (error) {
-        if (!(error instanceof CallFailed)) throw error;
-        setUnreachable(true);
-        setProblem(OFFLINE);
-      } finally {
-        setBusy(null);
-      }
-      return false;
-    },
-    [eventID, accept, load, organiser],
-  );
-
-  return {
-    state,
-    busy,
-    problem,
-    unreachable,
-    /** How many `ratings` messages the room's stream brought: the results card reads again on each. */
-    ratingsSeen,
-    reload: () => load(false),
-    /** Reads the rounds again without the loading state: what is shown stays until the answer. */
-    refresh: () => load(true),
-    run: (action: RunAction, shown: ShownClock) => perform(action, action, () => runRounds(eventID!, action, shown)),
-    plan: (settings: Omit<PlanInput, "eventID">) =>
-      perform("plan", "plan", () => planRounds({ eventID: eventID!, ...settings })),
-    /** The plan these settings would give now, storing nothing; null when it can't be read. */
-    previewPlan: async (settings: Omit<PlanInput, "eventID">): Promise<RoundsState | null> => {
-      if (eventID === null) return null;
-      try {
-        const reply = await planRounds({ eventID, ...settings, preview: true });
-        return reply.ok ? reply.data : null;
-      } catch (error) {
-        if (!(error instanceof CallFailed)) throw error;
-        return null;
-      }
-    },
-    announce: (text: string) => perform("announce", "announce", () => announceToRoom(eventID!, text)),
-    setLeft: (userID: number, left: boolean) =>
-      perform(`left:${userID}`, "left", () => markLeft(eventID!, userID, left)),
-    dismissProblem: () => setProblem(null),
-  };
+  return ratingsSeen;
 }

@@ -1,0 +1,124 @@
+import { type FormEvent, useState } from "react";
+import { announcementFor } from "../../lib/announcement-link.ts";
+import { shrinkPhoto } from "../../lib/shrink-photo.ts";
+import type { EventSummary } from "../events/types.ts";
+import { saveUserDetails } from "./save-user-details.ts";
+import { genderFullMessage, SOLD_OUT_ALERT, SOLD_OUT_WAITLIST_MESSAGE } from "./seat-messages.ts";
+import type { BookingUser } from "./types.ts";
+import type { DetailsFields } from "./use-details-fields.ts";
+import type { useJoinWaitlist } from "./use-join-waitlist.ts";
+import { CONSENT_REQUIRED, FIELDS_REQUIRED, PHOTO_REQUIRED, validateDetails } from "./validate-details.ts";
+
+/** The form's own checks: shown only while they still apply, so each goes once it is put right. */
+const CHECKS = new Set<string>([FIELDS_REQUIRED, PHOTO_REQUIRED, CONSENT_REQUIRED]);
+
+type SaveProps = {
+  phone: string;
+  event: EventSummary;
+  onSaved: (user: BookingUser, holdExpiresAt: string) => void;
+};
+
+/**
+ * The details form's Submit (details-form.tsx): its checks, the photo's upload copy, the save that
+ * holds a seat, and every outcome of it: held, this gender's or every seat gone (the waitlist is
+ * offered instead), not verified any more, or refused.
+ */
+export function useSaveDetails(props: SaveProps, fields: DetailsFields, waitlist: ReturnType<typeof useJoinWaitlist>) {
+  const [busy, setBusy] = useState(false);
+  const [message, setMessage] = useState<string | null>(null);
+  const [unverified, setUnverified] = useState(false);
+  // Set once the seats (of this gender, or all of them) ran out: the waitlist is offered instead.
+  const [waitlistOffered, setWaitlistOffered] = useState(false);
+  const { format, name, email, gender, photo, usingSaved, photoInput } = fields;
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const problem = validateDetails(fields.checked);
+    if (problem || (!photo && !usingSaved) || (fields.checked.asksGender && !gender)) {
+      // A refused file already says why under the picker: that, not "required", is what to fix.
+      if (problem === PHOTO_REQUIRED && fields.photoProblem) {
+        setMessage(null);
+        photoInput.current?.focus();
+      } else setMessage(problem);
+      return;
+    }
+    setBusy(true);
+    setMessage(null);
+    // The copy decoded when the photo was chosen (the same promise): a file that is not an image
+    // never goes up, even when Submit comes before its decoding ended.
+    const image = usingSaved || !photo ? null : await shrinkPhoto(photo);
+    if (!usingSaved && !image) {
+      setBusy(false);
+      fields.setPhoto(null);
+      fields.setPhotoProblem(PHOTO_REQUIRED);
+      if (photoInput.current) photoInput.current.value = "";
+      photoInput.current?.focus();
+      return;
+    }
+    setWaitlistOffered(false);
+    waitlist.reset();
+    const outcome = await saveUserDetails({
+      name,
+      email,
+      phone: props.phone,
+      ...(gender ? { gender } : {}),
+      ...(format === "mixed" && fields.wantsToMeet ? { wantsToMeet: fields.wantsToMeet } : {}),
+      dateOfBirth: fields.dateOfBirth,
+      eventID: props.event.id,
+      eventName: props.event.event_name,
+      image,
+      keepDetails: fields.keep,
+      marketing: { sms: fields.marketingSms, email: fields.marketingEmail },
+      announcementId: announcementFor(props.event.id),
+    });
+    setBusy(false);
+    if (outcome.kind === "saved") {
+      window.alert("Form submitted successfully!");
+      props.onSaved(
+        {
+          userID: outcome.userID,
+          name: name.trim(),
+          email: email.trim(),
+          phone: props.phone,
+          gender: gender || "unasked",
+        },
+        outcome.holdExpiresAt,
+      );
+    } else if (outcome.kind === "gender-full") {
+      setMessage(genderFullMessage(outcome.gender));
+      setWaitlistOffered(true);
+    } else if (outcome.kind === "sold-out") {
+      window.alert(SOLD_OUT_ALERT);
+      setMessage(SOLD_OUT_WAITLIST_MESSAGE);
+      setWaitlistOffered(true);
+    } else if (outcome.kind === "failed") {
+      setMessage("Failed to submit details");
+    } else if (outcome.kind === "unverified") {
+      setUnverified(true);
+      setMessage("Your mobile number needs to be verified again before we can hold your seat.");
+    } else {
+      setMessage(outcome.error);
+    }
+  };
+
+  const joinWaitlist = () => {
+    // Only Women meet men has a line per gender; a one-pool night's line asks none.
+    const side = format === "women_men" ? (fields.offerGender ?? fields.chosenGender) : undefined;
+    if (!name.trim() || (format === "women_men" && !side)) {
+      setMessage("Enter your name and gender to join the waitlist.");
+      return;
+    }
+    void waitlist.join(name, side || undefined, fields.marketingSms);
+  };
+
+  const stillApplies = message === null || !CHECKS.has(message) || validateDetails(fields.checked) === message;
+  return {
+    submit,
+    joinWaitlist,
+    busy,
+    /** The message to show now: none while a seat is free to book, nor once its check passes. */
+    shown: waitlist.seatFree || !stillApplies ? null : message,
+    unverified,
+    waitlistOffered,
+  };
+}
