@@ -1,7 +1,8 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { applyRetention, ERASED } from "../api/ops/retention.ts";
-import { type ActivityRow, recordActivity } from "../api/organiser/activity.ts";
+import { recordActivity } from "../api/organiser/activity.ts";
+import type { ActivityRow } from "../api/organiser/admin-schemas.ts";
 import { bookings, users } from "../db/schema.ts";
 import { type BrowserClient, browserClient, suiteTestServer } from "./api-harness.ts";
 import { insertEvent, insertPaidBookings, makeImage } from "./fixtures.ts";

@@ -8,6 +8,7 @@ import { Forbidden, NotFound } from "../lib/errors.ts";
 import { guestSessionOf, startGuestSession } from "../lib/guest-session.ts";
 import { apiRouter, done, errors, file, json, jsonBody, z } from "../lib/openapi.ts";
 import { jsonId } from "../lib/validate.ts";
+import { outboxEntry } from "../providers/sms/types.ts";
 import { browserVerified, rememberVerifiedPhone } from "./booking-cookie.ts";
 import { assertBookable, findEvent } from "./event-lookup.ts";
 import { readStoredImage } from "./images.ts";
@@ -152,7 +153,7 @@ const devOutboxRoute = createRoute({
     "  (`to` E.164, `createdAt` ISO 8601 UTC). Codes and links can be read here.",
   ].join("\n"),
   responses: {
-    200: json(z.array(z.strictObject({ to: z.string(), body: z.string(), createdAt: z.iso.datetime() }))),
+    200: json(z.array(outboxEntry)),
     ...errors("get", ["not_found"], { 404: "`not_found` (Twilio configured, or production)." }),
   },
 });

@@ -19,17 +19,12 @@ import {
   stateOfRecord,
 } from "../messaging/consent.ts";
 import { ERASED } from "../ops/retention.ts";
+import type { MyConsent } from "./me-schemas.ts";
 
 // The signed-in guest's own marketing choices on /me (issue 36, docs/decisions/034-invitations.md):
 // the text box is the session's phone; the email box is the newest email address that phone booked
 // with (every save of the details form writes a users row, so the newest row is the latest typed).
 // Only the session's number is ever read or written here.
-
-/**
- * `email` is true only once the address confirmed it (docs/decisions/039); `emailState` says where it
- * stands: `pending` while the confirmation email waits for its click.
- */
-export type MyConsent = { sms: boolean; email: boolean; emailState: ConsentState; emailAddress: string | null };
 
 /** The newest email this phone booked with, or null (none yet, or erased by Delete my details). */
 export function newestEmailOf(db: DbOrTx, phone: string): string | null {

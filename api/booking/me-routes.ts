@@ -11,6 +11,7 @@ import { cancelBooking } from "./cancel-booking.ts";
 import { cancellationPolicy } from "./events-schemas.ts";
 import { myNights } from "./me.ts";
 import { myConsent, saveMyConsent } from "./me-consent.ts";
+import { consentState, myConsentReply } from "./me-schemas.ts";
 import { deleteMyDetails, myData, phoneTag } from "./my-data.ts";
 import { ticketReply } from "./payments-schemas.ts";
 
@@ -144,16 +145,6 @@ const meLogoutRoute = createRoute({
     "  working too) and `sdt_me` deleted. The `sdt_phone` cookie (the booking's proof) is left as it is.",
   ].join("\n"),
   responses: { 200: json(done), ...errors("post", []) },
-});
-
-/** `yes`, `pending` (an email address asked to confirm, docs/decisions/039) or `no`. */
-const consentState = z.enum(["yes", "pending", "no"]);
-
-const myConsentReply = z.strictObject({
-  sms: z.boolean(),
-  email: z.boolean(),
-  emailState: consentState,
-  emailAddress: z.string().nullable(),
 });
 
 const meConsentRoute = createRoute({

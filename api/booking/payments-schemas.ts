@@ -6,7 +6,8 @@ import type { WebhookOutcome } from "./payment-completion.ts";
 
 // The requests and replies of the payment and ticket calls (payments-routes.ts), as docs/api.md's
 // "Payments and tickets" describes them. The services that make the replies read their types from
-// these schemas (CheckoutReply, TicketReply, TicketStatusReply, ConfirmBookingReply: `z.output`).
+// these schemas (CheckoutReply, TicketReply, TicketStatusReply, ConfirmBookingReply, AppliedPromo:
+// `z.output`).
 
 const id = jsonId(z);
 const optionalText = z.string().max(500).nullish();
@@ -114,3 +115,7 @@ export const confirmBookingReply = z.union([
   z.strictObject({ confirmed: z.literal(true), checkedIn: z.literal(true), checkedInAt: isoTime, ...staffDetails }),
   z.strictObject({ confirmed: z.literal(true), checkedIn: z.literal(false), ...staffDetails }),
 ]);
+
+/** apply-promo's answer (promo-codes.ts): the held booking's new total and everything taken off it, in dollars. */
+export const appliedPromo = z.strictObject({ amount: z.number(), discount: z.number(), code: z.string() });
+export type AppliedPromo = z.output<typeof appliedPromo>;

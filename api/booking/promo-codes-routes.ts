@@ -11,6 +11,7 @@ import { logActivity } from "../lib/staff.ts";
 import { idParam, jsonId } from "../lib/validate.ts";
 import { browserVerified } from "./booking-cookie.ts";
 import { findBookingContext } from "./checkout.ts";
+import { appliedPromo } from "./payments-schemas.ts";
 import { applyPromoLimited, createPromoCode, disablePromoCode, listPromoCodes } from "./promo-codes.ts";
 import { NO_PROOF } from "./ticket.ts";
 
@@ -141,7 +142,7 @@ const applyRoute = createRoute({
   ].join("\n"),
   request: jsonBody(z.object({ userID: id, eventID: id, code: z.string().trim().min(1).max(64) })),
   responses: {
-    200: json(z.strictObject({ amount: z.number(), discount: z.number(), code: z.string() })),
+    200: json(appliedPromo),
     ...errors(
       "post",
       [

@@ -7,6 +7,7 @@ import { bookings, checkoutSessions, events, type Gender, type PromoCode, promoC
 import { Conflict, DomainError, NotFound } from "../lib/errors.ts";
 import { assertUnderLimit, type Limit, recordHit } from "../lib/rate-limit.ts";
 import { loadBookingContext } from "./checkout.ts";
+import type { AppliedPromo } from "./payments-schemas.ts";
 
 /**
  * Promo codes (docs/decisions/023-prices-and-ages.md). A use is a booking naming the code that is
@@ -195,8 +196,6 @@ export function applyPromoLimited(
     throw error;
   }
 }
-
-export type AppliedPromo = { amount: number; discount: number; code: string };
 
 /**
  * Applies a code to a held booking and answers its new total (`discount` is all that comes off the

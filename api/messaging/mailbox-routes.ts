@@ -2,6 +2,7 @@ import { createRoute } from "@hono/zod-openapi";
 import type { AppDeps } from "../deps.ts";
 import { NotFound } from "../lib/errors.ts";
 import { apiRouter, errors, json, z } from "../lib/openapi.ts";
+import { mailboxEntry } from "../providers/mail/types.ts";
 
 const devMailboxRoute = createRoute({
   method: "get",
@@ -18,18 +19,7 @@ const devMailboxRoute = createRoute({
     "  `attachments` the file names, `createdAt` ISO 8601 UTC). Ticket links can be read here.",
   ].join("\n"),
   responses: {
-    200: json(
-      z.array(
-        z.strictObject({
-          to: z.string(),
-          subject: z.string(),
-          text: z.string(),
-          html: z.string().nullable(),
-          attachments: z.array(z.string()),
-          createdAt: z.iso.datetime(),
-        }),
-      ),
-    ),
+    200: json(z.array(mailboxEntry)),
     ...errors("get", ["not_found"], { 404: "`not_found` (`SMTP_URL` configured, or production)." }),
   },
 });

@@ -6,6 +6,7 @@ import type { DbOrTx } from "../../db/client.ts";
 import { events, users } from "../../db/schema.ts";
 import { NotFound } from "../lib/errors.ts";
 import { ERASED } from "../ops/retention.ts";
+import type { ActivityPerson, ActivityRow } from "./admin-schemas.ts";
 
 // The activity log (docs/decisions/022-host-access.md): every change the organiser or a host makes.
 
@@ -115,26 +116,6 @@ export function recordFailedLogin(db: DbOrTx, now: number): void {
     .onConflictDoUpdate({ target: activityLog.windowKey, set: { count: sql`${activityLog.count} + 1` } })
     .run();
 }
-
-/** A person an entry concerns; after erasure the id stays and `name` is null (the view says "Erased attendee"). */
-export type ActivityPerson = { userID: number; name: string | null };
-
-export type ActivityRow = {
-  id: number;
-  /** ISO 8601 UTC: the latest time, for an entry that counts repeats. */
-  at: string;
-  actor: Actor;
-  actorKind: ActorKind;
-  action: string;
-  eventID: number | null;
-  /** The person concerned, or null, named at read time from users (names are never stored here). */
-  person: ActivityPerson | null;
-  /** The second person concerned (the partner of a paper card), or null. */
-  otherPerson: ActivityPerson | null;
-  detail: string | null;
-  /** How many times: above 1 for repeats within 15 minutes and failed logins counted per 15 minutes. */
-  count: number;
-};
 
 /** How many entries one read answers by default, and at most; older ones are read with `before`. */
 export const ACTIVITY_PAGE = 500;

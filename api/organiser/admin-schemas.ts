@@ -1,12 +1,15 @@
+import { consentChannels } from "../../db/marketing-schema.ts";
 import { eventStatuses, personGenders } from "../../db/schema.ts";
 import { eventSummary } from "../booking/events-schemas.ts";
 import { LISTED } from "../booking/waitlist.ts";
 import { z } from "../lib/openapi.ts";
+import { ACTOR_KINDS } from "./activity.ts";
 
 // The organiser's replies as schemas (docs/api.md, "Admin"); the services read their TypeScript
 // types from them (`z.output`): AdminEventListItem (admin-events.ts: the public EventSummary of
 // api/booking/events-schemas.ts with the seat plan), AdminEventSummary (event-summary.ts), EventParticipant (participants.ts) and the
-// waitlist rows (api/booking/waitlist.ts). Money is AUD dollars, times ISO 8601 UTC.
+// waitlist rows (api/booking/waitlist.ts), and HostLinkRow (host-links.ts), ActivityRow (activity.ts),
+// AnnouncementPreview and AnnouncementRow (announcements.ts). Money is AUD dollars, times ISO 8601 UTC.
 
 const time = z.iso.datetime();
 /** Who a guest is (db/schema.ts `personGenders`): `unasked` at One group, `nonbinary` at Mixed only. */
@@ -100,3 +103,68 @@ export const adminWaitlist = z.strictObject({
     }),
   ),
 });
+
+/** A host link as the organiser's page lists it (host-links.ts). */
+export const hostLinkRow = z.strictObject({
+  id: int(),
+  eventID: int(),
+  label: z.string(),
+  url: z.string(),
+  expiresAt: time,
+  createdAt: time,
+  revokedAt: time.nullable(),
+});
+export type HostLinkRow = z.output<typeof hostLinkRow>;
+
+/** A person an activity entry concerns; `name` null once their data was erased ("Erased attendee"). */
+const activityPerson = z.strictObject({ userID: int(), name: z.string().nullable() });
+export type ActivityPerson = z.output<typeof activityPerson>;
+
+/** One entry of the activity log (activity.ts). */
+export const activityRow = z.strictObject({
+  id: int(),
+  /** The latest time, for an entry that counts repeats. */
+  at: time,
+  actor: z.string(),
+  actorKind: z.enum(ACTOR_KINDS),
+  action: z.string(),
+  eventID: int().nullable(),
+  /** The person concerned, or null, named at read time from users (names are never stored there). */
+  person: activityPerson.nullable(),
+  /** The second person concerned (the partner of a paper card), or null. */
+  otherPerson: activityPerson.nullable(),
+  detail: z.string().nullable(),
+  /** How many times: above 1 for repeats within 15 minutes and failed logins counted per 15 minutes. */
+  count: int(),
+});
+export type ActivityRow = z.output<typeof activityRow>;
+
+/** How many an announcement reaches by each channel. */
+export const recipients = z.strictObject({ sms: int(), email: int() });
+export type Recipients = z.output<typeof recipients>;
+
+/** What the Invite tab shows before sending (announcements.ts, previewAnnouncement). */
+export const announcementPreview = z.strictObject({
+  recipients,
+  sms: z.string().nullable(),
+  email: z.strictObject({ subject: z.string(), text: z.string(), html: z.string() }).nullable(),
+});
+export type AnnouncementPreview = z.output<typeof announcementPreview>;
+
+/** One announcement as the Invite tab lists it, with its delivery so far (announcements.ts). */
+export const announcementRow = z.strictObject({
+  id: int(),
+  createdAt: time,
+  channels: z.array(z.enum(consentChannels)),
+  audience: z.strictObject({
+    pastGuests: z.boolean().optional(),
+    ageFit: z.boolean().optional(),
+    gender: z.enum(["female", "male"]).optional(),
+    waitlisted: z.boolean().optional(),
+  }),
+  text: z.string(),
+  recipients,
+  progress: z.strictObject({ sent: int(), total: int(), suppressed: int(), failed: int() }),
+  booked: z.strictObject({ total: int(), female: int(), male: int() }),
+});
+export type AnnouncementRow = z.output<typeof announcementRow>;

@@ -6,6 +6,7 @@ import type { AppDeps } from "../deps.ts";
 import { ADMIN_ERRORS, requireAdmin } from "../lib/admin-session.ts";
 import { apiRouter, errors, json, jsonBody, z } from "../lib/openapi.ts";
 import { idParam, jsonId } from "../lib/validate.ts";
+import { announcementPreview, announcementRow, recipients } from "./admin-schemas.ts";
 import { listAnnouncements, previewAnnouncement, sendAnnouncement } from "./announcements.ts";
 
 // Announcements (issue 36, docs/decisions/034-invitations.md): the organiser's Invite tab. Organiser
@@ -44,29 +45,6 @@ const text = (min: number) =>
 
 const request = (textMin: number) =>
   z.object({ eventID: jsonId(z), audience: audience.default({}), channels, text: text(textMin) });
-
-const recipients = z.strictObject({ sms: z.number().int(), email: z.number().int() });
-
-const announcement = z.strictObject({
-  id: z.number().int(),
-  createdAt: z.iso.datetime(),
-  channels: z.array(z.enum(consentChannels)),
-  audience: z.strictObject({
-    pastGuests: z.boolean().optional(),
-    ageFit: z.boolean().optional(),
-    gender: z.enum(["female", "male"]).optional(),
-    waitlisted: z.boolean().optional(),
-  }),
-  text: z.string(),
-  recipients,
-  progress: z.strictObject({
-    sent: z.number().int(),
-    total: z.number().int(),
-    suppressed: z.number().int(),
-    failed: z.number().int(),
-  }),
-  booked: z.strictObject({ total: z.number().int(), female: z.number().int(), male: z.number().int() }),
-});
 
 const sendRoute = createRoute({
   method: "post",
@@ -135,13 +113,7 @@ const previewRoute = createRoute({
   ].join("\n"),
   request: jsonBody(request(0)),
   responses: {
-    200: json(
-      z.strictObject({
-        recipients,
-        sms: z.string().nullable(),
-        email: z.strictObject({ subject: z.string(), text: z.string(), html: z.string() }).nullable(),
-      }),
-    ),
+    200: json(announcementPreview),
     ...errors("post", [...ADMIN_ERRORS, "not_found", "wrong_state"], {
       403: "`forbidden` (a host link's session).",
       409: "`wrong_state` (the event has started, ended or was cancelled).",
@@ -163,7 +135,7 @@ const listRoute = createRoute({
   ].join("\n"),
   request: { params: z.object({ id: idParam(z) }) },
   responses: {
-    200: json(z.array(announcement)),
+    200: json(z.array(announcementRow)),
     ...errors("get", ["invalid_request", ...ADMIN_ERRORS, "not_found"]),
   },
 });

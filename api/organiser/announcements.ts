@@ -26,13 +26,13 @@ import {
 } from "../messaging/templates/announcement.ts";
 import { ERASED } from "../ops/retention.ts";
 import { ORGANISER, recordActivity } from "./activity.ts";
+import type { AnnouncementPreview, AnnouncementRow, Recipients } from "./admin-schemas.ts";
 
 // Announcements (issue 36, docs/decisions/034-invitations.md): the organiser invites people who said
 // yes to hearing about future events to an upcoming one. Who is asked is decided here; whether each
 // address still consents is decided again by the outbox when its message's turn comes.
 
 export type AudienceFilters = Announcement["audience"];
-export type Recipients = { sms: number; email: number };
 
 type AnnouncementDeps = { db: Db; env: Env; now: () => number };
 
@@ -217,12 +217,6 @@ const nextAnnouncementId = (db: DbOrTx) =>
     .from(announcements)
     .get()?.id ?? 0) + 1;
 
-export type AnnouncementPreview = {
-  recipients: Recipients;
-  sms: string | null;
-  email: { subject: string; text: string; html: string } | null;
-};
-
 /**
  * What the Invite tab shows before sending: how many each channel reaches, and the text and the
  * email exactly as they will arrive, but for the unsubscribe link, which is a sample (no contact's).
@@ -304,17 +298,6 @@ export function sendAnnouncement(
     { behavior: "immediate" },
   );
 }
-
-export type AnnouncementRow = {
-  id: number;
-  createdAt: string;
-  channels: ConsentChannel[];
-  audience: AudienceFilters;
-  text: string;
-  recipients: Recipients;
-  progress: { sent: number; total: number; suppressed: number; failed: number };
-  booked: { total: number; female: number; male: number };
-};
 
 /**
  * The event's announcements, newest first, each with its delivery so far (from its outbox rows) and

@@ -9,7 +9,8 @@ import { apiRouter, done, errors, json, jsonBody, z } from "../lib/openapi.ts";
 import { actorOf } from "../lib/staff.ts";
 import { idParam, jsonId } from "../lib/validate.ts";
 import { endStreamsFor } from "../night/room-events.ts";
-import { ACTIVITY_PAGE, ACTOR_KINDS, eventActivity, ORGANISER } from "./activity.ts";
+import { ACTIVITY_PAGE, eventActivity, ORGANISER } from "./activity.ts";
+import { activityRow, hostLinkRow } from "./admin-schemas.ts";
 import {
   assertHostDoorsOpen,
   createHostLink,
@@ -43,17 +44,6 @@ const activityQuery = z.object({
 
 const time = z.iso.datetime();
 
-/** A host link as the organiser's page lists it (HostLinkRow, host-links.ts). */
-const hostLink = z.strictObject({
-  id: z.number().int(),
-  eventID: z.number().int(),
-  label: z.string(),
-  url: z.string(),
-  expiresAt: time,
-  createdAt: time,
-  revokedAt: time.nullable(),
-});
-
 /** The host's header: who they are, for which night, until when (host-login and host-session). */
 const hostSession = z.strictObject({
   eventID: z.number().int(),
@@ -61,23 +51,6 @@ const hostSession = z.strictObject({
   expiresAt: time,
   eventName: z.string(),
   timeZone: z.string(),
-});
-
-/** A person an activity entry concerns; `name` null once their data was erased. */
-const activityPerson = z.strictObject({ userID: z.number().int(), name: z.string().nullable() }).nullable();
-
-/** One entry of the activity log (ActivityRow, activity.ts). */
-const activityEntry = z.strictObject({
-  id: z.number().int(),
-  at: time,
-  actor: z.string(),
-  actorKind: z.enum(ACTOR_KINDS),
-  action: z.string(),
-  eventID: z.number().int().nullable(),
-  person: activityPerson,
-  otherPerson: activityPerson,
-  detail: z.string().nullable(),
-  count: z.number().int(),
 });
 
 const createHostLinkRoute = createRoute({
@@ -96,7 +69,7 @@ const createHostLinkRoute = createRoute({
   ].join("\n"),
   request: jsonBody(z.object({ eventID: jsonId(z), label })),
   responses: {
-    200: json(hostLink.extend({ qrCodeImage: z.string() })),
+    200: json(hostLinkRow.extend({ qrCodeImage: z.string() })),
     ...errors("post", [...ADMIN_ERRORS, "not_found", "wrong_state"], {
       404: "`not_found` (event).",
       409: "`wrong_state` (the event ended more than 6 hours ago).",
@@ -114,7 +87,7 @@ const listHostLinksRoute = createRoute({
     "  expiresAt, createdAt, revokedAt}]` (`revokedAt` ISO 8601 UTC or `null`).",
   ].join("\n"),
   request: { params: idParams },
-  responses: { 200: json(z.array(hostLink)), ...errors("get", [...ADMIN_ERRORS, "invalid_request", "not_found"]) },
+  responses: { 200: json(z.array(hostLinkRow)), ...errors("get", [...ADMIN_ERRORS, "invalid_request", "not_found"]) },
 });
 
 const revokeHostLinkRoute = createRoute({
@@ -167,7 +140,7 @@ const activityRoute = createRoute({
     "  Entries older than `RETENTION_DAYS` are deleted.",
   ].join("\n"),
   request: { params: idParams, query: activityQuery },
-  responses: { 200: json(z.array(activityEntry)), ...errors("get", [...ADMIN_ERRORS, "invalid_request", "not_found"]) },
+  responses: { 200: json(z.array(activityRow)), ...errors("get", [...ADMIN_ERRORS, "invalid_request", "not_found"]) },
 });
 
 const hostLoginRoute = createRoute({

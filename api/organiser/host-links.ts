@@ -10,6 +10,7 @@ import { Conflict, Forbidden, NotFound, Unauthorized } from "../lib/errors.ts";
 import { type Limit, takeHit } from "../lib/rate-limit.ts";
 import { doorsNotOpen } from "../night/check-in.ts";
 import { recordActivity } from "./activity.ts";
+import type { HostLinkRow } from "./admin-schemas.ts";
 
 // Host links and host sessions (docs/decisions/022-host-access.md): one night's door and rounds for a
 // staff phone, without the organiser's password.
@@ -20,17 +21,6 @@ export const HOST_LINK_GRACE_MS = 6 * HOUR;
 
 /** The PWA page a host link opens; it signs the phone in and drops the token from the address. */
 export const HOST_PAGE = "/host";
-
-export type HostLinkRow = {
-  id: number;
-  eventID: number;
-  label: string;
-  url: string;
-  /** ISO 8601 UTC. */
-  expiresAt: string;
-  createdAt: string;
-  revokedAt: string | null;
-};
 
 /** `{id}.{hmac}`: the id finds the row, the HMAC (over id and expiry, purpose "host") proves the link. */
 export const hostLinkToken = (env: Pick<Env, "SESSION_SECRET">, link: Pick<HostLink, "id" | "expiresAt">) =>

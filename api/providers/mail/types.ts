@@ -1,3 +1,5 @@
+import { z } from "../../lib/openapi.ts";
+
 /** A mailbox: a bare address, or one with a display name (the name is never trusted: see safety.ts). */
 export type MailAddress = string | { name?: string; address: string };
 
@@ -45,15 +47,16 @@ export interface MailProvider {
   send(message: MailMessage): Promise<{ id: string }>;
 }
 
-/** What GET /api/dev/mailbox answers for one email. */
-export type MailboxEntry = {
-  to: string;
-  subject: string;
-  text: string;
-  html: string | null;
-  attachments: string[];
-  createdAt: string;
-};
+/** What GET /api/dev/mailbox answers for one email: `html` null for a text-only email, `attachments` their file names. */
+export const mailboxEntry = z.strictObject({
+  to: z.string(),
+  subject: z.string(),
+  text: z.string(),
+  html: z.string().nullable(),
+  attachments: z.array(z.string()),
+  createdAt: z.iso.datetime(),
+});
+export type MailboxEntry = z.output<typeof mailboxEntry>;
 
 /** The local provider also keeps what it "sent": for GET /api/dev/mailbox, and whole for in-process tests. */
 export interface DevMailbox {

@@ -1,3 +1,5 @@
+import { z } from "../../lib/openapi.ts";
+
 /** What the app needs from an SMS service. Chosen once at start-up (see providers/sms/index.ts). */
 export interface SmsProvider {
   readonly name: "twilio" | "console";
@@ -9,7 +11,9 @@ export interface SmsProvider {
   send(to: string, body: string): Promise<{ id: string }>;
 }
 
-export type OutboxEntry = { to: string; body: string; createdAt: string };
+/** What GET /api/dev/outbox answers for one text: `to` E.164. */
+export const outboxEntry = z.strictObject({ to: z.string(), body: z.string(), createdAt: z.iso.datetime() });
+export type OutboxEntry = z.output<typeof outboxEntry>;
 
 /** The console provider also keeps what it "sent", for GET /api/dev/outbox. */
 export interface DevOutbox {
