@@ -109,10 +109,8 @@ function handWrittenTypes(): { name: string; where: string; keys: string }[] {
 }
 
 /**
- * Replies whose schema is still written inline in a routes file, beside its createRoute, with the
- * service's type written out too. Helper "apidocs" rewrites those files' route declarations in the
- * same issue; these move to their schemas once that lands. Each says where its schema is. The list
- * only shrinks: an entry no longer needed fails the test.
+ * Replies whose type is still written out beside their schema, each with where its schema is: none
+ * now. The list only shrinks: an entry no longer needed fails the test.
  */
 const NOT_YET: Record<string, string> = {};
 
