@@ -1,8 +1,9 @@
 import { spawn } from "node:child_process";
-import { readFileSync, rmSync } from "node:fs";
+import { cpSync, readFileSync, rmSync } from "node:fs";
 import { request } from "node:http";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
 import sharp from "sharp";
 import { verifiedPhoneToken } from "../api/booking/booking-cookie.ts";
 import { PHOTO_QUALITIES, PHOTO_TARGET_BYTES, shrunkSize } from "../common/photo-size.ts";
@@ -66,12 +67,32 @@ function cpuSecondsOf(pid: number): number {
   }
 }
 
-async function race(photos: Buffer[], buyers: number): Promise<ReleaseResult> {
+/**
+ * bench/release-server.ts compiled as production's server is (scripts/build-server.mjs: esbuild, one
+ * ESM bundle of our code, packages left to node_modules, the migrations beside it), to run with plain
+ * `node` as `npm start` runs build/server.js: no TypeScript loader, no source maps (bench/README.md).
+ */
+async function compileReleaseServer(): Promise<string> {
+  const out = join(root, "build", "bench");
+  await build({
+    absWorkingDir: root,
+    entryPoints: { "release-server": "bench/release-server.ts" },
+    outdir: out,
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    packages: "external",
+    logLevel: "warning",
+  });
+  cpSync(join(root, "db", "migrations"), join(out, "migrations"), { recursive: true });
+  return join(out, "release-server.js");
+}
+
+async function race(photos: Buffer[], buyers: number, server: string): Promise<ReleaseResult> {
   const child = spawn(
     process.execPath,
-    process.env.BENCH_SERVER_ARGS
-      ? JSON.parse(process.env.BENCH_SERVER_ARGS)
-      : ["--import", "tsx", join(root, "bench", "release-server.ts")],
+    process.env.BENCH_SERVER_ARGS ? JSON.parse(process.env.BENCH_SERVER_ARGS) : [server],
     {
       cwd: root,
       stdio: ["pipe", "pipe", "inherit"],
@@ -223,9 +244,10 @@ export async function measureRelease(sizes: number[], options: { originals?: boo
   // Two different camera photos, so no two neighbours in the queue send the same bytes.
   const originals = await Promise.all([cameraPhoto(3), cameraPhoto(4)]);
   const downscaled = await Promise.all(originals.map(shrinkLikeThePhone));
+  const server = await compileReleaseServer();
   const runs: { label: "downscaled" | "original"; result: ReleaseResult }[] = [];
-  for (const buyers of sizes) runs.push({ label: "downscaled", result: await race(downscaled, buyers) });
+  for (const buyers of sizes) runs.push({ label: "downscaled", result: await race(downscaled, buyers, server) });
   if (sizes[0] && options.originals !== false)
-    runs.push({ label: "original", result: await race(originals, sizes[0]) });
+    runs.push({ label: "original", result: await race(originals, sizes[0], server) });
   return runs;
 }

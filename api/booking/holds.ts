@@ -18,7 +18,7 @@ import { bookingStatusAfter, bookingStatusesFor } from "./booking-status.ts";
 import { assertBookable, findEvent } from "./event-lookup.ts";
 import { NO_PHOTO } from "./images.ts";
 import { assertAgeAllowed, heldPrice } from "./prices.ts";
-import { assertNoPaidBooking, assertSeatFor, isBalanced } from "./seats.ts";
+import { assertNoPaidBooking, assertSeatFor, assertSeatLeft, isBalanced, liveOffer, seatUseNow } from "./seats.ts";
 import { liveOfferFor, offerBooked } from "./waitlist-offers.ts";
 
 // Holds: one seat kept for a phone for HOLD_MINUTES, taken, retried, released and given back, each
@@ -36,6 +36,82 @@ export type Attendee = {
   thumbName: string;
   dateOfBirth?: string;
 };
+
+/**
+ * The statements of a first save's hold, compiled once per connection: drizzle builds a query's SQL
+ * anew each time it runs, and in a hold that was most of the time spent under the write lock
+ * (docs/decisions/007-scale.md, "Seat holds"). Each is the query it replaces, with placeholders; run
+ * inside a transaction on the same connection, they read and write in it.
+ */
+const holdStatements = new WeakMap<Db, ReturnType<typeof prepareHoldStatements>>();
+
+function prepareHoldStatements(db: Db) {
+  const p = (name: string) => sql.placeholder(name);
+  return {
+    event: db
+      .select()
+      .from(events)
+      .where(eq(events.id, p("eventId")))
+      .prepare(),
+    /** This phone's bookings for the event: a first save has none. */
+    earlier: db
+      .select({
+        status: bookings.status,
+        holdExpiresAt: bookings.holdExpiresAt,
+        heldSince: sql<number>`coalesce(${bookings.heldSince}, ${bookings.createdAt})`,
+      })
+      .from(bookings)
+      .where(and(eq(bookings.phone, p("phone")), eq(bookings.eventId, p("eventId"))))
+      .prepare(),
+    /** liveOfferFor (waitlist-offers.ts). */
+    liveOffer: db
+      .select()
+      .from(waitlistOffers)
+      .where(and(eq(waitlistOffers.eventId, p("eventId")), eq(waitlistOffers.phone, p("phone")), liveOffer(p("now"))))
+      .prepare(),
+    insertUser: db
+      .insert(users)
+      .values({
+        name: p("name"),
+        email: p("email"),
+        phone: p("phone"),
+        gender: p("gender"),
+        wantsToMeet: p("wantsToMeet"),
+        imageName: p("imageName"),
+        thumbName: p("thumbName"),
+        dateOfBirth: p("dateOfBirth"),
+      })
+      .returning({ id: users.id })
+      .prepare(),
+    insertHold: db
+      .insert(bookings)
+      .values({
+        userId: p("userId"),
+        eventId: p("eventId"),
+        phone: p("phone"),
+        status: "held",
+        holdExpiresAt: p("holdExpiresAt"),
+        heldSince: p("heldSince"),
+        listPriceCents: p("listPriceCents"),
+        earlyBirdCents: p("earlyBirdCents"),
+        discountCents: p("discountCents"),
+        promoCodeId: p("promoCodeId"),
+        amountCents: p("amountCents"),
+        announcementId: p("announcementId"),
+      })
+      .returning({ id: bookings.id })
+      .prepare(),
+  };
+}
+
+function statementsOf(db: Db) {
+  let statements = holdStatements.get(db);
+  if (!statements) {
+    statements = prepareHoldStatements(db);
+    holdStatements.set(db, statements);
+  }
+  return statements;
+}
 
 /**
  * 409 when `phone` already paid for the event, or when no seat of `gender` is free for it (its
@@ -136,9 +212,10 @@ export function holdSeat(
   input: { eventId: number; attendee: Attendee; holdMinutes: number; now: number } & HoldExtras,
 ): HeldSeat {
   const { eventId, attendee, now } = input;
+  const q = statementsOf(db);
   return db.transaction(
     (tx) => {
-      const event = tx.select().from(events).where(eq(events.id, eventId)).get();
+      const event = q.event.get({ eventId });
       assertBookable(event, now);
       // Checked again here: the organiser may have changed the ages since the route's check (decision 023).
       if (attendee.dateOfBirth) assertAgeAllowed(event, attendee.gender, attendee.dateOfBirth);
@@ -148,42 +225,43 @@ export function holdSeat(
       // This phone's earlier bookings for the event, read once: a first save, which is what a rush is
       // made of, has none and skips a retry's work, each query of it run under the write lock
       // (docs/decisions/007-scale.md).
-      const earlier = tx
-        .select({
-          status: bookings.status,
-          holdExpiresAt: bookings.holdExpiresAt,
-          heldSince: sql<number>`coalesce(${bookings.heldSince}, ${bookings.createdAt})`,
-        })
-        .from(bookings)
-        .where(and(eq(bookings.phone, attendee.phone), eq(bookings.eventId, eventId)))
-        .all();
+      const earlier = q.earlier.all({ phone: attendee.phone, eventId });
       const has = (status: BookingStatus) => earlier.some((b) => b.status === status);
       // The phone's live hold, as liveHoldOf reads it: its first expiry and start carry over.
       const kept = earlier.find((b) => b.status === "held" && b.holdExpiresAt > now);
       if (has("held")) releaseHolds(tx, and(eq(bookings.phone, attendee.phone), eq(bookings.eventId, eventId)) as SQL);
-      const offer = assertSeatFree(tx, event, attendee.phone, attendee.gender, now, {
-        knownUnpaid: !has("paid"),
-        holdsReleased: true,
-      });
+      // assertSeatFree with this phone's holds released, from the statements compiled once.
+      if (has("paid")) assertNoPaidBooking(tx, eventId, attendee.phone);
+      const found = q.liveOffer.get({ eventId, phone: attendee.phone, now });
+      const offer = found && (!isBalanced(event) || found.gender === attendee.gender) ? found : undefined;
+      if (offer) assertSeatFor(tx, event, attendee.gender, now, { exceptPhone: attendee.phone });
+      else assertSeatLeft(event, seatUseNow(db, event, now), attendee.gender);
       const unreferencedPhotos = has("held") || has("released") ? repointReleasedPhotos(tx, { eventId, attendee }) : [];
-      const user = tx.insert(users).values(attendee).returning({ id: users.id }).get();
+      const user = q.insertUser.get({
+        name: attendee.name,
+        email: attendee.email,
+        phone: attendee.phone,
+        gender: attendee.gender,
+        wantsToMeet: attendee.wantsToMeet ?? null,
+        imageName: attendee.imageName,
+        thumbName: attendee.thumbName,
+        dateOfBirth: attendee.dateOfBirth ?? null,
+      });
+      if (!user) throw new Error("the users row was not inserted");
       const announcementId = announcementOf(tx, eventId, input.announcementId);
       const holdExpiresAt = kept?.holdExpiresAt ?? now + input.holdMinutes * 60_000;
-      const booking = tx
-        .insert(bookings)
-        .values({
-          userId: user.id,
-          eventId,
-          phone: attendee.phone,
-          status: "held",
-          holdExpiresAt,
-          heldSince: kept?.heldSince ?? now,
-          // The price is fixed when the seat is first held: a retry keeps an early bird it was held in.
-          ...heldPrice(event, attendee.gender, kept?.heldSince ?? now),
-          announcementId,
-        })
-        .returning({ id: bookings.id })
-        .get();
+      const heldSince = kept?.heldSince ?? now;
+      const booking = q.insertHold.get({
+        userId: user.id,
+        eventId,
+        phone: attendee.phone,
+        holdExpiresAt,
+        heldSince,
+        // The price is fixed when the seat is first held: a retry keeps an early bird it was held in.
+        ...heldPrice(event, attendee.gender, heldSince),
+        announcementId,
+      });
+      if (!booking) throw new Error("the booking was not inserted");
       if (offer) offerBooked(tx, offer, booking.id);
       recordBookingConsent(tx, attendee, input, now);
       return { userId: user.id, bookingId: booking.id, holdExpiresAt, unreferencedPhotos };
@@ -291,12 +369,8 @@ function repointReleasedPhotos(tx: DbOrTx, input: { eventId: number; attendee: A
  * order, and holdSeat's transaction decides the seat either way.
  */
 export function isFirstSave(db: Db, eventId: number, phone: string, now: number): boolean {
-  const booking = db
-    .select({ id: bookings.id })
-    .from(bookings)
-    .where(and(eq(bookings.phone, phone), eq(bookings.eventId, eventId)))
-    .get();
-  return !booking && !liveOfferFor(db, eventId, phone, now);
+  const q = statementsOf(db);
+  return !q.earlier.get({ phone, eventId }) && !q.liveOffer.get({ eventId, phone, now });
 }
 
 /**

@@ -1,5 +1,5 @@
-import { and, eq, gt, inArray, ne, or, type SQL, sql } from "drizzle-orm";
-import type { DbOrTx } from "../../db/client.ts";
+import { and, eq, gt, inArray, ne, or, type SQL, type SQLWrapper, sql } from "drizzle-orm";
+import type { Db, DbOrTx } from "../../db/client.ts";
 import {
   bookings,
   type Event,
@@ -16,7 +16,7 @@ import { Conflict } from "../lib/errors.ts";
  * expired, or a refund that kept its seat (refunded after the event started). Expired holds stop
  * counting the moment they expire, with no sweeper needed.
  */
-export function seatCounts(now: number): SQL {
+export function seatCounts(now: number | SQLWrapper): SQL {
   return or(
     eq(bookings.status, "paid"),
     and(eq(bookings.status, "held"), gt(bookings.holdExpiresAt, now)),
@@ -32,7 +32,7 @@ export const takenSeats = (now: number) =>
  * A waitlist offer keeps its seat for the person it was texted to until it runs out: nobody else can
  * take it meanwhile. Once booked, the booking counts instead (docs/decisions/015).
  */
-export function liveOffer(now: number): SQL {
+export function liveOffer(now: number | SQLWrapper): SQL {
   return and(inArray(waitlistOffers.status, ["open", "claimed"]), gt(waitlistOffers.expiresAt, now)) as SQL;
 }
 
@@ -60,6 +60,12 @@ export type SeatUseOptions = {
    */
   byGender?: boolean;
 };
+
+/** One event's seats without genders, as three ranges of the bookings_seats index (seatUseByEvent). */
+const onePoolSeats = (id: number | SQLWrapper, now: number | SQLWrapper) =>
+  sql<number>`(select count(*) from ${bookings} where ${bookings.eventId} = ${id} and ${bookings.status} = 'paid')
+          + (select count(*) from ${bookings} where ${bookings.eventId} = ${id} and ${bookings.status} = 'held' and ${bookings.holdExpiresAt} > ${now})
+          + (select count(*) from ${bookings} where ${bookings.eventId} = ${id} and ${bookings.status} = 'refunded' and ${bookings.seatReleased} = 0)`;
 
 /** The seats in use at `eventId`. */
 export function seatUse(q: DbOrTx, eventId: number, now: number, options: SeatUseOptions = {}): SeatUse {
@@ -91,11 +97,7 @@ export function seatUseByEvent(
     // (the `or` of seatCounts is tested row by row). Same definition, spelled per status.
     const id = options.eventId;
     const n = q
-      .select({
-        n: sql<number>`(select count(*) from ${bookings} where ${bookings.eventId} = ${id} and ${bookings.status} = 'paid')
-          + (select count(*) from ${bookings} where ${bookings.eventId} = ${id} and ${bookings.status} = 'held' and ${bookings.holdExpiresAt} > ${now})
-          + (select count(*) from ${bookings} where ${bookings.eventId} = ${id} and ${bookings.status} = 'refunded' and ${bookings.seatReleased} = 0)`,
-      })
+      .select({ n: onePoolSeats(id, now) })
       .from(sql`(select 1)`)
       .get();
     if (n && n.n > 0) use(id).total += n.n;
@@ -131,6 +133,53 @@ export function seatUseByEvent(
     .all();
   for (const row of offered) add(use(row.eventId), row.gender, row.n);
   return byEvent;
+}
+
+/** The statements of `seatUseNow`, compiled once per connection. */
+const seatStatements = new WeakMap<Db, ReturnType<typeof prepareSeatStatements>>();
+
+function prepareSeatStatements(db: Db) {
+  const eventId = sql.placeholder("eventId");
+  const now = sql.placeholder("now");
+  return {
+    onePool: db
+      .select({ n: onePoolSeats(eventId, now) })
+      .from(sql`(select 1)`)
+      .prepare(),
+    byGender: db
+      .select({ gender: users.gender, n: sql<number>`count(*)` })
+      .from(bookings)
+      .innerJoin(users, eq(users.id, bookings.userId))
+      .where(and(seatCounts(now), eq(bookings.eventId, eventId)))
+      .groupBy(users.gender)
+      .prepare(),
+    offered: db
+      .select({ gender: waitlistOffers.gender, n: sql<number>`count(*)` })
+      .from(waitlistOffers)
+      .where(and(liveOffer(now), eq(waitlistOffers.eventId, eventId)))
+      .groupBy(waitlistOffers.gender)
+      .prepare(),
+  };
+}
+
+/**
+ * `seatUse(db, event.id, now, { byGender: isBalanced(event) })`, the count a hold takes under its
+ * write lock, from statements compiled once per connection instead of built by drizzle each time
+ * (docs/decisions/007-scale.md, "Seat holds"). Same definition: api/booking/seats.test.ts checks the
+ * two agree. Inside a transaction on `db` it reads what that transaction sees (one connection).
+ */
+export function seatUseNow(db: Db, event: Event, now: number): SeatUse {
+  let statements = seatStatements.get(db);
+  if (!statements) {
+    statements = prepareSeatStatements(db);
+    seatStatements.set(db, statements);
+  }
+  const use = empty();
+  const params = { eventId: event.id, now };
+  if (isBalanced(event)) for (const row of statements.byGender.all(params)) add(use, row.gender, row.n);
+  else use.total += statements.onePool.get(params)?.n ?? 0;
+  for (const row of statements.offered.all(params)) add(use, row.gender, row.n);
+  return use;
 }
 
 type SeatPlan = Pick<Event, "totalSeats" | "seatsMale" | "seatsFemale">;
@@ -169,7 +218,12 @@ export function assertSeatFor(
   now: number,
   options: SeatUseOptions = {},
 ) {
-  const left = seatsLeft(event, seatUse(q, event.id, now, { byGender: isBalanced(event), ...options }));
+  assertSeatLeft(event, seatUse(q, event.id, now, { byGender: isBalanced(event), ...options }), gender);
+}
+
+/** 409 unless `use` (the event's seats in use, counted in the transaction that takes one) leaves a seat for `gender`. */
+export function assertSeatLeft(event: Event, use: SeatUse, gender: PersonGender) {
+  const left = seatsLeft(event, use);
   if (left.total <= 0) throw Conflict("no seats left", "sold_out");
   if (isWomanOrMan(gender) && seatsLeftFor(left, gender) <= 0)
     throw Conflict(noSeatsLeftFor(gender), "gender_sold_out", { gender });

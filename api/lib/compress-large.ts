@@ -15,7 +15,9 @@ export function compressLarge(): MiddlewareHandler {
     gzip(c, async () => {
       await next();
       const res = c.res;
-      if (!res.body || res.headers.has("content-length")) return;
+      // The length first: reading `body` makes @hono/node-server build a web Response and a stream
+      // for an answer it would otherwise write straight from the string (every refusal of a rush).
+      if (res.headers.has("content-length") || !res.body) return;
       if (!(res.headers.get("content-type") ?? "").startsWith("application/json")) return;
       const bytes = await res.arrayBuffer();
       const headers = new Headers(res.headers);
