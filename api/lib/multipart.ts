@@ -34,9 +34,8 @@ export function readMultipart(
       if (settled) return;
       settled = true;
       stopSource();
-      // After this chunk's events (all ignored now): destroying busboy from inside its own write
-      // would leave that write half done.
-      setImmediate(() => parser?.destroy());
+      // The parser is fed nothing more and left to the collector: destroying it would make two
+      // errors and tear down its streams, most of what a refused form costs.
       reject(error instanceof Error ? error : new Error(String(error)));
     };
 
@@ -119,11 +118,24 @@ export function readMultipart(
 
 type FileParts = ConstructorParameters<typeof File>[0];
 
+/**
+ * Writes a chunk in slices, stopping between them once the read has stopped: a socket's chunk is up
+ * to 64 KiB, nearly all photo after the fields, and a form refused at its first file (a sold-out
+ * rush's every loser) then costs the parser only the first slice's bytes. False when the parser
+ * asks the source to wait (its buffer is full).
+ */
+function feed(parser: busboy.Busboy, chunk: Buffer, stopped: () => boolean): boolean {
+  let ready = true;
+  for (let at = 0; at < chunk.length && !stopped(); at += SLICE) ready = parser.write(chunk.subarray(at, at + SLICE));
+  return ready;
+}
+const SLICE = 8 * 1024;
+
 /** Feeds Node's stream into the parser, pausing while it is busy; returns how to stop reading. */
 function fromNodeStream(incoming: Readable, parser: busboy.Busboy, fail: (error: unknown) => void) {
   let stopped = false;
   const onData = (chunk: Buffer) => {
-    if (parser.write(chunk) || stopped) return;
+    if (feed(parser, chunk, () => stopped) || stopped) return;
     incoming.pause();
     parser.once("drain", () => {
       if (!stopped) incoming.resume();
@@ -172,7 +184,7 @@ function fromWebStream(body: ReadableStream<Uint8Array>, parser: busboy.Busboy, 
       const { done, value } = await reader.read();
       if (stopped) return;
       if (done) return void parser.end();
-      if (!parser.write(Buffer.from(value.buffer, value.byteOffset, value.byteLength))) await drained();
+      if (!feed(parser, Buffer.from(value.buffer, value.byteOffset, value.byteLength), () => stopped)) await drained();
     }
   })().catch(fail);
   return () => {
