@@ -62,7 +62,8 @@ export function apiRoutes(deps: AppDeps) {
     .use(async (c, next) => {
       if (!(c.req.header("content-type") ?? "").startsWith("multipart/form-data")) return jsonLimit(c, next);
       // A declared length is judged from the header, as bodyLimit does, but without building the web
-      // Request bodyLimit reads it from: save-user-details reads such a body from Node's stream.
+      // Request bodyLimit reads it from: the multipart calls read such a body from Node's stream
+      // (api/lib/multipart.ts).
       const length = c.req.header("content-length");
       if (length !== undefined && c.req.header("transfer-encoding") === undefined)
         return Number.parseInt(length, 10) > MULTIPART_LIMIT ? tooLarge(c) : next();

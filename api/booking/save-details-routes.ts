@@ -1,4 +1,3 @@
-import type { IncomingMessage } from "node:http";
 import { availableParallelism } from "node:os";
 import { createRoute } from "@hono/zod-openapi";
 import type { Context, MiddlewareHandler } from "hono";
@@ -7,7 +6,7 @@ import type { AppDeps } from "../deps.ts";
 import { clientAddress } from "../lib/client-address.ts";
 import { concurrencyLimit } from "../lib/concurrency-limit.ts";
 import { BadRequest, DomainError, Forbidden } from "../lib/errors.ts";
-import { readMultipart, readMultipartFrom } from "../lib/multipart-prefix.ts";
+import { isMultipart, readRequestForm } from "../lib/multipart.ts";
 import { apiRouter, errors, fileField, formBody, json, z } from "../lib/openapi.ts";
 import { idParam, personName } from "../lib/validate.ts";
 import { browserVerified } from "./booking-cookie.ts";
@@ -178,23 +177,12 @@ function verifiedPhoneFirst(deps: AppDeps, before: BeforePhoto): MiddlewareHandl
     try {
       // The photo comes after the other fields (pwa/features/booking/save-user-details.ts): a first
       // save holds its seat as soon as they arrive, and a full event refuses, before the photo is
-      // received or parsed (docs/decisions/007-scale.md). The body read is kept for the form parser
-      // below and the route's validator.
-      const type = c.req.header("content-type") ?? "";
-      if (type.startsWith("multipart/form-data")) {
-        const whenFieldsIn = (fields: Record<string, string>, fileName: string) => {
+      // received (docs/decisions/007-scale.md). The form is read once, here: parseBody below and
+      // the route's validator read what this read kept.
+      if (isMultipart(c)) {
+        await readRequestForm(c, (fields, fileName) => {
           held = holdFromFields(deps, before, c, fields, fileName);
-        };
-        // From Node's own stream when the length is declared (api/app.ts checked it): no web Request
-        // is built around a body that is, in a rush, nearly always refused after its first bytes.
-        const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
-        const body =
-          incoming && c.req.header("content-length") !== undefined && c.req.header("transfer-encoding") === undefined
-            ? readMultipartFrom(incoming, type, whenFieldsIn)
-            : readMultipart(c.req.raw, whenFieldsIn);
-        // Hono keeps the promise here (its type names the value): c.req.arrayBuffer() then returns it.
-        c.req.bodyCache.arrayBuffer = body as unknown as ArrayBuffer;
-        await body;
+        });
       }
       phone = (await c.req.parseBody()).phone;
     } catch (error) {

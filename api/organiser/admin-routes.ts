@@ -1,4 +1,5 @@
 import { createRoute } from "@hono/zod-openapi";
+import type { MiddlewareHandler } from "hono";
 import { eventId, eventImageForm, eventUpdateBody, newEventForm } from "../../common/event-fields.ts";
 import { documentByNumber } from "../booking/documents.ts";
 import { pdfDownload } from "../booking/documents-pdf.ts";
@@ -8,7 +9,9 @@ import { eventDetail } from "../booking/events-schemas.ts";
 import { type LISTED, listWaitlist } from "../booking/waitlist.ts";
 import type { AppDeps } from "../deps.ts";
 import { ADMIN_ERRORS, requireAdmin } from "../lib/admin-session.ts";
+import type { CallerEnv } from "../lib/caller.ts";
 import { NotFound } from "../lib/errors.ts";
+import { readFormOnce } from "../lib/multipart.ts";
 import { apiRouter, done, errors, file, formBody, json, jsonBody, z } from "../lib/openapi.ts";
 import { logActivity } from "../lib/staff.ts";
 import { idParam } from "../lib/validate.ts";
@@ -402,6 +405,8 @@ type Listed = (typeof LISTED)[number];
 
 export const adminRoutes = (deps: AppDeps) => {
   const admin = requireAdmin(deps);
+  // The calls with a picture: the session first, then the form read once (api/lib/multipart.ts).
+  const adminForm: [MiddlewareHandler<CallerEnv>, MiddlewareHandler<CallerEnv>] = [admin, readFormOnce];
   return (
     apiRouter()
       .route("/", adminAuthRoutes(deps))
@@ -414,7 +419,7 @@ export const adminRoutes = (deps: AppDeps) => {
       .openapi({ ...adminEventRoute, middleware: admin }, (c) => {
         return c.json(getEvent(deps.db, c.req.valid("param").id, deps.now()), 200);
       })
-      .openapi({ ...saveEventRoute, middleware: admin }, async (c) => {
+      .openapi({ ...saveEventRoute, middleware: adminForm }, async (c) => {
         const { id } = await addEvent(deps, c.req.valid("form"));
         logActivity(c, deps, { action: "event created", eventId: id });
         return c.json({ success: true as const, id }, 200);
@@ -432,7 +437,7 @@ export const adminRoutes = (deps: AppDeps) => {
         }
         return c.json({ success: true as const }, 200);
       })
-      .openapi({ ...updateEventImageRoute, middleware: admin }, async (c) => {
+      .openapi({ ...updateEventImageRoute, middleware: adminForm }, async (c) => {
         const form = c.req.valid("form");
         const { imageName } = await replaceEventPicture(deps, form.eventid, form.eventImage);
         logActivity(c, deps, { action: "event edited", eventId: form.eventid, detail: "picture" });
