@@ -1,4 +1,4 @@
-import { and, eq, gt, inArray, type SQL, sql } from "drizzle-orm";
+import { and, eq, gt, inArray, type SQL } from "drizzle-orm";
 import type { Db, DbOrTx } from "../../db/client.ts";
 import { announcements } from "../../db/marketing-schema.ts";
 import {
@@ -6,7 +6,6 @@ import {
   bookings,
   checkoutSessions,
   type Event,
-  events,
   type PersonGender,
   users,
   type WaitlistOffer,
@@ -16,9 +15,10 @@ import {
 import { askForEmailConsent, type ConsentMailEnv, recordConsent } from "../messaging/consent.ts";
 import { bookingStatusAfter, bookingStatusesFor } from "./booking-status.ts";
 import { assertBookable, findEvent } from "./event-lookup.ts";
+import { holdStatementsOf } from "./hold-statements.ts";
 import { NO_PHOTO } from "./images.ts";
 import { assertAgeAllowed, heldPrice } from "./prices.ts";
-import { assertNoPaidBooking, assertSeatFor, assertSeatLeft, isBalanced, liveOffer, seatUseNow } from "./seats.ts";
+import { assertNoPaidBooking, assertSeatFor, assertSeatLeft, isBalanced, seatUseNow } from "./seats.ts";
 import { liveOfferFor, offerBooked } from "./waitlist-offers.ts";
 
 // Holds: one seat kept for a phone for HOLD_MINUTES, taken, retried, released and given back, each
@@ -36,82 +36,6 @@ export type Attendee = {
   thumbName: string;
   dateOfBirth?: string;
 };
-
-/**
- * The statements of a first save's hold, compiled once per connection: drizzle builds a query's SQL
- * anew each time it runs, and in a hold that was most of the time spent under the write lock
- * (docs/decisions/007-scale.md, "Seat holds"). Each is the query it replaces, with placeholders; run
- * inside a transaction on the same connection, they read and write in it.
- */
-const holdStatements = new WeakMap<Db, ReturnType<typeof prepareHoldStatements>>();
-
-function prepareHoldStatements(db: Db) {
-  const p = (name: string) => sql.placeholder(name);
-  return {
-    event: db
-      .select()
-      .from(events)
-      .where(eq(events.id, p("eventId")))
-      .prepare(),
-    /** This phone's bookings for the event: a first save has none. */
-    earlier: db
-      .select({
-        status: bookings.status,
-        holdExpiresAt: bookings.holdExpiresAt,
-        heldSince: sql<number>`coalesce(${bookings.heldSince}, ${bookings.createdAt})`,
-      })
-      .from(bookings)
-      .where(and(eq(bookings.phone, p("phone")), eq(bookings.eventId, p("eventId"))))
-      .prepare(),
-    /** liveOfferFor (waitlist-offers.ts). */
-    liveOffer: db
-      .select()
-      .from(waitlistOffers)
-      .where(and(eq(waitlistOffers.eventId, p("eventId")), eq(waitlistOffers.phone, p("phone")), liveOffer(p("now"))))
-      .prepare(),
-    insertUser: db
-      .insert(users)
-      .values({
-        name: p("name"),
-        email: p("email"),
-        phone: p("phone"),
-        gender: p("gender"),
-        wantsToMeet: p("wantsToMeet"),
-        imageName: p("imageName"),
-        thumbName: p("thumbName"),
-        dateOfBirth: p("dateOfBirth"),
-      })
-      .returning({ id: users.id })
-      .prepare(),
-    insertHold: db
-      .insert(bookings)
-      .values({
-        userId: p("userId"),
-        eventId: p("eventId"),
-        phone: p("phone"),
-        status: "held",
-        holdExpiresAt: p("holdExpiresAt"),
-        heldSince: p("heldSince"),
-        listPriceCents: p("listPriceCents"),
-        earlyBirdCents: p("earlyBirdCents"),
-        discountCents: p("discountCents"),
-        promoCodeId: p("promoCodeId"),
-        amountCents: p("amountCents"),
-        announcementId: p("announcementId"),
-      })
-      .returning({ id: bookings.id })
-      .prepare(),
-  };
-}
-
-function statementsOf(db: Db) {
-  let statements = holdStatements.get(db);
-  if (!statements) {
-    statements = prepareHoldStatements(db);
-    holdStatements.set(db, statements);
-  }
-  return statements;
-}
 
 /**
  * 409 when `phone` already paid for the event, or when no seat of `gender` is free for it (its
@@ -212,7 +136,7 @@ export function holdSeat(
   input: { eventId: number; attendee: Attendee; holdMinutes: number; now: number } & HoldExtras,
 ): HeldSeat {
   const { eventId, attendee, now } = input;
-  const q = statementsOf(db);
+  const q = holdStatementsOf(db);
   return db.transaction(
     (tx) => {
       const event = q.event.get({ eventId });
@@ -369,7 +293,7 @@ function repointReleasedPhotos(tx: DbOrTx, input: { eventId: number; attendee: A
  * order, and holdSeat's transaction decides the seat either way.
  */
 export function isFirstSave(db: Db, eventId: number, phone: string, now: number): boolean {
-  const q = statementsOf(db);
+  const q = holdStatementsOf(db);
   return !q.earlier.get({ phone, eventId }) && !q.liveOffer.get({ eventId, phone, now });
 }
 

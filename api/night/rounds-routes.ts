@@ -18,6 +18,9 @@ import { myRounds } from "./rounds-guest.ts";
 
 // The night's rounds (docs/decisions/019-running-the-night.md). Every answer changes from one
 // second to the next and is personal, so none is cached (the app's default no-store).
+// Why one file: the room's calls of the night, each its createRoute (with the reference's prose, its
+// description and refusals: docs/api.md) beside its handler, all behind the one staff scope
+// (staffRoute); the work itself is in rounds.ts and rounds-guest.ts.
 
 const id = jsonId(z);
 const minutes = (limits: { min: number; max: number }) => z.number().int().min(limits.min).max(limits.max);

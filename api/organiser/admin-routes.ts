@@ -31,6 +31,9 @@ import { bookingOfPayment, refundPayment } from "./refunds.ts";
 const idParams = z.object({ id: idParam(z) });
 const eventIdBody = z.object({ eventId });
 
+// Why one file: the organiser's calls about events (add, edit, pictures, cancel, the lists), each its
+// createRoute (with the reference's prose, its description and refusals: docs/api.md) beside its
+// handler, all behind the one admin check; the work itself is in admin-events.ts and its neighbours.
 // A path's event id that is not one: 400; an event that is not there: 404.
 const BY_ID = [...ADMIN_ERRORS, "invalid_request", "not_found"] as const;
 
