@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { availableParallelism } from "node:os";
 import { chmod, mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import sharp from "sharp";
@@ -7,6 +8,10 @@ import { MAX_IMAGE_BYTES } from "../../common/images.ts";
 import { NotAnImage, NotFound } from "../lib/errors.ts";
 
 export { MAX_IMAGE_BYTES };
+
+// One photo is worked on by one thread: libvips would otherwise spread each image over every core,
+// and the core left to answer requests (save-details-routes.ts's photoTurn, decision 007) with it.
+sharp.concurrency(Math.max(1, availableParallelism() - 1));
 
 const ACCEPTED_FORMATS = new Set(["jpeg", "png", "webp"]);
 // A 5 MB file can still decode to a huge bitmap; refuse anything beyond a 50-megapixel camera.
