@@ -113,10 +113,41 @@ export const textOfRequest = <T>(body: Record<string, unknown>): T =>
 /** An empty draft's text fields. */
 export const emptyTextDraft = (): EventTextDraft => build(TEXT_FIELDS.map((k) => [k, ""]));
 
-/** The admin draft's text fields, from the event as get-event answers it. */
-export const textDraftOf = (reply: EventTextReply): EventTextDraft =>
-  build(TEXT_FIELDS.map((k) => [k, reply[EVENT_TEXT_FIELDS[k].reply] ?? ""]));
+/** The admin draft's text fields, from the event as get-event answers it (mapped by `eventOfReply`). */
+export const textDraftOf = (event: EventText): EventTextDraft => build(TEXT_FIELDS.map((k) => [k, event[k] ?? ""]));
 
 /** The request's text fields, from the admin draft (an empty optional one clears it). */
 export const textRequestOf = (draft: EventTextDraft): EventTextRequest =>
   build(TEXT_FIELDS.map((k) => [EVENT_TEXT_FIELDS[k].request, draft[k]]));
+
+type WireRows = typeof EVENT_WIRE_NAMES;
+
+/** Each event field's reply name, to its name in the code. */
+type NameOfReply = { [K in keyof WireRows as WireRows[K]["reply"]]: K } & {
+  [K in EventTextField as TextRows[K]["reply"]]: K;
+};
+
+/**
+ * A reply (or an item of one) as the PWA's screens read it: its event fields by their names in the
+ * code (`name`, `address`, `startsAt`, `priceCents`, …), every other field as it is. The value keeps its
+ * type: the start stays the ISO instant the reply sends; the price, a number of dollars on the wire, is
+ * cents.
+ */
+export type EventOfReply<R> = { [K in keyof R as K extends keyof NameOfReply ? NameOfReply[K] : K]: R[K] };
+
+const NAME_OF_REPLY: Record<string, string> = {};
+for (const [name, row] of Object.entries({ ...EVENT_WIRE_NAMES, ...EVENT_TEXT_FIELDS }))
+  NAME_OF_REPLY[row.reply] = name;
+
+/**
+ * A reply's event, by the names in the code: the PWA's one mapping, where a reply arrives (and where
+ * something kept on the phone from a reply is read back, so what an older version kept still reads).
+ * An object already mapped comes back the same.
+ */
+export function eventOfReply<R extends object>(reply: R): EventOfReply<R> {
+  const event: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(reply))
+    event[NAME_OF_REPLY[key] ?? key] =
+      key === EVENT_WIRE_NAMES.priceCents.reply && typeof value === "number" ? Math.round(value * 100) : value;
+  return event as EventOfReply<R>;
+}
