@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from "react";
-import { eventOfReply } from "../../../common/event-wire.ts";
+import { eventOfReply } from "../../../common/event-names.ts";
 import type { api, Ok } from "../../lib/api.ts";
 import { CallFailed, getJson } from "../../lib/api-reply.ts";
 import { keepCardPictures } from "./card-picture.ts";
