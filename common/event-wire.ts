@@ -1,4 +1,7 @@
 import { EVENT_LIMITS as L } from "./event-limits.ts";
+import { EVENT_TEXT_NAMES } from "./event-names.ts";
+
+export { EVENT_TEXT_NAMES, EVENT_WIRE_NAMES, type EventOfReply, eventOfReply } from "./event-names.ts";
 
 /**
  * An event's fields by one name each, from the table to the screen: the name of the `events` column
@@ -7,24 +10,11 @@ import { EVENT_LIMITS as L } from "./event-limits.ts";
  * `eventAddress` in the save-event and update-event requests), and this table is the one place that
  * says which wire name each field has (docs/decisions/044-one-name-per-field.md). The request
  * schemas (common/event-fields.ts), the replies (api/booking/events-schemas.ts, events.ts) and the
- * admin draft (pwa/features/admin/event-draft.ts) all read it. No zod here: the PWA imports it.
+ * admin draft (pwa/features/admin/event-draft.ts) all read it, and the PWA maps each reply by it
+ * (`eventOfReply`). The names alone (EVENT_WIRE_NAMES, EVENT_TEXT_NAMES) and that mapping sit in
+ * common/event-names.ts, re-exported here, so the home page carries no more of the table than they.
+ * No zod here: the PWA imports it.
  */
-
-/** The fields whose value is not the same on the wire (a price in dollars, the start as a date and a time). */
-export const EVENT_WIRE_NAMES = {
-  id: { reply: "id", request: "eventid" },
-  imageName: { reply: "event_image", request: "eventImage" },
-  /** Answered as one ISO instant; asked as `eventDate` and `eventTime` on the venue's clock. */
-  startsAt: { reply: "EventDateTime", request: null },
-  /** Cents in the table, dollars on the wire. */
-  priceCents: { reply: "booking_amount", request: "bookingAmount" },
-  status: { reply: "event_status", request: null },
-  durationHours: { reply: "event_duration", request: "eventduration" },
-  fromAge: { reply: "from_age", request: "fromage" },
-  toAge: { reply: "to_age", request: "toage" },
-  timeZone: { reply: "time_zone", request: "timeZone" },
-  totalSeats: { reply: "total_seats", request: "totalSeats" },
-} as const;
 
 /**
  * The event's lines of plain text, the same value from the column to the wire: only the name
@@ -37,24 +27,21 @@ export const EVENT_WIRE_NAMES = {
  */
 export const EVENT_TEXT_FIELDS = {
   name: {
-    reply: "event_name",
-    request: "eventName",
+    ...EVENT_TEXT_NAMES.name,
     max: L.name.max,
     required: true,
     onUpdate: "required",
     description: "The event's name.",
   },
   address: {
-    reply: "event_address",
-    request: "eventAddress",
+    ...EVENT_TEXT_NAMES.address,
     max: L.address.max,
     required: true,
     onUpdate: "optional",
     description: "The venue's address.",
   },
   venueNotes: {
-    reply: "venue_notes",
-    request: "venueNotes",
+    ...EVENT_TEXT_NAMES.venueNotes,
     max: 200,
     required: false,
     onUpdate: "optional",
@@ -113,9 +100,8 @@ export const textOfRequest = <T>(body: Record<string, unknown>): T =>
 /** An empty draft's text fields. */
 export const emptyTextDraft = (): EventTextDraft => build(TEXT_FIELDS.map((k) => [k, ""]));
 
-/** The admin draft's text fields, from the event as get-event answers it. */
-export const textDraftOf = (reply: EventTextReply): EventTextDraft =>
-  build(TEXT_FIELDS.map((k) => [k, reply[EVENT_TEXT_FIELDS[k].reply] ?? ""]));
+/** The admin draft's text fields, from the event as get-event answers it (mapped by `eventOfReply`). */
+export const textDraftOf = (event: EventText): EventTextDraft => build(TEXT_FIELDS.map((k) => [k, event[k] ?? ""]));
 
 /** The request's text fields, from the admin draft (an empty optional one clears it). */
 export const textRequestOf = (draft: EventTextDraft): EventTextRequest =>

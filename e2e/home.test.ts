@@ -149,9 +149,9 @@ describe.skipIf(noBrowser)("home page on a phone", () => {
 
     await card("Low Seats Night").getByRole("button", { name: "Book Tickets" }).click();
     await page.waitForURL("**/otp-verification");
-    expect(await page.evaluate(() => (history.state?.usr?.event as { event_name?: string })?.event_name)).toBe(
-      "Low Seats Night",
-    );
+    // The card hands its event to the booking page as the screens read it (its fields by the code's
+    // names, mapped once from get-events' reply: docs/decisions/044-one-name-per-field.md).
+    expect(await page.evaluate(() => (history.state?.usr?.event as { name?: string })?.name)).toBe("Low Seats Night");
     expect(pageErrors).toEqual([]);
     await context.close();
   });

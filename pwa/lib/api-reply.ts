@@ -73,6 +73,10 @@ export function send<R extends ClientResponse<unknown, number, "json">>(
   return request.then((response) => reply(response));
 }
 
+/** A reply with its success data put through `f` (an event's wire names mapped, say); a failure as it came. */
+export const mapReply = <T, E, U>(reply: ApiReply<T, E>, f: (data: T) => U): ApiReply<U, E> =>
+  reply.ok ? { ...reply, data: f(reply.data) } : reply;
+
 /** Reads a response fetched without hono/client (the service worker's), typed as the route's `T`. */
 export const readReply = <T>(response: Response): Promise<ApiReply<T>> => reply(response);
 

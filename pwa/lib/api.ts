@@ -2,7 +2,7 @@ import { hc, type InferResponseType } from "hono/client";
 import type { AppType } from "../../api/app.ts";
 import { callFetch } from "./api-reply.ts";
 
-export { type ApiReply, CallFailed, type ErrorReply, getJson, imageUrl, send } from "./api-reply.ts";
+export { type ApiReply, CallFailed, type ErrorReply, getJson, imageUrl, mapReply, send } from "./api-reply.ts";
 
 /**
  * The PWA's one way to call the API: `api` is hono/client's `hc` over the server's own route types

@@ -1,6 +1,7 @@
 import { type DBSchema, type IDBPDatabase, openDB } from "idb";
 import type { Roster, RosterEvent } from "../../api/night/roster.ts";
 import type { CancellationPolicy } from "../../common/cancellation.ts";
+import type { EventOfReply } from "../../common/event-wire.ts";
 import type { TicketStatus } from "../../common/ticket-status.ts";
 import type { MyRounds } from "../features/feedback/my-rounds.ts";
 import type { QueueEntry } from "./offline-queue.ts";
@@ -93,11 +94,18 @@ export type QueuedCheckIn = QueueEntry & {
   action: "check-in" | "undo";
 };
 
-/** An event's door roster as last received, kept so the door view opens with no network. */
+/** An event's door roster as last received (the reply itself), kept so the door view opens with no network. */
 export type KeptRoster = Roster & { eventID: number; savedAt: number };
 
-/** An event the door's picker offers, as last listed online. */
-export type KeptDoorEvent = RosterEvent;
+/**
+ * An event the door's picker offers, as last listed online, by the names of the code
+ * (common/event-wire.ts); one kept by an older version has the reply's names, and is mapped as it is
+ * read (pwa/features/door/door-api.ts).
+ */
+export type KeptDoorEvent = EventOfReply<RosterEvent>;
+
+/** A kept roster as the door view reads it: its event by the names of the code. */
+export type DoorRoster = Omit<KeptRoster, "event"> & { event: KeptDoorEvent };
 
 /**
  * A guest's rounds as last received, with this phone's clock when it arrived: with the answer's

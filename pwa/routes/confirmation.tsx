@@ -29,7 +29,7 @@ export function ConfirmationPage() {
   return (
     <main className="page">
       <h1>Confirmation</h1>
-      <HoldNotice until={state.holdExpiresAt} zone={state.event.time_zone} cancelled={cancelled} onGone={onGone} />
+      <HoldNotice until={state.holdExpiresAt} zone={state.event.timeZone} cancelled={cancelled} onGone={onGone} />
       <h2 className="booking-section-title">Your details</h2>
       <AttendeeSummary user={state.user} />
       <h2 className="booking-section-title">Event</h2>

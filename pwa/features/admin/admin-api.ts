@@ -1,4 +1,5 @@
-import { type ApiReply, api, type Ok, send } from "../../lib/api.ts";
+import { type EventOfReply, eventOfReply } from "../../../common/event-wire.ts";
+import { type ApiReply, api, mapReply, type Ok, send } from "../../lib/api.ts";
 import { useAdminStore } from "./admin-store.ts";
 
 // Every admin call goes through here so a lapsed session (401) locks the panel wherever it happens.
@@ -12,13 +13,15 @@ const id = (n: number) => ({ param: { id: String(n) } });
 
 // The replies are the server's own types, read from its routes: a field renamed there fails here.
 // Both event shapes carry the seat plan of a balanced event (`seatsMale`/`seatsFemale`, null for one
-// pool) and `SeatsLeft` per gender.
-export type AdminEventSummary = Ok<(typeof api)["admin-events"]["$get"]>[number];
-export type AdminEventDetail = Ok<(typeof api)["admin-event"][":id"]["$get"]>;
-export type AdminEventStatus = AdminEventDetail["event_status"];
+// pool) and `SeatsLeft` per gender. An event's fields have the names of the code: each reply carrying
+// them is mapped below as it arrives (common/event-wire.ts, eventOfReply).
+export type AdminEventSummary = EventOfReply<Ok<(typeof api)["admin-events"]["$get"]>[number]>;
+export type AdminEventDetail = EventOfReply<Ok<(typeof api)["admin-event"][":id"]["$get"]>>;
+export type AdminEventStatus = AdminEventDetail["status"];
 /** The Overview's numbers for one event (seats, holds, money, check-ins, matches). */
 export type EventNumbers = Ok<(typeof api)["admin-event-summary"][":id"]["$get"]>;
-export type Participant = Ok<(typeof api)["get-event-user"][":id"]["$get"]>[number];
+/** One booking of an event; its `priceCents` is what the booking paid. */
+export type Participant = EventOfReply<Ok<(typeof api)["get-event-user"][":id"]["$get"]>[number]>;
 /** One person in an event's waitlist, first in line first (per gender at a balanced event). */
 export type WaitlistRow = Ok<(typeof api)["admin-event"][":id"]["waitlist"]["$get"]>["waitlist"][number];
 export type LifecycleReply = ApiReply<Ok<(typeof api)["start-event"]["$post"]>>;
@@ -32,8 +35,10 @@ export const adminLogout = () => send(api["admin-logout"].$post());
 
 // The same data as /api/get-events and /api/get-event/{id}, from admin twins the service worker
 // does not cache: after Start Event the panel must see "started", not the cached "upcoming".
-export const listEvents = () => guarded(send(api["admin-events"].$get()));
-export const getEventDetail = (eventId: number) => guarded(send(api["admin-event"][":id"].$get(id(eventId))));
+export const listEvents = async () =>
+  mapReply(await guarded(send(api["admin-events"].$get())), (events) => events.map(eventOfReply));
+export const getEventDetail = async (eventId: number) =>
+  mapReply(await guarded(send(api["admin-event"][":id"].$get(id(eventId)))), eventOfReply);
 
 export type NewEvent = Parameters<(typeof api)["save-event"]["$post"]>[0]["form"];
 export const saveEvent = (form: NewEvent) => guarded(send(api["save-event"].$post({ form })));
@@ -46,7 +51,8 @@ export const openDoorsNow = (eventId: number) => guarded(send(api["open-doors"].
 export const endEvent = (eventId: number) => guarded(send(api["end-event"].$post({ json: { eventId } })));
 export const cancelEvent = (eventId: number) => guarded(send(api["cancel-event"].$post({ json: { eventId } })));
 
-export const getEventUsers = (eventId: number) => guarded(send(api["get-event-user"][":id"].$get(id(eventId))));
+export const getEventUsers = async (eventId: number) =>
+  mapReply(await guarded(send(api["get-event-user"][":id"].$get(id(eventId)))), (people) => people.map(eventOfReply));
 
 export const refund = (paymentIntentId: string) => guarded(send(api.refund.$post({ json: { paymentIntentId } })));
 

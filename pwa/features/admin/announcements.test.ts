@@ -5,9 +5,9 @@ import { bookedLabel, isSending, progressLabel, recipientsLabel, suggestedText }
 
 // Saturday 5 December 2026, 7 pm in Sydney.
 const event = {
-  event_name: "Saturday Social",
-  EventDateTime: new Date(Date.UTC(2026, 11, 5, 8, 0)).toISOString(),
-  time_zone: "Australia/Sydney",
+  name: "Saturday Social",
+  startsAt: new Date(Date.UTC(2026, 11, 5, 8, 0)).toISOString(),
+  timeZone: "Australia/Sydney",
 };
 
 describe("the Invite tab's words", () => {
@@ -27,17 +27,17 @@ describe("the Invite tab's words", () => {
     // Tuesday 15 December 2026, 7:30 pm in Sydney, which is still Tuesday morning in UTC.
     const tuesday = {
       ...event,
-      event_name: "Summer Mixer",
-      EventDateTime: "2026-12-15T08:30:00.000Z",
+      name: "Summer Mixer",
+      startsAt: "2026-12-15T08:30:00.000Z",
       SeatsLeft: null,
     };
     expect(suggestedText(tuesday)).toBe("Seats are open for Summer Mixer on Tuesday 15 December. Book yours: {link}");
     // 9:30 am on Wednesday 16 December in Sydney is still Tuesday 15 December in UTC: the venue's date wins.
-    expect(suggestedText({ ...tuesday, EventDateTime: "2026-12-15T22:30:00.000Z" })).toBe(
+    expect(suggestedText({ ...tuesday, startsAt: "2026-12-15T22:30:00.000Z" })).toBe(
       "Seats are open for Summer Mixer on Wednesday 16 December. Book yours: {link}",
     );
     // Perth is three hours behind Sydney in December: 11 pm Monday there.
-    expect(suggestedText({ ...tuesday, EventDateTime: "2026-12-14T15:00:00.000Z", time_zone: "Australia/Perth" })).toBe(
+    expect(suggestedText({ ...tuesday, startsAt: "2026-12-14T15:00:00.000Z", timeZone: "Australia/Perth" })).toBe(
       "Seats are open for Summer Mixer on Monday 14 December. Book yours: {link}",
     );
   });

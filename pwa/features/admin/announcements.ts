@@ -46,18 +46,16 @@ export function recipientsLabel(recipients: { sms: number; email: number }, chan
  * the short side ("3 seats left for men on Saturday 5 December"), with the link's placeholder where
  * the link goes. The date too, since a weekday alone reads as this week's for a night further off.
  */
-export function suggestedText(
-  event: Pick<AdminEventSummary, "event_name" | "EventDateTime" | "time_zone" | "SeatsLeft">,
-) {
-  const ms = Date.parse(event.EventDateTime);
-  const day = Number.isNaN(ms) ? "" : ` on ${venueDayAndDate(ms, event.time_zone)}`;
+export function suggestedText(event: Pick<AdminEventSummary, "name" | "startsAt" | "timeZone" | "SeatsLeft">) {
+  const ms = Date.parse(event.startsAt);
+  const day = Number.isNaN(ms) ? "" : ` on ${venueDayAndDate(ms, event.timeZone)}`;
   const left = event.SeatsLeft;
   if (left && left.male !== left.female && Math.min(left.male, left.female) > 0) {
     const side = left.male < left.female ? "men" : "women";
     const n = Math.min(left.male, left.female);
-    return `${n} ${n === 1 ? "seat" : "seats"} left for ${side}${day} at ${event.event_name}! Book yours: ${LINK_PLACEHOLDER}`;
+    return `${n} ${n === 1 ? "seat" : "seats"} left for ${side}${day} at ${event.name}! Book yours: ${LINK_PLACEHOLDER}`;
   }
-  return `Seats are open for ${event.event_name}${day}. Book yours: ${LINK_PLACEHOLDER}`;
+  return `Seats are open for ${event.name}${day}. Book yours: ${LINK_PLACEHOLDER}`;
 }
 
 /** `Tuesday 15 December`, the night's date as the venue's clock shows it. */

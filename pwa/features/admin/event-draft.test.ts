@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
-import type { AdminEventDetail } from "./admin-api.ts";
+import { eventOfReply } from "../../../common/event-wire.ts";
+import type { api, Ok } from "../../lib/api.ts";
 import { draftOf, draftProblem, emptyDraft, newEventOf, updateOf } from "./event-draft.ts";
 
-const saturday = {
+// As admin-event answers it, mapped as admin-api.ts maps it.
+const saturday = eventOfReply({
   id: 7,
   event_name: "Harbour Mixer",
   event_image: "x.jpg",
@@ -37,7 +39,7 @@ const saturday = {
   cancellationPolicy: { fullRefundHours: 48, laterPercent: 0 },
   offersFriend: false,
   format: "women_men",
-} satisfies AdminEventDetail;
+} satisfies Ok<(typeof api)["admin-event"][":id"]["$get"]>);
 
 describe("the results time in the Edit form", () => {
   it("shows the results time on the venue's clock", () => {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { overviewOrder } from "./overview-order.ts";
 
-const event = (id: number, day: number, event_status: "upcoming" | "started" | "ended" | "cancelled") => ({
+const event = (id: number, day: number, status: "upcoming" | "started" | "ended" | "cancelled") => ({
   id,
-  event_status,
-  EventDateTime: new Date(Date.UTC(2031, 0, day, 9)).toISOString(),
+  status,
+  startsAt: new Date(Date.UTC(2031, 0, day, 9)).toISOString(),
 });
 
 describe("overviewOrder", () => {

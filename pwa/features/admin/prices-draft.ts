@@ -44,7 +44,7 @@ export const pricesOf = (e: AdminEventDetail): PricesDraft => ({
   priceMale: money(e.bookingAmountMale),
   priceFemale: money(e.bookingAmountFemale),
   earlyBird: money(e.earlyBirdDiscount),
-  earlyBirdUntil: localDateTime(e.earlyBirdUntil, e.time_zone),
+  earlyBirdUntil: localDateTime(e.earlyBirdUntil, e.timeZone),
   fromAgeMale: whole(e.fromAgeMale),
   toAgeMale: whole(e.toAgeMale),
   fromAgeFemale: whole(e.fromAgeFemale),

@@ -48,7 +48,7 @@ export function useEventEditor(eventId: number | null, onChanged: () => void) {
       setEvent(reply.data);
       setDraft(draftOf(reply.data));
       setImage(null);
-      setUnrefunded(reply.data.event_status === "cancelled" ? ((await numbersOf(id))?.paid.total ?? 0) : 0);
+      setUnrefunded(reply.data.status === "cancelled" ? ((await numbersOf(id))?.paid.total ?? 0) : 0);
     } catch (error) {
       if (current.current !== id) return;
       console.warn(error);

@@ -13,7 +13,7 @@ import type { ConfirmationState } from "./types.ts";
 
 const state = {
   user: { userID: 7, name: "Priya", email: "priya@example.com", phone: "+61412345678", gender: "female" },
-  event: { id: 3, event_name: "Garden Party", time_zone: "Australia/Perth" },
+  event: { id: 3, name: "Garden Party", timeZone: "Australia/Perth" },
   holdExpiresAt: "2031-05-03T11:45:00.000Z",
 } as unknown as ConfirmationState;
 

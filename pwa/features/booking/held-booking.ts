@@ -1,3 +1,4 @@
+import { eventOfReply } from "../../../common/event-wire.ts";
 import { DEFAULT_TIME_ZONE, venueClock, zoneAbbreviation } from "../../../common/time-zone.ts";
 import type { ConfirmationState } from "./types.ts";
 
@@ -19,7 +20,9 @@ export function rememberHeldBooking(state: ConfirmationState) {
 export function readHeldBooking(userID: number, eventID: number): ConfirmationState | null {
   try {
     const saved = JSON.parse(sessionStorage.getItem(KEY) ?? "null") as Partial<ConfirmationState> | null;
-    if (saved?.user?.userID === userID && saved.event?.id === eventID) return saved as ConfirmationState;
+    // The event by the names of the code; one a tab kept before the PWA mapped its replies is mapped here.
+    if (saved?.user?.userID === userID && saved.event?.id === eventID)
+      return { ...saved, event: eventOfReply(saved.event) } as ConfirmationState;
   } catch {
     // Unreadable: as if nothing was kept.
   }

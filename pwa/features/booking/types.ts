@@ -1,4 +1,4 @@
-import type { EventSummary } from "../events/types.ts";
+import type { EventView } from "../events/types.ts";
 
 export type Gender = "male" | "female";
 
@@ -11,7 +11,7 @@ export type BookingUser = { userID: number; name: string; email: string; phone: 
  * when the seat is held; null once the server said the hold is gone; absent in a state saved before
  * the server told it.
  */
-export type ConfirmationState = { user: BookingUser; event: EventSummary; holdExpiresAt?: string | null };
+export type ConfirmationState = { user: BookingUser; event: EventView; holdExpiresAt?: string | null };
 
 /**
  * A waitlist offer opened from its SMS link: the seat is kept for this gender until `expiresAt` (ISO
@@ -24,7 +24,7 @@ export type BookingIntent = "book" | "waitlist";
 
 /** What /otp-verification receives in navigation state, and keeps in its history entry as the flow goes. */
 export type BookingPageState = {
-  event: EventSummary;
+  event: EventView;
   intent?: BookingIntent;
   offer?: OfferState;
   /** The side chosen first at a balanced event (Woman / Man). */

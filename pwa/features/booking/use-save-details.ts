@@ -1,7 +1,7 @@
 import { type FormEvent, useState } from "react";
 import { announcementFor } from "../../lib/announcement-link.ts";
 import { shrinkPhoto } from "../../lib/shrink-photo.ts";
-import type { EventSummary } from "../events/types.ts";
+import type { EventView } from "../events/types.ts";
 import { saveUserDetails } from "./save-user-details.ts";
 import { genderFullMessage, SOLD_OUT_ALERT, SOLD_OUT_WAITLIST_MESSAGE } from "./seat-messages.ts";
 import type { BookingUser } from "./types.ts";
@@ -14,7 +14,7 @@ const CHECKS = new Set<string>([FIELDS_REQUIRED, PHOTO_REQUIRED, CONSENT_REQUIRE
 
 type SaveProps = {
   phone: string;
-  event: EventSummary;
+  event: EventView;
   onSaved: (user: BookingUser, holdExpiresAt: string) => void;
 };
 
@@ -65,7 +65,7 @@ export function useSaveDetails(props: SaveProps, fields: DetailsFields, waitlist
       ...(format === "mixed" && fields.wantsToMeet ? { wantsToMeet: fields.wantsToMeet } : {}),
       dateOfBirth: fields.dateOfBirth,
       eventID: props.event.id,
-      eventName: props.event.event_name,
+      eventName: props.event.name,
       image,
       keepDetails: fields.keep,
       marketing: { sms: fields.marketingSms, email: fields.marketingEmail },

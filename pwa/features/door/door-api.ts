@@ -1,7 +1,8 @@
 import type { RosterEvent } from "../../../api/night/roster.ts";
+import { eventOfReply } from "../../../common/event-wire.ts";
 import { api, CallFailed, imageUrl, send } from "../../lib/api.ts";
 import { keepForOffline } from "../../lib/offline-cache.ts";
-import { type KeptDoorEvent, type KeptRoster, offlineDb } from "../../lib/offline-db.ts";
+import { type DoorRoster, type KeptDoorEvent, type KeptRoster, offlineDb } from "../../lib/offline-db.ts";
 import { useAdminStore } from "../admin/admin-store.ts";
 import { zoneOf } from "./roster-view.ts";
 
@@ -21,15 +22,17 @@ const OFFLINE_NO_COPY = "You're offline, and this isn't kept on this phone yet. 
 /**
  * The fields the door keeps of an event, from the organiser's list or a roster's own event (typed by
  * their routes; a roster kept before `doorsOpenAt` existed has none, and a zone-less one reads as
- * Sydney's, see zoneOf).
+ * Sydney's, see zoneOf). By the names of the code (common/event-wire.ts): a reply's event is mapped
+ * here, and so is one this phone kept by the reply's names before they were mapped.
  */
-function toDoorEvent(e: RosterEvent): KeptDoorEvent {
+function toDoorEvent(reply: RosterEvent | KeptDoorEvent): KeptDoorEvent {
+  const e = eventOfReply(reply) as KeptDoorEvent;
   return {
     id: e.id,
-    event_name: e.event_name,
-    EventDateTime: e.EventDateTime,
-    event_status: e.event_status,
-    time_zone: zoneOf(e),
+    name: e.name,
+    startsAt: e.startsAt,
+    status: e.status,
+    timeZone: zoneOf(e),
     ...(e.doorsOpenAt ? { doorsOpenAt: e.doorsOpenAt } : {}),
   };
 }
@@ -37,7 +40,7 @@ function toDoorEvent(e: RosterEvent): KeptDoorEvent {
 async function keptEvents(): Promise<KeptDoorEvent[] | null> {
   try {
     const all = await (await offlineDb()).getAll("doorEvents");
-    return all.length ? all.sort((a, b) => Date.parse(a.EventDateTime) - Date.parse(b.EventDateTime)) : null;
+    return all.length ? all.map(toDoorEvent).sort((a, b) => Date.parse(a.startsAt) - Date.parse(b.startsAt)) : null;
   } catch {
     return null;
   }
@@ -81,16 +84,20 @@ async function hostDoorEvents(eventID: number): Promise<Loaded<KeptDoorEvent[]>>
   return { status: "ready", data: [toDoorEvent(roster.data.event)], kept: roster.kept, savedAt: roster.savedAt };
 }
 
+/** A roster as it came (and is kept: the reply itself), with its event by the names of the code. */
+const rosterView = (roster: KeptRoster): DoorRoster => ({ ...roster, event: toDoorEvent(roster.event) });
+
 /** The roster as this phone last kept it (after a sync, with the server's check-in times). */
-export async function keptRoster(eventID: number): Promise<KeptRoster | undefined> {
+export async function keptRoster(eventID: number): Promise<DoorRoster | undefined> {
   try {
-    return await (await offlineDb()).get("doorRosters", eventID);
+    const kept = await (await offlineDb()).get("doorRosters", eventID);
+    return kept && rosterView(kept);
   } catch {
     return undefined;
   }
 }
 
-export async function loadRoster(eventID: number): Promise<Loaded<KeptRoster>> {
+export async function loadRoster(eventID: number): Promise<Loaded<DoorRoster>> {
   let failure = OFFLINE_NO_COPY;
   try {
     const reply = await send(api["admin-event"][":id"].roster.$get({ param: { id: String(eventID) } }));
@@ -113,7 +120,7 @@ export async function loadRoster(eventID: number): Promise<Loaded<KeptRoster>> {
         "images",
         roster.attendees.map((a) => imageUrl(a.thumbName)),
       );
-      return { status: "ready", data: roster, kept: false, savedAt: roster.savedAt };
+      return { status: "ready", data: rosterView(roster), kept: false, savedAt: roster.savedAt };
     }
     failure = "Couldn't load the attendees.";
   } catch (error) {

@@ -1,5 +1,5 @@
 import { create } from "zustand";
-import type { KeptDoorEvent, KeptRoster, QueuedCheckIn } from "../../lib/offline-db.ts";
+import type { DoorRoster, KeptDoorEvent, QueuedCheckIn } from "../../lib/offline-db.ts";
 import { pendingCheckIns, recordCheckIn } from "./check-in-queue.ts";
 import { keptRoster, loadDoorEvents, loadRoster } from "./door-api.ts";
 import { defaultEventId } from "./roster-view.ts";
@@ -12,7 +12,7 @@ type EventsState =
 type RosterState =
   | { status: "idle" }
   | { status: "loading" }
-  | { status: "ready"; roster: KeptRoster; kept: boolean }
+  | { status: "ready"; roster: DoorRoster; kept: boolean }
   | { status: "error"; message: string };
 
 export type DoorNotice = { id: number; message: string };

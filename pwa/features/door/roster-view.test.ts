@@ -78,12 +78,12 @@ describe("the door's list", () => {
 describe("the event the door opens on", () => {
   const DAY = 86_400_000;
   const now = Date.parse("2026-11-29T02:00:00.000Z"); // 1 pm in Sydney
-  const event = (id: number, at: number, status = "upcoming", time_zone = "Australia/Sydney"): KeptDoorEvent => ({
+  const event = (id: number, at: number, status = "upcoming", timeZone = "Australia/Sydney"): KeptDoorEvent => ({
     id,
-    event_name: `Event ${id}`,
-    EventDateTime: new Date(at).toISOString(),
-    event_status: status,
-    time_zone,
+    name: `Event ${id}`,
+    startsAt: new Date(at).toISOString(),
+    status: status,
+    timeZone,
   });
 
   it("prefers an event that has started", () => {

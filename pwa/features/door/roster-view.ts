@@ -56,12 +56,12 @@ export function matchesQuery(attendee: RosterAttendee, query: string): boolean {
 }
 
 /** Events now carry their venue's zone; an answer from before that change reads as Sydney's. */
-export const zoneOf = (event: { time_zone?: unknown }) =>
-  typeof event.time_zone === "string" && event.time_zone ? event.time_zone : DEFAULT_TIME_ZONE;
+export const zoneOf = (event: { timeZone?: unknown }) =>
+  typeof event.timeZone === "string" && event.timeZone ? event.timeZone : DEFAULT_TIME_ZONE;
 
 /** `Harbour Mixer · 2026-11-29 07:00 PM AEDT · started`, for the event picker. */
 export const eventLabel = (event: KeptDoorEvent) =>
-  `${event.event_name} · ${formatVenueTime(Date.parse(event.EventDateTime), zoneOf(event))} · ${event.event_status}`;
+  `${event.name} · ${formatVenueTime(Date.parse(event.startsAt), zoneOf(event))} · ${event.status}`;
 
 /** `07:42 PM AEDT`: an arrival on the venue's clock; the date is the night's own. */
 export const arrivalTime = (iso: string, zone: string) =>
@@ -74,17 +74,17 @@ export const arrivalTime = (iso: string, zone: string) =>
 export function defaultEventId(events: KeptDoorEvent[], now: number): number | null {
   // A cancelled event has nobody to let in: it is never the door's default either.
   const live = events.filter(
-    (e) => e.event_status !== "ended" && e.event_status !== "cancelled" && !Number.isNaN(Date.parse(e.EventDateTime)),
+    (e) => e.status !== "ended" && e.status !== "cancelled" && !Number.isNaN(Date.parse(e.startsAt)),
   );
   const started = live
-    .filter((e) => e.event_status === "started")
-    .sort((a, b) => Date.parse(b.EventDateTime) - Date.parse(a.EventDateTime));
+    .filter((e) => e.status === "started")
+    .sort((a, b) => Date.parse(b.startsAt) - Date.parse(a.startsAt));
   if (started[0]) return started[0].id;
   const coming = live
     .filter((e) => {
       const zone = zoneOf(e);
-      return utcToWallClock(Date.parse(e.EventDateTime), zone).date >= utcToWallClock(now, zone).date;
+      return utcToWallClock(Date.parse(e.startsAt), zone).date >= utcToWallClock(now, zone).date;
     })
-    .sort((a, b) => Date.parse(a.EventDateTime) - Date.parse(b.EventDateTime));
+    .sort((a, b) => Date.parse(a.startsAt) - Date.parse(b.startsAt));
   return coming[0]?.id ?? null;
 }

@@ -42,15 +42,15 @@ const at = (ms: number) => new Date(ms).toISOString();
 describe("canBook", () => {
   const future = at(now + HOUR);
   it("allows only upcoming events with seats left", () => {
-    expect(canBook({ event_status: "upcoming", SeatAvailabilityPer: 5, EventDateTime: future }, now)).toBe(true);
-    expect(canBook({ event_status: "upcoming", SeatAvailabilityPer: 0, EventDateTime: future }, now)).toBe(false);
-    expect(canBook({ event_status: "started", SeatAvailabilityPer: 50, EventDateTime: future }, now)).toBe(false);
-    expect(canBook({ event_status: "ended", SeatAvailabilityPer: 50, EventDateTime: future }, now)).toBe(false);
+    expect(canBook({ status: "upcoming", SeatAvailabilityPer: 5, startsAt: future }, now)).toBe(true);
+    expect(canBook({ status: "upcoming", SeatAvailabilityPer: 0, startsAt: future }, now)).toBe(false);
+    expect(canBook({ status: "started", SeatAvailabilityPer: 50, startsAt: future }, now)).toBe(false);
+    expect(canBook({ status: "ended", SeatAvailabilityPer: 50, startsAt: future }, now)).toBe(false);
   });
 
   it("closes booking at the start time even when nobody pressed Start", () => {
-    expect(canBook({ event_status: "upcoming", SeatAvailabilityPer: 50, EventDateTime: at(now) }, now)).toBe(false);
-    expect(canBook({ event_status: "upcoming", SeatAvailabilityPer: 50, EventDateTime: at(now + 1) }, now)).toBe(true);
+    expect(canBook({ status: "upcoming", SeatAvailabilityPer: 50, startsAt: at(now) }, now)).toBe(false);
+    expect(canBook({ status: "upcoming", SeatAvailabilityPer: 50, startsAt: at(now + 1) }, now)).toBe(true);
   });
 });
 
@@ -124,34 +124,34 @@ describe("isListed", () => {
 describe("cardLabel", () => {
   const future = at(now + HOUR);
   it("says Cancelled on a cancelled event before anything else, and no booking is possible", () => {
-    const cancelled = { event_status: "cancelled" as const, SeatAvailabilityPer: 0, EventDateTime: at(now - HOUR) };
+    const cancelled = { status: "cancelled" as const, SeatAvailabilityPer: 0, startsAt: at(now - HOUR) };
     expect(cardLabel(cancelled, now)).toEqual({ text: "Cancelled", kind: "cancelled" });
-    expect(canBook({ ...cancelled, SeatAvailabilityPer: 80, EventDateTime: future }, now)).toBe(false);
+    expect(canBook({ ...cancelled, SeatAvailabilityPer: 80, startsAt: future }, now)).toBe(false);
   });
 
   it("otherwise says Booking closed at the start, then the seats label", () => {
-    expect(cardLabel({ event_status: "upcoming", SeatAvailabilityPer: 80, EventDateTime: at(now) }, now)).toEqual({
+    expect(cardLabel({ status: "upcoming", SeatAvailabilityPer: 80, startsAt: at(now) }, now)).toEqual({
       text: "Booking closed",
       kind: "closed",
     });
-    expect(cardLabel({ event_status: "upcoming", SeatAvailabilityPer: 0, EventDateTime: future }, now)).toEqual({
+    expect(cardLabel({ status: "upcoming", SeatAvailabilityPer: 0, startsAt: future }, now)).toEqual({
       text: "Sold Out",
       kind: "sold-out",
     });
-    expect(cardLabel({ event_status: "upcoming", SeatAvailabilityPer: 30, EventDateTime: future }, now)).toEqual({
+    expect(cardLabel({ status: "upcoming", SeatAvailabilityPer: 30, startsAt: future }, now)).toEqual({
       text: "Only 30% seats left!",
       kind: "low",
     });
-    expect(cardLabel({ event_status: "upcoming", SeatAvailabilityPer: 80, EventDateTime: future }, now)).toBeNull();
+    expect(cardLabel({ status: "upcoming", SeatAvailabilityPer: 80, startsAt: future }, now)).toBeNull();
   });
 });
 
 describe("balanced events", () => {
   const future = at(now + HOUR);
   const balanced = (male: number, female: number, per = 50) => ({
-    event_status: "upcoming" as const,
+    status: "upcoming" as const,
     SeatAvailabilityPer: per,
-    EventDateTime: future,
+    startsAt: future,
     SeatsLeft: { male, female },
   });
 
@@ -166,7 +166,7 @@ describe("balanced events", () => {
     expect(canBook(balanced(0, 3), now)).toBe(true);
     expect(canBook(balanced(2, 0), now)).toBe(true);
     expect(canBook(balanced(0, 0, 0), now)).toBe(false);
-    expect(canBook({ ...balanced(0, 3), EventDateTime: at(now) }, now)).toBe(false);
+    expect(canBook({ ...balanced(0, 3), startsAt: at(now) }, now)).toBe(false);
   });
 
   it("is not sold out while a seat is left, even when the percentage rounds to 0", () => {
@@ -178,14 +178,14 @@ describe("balanced events", () => {
 describe("canJoinWaitlist", () => {
   const future = at(now + HOUR);
   it("offers the waitlist only for a full event that is still taking bookings", () => {
-    const full = { event_status: "upcoming" as const, SeatAvailabilityPer: 0, EventDateTime: future };
+    const full = { status: "upcoming" as const, SeatAvailabilityPer: 0, startsAt: future };
     expect(canJoinWaitlist(full, now)).toBe(true);
     expect(canJoinWaitlist({ ...full, SeatsLeft: { male: 0, female: 0 } }, now)).toBe(true);
     expect(canJoinWaitlist({ ...full, SeatAvailabilityPer: 10 }, now)).toBe(false);
     // One gender full: Book Tickets stays, and the details form offers the waitlist to that gender.
     expect(canJoinWaitlist({ ...full, SeatAvailabilityPer: 10, SeatsLeft: { male: 0, female: 2 } }, now)).toBe(false);
-    expect(canJoinWaitlist({ ...full, EventDateTime: at(now) }, now)).toBe(false);
-    expect(canJoinWaitlist({ ...full, event_status: "cancelled" }, now)).toBe(false);
-    expect(canJoinWaitlist({ ...full, event_status: "started" }, now)).toBe(false);
+    expect(canJoinWaitlist({ ...full, startsAt: at(now) }, now)).toBe(false);
+    expect(canJoinWaitlist({ ...full, status: "cancelled" }, now)).toBe(false);
+    expect(canJoinWaitlist({ ...full, status: "started" }, now)).toBe(false);
   });
 });

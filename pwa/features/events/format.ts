@@ -6,7 +6,7 @@ import {
   venueDateAndClock,
   venueWeekday,
 } from "../../../common/time-zone.ts";
-import type { EventSummary, SeatsByGender } from "./types.ts";
+import type { EventView, SeatsByGender } from "./types.ts";
 
 /** Date-time in UTC as `YYYY-MM-DD hh:mm A`, e.g. `2026-12-05 07:30 PM`: the form events were first shown in. */
 export function formatEventDateTime(iso: string): string {
@@ -48,7 +48,7 @@ export function venueDateTime(
  * still shown; then sales closed at the start; then the seats label (`seatsLabel`).
  */
 export function cardLabel(event: SeatFacts, now = Date.now()): CardLabel | null {
-  if (event.event_status === "cancelled") return { text: "Cancelled", kind: "cancelled" };
+  if (event.status === "cancelled") return { text: "Cancelled", kind: "cancelled" };
   if (salesClosed(event, now)) return { text: "Booking closed", kind: "closed" };
   if (!hasSeat(event)) return { text: "Sold Out", kind: "sold-out" };
   // A percentage rounds to 0 with a seat or two left of many: it is still not sold out.
@@ -62,7 +62,7 @@ type CardLabel = { text: string; kind: "cancelled" | "closed" | "sold-out" | "lo
  * What the seat rules read: the percentage left, the per-gender counts of a balanced event, and the
  * count left in all (absent from a list this phone kept from before the server sent it).
  */
-type SeatFacts = Pick<EventSummary, "event_status" | "SeatAvailabilityPer" | "EventDateTime"> & {
+type SeatFacts = Pick<EventView, "status" | "SeatAvailabilityPer" | "startsAt"> & {
   SeatsLeft?: SeatsByGender;
   seatsLeftTotal?: number;
 };
@@ -100,20 +100,19 @@ export const BOOKING_CLOSED = "booking has closed";
 export const BOOKING_CLOSED_MESSAGE = "Booking has closed: this event has already started.";
 
 /** Sales close at the start, whatever the status (the server refuses with "booking has closed"). */
-export const salesClosed = (event: Pick<EventSummary, "EventDateTime">, now = Date.now()) =>
-  Date.parse(event.EventDateTime) <= now;
+export const salesClosed = (event: Pick<EventView, "startsAt">, now = Date.now()) => Date.parse(event.startsAt) <= now;
 
 /**
  * Book Tickets is disabled once the event has started (or ended), at its start time, or when no seat
  * is left; at a balanced event it stays enabled while either gender has a seat.
  */
 export function canBook(event: SeatFacts, now = Date.now()): boolean {
-  return event.event_status === "upcoming" && hasSeat(event) && !salesClosed(event, now);
+  return event.status === "upcoming" && hasSeat(event) && !salesClosed(event, now);
 }
 
 /** A full event still taking bookings offers its waitlist instead (the server closes it at the start). */
 export function canJoinWaitlist(event: SeatFacts, now = Date.now()): boolean {
-  return event.event_status === "upcoming" && !hasSeat(event) && !salesClosed(event, now);
+  return event.status === "upcoming" && !hasSeat(event) && !salesClosed(event, now);
 }
 
 export { isListed } from "../../../common/event-listing.ts";

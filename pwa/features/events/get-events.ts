@@ -1,14 +1,15 @@
 import { useCallback, useEffect, useState } from "react";
+import { eventOfReply } from "../../../common/event-names.ts";
 import type { api, Ok } from "../../lib/api.ts";
 import { CallFailed, getJson } from "../../lib/api-reply.ts";
 import { keepCardPictures } from "./card-picture.ts";
 import { isListed } from "./format.ts";
-import type { EventSummary } from "./types.ts";
+import type { EventView } from "./types.ts";
 
 // Without hono/client: this is the home page's call (pwa/lib/api-reply.ts).
 export const getEvents = () => getJson<Ok<(typeof api)["get-events"]["$get"]>>("/api/get-events");
 
-type State = { status: "loading" } | { status: "error"; message: string } | { status: "ready"; events: EventSummary[] };
+type State = { status: "loading" } | { status: "error"; message: string } | { status: "ready"; events: EventView[] };
 
 /** The events the home page lists (see isListed), soonest first (the API sorts). */
 export function useUpcomingEvents() {
@@ -22,11 +23,13 @@ export function useUpcomingEvents() {
         return;
       }
       const now = Date.now();
-      const events = reply.data.filter((e) => isListed(e, now));
+      // Mapped here, as the list arrives (from the network or the service worker's copy of an older
+      // reply), to the names the screens read (common/event-wire.ts); isListed reads the reply's.
+      const events = reply.data.filter((e) => isListed(e, now)).map(eventOfReply);
       setState({ status: "ready", events });
       // Lazy-loaded pictures further down the list may never have been fetched; keep them all, each as
       // its card shows it (never the original JPEG).
-      keepCardPictures(events.map((e) => e.event_image));
+      keepCardPictures(events.map((e) => e.imageName));
     } catch (error) {
       console.error(error);
       setState({

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ageLines, priceLines } from "./prices.ts";
 
-const base = { booking_amount: 45, time_zone: "Australia/Sydney", from_age: 25, to_age: 35 };
+const base = { priceCents: 4500, timeZone: "Australia/Sydney", fromAge: 25, toAge: 35 };
 // 8 pm on 20 December in Sydney (AEDT) is 09:00 UTC.
 const until = "2026-12-20T09:00:00.000Z";
 
@@ -12,7 +12,7 @@ describe("the card's price and ages", () => {
       "Women: $45",
       "Men: $50",
     ]);
-    expect(priceLines({ ...base, booking_amount: 45.5 })).toEqual(["$45.50"]);
+    expect(priceLines({ ...base, priceCents: 4550 })).toEqual(["$45.50"]);
   });
 
   it("shows both prices while the early bird runs, with its last day at the venue", () => {

@@ -1,5 +1,5 @@
 import { DEFAULT_TIME_ZONE, venueDayMonth } from "../../../common/time-zone.ts";
-import type { EventSummary } from "./types.ts";
+import type { EventView } from "./types.ts";
 
 // What an event's card says about price and ages (docs/decisions/023-prices-and-ages.md). The early
 // price is the server's `currentAmount`, worked out by the rules it charges by (common/pricing.ts),
@@ -7,10 +7,10 @@ import type { EventSummary } from "./types.ts";
 // by the clock, whether the early bird still runs. A list this phone kept from before the fields
 // existed has none of them: the card then shows the one price and range, as it always did.
 
-type PriceFacts = Pick<EventSummary, "booking_amount" | "time_zone" | "from_age" | "to_age"> &
+type PriceFacts = Pick<EventView, "priceCents" | "timeZone" | "fromAge" | "toAge"> &
   Partial<
     Pick<
-      EventSummary,
+      EventView,
       | "bookingAmountMale"
       | "bookingAmountFemale"
       | "earlyBirdDiscount"
@@ -31,13 +31,13 @@ export const shortPrice = (cents: number) => (cents % 100 === 0 ? `$${cents / 10
 /** `$35 early bird until 20 Dec, then $45` while the early bird runs, `$45` otherwise. */
 function priceText(event: PriceFacts, gender: "male" | "female", now: number): string {
   const own = gender === "male" ? event.bookingAmountMale : event.bookingAmountFemale;
-  const list = cents(own) ?? Math.round(event.booking_amount * 100);
+  const list = cents(own) ?? event.priceCents;
   const current = cents(event.currentAmount?.[gender]) ?? list;
   const until = event.earlyBirdUntil ? Date.parse(event.earlyBirdUntil) : Number.NaN;
   // Not `until > now` alone: a list kept offline still says the early price after its deadline.
   if (!(now < until) || current >= list) return shortPrice(list);
   // `20 Dec`: the deadline's day on the venue's clock.
-  const day = venueDayMonth(until, event.time_zone ?? DEFAULT_TIME_ZONE, "short");
+  const day = venueDayMonth(until, event.timeZone ?? DEFAULT_TIME_ZONE, "short");
   return `${shortPrice(current)} early bird until ${day}, then ${shortPrice(list)}`;
 }
 
@@ -50,9 +50,9 @@ export function priceLines(event: PriceFacts, now = Date.now()): string[] {
 
 /** The card's Ages lines: `25–35`, or each gender's range when the event sets them apart. */
 export function ageLines(event: PriceFacts): string[] {
-  // A gender's own bound where the event sets it (as common/age.ts reads them), `from_age`/`to_age` otherwise.
-  const women = { from: event.fromAgeFemale ?? event.from_age, to: event.toAgeFemale ?? event.to_age };
-  const men = { from: event.fromAgeMale ?? event.from_age, to: event.toAgeMale ?? event.to_age };
+  // A gender's own bound where the event sets it (as common/age.ts reads them), the event's `fromAge`/`toAge` otherwise.
+  const women = { from: event.fromAgeFemale ?? event.fromAge, to: event.toAgeFemale ?? event.toAge };
+  const men = { from: event.fromAgeMale ?? event.fromAge, to: event.toAgeMale ?? event.toAge };
   if (women.from === men.from && women.to === men.to) return [`${women.from}–${women.to}`];
   return [`Women: ${women.from}–${women.to}`, `Men: ${men.from}–${men.to}`];
 }

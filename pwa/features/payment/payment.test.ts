@@ -8,7 +8,7 @@ import { confirmPayment, readSuccessParams } from "./confirm-payment.ts";
 import { startCheckout } from "./start-checkout.ts";
 
 const user = { userID: 7, name: "Priya", email: "priya@example.com", phone: "+61412345678" };
-const event = { id: 3, event_name: "Garden Party", booking_amount: 45 };
+const event = { id: 3, name: "Garden Party", priceCents: 4500 };
 
 /** The API at the network edge: answers by path, records what was sent. */
 function api(routes: Record<string, { status: number; body: unknown } | "offline">) {

@@ -3,7 +3,7 @@ import { BOOKING_CLOSED_MESSAGE } from "../events/format.ts";
 
 // The confirmation page calls this from "Proceed to Payment".
 export type CheckoutUser = { userID: number; name: string; email: string; phone: string };
-export type CheckoutEvent = { id: number; event_name: string; booking_amount: number };
+export type CheckoutEvent = { id: number; name: string; priceCents: number };
 
 /**
  * Asks the API for a checkout session and sends the browser to the provider's payment page. The
@@ -18,9 +18,9 @@ export async function startCheckout(user: CheckoutUser, event: CheckoutEvent): P
         json: {
           userID: user.userID,
           eventID: event.id,
-          amount: event.booking_amount,
+          amount: event.priceCents / 100,
           userEmail: user.email,
-          eventName: event.event_name,
+          eventName: event.name,
         },
       }),
     );

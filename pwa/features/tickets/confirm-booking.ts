@@ -1,7 +1,9 @@
 import { useCallback, useEffect, useState } from "react";
+import { type EventOfReply, eventOfReply } from "../../../common/event-wire.ts";
 import { api, CallFailed, type Ok, send } from "../../lib/api.ts";
 
-export type EventDetails = Ok<(typeof api)["get-event-details"]["$get"]>["event"];
+/** The booking's event, its fields by the names of the code (mapped as it arrives, common/event-wire.ts). */
+export type EventDetails = EventOfReply<Ok<(typeof api)["get-event-details"]["$get"]>["event"]>;
 
 export const CONFIRMED = "Booking confirmed! Thank you!";
 export const INVALID = "Invalid code. Please try again.";
@@ -24,7 +26,7 @@ export function useEventDetails(eventID: number | null, userID: number | null) {
       const reply = await send(
         api["get-event-details"].$get({ query: { eventID: String(eventID), userID: String(userID) } }),
       );
-      if (reply.ok) setState({ status: "ready", event: reply.data.event });
+      if (reply.ok) setState({ status: "ready", event: eventOfReply(reply.data.event) });
       else if (reply.data.code === "not_found" || reply.data.code === "invalid_request")
         setState({ status: "error", message: "We couldn't find this booking.", canRetry: false });
       else setState({ status: "error", message: "We couldn't load the event details.", canRetry: true });

@@ -1,4 +1,5 @@
-import { api, CallFailed, send } from "../../lib/api.ts";
+import { eventOfReply } from "../../../common/event-wire.ts";
+import { api, CallFailed, mapReply, send } from "../../lib/api.ts";
 import { recordTicketNews, type SavedTicket, type TicketNews } from "./ticket-store.ts";
 
 /** Refunded and cancelled are final; a paid or ended ticket may still be refunded. */
@@ -17,8 +18,9 @@ export async function refreshTicketStatuses(tickets: SavedTicket[]): Promise<Sav
       if (!ticket.bookingId || !ticket.ticketToken || settled(ticket)) return ticket;
       let news: TicketNews;
       try {
-        const reply = await send(
-          api["ticket-status"].$post({ json: { bookingId: ticket.bookingId, t: ticket.ticketToken } }),
+        const reply = mapReply(
+          await send(api["ticket-status"].$post({ json: { bookingId: ticket.bookingId, t: ticket.ticketToken } })),
+          eventOfReply,
         );
         if (!reply.ok) return ticket;
         news = {
@@ -26,8 +28,8 @@ export async function refreshTicketStatuses(tickets: SavedTicket[]): Promise<Sav
           eventName: reply.data.eventName,
           eventDateTime: reply.data.eventDate,
           eventLocation: reply.data.eventLocation,
-          timeZone: reply.data.time_zone,
-          durationHours: reply.data.event_duration,
+          timeZone: reply.data.timeZone,
+          durationHours: reply.data.durationHours,
           amountCents: reply.data.amountCents,
           cancellationPolicy: reply.data.cancellationPolicy,
           invoiceNumber: reply.data.invoiceNumber,

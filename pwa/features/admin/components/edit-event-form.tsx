@@ -34,10 +34,10 @@ export function EditEventForm(props: {
     if (!acting) void editor.save();
   };
 
-  const ended = event?.event_status === "ended" || event?.event_status === "cancelled";
+  const ended = event?.status === "ended" || event?.status === "cancelled";
   // Keeping a date that is already today or past is allowed; a new date must be from tomorrow at the venue.
-  const tomorrow = tomorrowAt(draft?.zone ?? event?.time_zone ?? "UTC");
-  const storedDate = event && draft ? apiToWallClock(event.EventDateTime, draft.zone).date : null;
+  const tomorrow = tomorrowAt(draft?.zone ?? event?.timeZone ?? "UTC");
+  const storedDate = event && draft ? apiToWallClock(event.startsAt, draft.zone).date : null;
   const minDate = storedDate && storedDate < tomorrow ? storedDate : tomorrow;
 
   return (
@@ -110,7 +110,7 @@ export function EditEventForm(props: {
               <FormMessage message={editor.message} />
             </div>
           </form>
-          <PromoCodesPanel eventId={event.id} zone={event.time_zone} readOnly={ended} />
+          <PromoCodesPanel eventId={event.id} zone={event.timeZone} readOnly={ended} />
         </>
       ) : editor.eventId !== null && !editor.loading ? (
         <FormMessage message={editor.message} />
@@ -123,9 +123,9 @@ export function EditEventForm(props: {
 function EventHead({ event }: { event: EditedEvent }) {
   return (
     <div className="admin-event-head">
-      <span className={`admin-badge status-${event.event_status}`}>{statusLabel(event.event_status)}</span>
-      <span>{formatAtVenue(event.EventDateTime, event.time_zone)}</span>
-      <span>{event.event_address}</span>
+      <span className={`admin-badge status-${event.status}`}>{statusLabel(event.status)}</span>
+      <span>{formatAtVenue(event.startsAt, event.timeZone)}</span>
+      <span>{event.address}</span>
       <span>{seatsLeftLabel(event)}</span>
       {event.SeatsLeft ? (
         <span>
@@ -159,7 +159,7 @@ function EditImageField(props: {
         {image ? `Replaces the picture with ${image.name}.` : "Choose a file only to replace the picture."} JPEG, PNG or
         WebP, up to 5 MB.
       </p>
-      <img className="admin-preview" src={imageUrl(event.event_image)} alt={`Shown now for ${event.event_name}`} />
+      <img className="admin-preview" src={imageUrl(event.imageName)} alt={`Shown now for ${event.name}`} />
     </div>
   );
 }
@@ -168,10 +168,10 @@ function EditImageField(props: {
 function ClosedNote({ event, unrefunded }: { event: EditedEvent; unrefunded: number }) {
   return (
     <>
-      {event.event_status === "ended" ? (
+      {event.status === "ended" ? (
         <p className="admin-hint span-2">This event has ended; it can no longer be changed.</p>
       ) : null}
-      {event.event_status === "cancelled" ? (
+      {event.status === "cancelled" ? (
         <p className="admin-hint span-2">
           This event was cancelled; it can no longer be changed.
           {unrefunded > 0 ? ` ${plural(unrefunded, "payment")} still to refund.` : ""}

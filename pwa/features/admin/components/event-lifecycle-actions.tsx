@@ -36,7 +36,7 @@ export function EventLifecycleActions({
     onBusy(next);
   };
   const { confirm, dialog } = useConfirm();
-  const finishingRefunds = event.event_status === "cancelled" && unrefunded > 0;
+  const finishingRefunds = event.status === "cancelled" && unrefunded > 0;
   const disabled = busy || blocked;
 
   const run = async (failure: string, act: () => Promise<Message>) => {
@@ -102,7 +102,7 @@ export function EventLifecycleActions({
       <button
         type="button"
         className="button"
-        disabled={!doorsShut || disabled || (event.event_status !== "upcoming" && event.event_status !== "started")}
+        disabled={!doorsShut || disabled || (event.status !== "upcoming" && event.status !== "started")}
         onClick={() => void openDoors()}
       >
         Open doors now
@@ -110,7 +110,7 @@ export function EventLifecycleActions({
       <button
         type="button"
         className="button admin-start"
-        disabled={event.event_status !== "upcoming" || disabled}
+        disabled={event.status !== "upcoming" || disabled}
         onClick={() => void lifecycle("start")}
       >
         Start Event
@@ -118,7 +118,7 @@ export function EventLifecycleActions({
       <button
         type="button"
         className="button admin-end"
-        disabled={event.event_status !== "started" || disabled}
+        disabled={event.status !== "started" || disabled}
         onClick={() => void lifecycle("end")}
       >
         End Event
@@ -127,7 +127,7 @@ export function EventLifecycleActions({
         <button
           type="button"
           className="button admin-end"
-          disabled={disabled || (!finishingRefunds && event.event_status !== "upcoming")}
+          disabled={disabled || (!finishingRefunds && event.status !== "upcoming")}
           onClick={() => void cancel()}
         >
           {finishingRefunds ? "Finish refunds" : "Cancel event"}
@@ -149,8 +149,8 @@ function lifecycleRequest(event: AdminEventDetail, step: "start" | "end", number
     ? `Texts ${plural(numbers.came, "guest")} who came; ${numbers.noShows} no-show${numbers.noShows === 1 ? "" : "s"}.`
     : `Texts ${who}: a thank-you with their rating link to those who came, a sorry to a no-show.`;
   return {
-    title: `${step === "start" ? "Start" : "End"} ${event.event_name}?`,
-    warning: step === "start" ? earlyStartWarning(event.EventDateTime, event.time_zone) : null,
+    title: `${step === "start" ? "Start" : "End"} ${event.name}?`,
+    warning: step === "start" ? earlyStartWarning(event.startsAt, event.timeZone) : null,
     lines: [
       step === "start" ? `Texts ${who} their link to like or pass on the people they meet.` : cameLine,
       step === "start" ? "Bookings are closed from now on." : "Feedback results open to everyone who came.",
@@ -163,7 +163,7 @@ function lifecycleRequest(event: AdminEventDetail, step: "start" | "end", number
 /** What Open doors now asks before it goes. */
 function openDoorsRequest(event: AdminEventDetail): ConfirmRequest {
   return {
-    title: `Open the doors of ${event.event_name} now?`,
+    title: `Open the doors of ${event.name} now?`,
     lines: [
       "The door can check people in from now on.",
       "Nobody is texted, and bookings stay open.",
@@ -184,7 +184,7 @@ function cancelRequest(event: AdminEventDetail, numbers: Numbers, finishingRefun
           ...(finishingRefunds ? [] : [`Texts ${plural(paid, "participant")} that the event is cancelled.`]),
         ];
   return {
-    title: finishingRefunds ? `Finish the refunds of ${event.event_name}?` : `Cancel ${event.event_name}?`,
+    title: finishingRefunds ? `Finish the refunds of ${event.name}?` : `Cancel ${event.name}?`,
     lines: finishingRefunds
       ? lines
       : [...lines, "Releases every hold, and the event leaves the home page.", "This cannot be undone."],

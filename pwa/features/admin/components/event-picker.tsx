@@ -34,7 +34,7 @@ export function EventPicker({ id, events, value, onChange }: Props) {
           {state.status === "ready"
             ? state.events.map((e) => (
                 <option key={e.id} value={e.id}>
-                  {e.event_name} · {formatAtVenue(e.EventDateTime, e.time_zone)} · {statusLabel(e.event_status)}
+                  {e.name} · {formatAtVenue(e.startsAt, e.timeZone)} · {statusLabel(e.status)}
                 </option>
               ))
             : null}

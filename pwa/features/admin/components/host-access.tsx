@@ -32,7 +32,7 @@ type Props = {
  */
 export function HostAccess({ events, eventId, onPick }: Props) {
   const picked = events.state.status === "ready" ? events.state.events.find((e) => e.id === eventId) : undefined;
-  const zone = picked?.time_zone ?? "UTC";
+  const zone = picked?.timeZone ?? "UTC";
   const { links, activity, older, load, loadOlder } = useHostAccess(eventId);
   const [label, setLabel] = useState("");
   const [made, setMade] = useState<NewHostLink | null>(null);

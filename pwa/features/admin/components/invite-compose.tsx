@@ -261,7 +261,7 @@ export function InviteCompose({ event, eventId, confirm, onSent }: ComposeProps)
   const onSend = async () => {
     if (!draft || !ready || !event) return;
     const go = await confirm({
-      title: `Send this invitation to ${event.event_name}?`,
+      title: `Send this invitation to ${event.name}?`,
       lines: [
         `${recipientsLabel(ready.recipients, draft.channels)}.`,
         "Only people who said yes to hearing about future events get it, and each person gets it once.",
@@ -290,7 +290,7 @@ export function InviteCompose({ event, eventId, confirm, onSent }: ComposeProps)
   if (!event) return null;
   return (
     <section className="invite-section" aria-labelledby={`${ids}-compose`}>
-      <h2 id={`${ids}-compose`}>Invite people to {event.event_name}</h2>
+      <h2 id={`${ids}-compose`}>Invite people to {event.name}</h2>
       <p className="admin-hint">
         Only people who ticked Text me about future events or Email me about future events are sent anything, and nobody
         already booked for this night. Each text ends with Reply STOP to opt out; each email has an Unsubscribe link.

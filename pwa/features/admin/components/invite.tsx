@@ -25,14 +25,12 @@ export function Invite({ events, eventId, onPick }: Props) {
           ...events,
           state: {
             status: "ready",
-            events: events.state.events.filter(
-              (e) => e.event_status === "upcoming" && Date.parse(e.EventDateTime) > now,
-            ),
+            events: events.state.events.filter((e) => e.status === "upcoming" && Date.parse(e.startsAt) > now),
           },
         }
       : events;
   const event = upcoming.state.status === "ready" ? upcoming.state.events.find((e) => e.id === eventId) : undefined;
-  const zone = event?.time_zone ?? "UTC";
+  const zone = event?.timeZone ?? "UTC";
   const { list, loadList } = useAnnouncementList(eventId);
   const { confirm, dialog } = useConfirm();
 

@@ -90,16 +90,16 @@ function OverviewRow({ event, numbers }: { event: AdminEventSummary; numbers: Nu
   return (
     <tr data-event-id={event.id}>
       <th scope="row">
-        {event.event_name}
+        {event.name}
         {event.format && event.format !== "women_men" ? (
           <span className="admin-sub">{FORMAT_LABELS[event.format]}</span>
         ) : null}
       </th>
       <td>
-        <VenueTime iso={event.EventDateTime} zone={event.time_zone} />
+        <VenueTime iso={event.startsAt} zone={event.timeZone} />
       </td>
       <td>
-        <span className={`admin-badge status-${event.event_status}`}>{statusLabel(event.event_status)}</span>
+        <span className={`admin-badge status-${event.status}`}>{statusLabel(event.status)}</span>
       </td>
       <td>
         {n ? <SeatsPaid numbers={n} /> : pending}
@@ -116,13 +116,10 @@ function OverviewRow({ event, numbers }: { event: AdminEventSummary; numbers: Nu
       <td>{cell((x) => x.feedbackGiven)}</td>
       <td>
         <span className="admin-row-links">
-          <Link
-            to={{ search: panelSearch("User Details", event.id) }}
-            aria-label={`Participants of ${event.event_name}`}
-          >
+          <Link to={{ search: panelSearch("User Details", event.id) }} aria-label={`Participants of ${event.name}`}>
             Participants
           </Link>
-          <Link to={{ search: panelSearch("Edit Event", event.id) }} aria-label={`Edit ${event.event_name}`}>
+          <Link to={{ search: panelSearch("Edit Event", event.id) }} aria-label={`Edit ${event.name}`}>
             Edit
           </Link>
         </span>

@@ -107,7 +107,7 @@ function ParticipantRow(props: {
       <td>
         <a href={`tel:${p.phone}`}>{nationalPhone(p.phone)}</a>
       </td>
-      <td>{formatAud(p.booking_amount)}</td>
+      <td>{formatAud(p.priceCents / 100)}</td>
       <td className="admin-mono admin-payment">{p.payment_intent_id ?? "—"}</td>
       <td>
         {p.invoiceNumber ? (

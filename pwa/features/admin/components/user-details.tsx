@@ -24,7 +24,7 @@ type Props = {
 export function UserDetails({ events, eventId, onPick }: Props) {
   // Check-in times read on the venue's clock, like every other time in the panel.
   const picked = events.state.status === "ready" ? events.state.events.find((e) => e.id === eventId) : undefined;
-  const zone = picked?.time_zone ?? "UTC";
+  const zone = picked?.timeZone ?? "UTC";
   const waitlist = useWaitlist(eventId);
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [processing, setProcessing] = useState(false);
@@ -135,7 +135,7 @@ export function UserDetails({ events, eventId, onPick }: Props) {
 
 /** What Refund asks before it goes: how many payments, and how much in all. */
 function refundRequest(chosen: Participant[]): ConfirmRequest {
-  const total = chosen.reduce((sum, p) => sum + Math.round(p.booking_amount * 100), 0) / 100;
+  const total = chosen.reduce((sum, p) => sum + p.priceCents, 0) / 100;
   return {
     title: `Refund ${plural(chosen.length, "participant")}?`,
     lines: [

@@ -2,7 +2,7 @@ import { useState } from "react";
 import { useLocation, useNavigate } from "react-router-dom";
 import { normaliseAuMobile } from "../../../../common/phone.ts";
 import { paths } from "../../../app/paths.ts";
-import type { EventSummary } from "../../events/types.ts";
+import type { EventView } from "../../events/types.ts";
 import { saveDraft } from "../draft.ts";
 import { rememberHeldBooking } from "../held-booking.ts";
 import type { BookingIntent, BookingPageState, ConfirmationState, Gender, OfferState } from "../types.ts";
@@ -45,7 +45,7 @@ export function BookingFlow({
   intent = "book",
   offer,
 }: {
-  event: EventSummary;
+  event: EventView;
   intent?: BookingIntent;
   offer?: OfferState;
 }) {

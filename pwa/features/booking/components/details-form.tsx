@@ -1,6 +1,6 @@
 import { MarketingBoxes } from "../../../lib/marketing-boxes.tsx";
 import { venueDateTime } from "../../events/format.ts";
-import type { EventSummary } from "../../events/types.ts";
+import type { EventView } from "../../events/types.ts";
 import type { BookingUser, OfferState } from "../types.ts";
 import { type DetailsFields, useDetailsFields } from "../use-details-fields.ts";
 import { useJoinWaitlist } from "../use-join-waitlist.ts";
@@ -15,7 +15,7 @@ import { PrivacyConsent } from "./privacy-consent.tsx";
 /** Step 3: who is coming. `onSaved` once a seat is held for them, with until when. */
 export function DetailsForm(props: {
   phone: string;
-  event: EventSummary;
+  event: EventView;
   /** Booking a seat a waitlist offer keeps: the gender is the offer's and cannot change. */
   offer?: OfferState;
   onSaved: (user: BookingUser, holdExpiresAt: string) => void;
@@ -30,7 +30,7 @@ export function DetailsForm(props: {
   const fields = useDetailsFields(eventId, props.phone, format, props.offer);
   const waitlist = useJoinWaitlist(eventId, props.phone, props.onJoinedWaitlist);
   const save = useSaveDetails(props, fields, waitlist);
-  const keptUntil = props.offer ? venueDateTime(props.offer.expiresAt, props.event.time_zone) : null;
+  const keptUntil = props.offer ? venueDateTime(props.offer.expiresAt, props.event.timeZone) : null;
 
   return (
     <form className="form" onSubmit={save.submit} noValidate>

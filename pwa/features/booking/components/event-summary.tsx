@@ -2,7 +2,7 @@ import { CancellationFacts } from "../../events/components/cancellation-facts.ts
 import { EventTime } from "../../events/components/event-time.tsx";
 import { formatPrice } from "../../events/format.ts";
 import { priceLines } from "../../events/prices.ts";
-import type { EventSummary } from "../../events/types.ts";
+import type { EventView } from "../../events/types.ts";
 import type { PersonGender } from "../types.ts";
 
 /**
@@ -10,7 +10,7 @@ import type { PersonGender } from "../types.ts";
  * ticket is that gender's price now (docs/decisions/023-prices-and-ages.md); before the gender is
  * chosen (the code step), the card's lines: each gender's price and the early bird where they apply.
  */
-export function EventSummaryCard({ event, gender }: { event: EventSummary; gender?: PersonGender }) {
+export function EventSummaryCard({ event, gender }: { event: EventView; gender?: PersonGender }) {
   // Non-binary (Mixed) and One group's unasked pay the event's price, which is both sides' when the
   // organiser set no price by gender (the forms for those formats offer none).
   const both = event.currentAmount?.male === event.currentAmount?.female ? event.currentAmount?.male : undefined;
@@ -19,29 +19,29 @@ export function EventSummaryCard({ event, gender }: { event: EventSummary; gende
     <dl className="booking-summary" aria-label="Event">
       <div>
         <dt>Event</dt>
-        <dd className="booking-event-name">{event.event_name}</dd>
+        <dd className="booking-event-name">{event.name}</dd>
       </div>
       <div>
         <dt>When</dt>
         <dd>
-          <EventTime iso={event.EventDateTime} zone={event.time_zone} />
+          <EventTime iso={event.startsAt} zone={event.timeZone} />
         </dd>
       </div>
       <div>
         <dt>Where</dt>
-        <dd>{event.event_address}</dd>
+        <dd>{event.address}</dd>
       </div>
-      {event.venue_notes ? (
+      {event.venueNotes ? (
         <div>
           <dt>Venue notes</dt>
-          <dd>{event.venue_notes}</dd>
+          <dd>{event.venueNotes}</dd>
         </div>
       ) : null}
       <div>
         <dt>Ticket</dt>
         <dd>
           {gender && (amount !== undefined || gender === "male" || gender === "female")
-            ? formatPrice(amount ?? event.booking_amount)
+            ? formatPrice(amount ?? event.priceCents / 100)
             : priceLines(event).map((line) => (
                 <span key={line} className="booking-price-line">
                   {line}

@@ -1,9 +1,9 @@
 import { useEffect, useState } from "react";
-import type { EventSummary } from "../../events/types.ts";
+import type { EventView } from "../../events/types.ts";
 import { startCheckout } from "../../payment/start-checkout.ts";
 import type { BookingUser } from "../types.ts";
 
-export function ProceedToPayment({ user, event }: { user: BookingUser; event: EventSummary }) {
+export function ProceedToPayment({ user, event }: { user: BookingUser; event: EventView }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   // Back from the payment page may restore this page as it was left (back/forward cache):

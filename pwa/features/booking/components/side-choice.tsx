@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { getEvent } from "../../events/get-event.ts";
-import type { EventSummary, SeatsByGender } from "../../events/types.ts";
+import type { EventView, SeatsByGender } from "../../events/types.ts";
 import { genderFullMessage } from "../seat-messages.ts";
 import type { Gender } from "../types.ts";
 
@@ -17,7 +17,7 @@ const seatLine = (n: number) => (n <= 0 ? "Sold out" : `${n} ${n === 1 ? "seat" 
  * `onChoose(gender, "waitlist")` when the side is full and the person joins its waitlist.
  */
 export function SideChoice(props: {
-  event: EventSummary;
+  event: EventView;
   initial?: Gender;
   onChoose: (gender: Gender, intent: "book" | "waitlist") => void;
 }) {
@@ -72,7 +72,7 @@ export function SideChoice(props: {
 }
 
 /** The seats per gender as the card showed them, then as the server says now. */
-function useFreshSeats(event: EventSummary): SeatsByGender {
+function useFreshSeats(event: EventView): SeatsByGender {
   const [seats, setSeats] = useState<SeatsByGender>(event.SeatsLeft);
   useEffect(() => {
     let live = true;

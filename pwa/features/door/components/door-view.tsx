@@ -51,7 +51,7 @@ export function DoorView() {
   // Before the doors open (the event's doors-open time, on this phone's clock) nobody can be checked in.
   const doorsOpen = useDoorsOpen(ready?.roster.event.doorsOpenAt);
   // An ended or cancelled night stays readable (a host link keeps it), but nobody arrives any more.
-  const nightOver = ready?.roster.event.event_status === "ended" || ready?.roster.event.event_status === "cancelled";
+  const nightOver = ready?.roster.event.status === "ended" || ready?.roster.event.status === "cancelled";
   const codeMatch = useCodeMatch(ready, query);
   const shown = attendees.filter(
     (a) => (a.userID === codeMatch || matchesQuery(a, query)) && (!notArrivedOnly || a.checkedInAt === null),
@@ -114,12 +114,12 @@ export function DoorView() {
             bySide={(ready.roster.event.format ?? "women_men") === "women_men"}
           />
           {nightOver ? (
-            <NightOverNotice cancelled={ready.roster.event.event_status === "cancelled"} />
+            <NightOverNotice cancelled={ready.roster.event.status === "cancelled"} />
           ) : doorsOpen ? null : (
             <DoorsOpenNotice event={ready.roster.event} online={online} />
           )}
           {/* One text to the room (docs/decisions/019-running-the-night.md), until the night has ended. */}
-          {ready.roster.event.event_status === "upcoming" || ready.roster.event.event_status === "started" ? (
+          {ready.roster.event.status === "upcoming" || ready.roster.event.status === "started" ? (
             <MessageGuests eventID={ready.roster.event.id} disabled={!online} />
           ) : null}
 
@@ -178,7 +178,7 @@ function judgeTicket(ticket: TicketRef | null): Scanned {
     return {
       kind: "problem",
       message: other
-        ? `This ticket is for another event: ${other.event_name}. Do not check it in here.`
+        ? `This ticket is for another event: ${other.name}. Do not check it in here.`
         : "This ticket is for another event. Do not check it in here.",
     };
   }

@@ -5,7 +5,7 @@ import { paths } from "../../../app/paths.ts";
 import { cardPicture } from "../card-picture.ts";
 import { canBook, canJoinWaitlist, cardLabel, formatHours, seatLines } from "../format.ts";
 import { ageLines, priceLines } from "../prices.ts";
-import type { EventSummary } from "../types.ts";
+import type { EventView } from "../types.ts";
 import { CancellationDetails } from "./cancellation-facts.tsx";
 import { EventTime } from "./event-time.tsx";
 
@@ -19,7 +19,7 @@ export function EventCard({
   first = false,
   highlighted = false,
 }: {
-  event: EventSummary;
+  event: EventView;
   now?: number;
   first?: boolean;
   /** The event a link named (an announcement's `/?event=ID&a=ANN`): scrolled into view and marked. */
@@ -45,7 +45,7 @@ export function EventCard({
       aria-current={highlighted ? "true" : undefined}
     >
       <div className="event-card-media">
-        <CardPicture name={event.event_image} first={first} />
+        <CardPicture name={event.imageName} first={first} />
         {/* A cancelled event wears the dark "closed" banner: nothing more can happen to it. */}
         {label ? (
           <span className={`seats-label ${label.kind === "cancelled" ? "closed cancelled" : label.kind}`}>
@@ -55,18 +55,18 @@ export function EventCard({
       </div>
       <div className="event-card-body">
         <h2 id={`event-${event.id}-title`} className="event-title">
-          {event.event_name} <span className={`event-status status-${event.event_status}`}>{event.event_status}</span>
+          {event.name} <span className={`event-status status-${event.status}`}>{event.status}</span>
         </h2>
         <dl className="event-facts">
           <div>
             <dt>When</dt>
             <dd className="event-datetime">
-              <EventTime iso={event.EventDateTime} zone={event.time_zone} weekday />
+              <EventTime iso={event.startsAt} zone={event.timeZone} weekday />
             </dd>
           </div>
           <div>
             <dt>Where</dt>
-            <dd>{event.event_address}</dd>
+            <dd>{event.address}</dd>
           </div>
           <div>
             <dt>Ticket</dt>
@@ -76,7 +76,7 @@ export function EventCard({
           </div>
           <div>
             <dt>Duration</dt>
-            <dd>{formatHours(event.event_duration)}</dd>
+            <dd>{formatHours(event.durationHours)}</dd>
           </div>
           <div>
             <dt>Ages</dt>

@@ -188,10 +188,10 @@ function fakeServer() {
 
 const tonight = {
   id: 7,
-  event_name: "Harbour Mixer",
-  EventDateTime: "2026-11-29T19:00:00.000Z",
-  time_zone: "Australia/Sydney",
-  event_status: "started",
+  name: "Harbour Mixer",
+  startsAt: "2026-11-29T19:00:00.000Z",
+  timeZone: "Australia/Sydney",
+  status: "started",
 } as unknown as AdminEventSummary;
 const events = { state: { status: "ready", events: [tonight] }, reload: async () => {} } as ReturnType<
   typeof useAdminEvents

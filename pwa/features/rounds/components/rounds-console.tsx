@@ -56,7 +56,7 @@ export function RoundsConsole({
   const online = useOnline();
   const { confirm, dialog } = useConfirm();
   const picked = events?.state.status === "ready" ? events.state.events.find((e) => e.id === eventID) : undefined;
-  const timeZone = fixedEvent?.timeZone ?? picked?.time_zone ?? DEFAULT_TIME_ZONE;
+  const timeZone = fixedEvent?.timeZone ?? picked?.timeZone ?? DEFAULT_TIME_ZONE;
 
   const onRun = async (action: RunAction, shown: ShownClock) => {
     if (action === "finish") {

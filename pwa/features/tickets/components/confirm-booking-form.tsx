@@ -40,7 +40,7 @@ export function ConfirmBookingForm({ eventID, userID }: { eventID: number | null
         <dd>{state.event.eventName}</dd>
         <dt>When</dt>
         <dd>
-          <EventTime iso={state.event.eventDate} zone={state.event.time_zone} />
+          <EventTime iso={state.event.eventDate} zone={state.event.timeZone} />
         </dd>
         <dt>Location</dt>
         <dd>{state.event.eventLocation}</dd>
@@ -69,7 +69,7 @@ export function ConfirmBookingForm({ eventID, userID }: { eventID: number | null
             <p className="door-next">
               {`${result.name}'s ticket`}
               {result.doorsOpenAt
-                ? `. ${doorsOpenText(Date.parse(result.doorsOpenAt), state.event.time_zone, Date.now())}: not checked in yet.`
+                ? `. ${doorsOpenText(Date.parse(result.doorsOpenAt), state.event.timeZone, Date.now())}: not checked in yet.`
                 : result.notArrived
                   ? "."
                   : ": checked in."}

@@ -1,4 +1,5 @@
 import { useEffect, useState } from "react";
+import { eventOfReply } from "../../../../common/event-wire.ts";
 import type { api, Ok } from "../../../lib/api.ts";
 import { getJson } from "../../../lib/api-reply.ts";
 import { EventTime } from "../../events/components/event-time.tsx";
@@ -36,7 +37,7 @@ function useVenueNotes(eventID: number, wanted: boolean): string | null {
     let live = true;
     getJson<Ok<(typeof api)["get-event"][":id"]["$get"]>>(`/api/get-event/${eventID}`)
       .then((reply) => {
-        if (live && reply.ok) setNotes(reply.data.venue_notes ?? null);
+        if (live && reply.ok) setNotes(eventOfReply(reply.data).venueNotes ?? null);
       })
       // Offline and never fetched: the ticket shows what it keeps.
       .catch(() => undefined);
