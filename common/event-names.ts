@@ -49,8 +49,7 @@ type NameOfReply = { [K in keyof WireRows as WireRows[K]["reply"]]: K } & {
 export type EventOfReply<R> = { [K in keyof R as K extends keyof NameOfReply ? NameOfReply[K] : K]: R[K] };
 
 const NAME_OF_REPLY: Record<string, string> = {};
-for (const [name, row] of Object.entries({ ...EVENT_WIRE_NAMES, ...EVENT_TEXT_NAMES }))
-  NAME_OF_REPLY[row.reply] = name;
+for (const [name, row] of Object.entries({ ...EVENT_WIRE_NAMES, ...EVENT_TEXT_NAMES })) NAME_OF_REPLY[row.reply] = name;
 
 /**
  * A reply's event, by the names in the code: the PWA's one mapping, where a reply arrives (and where

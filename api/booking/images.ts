@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { availableParallelism } from "node:os";
 import { chmod, mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import sharp from "sharp";
 import { IMAGE_WIDTHS, type ImageWidth } from "../../common/image-widths.ts";
