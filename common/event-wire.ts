@@ -6,7 +6,7 @@ export { EVENT_TEXT_NAMES, EVENT_WIRE_NAMES, type EventOfReply, eventOfReply } f
 /**
  * An event's fields by one name each, from the table to the screen: the name of the `events` column
  * (db/schema.ts) is the name in the services, the admin forms' draft and the PWA. The API keeps the
- * names its clients are built on (SPEC.md: `event_address` in the get-event and get-events replies,
+ * names its clients are built on (`event_address` in the get-event and get-events replies,
  * `eventAddress` in the save-event and update-event requests), and this table is the one place that
  * says which wire name each field has (docs/decisions/044-one-name-per-field.md). The request
  * schemas (common/event-fields.ts), the replies (api/booking/events-schemas.ts, events.ts) and the

@@ -105,7 +105,7 @@ const confirmRoute = createRoute({
   summary:
     "The confirmation email's button: records the address's own yes to emails about future events (docs/decisions/039); a repeat answers the same",
   description: [
-    "The page's **Yes, email me about future events** button.",
+    "The confirmation page's one button (the words of the email's link: api/messaging/templates/email-consent.ts).",
     "",
     "- **Who:** capability link token, as `GET`. No login.",
     "- **200:** `{confirmed: true}`: a yes is appended (source `confirmation`) unless the address's newest",

@@ -26,7 +26,7 @@ const OFFLINE_NO_COPY = "You're offline, and this isn't kept on this phone yet. 
  * here, and so is one this phone kept by the reply's names before they were mapped.
  */
 function toDoorEvent(reply: RosterEvent | KeptDoorEvent): KeptDoorEvent {
-  const e = eventOfReply(reply) as KeptDoorEvent;
+  const e: KeptDoorEvent = "name" in reply ? reply : eventOfReply(reply);
   return {
     id: e.id,
     name: e.name,
