@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 
 // Unit, UI-logic and API integration suites. Browser suites have their own config
@@ -12,6 +13,12 @@ export default defineConfig({
       "test/**/*.test.ts",
     ],
     environment: "node",
+    // One worker per core (vitest's default leaves one idle, half of CI's two), and files share a worker's
+    // module cache instead of importing the app afresh each (`isolate: false`): on CI's two cores the run
+    // went from 7 min 40 s to 3 min 20 s. Every suite makes its own database and port; a suite that changes
+    // what outlives it (a fake clock, process.env, a module's state) puts it back in its after-hooks.
+    maxWorkers: availableParallelism(),
+    isolate: false,
     testTimeout: 20_000,
     hookTimeout: 30_000,
     setupFiles: ["test/fail-on-console-error.ts"],
