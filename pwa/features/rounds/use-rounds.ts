@@ -12,7 +12,7 @@ import {
   runRounds,
   type ShownClock,
 } from "./rounds-api.ts";
-import { LIVE_POLL_MS, usePhaseEndRefresh, useRoomStream } from "./use-room-stream.ts";
+import { LIVE_POLL_MS, usePhaseEndRefresh, useRoomStream } from "../../lib/use-room-stream.ts";
 
 /**
  * Without the room's stream the console asks the server again this often while the tab is open (the
