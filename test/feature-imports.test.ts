@@ -107,10 +107,14 @@ describe("imports between the PWA's features", () => {
     ]);
     expect(forbiddenImports(rounds, 'import "../../admin/admin.css";')).toHaveLength(1);
     expect(forbiddenImports(rounds, 'const m = await import("../../results/use-results.ts");')).toHaveLength(1);
-    expect(forbiddenImports(rounds, 'export { ResultsPanel } from "../../results/components/results-panel.tsx";')).toHaveLength(1);
+    expect(
+      forbiddenImports(rounds, 'export { ResultsPanel } from "../../results/components/results-panel.tsx";'),
+    ).toHaveLength(1);
     expect(forbiddenImports(rounds, 'import { AppRouter } from "../../../app/router.tsx";')).toHaveLength(1);
     expect(forbiddenImports(rounds, 'import { HostPage } from "../../../routes/host.tsx";')).toHaveLength(1);
-    expect(forbiddenImports(at("pwa/components/ui/x.tsx"), 'import { x } from "../../features/door/door-api.ts";')).toHaveLength(1);
+    expect(
+      forbiddenImports(at("pwa/components/ui/x.tsx"), 'import { x } from "../../features/door/door-api.ts";'),
+    ).toHaveLength(1);
     expect(forbiddenImports(at("pwa/lib/x.ts"), 'import { x } from "../features/door/index.ts";')).toHaveLength(1);
 
     expect(forbiddenImports(rounds, 'import { ResultsPanel } from "../../results/index.ts";')).toEqual([]);
@@ -119,10 +123,12 @@ describe("imports between the PWA's features", () => {
     expect(forbiddenImports(rounds, 'import { api } from "../../../lib/api.ts";')).toEqual([]);
     expect(forbiddenImports(rounds, 'import { paths } from "../../../app/paths.ts";')).toEqual([]);
     expect(forbiddenImports(rounds, 'import { x } from "../../../../common/formats.ts";')).toEqual([]);
-    expect(forbiddenImports(at("pwa/lib/x.ts"), 'import type { X } from "../features/night/my-rounds.ts";')).toEqual([]);
-    expect(indexProblems(at("pwa/features/x/index.ts"), 'export { A } from "./a.ts";\nexport type { B } from "./b.ts";')).toEqual(
+    expect(forbiddenImports(at("pwa/lib/x.ts"), 'import type { X } from "../features/night/my-rounds.ts";')).toEqual(
       [],
     );
+    expect(
+      indexProblems(at("pwa/features/x/index.ts"), 'export { A } from "./a.ts";\nexport type { B } from "./b.ts";'),
+    ).toEqual([]);
     expect(indexProblems(at("pwa/features/x/index.ts"), "export const a = 1;")).toHaveLength(1);
   });
 });

@@ -1,6 +1,6 @@
 import { type EventOfReply, eventOfReply } from "../../../common/event-wire.ts";
+import { useAdminStore } from "../../lib/admin-store.ts";
 import { type ApiReply, api, mapReply, type Ok, send } from "../../lib/api.ts";
-import { useAdminStore } from "./admin-store.ts";
 
 // Every admin call goes through here so a lapsed session (401) locks the panel wherever it happens.
 export async function guarded<T>(call: Promise<ApiReply<T>>): Promise<ApiReply<T>> {
@@ -28,10 +28,6 @@ export type LifecycleReply = ApiReply<Ok<(typeof api)["start-event"]["$post"]>>;
 
 /** The configured default zone for new events (EVENT_TIME_ZONE), from the public settings. */
 export const eventDefaults = () => send(api["public-config"].$get());
-
-export const adminSession = () => send(api["admin-session"].$get());
-export const adminLogin = (password: string) => send(api["admin-login"].$post({ json: { password } }));
-export const adminLogout = () => send(api["admin-logout"].$post());
 
 // The same data as /api/get-events and /api/get-event/{id}, from admin twins the service worker
 // does not cache: after Start Event the panel must see "started", not the cached "upcoming".

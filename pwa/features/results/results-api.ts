@@ -1,5 +1,5 @@
+import { useAdminStore } from "../../lib/admin-store.ts";
 import { type ApiReply, api, type Ok, send } from "../../lib/api.ts";
-import { useAdminStore } from "../admin/admin-store.ts";
 
 /**
  * The organiser's calls for a night's results (docs/api.md, Results): who has rated, the paper

@@ -1,5 +1,5 @@
+import { useAdminStore } from "../../lib/admin-store.ts";
 import { type ApiReply, api, type Ok, send } from "../../lib/api.ts";
-import { useAdminStore } from "../admin/admin-store.ts";
 
 /**
  * The host's calls for the night's rounds (docs/api.md): read the plan and the clock, plan or

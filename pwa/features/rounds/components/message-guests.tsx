@@ -2,6 +2,7 @@ import { useEffect, useId, useState } from "react";
 import { GUEST_MESSAGE, guestMessageBody } from "../../../../common/guest-message.ts";
 import { Dialog } from "../../../components/ui/dialog.tsx";
 import { CallFailed } from "../../../lib/api.ts";
+import "../../../components/ui/ui.css";
 import "../rounds.css";
 import { type GuestAudience, type GuestMessagePreview, messageGuests, previewGuestMessage } from "../rounds-api.ts";
 
