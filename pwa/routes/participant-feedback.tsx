@@ -1,11 +1,11 @@
 import { useCallback, useMemo, useState } from "react";
 import { useSearchParams } from "react-router-dom";
 import { PartnerGrid } from "../features/feedback/components/partner-grid.tsx";
-import { YourNight } from "../features/night/components/your-night.tsx";
 import { readFeedbackLink } from "../features/feedback/link.ts";
+import type { Partner } from "../features/feedback/types.ts";
+import { YourNight } from "../features/night/components/your-night.tsx";
 import { useMyRounds } from "../features/night/my-rounds.ts";
 import { newestFirst } from "../features/night/night-view.ts";
-import type { Partner } from "../features/feedback/types.ts";
 
 /** `pollMs` is for tests; the page follows the host every few seconds (features/night/my-rounds.ts). */
 export function ParticipantFeedbackPage({ pollMs }: { pollMs?: number } = {}) {

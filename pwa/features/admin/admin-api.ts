@@ -1,14 +1,8 @@
 import { type EventOfReply, eventOfReply } from "../../../common/event-wire.ts";
-import { useAdminStore } from "../../lib/admin-store.ts";
+import { guarded } from "../../lib/admin-session.ts";
 import { type ApiReply, api, mapReply, type Ok, send } from "../../lib/api.ts";
 
-// Every admin call goes through here so a lapsed session (401) locks the panel wherever it happens.
-export async function guarded<T>(call: Promise<ApiReply<T>>): Promise<ApiReply<T>> {
-  const reply = await call;
-  if (reply.status === 401) useAdminStore.getState().lock();
-  return reply;
-}
-
+// Every admin call goes through guarded (lib/admin-session.ts): a lapsed session (401) locks the panel.
 const id = (n: number) => ({ param: { id: String(n) } });
 
 // The replies are the server's own types, read from its routes: a field renamed there fails here.

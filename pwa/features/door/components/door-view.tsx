@@ -13,7 +13,7 @@ import { DoorEventPicker } from "./door-event-picker.tsx";
 import { DoorsOpenNotice, useDoorsOpen } from "./doors-open-notice.tsx";
 import { ScanDialog } from "./scan-dialog.tsx";
 import "../door.css";
-import { MessageGuests } from "../../rounds/index.ts";
+import { MessageGuests } from "../../guest-messages/index.ts";
 
 /** Re-renders when the earliest Undo offer runs out, so it disappears on time. */
 function useUndoClock(recent: Record<number, number>): number {

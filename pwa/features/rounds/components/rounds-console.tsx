@@ -6,12 +6,12 @@ import { FormMessage, type Message } from "../../../components/ui/form-message.t
 import { ErrorNotice } from "../../../lib/error-notice.tsx";
 import { useOnline } from "../../../lib/use-online.ts";
 import { type AdminEventDetail, EventLifecycleActions, getEventDetail } from "../../admin/index.ts";
+import { MessageGuests } from "../../guest-messages/index.ts";
 import { ResultsPanel } from "../../results/index.ts";
 import { sparseAddedRounds } from "../console-view.ts";
 import type { RoundsSettings, RunAction, ShownClock } from "../rounds-api.ts";
 import { type Busy, type ConsoleState, useRounds } from "../use-rounds.ts";
 import { KeepApart } from "./keep-apart.tsx";
-import { MessageGuests } from "./message-guests.tsx";
 import { PlanTable } from "./plan-table.tsx";
 import { PresentList } from "./present-list.tsx";
 import { RoundControls } from "./round-controls.tsx";

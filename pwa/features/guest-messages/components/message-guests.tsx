@@ -3,8 +3,13 @@ import { GUEST_MESSAGE, guestMessageBody } from "../../../../common/guest-messag
 import { Dialog } from "../../../components/ui/dialog.tsx";
 import { CallFailed } from "../../../lib/api.ts";
 import "../../../components/ui/ui.css";
-import "../rounds.css";
-import { type GuestAudience, type GuestMessagePreview, messageGuests, previewGuestMessage } from "../rounds-api.ts";
+import "../guest-messages.css";
+import {
+  type GuestAudience,
+  type GuestMessagePreview,
+  messageGuests,
+  previewGuestMessage,
+} from "../guest-messages-api.ts";
 
 /**
  * **Message guests** (docs/decisions/019-running-the-night.md): a button that opens a dialog to text
