@@ -3,7 +3,7 @@ import type { Roster, RosterEvent } from "../../api/night/roster.ts";
 import type { CancellationPolicy } from "../../common/cancellation.ts";
 import type { EventOfReply } from "../../common/event-wire.ts";
 import type { TicketStatus } from "../../common/ticket-status.ts";
-import type { MyRounds } from "../features/feedback/my-rounds.ts";
+import type { MyRounds } from "../features/night/my-rounds.ts";
 import type { QueueEntry } from "./offline-queue.ts";
 
 /**

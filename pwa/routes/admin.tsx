@@ -1,10 +1,11 @@
 import { AdminPanel } from "../features/admin/components/admin-panel.tsx";
+import { RoundsConsole } from "../features/rounds/index.ts";
 
 export function AdminPage() {
   return (
     <main className="page admin-page">
       <h1>Event admin</h1>
-      <AdminPanel />
+      <AdminPanel Rounds={RoundsConsole} />
     </main>
   );
 }

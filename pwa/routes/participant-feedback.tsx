@@ -1,13 +1,13 @@
 import { useCallback, useMemo, useState } from "react";
 import { useSearchParams } from "react-router-dom";
 import { PartnerGrid } from "../features/feedback/components/partner-grid.tsx";
-import { YourNight } from "../features/feedback/components/your-night.tsx";
 import { readFeedbackLink } from "../features/feedback/link.ts";
-import { useMyRounds } from "../features/feedback/my-rounds.ts";
-import { newestFirst } from "../features/feedback/night-view.ts";
 import type { Partner } from "../features/feedback/types.ts";
+import { YourNight } from "../features/night/components/your-night.tsx";
+import { useMyRounds } from "../features/night/my-rounds.ts";
+import { newestFirst } from "../features/night/night-view.ts";
 
-/** `pollMs` is for tests; the page follows the host every few seconds (features/feedback/my-rounds.ts). */
+/** `pollMs` is for tests; the page follows the host every few seconds (features/night/my-rounds.ts). */
 export function ParticipantFeedbackPage({ pollMs }: { pollMs?: number } = {}) {
   const [params] = useSearchParams();
   // Memoised on the query text so the hooks below see one link object per link.

@@ -1,14 +1,8 @@
 import { type EventOfReply, eventOfReply } from "../../../common/event-wire.ts";
+import { guarded } from "../../lib/admin-session.ts";
 import { type ApiReply, api, mapReply, type Ok, send } from "../../lib/api.ts";
-import { useAdminStore } from "./admin-store.ts";
 
-// Every admin call goes through here so a lapsed session (401) locks the panel wherever it happens.
-export async function guarded<T>(call: Promise<ApiReply<T>>): Promise<ApiReply<T>> {
-  const reply = await call;
-  if (reply.status === 401) useAdminStore.getState().lock();
-  return reply;
-}
-
+// Every admin call goes through guarded (lib/admin-session.ts): a lapsed session (401) locks the panel.
 const id = (n: number) => ({ param: { id: String(n) } });
 
 // The replies are the server's own types, read from its routes: a field renamed there fails here.
@@ -28,10 +22,6 @@ export type LifecycleReply = ApiReply<Ok<(typeof api)["start-event"]["$post"]>>;
 
 /** The configured default zone for new events (EVENT_TIME_ZONE), from the public settings. */
 export const eventDefaults = () => send(api["public-config"].$get());
-
-export const adminSession = () => send(api["admin-session"].$get());
-export const adminLogin = (password: string) => send(api["admin-login"].$post({ json: { password } }));
-export const adminLogout = () => send(api["admin-logout"].$post());
 
 // The same data as /api/get-events and /api/get-event/{id}, from admin twins the service worker
 // does not cache: after Start Event the panel must see "started", not the cached "upcoming".

@@ -1,8 +1,8 @@
 import { LINK_PLACEHOLDER } from "../../../common/announcement.ts";
 import { venueDayMonth, venueWeekday } from "../../../common/time-zone.ts";
+import { guarded } from "../../lib/admin-session.ts";
 import { api, type Ok, send } from "../../lib/api.ts";
 import type { AdminEventSummary } from "./admin-api.ts";
-import { guarded } from "./admin-api.ts";
 
 // The **Invite** tab's calls (docs/api.md, Invitations): the counts and the messages as they will
 // arrive, sending, and the event's announcements with their progress.

@@ -1,5 +1,5 @@
+import { useAdminStore } from "../../lib/admin-store.ts";
 import { participantsCsvUrl } from "./admin-api.ts";
-import { useAdminStore } from "./admin-store.ts";
 
 /**
  * Export CSV: fetches the spreadsheet with the session cookie and hands it to the browser as a

@@ -17,12 +17,6 @@ export function wallClockToApi(clock: WallClock, zone: string): { eventDate: str
 /** A stored event's start back on the venue's clock, for the edit form. */
 export const apiToWallClock = (iso: string, zone: string): WallClock => utcToWallClock(Date.parse(iso), zone);
 
-/** `2026-11-29 07:00 PM AEDT`, or "" for a missing or broken time. */
-export function formatAtVenue(iso: string | null, zone: string): string {
-  const ms = iso ? Date.parse(iso) : Number.NaN;
-  return Number.isNaN(ms) ? "" : formatVenueTime(ms, zone);
-}
-
 /** `Tue 2026-12-01 07:00 PM AEDT`: the venue's time with its weekday, for a sentence about the day. */
 export function formatDayAtVenue(iso: string, zone: string): string {
   const ms = Date.parse(iso);
@@ -53,17 +47,8 @@ export const thumbnailOf = (imageName: string) => imageName.replace(/\.jpg$/, "-
 
 export { nationalPhone } from "../../../common/national-phone.ts";
 
-const STATUS_LABELS: Record<string, string> = {
-  upcoming: "Upcoming",
-  started: "Started",
-  ended: "Ended",
-  cancelled: "Cancelled",
-  paid: "Paid",
-  refunded: "Refunded",
-};
-
-/** An event's (or a booking's) status as the panel says it. */
-export const statusLabel = (status: string) => STATUS_LABELS[status] ?? status;
+// The staff screens' shared words for an event (the picker and a host's phone use them too).
+export { formatAtVenue, statusLabel } from "../../lib/event-labels.ts";
 
 /** `Texts 1 participant`, `Refunds 3 payments`: a count with its noun. */
 export const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;

@@ -1,5 +1,5 @@
+import { guarded } from "../../lib/admin-session.ts";
 import { api, type Ok, send } from "../../lib/api.ts";
-import { guarded } from "./admin-api.ts";
 import { type EventRowsState, useEventRows } from "./use-event-rows.ts";
 
 // An event's promo codes for the organiser (docs/api.md, Prices and promo codes): the list with

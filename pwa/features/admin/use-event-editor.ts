@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { MAX_IMAGE_BYTES } from "../../../common/images.ts";
+import type { Message } from "../../components/ui/form-message.tsx";
 import {
   type AdminEventDetail,
   type EventNumbers,
@@ -8,7 +9,6 @@ import {
   updateEvent,
   updateEventImage,
 } from "./admin-api.ts";
-import type { Message } from "./components/form-message.tsx";
 import { draftOf, draftProblem, type EventDraft, updateOf } from "./event-draft.ts";
 
 /** The event's numbers for a confirmation's sentence; null when they cannot be had (the dialog says less). */

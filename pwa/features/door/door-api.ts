@@ -1,9 +1,9 @@
 import type { RosterEvent } from "../../../api/night/roster.ts";
 import { eventOfReply } from "../../../common/event-wire.ts";
+import { useAdminStore } from "../../lib/admin-store.ts";
 import { api, CallFailed, imageUrl, send } from "../../lib/api.ts";
 import { keepForOffline } from "../../lib/offline-cache.ts";
 import { type DoorRoster, type KeptDoorEvent, type KeptRoster, offlineDb } from "../../lib/offline-db.ts";
-import { useAdminStore } from "../admin/admin-store.ts";
 import { zoneOf } from "./roster-view.ts";
 
 /**

@@ -1,5 +1,5 @@
 import { useEffect } from "react";
-import { useAdminStore } from "../admin/admin-store.ts";
+import { useAdminStore } from "../../lib/admin-store.ts";
 import { flushCheckIns, startCheckInSync, subscribeCheckIns } from "./check-in-queue.ts";
 import { useDoorStore } from "./door-store.ts";
 

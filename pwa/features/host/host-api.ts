@@ -1,5 +1,5 @@
+import type { HostAccess } from "../../lib/admin-store.ts";
 import { api, send } from "../../lib/api.ts";
-import type { HostAccess } from "../admin/admin-store.ts";
 
 /**
  * The host phone's two calls (docs/api.md, Host access and activity): sign in with the link's token,

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
+import { type HostAccess, useAdminStore } from "../../lib/admin-store.ts";
 import { CallFailed } from "../../lib/api.ts";
-import { type HostAccess, useAdminStore } from "../admin/admin-store.ts";
 import { hostLogin, hostSession, keepHost, keptHost } from "./host-api.ts";
 
 export type HostState =

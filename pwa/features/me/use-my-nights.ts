@@ -1,7 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useOnline } from "../../lib/use-online.ts";
-import { ticketFromReply } from "../tickets/ticket-reply.ts";
-import { saveTicket } from "../tickets/ticket-store.ts";
+import { saveTicket, ticketFromReply } from "../tickets/index.ts";
 import { getMyNights, type MeOutcome, signOut } from "./me-api.ts";
 
 export type MeState = { kind: "loading" } | MeOutcome | { kind: "deleted" };

@@ -1,8 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useSearchParams } from "react-router-dom";
 import { api, CallFailed, send } from "../../lib/api.ts";
-import { ticketFromReply } from "../tickets/ticket-reply.ts";
-import { asSavedTicket, getTicket, type SavedTicket, saveTicket } from "../tickets/ticket-store.ts";
+import { asSavedTicket, getTicket, type SavedTicket, saveTicket, ticketFromReply } from "../tickets/index.ts";
 
 /** The query parameters of the success URL (`successUrl` in api/booking/checkout.ts). */
 export type SuccessParams = {

@@ -3,7 +3,7 @@ import "fake-indexeddb/auto";
 import { IDBFactory } from "fake-indexeddb";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { resetOfflineDbForTests } from "../../lib/offline-db.ts";
-import { getTicket, saveTicket } from "../tickets/ticket-store.ts";
+import { getTicket, saveTicket } from "../tickets/index.ts";
 import { confirmPayment, readSuccessParams } from "./confirm-payment.ts";
 import { startCheckout } from "./start-checkout.ts";
 

@@ -1,5 +1,5 @@
 import { type ApiReply, api, CallFailed, type Ok, send } from "../../lib/api.ts";
-import { BOOKING_CLOSED_MESSAGE } from "../events/format.ts";
+import { BOOKING_CLOSED_MESSAGE } from "../events/index.ts";
 
 // The confirmation page calls this from "Proceed to Payment".
 export type CheckoutUser = { userID: number; name: string; email: string; phone: string };

@@ -1,5 +1,5 @@
-import { type ApiReply, api, type Ok, send } from "../../lib/api.ts";
-import { useAdminStore } from "../admin/admin-store.ts";
+import { guarded } from "../../lib/admin-session.ts";
+import { api, type Ok, send } from "../../lib/api.ts";
 
 /**
  * The organiser's calls for a night's results (docs/api.md, Results): who has rated, the paper
@@ -10,13 +10,6 @@ import { useAdminStore } from "../admin/admin-store.ts";
 export type EventRatings = Ok<(typeof api)["admin-event"][":id"]["ratings"]["$get"]>;
 export type Scorecard = EventRatings["people"][number];
 export type Choice = "like" | "friend" | "dislike";
-
-// As every admin call: a lapsed session (401) brings the password modal back.
-async function guarded<T>(call: Promise<ApiReply<T>>): Promise<ApiReply<T>> {
-  const reply = await call;
-  if (reply.status === 401) useAdminStore.getState().lock();
-  return reply;
-}
 
 export const getRatings = (eventID: number) =>
   guarded(send(api["admin-event"][":id"].ratings.$get({ param: { id: String(eventID) } })));

@@ -1,5 +1,5 @@
-import { type ApiReply, api, type Ok, send } from "../../lib/api.ts";
-import { useAdminStore } from "../admin/admin-store.ts";
+import { guarded } from "../../lib/admin-session.ts";
+import { api, type Ok, send } from "../../lib/api.ts";
 
 /**
  * The host's calls for the night's rounds (docs/api.md): read the plan and the clock, plan or
@@ -19,13 +19,6 @@ export type RoundsPerson = RoundsState["people"][number];
 export type PlanInput = Parameters<(typeof api)["plan-rounds"]["$post"]>[0]["json"];
 export type RunAction = Parameters<(typeof api)["run-rounds"]["$post"]>[0]["json"]["action"];
 
-// As every admin call: a lapsed session (401) brings the password modal back.
-async function guarded<T>(call: Promise<ApiReply<T>>): Promise<ApiReply<T>> {
-  const reply = await call;
-  if (reply.status === 401) useAdminStore.getState().lock();
-  return reply;
-}
-
 export const getRounds = (eventID: number) =>
   guarded(send(api["admin-event"][":id"].rounds.$get({ param: { id: String(eventID) } })));
 export const planRounds = (input: PlanInput) => guarded(send(api["plan-rounds"].$post({ json: input })));
@@ -38,14 +31,6 @@ export const announceToRoom = (eventID: number, text: string) =>
   guarded(send(api["room-announcement"].$post({ json: { eventID, text } })));
 export const markLeft = (eventID: number, userID: number, left: boolean) =>
   guarded(send(api["mark-left"].$post({ json: { eventID, userID, left } })));
-
-// **Message guests** (docs/decisions/019-running-the-night.md).
-export type GuestAudience = Parameters<(typeof api)["message-guests"]["$post"]>[0]["json"]["to"];
-export type GuestMessagePreview = Ok<(typeof api)["admin-event"][":id"]["message-guests"]["$get"]>;
-export const previewGuestMessage = (eventID: number) =>
-  guarded(send(api["admin-event"][":id"]["message-guests"].$get({ param: { id: String(eventID) } })));
-export const messageGuests = (input: { eventID: number; to: GuestAudience; text: string; messageID: string }) =>
-  guarded(send(api["message-guests"].$post({ json: input })));
 
 // **Keep apart** (docs/decisions/030-nobody-across-the-table-twice.md): the organiser's alone.
 export type KeepApartState = Ok<(typeof api)["admin-event"][":id"]["keep-apart"]["$get"]>;

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { ApiReply } from "../../lib/api.ts";
 import { CallFailed } from "../../lib/api.ts";
+import { LIVE_POLL_MS, usePhaseEndRefresh, useRoomStream } from "../../lib/use-room-stream.ts";
 import {
   announceToRoom,
   getRounds,
@@ -12,7 +13,6 @@ import {
   runRounds,
   type ShownClock,
 } from "./rounds-api.ts";
-import { LIVE_POLL_MS, usePhaseEndRefresh, useRoomStream } from "./use-room-stream.ts";
 
 /**
  * Without the room's stream the console asks the server again this often while the tab is open (the

@@ -1,11 +1,11 @@
 import { type FormEvent, useCallback, useEffect, useRef, useState } from "react";
 import { DEFAULT_TIME_ZONE } from "../../../../common/time-zone.ts";
+import { FormMessage, type Message } from "../../../components/ui/form-message.tsx";
 import { eventDefaults, saveEvent } from "../admin-api.ts";
 import { panelSearch } from "../admin-tabs.ts";
 import { draftProblem, type EventDraft, emptyDraft, newEventOf } from "../event-draft.ts";
 import { tomorrowAt } from "../format.ts";
 import { EventFields } from "./event-fields.tsx";
-import { FormMessage, type Message } from "./form-message.tsx";
 
 /** The zone new events start with: EVENT_TIME_ZONE from the server, until the organiser picks another. */
 function useDefaultZone(setZone: (zone: string) => void) {

@@ -1,24 +1,34 @@
-import { useEffect, useRef } from "react";
+import { type ComponentType, useEffect, useRef } from "react";
 import { Link, useSearchParams } from "react-router-dom";
+import { LoginModal } from "../../../components/ui/login-modal.tsx";
+import { adminLogout, adminSession } from "../../../lib/admin-session.ts";
+import { useAdminStore } from "../../../lib/admin-store.ts";
 import { TabList } from "../../../lib/tab-list.tsx";
-import { RoundsConsole } from "../../rounds/components/rounds-console.tsx";
-import { adminLogout, adminSession } from "../admin-api.ts";
-import { useAdminStore } from "../admin-store.ts";
 import { panelSearch, readPanelAddress, TABS, type Tab, tabSlug } from "../admin-tabs.ts";
 import { useAdminEvents } from "../use-admin-events.ts";
 import { AddEventForm } from "./add-event-form.tsx";
 import { EditEventForm } from "./edit-event-form.tsx";
 import { HostAccess } from "./host-access.tsx";
 import { Invite } from "./invite.tsx";
-import { LoginModal } from "./login-modal.tsx";
 import { Overview } from "./overview.tsx";
 import { UserDetails } from "./user-details.tsx";
 import "../admin.css";
 
 const tabId = (tab: Tab) => `admin-tab-${tabSlug(tab)}`;
 
+/**
+ * The Rounds tab, handed in by the page (routes/admin.tsx): it is the rounds feature's console, which
+ * shows this panel's Start Event and End Event (features/admin/index.ts), so the panel takes it as a prop
+ * rather than importing it back (docs/decisions/047-the-phones-code-by-what-it-is-for.md).
+ */
+export type RoundsTab = ComponentType<{
+  events: ReturnType<typeof useAdminEvents>;
+  eventId: number | null;
+  onPick(id: number | null): void;
+}>;
+
 /** The organiser's panel: locked behind the password modal until the server says the session is live. */
-export function AdminPanel() {
+export function AdminPanel({ Rounds }: { Rounds: RoundsTab }) {
   const status = useAdminStore((s) => s.status);
   const lock = useAdminStore((s) => s.lock);
   const unlock = useAdminStore((s) => s.unlock);
@@ -42,7 +52,7 @@ export function AdminPanel() {
     );
   }
   if (status === "locked") return <LoginModal />;
-  return <UnlockedPanel />;
+  return <UnlockedPanel Rounds={Rounds} />;
 }
 
 /**
@@ -50,7 +60,7 @@ export function AdminPanel() {
  * picked in it live in the address (admin-tabs.ts): switching tabs or events replaces the entry,
  * while the links between them (an Overview row's, the one after saving) add one, so Back returns.
  */
-function UnlockedPanel() {
+function UnlockedPanel({ Rounds }: { Rounds: RoundsTab }) {
   const [params, setParams] = useSearchParams();
   const { tab, eventId } = readPanelAddress(params);
   const show = (next: Tab, id: number | null = null) => setParams(panelSearch(next, id), { replace: true });
@@ -108,7 +118,7 @@ function UnlockedPanel() {
         {tab === "Add Event" ? <AddEventForm onSaved={() => void events.reload()} /> : null}
         {tab === "Edit Event" ? <EditEventForm events={events} eventId={eventId} onPick={pick} /> : null}
         {tab === "User Details" ? <UserDetails events={events} eventId={eventId} onPick={pick} /> : null}
-        {tab === "Rounds" ? <RoundsConsole events={events} eventId={eventId} onPick={pick} /> : null}
+        {tab === "Rounds" ? <Rounds events={events} eventId={eventId} onPick={pick} /> : null}
         {tab === "Host access" ? <HostAccess events={events} eventId={eventId} onPick={pick} /> : null}
         {tab === "Invite" ? <Invite events={events} eventId={eventId} onPick={pick} /> : null}
       </section>

@@ -1,4 +1,6 @@
 import { type FormEvent, type RefObject, useEffect, useRef, useState } from "react";
+import { EventPicker } from "../../../components/ui/event-picker.tsx";
+import { FormMessage } from "../../../components/ui/form-message.tsx";
 import { imageUrl } from "../../../lib/api.ts";
 import type { EventDraft } from "../event-draft.ts";
 import { apiToWallClock, formatAtVenue, plural, seatsLeftLabel, statusLabel, tomorrowAt } from "../format.ts";
@@ -6,8 +8,6 @@ import type { useAdminEvents } from "../use-admin-events.ts";
 import { useEventEditor } from "../use-event-editor.ts";
 import { EventFields } from "./event-fields.tsx";
 import { EventLifecycleActions } from "./event-lifecycle-actions.tsx";
-import { EventPicker } from "./event-picker.tsx";
-import { FormMessage } from "./form-message.tsx";
 import { PromoCodesPanel } from "./promo-codes-panel.tsx";
 import { TimeFields } from "./time-fields.tsx";
 

@@ -1,9 +1,9 @@
 import { useState } from "react";
+import { type ConfirmRequest, useConfirm } from "../../../components/ui/confirm-dialog.tsx";
+import type { Message } from "../../../components/ui/form-message.tsx";
 import { type AdminEventDetail, cancelEvent, endEvent, openDoorsNow, startEvent } from "../admin-api.ts";
 import { earlyStartWarning, formatAud, plural } from "../format.ts";
 import { numbersOf } from "../use-event-editor.ts";
-import { type ConfirmRequest, useConfirm } from "./confirm-dialog.tsx";
-import type { Message } from "./form-message.tsx";
 
 type Props = {
   event: AdminEventDetail;

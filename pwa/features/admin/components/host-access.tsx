@@ -1,4 +1,7 @@
 import { type FormEvent, useCallback, useEffect, useState } from "react";
+import { useConfirm } from "../../../components/ui/confirm-dialog.tsx";
+import { EventPicker } from "../../../components/ui/event-picker.tsx";
+import { FormMessage, type Message } from "../../../components/ui/form-message.tsx";
 import type { ApiReply } from "../../../lib/api.ts";
 import { ErrorNotice } from "../../../lib/error-notice.tsx";
 import {
@@ -14,9 +17,6 @@ import {
 import { formatAtVenue } from "../format.ts";
 import type { useAdminEvents } from "../use-admin-events.ts";
 import { ActivitySection, type Older } from "./activity-log.tsx";
-import { useConfirm } from "./confirm-dialog.tsx";
-import { EventPicker } from "./event-picker.tsx";
-import { FormMessage, type Message } from "./form-message.tsx";
 
 type Loaded<T> = { status: "idle" | "loading" | "error" } | { status: "ready"; rows: T[] };
 

@@ -1,5 +1,7 @@
 import { useEffect, useId, useRef, useState } from "react";
 import { ANNOUNCEMENT_SMS_MAX, smsLength } from "../../../../common/announcement.ts";
+import type { ConfirmRequest } from "../../../components/ui/confirm-dialog.tsx";
+import { FormMessage, type Message } from "../../../components/ui/form-message.tsx";
 import type { AdminEventSummary } from "../admin-api.ts";
 import {
   type AnnouncementDraft,
@@ -9,8 +11,6 @@ import {
   sendAnnouncement,
   suggestedText,
 } from "../announcements.ts";
-import type { ConfirmRequest } from "./confirm-dialog.tsx";
-import { FormMessage, type Message } from "./form-message.tsx";
 
 // The Invite tab's draft (invite.tsx): the audience, the channels, the text, the counts and the
 // messages as they will arrive, and Send.

@@ -1,7 +1,7 @@
+import { useConfirm } from "../../../components/ui/confirm-dialog.tsx";
+import { EventPicker } from "../../../components/ui/event-picker.tsx";
 import type { useAdminEvents } from "../use-admin-events.ts";
 import { AnnouncementList, useAnnouncementList } from "./announcement-list.tsx";
-import { useConfirm } from "./confirm-dialog.tsx";
-import { EventPicker } from "./event-picker.tsx";
 import { InviteCompose } from "./invite-compose.tsx";
 
 type Props = {

@@ -1,4 +1,5 @@
 import { type FormEvent, useState } from "react";
+import { FormMessage, type Message } from "../../../components/ui/form-message.tsx";
 import { ErrorNotice } from "../../../lib/error-notice.tsx";
 import { formatAtVenue } from "../format.ts";
 import {
@@ -9,7 +10,6 @@ import {
   usePromoCodes,
   usesLabel,
 } from "../promo-codes.ts";
-import { FormMessage, type Message } from "./form-message.tsx";
 
 const FOR_LABELS = { "": "Anyone", female: "Women", male: "Men" } as const;
 

@@ -1,4 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
+import { type ConfirmRequest, useConfirm } from "../../../components/ui/confirm-dialog.tsx";
+import { EventPicker } from "../../../components/ui/event-picker.tsx";
+import { FormMessage, type Message } from "../../../components/ui/form-message.tsx";
 import { ErrorNotice } from "../../../lib/error-notice.tsx";
 import { getEventUsers, type Participant, refund } from "../admin-api.ts";
 import { downloadParticipantsCsv } from "../export-participants.ts";
@@ -6,9 +9,6 @@ import { formatAud, plural } from "../format.ts";
 import { type RefundOutcome, runRefundBatch } from "../refund-batch.ts";
 import type { useAdminEvents } from "../use-admin-events.ts";
 import { useWaitlist } from "../use-waitlist.ts";
-import { type ConfirmRequest, useConfirm } from "./confirm-dialog.tsx";
-import { EventPicker } from "./event-picker.tsx";
-import { FormMessage, type Message } from "./form-message.tsx";
 import { ParticipantsTable, refundable } from "./participants-table.tsx";
 import { WaitlistTable } from "./waitlist-table.tsx";
 

@@ -1,10 +1,10 @@
 import { type ReactNode, useEffect, useState } from "react";
+import { LoginModal } from "../../../components/ui/login-modal.tsx";
+import { adminSession } from "../../../lib/admin-session.ts";
+import { useAdminStore } from "../../../lib/admin-store.ts";
 import { useOnline } from "../../../lib/use-online.ts";
-import { adminSession } from "../../admin/admin-api.ts";
-import { useAdminStore } from "../../admin/admin-store.ts";
-import { LoginModal } from "../../admin/components/login-modal.tsx";
-// The modal's own styles live with the admin panel, which the door page does not load.
-import "../../admin/admin.css";
+// The modal's styles and the loading line's: the staff screens' shared shells (components/ui/ui.css).
+import "../../../components/ui/ui.css";
 
 /**
  * The admin session in front of the door view, with the admin panel's own password modal. Offline

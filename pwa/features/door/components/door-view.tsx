@@ -1,7 +1,7 @@
 import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useAdminStore } from "../../../lib/admin-store.ts";
 import { ErrorNotice } from "../../../lib/error-notice.tsx";
 import { useOnline } from "../../../lib/use-online.ts";
-import { useAdminStore } from "../../admin/admin-store.ts";
 import { UNDO_WINDOW_MS, useDoorStore } from "../door-store.ts";
 import { findByCode } from "../find-by-code.ts";
 import { cameraUsable, type TicketRef } from "../qr-decoder.ts";
@@ -13,7 +13,7 @@ import { DoorEventPicker } from "./door-event-picker.tsx";
 import { DoorsOpenNotice, useDoorsOpen } from "./doors-open-notice.tsx";
 import { ScanDialog } from "./scan-dialog.tsx";
 import "../door.css";
-import { MessageGuests } from "../../rounds/components/message-guests.tsx";
+import { MessageGuests } from "../../guest-messages/index.ts";
 
 /** Re-renders when the earliest Undo offer runs out, so it disappears on time. */
 function useUndoClock(recent: Record<number, number>): number {

@@ -1,13 +1,12 @@
 import { useCallback, useEffect, useState } from "react";
 import { useSearchParams } from "react-router-dom";
 import { doorsOpenText } from "../../../../common/doors-open.ts";
+import { formatAtVenue } from "../../../lib/event-labels.ts";
 import { TabList } from "../../../lib/tab-list.tsx";
-import { formatAtVenue } from "../../admin/format.ts";
-import { DoorView } from "../../door/components/door-view.tsx";
-import { useDoorStore } from "../../door/door-store.ts";
-import { RoundsConsole } from "../../rounds/components/rounds-console.tsx";
+import { DoorView, useDoorStore } from "../../door/index.ts";
+import { RoundsConsole } from "../../rounds/index.ts";
 import { useHostAccess } from "../use-host-access.ts";
-import "../../admin/admin.css";
+import "../../../components/ui/ui.css";
 import "../host.css";
 
 const TABS = ["Door", "Rounds"] as const;

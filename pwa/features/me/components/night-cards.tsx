@@ -1,7 +1,6 @@
 import { Link } from "react-router-dom";
 import { resultsWhen } from "../../../../common/results-time.ts";
-import { EventTime } from "../../events/components/event-time.tsx";
-import { formatPrice } from "../../events/format.ts";
+import { EventTime, formatPrice } from "../../events/index.ts";
 import type { MyNight } from "../me-api.ts";
 
 type Night<S extends MyNight["standing"]> = Extract<MyNight, { standing: S }>;

@@ -4,9 +4,7 @@ import { nationalPhone } from "../../../../common/national-phone.ts";
 import "../payment.css";
 import { useAnnouncement } from "../../../lib/announcement.tsx";
 import { ErrorNotice } from "../../../lib/error-notice.tsx";
-import { TicketCancel } from "../../tickets/components/ticket-cancel.tsx";
-import { TicketCard } from "../../tickets/components/ticket-card.tsx";
-import type { SavedTicket } from "../../tickets/ticket-store.ts";
+import { type SavedTicket, TicketCancel, TicketCard } from "../../tickets/index.ts";
 import { type SuccessParams, usePaymentConfirmation } from "../confirm-payment.ts";
 
 export function PaymentSuccess({ params }: { params: SuccessParams | null }) {

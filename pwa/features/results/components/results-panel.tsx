@@ -1,8 +1,8 @@
 import { useState } from "react";
 import { choicesOf } from "../../../../common/choices.ts";
 import { formatVenueTime } from "../../../../common/time-zone.ts";
+import { useConfirm } from "../../../components/ui/confirm-dialog.tsx";
 import { ErrorNotice } from "../../../lib/error-notice.tsx";
-import { useConfirm } from "../../admin/components/confirm-dialog.tsx";
 import type { Choice, Scorecard } from "../results-api.ts";
 import { useResults } from "../use-results.ts";
 import "../results.css";

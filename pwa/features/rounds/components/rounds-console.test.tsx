@@ -2,9 +2,8 @@
 import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { useState } from "react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { AdminEventSummary } from "../../admin/admin-api.ts";
-import { useAdminStore } from "../../admin/admin-store.ts";
-import type { useAdminEvents } from "../../admin/use-admin-events.ts";
+import type { EventList, PickableEvent } from "../../../components/ui/event-picker.tsx";
+import { useAdminStore } from "../../../lib/admin-store.ts";
 import type { RoundsPerson, RoundsState } from "../rounds-api.ts";
 import { RoundsConsole } from "./rounds-console.tsx";
 
@@ -192,10 +191,8 @@ const tonight = {
   startsAt: "2026-11-29T19:00:00.000Z",
   timeZone: "Australia/Sydney",
   status: "started",
-} as unknown as AdminEventSummary;
-const events = { state: { status: "ready", events: [tonight] }, reload: async () => {} } as ReturnType<
-  typeof useAdminEvents
->;
+} as unknown as PickableEvent;
+const events = { state: { status: "ready", events: [tonight] }, reload: async () => {} } as EventList;
 
 function setOnline(online: boolean) {
   Object.defineProperty(navigator, "onLine", { value: online, configurable: true });

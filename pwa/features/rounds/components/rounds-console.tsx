@@ -1,19 +1,17 @@
 import { useCallback, useEffect, useState } from "react";
 import { DEFAULT_TIME_ZONE } from "../../../../common/time-zone.ts";
+import { type ConfirmRequest, useConfirm } from "../../../components/ui/confirm-dialog.tsx";
+import { type EventList, EventPicker } from "../../../components/ui/event-picker.tsx";
+import { FormMessage, type Message } from "../../../components/ui/form-message.tsx";
 import { ErrorNotice } from "../../../lib/error-notice.tsx";
 import { useOnline } from "../../../lib/use-online.ts";
-import { type AdminEventDetail, getEventDetail } from "../../admin/admin-api.ts";
-import { type ConfirmRequest, useConfirm } from "../../admin/components/confirm-dialog.tsx";
-import { EventLifecycleActions } from "../../admin/components/event-lifecycle-actions.tsx";
-import { EventPicker } from "../../admin/components/event-picker.tsx";
-import { FormMessage, type Message } from "../../admin/components/form-message.tsx";
-import type { useAdminEvents } from "../../admin/use-admin-events.ts";
-import { ResultsPanel } from "../../results/components/results-panel.tsx";
+import { type AdminEventDetail, EventLifecycleActions, getEventDetail } from "../../admin/index.ts";
+import { MessageGuests } from "../../guest-messages/index.ts";
+import { ResultsPanel } from "../../results/index.ts";
 import { sparseAddedRounds } from "../console-view.ts";
 import type { RoundsSettings, RunAction, ShownClock } from "../rounds-api.ts";
 import { type Busy, type ConsoleState, useRounds } from "../use-rounds.ts";
 import { KeepApart } from "./keep-apart.tsx";
-import { MessageGuests } from "./message-guests.tsx";
 import { PlanTable } from "./plan-table.tsx";
 import { PresentList } from "./present-list.tsx";
 import { RoundControls } from "./round-controls.tsx";
@@ -31,7 +29,7 @@ export function RoundsConsole({
   onPick,
 }: {
   /** The organiser's picker; a host's phone has none and passes its one event as `fixedEvent`. */
-  events?: ReturnType<typeof useAdminEvents>;
+  events?: EventList;
   fixedEvent?: { id: number; timeZone: string };
   /** The organiser's event, kept in the address (`/admin?tab=rounds&event=6`) as the other tabs do. */
   eventId?: number | null;

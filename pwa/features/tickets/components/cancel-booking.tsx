@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { Link } from "react-router-dom";
 import { type CancellationPolicy, CONSUMER_LAW_NOTE, policyText, refundDue } from "../../../../common/cancellation.ts";
-import { formatPrice } from "../../events/format.ts";
+import { formatPrice } from "../../events/index.ts";
 import { type CancelOutcome, cancelBooking, ticketStatusAfter } from "../cancel-booking.ts";
 import "../tickets.css";
 

@@ -1,7 +1,7 @@
 import { type FormEvent, useId, useState } from "react";
 import { Link } from "react-router-dom";
 import { doorsOpenText } from "../../../../common/doors-open.ts";
-import { EventTime } from "../../events/components/event-time.tsx";
+import { EventTime } from "../../events/index.ts";
 import { type CheckResult, confirmBookingCode, SHOW_AT_THE_DOOR, useEventDetails } from "../confirm-booking.ts";
 import "../tickets.css";
 import { ErrorNotice } from "../../../lib/error-notice.tsx";

@@ -2,7 +2,7 @@ import { useEffect, useState } from "react";
 import { eventOfReply } from "../../../../common/event-wire.ts";
 import type { api, Ok } from "../../../lib/api.ts";
 import { getJson } from "../../../lib/api-reply.ts";
-import { EventTime } from "../../events/components/event-time.tsx";
+import { EventTime } from "../../events/index.ts";
 import { ticketStanding } from "../ticket-standing.ts";
 import type { SavedTicket } from "../ticket-store.ts";
 import { AddToCalendar } from "./add-to-calendar.tsx";

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "react";
-import { ROOM_EVENT, type RoomEvent } from "../../../common/room-events.ts";
-import type { api } from "../../lib/api.ts";
+import { ROOM_EVENT, type RoomEvent } from "../../common/room-events.ts";
+import type { api } from "./api.ts";
 
 /**
  * The room's stream (GET /api/round-events, docs/decisions/038-room-stream.md): the guests' round

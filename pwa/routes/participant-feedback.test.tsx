@@ -4,11 +4,11 @@ import { cleanup, render, screen, waitFor } from "@testing-library/react";
 import { IDBFactory } from "fake-indexeddb";
 import { MemoryRouter } from "react-router-dom";
 import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from "vitest";
-import { resetOfflineDbForTests } from "../../../lib/offline-db.ts";
-import { ParticipantFeedbackPage } from "../../../routes/participant-feedback.tsx";
-import type { MyRounds } from "../my-rounds.ts";
-import { resetTapQueueForTests, whenIdle } from "../tap-queue.ts";
-import { YourNight } from "./your-night.tsx";
+import { resetTapQueueForTests, whenIdle } from "../features/feedback/tap-queue.ts";
+import { YourNight } from "../features/night/components/your-night.tsx";
+import type { MyRounds } from "../features/night/my-rounds.ts";
+import { resetOfflineDbForTests } from "../lib/offline-db.ts";
+import { ParticipantFeedbackPage } from "./participant-feedback.tsx";
 
 const anika = { id: 2, username: "Anika", image_name: "a.jpg" };
 const priya = { id: 3, username: "Priya", image_name: "p.jpg" };

@@ -2,8 +2,14 @@ import { useEffect, useId, useState } from "react";
 import { GUEST_MESSAGE, guestMessageBody } from "../../../../common/guest-message.ts";
 import { Dialog } from "../../../components/ui/dialog.tsx";
 import { CallFailed } from "../../../lib/api.ts";
-import "../rounds.css";
-import { type GuestAudience, type GuestMessagePreview, messageGuests, previewGuestMessage } from "../rounds-api.ts";
+import "../../../components/ui/ui.css";
+import "../guest-messages.css";
+import {
+  type GuestAudience,
+  type GuestMessagePreview,
+  messageGuests,
+  previewGuestMessage,
+} from "../guest-messages-api.ts";
 
 /**
  * **Message guests** (docs/decisions/019-running-the-night.md): a button that opens a dialog to text

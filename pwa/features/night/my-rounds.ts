@@ -3,8 +3,8 @@ import { needsRefetch, type RoomEvent } from "../../../common/room-events.ts";
 import { api, CallFailed, imageUrl, type Ok, send } from "../../lib/api.ts";
 import { keepForOffline } from "../../lib/offline-cache.ts";
 import { offlineDb, ticketKey } from "../../lib/offline-db.ts";
-import { LIVE_POLL_MS, usePhaseEndRefresh, useRoomStream } from "../rounds/use-room-stream.ts";
-import type { FeedbackLink } from "./link.ts";
+import { LIVE_POLL_MS, usePhaseEndRefresh, useRoomStream } from "../../lib/use-room-stream.ts";
+import type { FeedbackLink } from "../feedback/index.ts";
 
 /**
  * The guest's night from the start text's link: their table and partner in each round, and the

@@ -1,9 +1,11 @@
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import { useNavigate } from "react-router-dom";
-import { CallFailed } from "../../../lib/api.ts";
-import { adminLogin } from "../admin-api.ts";
-import { useAdminStore } from "../admin-store.ts";
+import { adminLogin } from "../../lib/admin-session.ts";
+import { useAdminStore } from "../../lib/admin-store.ts";
+import { CallFailed } from "../../lib/api.ts";
+import "./ui.css";
 
+/** The organiser's password, asked by every staff screen while the session is locked. */
 export function LoginModal() {
   const navigate = useNavigate();
   const unlock = useAdminStore((s) => s.unlock);

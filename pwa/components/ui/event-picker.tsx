@@ -1,10 +1,19 @@
-import { ErrorNotice } from "../../../lib/error-notice.tsx";
-import { formatAtVenue, statusLabel } from "../format.ts";
-import type { useAdminEvents } from "../use-admin-events.ts";
+import { ErrorNotice } from "../../lib/error-notice.tsx";
+import { formatAtVenue, statusLabel } from "../../lib/event-labels.ts";
+import "./ui.css";
+
+/** What the picker shows of an event: the admin panel's list (features/admin/use-admin-events.ts) fits. */
+export type PickableEvent = { id: number; name: string; startsAt: string | null; timeZone: string; status: string };
+
+/** The staff's list of events as it loads: the admin panel's `useAdminEvents()` gives one. */
+export type EventList = {
+  state: { status: "loading" } | { status: "error"; message: string } | { status: "ready"; events: PickableEvent[] };
+  reload(): unknown;
+};
 
 type Props = {
   id: string;
-  events: ReturnType<typeof useAdminEvents>;
+  events: EventList;
   value: number | null;
   onChange(id: number | null): void;
 };

@@ -1,5 +1,6 @@
 import { type ReactNode, useCallback, useEffect, useId, useRef, useState } from "react";
-import { Dialog } from "../../../components/ui/dialog.tsx";
+import { Dialog } from "./dialog.tsx";
+import "./ui.css";
 
 export type ConfirmRequest = {
   title: string;

@@ -1,4 +1,5 @@
 import { Link, type To } from "react-router-dom";
+import "./ui.css";
 
 export type Message = {
   kind: "ok" | "error";
