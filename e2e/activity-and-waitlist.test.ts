@@ -174,7 +174,7 @@ describe.skipIf(noBrowser)("activity, the waitlist at the start, and the booking
     await ball.scrollIntoViewIfNeeded();
     await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(1000);
     await ball.getByRole("button", { name: "Book Tickets" }).click();
-    await page.waitForURL("**/otp-verification");
+    await page.waitForURL("**/otp-verification?eventID=*");
     const heading = page.getByRole("heading", { name: "Book your seat", level: 1 });
     await heading.waitFor();
     // At the top, below the sticky header, and focused for a screen reader.

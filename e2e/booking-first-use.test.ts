@@ -74,7 +74,7 @@ describe.skipIf(noBrowser)("a first booking on a phone", () => {
       .locator("article.event-card", { hasText: eventName })
       .getByRole("button", { name: "Book Tickets" })
       .click();
-    await page.waitForURL("**/otp-verification");
+    await page.waitForURL("**/otp-verification?eventID=*");
   };
   const booking = (userId: number) => {
     const db = openDatabase(`${server.dataDir}/app.db`);
@@ -186,9 +186,11 @@ describe.skipIf(noBrowser)("a first booking on a phone", () => {
 
     // The confirmation: the hold's end on the venue's clock, the gender as written, the email wrapping
     // between its parts.
-    await page.waitForURL("**/confirmation");
+    await page.waitForURL("**/confirmation?eventID=*");
     await page.getByRole("heading", { name: "Confirmation" }).waitFor();
-    const userID = await page.evaluate(() => Number(history.state?.usr?.user?.userID));
+    const userID = await page.evaluate(() =>
+      Number(JSON.parse(sessionStorage.getItem("saathi-booking") ?? "{}").state?.hold?.user?.userID),
+    );
     expect(userID).toBeGreaterThan(0);
     const held = booking(userID);
     expect(held?.status).toBe("held");
@@ -268,7 +270,7 @@ describe.skipIf(noBrowser)("a first booking on a phone", () => {
     await expect.poll(() => page.getByRole("button", { name: "Book again" }).isVisible()).toBe(true);
     await expectAccessible(page, "the confirmation after the hold ran out");
     await page.getByRole("button", { name: "Book again" }).click();
-    await page.waitForURL("**/otp-verification");
+    await page.waitForURL("**/otp-verification?eventID=*");
     await page.getByRole("heading", { name: "Choose your seat" }).waitFor();
     expect(pageErrors).toEqual([]);
     await context.close();
@@ -395,7 +397,7 @@ describe.skipIf(noBrowser)("a first booking on a phone", () => {
       .locator("article.event-card", { hasText: "Open Garden Mixer" })
       .getByRole("button", { name: "Book Tickets" })
       .click();
-    await page.waitForURL("**/otp-verification");
+    await page.waitForURL("**/otp-verification?eventID=*");
     await verifyPhone(page, server.url, "0412 345 604", "+61412345604");
     await page.getByLabel("Name").fill("Meera Iyer");
     await page.getByLabel("Email", { exact: true }).fill("meera@example.com");

@@ -68,7 +68,7 @@ describe.skipIf(noBrowser)("booking from the home page", () => {
       .locator("article.event-card", { hasText: eventName })
       .getByRole("button", { name: "Book Tickets" })
       .click();
-    await page.waitForURL("**/otp-verification");
+    await page.waitForURL("**/otp-verification?eventID=*");
   };
   const verify = (page: Page, typed: string, e164: string) => verifyPhone(page, server.url, typed, e164);
 
@@ -123,7 +123,7 @@ describe.skipIf(noBrowser)("booking from the home page", () => {
     await page.getByLabel("Photo").setInputFiles({ name: "me.png", mimeType: "image/png", buffer: photo });
     await page.getByLabel("I have read who sees my details").check();
     await page.getByRole("button", { name: "Submit" }).click();
-    await page.waitForURL("**/confirmation");
+    await page.waitForURL("**/confirmation?eventID=*");
     expect(alerts).toEqual(["Form submitted successfully!"]);
     await page.getByRole("heading", { name: "Confirmation" }).waitFor();
     await expect.poll(() => page.getByText("Priya Sharma").isVisible()).toBe(true);
@@ -136,7 +136,7 @@ describe.skipIf(noBrowser)("booking from the home page", () => {
 
     // Back from the confirmation returns to the details as typed (only the photo is chosen again).
     await page.goBack();
-    await page.waitForURL("**/otp-verification");
+    await page.waitForURL("**/otp-verification?eventID=*");
     await page.getByLabel("Verified mobile").waitFor();
     await expect.poll(() => page.getByLabel("Name").inputValue()).toBe("Priya Sharma");
     await expect.poll(() => page.getByLabel("Email", { exact: true }).inputValue()).toBe("priya@example.com");

@@ -97,7 +97,7 @@ describe.skipIf(noBrowser)("Messages about future events", () => {
     await card.waitFor();
     expect(await card.getByRole("heading").textContent()).toContain("Harbour Lights Mixer");
     await card.getByRole("button", { name: "Book Tickets" }).click();
-    await page.waitForURL("**/otp-verification");
+    await page.waitForURL("**/otp-verification?eventID=*");
     await verifyPhone(page, server.url, TYPED, PHONE);
 
     // Both boxes, unticked.
@@ -112,7 +112,7 @@ describe.skipIf(noBrowser)("Messages about future events", () => {
     await expectAccessible(page, "the details form with the boxes about future events");
     await expectNoSidewaysScroll(page);
     await page.getByRole("button", { name: "Submit" }).click();
-    await page.waitForURL("**/confirmation");
+    await page.waitForURL("**/confirmation?eventID=*");
 
     const choices = query<{ channel: string; address: string; given: number; source: string }>(
       `select c.channel, c.address, m.given, m.source from marketing_consents m

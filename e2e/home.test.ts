@@ -148,10 +148,12 @@ describe.skipIf(noBrowser)("home page on a phone", () => {
     await expectAccessible(page, "the home page");
 
     await card("Low Seats Night").getByRole("button", { name: "Book Tickets" }).click();
-    await page.waitForURL("**/otp-verification");
-    // The card hands its event to the booking page as the screens read it (its fields by the code's
-    // names, mapped once from get-events' reply: docs/decisions/044-one-name-per-field.md).
-    expect(await page.evaluate(() => (history.state?.usr?.event as { name?: string })?.name)).toBe("Low Seats Night");
+    await page.waitForURL("**/otp-verification?eventID=*");
+    // The booking page holds the card's event as the screens read it (its fields by the code's names,
+    // mapped once from get-event's reply: docs/decisions/044-one-name-per-field.md), in its store.
+    await expect
+      .poll(() => page.evaluate(() => JSON.parse(sessionStorage.getItem("saathi-booking") ?? "{}").state?.event?.name))
+      .toBe("Low Seats Night");
     expect(pageErrors).toEqual([]);
     await context.close();
   });

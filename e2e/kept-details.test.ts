@@ -52,7 +52,7 @@ describe.skipIf(noBrowser)("Details kept for next time", () => {
       .locator("article.event-card", { hasText: eventName })
       .getByRole("button", { name: "Book Tickets" })
       .click();
-    await page.waitForURL("**/otp-verification");
+    await page.waitForURL("**/otp-verification?eventID=*");
   };
 
   it("keeps the details when asked, fills in the next booking with the saved photo, downloads and deletes them", async () => {
@@ -77,7 +77,7 @@ describe.skipIf(noBrowser)("Details kept for next time", () => {
     await expectAccessible(page, "the details form with the keep box");
     await expectNoSidewaysScroll(page);
     await page.getByRole("button", { name: "Submit" }).click();
-    await page.waitForURL("**/confirmation");
+    await page.waitForURL("**/confirmation?eventID=*");
 
     // Sign in on /me with a code typed now.
     await page.goto("/me");
@@ -110,7 +110,7 @@ describe.skipIf(noBrowser)("Details kept for next time", () => {
     await expectNoSidewaysScroll(page);
     await page.getByLabel("I have read who sees my details").check();
     await page.getByRole("button", { name: "Submit" }).click();
-    await page.waitForURL("**/confirmation");
+    await page.waitForURL("**/confirmation?eventID=*");
 
     // Download my data: a file of both bookings and the kept details.
     await page.goto("/me");

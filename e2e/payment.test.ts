@@ -215,7 +215,7 @@ describe.skipIf(noBrowser)("paying through the local checkout and checking in at
       .locator("article.event-card", { hasText: "Rooftop Mixer" })
       .getByRole("button", { name: "Book Tickets" })
       .click();
-    await page.waitForURL("**/otp-verification");
+    await page.waitForURL("**/otp-verification?eventID=*");
     await page.getByLabel("Mobile number").fill("0433 222 111");
     await page.getByRole("button", { name: "Send OTP" }).click();
     await page.getByLabel("OTP", { exact: true }).waitFor();
@@ -234,7 +234,7 @@ describe.skipIf(noBrowser)("paying through the local checkout and checking in at
     await page.getByLabel("Photo").setInputFiles({ name: "me.png", mimeType: "image/png", buffer: photo });
     await page.getByLabel("I have read who sees my details").check();
     await page.getByRole("button", { name: "Submit" }).click();
-    await page.waitForURL("**/confirmation");
+    await page.waitForURL("**/confirmation?eventID=*");
     await page.getByRole("button", { name: "Proceed to Payment" }).click();
 
     const ticket = await payAndSeeTicket(page, "Rooftop Mixer", "$45.00");

@@ -67,7 +67,7 @@ describe.skipIf(noBrowser)("the photo a phone uploads", () => {
       .locator("article.event-card", { hasText: "Photo Night" })
       .getByRole("button", { name: "Book Tickets" })
       .click();
-    await page.waitForURL("**/otp-verification");
+    await page.waitForURL("**/otp-verification?eventID=*");
     await verifyPhone(page, server.url, phone.typed, phone.e164);
     await page.getByLabel("Name").fill("Meera Iyer");
     await page.getByLabel("Email", { exact: true }).fill("meera@example.com");
@@ -101,7 +101,7 @@ describe.skipIf(noBrowser)("the photo a phone uploads", () => {
     const page = await context.newPage();
     const phone = { typed: "0412 345 601", e164: "+61412345601" };
     const sent = await submitWith(page, phone, { name: "IMG_0001.jpg", mimeType: "image/jpeg", buffer: camera });
-    await page.waitForURL("**/confirmation");
+    await page.waitForURL("**/confirmation?eventID=*");
     const bytes = Buffer.from(await sent.arrayBuffer());
     const meta = await sharp(bytes).metadata();
     expect(camera.length).toBeGreaterThan(3_000_000);
@@ -119,7 +119,7 @@ describe.skipIf(noBrowser)("the photo a phone uploads", () => {
     const page = await context.newPage();
     const phone = { typed: "0412 345 602", e164: "+61412345602" };
     const sent = await submitWith(page, phone, { name: "IMG_0002.jpg", mimeType: "image/jpeg", buffer: upright });
-    await page.waitForURL("**/confirmation");
+    await page.waitForURL("**/confirmation?eventID=*");
     const meta = await sharp(Buffer.from(await sent.arrayBuffer())).metadata();
     // Upright: the pixels themselves are portrait, with no orientation left to apply.
     expect([meta.width, meta.height]).toEqual([1200, 1600]);

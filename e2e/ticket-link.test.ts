@@ -183,7 +183,7 @@ describe.skipIf(noBrowser)("the texted ticket link", () => {
     await card.getByRole("button", { name: "Book Tickets" }).waitFor();
     expect(await card.getByText("Enter via Level 2").count()).toBe(0);
     await card.getByRole("button", { name: "Book Tickets" }).click();
-    await guestPage.waitForURL("**/otp-verification");
+    await guestPage.waitForURL("**/otp-verification?eventID=*");
     const summary = guestPage.getByLabel("Event", { exact: true });
     await summary.getByText("Venue notes").waitFor();
     await summary.getByText("Enter via Level 2, ask for the Saathi table").waitFor();

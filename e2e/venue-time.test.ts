@@ -104,7 +104,7 @@ describe.skipIf(noBrowser)("the venue's local time, from the admin form to the t
       .setInputFiles({ name: "me.png", mimeType: "image/png", buffer: await makeImage("png", 300, 300) });
     await page.getByLabel("I have read who sees my details").check();
     await page.getByRole("button", { name: "Submit" }).click();
-    await page.waitForURL("**/confirmation");
+    await page.waitForURL("**/confirmation?eventID=*");
     await expect.poll(() => page.locator(".event-local-time").textContent()).toBe(`${date} 07:00 PM AEDT`);
     await page.getByRole("button", { name: "Proceed to Payment" }).click();
     await page.waitForURL("**/api/dev/checkout/**");

@@ -113,7 +113,7 @@ describe.skipIf(noBrowser)("the waitlist on a phone", () => {
     // A man tries to book: the page asks Woman or Man first, and says at once that the men's seats
     // are gone, before any phone, code, details or photo, offering the waitlist instead.
     await banquet.getByRole("button", { name: "Book Tickets" }).click();
-    await page.waitForURL("**/otp-verification");
+    await page.waitForURL("**/otp-verification?eventID=*");
     await page.getByRole("button", { name: "Man", exact: true }).click();
     await page
       .getByRole("alert")
@@ -168,7 +168,7 @@ describe.skipIf(noBrowser)("the waitlist on a phone", () => {
       void dialog.accept();
     });
     await phone.goto(link);
-    await phone.waitForURL("**/otp-verification");
+    await phone.waitForURL("**/otp-verification?eventID=*");
     await phone.getByLabel("Verified mobile").waitFor();
     await expect.poll(() => phone.getByLabel("Verified mobile").inputValue()).toBe("+61 455 111 222");
     await expect.poll(() => phone.getByLabel("OTP", { exact: true }).count()).toBe(0);
@@ -190,7 +190,7 @@ describe.skipIf(noBrowser)("the waitlist on a phone", () => {
     await phone.getByLabel("Photo").setInputFiles({ name: "me.png", mimeType: "image/png", buffer: photo });
     await phone.getByLabel("I have read who sees my details").check();
     await phone.getByRole("button", { name: "Submit" }).click();
-    await phone.waitForURL("**/confirmation");
+    await phone.waitForURL("**/confirmation?eventID=*");
     expect(phoneAlerts).toEqual(["Form submitted successfully!"]);
     await expect.poll(() => phone.getByText("Rohan Mehta").isVisible()).toBe(true);
     await phone.getByRole("button", { name: "Proceed to Payment" }).click();
@@ -225,7 +225,7 @@ describe.skipIf(noBrowser)("the waitlist on a phone", () => {
 
     await full.getByRole("button", { name: "Join waitlist" }).focus();
     await page.keyboard.press("Enter");
-    await page.waitForURL("**/otp-verification");
+    await page.waitForURL("**/otp-verification?eventID=*");
     await page.getByRole("heading", { name: "Join the waitlist" }).waitFor();
     await verify(page, "0466 333 444", "+61466333444");
     // The short form: no photo or email until a seat is offered.

@@ -24,3 +24,13 @@ export const paths = {
   /** A ticked email box's confirmation: `?c={contactId}&t={token}`, no sign-in (docs/decisions/039). */
   confirmEmailConsent: "/confirm-email-consent",
 } as const;
+
+/**
+ * A booking step's address: SPEC.md's route with the event it is for (`/otp-verification?eventID=7`),
+ * so a reload or a new tab finds the event; `waitlist` when the card's Join waitlist opened it.
+ */
+export const bookingStepPath = (
+  step: "otpVerification" | "confirmation",
+  eventID: number,
+  intent?: "book" | "waitlist",
+) => `${paths[step]}?eventID=${eventID}${intent === "waitlist" ? "&intent=waitlist" : ""}`;

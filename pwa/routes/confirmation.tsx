@@ -10,7 +10,7 @@ import { useHeldBooking } from "../features/booking/use-held-booking.ts";
 import "../features/booking/booking.css";
 
 export function ConfirmationPage() {
-  const { state, cancelled } = useHeldBooking();
+  const { state, eventID, cancelled } = useHeldBooking();
   const [gone, setGone] = useState(false);
   const onGone = useCallback(() => setGone(true), []);
   if (!state) {
@@ -22,7 +22,7 @@ export function ConfirmationPage() {
             Payment cancelled: nothing was charged.
           </p>
         ) : null}
-        <MissingState message="Error: No user or event data available." />
+        <MissingState message="Error: No user or event data available." eventID={eventID} />
       </main>
     );
   }

@@ -1,14 +1,20 @@
 import { useEffect, useRef } from "react";
 import { useLocation } from "react-router-dom";
+import { useBookingStore } from "../features/booking/booking-store.ts";
 import { BookingFlow } from "../features/booking/components/booking-flow.tsx";
 import { EventSummaryCard } from "../features/booking/components/event-summary.tsx";
 import { MissingState } from "../features/booking/components/missing-state.tsx";
-import type { BookingPageState } from "../features/booking/types.ts";
+import { useFlowEvent } from "../features/booking/use-flow-event.ts";
+import { ErrorNotice } from "../lib/error-notice.tsx";
 
+/** `/otp-verification?eventID=…`: each navigation to it decides afresh whether to begin or resume. */
 export function OtpVerificationPage() {
-  const state = useLocation().state as Partial<BookingPageState> | null;
-  const event = state?.event;
-  const waitlist = state?.intent === "waitlist" && !state.offer;
+  return <BookingPage key={useLocation().key} />;
+}
+
+function BookingPage() {
+  const flow = useFlowEvent();
+  const waitlist = useBookingStore((s) => s.intent === "waitlist" && !s.offer);
   // Reached from a card far down the list, the page would open at that scroll position, its heading
   // under the sticky header: it opens at the top instead, with the heading focused for screen readers.
   const heading = useRef<HTMLHeadingElement>(null);
@@ -19,13 +25,22 @@ export function OtpVerificationPage() {
   return (
     <main className="page">
       <h1 ref={heading} tabIndex={-1} className="page-heading">
-        {waitlist ? "Join the waitlist" : "Book your seat"}
+        {flow.kind === "ready" && waitlist ? "Join the waitlist" : "Book your seat"}
       </h1>
-      {event ? (
+      {flow.kind === "ready" ? (
         <>
-          <EventSummaryCard event={event} />
-          <BookingFlow event={event} intent={waitlist ? "waitlist" : "book"} offer={state.offer} />
+          <EventSummaryCard event={flow.event} />
+          <BookingFlow event={flow.event} />
         </>
+      ) : flow.kind === "loading" ? (
+        <p className="empty" role="status" aria-busy="true">
+          Loading the event…
+        </p>
+      ) : flow.kind === "failed" ? (
+        <ErrorNotice
+          message="We couldn't load this event. Please check your connection and try again."
+          onRetry={flow.retry}
+        />
       ) : (
         <MissingState message="Choose an event first: pick one from the list and press Book Tickets." />
       )}

@@ -1,37 +1,23 @@
-import { eventOfReply } from "../../../common/event-wire.ts";
 import { DEFAULT_TIME_ZONE, venueClock, zoneAbbreviation } from "../../../common/time-zone.ts";
-import type { ConfirmationState } from "./types.ts";
+import { useBookingStore } from "./booking-store.ts";
+import type { AppliedPromo, ConfirmationState } from "./types.ts";
 
 // The held booking survives the trip to the payment page and back: Cancel there (the local
-// checkout's, or Stripe's cancel link) opens /confirmation afresh, without the navigation state it
-// came with, so this tab keeps the booking in sessionStorage. The URL carries only the ids and the
-// hold's end (api/booking/checkout.ts, cancelUrl), never the name, email or phone.
-const KEY = "saathi-held-booking";
+// checkout's, or Stripe's cancel link) opens /confirmation afresh, so the booking store keeps it for
+// this tab (sessionStorage). The URL carries only the ids and the hold's end
+// (api/booking/checkout.ts, cancelUrl), never the name, email or phone.
+
+export type { AppliedPromo };
 
 export function rememberHeldBooking(state: ConfirmationState) {
-  try {
-    sessionStorage.setItem(KEY, JSON.stringify(state));
-  } catch {
-    // Storage refused (private mode): Back still works; a return from the payment page cannot.
-  }
+  useBookingStore.getState().held(state);
 }
 
 /** The booking this tab held for `userID` at `eventID`, or null when it kept none. */
 export function readHeldBooking(userID: number, eventID: number): ConfirmationState | null {
-  try {
-    const saved = JSON.parse(sessionStorage.getItem(KEY) ?? "null") as Partial<ConfirmationState> | null;
-    // The event by the names of the code; one a tab kept before the PWA mapped its replies is mapped here.
-    if (saved?.user?.userID === userID && saved.event?.id === eventID)
-      return { ...saved, event: eventOfReply(saved.event) } as ConfirmationState;
-  } catch {
-    // Unreadable: as if nothing was kept.
-  }
-  return null;
+  const { hold } = useBookingStore.getState();
+  return hold?.user.userID === userID && hold.event.id === eventID ? hold : null;
 }
-
-const PROMO_KEY = "saathi-applied-promo";
-
-export type AppliedPromo = { code: string; amount: number; discount: number };
 
 /**
  * The code this tab applied to its hold, and the total the server answered: the booking keeps the
@@ -39,23 +25,13 @@ export type AppliedPromo = { code: string; amount: number; discount: number };
  * a new userID, so an old code never shows on it.
  */
 export function rememberAppliedPromo(userID: number, eventID: number, promo: AppliedPromo) {
-  try {
-    sessionStorage.setItem(PROMO_KEY, JSON.stringify({ userID, eventID, ...promo }));
-  } catch {
-    // Storage refused: the total shows until the page is left, and the checkout charges it anyway.
-  }
+  useBookingStore.getState().setPromo({ userID, eventID, ...promo });
 }
 
 export function readAppliedPromo(userID: number, eventID: number): AppliedPromo | null {
-  try {
-    const saved = JSON.parse(sessionStorage.getItem(PROMO_KEY) ?? "null") as
-      | (AppliedPromo & { userID: number; eventID: number })
-      | null;
-    if (saved?.userID !== userID || saved.eventID !== eventID) return null;
-    return { code: saved.code, amount: saved.amount, discount: saved.discount };
-  } catch {
-    return null;
-  }
+  const { promo } = useBookingStore.getState();
+  if (promo?.userID !== userID || promo.eventID !== eventID) return null;
+  return { code: promo.code, amount: promo.amount, discount: promo.discount };
 }
 
 /** What the return from the payment page says (`?payment=cancelled&userID=&eventID=&heldUntil=`). */

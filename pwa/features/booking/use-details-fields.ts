@@ -1,62 +1,56 @@
 import { useEffect, useRef, useState } from "react";
-import type { EventFormat, MixedGender, WantsToMeetValue } from "../../../common/formats.ts";
-import { readDraft, saveDraft } from "./draft.ts";
+import type { EventFormat } from "../../../common/formats.ts";
+import { type Details, useBookingStore } from "./booking-store.ts";
 import { getKeptDetails } from "./kept-details.ts";
-import type { Gender, OfferState } from "./types.ts";
+import type { OfferState } from "./types.ts";
 import type { DetailsInput } from "./validate-details.ts";
 
+/** A field the form sets by its input (the photo has its own setter, which makes its preview). */
+type Typed = Exclude<keyof Details, "photo" | "photoPreview">;
+const setter =
+  <K extends Typed>(key: K) =>
+  (value: Details[K]) =>
+    useBookingStore.getState().setDetails({ [key]: value } as Partial<Details>);
+
 /**
- * The details form's fields (details-form.tsx): filled in from the draft this browser kept for the
- * event, the waitlist offer's name, and the details this verified number kept for next time.
+ * The details form's fields (details-form.tsx), held in the booking store so Back from
+ * /confirmation finds them as they were, the chosen photo and its preview included; filled in from
+ * the waitlist offer's name and the details this verified number kept for next time.
  */
-export function useDetailsFields(eventId: number, phone: string, format: EventFormat, offer?: OfferState) {
-  // The photo has to be chosen again after Back or a reload, since a file cannot be kept.
-  const [draft] = useState(() => readDraft(eventId));
-  // A waitlist offer opened on another phone has no draft: the name given when joining fills in.
-  const [name, setName] = useState(draft.name || (offer?.name ?? ""));
-  const [email, setEmail] = useState(draft.email);
+export function useDetailsFields(phone: string, format: EventFormat, offer?: OfferState) {
+  const details = useBookingStore((s) => s.details);
+  const { name, email, dateOfBirth, mixedGender, wantsToMeet, consent, keep, marketingSms, marketingEmail } = details;
   // Who meets whom decides what is asked (issue 37): Women meet men a gender, One group none, Mixed
   // Woman, Man or Non-binary and whom they would like to meet.
-  const [chosenGender, setGender] = useState<Gender | "">(format === "women_men" ? draft.gender : "");
-  const [mixedGender, setMixedGender] = useState<MixedGender | "">("");
-  // Someone's orientation: held in this form only, never in the draft.
-  const [wantsToMeet, setWantsToMeet] = useState<WantsToMeetValue | "">("");
+  const chosenGender = format === "women_men" ? details.gender : "";
   const offerGender = offer?.gender === "male" || offer?.gender === "female" ? offer.gender : undefined;
   const gender = format === "one_group" ? "" : format === "mixed" ? mixedGender : (offerGender ?? chosenGender);
-  const [dateOfBirth, setDateOfBirth] = useState("");
-  useEffect(() => {
-    saveDraft(eventId, { name, email, ...(format === "women_men" ? { gender: chosenGender } : {}) });
-  }, [eventId, name, email, format, chosenGender]);
-  const [photo, setPhoto] = useState<File | null>(null);
   const [photoProblem, setPhotoProblem] = useState<string | null>(null);
   const photoInput = useRef<HTMLInputElement>(null);
-  const [consent, setConsent] = useState(false);
   // Details this verified number kept for next time (decision 029): they fill in what is still empty,
-  // and a kept photo is offered in place of a new one. The box itself always starts unticked.
-  const [keep, setKeep] = useState(false);
-  // Messages about future events: unticked, whatever this number chose before (the Spam Act's express consent).
-  const [marketingSms, setMarketingSms] = useState(false);
-  const [marketingEmail, setMarketingEmail] = useState(false);
+  // and a kept photo is offered in place of a new one, unless a new one was chosen already. The box
+  // itself always starts unticked, as do the boxes about future events (the Spam Act's express consent).
   const [savedPhoto, setSavedPhoto] = useState(false);
-  const [useSaved, setUseSaved] = useState(false);
   useEffect(() => {
     let current = true;
     void getKeptDetails(phone).then((kept) => {
       if (!current || !kept) return;
-      setName((v) => v || kept.name);
-      setEmail((v) => v || kept.email);
-      const keptGender = kept.gender;
-      if (keptGender === "male" || keptGender === "female") setGender((v) => v || keptGender);
-      setDateOfBirth((v) => v || kept.dateOfBirth);
-      if (kept.hasPhoto) {
-        setSavedPhoto(true);
-        setUseSaved(true);
-      }
+      const now = useBookingStore.getState().details;
+      const keptGender = kept.gender === "male" || kept.gender === "female" ? kept.gender : "";
+      useBookingStore.getState().setDetails({
+        name: now.name || kept.name,
+        email: now.email || kept.email,
+        gender: now.gender || keptGender,
+        dateOfBirth: now.dateOfBirth || kept.dateOfBirth,
+        ...(kept.hasPhoto && now.useSaved === null ? { useSaved: !now.photo } : {}),
+      });
+      if (kept.hasPhoto) setSavedPhoto(true);
     });
     return () => {
       current = false;
     };
   }, [phone]);
+  const useSaved = details.useSaved ?? false;
   const usingSaved = savedPhoto && useSaved;
   /** What the form's own checks read (validateDetails). */
   const checked: DetailsInput = {
@@ -66,43 +60,47 @@ export function useDetailsFields(eventId: number, phone: string, format: EventFo
     asksGender: format !== "one_group",
     ...(format === "mixed" ? { wantsToMeet } : {}),
     dateOfBirth,
-    photo,
+    photo: details.photo,
     savedPhoto: usingSaved,
     consent,
   };
   return {
     format,
+    /** Every field as typed, and `set(field)` for its input: a new field needs no line here. */
+    details,
+    set: setter,
     name,
-    setName,
+    setName: setter("name"),
     email,
-    setEmail,
+    setEmail: setter("email"),
     dateOfBirth,
-    setDateOfBirth,
+    setDateOfBirth: setter("dateOfBirth"),
     chosenGender,
-    setGender,
+    setGender: setter("gender"),
     offerGender,
     mixedGender,
-    setMixedGender,
+    setMixedGender: setter("mixedGender"),
     wantsToMeet,
-    setWantsToMeet,
+    setWantsToMeet: setter("wantsToMeet"),
     gender,
-    photo,
-    setPhoto,
+    photo: details.photo,
+    photoPreview: details.photoPreview,
+    setPhoto: (photo: File | null) => useBookingStore.getState().setPhoto(photo),
     photoProblem,
     setPhotoProblem,
     photoInput,
     savedPhoto,
     useSaved,
-    setUseSaved,
+    setUseSaved: setter("useSaved"),
     usingSaved,
     consent,
-    setConsent,
+    setConsent: setter("consent"),
     keep,
-    setKeep,
+    setKeep: setter("keep"),
     marketingSms,
-    setMarketingSms,
+    setMarketingSms: setter("marketingSms"),
     marketingEmail,
-    setMarketingEmail,
+    setMarketingEmail: setter("marketingEmail"),
     checked,
   };
 }

@@ -1,32 +1,35 @@
-import { useMemo } from "react";
-import { useLocation, useSearchParams } from "react-router-dom";
-import { readCancelledReturn, readHeldBooking } from "./held-booking.ts";
+import { useSearchParams } from "react-router-dom";
+import { useBookingStore } from "./booking-store.ts";
+import { readCancelledReturn } from "./held-booking.ts";
 import type { ConfirmationState } from "./types.ts";
 
 export type HeldBooking = {
-  /** The booking to show, or null when this page was opened without one (a shared link, another tab). */
+  /** The booking to show, or null when this tab holds none for the event in the address. */
   state: ConfirmationState | null;
+  /** The event the address names (`?eventID=`), for the way back to it; null when none. */
+  eventID: number | null;
   /** Back from the payment page by its Cancel. */
   cancelled: boolean;
 };
 
+/** A positive whole id from the address, or null. */
+export function idFrom(value: string | null): number | null {
+  const id = Number(value);
+  return value && Number.isInteger(id) && id > 0 ? id : null;
+}
+
 /**
- * What /confirmation shows: the navigation state the details form sent, or, on the way back from
- * the payment page's Cancel, the booking this tab kept, with the hold's end the server put in the URL.
+ * What /confirmation?eventID=… shows: the seat this tab holds at that event (booking-store.ts), or,
+ * on the way back from the payment page's Cancel, that hold with the end the server put in the URL.
  */
 export function useHeldBooking(): HeldBooking {
-  const location = useLocation();
   const [search] = useSearchParams();
-  const navigationState = location.state as Partial<ConfirmationState> | null;
-  return useMemo(() => {
-    const back = readCancelledReturn(search);
-    if (back) {
-      const kept = readHeldBooking(back.userID, back.eventID);
-      return { state: kept && { ...kept, holdExpiresAt: back.heldUntil }, cancelled: true };
-    }
-    if (navigationState?.user && navigationState.event) {
-      return { state: navigationState as ConfirmationState, cancelled: false };
-    }
-    return { state: null, cancelled: false };
-  }, [search, navigationState]);
+  const hold = useBookingStore((s) => s.hold);
+  const back = readCancelledReturn(search);
+  const eventID = back?.eventID ?? idFrom(search.get("eventID"));
+  if (back) {
+    const kept = hold?.user.userID === back.userID && hold.event.id === back.eventID ? hold : null;
+    return { state: kept && { ...kept, holdExpiresAt: back.heldUntil }, eventID, cancelled: true };
+  }
+  return { state: hold && hold.event.id === eventID ? hold : null, eventID, cancelled: false };
 }

@@ -1,4 +1,5 @@
 import { type FormEvent, useState } from "react";
+import { flushSync } from "react-dom";
 import { announcementFor } from "../../lib/announcement-link.ts";
 import { shrinkPhoto } from "../../lib/shrink-photo.ts";
 import type { EventView } from "../events/types.ts";
@@ -7,10 +8,33 @@ import { genderFullMessage, SOLD_OUT_ALERT, SOLD_OUT_WAITLIST_MESSAGE } from "./
 import type { BookingUser } from "./types.ts";
 import type { DetailsFields } from "./use-details-fields.ts";
 import type { useJoinWaitlist } from "./use-join-waitlist.ts";
-import { CONSENT_REQUIRED, FIELDS_REQUIRED, PHOTO_REQUIRED, validateDetails } from "./validate-details.ts";
+import {
+  CONSENT_REQUIRED,
+  FIELDS_REQUIRED,
+  missingFields,
+  PHOTO_REQUIRED,
+  type RequiredField,
+  validateDetails,
+} from "./validate-details.ts";
 
 /** The form's own checks: shown only while they still apply, so each goes once it is put right. */
 const CHECKS = new Set<string>([FIELDS_REQUIRED, PHOTO_REQUIRED, CONSENT_REQUIRED]);
+
+/** The input (or the group of radios) of each required field on the details form. */
+const FIELD_IDS: Record<RequiredField, string> = {
+  name: "booking-name",
+  email: "booking-email",
+  gender: "booking-gender",
+  wantsToMeet: "booking-wants-to-meet",
+  dateOfBirth: "booking-date-of-birth",
+};
+const fieldId = (field: RequiredField, mixed: boolean) =>
+  field === "gender" && mixed ? "booking-mixed-gender" : FIELD_IDS[field];
+
+function focusField(id: string) {
+  const element = document.getElementById(id);
+  (element instanceof HTMLFieldSetElement ? element.querySelector("input") : element)?.focus();
+}
 
 type SaveProps = {
   phone: string;
@@ -29,6 +53,8 @@ export function useSaveDetails(props: SaveProps, fields: DetailsFields, waitlist
   const [unverified, setUnverified] = useState(false);
   // Set once the seats (of this gender, or all of them) ran out: the waitlist is offered instead.
   const [waitlistOffered, setWaitlistOffered] = useState(false);
+  // Set at the first Submit with fields missing: from then on each empty field is marked where it is.
+  const [tried, setTried] = useState(false);
   const { format, name, email, gender, photo, usingSaved, photoInput } = fields;
 
   const submit = async (e: FormEvent) => {
@@ -39,7 +65,15 @@ export function useSaveDetails(props: SaveProps, fields: DetailsFields, waitlist
       if (problem === PHOTO_REQUIRED && fields.photoProblem) {
         setMessage(null);
         photoInput.current?.focus();
-      } else setMessage(problem);
+        return;
+      }
+      // Marked before the focus moves, so the first empty field is announced with what it lacks.
+      flushSync(() => {
+        setMessage(problem);
+        setTried(true);
+      });
+      const [first] = missingFields(fields.checked);
+      if (first) focusField(fieldId(first, format === "mixed"));
       return;
     }
     setBusy(true);
@@ -120,5 +154,7 @@ export function useSaveDetails(props: SaveProps, fields: DetailsFields, waitlist
     shown: waitlist.seatFree || !stillApplies ? null : message,
     unverified,
     waitlistOffered,
+    /** The required fields still empty, once Submit found some: each says so beside it. */
+    missing: tried ? missingFields(fields.checked) : [],
   };
 }

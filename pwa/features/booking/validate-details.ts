@@ -34,15 +34,37 @@ export function checkPhoto(photo: File): string | null {
   return null;
 }
 
+/** The fields "All fields are required." covers, in the form's order. */
+export type RequiredField = "name" | "email" | "gender" | "wantsToMeet" | "dateOfBirth";
+
+/** What each missing field says beside it. */
+export const FIELD_MISSING: Record<RequiredField, string> = {
+  name: "Enter your name.",
+  email: "Enter your email.",
+  gender: "Choose your gender.",
+  wantsToMeet: "Choose whom you would like to meet.",
+  dateOfBirth: "Enter your date of birth.",
+};
+
+/** The fields still empty, in the form's order: each is marked where it is, and the first takes the focus. */
+export function missingFields(input: DetailsInput): RequiredField[] {
+  const empty: Record<RequiredField, boolean> = {
+    name: !input.name.trim(),
+    email: !input.email.trim(),
+    gender: input.asksGender !== false && !input.gender,
+    wantsToMeet: input.wantsToMeet === "",
+    dateOfBirth: !input.dateOfBirth,
+  };
+  return (Object.keys(FIELD_MISSING) as RequiredField[]).filter((field) => empty[field]);
+}
+
 /**
  * The details form's client-side checks, first failure shown: required fields, then the photo, then
  * the box; null when all pass. The form shows a message only while it still applies, so
  * "All fields are required." goes once the fields are filled.
  */
 export function validateDetails(input: DetailsInput): string | null {
-  const genderMissing = input.asksGender !== false && !input.gender;
-  if (!input.name.trim() || !input.email.trim() || genderMissing || !input.dateOfBirth) return FIELDS_REQUIRED;
-  if (input.wantsToMeet === "") return FIELDS_REQUIRED;
+  if (missingFields(input).length > 0) return FIELDS_REQUIRED;
   if (!input.photo && !input.savedPhoto) return PHOTO_REQUIRED;
   const photoProblem = input.photo && !input.savedPhoto ? checkPhoto(input.photo) : null;
   if (photoProblem) return photoProblem;

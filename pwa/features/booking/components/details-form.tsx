@@ -5,10 +5,11 @@ import type { BookingUser, OfferState } from "../types.ts";
 import { type DetailsFields, useDetailsFields } from "../use-details-fields.ts";
 import { useJoinWaitlist } from "../use-join-waitlist.ts";
 import { useSaveDetails } from "../use-save-details.ts";
+import { FIELD_MISSING, type RequiredField } from "../validate-details.ts";
 import { DateOfBirthField } from "./date-of-birth-field.tsx";
 import { KeepDetailsBox, SavedPhotoChoice } from "./kept-details-fields.tsx";
 import { MixedFields } from "./mixed-fields.tsx";
-import { GenderField, NameField, VerifiedPhoneField } from "./person-fields.tsx";
+import { fieldProblem, GenderField, NameField, VerifiedPhoneField } from "./person-fields.tsx";
 import { PhotoField } from "./photo-field.tsx";
 import { PrivacyConsent } from "./privacy-consent.tsx";
 
@@ -27,7 +28,7 @@ export function DetailsForm(props: {
   const eventId = props.event.id;
   // Older answers (a card kept offline from before formats) have none: Women meet men.
   const format = props.event.format ?? "women_men";
-  const fields = useDetailsFields(eventId, props.phone, format, props.offer);
+  const fields = useDetailsFields(props.phone, format, props.offer);
   const waitlist = useJoinWaitlist(eventId, props.phone, props.onJoinedWaitlist);
   const save = useSaveDetails(props, fields, waitlist);
   const keptUntil = props.offer ? venueDateTime(props.offer.expiresAt, props.event.timeZone) : null;
@@ -41,7 +42,7 @@ export function DetailsForm(props: {
         </p>
       ) : null}
       <VerifiedPhoneField idPrefix="booking" phone={props.phone} />
-      <PersonDetails fields={fields} />
+      <PersonDetails fields={fields} missing={save.missing} />
       <PhotoChoice fields={fields} phone={props.phone} />
       <PrivacyConsent checked={fields.consent} onChange={fields.setConsent} />
       <KeepDetailsBox checked={fields.keep} onChange={fields.setKeep} />
@@ -68,11 +69,16 @@ export function DetailsForm(props: {
   );
 }
 
-/** Name, email, what this night's format asks of gender, and date of birth. */
-function PersonDetails({ fields }: { fields: DetailsFields }) {
+/**
+ * Name, email, what this night's format asks of gender, and date of birth; each one `missing` (once
+ * Submit found it empty) says so beside it.
+ */
+function PersonDetails({ fields, missing }: { fields: DetailsFields; missing: RequiredField[] }) {
+  const problem = (field: RequiredField) => (missing.includes(field) ? FIELD_MISSING[field] : null);
+  const email = fieldProblem("booking-email", problem("email"));
   return (
     <>
-      <NameField idPrefix="booking" value={fields.name} onChange={fields.setName} />
+      <NameField idPrefix="booking" value={fields.name} onChange={fields.setName} problem={problem("name")} />
       <div className="field">
         <label htmlFor="booking-email">Email</label>
         <input
@@ -84,7 +90,9 @@ function PersonDetails({ fields }: { fields: DetailsFields }) {
           required
           value={fields.email}
           onChange={(e) => fields.setEmail(e.target.value)}
+          {...email.inputProps}
         />
+        {email.message}
       </div>
       {fields.format === "women_men" ? (
         <GenderField
@@ -92,6 +100,7 @@ function PersonDetails({ fields }: { fields: DetailsFields }) {
           value={fields.chosenGender}
           onChange={fields.setGender}
           fixed={fields.offerGender}
+          problem={problem("gender")}
         />
       ) : null}
       {fields.format === "mixed" ? (
@@ -101,9 +110,15 @@ function PersonDetails({ fields }: { fields: DetailsFields }) {
           onGender={fields.setMixedGender}
           wantsToMeet={fields.wantsToMeet}
           onWantsToMeet={fields.setWantsToMeet}
+          problems={{ gender: problem("gender"), wantsToMeet: problem("wantsToMeet") }}
         />
       ) : null}
-      <DateOfBirthField idPrefix="booking" value={fields.dateOfBirth} onChange={fields.setDateOfBirth} />
+      <DateOfBirthField
+        idPrefix="booking"
+        value={fields.dateOfBirth}
+        onChange={fields.setDateOfBirth}
+        problem={problem("dateOfBirth")}
+      />
     </>
   );
 }
@@ -118,6 +133,7 @@ function PhotoChoice({ fields, phone }: { fields: DetailsFields; phone: string }
       {fields.usingSaved ? null : (
         <PhotoField
           photo={fields.photo}
+          preview={fields.photoPreview}
           problem={fields.photoProblem}
           inputRef={fields.photoInput}
           onChoose={(chosen, problem) => {

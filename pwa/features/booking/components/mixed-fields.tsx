@@ -5,19 +5,25 @@ import {
   WANTS_TO_MEET,
   type WantsToMeetValue,
 } from "../../../../common/formats.ts";
+import { fieldProblem } from "./person-fields.tsx";
 
 /** One question as a row of radios a thumb can hit at 390 px, described by the line on why. */
 function Choice<T extends string>(props: {
+  id: string;
   legend: string;
   name: string;
   options: readonly { value: T; label: string }[];
   value: T | "";
   onChange: (value: T) => void;
   describedBy: string;
+  problem?: string | null;
 }) {
+  const missing = fieldProblem(props.id, props.problem);
+  const describedBy = [missing.inputProps["aria-describedby"], props.describedBy].filter(Boolean).join(" ");
   return (
-    <fieldset className="field choice-fieldset" aria-describedby={props.describedBy}>
+    <fieldset id={props.id} className="field choice-fieldset" aria-describedby={describedBy}>
       <legend>{props.legend}</legend>
+      {missing.message}
       <div className="choice-row">
         {props.options.map((o) => (
           <label key={o.value} className="choice-option">
@@ -27,6 +33,7 @@ function Choice<T extends string>(props: {
               value={o.value}
               checked={props.value === o.value}
               onChange={() => props.onChange(o.value)}
+              aria-invalid={missing.inputProps["aria-invalid"]}
             />
             {o.label}
           </label>
@@ -47,25 +54,31 @@ export function MixedFields(props: {
   onGender: (gender: MixedGender) => void;
   wantsToMeet: WantsToMeetValue | "";
   onWantsToMeet: (value: WantsToMeetValue) => void;
+  /** What each question still lacks, once Submit found it empty. */
+  problems?: { gender?: string | null; wantsToMeet?: string | null };
 }) {
   const whyId = `${props.idPrefix}-mixed-why`;
   return (
     <>
       <Choice
+        id={`${props.idPrefix}-mixed-gender`}
         legend="Gender"
         name="gender"
         options={MIXED_GENDERS}
         value={props.gender}
         onChange={props.onGender}
         describedBy={whyId}
+        problem={props.problems?.gender}
       />
       <Choice
+        id={`${props.idPrefix}-wants-to-meet`}
         legend="Would like to meet"
         name="wantsToMeet"
         options={WANTS_TO_MEET}
         value={props.wantsToMeet}
         onChange={props.onWantsToMeet}
         describedBy={whyId}
+        problem={props.problems?.wantsToMeet}
       />
       <p id={whyId} className="hint mixed-why">
         {MIXED_WHY}

@@ -1,11 +1,11 @@
 import { useCallback, useEffect, useState } from "react";
 import { Link, useNavigate } from "react-router-dom";
-import { paths } from "../../../app/paths.ts";
+import { bookingStepPath, paths } from "../../../app/paths.ts";
 import { CallFailed } from "../../../lib/api.ts";
 import { ErrorNotice } from "../../../lib/error-notice.tsx";
 import { getEvent } from "../../events/get-event.ts";
+import { useBookingStore } from "../booking-store.ts";
 import { type Claim, claimOffer } from "../claim-offer.ts";
-import type { BookingPageState } from "../types.ts";
 
 type State =
   | { kind: "claiming" }
@@ -30,8 +30,7 @@ export function OfferClaim({ o, t }: { o: string; t: string }) {
       try {
         const reply = await getEvent(claim.eventID);
         if (!reply.ok || !reply.data) throw new Error(`event ${claim.eventID}: HTTP ${reply.status}`);
-        const state: BookingPageState = {
-          event: reply.data,
+        useBookingStore.getState().begin(reply.data, {
           verifiedPhone: claim.phone,
           // A one-pool night's line has no gender: its booking form asks what its format asks.
           offer: {
@@ -39,8 +38,8 @@ export function OfferClaim({ o, t }: { o: string; t: string }) {
             name: claim.name,
             expiresAt: claim.expiresAt,
           },
-        };
-        navigate(paths.otpVerification, { replace: true, state });
+        });
+        navigate(bookingStepPath("otpVerification", claim.eventID), { replace: true });
       } catch (error) {
         if (!(error instanceof CallFailed)) console.warn(error);
         setState({ kind: "event-failed", claim });

@@ -15,8 +15,33 @@ export function VerifiedPhoneField(props: { idPrefix: string; phone: string }) {
   );
 }
 
-export function NameField(props: { idPrefix: string; value: string; onChange: (name: string) => void }) {
+/**
+ * What a required field still lacks, beside it: `aria-invalid` and `aria-describedby` for its input,
+ * and the short message they point to; nothing while the field is filled.
+ */
+export function fieldProblem(id: string, problem: string | null | undefined) {
+  const problemId = `${id}-missing`;
+  const inputProps: { "aria-invalid"?: true; "aria-describedby"?: string } = problem
+    ? { "aria-invalid": true, "aria-describedby": problemId }
+    : {};
+  return {
+    inputProps,
+    message: problem ? (
+      <p id={problemId} className="message error field-problem">
+        {problem}
+      </p>
+    ) : null,
+  };
+}
+
+export function NameField(props: {
+  idPrefix: string;
+  value: string;
+  onChange: (name: string) => void;
+  problem?: string | null;
+}) {
   const id = `${props.idPrefix}-name`;
+  const missing = fieldProblem(id, props.problem);
   return (
     <div className="field">
       <label htmlFor={id}>Name</label>
@@ -28,7 +53,9 @@ export function NameField(props: { idPrefix: string; value: string; onChange: (n
         required
         value={props.value}
         onChange={(e) => props.onChange(e.target.value)}
+        {...missing.inputProps}
       />
+      {missing.message}
     </div>
   );
 }
@@ -39,9 +66,11 @@ export function GenderField(props: {
   onChange: (gender: Gender | "") => void;
   /** The gender of the seat a waitlist offer keeps: shown, sent, but not changeable. */
   fixed?: Gender;
+  problem?: string | null;
 }) {
   const id = `${props.idPrefix}-gender`;
   const hintId = `${id}-hint`;
+  const missing = fieldProblem(id, props.problem);
   return (
     <div className="field">
       <label htmlFor={id}>Gender</label>
@@ -59,12 +88,14 @@ export function GenderField(props: {
           required
           value={props.value}
           onChange={(e) => props.onChange(e.target.value as Gender | "")}
+          {...missing.inputProps}
         >
           <option value="">Choose…</option>
           <option value="male">{GENDER_LABELS.male}</option>
           <option value="female">{GENDER_LABELS.female}</option>
         </select>
       )}
+      {props.fixed ? null : missing.message}
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import { type RefObject, useEffect, useRef, useState } from "react";
+import { type RefObject, useRef } from "react";
 import { shrinkPhoto } from "../../../lib/shrink-photo.ts";
 import { checkPhoto, PHOTO_REQUIRED, PHOTO_TYPES } from "../validate-details.ts";
 
@@ -11,11 +11,13 @@ import { checkPhoto, PHOTO_REQUIRED, PHOTO_TYPES } from "../validate-details.ts"
  */
 export function PhotoField(props: {
   photo: File | null;
+  /** The chosen photo's object URL, made and let go by the booking store, so Back keeps it. */
+  preview: string | null;
   problem: string | null;
   onChoose: (photo: File | null, problem: string | null) => void;
   inputRef?: RefObject<HTMLInputElement | null>;
 }) {
-  const preview = usePreview(props.photo);
+  const { preview } = props;
   // Only the latest choice's decoding may answer: an earlier, slower one must not undo it.
   const latest = useRef<File | null>(null);
   return (
@@ -70,19 +72,4 @@ export function PhotoField(props: {
       </p>
     </div>
   );
-}
-
-/** An object URL for the chosen photo, let go when it changes or the form goes. */
-function usePreview(photo: File | null): string | null {
-  const [url, setUrl] = useState<string | null>(null);
-  useEffect(() => {
-    if (!photo) {
-      setUrl(null);
-      return;
-    }
-    const made = URL.createObjectURL(photo);
-    setUrl(made);
-    return () => URL.revokeObjectURL(made);
-  }, [photo]);
-  return url;
 }

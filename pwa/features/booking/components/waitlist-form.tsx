@@ -1,6 +1,6 @@
-import { type FormEvent, useEffect, useState } from "react";
+import { type FormEvent, useState } from "react";
 import { MarketingBoxes } from "../../../lib/marketing-boxes.tsx";
-import { readDraft, saveDraft } from "../draft.ts";
+import { useBookingStore } from "../booking-store.ts";
 import { genderFullMessage, SOLD_OUT_WAITLIST_MESSAGE } from "../seat-messages.ts";
 import type { Gender } from "../types.ts";
 import { useJoinWaitlist } from "../use-join-waitlist.ts";
@@ -35,12 +35,11 @@ export function WaitlistForm(props: {
   onBook: () => void;
   onUnverified: () => void;
 }) {
-  const [draft] = useState(() => readDraft(props.eventID));
-  const [name, setName] = useState(draft.name);
-  const [gender, setGender] = useState<Gender | "">(draft.gender);
-  useEffect(() => {
-    saveDraft(props.eventID, { name, gender });
-  }, [props.eventID, name, gender]);
+  // The name and gender are the details form's own (booking-store.ts): typed once for either form.
+  const name = useBookingStore((s) => s.details.name);
+  const gender = useBookingStore((s) => s.details.gender);
+  const setName = (value: string) => useBookingStore.getState().setDetails({ name: value });
+  const setGender = (value: Gender | "") => useBookingStore.getState().setDetails({ gender: value });
   const [problem, setProblem] = useState<string | null>(null);
   // Unticked: only the person's own tick is consent. Only the text box here, as no email is asked.
   const [marketingSms, setMarketingSms] = useState(false);

@@ -10,10 +10,12 @@ export function WaitlistStatus(props: {
   phone: string;
   /** Null when this phone was already waiting: the server does not say where. */
   position: number | null;
+  /** Left already (a reload after Leave waitlist). */
+  left?: boolean;
   onLeft: () => void;
   onUnverified: () => void;
 }) {
-  const [left, setLeft] = useState(false);
+  const [left, setLeft] = useState(props.left ?? false);
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<"unverified" | "failed" | null>(null);
 

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { useNavigate } from "react-router-dom";
 import { FORMAT_LABELS } from "../../../../common/formats.ts";
-import { paths } from "../../../app/paths.ts";
+import { bookingStepPath } from "../../../app/paths.ts";
 import { cardPicture } from "../card-picture.ts";
 import { canBook, canJoinWaitlist, cardLabel, formatHours, seatLines } from "../format.ts";
 import { ageLines, priceLines } from "../prices.ts";
@@ -35,8 +35,8 @@ export function EventCard({
   const waitlist = canJoinWaitlist(event, now);
   // Seats left matter only while tickets are sold.
   const seats = label?.kind === "cancelled" || label?.kind === "closed" ? [] : seatLines(event);
-  // The booking pages read this state (BookingPageState); "waitlist" ends in the waitlist form.
-  const start = (intent: "book" | "waitlist") => navigate(paths.otpVerification, { state: { event, intent } });
+  // The booking page loads the event by the id in its address; "waitlist" ends in the waitlist form.
+  const start = (intent: "book" | "waitlist") => navigate(bookingStepPath("otpVerification", event.id, intent));
   return (
     <article
       ref={card}
