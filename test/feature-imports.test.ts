@@ -14,12 +14,6 @@ import { describe, expect, it } from "vitest";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
-// Booking is being rewritten in parallel (issue 48, item 1: one store for the flow). Its imports of
-// events/ and payment/ insides, and me/'s of booking's sign-in steps, are allowed until that work
-// merges; then booking imports events/index.ts and payment/index.ts, booking gets an index.ts for me/,
-// and this list is emptied. Pairs of features ("from -> to"), so a renamed file does not hide here.
-const BOOKING_UNTIL_ITS_REWRITE_MERGES = new Set(["booking -> events", "booking -> payment", "me -> booking"]);
-
 // Every import and re-export, static or dynamic, with whether it brings types only; a bare
 // `import "./x.css"` counts too (a stylesheet belongs to its feature like its code).
 const IMPORT = /(?:^|\n)\s*(import|export)\s+(type\s+)?(?:[\w*{}\s,$]+?\s+from\s+)?["']([^"']+)["']/g;
@@ -63,7 +57,6 @@ function featureRule(feature: string, to: string[]): string | null {
   if (area !== "features") return "a feature imports only lib/, components/, app/paths.ts and features";
   if (name === feature) return null;
   if (to.length === 3 && to[2] === "index.ts") return null;
-  if (BOOKING_UNTIL_ITS_REWRITE_MERGES.has(`${feature} -> ${name}`)) return null;
   return `a feature reaches another only through its index.ts: import features/${name}/index.ts`;
 }
 

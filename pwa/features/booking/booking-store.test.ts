@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { EventView } from "../events/types.ts";
+import type { EventView } from "../events/index.ts";
 import { BOOKING_STORE_KEY, EMPTY_FLOW, useBookingStore } from "./booking-store.ts";
 import type { ConfirmationState } from "./types.ts";
 

@@ -1,7 +1,7 @@
 import { create } from "zustand";
 import { createJSONStorage, persist, type StateStorage } from "zustand/middleware";
 import type { MixedGender, WantsToMeetValue } from "../../../common/formats.ts";
-import type { EventView } from "../events/types.ts";
+import type { EventView } from "../events/index.ts";
 import type { AppliedPromo, BookingIntent, ConfirmationState, Gender, OfferState } from "./types.ts";
 
 // The booking flow in one place (docs/decisions/046-booking-flow-in-one-store.md): the event, the

@@ -1,6 +1,6 @@
 import type { WantsToMeetValue } from "../../../common/formats.ts";
 import { api, CallFailed, send } from "../../lib/api.ts";
-import { BOOKING_CLOSED_MESSAGE } from "../events/format.ts";
+import { BOOKING_CLOSED_MESSAGE } from "../events/index.ts";
 import type { Gender } from "./types.ts";
 
 export type UserDetails = {

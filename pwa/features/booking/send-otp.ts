@@ -1,5 +1,5 @@
 import { api, CallFailed, send } from "../../lib/api.ts";
-import { BOOKING_CLOSED_MESSAGE } from "../events/format.ts";
+import { BOOKING_CLOSED_MESSAGE } from "../events/index.ts";
 
 export type SendOtpOutcome =
   | { kind: "sent" }

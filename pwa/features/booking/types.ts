@@ -1,4 +1,4 @@
-import type { EventView } from "../events/types.ts";
+import type { EventView } from "../events/index.ts";
 
 export type Gender = "male" | "female";
 

@@ -1,8 +1,7 @@
 import { useCallback, useEffect, useState } from "react";
 import { useNavigationType, useSearchParams } from "react-router-dom";
 import { CallFailed } from "../../lib/api.ts";
-import { getEvent } from "../events/get-event.ts";
-import type { EventView } from "../events/types.ts";
+import { type EventView, getEvent } from "../events/index.ts";
 import { useBookingStore } from "./booking-store.ts";
 import { idFrom } from "./use-held-booking.ts";
 

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { BOOKING_CLOSED_MESSAGE } from "../events/format.ts";
+import { BOOKING_CLOSED_MESSAGE } from "../events/index.ts";
 import { type JoinOutcome, joinWaitlist } from "./join-waitlist.ts";
 import type { Gender } from "./types.ts";
 

@@ -2,7 +2,7 @@ import { type FormEvent, useState } from "react";
 import { flushSync } from "react-dom";
 import { announcementFor } from "../../lib/announcement-link.ts";
 import { shrinkPhoto } from "../../lib/shrink-photo.ts";
-import type { EventView } from "../events/types.ts";
+import type { EventView } from "../events/index.ts";
 import { saveUserDetails } from "./save-user-details.ts";
 import { genderFullMessage, SOLD_OUT_ALERT, SOLD_OUT_WAITLIST_MESSAGE } from "./seat-messages.ts";
 import type { BookingUser } from "./types.ts";

@@ -1,6 +1,6 @@
 import { useNavigate } from "react-router-dom";
 import { bookingStepPath } from "../../../app/paths.ts";
-import type { EventView } from "../../events/types.ts";
+import type { EventView } from "../../events/index.ts";
 
 /** After a hold ran out: back to the booking of the same event, where the details typed are still filled in. */
 export function BookAgain({ event }: { event: EventView }) {

@@ -2,7 +2,7 @@ import { useNavigate } from "react-router-dom";
 import { useShallow } from "zustand/react/shallow";
 import { normaliseAuMobile } from "../../../../common/phone.ts";
 import { bookingStepPath } from "../../../app/paths.ts";
-import type { EventView } from "../../events/types.ts";
+import type { EventView } from "../../events/index.ts";
 import { afterVerified, useBookingStore } from "../booking-store.ts";
 import type { Gender } from "../types.ts";
 import { DetailsForm } from "./details-form.tsx";

@@ -1,6 +1,5 @@
 import { MarketingBoxes } from "../../../lib/marketing-boxes.tsx";
-import { venueDateTime } from "../../events/format.ts";
-import type { EventView } from "../../events/types.ts";
+import { type EventView, venueDateTime } from "../../events/index.ts";
 import type { BookingUser, OfferState } from "../types.ts";
 import { type DetailsFields, useDetailsFields } from "../use-details-fields.ts";
 import { useJoinWaitlist } from "../use-join-waitlist.ts";

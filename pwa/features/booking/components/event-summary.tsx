@@ -1,8 +1,4 @@
-import { CancellationFacts } from "../../events/components/cancellation-facts.tsx";
-import { EventTime } from "../../events/components/event-time.tsx";
-import { formatPrice } from "../../events/format.ts";
-import { priceLines } from "../../events/prices.ts";
-import type { EventView } from "../../events/types.ts";
+import { CancellationFacts, EventTime, type EventView, formatPrice, priceLines } from "../../events/index.ts";
 import type { PersonGender } from "../types.ts";
 
 /**

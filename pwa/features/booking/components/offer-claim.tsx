@@ -3,7 +3,7 @@ import { Link, useNavigate } from "react-router-dom";
 import { bookingStepPath, paths } from "../../../app/paths.ts";
 import { CallFailed } from "../../../lib/api.ts";
 import { ErrorNotice } from "../../../lib/error-notice.tsx";
-import { getEvent } from "../../events/get-event.ts";
+import { getEvent } from "../../events/index.ts";
 import { useBookingStore } from "../booking-store.ts";
 import { type Claim, claimOffer } from "../claim-offer.ts";
 

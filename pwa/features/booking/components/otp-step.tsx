@@ -1,3 +1,5 @@
+// The steps bring their stylesheet, so /me, which reuses them to sign a guest in, gets it too.
+import "../booking.css";
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import { normaliseAuMobile } from "../../../../common/phone.ts";
 import { formatPhone } from "../phone.ts";

@@ -1,3 +1,5 @@
+// The steps bring their stylesheet, so /me, which reuses them to sign a guest in, gets it too.
+import "../booking.css";
 import { type FormEvent, useState } from "react";
 import { type CodeFor, type SendOtpProblem as Problem, sendOtp } from "../send-otp.ts";
 import { SendOtpProblem } from "./send-otp-problem.tsx";

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
-import type { EventView } from "../../events/types.ts";
-import { startCheckout } from "../../payment/start-checkout.ts";
+import type { EventView } from "../../events/index.ts";
+import { startCheckout } from "../../payment/index.ts";
 import type { BookingUser } from "../types.ts";
 
 export function ProceedToPayment({ user, event }: { user: BookingUser; event: EventView }) {

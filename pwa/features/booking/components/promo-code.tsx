@@ -1,5 +1,5 @@
 import { type FormEvent, useState } from "react";
-import { formatPrice } from "../../events/format.ts";
+import { formatPrice } from "../../events/index.ts";
 import { applyPromo } from "../apply-promo.ts";
 import { type AppliedPromo, readAppliedPromo, rememberAppliedPromo } from "../held-booking.ts";
 

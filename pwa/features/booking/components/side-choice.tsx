@@ -1,6 +1,5 @@
 import { useEffect, useState } from "react";
-import { getEvent } from "../../events/get-event.ts";
-import type { EventView, SeatsByGender } from "../../events/types.ts";
+import { type EventView, getEvent, type SeatsByGender } from "../../events/index.ts";
 import { genderFullMessage } from "../seat-messages.ts";
 import type { Gender } from "../types.ts";
 

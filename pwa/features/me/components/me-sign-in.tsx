@@ -1,7 +1,5 @@
 import { useState } from "react";
-import { OtpStep } from "../../booking/components/otp-step.tsx";
-import { PhoneStep } from "../../booking/components/phone-step.tsx";
-import "../../booking/booking.css";
+import { OtpStep, PhoneStep } from "../../booking/index.ts";
 
 const SIGN_IN = { signIn: true } as const;
 

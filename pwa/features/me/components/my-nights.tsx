@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { Link } from "react-router-dom";
 import { useAnnouncement } from "../../../lib/announcement.tsx";
-import { formatPhone } from "../../booking/phone.ts";
+import { formatPhone } from "../../booking/index.ts";
 import { CancelBooking, TicketCard, ticketFromReply } from "../../tickets/index.ts";
 import type { MyNight, MyNights } from "../me-api.ts";
 import { MarketingChoices } from "./marketing-choices.tsx";
