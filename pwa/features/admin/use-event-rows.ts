@@ -1,5 +1,5 @@
-import { useCallback, useEffect, useState } from "react";
 import type { ApiReply } from "../../lib/api.ts";
+import { useReply } from "../../lib/use-reply.ts";
 
 export type EventRowsState<R> = { status: "idle" | "loading" | "error" } | { status: "ready"; rows: R[] };
 
@@ -12,27 +12,16 @@ export function useEventRows<T, R>(
   fetch: (eventId: number) => Promise<ApiReply<T>>,
   rowsOf: (data: T) => R[],
 ) {
-  const [state, setState] = useState<EventRowsState<R>>({ status: "idle" });
-  // `fetch` and `rowsOf` must be stable (module-level functions): a new one each render would reload.
-  const load = useCallback(
-    async (id: number) => {
-      try {
-        const reply = await fetch(id);
-        setState(reply.ok ? { status: "ready", rows: rowsOf(reply.data) } : { status: "error" });
-      } catch (error) {
-        console.warn(error);
-        setState({ status: "error" });
-      }
+  const { state, refresh } = useReply(eventId, {
+    async load(id) {
+      const reply = await fetch(id);
+      return reply.ok ? ({ status: "ready", rows: rowsOf(reply.data) } as const) : ({ status: "error" } as const);
     },
-    [fetch, rowsOf],
-  );
-  useEffect(() => {
-    if (eventId === null) {
-      setState({ status: "idle" });
-      return;
-    }
-    setState({ status: "loading" });
-    void load(eventId);
-  }, [eventId, load]);
-  return { state, reload: () => (eventId === null ? Promise.resolve() : load(eventId)) };
+    failed(error) {
+      console.warn(error);
+      return { status: "error" } as const;
+    },
+  });
+  const shown: EventRowsState<R> = state;
+  return { state: shown, reload: refresh };
 }
