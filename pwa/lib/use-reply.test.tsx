@@ -39,8 +39,8 @@ function Names(props: {
   cached?: () => Promise<Shown | undefined>;
 }) {
   const { state, reload, refresh } = useReply(props.id === undefined ? "guests" : props.id, {
-    load: (key) => props.server.load(key),
-    failed: (error) => ({
+    load: (key: string) => props.server.load(key),
+    failed: (error): Shown => ({
       status: "error",
       message: error instanceof CallFailed ? "You seem to be offline." : "We couldn't load the guests.",
     }),

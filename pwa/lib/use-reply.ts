@@ -12,11 +12,11 @@ type Read<S, K> = {
    * Reads the reply for `key` and says what to show; `show` puts up a first answer while it reads on
    * (the tickets kept on the device, then the server's word on each).
    */
-  load(key: NonNullable<K>, show: (first: S) => void): Promise<S>;
+  load(key: NonNullable<K>, show: (first: NoInfer<S>) => void): Promise<S>;
   /** What to show when `load` threw (CallFailed: the call could not be made): an `error` state. */
-  failed(error: unknown): S;
+  failed(error: unknown): NoInfer<S>;
   /** The copy this device kept, shown instead of `failed` when there is one (a reload at the venue). */
-  cached?(): Promise<S | undefined>;
+  cached?(): Promise<NoInfer<S> | undefined>;
 };
 
 /**

@@ -25,8 +25,7 @@ export function ReplyView<S extends Settled>(props: Props<S>) {
   const { state } = props;
   if (state.status === "idle") return props.idle ?? null;
   if (state.status === "loading") return props.loading;
-  if (state.status === "error")
-    return <ErrorNotice message={props.error ?? state.message} onRetry={props.onRetry} />;
+  if (state.status === "error") return <ErrorNotice message={props.error ?? state.message} onRetry={props.onRetry} />;
   if (state.status !== "ready") return null;
   // TypeScript narrows no generic union by its tag; the check above is the narrowing.
   const ready = state as Extract<S, { status: "ready" }>;

@@ -2,22 +2,23 @@ import { CallFailed } from "../../lib/api.ts";
 import { useReply } from "../../lib/use-reply.ts";
 import { type AdminEventSummary, listEvents } from "./admin-api.ts";
 
+type Shown = { status: "error"; message: string } | { status: "ready"; events: AdminEventSummary[] };
+
 /** Every event, ended ones included (an organiser still refunds and reviews them). */
 export function useAdminEvents() {
   const { state, reload } = useReply("events", {
-    async load() {
+    async load(): Promise<Shown> {
       const reply = await listEvents();
-      if (!reply.ok || !Array.isArray(reply.data)) return { status: "error", message: "Couldn't load the events." } as const;
-      const events: AdminEventSummary[] = reply.data;
-      return { status: "ready", events } as const;
+      if (!reply.ok || !Array.isArray(reply.data)) return { status: "error", message: "Couldn't load the events." };
+      return { status: "ready", events: reply.data };
     },
-    failed(error) {
+    failed(error): Shown {
       console.warn(error);
       return {
         status: "error",
         message:
           error instanceof CallFailed ? "Couldn't reach the server to load the events." : "Couldn't load the events.",
-      } as const;
+      };
     },
   });
   return { state, reload };

@@ -1,7 +1,8 @@
 import type { ApiReply } from "../../lib/api.ts";
-import { useReply } from "../../lib/use-reply.ts";
+import { type ReplyState, useReply } from "../../lib/use-reply.ts";
 
-export type EventRowsState<R> = { status: "idle" | "loading" | "error" } | { status: "ready"; rows: R[] };
+type Rows<R> = { status: "error" } | { status: "ready"; rows: R[] };
+export type EventRowsState<R> = ReplyState<Rows<R>>;
 
 /**
  * One list the organiser reads per event (its waitlist, its promo codes): loading while the picked
@@ -13,15 +14,14 @@ export function useEventRows<T, R>(
   rowsOf: (data: T) => R[],
 ) {
   const { state, refresh } = useReply(eventId, {
-    async load(id) {
+    async load(id: number): Promise<Rows<R>> {
       const reply = await fetch(id);
-      return reply.ok ? ({ status: "ready", rows: rowsOf(reply.data) } as const) : ({ status: "error" } as const);
+      return reply.ok ? { status: "ready", rows: rowsOf(reply.data) } : { status: "error" };
     },
-    failed(error) {
+    failed(error): Rows<R> {
       console.warn(error);
-      return { status: "error" } as const;
+      return { status: "error" };
     },
   });
-  const shown: EventRowsState<R> = state;
-  return { state: shown, reload: refresh };
+  return { state, reload: refresh };
 }

@@ -9,28 +9,34 @@ import type { EventView } from "./types.ts";
 // Without hono/client: this is the home page's call (pwa/lib/api-reply.ts).
 export const getEvents = () => getJson<Ok<(typeof api)["get-events"]["$get"]>>("/api/get-events");
 
-const FAILED = { status: "error", message: "We couldn't load the events. Please try again." } as const;
+const FAILED = "We couldn't load the events. Please try again.";
+
+type Shown = { status: "error"; message: string } | { status: "ready"; events: EventView[] };
 
 /** The events the home page lists (see isListed), soonest first (the API sorts). */
 export function useUpcomingEvents() {
   const { state, reload } = useReply("events", {
-    async load() {
+    async load(): Promise<Shown> {
       const reply = await getEvents();
-      if (!reply.ok || !Array.isArray(reply.data)) return FAILED;
+      if (!reply.ok || !Array.isArray(reply.data)) return { status: "error", message: FAILED };
       const now = Date.now();
       // Mapped here, as the list arrives (from the network or the service worker's copy of an older
       // reply), to the names the screens read (common/event-wire.ts); isListed reads the reply's.
-      const events: EventView[] = reply.data.filter((e) => isListed(e, now)).map(eventOfReply);
+      const events = reply.data.filter((e) => isListed(e, now)).map(eventOfReply);
       // Lazy-loaded pictures further down the list may never have been fetched; keep them all, each as
       // its card shows it (never the original JPEG).
       keepCardPictures(events.map((e) => e.imageName));
-      return { status: "ready", events } as const;
+      return { status: "ready", events };
     },
-    failed(error) {
+    failed(error): Shown {
       console.error(error);
-      return error instanceof CallFailed
-        ? { ...FAILED, message: "You seem to be offline, and the events haven't been saved on this device yet." }
-        : FAILED;
+      return {
+        status: "error",
+        message:
+          error instanceof CallFailed
+            ? "You seem to be offline, and the events haven't been saved on this device yet."
+            : FAILED,
+      };
     },
   });
   return { state, reload };

@@ -27,7 +27,7 @@ export function useFeedbackReport(link: FeedbackLink | null) {
       }
       return { status: "error", message: `We couldn't load your matches: ${reply.data.error ?? "please try again."}` };
     },
-    failed(error) {
+    failed(error): ReportState {
       return {
         status: "error",
         message:

@@ -48,7 +48,7 @@ function messageFor(status: number, data: ErrorReply): string {
  */
 export function usePartners(link: FeedbackLink | null, refreshKey?: string) {
   const { state, reload, refresh } = useReply(link && partnersKey(link), {
-    load: () => fetchPartners(link),
+    load: (): Promise<PartnersState> => fetchPartners(link),
     // Offline, or a 5xx (fetchPartners throws): the copy on the device if there is one, else this.
     failed: (error): PartnersState => ({
       status: "error",
@@ -57,7 +57,7 @@ export function usePartners(link: FeedbackLink | null, refreshKey?: string) {
           ? "You seem to be offline, and your partners haven't been saved on this device yet."
           : "The server is having trouble right now. Please try again in a moment.",
     }),
-    async cached() {
+    async cached(): Promise<PartnersState | undefined> {
       const kept = link && (await cachedPartners(link));
       return kept ? { status: "ready", ...kept, offline: true, saved: {}, closed: null } : undefined;
     },

@@ -33,7 +33,7 @@ export function usePublicConfig() {
       const reply = await getPublicConfig();
       return reply.ok && isConfig(reply.data) ? { status: "ready", config: reply.data } : { status: "error" };
     },
-    failed(error) {
+    failed(error): State {
       console.error(error);
       return { status: "error" };
     },

@@ -150,7 +150,7 @@ export function usePaymentConfirmation(params: SuccessParams | null) {
       params
         ? confirmPayment(params)
         : { status: "error", message: "This page needs the link from the payment page.", canRetry: false },
-    failed: () => ({ status: "error", message: FAILED, canRetry: true }),
+    failed: (): Confirmed => ({ status: "error", message: FAILED, canRetry: true }),
   });
   return { state, retry: reload };
 }

@@ -3,9 +3,7 @@ import { type ApiReply, CallFailed } from "../../lib/api.ts";
 import { useReply } from "../../lib/use-reply.ts";
 import { type Choice, type EventRatings, getRatings, releaseResults, savePaperChoice } from "./results-api.ts";
 
-export type ResultsState =
-  | { status: "error"; message: string }
-  | { status: "ready"; ratings: EventRatings };
+export type ResultsState = { status: "error"; message: string } | { status: "ready"; ratings: EventRatings };
 
 /** What the organiser reads when the server says no, chosen by the reply's code. */
 export function resultsProblem(what: "release" | "save", reply: Extract<ApiReply<unknown>, { ok: false }>) {
@@ -27,13 +25,13 @@ export function useResults(eventID: number | null, refreshKey?: number) {
   const [busy, setBusy] = useState<string | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const { state, reload, refresh } = useReply(eventID, {
-    async load(id): Promise<ResultsState> {
+    async load(id: number): Promise<ResultsState> {
       const reply = await getRatings(id);
       return reply.ok
         ? { status: "ready", ratings: reply.data }
         : { status: "error", message: `Couldn't load the ratings: ${reply.data.error ?? "please try again."}` };
     },
-    failed: () => ({ status: "error", message: "Can't reach the server to load the ratings." }),
+    failed: (): ResultsState => ({ status: "error", message: "Can't reach the server to load the ratings." }),
   });
   // Another event picked: the last action's problem was about the one before.
   // biome-ignore lint/correctness/useExhaustiveDependencies: eventID is what clears it

@@ -3,9 +3,7 @@ import { CallFailed } from "../../lib/api.ts";
 import { useReply } from "../../lib/use-reply.ts";
 import { getKeepApart, type KeepApartState, setKeepApart } from "./rounds-api.ts";
 
-export type KeepApartLoad =
-  | { status: "error"; message: string }
-  | { status: "ready"; data: KeepApartState };
+export type KeepApartLoad = { status: "error"; message: string } | { status: "ready"; data: KeepApartState };
 
 /**
  * The organiser's **Keep apart** marks for one event (docs/decisions/030-nobody-across-the-table-twice.md):
@@ -14,13 +12,13 @@ export type KeepApartLoad =
  */
 export function useKeepApart(eventID: number, onPlanChanged: () => unknown) {
   const { state, setState, reload } = useReply(eventID, {
-    async load(id): Promise<KeepApartLoad> {
+    async load(id: number): Promise<KeepApartLoad> {
       const reply = await getKeepApart(id);
       return reply.ok
         ? { status: "ready", data: reply.data }
         : { status: "error", message: "Couldn't load who is kept apart." };
     },
-    failed: () => ({ status: "error", message: "Couldn't reach the server to load who is kept apart." }),
+    failed: (): KeepApartLoad => ({ status: "error", message: "Couldn't reach the server to load who is kept apart." }),
   });
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);

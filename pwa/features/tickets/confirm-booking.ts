@@ -8,15 +8,14 @@ export type EventDetails = EventOfReply<Ok<(typeof api)["get-event-details"]["$g
 export const CONFIRMED = "Booking confirmed! Thank you!";
 export const INVALID = "Invalid code. Please try again.";
 
-type DetailsState =
-  | { status: "error"; message: string; canRetry: boolean }
-  | { status: "ready"; event: EventDetails };
+type DetailsState = { status: "error"; message: string; canRetry: boolean } | { status: "ready"; event: EventDetails };
 
 /** The header of the door check: which event this booking is for. */
 export function useEventDetails(eventID: number | null, userID: number | null) {
   return useReply(`${eventID}:${userID}`, {
     async load(): Promise<DetailsState> {
-      if (!eventID || !userID) return { status: "error", message: "This link is missing the booking it is for.", canRetry: false };
+      if (!eventID || !userID)
+        return { status: "error", message: "This link is missing the booking it is for.", canRetry: false };
       const reply = await send(
         api["get-event-details"].$get({ query: { eventID: String(eventID), userID: String(userID) } }),
       );
@@ -25,7 +24,7 @@ export function useEventDetails(eventID: number | null, userID: number | null) {
         return { status: "error", message: "We couldn't find this booking.", canRetry: false };
       return { status: "error", message: "We couldn't load the event details.", canRetry: true };
     },
-    failed(error) {
+    failed(error): DetailsState {
       console.error(error);
       return {
         status: "error",

@@ -111,7 +111,7 @@ export function useTicketLink() {
       }
       return next;
     },
-    failed: () => ({ status: "error", message: FAILED, canRetry: true }),
+    failed: (): Opened => ({ status: "error", message: FAILED, canRetry: true }),
   });
   return { state: state.status === "idle" ? NONE : state, retry: reload };
 }

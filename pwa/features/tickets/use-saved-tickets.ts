@@ -4,6 +4,8 @@ import { useReply } from "../../lib/use-reply.ts";
 import { refreshTicketStatuses } from "./refresh-ticket-status.ts";
 import { listTickets, type SavedTicket } from "./ticket-store.ts";
 
+type Shown = { status: "error" } | { status: "ready"; tickets: SavedTicket[] };
+
 /**
  * The tickets kept on this device: read from IndexedDB first, so they show offline, then, while
  * online, each asks the server whether it is still valid (and again when the network returns).
@@ -13,15 +15,15 @@ export function useSavedTickets() {
   // Whether the next read asks the server too: not for a refresh after a change made here.
   const ask = useRef(online);
   const { state, reload, refresh } = useReply("tickets", {
-    async load(_, show) {
-      const tickets: SavedTicket[] = await listTickets();
-      if (!ask.current || tickets.length === 0) return { status: "ready", tickets } as const;
+    async load(_: string, show: (first: Shown) => void): Promise<Shown> {
+      const tickets = await listTickets();
+      if (!ask.current || tickets.length === 0) return { status: "ready", tickets };
       show({ status: "ready", tickets });
-      return { status: "ready", tickets: await refreshTicketStatuses(tickets) } as const;
+      return { status: "ready", tickets: await refreshTicketStatuses(tickets) };
     },
-    failed(error) {
+    failed(error): Shown {
       console.error(error);
-      return { status: "error" } as const;
+      return { status: "error" };
     },
   });
   // Back online: the list in place, each ticket asking the server again (the first read already asks).

@@ -1,26 +1,31 @@
 import { useCallback, useEffect, useId } from "react";
 import { ReplyView } from "../../../components/ui/reply-view.tsx";
-import { useReply } from "../../../lib/use-reply.ts";
+import { type ReplyState, useReply } from "../../../lib/use-reply.ts";
 import { type AnnouncementRow, bookedLabel, isSending, listAnnouncements, progressLabel } from "../announcements.ts";
 import { formatAtVenue } from "../format.ts";
 
 // The Invite tab's list of the event's announcements, with their progress and bookings (invite.tsx).
 
-export type ListState = { status: "idle" | "loading" | "error" } | { status: "ready"; rows: AnnouncementRow[] };
+type Listed = { status: "error" } | { status: "ready"; rows: AnnouncementRow[] };
+export type ListState = ReplyState<Listed>;
 
 /** How often the list refreshes while an announcement is still going out. */
 const POLL_MS = 3000;
 
 /** The event's announcements, read again every few seconds while any is still going out. */
 export function useAnnouncementList(eventId: number | null) {
-  const { state: list, reload, refresh } = useReply(eventId, {
-    async load(id) {
+  const {
+    state: list,
+    reload,
+    refresh,
+  } = useReply(eventId, {
+    async load(id: number): Promise<Listed> {
       const reply = await listAnnouncements(id);
-      return reply.ok ? ({ status: "ready", rows: reply.data } as const) : ({ status: "error" } as const);
+      return reply.ok ? { status: "ready", rows: reply.data } : { status: "error" };
     },
-    failed(error) {
+    failed(error): Listed {
       console.warn(error);
-      return { status: "error" } as const;
+      return { status: "error" };
     },
   });
   // `quiet`: read again in place (after a send, and while one is going out).

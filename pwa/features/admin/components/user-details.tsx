@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { ReplyView } from "../../../components/ui/reply-view.tsx";
-import { useReply, type ReplyState } from "../../../lib/use-reply.ts";
+import { type ReplyState, useReply } from "../../../lib/use-reply.ts";
 import { getEventUsers, type Participant, refund } from "../admin-api.ts";
 import { downloadParticipantsCsv } from "../export-participants.ts";
 import { formatAud, plural } from "../format.ts";
@@ -168,12 +168,16 @@ function RowsStatus({ rows, onRetry }: { rows: ReplyState<Rows>; onRetry(): void
 
 /** The event's participants, read when it is picked and again on request (`quiet`: no loading state). */
 function useParticipants(eventId: number | null) {
-  const { state: rows, reload, refresh } = useReply(eventId, {
-    async load(id): Promise<Rows> {
+  const {
+    state: rows,
+    reload,
+    refresh,
+  } = useReply(eventId, {
+    async load(id: number): Promise<Rows> {
       const reply = await getEventUsers(id);
       return reply.ok && Array.isArray(reply.data) ? { status: "ready", rows: reply.data } : { status: "error" };
     },
-    failed(error) {
+    failed(error): Rows {
       console.warn(error);
       return { status: "error" };
     },

@@ -37,9 +37,7 @@ function newMessageID() {
   return `msg-${Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("")}`;
 }
 
-type Loaded =
-  | { status: "error"; message: string }
-  | { status: "ready"; preview: GuestMessagePreview };
+type Loaded = { status: "error"; message: string } | { status: "ready"; preview: GuestMessagePreview };
 type Outcome = { kind: "ok" | "error"; text: string } | null;
 
 function MessageGuestsDialog({ eventID, onClose }: { eventID: number; onClose(): void }) {
@@ -156,13 +154,13 @@ function MessageGuestsDialog({ eventID, onClose }: { eventID: number; onClose():
 /** Who the message would go to: the counts of each audience, read from the server once. */
 function useAudiencePreview(eventID: number) {
   return useReply(eventID, {
-    async load(id): Promise<Loaded> {
+    async load(id: number): Promise<Loaded> {
       const reply = await previewGuestMessage(id);
       return reply.ok
         ? { status: "ready", preview: reply.data }
         : { status: "error", message: "Couldn't load who the message would go to. Close and try again." };
     },
-    failed: () => ({ status: "error", message: "You're offline: messages need the network." }),
+    failed: (): Loaded => ({ status: "error", message: "You're offline: messages need the network." }),
   }).state;
 }
 

@@ -1,6 +1,6 @@
 import { Link } from "react-router-dom";
-import { useAnnouncement } from "../../../lib/announcement.tsx";
 import { ReplyView } from "../../../components/ui/reply-view.tsx";
+import { useAnnouncement } from "../../../lib/announcement.tsx";
 import { groupTickets } from "../ticket-standing.ts";
 import type { SavedTicket } from "../ticket-store.ts";
 import { useSavedTickets } from "../use-saved-tickets.ts";
@@ -74,7 +74,9 @@ function SavedTickets({
       isEmpty={(ready) => ready.tickets.length === 0}
       empty={
         <div className="empty">
-          <p>No tickets are saved on this device yet. Book an event and your ticket appears here, ready for the door.</p>
+          <p>
+            No tickets are saved on this device yet. Book an event and your ticket appears here, ready for the door.
+          </p>
           <Link className="button primary" to="/">
             Browse events
           </Link>
