@@ -15,7 +15,7 @@ type Shown = { status: "error"; message: string } | { status: "ready"; events: E
 
 /** The events the home page lists (see isListed), soonest first (the API sorts). */
 export function useUpcomingEvents() {
-  const { state, reload } = useReply("events", {
+  return useReply("events", {
     async load(): Promise<Shown> {
       const reply = await getEvents();
       if (!reply.ok || !Array.isArray(reply.data)) return { status: "error", message: FAILED };
@@ -39,5 +39,4 @@ export function useUpcomingEvents() {
       };
     },
   });
-  return { state, reload };
 }
