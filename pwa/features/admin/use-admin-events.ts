@@ -1,29 +1,25 @@
-import { useCallback, useEffect, useState } from "react";
+import { CallFailed } from "../../lib/api.ts";
+import { useReply } from "../../lib/use-reply.ts";
 import { type AdminEventSummary, listEvents } from "./admin-api.ts";
 
-type State =
-  | { status: "loading" }
-  | { status: "error"; message: string }
-  | { status: "ready"; events: AdminEventSummary[] };
+type Shown = { status: "error"; message: string } | { status: "ready"; events: AdminEventSummary[] };
 
 /** Every event, ended ones included (an organiser still refunds and reviews them). */
 export function useAdminEvents() {
-  const [state, setState] = useState<State>({ status: "loading" });
-  const load = useCallback(async () => {
-    try {
+  const { state, reload } = useReply("events", {
+    async load(): Promise<Shown> {
       const reply = await listEvents();
-      if (!reply.ok || !Array.isArray(reply.data)) {
-        setState({ status: "error", message: "Couldn't load the events." });
-        return;
-      }
-      setState({ status: "ready", events: reply.data });
-    } catch (error) {
+      if (!reply.ok || !Array.isArray(reply.data)) return { status: "error", message: "Couldn't load the events." };
+      return { status: "ready", events: reply.data };
+    },
+    failed(error): Shown {
       console.warn(error);
-      setState({ status: "error", message: "Couldn't reach the server to load the events." });
-    }
-  }, []);
-  useEffect(() => {
-    void load();
-  }, [load]);
-  return { state, reload: load };
+      return {
+        status: "error",
+        message:
+          error instanceof CallFailed ? "Couldn't reach the server to load the events." : "Couldn't load the events.",
+      };
+    },
+  });
+  return { state, reload };
 }

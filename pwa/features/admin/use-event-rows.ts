@@ -1,7 +1,8 @@
-import { useCallback, useEffect, useState } from "react";
 import type { ApiReply } from "../../lib/api.ts";
+import { type ReplyState, useReply } from "../../lib/use-reply.ts";
 
-export type EventRowsState<R> = { status: "idle" | "loading" | "error" } | { status: "ready"; rows: R[] };
+type Rows<R> = { status: "error" } | { status: "ready"; rows: R[] };
+export type EventRowsState<R> = ReplyState<Rows<R>>;
 
 /**
  * One list the organiser reads per event (its waitlist, its promo codes): loading while the picked
@@ -12,27 +13,15 @@ export function useEventRows<T, R>(
   fetch: (eventId: number) => Promise<ApiReply<T>>,
   rowsOf: (data: T) => R[],
 ) {
-  const [state, setState] = useState<EventRowsState<R>>({ status: "idle" });
-  // `fetch` and `rowsOf` must be stable (module-level functions): a new one each render would reload.
-  const load = useCallback(
-    async (id: number) => {
-      try {
-        const reply = await fetch(id);
-        setState(reply.ok ? { status: "ready", rows: rowsOf(reply.data) } : { status: "error" });
-      } catch (error) {
-        console.warn(error);
-        setState({ status: "error" });
-      }
+  const { state, refresh } = useReply(eventId, {
+    async load(id: number): Promise<Rows<R>> {
+      const reply = await fetch(id);
+      return reply.ok ? { status: "ready", rows: rowsOf(reply.data) } : { status: "error" };
     },
-    [fetch, rowsOf],
-  );
-  useEffect(() => {
-    if (eventId === null) {
-      setState({ status: "idle" });
-      return;
-    }
-    setState({ status: "loading" });
-    void load(eventId);
-  }, [eventId, load]);
-  return { state, reload: () => (eventId === null ? Promise.resolve() : load(eventId)) };
+    failed(error): Rows<R> {
+      console.warn(error);
+      return { status: "error" };
+    },
+  });
+  return { state, reload: refresh };
 }

@@ -1,7 +1,7 @@
-import { useCallback, useEffect, useState } from "react";
 import { eventOfReply } from "../../../common/event-names.ts";
 import type { api, Ok } from "../../lib/api.ts";
 import { CallFailed, getJson } from "../../lib/api-reply.ts";
+import { useReply } from "../../lib/use-reply.ts";
 import { keepCardPictures } from "./card-picture.ts";
 import { isListed } from "./format.ts";
 import type { EventView } from "./types.ts";
@@ -9,40 +9,34 @@ import type { EventView } from "./types.ts";
 // Without hono/client: this is the home page's call (pwa/lib/api-reply.ts).
 export const getEvents = () => getJson<Ok<(typeof api)["get-events"]["$get"]>>("/api/get-events");
 
-type State = { status: "loading" } | { status: "error"; message: string } | { status: "ready"; events: EventView[] };
+const FAILED = "We couldn't load the events. Please try again.";
+
+type Shown = { status: "error"; message: string } | { status: "ready"; events: EventView[] };
 
 /** The events the home page lists (see isListed), soonest first (the API sorts). */
 export function useUpcomingEvents() {
-  const [state, setState] = useState<State>({ status: "loading" });
-  const load = useCallback(async () => {
-    setState({ status: "loading" });
-    try {
+  return useReply("events", {
+    async load(): Promise<Shown> {
       const reply = await getEvents();
-      if (!reply.ok || !Array.isArray(reply.data)) {
-        setState({ status: "error", message: "We couldn't load the events. Please try again." });
-        return;
-      }
+      if (!reply.ok || !Array.isArray(reply.data)) return { status: "error", message: FAILED };
       const now = Date.now();
       // Mapped here, as the list arrives (from the network or the service worker's copy of an older
       // reply), to the names the screens read (common/event-wire.ts); isListed reads the reply's.
       const events = reply.data.filter((e) => isListed(e, now)).map(eventOfReply);
-      setState({ status: "ready", events });
       // Lazy-loaded pictures further down the list may never have been fetched; keep them all, each as
       // its card shows it (never the original JPEG).
       keepCardPictures(events.map((e) => e.imageName));
-    } catch (error) {
+      return { status: "ready", events };
+    },
+    failed(error): Shown {
       console.error(error);
-      setState({
+      return {
         status: "error",
         message:
           error instanceof CallFailed
             ? "You seem to be offline, and the events haven't been saved on this device yet."
-            : "We couldn't load the events. Please try again.",
-      });
-    }
-  }, []);
-  useEffect(() => {
-    void load();
-  }, [load]);
-  return { state, reload: load };
+            : FAILED,
+      };
+    },
+  });
 }

@@ -1,7 +1,8 @@
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useEffect, useRef } from "react";
 import { api, CallFailed, type ErrorReply, imageUrl, send } from "../../lib/api.ts";
 import { keepForOffline } from "../../lib/offline-cache.ts";
 import { type FeedbackValue, offlineDb, ticketKey } from "../../lib/offline-db.ts";
+import { useReply } from "../../lib/use-reply.ts";
 import { type FeedbackLink, INVALID_LINK } from "./link.ts";
 import type { Partner } from "./types.ts";
 
@@ -12,7 +13,6 @@ export const getParticipants = (link: FeedbackLink) =>
 export type RatingsClosed = { at: number; timeZone: string; reportPath: string };
 
 export type PartnersState =
-  | { status: "loading" }
   | { status: "error"; message: string }
   | {
       status: "ready";
@@ -47,15 +47,21 @@ function messageFor(status: number, data: ErrorReply): string {
  * venue's patchy Wi-Fi (or a reload with none) the page still shows them.
  */
 export function usePartners(link: FeedbackLink | null, refreshKey?: string) {
-  const [state, setState] = useState<PartnersState>({ status: "loading" });
-  const load = useCallback(async () => {
-    if (!link) return;
-    setState({ status: "loading" });
-    await fetchPartners(link, setState);
-  }, [link]);
-  useEffect(() => {
-    void load();
-  }, [load]);
+  const { state, reload, refresh } = useReply(link && partnersKey(link), {
+    load: (): Promise<PartnersState> => fetchPartners(link),
+    // Offline, or a 5xx (fetchPartners throws): the copy on the device if there is one, else this.
+    failed: (error): PartnersState => ({
+      status: "error",
+      message:
+        error instanceof CallFailed
+          ? "You seem to be offline, and your partners haven't been saved on this device yet."
+          : "The server is having trouble right now. Please try again in a moment.",
+    }),
+    async cached(): Promise<PartnersState | undefined> {
+      const kept = link && (await cachedPartners(link));
+      return kept ? { status: "ready", ...kept, offline: true, saved: {}, closed: null } : undefined;
+    },
+  });
   // A new round adds a partner: fetch the list again, keeping the shown one until the answer.
   const seenKey = useRef(refreshKey);
   useEffect(() => {
@@ -64,52 +70,33 @@ export function usePartners(link: FeedbackLink | null, refreshKey?: string) {
     seenKey.current = refreshKey;
     // The first key arrives with the page's first load, which is already under way.
     if (first) return;
-    void fetchPartners(link, setState, true);
-  }, [link, refreshKey]);
-  // Asked again without a loading flash, e.g. after a tap the server refused as too late.
-  const refresh = useCallback(async () => {
-    if (link) await fetchPartners(link, setState, true);
-  }, [link]);
-  return { state, reload: load, refresh };
+    void refresh();
+  }, [link, refreshKey, refresh]);
+  // `refresh`: asked again without a loading flash, e.g. after a tap the server refused as too late;
+  // when it fails, the list on screen stays.
+  return { state, reload, refresh };
 }
 
-/** One load of the partners; `quiet` (a refresh of a list on screen) changes nothing when it fails. */
-async function fetchPartners(link: FeedbackLink, setState: (state: PartnersState) => void, quiet = false) {
-  let failure: string;
-  try {
-    const reply = await getParticipants(link);
-    if (reply.ok) {
-      const { participants, ratingsClosedAt, timeZone, reportPath, offersFriend } = reply.data;
-      const partners = participants.map(({ myChoice: _, ...p }) => p);
-      const saved: Record<number, FeedbackValue> = {};
-      for (const p of participants) if (p.myChoice) saved[p.id] = p.myChoice;
-      const closed = ratingsClosedAt && reportPath ? { at: Date.parse(ratingsClosedAt), timeZone, reportPath } : null;
-      setState({ status: "ready", partners, offersFriend, offline: false, saved, closed });
-      // The thumbnails too, so a reload without a network still shows faces, not broken images.
-      void keepForOffline(
-        "images",
-        partners.map((p) => imageUrl(p.image_name)),
-      );
-      await keepPartners(link, partners, offersFriend).catch(() => undefined);
-      return;
-    }
-    if (quiet) return;
-    if (reply.status < 500) {
-      setState({ status: "error", message: messageFor(reply.status, reply.data) });
-      return;
-    }
-    failure = "The server is having trouble right now. Please try again in a moment.";
-  } catch (error) {
-    if (!(error instanceof CallFailed)) throw error;
-    if (quiet) return;
-    failure = "You seem to be offline, and your partners haven't been saved on this device yet.";
+/** One load of the partners, kept on the device when it comes. */
+async function fetchPartners(link: FeedbackLink | null): Promise<PartnersState> {
+  if (!link) return { status: "error", message: INVALID_LINK };
+  const reply = await getParticipants(link);
+  if (!reply.ok) {
+    if (reply.status < 500) return { status: "error", message: messageFor(reply.status, reply.data) };
+    throw new Error(`the server answered ${reply.status}`);
   }
-  const cached = await cachedPartners(link);
-  setState(
-    cached
-      ? { status: "ready", ...cached, offline: true, saved: {}, closed: null }
-      : { status: "error", message: failure },
+  const { participants, ratingsClosedAt, timeZone, reportPath, offersFriend } = reply.data;
+  const partners = participants.map(({ myChoice: _, ...p }) => p);
+  const saved: Record<number, FeedbackValue> = {};
+  for (const p of participants) if (p.myChoice) saved[p.id] = p.myChoice;
+  const closed = ratingsClosedAt && reportPath ? { at: Date.parse(ratingsClosedAt), timeZone, reportPath } : null;
+  // The thumbnails too, so a reload without a network still shows faces, not broken images.
+  void keepForOffline(
+    "images",
+    partners.map((p) => imageUrl(p.image_name)),
   );
+  await keepPartners(link, partners, offersFriend).catch(() => undefined);
+  return { status: "ready", partners, offersFriend, offline: false, saved, closed };
 }
 
 /** Keeps the partners for offline use, and the count of late taps the queue recorded beside them. */

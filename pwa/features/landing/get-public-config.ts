@@ -1,5 +1,5 @@
-import { useEffect, useState } from "react";
 import { api, type Ok, send } from "../../lib/api.ts";
+import { useReply } from "../../lib/use-reply.ts";
 
 /**
  * GET /api/public-config: the non-secret settings api/ops/config-routes.ts exposes. The script's
@@ -13,7 +13,7 @@ export type PublicConfig = Omit<Ok<(typeof api)["public-config"]["$get"]>, "navb
 export const getPublicConfig = (signal?: AbortSignal) =>
   send(api["public-config"].$get(undefined, { init: { signal } }));
 
-type State = { status: "loading" } | { status: "error" } | { status: "ready"; config: PublicConfig };
+type State = { status: "error" } | { status: "ready"; config: PublicConfig };
 
 const isConfig = (data: unknown): data is PublicConfig =>
   typeof data === "object" &&
@@ -27,21 +27,15 @@ const isConfig = (data: unknown): data is PublicConfig =>
   (!("navbarScriptIntegrity" in data) || typeof data.navbarScriptIntegrity === "string");
 
 /** The landing page's links and third-party script depend on this; the page still works without it. */
-export function usePublicConfig(): State {
-  const [state, setState] = useState<State>({ status: "loading" });
-  useEffect(() => {
-    const controller = new AbortController();
-    getPublicConfig(controller.signal)
-      .then((reply) => {
-        if (controller.signal.aborted) return;
-        setState(reply.ok && isConfig(reply.data) ? { status: "ready", config: reply.data } : { status: "error" });
-      })
-      .catch((error: unknown) => {
-        if (controller.signal.aborted) return;
-        console.error(error);
-        setState({ status: "error" });
-      });
-    return () => controller.abort();
-  }, []);
-  return state;
+export function usePublicConfig() {
+  return useReply("config", {
+    async load(): Promise<State> {
+      const reply = await getPublicConfig();
+      return reply.ok && isConfig(reply.data) ? { status: "ready", config: reply.data } : { status: "error" };
+    },
+    failed(error): State {
+      console.error(error);
+      return { status: "error" };
+    },
+  }).state;
 }

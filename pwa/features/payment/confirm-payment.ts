@@ -1,6 +1,7 @@
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useEffect, useState } from "react";
 import { useSearchParams } from "react-router-dom";
 import { api, CallFailed, send } from "../../lib/api.ts";
+import { type ReplyState, useReply } from "../../lib/use-reply.ts";
 import { asSavedTicket, getTicket, type SavedTicket, saveTicket, ticketFromReply } from "../tickets/index.ts";
 
 /** The query parameters of the success URL (`successUrl` in api/booking/checkout.ts). */
@@ -58,12 +59,13 @@ export function useSuccessParams(): SuccessParams | null {
   return params;
 }
 
-export type ConfirmState =
-  | { status: "loading" }
+type Confirmed =
   | { status: "error"; message: string; canRetry: boolean }
   | { status: "ready"; ticket: SavedTicket; saved: boolean }
   /** This browser did not verify the booking's phone (403): the ticket went by SMS instead. */
   | { status: "texted" };
+
+export type ConfirmState = ReplyState<Confirmed, string>;
 
 const NOT_PAID =
   "Your payment hasn't been confirmed yet. If you just paid, give it a moment and try again; you won't be charged twice.";
@@ -75,13 +77,13 @@ const FAILED = "We couldn't confirm your booking just now. Please try again.";
  * gets 403; the page then shows the ticket if this device already saved it, and otherwise says it
  * was texted, since the confirmation SMS carries a link that adds it here.
  */
-async function textedOrSaved(params: SuccessParams): Promise<ConfirmState> {
+async function textedOrSaved(params: SuccessParams): Promise<Confirmed> {
   const saved = await getTicket(params.eventID, params.userID).catch(() => undefined);
   return saved ? { status: "ready", ticket: saved, saved: true } : { status: "texted" };
 }
 
 /** Steps the success page through its flow: payment intent → local storage → confirmation → saved ticket. */
-export async function confirmPayment(params: SuccessParams): Promise<ConfirmState> {
+export async function confirmPayment(params: SuccessParams): Promise<Confirmed> {
   try {
     const session = await send(api["checkout-session"].$get({ query: { session_id: params.sessionId } }));
     if (!session.ok) {
@@ -142,23 +144,12 @@ export async function confirmPayment(params: SuccessParams): Promise<ConfirmStat
 }
 
 export function usePaymentConfirmation(params: SuccessParams | null) {
-  const [state, setState] = useState<ConfirmState>(
-    params
-      ? { status: "loading" }
-      : { status: "error", message: "This page needs the link from the payment page.", canRetry: false },
-  );
-  const run = useRef(0);
-  const key = params ? `${params.sessionId}:${params.userID}:${params.eventID}` : "";
-  // biome-ignore lint/correctness/useExhaustiveDependencies: `key` stands for the params' contents.
-  const load = useCallback(async () => {
-    if (!params) return;
-    const mine = ++run.current;
-    setState({ status: "loading" });
-    const next = await confirmPayment(params);
-    if (mine === run.current) setState(next);
-  }, [key]);
-  useEffect(() => {
-    void load();
-  }, [load]);
-  return { state, retry: load };
+  const { state, reload } = useReply(params ? `${params.sessionId}:${params.userID}:${params.eventID}` : "", {
+    load: async (): Promise<Confirmed> =>
+      params
+        ? confirmPayment(params)
+        : { status: "error", message: "This page needs the link from the payment page.", canRetry: false },
+    failed: (): Confirmed => ({ status: "error", message: FAILED, canRetry: true }),
+  });
+  return { state, retry: reload };
 }

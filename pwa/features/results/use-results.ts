@@ -1,12 +1,9 @@
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { type ApiReply, CallFailed } from "../../lib/api.ts";
+import { useReply } from "../../lib/use-reply.ts";
 import { type Choice, type EventRatings, getRatings, releaseResults, savePaperChoice } from "./results-api.ts";
 
-export type ResultsState =
-  | { status: "idle" }
-  | { status: "loading" }
-  | { status: "error"; message: string }
-  | { status: "ready"; ratings: EventRatings };
+export type ResultsState = { status: "error"; message: string } | { status: "ready"; ratings: EventRatings };
 
 /** What the organiser reads when the server says no, chosen by the reply's code. */
 export function resultsProblem(what: "release" | "save", reply: Extract<ApiReply<unknown>, { ok: false }>) {
@@ -25,42 +22,28 @@ export function resultsProblem(what: "release" | "save", reply: Extract<ApiReply
  * A new `refreshKey` (the room's stream told of ratings) reads them again without a loading flash.
  */
 export function useResults(eventID: number | null, refreshKey?: number) {
-  const [state, setState] = useState<ResultsState>({ status: "idle" });
   const [busy, setBusy] = useState<string | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
-
-  const load = useCallback(
-    async (quiet = false) => {
-      if (eventID === null) {
-        setState({ status: "idle" });
-        return;
-      }
-      if (!quiet) setState({ status: "loading" });
-      try {
-        const reply = await getRatings(eventID);
-        if (reply.ok) setState({ status: "ready", ratings: reply.data });
-        else if (!quiet)
-          setState({
-            status: "error",
-            message: `Couldn't load the ratings: ${reply.data.error ?? "please try again."}`,
-          });
-      } catch (error) {
-        if (!(error instanceof CallFailed)) throw error;
-        if (!quiet) setState({ status: "error", message: "Can't reach the server to load the ratings." });
-      }
+  const { state, reload, refresh } = useReply(eventID, {
+    async load(id: number): Promise<ResultsState> {
+      const reply = await getRatings(id);
+      return reply.ok
+        ? { status: "ready", ratings: reply.data }
+        : { status: "error", message: `Couldn't load the ratings: ${reply.data.error ?? "please try again."}` };
     },
-    [eventID],
-  );
+    failed: (): ResultsState => ({ status: "error", message: "Can't reach the server to load the ratings." }),
+  });
+  // Another event picked: the last action's problem was about the one before.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: eventID is what clears it
   useEffect(() => {
     setProblem(null);
-    void load();
-  }, [load]);
+  }, [eventID]);
   const seenKey = useRef(refreshKey);
   useEffect(() => {
     if (seenKey.current === refreshKey) return;
     seenKey.current = refreshKey;
-    void load(true);
-  }, [refreshKey, load]);
+    void refresh();
+  }, [refreshKey, refresh]);
 
   const act = async (key: string, call: () => Promise<ApiReply<unknown>>, what: "release" | "save") => {
     setBusy(key);
@@ -68,7 +51,7 @@ export function useResults(eventID: number | null, refreshKey?: number) {
     try {
       const reply = await call();
       if (!reply.ok) setProblem(resultsProblem(what, reply));
-      await load(true);
+      await refresh();
     } catch (error) {
       if (!(error instanceof CallFailed)) throw error;
       setProblem("No connection: try again once you're online.");
@@ -82,7 +65,7 @@ export function useResults(eventID: number | null, refreshKey?: number) {
     busy,
     problem,
     dismissProblem: () => setProblem(null),
-    reload: () => load(),
+    reload,
     release: () => (eventID === null ? Promise.resolve() : act("release", () => releaseResults(eventID), "release")),
     choose: (fromUserID: number, toUserID: number, choice: Choice) =>
       eventID === null

@@ -1,11 +1,9 @@
-import { useCallback, useEffect, useState } from "react";
+import { useState } from "react";
 import { CallFailed } from "../../lib/api.ts";
+import { useReply } from "../../lib/use-reply.ts";
 import { getKeepApart, type KeepApartState, setKeepApart } from "./rounds-api.ts";
 
-export type KeepApartLoad =
-  | { status: "loading" }
-  | { status: "error"; message: string }
-  | { status: "ready"; data: KeepApartState };
+export type KeepApartLoad = { status: "error"; message: string } | { status: "ready"; data: KeepApartState };
 
 /**
  * The organiser's **Keep apart** marks for one event (docs/decisions/030-nobody-across-the-table-twice.md):
@@ -13,28 +11,17 @@ export type KeepApartLoad =
  * re-planned the rounds, so the console shows the new plan at once rather than at its next poll.
  */
 export function useKeepApart(eventID: number, onPlanChanged: () => unknown) {
-  const [state, setState] = useState<KeepApartLoad>({ status: "loading" });
+  const { state, setState, reload } = useReply(eventID, {
+    async load(id: number): Promise<KeepApartLoad> {
+      const reply = await getKeepApart(id);
+      return reply.ok
+        ? { status: "ready", data: reply.data }
+        : { status: "error", message: "Couldn't load who is kept apart." };
+    },
+    failed: (): KeepApartLoad => ({ status: "error", message: "Couldn't reach the server to load who is kept apart." }),
+  });
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
-
-  const load = useCallback(async () => {
-    setState({ status: "loading" });
-    try {
-      const reply = await getKeepApart(eventID);
-      setState(
-        reply.ok
-          ? { status: "ready", data: reply.data }
-          : { status: "error", message: "Couldn't load who is kept apart." },
-      );
-    } catch (error) {
-      if (!(error instanceof CallFailed)) throw error;
-      setState({ status: "error", message: "Couldn't reach the server to load who is kept apart." });
-    }
-  }, [eventID]);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
 
   const change = async (userIDs: [number, number], apart: boolean) => {
     setBusy(true);
@@ -66,5 +53,5 @@ export function useKeepApart(eventID: number, onPlanChanged: () => unknown) {
     return false;
   };
 
-  return { state, busy, problem, reload: load, change };
+  return { state, busy, problem, reload, change };
 }

@@ -1,6 +1,6 @@
-import { useCallback, useEffect, useState } from "react";
 import { type EventOfReply, eventOfReply } from "../../../common/event-wire.ts";
 import { api, CallFailed, type Ok, send } from "../../lib/api.ts";
+import { useReply } from "../../lib/use-reply.ts";
 
 /** The booking's event, its fields by the names of the code (mapped as it arrives, common/event-wire.ts). */
 export type EventDetails = EventOfReply<Ok<(typeof api)["get-event-details"]["$get"]>["event"]>;
@@ -8,44 +8,34 @@ export type EventDetails = EventOfReply<Ok<(typeof api)["get-event-details"]["$g
 export const CONFIRMED = "Booking confirmed! Thank you!";
 export const INVALID = "Invalid code. Please try again.";
 
-type DetailsState =
-  | { status: "loading" }
-  | { status: "error"; message: string; canRetry: boolean }
-  | { status: "ready"; event: EventDetails };
+type DetailsState = { status: "error"; message: string; canRetry: boolean } | { status: "ready"; event: EventDetails };
 
 /** The header of the door check: which event this booking is for. */
 export function useEventDetails(eventID: number | null, userID: number | null) {
-  const [state, setState] = useState<DetailsState>({ status: "loading" });
-  const load = useCallback(async () => {
-    if (!eventID || !userID) {
-      setState({ status: "error", message: "This link is missing the booking it is for.", canRetry: false });
-      return;
-    }
-    setState({ status: "loading" });
-    try {
+  return useReply(`${eventID}:${userID}`, {
+    async load(): Promise<DetailsState> {
+      if (!eventID || !userID)
+        return { status: "error", message: "This link is missing the booking it is for.", canRetry: false };
       const reply = await send(
         api["get-event-details"].$get({ query: { eventID: String(eventID), userID: String(userID) } }),
       );
-      if (reply.ok) setState({ status: "ready", event: eventOfReply(reply.data.event) });
-      else if (reply.data.code === "not_found" || reply.data.code === "invalid_request")
-        setState({ status: "error", message: "We couldn't find this booking.", canRetry: false });
-      else setState({ status: "error", message: "We couldn't load the event details.", canRetry: true });
-    } catch (error) {
+      if (reply.ok) return { status: "ready", event: eventOfReply(reply.data.event) };
+      if (reply.data.code === "not_found" || reply.data.code === "invalid_request")
+        return { status: "error", message: "We couldn't find this booking.", canRetry: false };
+      return { status: "error", message: "We couldn't load the event details.", canRetry: true };
+    },
+    failed(error): DetailsState {
       console.error(error);
-      setState({
+      return {
         status: "error",
         message:
           error instanceof CallFailed
             ? "You seem to be offline. Reconnect to check the code."
             : "We couldn't load the event details.",
         canRetry: true,
-      });
-    }
-  }, [eventID, userID]);
-  useEffect(() => {
-    void load();
-  }, [load]);
-  return { state, reload: load };
+      };
+    },
+  });
 }
 
 /**

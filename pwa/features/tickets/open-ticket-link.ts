@@ -1,6 +1,7 @@
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useRef } from "react";
 import { useSearchParams } from "react-router-dom";
 import { type ApiReply, api, CallFailed, send } from "../../lib/api.ts";
+import { type ReplyState, useReply } from "../../lib/use-reply.ts";
 import { type TicketReply, ticketFromReply } from "./ticket-reply.ts";
 import { asSavedTicket, type SavedTicket, saveTicket } from "./ticket-store.ts";
 
@@ -22,11 +23,13 @@ export function readTicketLink(search: URLSearchParams): TicketLink | "incomplet
   return { bookingId: Number(add), token };
 }
 
-export type TicketLinkState =
+/** What opening a link came to; none when the address names no ticket. */
+type Opened =
   | { status: "none" }
-  | { status: "loading" }
   | { status: "error"; message: string; canRetry: boolean }
   | { status: "added"; ticket: SavedTicket; saved: boolean };
+
+export type TicketLinkState = ReplyState<Opened, string>;
 
 export const INCOMPLETE_TICKET_LINK =
   "This ticket link is incomplete. Please open the whole link from your text message again.";
@@ -34,7 +37,7 @@ const INVALID = "This ticket link isn't valid. Please open the link from your te
 const FAILED = "We couldn't open your ticket just now. Please try again.";
 
 /** Asks the server for the linked ticket and keeps it on this device. */
-export async function openTicketLink(link: TicketLink): Promise<TicketLinkState> {
+export async function openTicketLink(link: TicketLink): Promise<Opened> {
   let reply: ApiReply<TicketReply>;
   try {
     reply = await send(api.ticket.$post({ json: { bookingId: link.bookingId, t: link.token } }));
@@ -87,37 +90,30 @@ export async function openTicketLink(link: TicketLink): Promise<TicketLinkState>
 export function useTicketLink() {
   const [search, setSearch] = useSearchParams();
   const link = readTicketLink(search);
-  const [state, setState] = useState<TicketLinkState>(
-    link === null
-      ? { status: "none" }
-      : link === "incomplete"
-        ? { status: "error", message: INCOMPLETE_TICKET_LINK, canRetry: false }
-        : { status: "loading" },
-  );
-  const run = useRef(0);
-  const key = link && link !== "incomplete" ? `${link.bookingId}:${link.token}` : "";
-  // biome-ignore lint/correctness/useExhaustiveDependencies: `key` stands for the link's contents.
-  const load = useCallback(async () => {
-    if (!link || link === "incomplete") return;
-    const mine = ++run.current;
-    setState({ status: "loading" });
-    const next = await openTicketLink(link);
-    if (mine !== run.current) return;
-    setState(next);
-    if (next.status === "added") {
-      setSearch(
-        (current) => {
-          const rest = new URLSearchParams(current);
-          rest.delete("add");
-          rest.delete("t");
-          return rest;
-        },
-        { replace: true },
-      );
-    }
-  }, [key]);
-  useEffect(() => {
-    void load();
-  }, [load]);
-  return { state, retry: load };
+  // The last link opened: taking the query out of the address once it is saved reads nothing new.
+  const opened = useRef<string | null>(null);
+  if (link) opened.current = link === "incomplete" ? link : `${link.bookingId}:${link.token}`;
+  const { state, reload } = useReply(opened.current, {
+    async load(): Promise<Opened> {
+      if (!link) return { status: "none" };
+      if (link === "incomplete") return { status: "error", message: INCOMPLETE_TICKET_LINK, canRetry: false };
+      const next = await openTicketLink(link);
+      if (next.status === "added") {
+        setSearch(
+          (current) => {
+            const rest = new URLSearchParams(current);
+            rest.delete("add");
+            rest.delete("t");
+            return rest;
+          },
+          { replace: true },
+        );
+      }
+      return next;
+    },
+    failed: (): Opened => ({ status: "error", message: FAILED, canRetry: true }),
+  });
+  return { state: state.status === "idle" ? NONE : state, retry: reload };
 }
+
+const NONE: Opened = { status: "none" };

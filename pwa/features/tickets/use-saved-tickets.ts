@@ -1,42 +1,51 @@
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useEffect, useRef } from "react";
 import { useOnline } from "../../lib/use-online.ts";
+import { useReply } from "../../lib/use-reply.ts";
 import { refreshTicketStatuses } from "./refresh-ticket-status.ts";
 import { listTickets, type SavedTicket } from "./ticket-store.ts";
 
-type State = { status: "loading" } | { status: "error" } | { status: "ready"; tickets: SavedTicket[] };
+type Shown = { status: "error" } | { status: "ready"; tickets: SavedTicket[] };
 
 /**
  * The tickets kept on this device: read from IndexedDB first, so they show offline, then, while
  * online, each asks the server whether it is still valid (and again when the network returns).
  */
 export function useSavedTickets() {
-  const [state, setState] = useState<State>({ status: "loading" });
   const online = useOnline();
-  const run = useRef(0);
-  const load = useCallback(async (refresh: boolean) => {
-    const mine = ++run.current;
-    let tickets: SavedTicket[];
-    try {
-      tickets = await listTickets();
-    } catch (error) {
+  // Whether the next read asks the server too: not for a refresh after a change made here.
+  const ask = useRef(online);
+  const { state, reload, refresh } = useReply("tickets", {
+    async load(_: string, show: (first: Shown) => void): Promise<Shown> {
+      const tickets = await listTickets();
+      if (!ask.current || tickets.length === 0) return { status: "ready", tickets };
+      show({ status: "ready", tickets });
+      return { status: "ready", tickets: await refreshTicketStatuses(tickets) };
+    },
+    failed(error): Shown {
       console.error(error);
-      if (mine === run.current) setState({ status: "error" });
+      return { status: "error" };
+    },
+  });
+  // Back online: the list in place, each ticket asking the server again (the first read already asks).
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
       return;
     }
-    if (mine !== run.current) return;
-    setState({ status: "ready", tickets });
-    if (!refresh || tickets.length === 0) return;
-    const fresh = await refreshTicketStatuses(tickets);
-    if (mine === run.current) setState({ status: "ready", tickets: fresh });
-  }, []);
-  useEffect(() => {
-    void load(online);
-  }, [load, online]);
-  const reload = useCallback(() => {
-    setState({ status: "loading" });
-    return load(navigator.onLine);
-  }, [load]);
-  /** Reads the list again in place, with no loading screen in between (after a cancel made here). */
-  const refresh = useCallback(() => load(false), [load]);
-  return { state, reload, refresh };
+    ask.current = online;
+    void refresh();
+  }, [online, refresh]);
+  return {
+    state,
+    reload: () => {
+      ask.current = navigator.onLine;
+      return reload();
+    },
+    /** Reads the list again in place, with no loading screen in between (after a cancel made here). */
+    refresh: () => {
+      ask.current = false;
+      return refresh();
+    },
+  };
 }

@@ -1,41 +1,43 @@
-import { useCallback, useEffect, useId, useState } from "react";
-import { ErrorNotice } from "../../../lib/error-notice.tsx";
+import { useCallback, useEffect, useId } from "react";
+import { ReplyView } from "../../../components/ui/reply-view.tsx";
+import { type ReplyState, useReply } from "../../../lib/use-reply.ts";
 import { type AnnouncementRow, bookedLabel, isSending, listAnnouncements, progressLabel } from "../announcements.ts";
 import { formatAtVenue } from "../format.ts";
 
 // The Invite tab's list of the event's announcements, with their progress and bookings (invite.tsx).
 
-export type ListState = { status: "idle" | "loading" | "error" } | { status: "ready"; rows: AnnouncementRow[] };
+type Listed = { status: "error" } | { status: "ready"; rows: AnnouncementRow[] };
+export type ListState = ReplyState<Listed>;
 
 /** How often the list refreshes while an announcement is still going out. */
 const POLL_MS = 3000;
 
 /** The event's announcements, read again every few seconds while any is still going out. */
 export function useAnnouncementList(eventId: number | null) {
-  const [list, setList] = useState<ListState>({ status: "idle" });
-  const loadList = useCallback(async (id: number, quiet = false) => {
-    if (!quiet) setList({ status: "loading" });
-    try {
+  const {
+    state: list,
+    reload,
+    refresh,
+  } = useReply(eventId, {
+    async load(id: number): Promise<Listed> {
       const reply = await listAnnouncements(id);
-      setList(reply.ok ? { status: "ready", rows: reply.data } : { status: "error" });
-    } catch (error) {
+      return reply.ok ? { status: "ready", rows: reply.data } : { status: "error" };
+    },
+    failed(error): Listed {
       console.warn(error);
-      if (!quiet) setList({ status: "error" });
-    }
-  }, []);
-
-  useEffect(() => {
-    if (eventId === null) setList({ status: "idle" });
-    else void loadList(eventId);
-  }, [eventId, loadList]);
+      return { status: "error" };
+    },
+  });
+  // `quiet`: read again in place (after a send, and while one is going out).
+  const loadList = useCallback(async (_id: number, quiet = false) => (quiet ? refresh() : reload()), [reload, refresh]);
 
   // While any announcement is still going out, its progress is read again every few seconds.
   const sending = list.status === "ready" && list.rows.some(isSending);
   useEffect(() => {
     if (!sending || eventId === null) return;
-    const timer = setInterval(() => void loadList(eventId, true), POLL_MS);
+    const timer = setInterval(() => void refresh(), POLL_MS);
     return () => clearInterval(timer);
-  }, [sending, eventId, loadList]);
+  }, [sending, eventId, refresh]);
   return { list, loadList };
 }
 
@@ -56,37 +58,39 @@ export function AnnouncementList({ list, eventId, zone, loadList }: ListProps) {
           Refresh
         </button>
       </div>
-      {list.status === "loading" ? (
-        <p role="status" className="admin-loading">
-          Loading the announcements...
-        </p>
-      ) : null}
-      {list.status === "error" ? (
-        <ErrorNotice message="Couldn't load the announcements." onRetry={() => eventId !== null && loadList(eventId)} />
-      ) : null}
-      {list.status === "ready" && list.rows.length === 0 ? (
-        <p className="empty">No announcements for this event yet.</p>
-      ) : null}
-      {list.status === "ready" && list.rows.length > 0 ? (
-        <ol className="invite-list" aria-label="Announcements, newest first">
-          {list.rows.map((row) => (
-            <li key={row.id} className="invite-row">
-              <div className="invite-row-head">
-                <span>{formatAtVenue(row.createdAt, zone)}</span>
-                <span>{row.channels.map((c) => (c === "sms" ? "Text message" : "Email")).join(" and ")}</span>
-              </div>
-              <p className="invite-row-text">{row.text}</p>
-              <p className="invite-row-numbers">
-                <strong>{progressLabel(row)}</strong>
-                {row.progress.suppressed > 0 ? ` · ${row.progress.suppressed} opted out before their turn` : ""}
-                {row.progress.failed > 0 ? ` · ${row.progress.failed} failed` : ""}
-                {" · "}
-                {bookedLabel(row)}
-              </p>
-            </li>
-          ))}
-        </ol>
-      ) : null}
+      <ReplyView
+        state={list}
+        loading={
+          <p role="status" className="admin-loading">
+            Loading the announcements...
+          </p>
+        }
+        error="Couldn't load the announcements."
+        onRetry={() => eventId !== null && loadList(eventId)}
+        isEmpty={(ready) => ready.rows.length === 0}
+        empty={<p className="empty">No announcements for this event yet.</p>}
+      >
+        {({ rows }) => (
+          <ol className="invite-list" aria-label="Announcements, newest first">
+            {rows.map((row) => (
+              <li key={row.id} className="invite-row">
+                <div className="invite-row-head">
+                  <span>{formatAtVenue(row.createdAt, zone)}</span>
+                  <span>{row.channels.map((c) => (c === "sms" ? "Text message" : "Email")).join(" and ")}</span>
+                </div>
+                <p className="invite-row-text">{row.text}</p>
+                <p className="invite-row-numbers">
+                  <strong>{progressLabel(row)}</strong>
+                  {row.progress.suppressed > 0 ? ` · ${row.progress.suppressed} opted out before their turn` : ""}
+                  {row.progress.failed > 0 ? ` · ${row.progress.failed} failed` : ""}
+                  {" · "}
+                  {bookedLabel(row)}
+                </p>
+              </li>
+            ))}
+          </ol>
+        )}
+      </ReplyView>
     </section>
   );
 }

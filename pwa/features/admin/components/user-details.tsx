@@ -1,8 +1,9 @@
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { type ConfirmRequest, useConfirm } from "../../../components/ui/confirm-dialog.tsx";
 import { EventPicker } from "../../../components/ui/event-picker.tsx";
 import { FormMessage, type Message } from "../../../components/ui/form-message.tsx";
-import { ErrorNotice } from "../../../lib/error-notice.tsx";
+import { ReplyView } from "../../../components/ui/reply-view.tsx";
+import { type ReplyState, useReply } from "../../../lib/use-reply.ts";
 import { getEventUsers, type Participant, refund } from "../admin-api.ts";
 import { downloadParticipantsCsv } from "../export-participants.ts";
 import { formatAud, plural } from "../format.ts";
@@ -12,7 +13,7 @@ import { useWaitlist } from "../use-waitlist.ts";
 import { ParticipantsTable, refundable } from "./participants-table.tsx";
 import { WaitlistTable } from "./waitlist-table.tsx";
 
-type Rows = { status: "idle" } | { status: "loading" } | { status: "error" } | { status: "ready"; rows: Participant[] };
+type Rows = { status: "error" } | { status: "ready"; rows: Participant[] };
 
 type Props = {
   events: ReturnType<typeof useAdminEvents>;
@@ -147,42 +148,41 @@ function refundRequest(chosen: Participant[]): ConfirmRequest {
 }
 
 /** Before the table: no event picked, the participants loading, or why they could not be read. */
-function RowsStatus({ rows, onRetry }: { rows: Rows; onRetry(): void }) {
+function RowsStatus({ rows, onRetry }: { rows: ReplyState<Rows>; onRetry(): void }) {
   return (
-    <>
-      {rows.status === "idle" ? <p className="empty">Choose an event to see who booked.</p> : null}
-      {rows.status === "loading" ? (
+    <ReplyView
+      state={rows}
+      idle={<p className="empty">Choose an event to see who booked.</p>}
+      loading={
         <p role="status" className="admin-loading">
           Loading participants...
         </p>
-      ) : null}
-      {rows.status === "error" ? <ErrorNotice message="Couldn't load the participants." onRetry={onRetry} /> : null}
-    </>
+      }
+      error="Couldn't load the participants."
+      onRetry={onRetry}
+    >
+      {() => null}
+    </ReplyView>
   );
 }
 
 /** The event's participants, read when it is picked and again on request (`quiet`: no loading state). */
 function useParticipants(eventId: number | null) {
-  const [rows, setRows] = useState<Rows>({ status: "idle" });
-  const load = useCallback(async (id: number, quiet = false) => {
-    if (!quiet) setRows({ status: "loading" });
-    try {
+  const {
+    state: rows,
+    reload,
+    refresh,
+  } = useReply(eventId, {
+    async load(id: number): Promise<Rows> {
       const reply = await getEventUsers(id);
-      if (!reply.ok || !Array.isArray(reply.data)) {
-        setRows({ status: "error" });
-        return;
-      }
-      setRows({ status: "ready", rows: reply.data });
-    } catch (error) {
+      return reply.ok && Array.isArray(reply.data) ? { status: "ready", rows: reply.data } : { status: "error" };
+    },
+    failed(error): Rows {
       console.warn(error);
-      setRows({ status: "error" });
-    }
-  }, []);
-
-  useEffect(() => {
-    if (eventId === null) setRows({ status: "idle" });
-    else void load(eventId);
-  }, [eventId, load]);
+      return { status: "error" };
+    },
+  });
+  const load = (_id: number, quiet = false) => (quiet ? refresh() : reload());
   return { rows, load };
 }
 

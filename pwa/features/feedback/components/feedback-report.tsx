@@ -99,7 +99,7 @@ export function FeedbackReportView({ link }: { link: FeedbackLink | null }) {
       </p>
     );
   }
-  if (state.status === "loading") {
+  if (state.status === "loading" || state.status === "idle") {
     return (
       <p className="loading" role="status" aria-busy="true">
         Loading your matches…

@@ -42,7 +42,7 @@ export function PartnerGrid({ link, arrange, refreshKey, onClosed }: Props) {
       </p>
     );
   }
-  if (state.status === "loading") {
+  if (state.status === "loading" || state.status === "idle") {
     return (
       <div className="partner-grid" role="status" aria-busy="true" aria-label="Loading your partners">
         {[0, 1, 2, 3].map((i) => (

@@ -1,7 +1,8 @@
-import { useEffect, useId, useState } from "react";
+import { useId, useState } from "react";
 import { GUEST_MESSAGE, guestMessageBody } from "../../../../common/guest-message.ts";
 import { Dialog } from "../../../components/ui/dialog.tsx";
 import { CallFailed } from "../../../lib/api.ts";
+import { useReply } from "../../../lib/use-reply.ts";
 import "../../../components/ui/ui.css";
 import "../guest-messages.css";
 import {
@@ -42,10 +43,7 @@ function newMessageID() {
   return `msg-${Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("")}`;
 }
 
-type Loaded =
-  | { status: "loading" }
-  | { status: "error"; message: string }
-  | { status: "ready"; preview: GuestMessagePreview };
+type Loaded = { status: "error"; message: string } | { status: "ready"; preview: GuestMessagePreview };
 type Outcome = { kind: "ok" | "error"; text: string } | null;
 
 function MessageGuestsDialog({ eventID, onClose }: { eventID: number; onClose(): void }) {
@@ -160,29 +158,16 @@ function MessageGuestsDialog({ eventID, onClose }: { eventID: number; onClose():
 }
 
 /** Who the message would go to: the counts of each audience, read from the server once. */
-function useAudiencePreview(eventID: number): Loaded {
-  const [loaded, setLoaded] = useState<Loaded>({ status: "loading" });
-  useEffect(() => {
-    let live = true;
-    void (async () => {
-      try {
-        const reply = await previewGuestMessage(eventID);
-        if (!live) return;
-        setLoaded(
-          reply.ok
-            ? { status: "ready", preview: reply.data }
-            : { status: "error", message: "Couldn't load who the message would go to. Close and try again." },
-        );
-      } catch (error) {
-        if (!(error instanceof CallFailed)) throw error;
-        if (live) setLoaded({ status: "error", message: "You're offline: messages need the network." });
-      }
-    })();
-    return () => {
-      live = false;
-    };
-  }, [eventID]);
-  return loaded;
+function useAudiencePreview(eventID: number) {
+  return useReply(eventID, {
+    async load(id: number): Promise<Loaded> {
+      const reply = await previewGuestMessage(id);
+      return reply.ok
+        ? { status: "ready", preview: reply.data }
+        : { status: "error", message: "Couldn't load who the message would go to. Close and try again." };
+    },
+    failed: (): Loaded => ({ status: "error", message: "You're offline: messages need the network." }),
+  }).state;
 }
 
 /** What a send's answer says: how many it went to, or why it did not go. */

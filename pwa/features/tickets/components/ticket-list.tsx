@@ -1,6 +1,6 @@
 import { Link } from "react-router-dom";
+import { ReplyView } from "../../../components/ui/reply-view.tsx";
 import { useAnnouncement } from "../../../lib/announcement.tsx";
-import { ErrorNotice } from "../../../lib/error-notice.tsx";
 import { groupTickets } from "../ticket-standing.ts";
 import type { SavedTicket } from "../ticket-store.ts";
 import { useSavedTickets } from "../use-saved-tickets.ts";
@@ -61,29 +61,45 @@ function SavedTickets({
   level: 2 | 3;
   onCancelled?: (announcement: string) => void;
 }) {
+  return (
+    <ReplyView
+      state={state}
+      loading={
+        <p className="empty" role="status" aria-busy="true">
+          Loading your tickets…
+        </p>
+      }
+      error="This browser couldn't open the tickets saved on this device."
+      onRetry={reload}
+      isEmpty={(ready) => ready.tickets.length === 0}
+      empty={
+        <div className="empty">
+          <p>
+            No tickets are saved on this device yet. Book an event and your ticket appears here, ready for the door.
+          </p>
+          <Link className="button primary" to="/">
+            Browse events
+          </Link>
+        </div>
+      }
+    >
+      {({ tickets }) => <TicketGroups tickets={tickets} level={level} onCancelled={onCancelled} />}
+    </ReplyView>
+  );
+}
+
+function TicketGroups({
+  tickets,
+  level,
+  onCancelled,
+}: {
+  tickets: SavedTicket[];
+  level: 2 | 3;
+  onCancelled?: (announcement: string) => void;
+}) {
   const Group = level === 2 ? "h2" : "h3";
   const inner = level === 2 ? 3 : 4;
-  if (state.status === "loading") {
-    return (
-      <p className="empty" role="status" aria-busy="true">
-        Loading your tickets…
-      </p>
-    );
-  }
-  if (state.status === "error") {
-    return <ErrorNotice message="This browser couldn't open the tickets saved on this device." onRetry={reload} />;
-  }
-  if (state.tickets.length === 0) {
-    return (
-      <div className="empty">
-        <p>No tickets are saved on this device yet. Book an event and your ticket appears here, ready for the door.</p>
-        <Link className="button primary" to="/">
-          Browse events
-        </Link>
-      </div>
-    );
-  }
-  const { upcoming, past } = groupTickets(state.tickets, Date.now());
+  const { upcoming, past } = groupTickets(tickets, Date.now());
   if (past.length === 0) return <Tickets tickets={upcoming} headingLevel={level} onCancelled={onCancelled} />;
   return (
     <>
