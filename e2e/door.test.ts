@@ -12,7 +12,15 @@ import { bookings, users } from "../db/schema.ts";
 import { arrivalTime } from "../pwa/features/door/roster-view.ts";
 import { insertEvent, insertPaidBookings, makeImage } from "../test/fixtures.ts";
 import { browserSuite } from "./fixtures.ts";
-import { type AppServer, newContext, noBrowser, phone, submitOrganiserPassword, waitUntil } from "./harness.ts";
+import {
+  type AppServer,
+  launchBrowser,
+  newContext,
+  noBrowser,
+  phone,
+  submitOrganiserPassword,
+  waitUntil,
+} from "./harness.ts";
 import { expectAccessible, waitForServiceWorker } from "./page-checks.ts";
 
 const PASSWORD = "e2e-admin-password";
