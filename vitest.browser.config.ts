@@ -1,12 +1,10 @@
 import { defineConfig } from "vitest/config";
 
-// Browser suites: each file starts its own server (free port, temporary database) and connects to
-// the run's one Chromium (e2e/global-setup.ts, e2e/fixtures.ts). Two at a time suits the two-core
-// machines.
+// Browser suites: each file starts its own server (free port, temporary database) and Chromium.
+// Two at a time suits the two-core machines.
 export default defineConfig({
   test: {
     include: ["e2e/**/*.test.ts"],
-    globalSetup: ["e2e/global-setup.ts"],
     environment: "node",
     testTimeout: 90_000,
     // A hook starts a server and Chromium: seconds alone, up to a minute or more on two busy cores.

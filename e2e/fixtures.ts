@@ -1,13 +1,12 @@
 import { eq } from "drizzle-orm";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { test as base, inject } from "vitest";
+import { test as base } from "vitest";
 import { storeImage } from "../api/booking/images.ts";
 import { openDatabase } from "../db/client.ts";
 import { bookings, type NewEvent, users } from "../db/schema.ts";
 import { insertEvent, insertPaidBookings, makeImage } from "../test/fixtures.ts";
 import {
   type AppServer,
-  connectBrowser,
   desktop,
   launchBrowser,
   newContext,
@@ -98,13 +97,7 @@ export const test = base
     return server;
   })
   .extend("browser", { scope: "file" }, async ({ suiteOptions }, { onCleanup }) => {
-    // The run's shared Chromium (e2e/global-setup.ts) unless the suite needs flags of its own; closing
-    // a connected browser closes this suite's contexts and leaves the shared one running.
-    const endpoint = inject("chromiumEndpoint");
-    const browser: Browser =
-      endpoint && !suiteOptions.browserArgs?.length
-        ? await connectBrowser(endpoint)
-        : await launchBrowser(suiteOptions.browserArgs ?? []);
+    const browser: Browser = await launchBrowser(suiteOptions.browserArgs ?? []);
     onCleanup(() => browser.close());
     return browser;
   })

@@ -4,7 +4,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type Browser, type BrowserContext, type BrowserServer, chromium, type Page } from "playwright-core";
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import { REPLY_MISMATCH } from "../api/lib/openapi.ts";
 import { ADULT_DATE_OF_BIRTH } from "../test/date-of-birth.ts";
 
@@ -189,20 +189,6 @@ const chromiumArgs = [
 export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
   if (!chromiumPath) throw new Error("no Chromium");
   return chromium.launch({ executablePath: chromiumPath, args: [...chromiumArgs, ...extraArgs] });
-}
-
-/**
- * One Chromium for a whole run (vitest.browser.config.ts's globalSetup, e2e/global-setup.ts), which
- * each suite's `browser` fixture connects to instead of launching its own.
- */
-export async function launchBrowserServer(): Promise<BrowserServer> {
-  if (!chromiumPath) throw new Error("no Chromium");
-  return chromium.launchServer({ executablePath: chromiumPath, args: chromiumArgs });
-}
-
-/** Connects to the run's Chromium; `close()` on what it returns closes only this suite's contexts. */
-export async function connectBrowser(wsEndpoint: string): Promise<Browser> {
-  return chromium.connect(wsEndpoint);
 }
 
 /**
