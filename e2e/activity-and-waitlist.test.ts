@@ -1,19 +1,18 @@
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { recordActivity } from "../api/organiser/activity.ts";
 import { openDatabase } from "../db/client.ts";
 import { waitlistEntries } from "../db/schema.ts";
 import { insertEvent, insertPaidBookings } from "../test/fixtures.ts";
+import { browserSuite } from "./fixtures.ts";
 import {
   type AppServer,
   desktop,
   devOutbox,
-  launchBrowser,
   newContext,
   noBrowser,
   phone,
   signInAsOrganiser,
-  startAppServer,
   verifyPhone,
 } from "./harness.ts";
 import { expectAccessible, expectNoSidewaysScroll } from "./page-checks.ts";
@@ -27,13 +26,16 @@ const DAY = 24 * HOUR;
 // away (docs/decisions/022-host-access.md); the waitlist kept as "Closed at the start" once sales
 // close (docs/decisions/015-balanced-rooms-and-waitlist.md); and on a 390 px phone, the waitlist form
 // naming the full side and the booking page opening at its heading.
+const test = browserSuite();
+
 describe.skipIf(noBrowser)("activity, the waitlist at the start, and the booking page's first words", () => {
   let server: AppServer;
   let browser: Browser;
   let startingId = 0;
 
-  beforeAll(async () => {
-    server = await startAppServer({ SEED_DEMO: "0" });
+  test.beforeAll(async ({ server: fileServer, browser: fileBrowser }) => {
+    server = fileServer;
+    browser = fileBrowser;
     const db = openDatabase(`${server.dataDir}/app.db`);
     const uploads = `${server.dataDir}/uploads`;
     const night = await insertEvent(db, uploads, {
@@ -93,12 +95,6 @@ describe.skipIf(noBrowser)("activity, the waitlist at the start, and the booking
       await insertEvent(db, uploads, { name: `Early Mixer ${i + 1}`, startsAt: Date.now() + (3 + i) * DAY });
     }
     db.$client.close();
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
   });
 
   const pick = async (page: Page, name: string) => {
@@ -108,10 +104,11 @@ describe.skipIf(noBrowser)("activity, the waitlist at the start, and the booking
     await picker.selectOption({ label: (await options()).find((o) => o.includes(name))! });
   };
 
-  it("names both people of a paper card, shows the host's kind, and reaches older entries (1366 px)", async () => {
-    const { context, pageErrors } = await newContext(browser, server.url, desktop);
-    const page = await context.newPage();
-    await signInAsOrganiser(page, "/admin?tab=host-access");
+  test("names both people of a paper card, shows the host's kind, and reaches older entries (1366 px)", async ({
+    organiser,
+  }) => {
+    const { page, pageErrors } = organiser;
+    await page.goto("/admin?tab=host-access");
     await pick(page, "Logged Night");
     const activity = page.getByRole("list", { name: "Activity, newest first" });
     await expect.poll(() => activity.getByRole("listitem").count()).toBe(50);
@@ -129,7 +126,6 @@ describe.skipIf(noBrowser)("activity, the waitlist at the start, and the booking
     await expectAccessible(page, "Activity, all pages");
     await expectNoSidewaysScroll(page);
     expect(pageErrors).toEqual([]);
-    await context.close();
   });
 
   it("keeps the waitlist as Closed at the start once Start Event closes sales, and texts them (1366 px)", async () => {

@@ -1,10 +1,11 @@
 import { eq } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { openDatabase } from "../db/client.ts";
 import { promoCodes, users, waitlistEntries } from "../db/schema.ts";
 import { insertEvent, insertPaidBookings } from "../test/fixtures.ts";
-import { type AppServer, launchBrowser, newContext, noBrowser, signInAsOrganiser, startAppServer } from "./harness.ts";
+import { browserSuite } from "./fixtures.ts";
+import { type AppServer, newContext, noBrowser, signInAsOrganiser } from "./harness.ts";
 
 // Issue 46, item 10: at 1366 × 768, the organiser's usual laptop, every admin table fits the window
 // with realistic data (long names, several events): nothing scrolls sideways, and the Overview's last
@@ -19,13 +20,16 @@ const LONG_EVENT_NAMES = [
   "Saturday Long Lunch One Group Get-Together for Book Lovers and Coffee Snobs",
 ];
 
+const test = browserSuite();
+
 describe.skipIf(noBrowser)("the admin tables on a 1366 px laptop", () => {
   let server: AppServer;
   let browser: Browser;
   let firstEvent: number;
 
-  beforeAll(async () => {
-    server = await startAppServer({ SEED_DEMO: "0" });
+  test.beforeAll(async ({ server: fileServer, browser: fileBrowser }) => {
+    server = fileServer;
+    browser = fileBrowser;
     const db = openDatabase(`${server.dataDir}/app.db`);
     const uploads = `${server.dataDir}/uploads`;
     for (const [i, name] of LONG_EVENT_NAMES.entries()) {
@@ -57,13 +61,7 @@ describe.skipIf(noBrowser)("the admin tables on a 1366 px laptop", () => {
         .run();
     }
     db.$client.close();
-    browser = await launchBrowser();
   }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
 
   /** Nothing on the page is wider than the window, and every table and its last column are on screen. */
   async function expectFits(page: Page, where: string) {

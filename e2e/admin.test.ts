@@ -1,30 +1,28 @@
 import { eq, like } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { utcToWallClock } from "../common/time-zone.ts";
 import { tomorrowIn, wallClockToUtc } from "../common/venue-time-input.ts";
 import { openDatabase } from "../db/client.ts";
 import { bookings, events } from "../db/schema.ts";
 import { insertPaidBookings, makeImage } from "../test/fixtures.ts";
-import { type AppServer, desktop, launchBrowser, newContext, noBrowser, startAppServer } from "./harness.ts";
+import { browserSuite } from "./fixtures.ts";
+import { type AppServer, desktop, newContext, noBrowser } from "./harness.ts";
 import { expectAccessible } from "./page-checks.ts";
 
 const DAY = 86_400_000;
 const PASSWORD = "e2e-admin-password";
 
+const test = browserSuite();
+
 describe.skipIf(noBrowser)("admin panel on a desktop", () => {
   let server: AppServer;
   let browser: Browser;
 
-  beforeAll(async () => {
-    server = await startAppServer({ SEED_DEMO: "0" });
-    browser = await launchBrowser();
+  test.beforeAll(async ({ server: fileServer, browser: fileBrowser }) => {
+    server = fileServer;
+    browser = fileBrowser;
   });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-
   const db = () => openDatabase(`${server.dataDir}/app.db`);
   const status = (page: Page) => page.getByRole("status").filter({ hasNotText: "Loading" });
   const pickEvent = async (page: Page, name: string) => {

@@ -1,21 +1,21 @@
 import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type AppServer, desktop, launchBrowser, newContext, noBrowser, startAppServer } from "./harness.ts";
+import { describe, expect, it } from "vitest";
+import { browserSuite } from "./fixtures.ts";
+import { type AppServer, desktop, newContext, noBrowser } from "./harness.ts";
 
 // The API reference (docs/api.md, `GET /api/docs`): Scalar's page drawn from /api/openapi.json with
 // the app's own copy of its script. A developer opens it on `npm run dev`; nothing may come from
 // another site, and the page's CSP (its one inline script allowed by hash) must let it run.
 
+const test = browserSuite();
+
 describe.skipIf(noBrowser)("the API reference page", () => {
   let server: AppServer;
   let browser: Browser;
 
-  beforeAll(async () => {
-    [server, browser] = await Promise.all([startAppServer({ SEED_DEMO: "0" }), launchBrowser()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
+  test.beforeAll(async ({ server: fileServer, browser: fileBrowser }) => {
+    server = fileServer;
+    browser = fileBrowser;
   });
 
   it("shows every call's reference from the app's own files", async () => {

@@ -42,6 +42,8 @@ const sha256 = (file: string) => createHash("sha256").update(readFileSync(file))
 const paidRows = (sqlite: Database.Database) =>
   sqlite.prepare("select * from bookings where status = 'paid' order by id").all() as { id: number }[];
 
+// Its own server, not the `server` fixture (e2e/fixtures.ts): the server here is started on the folder
+// `npm run restore` wrote, after the backup and restore processes this suite is about have run.
 describe("npm run backup and npm run restore", () => {
   let dir: string;
   let db: Db;

@@ -1,20 +1,11 @@
 import { eq } from "drizzle-orm";
 import type { Browser, Dialog, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { openDatabase } from "../db/client.ts";
 import { bookings } from "../db/schema.ts";
 import { insertEvent, insertPaidBookings, makeImage } from "../test/fixtures.ts";
-import {
-  type AppServer,
-  codeFor,
-  devOutbox,
-  fillDateOfBirth,
-  launchBrowser,
-  newContext,
-  noBrowser,
-  startAppServer,
-  verifyPhone,
-} from "./harness.ts";
+import { browserSuite } from "./fixtures.ts";
+import { type AppServer, codeFor, devOutbox, fillDateOfBirth, newContext, noBrowser, verifyPhone } from "./harness.ts";
 import { expectAccessible, expectNoSidewaysScroll } from "./page-checks.ts";
 
 // What a first-time booker trips over, at 390 px: the side of a balanced event asked first, the
@@ -39,14 +30,17 @@ const venueClock = (ms: number) => {
   return `${clock.format(ms)} ${zone}`;
 };
 
+// RETENTION_DAYS and a tight code limit of its own, to show they come from the server.
+const test = browserSuite({ serverEnv: { RETENTION_DAYS: "45", OTP_MAX_PER_PHONE: "2" } });
+
 describe.skipIf(noBrowser)("a first booking on a phone", () => {
   let server: AppServer;
   let browser: Browser;
   let photo: Buffer;
 
-  beforeAll(async () => {
-    // RETENTION_DAYS and a tight code limit of its own, to show they come from the server.
-    server = await startAppServer({ SEED_DEMO: "0", RETENTION_DAYS: "45", OTP_MAX_PER_PHONE: "2" });
+  test.beforeAll(async ({ server: fileServer, browser: fileBrowser }) => {
+    server = fileServer;
+    browser = fileBrowser;
     const db = openDatabase(`${server.dataDir}/app.db`);
     const uploads = `${server.dataDir}/uploads`;
     const ladiesFull = await insertEvent(db, uploads, {
@@ -60,12 +54,6 @@ describe.skipIf(noBrowser)("a first booking on a phone", () => {
     await insertEvent(db, uploads, { name: "Open Garden Mixer", startsAt: Date.now() + 11 * DAY, totalSeats: 10 });
     db.$client.close();
     photo = await makeImage("png", 400, 400);
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
   });
 
   const bookFromHome = async (page: Page, eventName: string) => {

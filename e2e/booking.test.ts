@@ -1,20 +1,19 @@
 import { eq } from "drizzle-orm";
 import type { Browser, Dialog, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { openDatabase } from "../db/client.ts";
 import { bookings } from "../db/schema.ts";
 import { yearLike } from "../test/clock.ts";
 import { insertEvent, insertPaidBookings, makeImage } from "../test/fixtures.ts";
+import { browserSuite } from "./fixtures.ts";
 import {
   type AppServer,
   codeFor,
   devOutbox,
   fillDateOfBirth,
   fillDetails,
-  launchBrowser,
   newContext,
   noBrowser,
-  startAppServer,
   verifyPhone,
 } from "./harness.ts";
 import { expectAccessible, expectNoSidewaysScroll } from "./page-checks.ts";
@@ -26,14 +25,17 @@ const Y = yearLike(2031);
 // Ages are counted on the night, so a guest's date of birth goes with the event's year: 29 or 30 then.
 const BORN = `${Y - 30}-05-03`;
 
+const test = browserSuite();
+
 describe.skipIf(noBrowser)("booking from the home page", () => {
   let server: AppServer;
   let browser: Browser;
   let lastSeatId: number;
   let photo: Buffer;
 
-  beforeAll(async () => {
-    server = await startAppServer({ SEED_DEMO: "0" });
+  test.beforeAll(async ({ server: fileServer, browser: fileBrowser }) => {
+    server = fileServer;
+    browser = fileBrowser;
     const db = openDatabase(`${server.dataDir}/app.db`);
     const uploads = `${server.dataDir}/uploads`;
     await insertEvent(db, uploads, {
@@ -45,12 +47,6 @@ describe.skipIf(noBrowser)("booking from the home page", () => {
     lastSeatId = (await insertEvent(db, uploads, { name: "Last Seat Soiree", totalSeats: 1 })).id;
     db.$client.close();
     photo = await makeImage("png", 400, 400);
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
   });
 
   const outbox = () => devOutbox(server.url);

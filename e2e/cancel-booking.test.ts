@@ -1,9 +1,10 @@
 import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { openDatabase } from "../db/client.ts";
 import { waitlistEntries } from "../db/schema.ts";
 import { insertEvent } from "../test/fixtures.ts";
-import { type AppServer, devOutbox, launchBrowser, newContext, noBrowser, startAppServer } from "./harness.ts";
+import { browserSuite } from "./fixtures.ts";
+import { type AppServer, devOutbox, newContext, noBrowser } from "./harness.ts";
 import { expectAccessible, expectNoSidewaysScroll, waitForServiceWorker } from "./page-checks.ts";
 import { bookAndPay, paidNightOf, signInOnMe } from "./steps.ts";
 
@@ -16,14 +17,17 @@ const SESSION_SECRET = "e2e-cancel-secret-e2e-cancel-secret-0123";
 const DAY = 24 * 3_600_000;
 const WAITING = "+61455501234";
 
+const test = browserSuite({ serverEnv: { SESSION_SECRET } });
+
 describe.skipIf(noBrowser)("Cancel my booking", () => {
   let server: AppServer;
   let browser: Browser;
   let guest: Awaited<ReturnType<typeof bookAndPay>>;
   let riverside: Awaited<ReturnType<typeof bookAndPay>>;
 
-  beforeAll(async () => {
-    server = await startAppServer({ SEED_DEMO: "0", SESSION_SECRET });
+  test.beforeAll(async ({ server: fileServer, browser: fileBrowser }) => {
+    server = fileServer;
+    browser = fileBrowser;
     const db = openDatabase(`${server.dataDir}/app.db`);
     const uploads = `${server.dataDir}/uploads`;
     const now = Date.now();
@@ -59,12 +63,6 @@ describe.skipIf(noBrowser)("Cancel my booking", () => {
     });
     again.insert(waitlistEntries).values({ eventId: full.id, phone: WAITING, gender: "female", name: "Wren" }).run();
     again.$client.close();
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
   });
 
   it("cancels one night from /me, shows the refund before and after, and the waitlist's offer goes out", async () => {

@@ -1,19 +1,11 @@
 import type { Browser, Dialog, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { unsubscribeToken } from "../api/messaging/consent.ts";
 import { openDatabase } from "../db/client.ts";
 import { announcements } from "../db/marketing-schema.ts";
 import { insertEvent, makeImage } from "../test/fixtures.ts";
-import {
-  type AppServer,
-  fillDetails,
-  launchBrowser,
-  newContext,
-  noBrowser,
-  phone,
-  startAppServer,
-  verifyPhone,
-} from "./harness.ts";
+import { browserSuite } from "./fixtures.ts";
+import { type AppServer, fillDetails, newContext, noBrowser, phone, verifyPhone } from "./harness.ts";
 import { expectAccessible, expectNoSidewaysScroll } from "./page-checks.ts";
 import { signInOnMe } from "./steps.ts";
 
@@ -30,6 +22,8 @@ const EMAIL = "anjali.consent@example.com";
 const UNSUBSCRIBED = "You will get no more emails about future events.";
 const CONFIRMED = "Thank you. You will get emails about future events at this address.";
 
+const test = browserSuite({ serverEnv: { SESSION_SECRET } });
+
 describe.skipIf(noBrowser)("Messages about future events", () => {
   let server: AppServer;
   let browser: Browser;
@@ -37,8 +31,9 @@ describe.skipIf(noBrowser)("Messages about future events", () => {
   let eventId: number;
   let announcementId: number;
 
-  beforeAll(async () => {
-    server = await startAppServer({ SEED_DEMO: "0", SESSION_SECRET });
+  test.beforeAll(async ({ server: fileServer, browser: fileBrowser }) => {
+    server = fileServer;
+    browser = fileBrowser;
     const db = openDatabase(`${server.dataDir}/app.db`);
     const uploads = `${server.dataDir}/uploads`;
     await insertEvent(db, uploads, { name: "Spring Garden Mixer", startsAt: Date.now() + 5 * DAY });
@@ -59,12 +54,6 @@ describe.skipIf(noBrowser)("Messages about future events", () => {
       .get().id;
     db.$client.close();
     photo = await makeImage("png", 400, 400);
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
   });
 
   const query = <T>(sql: string, ...params: unknown[]) => {

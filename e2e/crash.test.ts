@@ -93,6 +93,8 @@ function paidByGender(sqlite: ReturnType<typeof openDatabase>["$client"], eventI
   return { male: count("male"), female: count("female"), total: count("male") + count("female") };
 }
 
+// Its own server, not the `server` fixture (e2e/fixtures.ts): the process's lifecycle is the subject,
+// killed with SIGKILL and started again on the same data folder, three times.
 describe("killing the server mid-booking", () => {
   let dataDir: string;
   let server: AppServer | undefined;

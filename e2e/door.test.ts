@@ -11,13 +11,13 @@ import { openDatabase } from "../db/client.ts";
 import { bookings, users } from "../db/schema.ts";
 import { arrivalTime } from "../pwa/features/door/roster-view.ts";
 import { insertEvent, insertPaidBookings, makeImage } from "../test/fixtures.ts";
+import { browserSuite } from "./fixtures.ts";
 import {
   type AppServer,
   launchBrowser,
   newContext,
   noBrowser,
   phone,
-  startAppServer,
   submitOrganiserPassword,
   waitUntil,
 } from "./harness.ts";
@@ -48,6 +48,8 @@ async function qrVideo(dir: string, text: string): Promise<string> {
   return file;
 }
 
+const test = browserSuite();
+
 describe.skipIf(noBrowser)("the door on a phone", () => {
   let server: AppServer;
   let browser: Browser;
@@ -66,8 +68,9 @@ describe.skipIf(noBrowser)("the door on a phone", () => {
     }
   };
 
-  beforeAll(async () => {
-    server = await startAppServer({ SEED_DEMO: "0" });
+  test.beforeAll(async ({ server: fileServer, browser: fileBrowser }) => {
+    server = fileServer;
+    browser = fileBrowser;
     const db = openDatabase(dbPath());
     const uploads = `${server.dataDir}/uploads`;
     // Tonight's event, started, and one next week: the door opens on tonight's.
@@ -97,12 +100,6 @@ describe.skipIf(noBrowser)("the door on a phone", () => {
     const [elsewhere] = insertPaidBookings(db, otherEventId, 1, { name: "Nina Elsewhere", gender: "female" });
     people["Nina Elsewhere"] = elsewhere!;
     db.$client.close();
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
   });
 
   const row = (page: Page, name: string) =>
@@ -286,7 +283,10 @@ describe.skipIf(noBrowser)("the door on a phone", () => {
       rmSync(dir, { recursive: true, force: true });
     });
 
-    /** A browser whose camera shows `ticket`, logged in on the door view. */
+    /**
+     * A browser whose camera shows `ticket`, logged in on the door view. Its own Chromium, not the
+     * `browser` fixture: the fake camera's video is a launch flag, and each test shows another ticket.
+     */
     async function doorWithCamera(ticket: string) {
       const camera = await launchBrowser([
         "--use-fake-device-for-media-stream",

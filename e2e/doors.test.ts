@@ -1,19 +1,18 @@
 import { eq } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { doorsOpenText } from "../common/doors-open.ts";
 import { openDatabase } from "../db/client.ts";
 import { bookings } from "../db/schema.ts";
 import { insertEvent, insertPaidBookings } from "../test/fixtures.ts";
+import { browserSuite } from "./fixtures.ts";
 import {
   type AppServer,
   desktop,
-  launchBrowser,
   newContext,
   noBrowser,
   phone,
   signInAsOrganiser,
-  startAppServer,
   submitOrganiserPassword,
 } from "./harness.ts";
 import { expectAccessible, expectNoSidewaysScroll, waitForServiceWorker } from "./page-checks.ts";
@@ -24,6 +23,8 @@ import { expectAccessible, expectNoSidewaysScroll, waitForServiceWorker } from "
 const HOUR = 3_600_000;
 const ZONE = "Australia/Sydney";
 const CODE = "6M8N57X8FY";
+
+const test = browserSuite();
 
 describe.skipIf(noBrowser)("the doors and the ticket code at the door", () => {
   let server: AppServer;
@@ -41,8 +42,9 @@ describe.skipIf(noBrowser)("the doors and the ticket code at the door", () => {
     }
   };
 
-  beforeAll(async () => {
-    server = await startAppServer({ SEED_DEMO: "0" });
+  test.beforeAll(async ({ server: fileServer, browser: fileBrowser }) => {
+    server = fileServer;
+    browser = fileBrowser;
     const db = openDatabase(`${server.dataDir}/app.db`);
     // The day after tomorrow at 7 PM-ish: the doors (3 hours before) are well in the future.
     startsAt = Math.floor((Date.now() + 42 * HOUR) / (15 * 60_000)) * 15 * 60_000;
@@ -70,12 +72,6 @@ describe.skipIf(noBrowser)("the doors and the ticket code at the door", () => {
     }
     db.update(bookings).set({ uniqueCode: CODE }).where(eq(bookings.id, people["Kavya Rao"]!.bookingId)).run();
     db.$client.close();
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
   });
 
   const row = (page: Page, name: string) =>

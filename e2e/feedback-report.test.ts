@@ -1,12 +1,13 @@
 import { eq } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { storeImage } from "../api/booking/images.ts";
 import { feedbackToken } from "../api/lib/capability.ts";
 import { openDatabase } from "../db/client.ts";
 import { feedback, users } from "../db/schema.ts";
 import { insertEvent, insertPaidBookings, makeImage } from "../test/fixtures.ts";
-import { type AppServer, launchBrowser, newContext, noBrowser, startAppServer } from "./harness.ts";
+import { browserSuite } from "./fixtures.ts";
+import { type AppServer, newContext, noBrowser } from "./harness.ts";
 import { expectAccessible, expectNoSidewaysScroll } from "./page-checks.ts";
 
 const env = { SESSION_SECRET: "e2e-secret-e2e-secret-e2e-secret-012345" };
@@ -14,14 +15,17 @@ const env = { SESSION_SECRET: "e2e-secret-e2e-secret-e2e-secret-012345" };
 // Words that would read as a verdict on someone's night: a like that was not returned, or nobody at all.
 const REJECTION = /didn't|did not|rejected|not choose|no one|nobody|not liked|unfortunately/i;
 
+const test = browserSuite();
+
 describe.skipIf(noBrowser)("the mutual-likes report's wording", () => {
   let server: AppServer;
   let browser: Browser;
   let eventId: number;
   const people: Record<string, number> = {};
 
-  beforeAll(async () => {
-    server = await startAppServer({ SEED_DEMO: "0" });
+  test.beforeAll(async ({ server: fileServer, browser: fileBrowser }) => {
+    server = fileServer;
+    browser = fileBrowser;
     const db = openDatabase(`${server.dataDir}/app.db`);
     const uploads = `${server.dataDir}/uploads`;
     const event = await insertEvent(db, uploads, {
@@ -59,12 +63,6 @@ describe.skipIf(noBrowser)("the mutual-likes report's wording", () => {
       .values([like("Meera", "Dev"), like("Dev", "Meera"), like("Meera", "Sanjay"), like("Nikhil", "Meera")])
       .run();
     db.$client.close();
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
   });
 
   const reportOf = (name: string) => {

@@ -1,24 +1,26 @@
 import { eq } from "drizzle-orm";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { describe, expect } from "vitest";
 import { storeImage } from "../api/booking/images.ts";
 import { feedbackToken } from "../api/lib/capability.ts";
 import { openDatabase } from "../db/client.ts";
 import { events, feedback, users } from "../db/schema.ts";
 import { insertEvent, insertPaidBookings, makeImage } from "../test/fixtures.ts";
-import { type AppServer, launchBrowser, newContext, noBrowser, startAppServer } from "./harness.ts";
+import { browserSuite } from "./fixtures.ts";
+import { type AppServer, noBrowser } from "./harness.ts";
 import { expectAccessible, expectNoSidewaysScroll } from "./page-checks.ts";
 
 const env = { SESSION_SECRET: "e2e-secret-e2e-secret-e2e-secret-012345" };
 
+const test = browserSuite();
+
 describe.skipIf(noBrowser)("partner feedback on a phone", () => {
   let server: AppServer;
-  let browser: Browser;
   let eventId: number;
   const people: Record<string, { userId: number; phone: string }> = {};
 
-  beforeAll(async () => {
-    server = await startAppServer({ SEED_DEMO: "0" });
+  test.beforeAll(async ({ server: fileServer }) => {
+    server = fileServer;
     const db = openDatabase(`${server.dataDir}/app.db`);
     const uploads = `${server.dataDir}/uploads`;
     const event = await insertEvent(db, uploads, { name: "Harbour Mixer" });
@@ -43,12 +45,6 @@ describe.skipIf(noBrowser)("partner feedback on a phone", () => {
       people[name] = p!;
     }
     db.$client.close();
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
   });
 
   const participantLink = (name: string, token?: string) => {
@@ -85,9 +81,10 @@ describe.skipIf(noBrowser)("partner feedback on a phone", () => {
     }
   };
 
-  it("rates partners from a link, and the report shows the mutual match with a number to call", async () => {
-    const { context, pageErrors } = await newContext(browser, server.url);
-    const page = await context.newPage();
+  test("rates partners from a link, and the report shows the mutual match with a number to call", async ({
+    guestPhone,
+  }) => {
+    const { context, page, pageErrors } = guestPhone;
     await page.goto(participantLink("Vikram"));
     await page.getByRole("heading", { name: "Your Partners" }).waitFor();
     await card(page, "Priya").waitFor();
@@ -184,12 +181,10 @@ describe.skipIf(noBrowser)("partner feedback on a phone", () => {
     await expect.poll(() => hers.getByRole("link").getAttribute("href")).toBe(`tel:${people.Arjun!.phone}`);
 
     expect(pageErrors).toEqual([]);
-    await context.close();
   });
 
-  it("says clearly when the link is wrong or incomplete", async () => {
-    const { context } = await newContext(browser, server.url);
-    const page = await context.newPage();
+  test("says clearly when the link is wrong or incomplete", async ({ guestPhone }) => {
+    const { page } = guestPhone;
     await page.goto(participantLink("Vikram", "not-the-right-token"));
     await page.getByRole("alert").getByText("This feedback link isn't valid.", { exact: false }).waitFor();
     await expect.poll(() => page.locator("article.partner-card").count()).toBe(0);
@@ -205,10 +200,9 @@ describe.skipIf(noBrowser)("partner feedback on a phone", () => {
     await page.goto(reportLink("Vikram", "start"));
     await page.getByRole("alert").getByText("This feedback link isn't valid.", { exact: false }).waitFor();
     await expect.poll(() => page.getByRole("heading", { name: /Mutual matches/ }).count()).toBe(0);
-    await context.close();
   });
 
-  it("tells someone who opens the report before the release when the results arrive", async () => {
+  test("tells someone who opens the report before the release when the results arrive", async ({ guestPhone }) => {
     const db = openDatabase(`${server.dataDir}/app.db`);
     const early = await insertEvent(db, `${server.dataDir}/uploads`, { name: "Late Mixer" });
     db.update(events).set({ status: "started" }).where(eq(events.id, early.id)).run();
@@ -216,8 +210,7 @@ describe.skipIf(noBrowser)("partner feedback on a phone", () => {
     insertPaidBookings(db, early.id, 1, { name: "Rohan", gender: "male" });
     db.$client.close();
 
-    const { context, pageErrors } = await newContext(browser, server.url);
-    const page = await context.newPage();
+    const { page, pageErrors } = guestPhone;
     await page.goto(reportLink("Meera", "report", early.id));
     // 12:00 PM the day after the event, on the venue's clock (Sydney: AEDT or AEST).
     const notice = page.getByRole("status").filter({ hasText: /Your matches arrive at 12:00 PM AE[DS]T / });
@@ -232,6 +225,5 @@ describe.skipIf(noBrowser)("partner feedback on a phone", () => {
     await notice.getByRole("button", { name: "Check again" }).click();
     await page.getByRole("heading", { name: /Mutual matches/ }).waitFor();
     expect(pageErrors).toEqual([]);
-    await context.close();
   });
 });

@@ -1,12 +1,13 @@
 import { eq } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { storeImage } from "../api/booking/images.ts";
 import { feedbackToken } from "../api/lib/capability.ts";
 import { openDatabase } from "../db/client.ts";
 import { events, feedback, users } from "../db/schema.ts";
 import { insertEvent, insertPaidBookings, makeImage } from "../test/fixtures.ts";
-import { type AppServer, launchBrowser, newContext, noBrowser, startAppServer } from "./harness.ts";
+import { browserSuite } from "./fixtures.ts";
+import { type AppServer, newContext, noBrowser } from "./harness.ts";
 import { expectAccessible, expectNoSidewaysScroll } from "./page-checks.ts";
 
 const env = { SESSION_SECRET: "e2e-secret-e2e-secret-e2e-secret-012345" };
@@ -15,14 +16,17 @@ const env = { SESSION_SECRET: "e2e-secret-e2e-secret-e2e-secret-012345" };
 // report shows a friend match in its own group; and what one side chooses to share changes what the
 // other sees, at once.
 
+const test = browserSuite();
+
 describe.skipIf(noBrowser)("friend matches and what each side shares", () => {
   let server: AppServer;
   let browser: Browser;
   let eventId: number;
   const people: Record<string, { userId: number; phone: string }> = {};
 
-  beforeAll(async () => {
-    server = await startAppServer({ SEED_DEMO: "0" });
+  test.beforeAll(async ({ server: fileServer, browser: fileBrowser }) => {
+    server = fileServer;
+    browser = fileBrowser;
     const db = openDatabase(`${server.dataDir}/app.db`);
     const uploads = `${server.dataDir}/uploads`;
     const event = await insertEvent(db, uploads, {
@@ -56,12 +60,6 @@ describe.skipIf(noBrowser)("friend matches and what each side shares", () => {
       })
       .run();
     db.$client.close();
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
   });
 
   const link = (page: "start" | "report", name: string) => {

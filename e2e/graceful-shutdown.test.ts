@@ -80,6 +80,8 @@ async function slowUpload(server: AppServer, eventId: number) {
   };
 }
 
+// Its own server, not the `server` fixture (e2e/fixtures.ts): the process's lifecycle is the subject,
+// a new one per test on a kept data folder, sent SIGTERM mid-request.
 describe("graceful shutdown", () => {
   let dataDir: string;
   let eventId: number;

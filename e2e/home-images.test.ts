@@ -1,11 +1,12 @@
 import type { Browser, Page, Request } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { storeImage } from "../api/booking/images.ts";
 import { openDatabase } from "../db/client.ts";
 import { cameraPhoto } from "../test/camera-photo.ts";
 import { yearLike } from "../test/clock.ts";
 import { insertEvent } from "../test/fixtures.ts";
-import { type AppServer, launchBrowser, newContext, noBrowser, startAppServer, waitUntil } from "./harness.ts";
+import { browserSuite } from "./fixtures.ts";
+import { type AppServer, newContext, noBrowser, waitUntil } from "./harness.ts";
 import { waitForServiceWorker } from "./page-checks.ts";
 
 // Dates in a year laid out like 2031, always ahead of the clock (test/clock.ts).
@@ -15,13 +16,16 @@ const EVENTS = 10;
 /** An organiser's real photo: 1600 × 1067 with detail and grain, a few hundred KB as a JPEG. */
 const organiserPhoto = (seed: number) => cameraPhoto(seed, { width: 1600, height: 1067 });
 
+const test = browserSuite();
+
 describe.skipIf(noBrowser)("the home page's pictures", () => {
   let server: AppServer;
   let browser: Browser;
   let pictures: string[];
 
-  beforeAll(async () => {
-    server = await startAppServer({ SEED_DEMO: "0" });
+  test.beforeAll(async ({ server: fileServer, browser: fileBrowser }) => {
+    server = fileServer;
+    browser = fileBrowser;
     const db = openDatabase(`${server.dataDir}/app.db`);
     pictures = [];
     for (let i = 0; i < EVENTS; i++) {
@@ -35,13 +39,7 @@ describe.skipIf(noBrowser)("the home page's pictures", () => {
       });
     }
     db.$client.close();
-    browser = await launchBrowser();
   }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
 
   /** Opens the home page, brings every card's picture on screen and waits until each shows. */
   async function showEveryPicture(page: Page) {

@@ -1,23 +1,27 @@
 import { eq } from "drizzle-orm";
 import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { storeImage } from "../api/booking/images.ts";
 import { openDatabase } from "../db/client.ts";
 import { events } from "../db/schema.ts";
 import { yearLike } from "../test/clock.ts";
 import { insertEvent, insertPaidBookings, makeImage } from "../test/fixtures.ts";
-import { type AppServer, launchBrowser, newContext, noBrowser, startAppServer } from "./harness.ts";
+import { browserSuite } from "./fixtures.ts";
+import { type AppServer, newContext, noBrowser } from "./harness.ts";
 import { expectAccessible, expectNoSidewaysScroll } from "./page-checks.ts";
 
 // Dates in a year laid out like 2031, always ahead of the clock (test/clock.ts).
 const Y = yearLike(2031);
 
+const test = browserSuite();
+
 describe.skipIf(noBrowser)("home page on a phone", () => {
   let server: AppServer;
   let browser: Browser;
 
-  beforeAll(async () => {
-    server = await startAppServer({ SEED_DEMO: "0" });
+  test.beforeAll(async ({ server: fileServer, browser: fileBrowser }) => {
+    server = fileServer;
+    browser = fileBrowser;
     // The running server and this test share the SQLite file (WAL lets both use it).
     const db = openDatabase(`${server.dataDir}/app.db`);
     const uploads = `${server.dataDir}/uploads`;
@@ -66,12 +70,6 @@ describe.skipIf(noBrowser)("home page on a phone", () => {
     // Nobody pressed End either: 20 hours after a 2-hour night it leaves the home page by itself.
     await insertEvent(db, uploads, { name: "Forgotten Night", startsAt: Date.now() - 20 * 3_600_000 });
     db.$client.close();
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
   });
 
   it("shows each card's date, seat label and booking state, and books from a card", async () => {

@@ -1,16 +1,9 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { openDatabase } from "../db/client.ts";
 import { insertEvent, insertPaidBookings } from "../test/fixtures.ts";
-import {
-  type AppServer,
-  launchBrowser,
-  newContext,
-  noBrowser,
-  phone,
-  signInAsOrganiser,
-  startAppServer,
-} from "./harness.ts";
+import { browserSuite } from "./fixtures.ts";
+import { type AppServer, newContext, noBrowser, phone, signInAsOrganiser } from "./harness.ts";
 import { expectAccessible, expectNoSidewaysScroll, waitForServiceWorker } from "./page-checks.ts";
 
 const HOUR = 3_600_000;
@@ -18,6 +11,8 @@ const HOUR = 3_600_000;
 // Host access (docs/decisions/022-host-access.md): the organiser makes a host link on the panel; a
 // second phone opens it and gets only that night's Door and Rounds; its check-in shows in the
 // organiser's Activity under the link's label; Revoke ends the host's access at its next call.
+const test = browserSuite();
+
 describe.skipIf(noBrowser)("host access on two phones", () => {
   let server: AppServer;
   let browser: Browser;
@@ -25,8 +20,9 @@ describe.skipIf(noBrowser)("host access on two phones", () => {
   let host: { context: BrowserContext; page: Page; pageErrors: string[] };
   let hostLink = "";
 
-  beforeAll(async () => {
-    server = await startAppServer({ SEED_DEMO: "0" });
+  test.beforeAll(async ({ server: fileServer, browser: fileBrowser }) => {
+    server = fileServer;
+    browser = fileBrowser;
     const db = openDatabase(`${server.dataDir}/app.db`);
     const uploads = `${server.dataDir}/uploads`;
     const tonight = await insertEvent(db, uploads, {
@@ -39,18 +35,12 @@ describe.skipIf(noBrowser)("host access on two phones", () => {
     insertPaidBookings(db, tonight.id, 1, { name: "Kabir Singh", gender: "male" });
     insertPaidBookings(db, tonight.id, 1, { name: "Asha Patel", gender: "female" });
     db.$client.close();
-    browser = await launchBrowser();
     const open = async () => {
       const { context, pageErrors } = await newContext(browser, server.url, phone);
       return { context, pageErrors, page: await context.newPage() };
     };
     organiser = await open();
     host = await open();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
   });
 
   const pickHostNight = async (page: Page) => {

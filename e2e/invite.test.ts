@@ -1,19 +1,10 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { recordConsent } from "../api/messaging/consent.ts";
 import { openDatabase } from "../db/client.ts";
 import { insertAttendee, insertEvent } from "../test/fixtures.ts";
-import {
-  type AppServer,
-  desktop,
-  devOutbox,
-  launchBrowser,
-  newContext,
-  noBrowser,
-  phone,
-  signInAsOrganiser,
-  startAppServer,
-} from "./harness.ts";
+import { browserSuite } from "./fixtures.ts";
+import { type AppServer, desktop, devOutbox, newContext, noBrowser, phone, signInAsOrganiser } from "./harness.ts";
 import { expectAccessible, expectAccessibleHtml, expectNoSidewaysScroll } from "./page-checks.ts";
 
 const DAY = 86_400_000;
@@ -21,14 +12,17 @@ const DAY = 86_400_000;
 // The **Invite** tab (issue 36): the organiser picks an upcoming night, keeps to women, sees the
 // counts per channel, previews the text as it arrives (with Reply STOP to opt out), sends behind a
 // confirmation and watches `sent N of M` reach the total as the server's scheduler delivers.
+const test = browserSuite();
+
 describe.skipIf(noBrowser)("inviting people back from the organiser's desk", () => {
   let server: AppServer;
   let browser: Browser;
   let organiser: { context: BrowserContext; page: Page; pageErrors: string[] };
   const women: string[] = [];
 
-  beforeAll(async () => {
-    server = await startAppServer({ SEED_DEMO: "0" });
+  test.beforeAll(async ({ server: fileServer, browser: fileBrowser }) => {
+    server = fileServer;
+    browser = fileBrowser;
     const db = openDatabase(`${server.dataDir}/app.db`);
     const uploads = `${server.dataDir}/uploads`;
     await insertEvent(db, uploads, {
@@ -57,14 +51,8 @@ describe.skipIf(noBrowser)("inviting people back from the organiser's desk", () 
     person("female", false, false);
     person("male", true, true);
     db.$client.close();
-    browser = await launchBrowser();
     const { context, pageErrors } = await newContext(browser, server.url, desktop);
     organiser = { context, pageErrors, page: await context.newPage() };
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
   });
 
   it("composes for women only, shows the counts and the text as it arrives, sends, and shows the progress reach the total", {

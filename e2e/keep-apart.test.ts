@@ -1,19 +1,12 @@
 import { eq } from "drizzle-orm";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../db/client.ts";
 import { eventRounds } from "../db/rounds-schema.ts";
 import { bookings, users } from "../db/schema.ts";
 import { insertEvent, insertPaidBookings } from "../test/fixtures.ts";
-import {
-  type AppServer,
-  launchBrowser,
-  newContext,
-  noBrowser,
-  phone,
-  signInAsOrganiser,
-  startAppServer,
-} from "./harness.ts";
+import { browserSuite } from "./fixtures.ts";
+import { type AppServer, newContext, noBrowser, phone, signInAsOrganiser } from "./harness.ts";
 import { expectAccessible, expectNoSidewaysScroll } from "./page-checks.ts";
 
 // Nobody across the table twice (docs/decisions/030-nobody-across-the-table-twice.md), on the
@@ -25,6 +18,8 @@ import { expectAccessible, expectNoSidewaysScroll } from "./page-checks.ts";
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
 
+const test = browserSuite();
+
 describe.skipIf(noBrowser)("Keep apart and who met at an earlier night, on the Rounds tab", () => {
   let server: AppServer;
   let browser: Browser;
@@ -34,8 +29,9 @@ describe.skipIf(noBrowser)("Keep apart and who met at an earlier night, on the R
   let eventId: number;
   const ids: Record<string, number> = {};
 
-  beforeAll(async () => {
-    server = await startAppServer({ SEED_DEMO: "0" });
+  test.beforeAll(async ({ server: fileServer, browser: fileBrowser }) => {
+    server = fileServer;
+    browser = fileBrowser;
     const db = openDatabase(`${server.dataDir}/app.db`);
     const uploads = `${server.dataDir}/uploads`;
     const guests = [
@@ -121,15 +117,12 @@ describe.skipIf(noBrowser)("Keep apart and who met at an earlier night, on the R
     Object.assign(ids, book(eventId, guests, phones));
     db.$client.close();
 
-    browser = await launchBrowser();
     ({ context, pageErrors } = await newContext(browser, server.url, phone));
     page = await context.newPage();
   });
 
   afterAll(async () => {
     await context?.close();
-    await browser?.close();
-    await server?.stop();
   });
 
   const note = () => page.getByText(/pairs? met at an earlier night/);

@@ -1,18 +1,11 @@
 import { readFile } from "node:fs/promises";
 import type { Browser, Dialog, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { MyData } from "../api/booking/my-data.ts";
 import { openDatabase } from "../db/client.ts";
 import { insertEvent, makeImage } from "../test/fixtures.ts";
-import {
-  type AppServer,
-  fillDetails,
-  launchBrowser,
-  newContext,
-  noBrowser,
-  startAppServer,
-  verifyPhone,
-} from "./harness.ts";
+import { browserSuite } from "./fixtures.ts";
+import { type AppServer, fillDetails, newContext, noBrowser, verifyPhone } from "./harness.ts";
 import { expectAccessible, expectNoSidewaysScroll } from "./page-checks.ts";
 import { signInOnMe } from "./steps.ts";
 
@@ -24,25 +17,22 @@ const DAY = 24 * 60 * 60 * 1000;
 const PHONE = "+61412000229";
 const TYPED = "0412 000 229";
 
+const test = browserSuite();
+
 describe.skipIf(noBrowser)("Details kept for next time", () => {
   let server: AppServer;
   let browser: Browser;
   let photo: Buffer;
 
-  beforeAll(async () => {
-    server = await startAppServer({ SEED_DEMO: "0" });
+  test.beforeAll(async ({ server: fileServer, browser: fileBrowser }) => {
+    server = fileServer;
+    browser = fileBrowser;
     const db = openDatabase(`${server.dataDir}/app.db`);
     const uploads = `${server.dataDir}/uploads`;
     await insertEvent(db, uploads, { name: "Harbour Lights Mixer", startsAt: Date.now() + 7 * DAY });
     await insertEvent(db, uploads, { name: "Autumn Lanterns Night", startsAt: Date.now() + 14 * DAY });
     db.$client.close();
     photo = await makeImage("png", 400, 400);
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
   });
 
   const acceptAlerts = (page: Page) => page.on("dialog", (dialog: Dialog) => void dialog.accept());

@@ -1,6 +1,7 @@
 import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type AppServer, launchBrowser, newContext, noBrowser, startAppServer } from "./harness.ts";
+import { describe, expect, it } from "vitest";
+import { browserSuite } from "./fixtures.ts";
+import { type AppServer, newContext, noBrowser } from "./harness.ts";
 import { waitForServiceWorker } from "./page-checks.ts";
 
 // The service worker's registration and the update prompt load after the first load has settled
@@ -9,18 +10,15 @@ import { waitForServiceWorker } from "./page-checks.ts";
 // online. Found by CI: the deferred chunk's fetch failed offline and threw on the page (and a browser
 // keeps a failed module fetch, so that visit would never have registered the service worker).
 
+const test = browserSuite();
+
 describe.skipIf(noBrowser)("the deferred service worker on a connection that drops", () => {
   let server: AppServer;
   let browser: Browser;
 
-  beforeAll(async () => {
-    server = await startAppServer({ SEED_DEMO: "0" });
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
+  test.beforeAll(async ({ server: fileServer, browser: fileBrowser }) => {
+    server = fileServer;
+    browser = fileBrowser;
   });
 
   it("throws nothing when the connection is gone at that moment, and registers once it is back", async () => {

@@ -1,8 +1,9 @@
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { openDatabase } from "../db/client.ts";
 import { insertEvent } from "../test/fixtures.ts";
-import { type AppServer, codeFor, launchBrowser, newContext, noBrowser, startAppServer } from "./harness.ts";
+import { browserSuite } from "./fixtures.ts";
+import { type AppServer, codeFor, newContext, noBrowser } from "./harness.ts";
 import { expectAccessible, expectNoSidewaysScroll } from "./page-checks.ts";
 import { bookAndPay, paidNightOf } from "./steps.ts";
 
@@ -18,14 +19,17 @@ const DAY = 24 * HOUR;
 /** `+61412345678` as a person types it: `0412 345 678`. */
 const typed = (e164: string) => e164.replace(/^\+61(\d{3})(\d{3})(\d{3})$/, "0$1 $2 $3");
 
+const test = browserSuite({ serverEnv: { SESSION_SECRET } });
+
 describe.skipIf(noBrowser)("My nights", () => {
   let server: AppServer;
   let browser: Browser;
   let guest: Awaited<ReturnType<typeof bookAndPay>>;
   let other: Awaited<ReturnType<typeof bookAndPay>>;
 
-  beforeAll(async () => {
-    server = await startAppServer({ SEED_DEMO: "0", SESSION_SECRET });
+  test.beforeAll(async ({ server: fileServer, browser: fileBrowser }) => {
+    server = fileServer;
+    browser = fileBrowser;
     const db = openDatabase(`${server.dataDir}/app.db`);
     const uploads = `${server.dataDir}/uploads`;
     const now = Date.now();
@@ -53,12 +57,6 @@ describe.skipIf(noBrowser)("My nights", () => {
       key: "me",
     });
     again.$client.close();
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
   });
 
   /** The tickets this phone keeps in IndexedDB (what shows at the door offline). */

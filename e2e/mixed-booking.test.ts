@@ -1,19 +1,11 @@
 import { eq } from "drizzle-orm";
 import type { Browser, Dialog, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { openDatabase } from "../db/client.ts";
 import { users } from "../db/schema.ts";
 import { insertEvent, makeImage } from "../test/fixtures.ts";
-import {
-  type AppServer,
-  fillDateOfBirth,
-  launchBrowser,
-  newContext,
-  noBrowser,
-  phone,
-  startAppServer,
-  verifyPhone,
-} from "./harness.ts";
+import { browserSuite } from "./fixtures.ts";
+import { type AppServer, fillDateOfBirth, newContext, noBrowser, phone, verifyPhone } from "./harness.ts";
 import { expectAccessible, expectNoSidewaysScroll } from "./page-checks.ts";
 
 // Issue 37, part 5: the booking asks what the night's format needs. A Mixed night asks Gender
@@ -23,25 +15,22 @@ import { expectAccessible, expectNoSidewaysScroll } from "./page-checks.ts";
 
 const DAY = 86_400_000;
 
+const test = browserSuite();
+
 describe.skipIf(noBrowser)("booking a Mixed night and a One group night", () => {
   let server: AppServer;
   let browser: Browser;
   let photo: Buffer;
 
-  beforeAll(async () => {
-    server = await startAppServer({ SEED_DEMO: "0" });
+  test.beforeAll(async ({ server: fileServer, browser: fileBrowser }) => {
+    server = fileServer;
+    browser = fileBrowser;
     const db = openDatabase(`${server.dataDir}/app.db`);
     const uploads = `${server.dataDir}/uploads`;
     await insertEvent(db, uploads, { name: "Open Hearts Mixer", format: "mixed", startsAt: Date.now() + 9 * DAY });
     await insertEvent(db, uploads, { name: "Women's Circle", format: "one_group", startsAt: Date.now() + 10 * DAY });
     db.$client.close();
     photo = await makeImage("png", 400, 400);
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
   });
 
   const acceptDialogs = (page: Page) => {

@@ -6,31 +6,21 @@ import { feedbackToken } from "../api/lib/capability.ts";
 import { openDatabase } from "../db/client.ts";
 import { events, feedback, users } from "../db/schema.ts";
 import { insertEvent, insertPaidBookings, makeImage } from "../test/fixtures.ts";
-import {
-  type AppServer,
-  launchBrowser,
-  launchProfileContext,
-  newContext,
-  noBrowser,
-  startAppServer,
-  waitUntil,
-} from "./harness.ts";
+import { browserSuite } from "./fixtures.ts";
+import { type AppServer, launchProfileContext, newContext, noBrowser, waitUntil } from "./harness.ts";
 import { expectAccessible, waitForServiceWorker } from "./page-checks.ts";
+
+// The demo events, as a newcomer's `npm start` would have them.
+const test = browserSuite({ serverEnv: { SEED_DEMO: "1" } });
 
 describe.skipIf(noBrowser)("installable and offline", () => {
   let server: AppServer;
   let browser: Browser;
 
-  beforeAll(async () => {
-    // The demo events, as a newcomer's `npm start` would have them.
-    server = await startAppServer({ SEED_DEMO: "1" });
-    browser = await launchBrowser();
+  test.beforeAll(async ({ server: fileServer, browser: fileBrowser }) => {
+    server = fileServer;
+    browser = fileBrowser;
   });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-
   it("reports no installability errors", async () => {
     const { context, close } = await launchProfileContext(server.url);
     try {

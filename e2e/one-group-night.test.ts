@@ -1,20 +1,12 @@
 import { eq } from "drizzle-orm";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { storeImage } from "../api/booking/images.ts";
 import { openDatabase } from "../db/client.ts";
 import { bookings, users } from "../db/schema.ts";
 import { insertEvent, insertPaidBookings, makeImage } from "../test/fixtures.ts";
-import {
-  type AppServer,
-  devOutbox,
-  launchBrowser,
-  newContext,
-  noBrowser,
-  phone,
-  signInAsOrganiser,
-  startAppServer,
-} from "./harness.ts";
+import { browserSuite } from "./fixtures.ts";
+import { type AppServer, devOutbox, newContext, noBrowser, phone, signInAsOrganiser } from "./harness.ts";
 import { expectAccessible, expectNoSidewaysScroll } from "./page-checks.ts";
 
 // Issue 37: a One group night of 7 (a women's night, everyone meets everyone), run from a phone at
@@ -27,6 +19,8 @@ const NAMES = ["Asha Rao", "Bina Shah", "Chitra Iyer", "Divya Nair", "Esha Menon
 type Pair = { table: number; femaleID: number; maleID: number };
 type Round = { round: number; pairs: Pair[]; sitOut: number[] };
 
+const test = browserSuite();
+
 describe.skipIf(noBrowser)("a One group night of 7 on the phones", () => {
   let server: AppServer;
   let browser: Browser;
@@ -34,8 +28,9 @@ describe.skipIf(noBrowser)("a One group night of 7 on the phones", () => {
   const people: Record<string, { userId: number; phone: string }> = {};
   const nameOf = (id: number) => Object.keys(people).find((n) => people[n]!.userId === id)!;
 
-  beforeAll(async () => {
-    server = await startAppServer({ SEED_DEMO: "0" });
+  test.beforeAll(async ({ server: fileServer, browser: fileBrowser }) => {
+    server = fileServer;
+    browser = fileBrowser;
     const db = openDatabase(`${server.dataDir}/app.db`);
     const uploads = `${server.dataDir}/uploads`;
     const event = await insertEvent(db, uploads, {
@@ -59,7 +54,6 @@ describe.skipIf(noBrowser)("a One group night of 7 on the phones", () => {
       people[name] = { userId: p!.userId, phone: p!.phone };
     }
     db.$client.close();
-    browser = await launchBrowser();
   });
 
   let host: BrowserContext;
@@ -70,8 +64,6 @@ describe.skipIf(noBrowser)("a One group night of 7 on the phones", () => {
   afterAll(async () => {
     await host?.close();
     for (const g of guests) await g.context.close();
-    await browser?.close();
-    await server?.stop();
   });
 
   async function startLink(name: string): Promise<string> {

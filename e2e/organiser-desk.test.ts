@@ -1,20 +1,13 @@
 import { readFileSync } from "node:fs";
 import { eq } from "drizzle-orm";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { utcToWallClock } from "../common/time-zone.ts";
 import { openDatabase } from "../db/client.ts";
 import { bookings, events, feedback, refundClaims } from "../db/schema.ts";
 import { insertEvent, insertHeldBooking, insertPaidBookings } from "../test/fixtures.ts";
-import {
-  type AppServer,
-  desktop,
-  launchBrowser,
-  newContext,
-  noBrowser,
-  signInAsOrganiser,
-  startAppServer,
-} from "./harness.ts";
+import { browserSuite } from "./fixtures.ts";
+import { type AppServer, desktop, newContext, noBrowser, signInAsOrganiser } from "./harness.ts";
 import { expectAccessible } from "./page-checks.ts";
 
 // The organiser's desk (docs/decisions/014-organiser-desk.md) at desktop size: the Overview, a cancel through its dialog, an
@@ -24,6 +17,8 @@ const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 // Whole hours: the edit form offers quarter hours only, as the API accepts.
 const inDays = (n: number) => Math.floor(Date.now() / HOUR) * HOUR + n * DAY;
+
+const test = browserSuite();
 
 describe.skipIf(noBrowser)("the organiser's desk on a desktop", () => {
   let server: AppServer;
@@ -44,8 +39,9 @@ describe.skipIf(noBrowser)("the organiser's desk on a desktop", () => {
     }
   };
 
-  beforeAll(async () => {
-    server = await startAppServer({ SEED_DEMO: "0" });
+  test.beforeAll(async ({ server: fileServer, browser: fileBrowser }) => {
+    server = fileServer;
+    browser = fileBrowser;
     const db = openDatabase(`${server.dataDir}/app.db`);
     const uploads = `${server.dataDir}/uploads`;
     /** Paid bookings the local provider can refund (its payments are `pi_local_…`). */
@@ -121,7 +117,6 @@ describe.skipIf(noBrowser)("the organiser's desk on a desktop", () => {
     });
     db.$client.close();
 
-    browser = await launchBrowser();
     // newContext's parameter is typed after the phone profile, so the desktop one spells out its defaults.
     ({ context, pageErrors } = await newContext(browser, server.url, {
       ...desktop,
@@ -140,8 +135,6 @@ describe.skipIf(noBrowser)("the organiser's desk on a desktop", () => {
   afterAll(async () => {
     expect(pageErrors).toEqual([]);
     await context?.close();
-    await browser?.close();
-    await server?.stop();
   });
 
   const panel = () => page.getByRole("tabpanel");

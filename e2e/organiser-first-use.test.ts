@@ -1,21 +1,14 @@
 import { readFileSync } from "node:fs";
 import { eq } from "drizzle-orm";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { utcToWallClock } from "../common/time-zone.ts";
 import { wallClockToUtc } from "../common/venue-time-input.ts";
 import { openDatabase } from "../db/client.ts";
 import { bookings, events, users } from "../db/schema.ts";
 import { insertEvent, insertPaidBookings, makeImage } from "../test/fixtures.ts";
-import {
-  type AppServer,
-  desktop,
-  launchBrowser,
-  newContext,
-  noBrowser,
-  signInAsOrganiser,
-  startAppServer,
-} from "./harness.ts";
+import { browserSuite } from "./fixtures.ts";
+import { type AppServer, desktop, newContext, noBrowser, signInAsOrganiser } from "./harness.ts";
 import { expectAccessible } from "./page-checks.ts";
 
 // What an organiser trips over the first time, on a 1366 px laptop: where /admin opens, getting from
@@ -32,6 +25,8 @@ const sevenPm = (days: number) => {
   return { date, at: wallClockToUtc({ date, hour: 19, minute: 0 }, ZONE) };
 };
 
+const test = browserSuite();
+
 describe.skipIf(noBrowser)("the organiser's first time at the desk, at 1366 px", () => {
   let server: AppServer;
   let browser: Browser;
@@ -43,8 +38,9 @@ describe.skipIf(noBrowser)("the organiser's first time at the desk, at 1366 px",
   const bookedAt = Date.UTC(2026, 10, 20, 8, 5);
   const ids: Record<string, number> = {};
 
-  beforeAll(async () => {
-    server = await startAppServer({ SEED_DEMO: "0" });
+  test.beforeAll(async ({ server: fileServer, browser: fileBrowser }) => {
+    server = fileServer;
+    browser = fileBrowser;
     const db = openDatabase(`${server.dataDir}/app.db`);
     const uploads = `${server.dataDir}/uploads`;
     const harbour = await insertEvent(db, uploads, {
@@ -76,7 +72,6 @@ describe.skipIf(noBrowser)("the organiser's first time at the desk, at 1366 px",
     Object.assign(ids, { harbour: harbour.id, later: later.id });
     db.$client.close();
 
-    browser = await launchBrowser();
     // newContext's parameter is typed after the phone profile, so the desktop one spells out its defaults.
     ({ context, pageErrors } = await newContext(browser, server.url, {
       ...desktop,
@@ -95,8 +90,6 @@ describe.skipIf(noBrowser)("the organiser's first time at the desk, at 1366 px",
   afterAll(async () => {
     expect(pageErrors).toEqual([]);
     await context?.close();
-    await browser?.close();
-    await server?.stop();
   });
 
   const panel = () => page.getByRole("tabpanel");

@@ -1,12 +1,13 @@
 import { eq } from "drizzle-orm";
 import type { Browser, BrowserContext, Dialog, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { openDatabase } from "../db/client.ts";
 import { bookings, users } from "../db/schema.ts";
 import { verifiedPhoneCookie } from "../test/api-harness.ts";
 import { yearLike } from "../test/clock.ts";
 import { insertEvent, insertHeldBooking, makeImage } from "../test/fixtures.ts";
-import { type AppServer, fillDateOfBirth, launchBrowser, newContext, noBrowser, startAppServer } from "./harness.ts";
+import { browserSuite } from "./fixtures.ts";
+import { type AppServer, fillDateOfBirth, newContext, noBrowser } from "./harness.ts";
 import { expectAccessible, expectNoSidewaysScroll } from "./page-checks.ts";
 
 // Set here, not left to the harness, so a test can sign the cookie of a browser that verified its phone.
@@ -17,14 +18,17 @@ const Y = yearLike(2031);
 // Ages are counted on the night, so a guest's date of birth goes with the event's year: 29 or 30 then.
 const BORN = `${Y - 30}-05-03`;
 
+const test = browserSuite({ serverEnv: { SESSION_SECRET } });
+
 describe.skipIf(noBrowser)("paying through the local checkout and checking in at the door", () => {
   let server: AppServer;
   let browser: Browser;
   let photo: Buffer;
   let doorEventId: number;
 
-  beforeAll(async () => {
-    server = await startAppServer({ SEED_DEMO: "0", SESSION_SECRET });
+  test.beforeAll(async ({ server: fileServer, browser: fileBrowser }) => {
+    server = fileServer;
+    browser = fileBrowser;
     const db = openDatabase(`${server.dataDir}/app.db`);
     const uploads = `${server.dataDir}/uploads`;
     await insertEvent(db, uploads, {
@@ -44,12 +48,6 @@ describe.skipIf(noBrowser)("paying through the local checkout and checking in at
     ).id;
     db.$client.close();
     photo = await makeImage("png", 400, 400);
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
   });
 
   const readBooking = (userId: number) => {

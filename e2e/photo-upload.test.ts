@@ -1,24 +1,19 @@
 import { eq } from "drizzle-orm";
 import type { Browser, Dialog, Page } from "playwright-core";
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { openDatabase } from "../db/client.ts";
 import { users } from "../db/schema.ts";
 import { cameraPhoto } from "../test/camera-photo.ts";
 import { insertEvent } from "../test/fixtures.ts";
-import {
-  type AppServer,
-  fillDateOfBirth,
-  launchBrowser,
-  newContext,
-  noBrowser,
-  startAppServer,
-  verifyPhone,
-} from "./harness.ts";
+import { browserSuite } from "./fixtures.ts";
+import { type AppServer, fillDateOfBirth, newContext, noBrowser, verifyPhone } from "./harness.ts";
 
 // The phone shrinks a camera photo before it uploads it (pwa/lib/shrink-photo.ts,
 // docs/decisions/007-scale.md): what goes over the wire is read back from the request itself, and
 // what the server stored from its uploads folder.
+
+const test = browserSuite();
 
 describe.skipIf(noBrowser)("the photo a phone uploads", () => {
   let server: AppServer;
@@ -26,8 +21,9 @@ describe.skipIf(noBrowser)("the photo a phone uploads", () => {
   let camera: Buffer;
   let upright: Buffer;
 
-  beforeAll(async () => {
-    server = await startAppServer({ SEED_DEMO: "0" });
+  test.beforeAll(async ({ server: fileServer, browser: fileBrowser }) => {
+    server = fileServer;
+    browser = fileBrowser;
     const db = openDatabase(`${server.dataDir}/app.db`);
     await insertEvent(db, `${server.dataDir}/uploads`, { name: "Photo Night", totalSeats: 20 });
     db.$client.close();
@@ -37,13 +33,7 @@ describe.skipIf(noBrowser)("the photo a phone uploads", () => {
       cameraPhoto(1, { width: 4000, height: 3000 }),
       cameraPhoto(2, { width: 4000, height: 3000, orientation: 6 }),
     ]);
-    browser = await launchBrowser();
   }, 180_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
 
   /** Books Photo Night up to the details form and submits it with `file`; returns the uploaded photo. */
   const submitWith = async (

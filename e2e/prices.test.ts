@@ -1,18 +1,10 @@
 import type { Browser, BrowserContext, Dialog, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../db/client.ts";
 import { yearLike } from "../test/clock.ts";
 import { insertEvent, makeImage } from "../test/fixtures.ts";
-import {
-  type AppServer,
-  fillDetails,
-  launchBrowser,
-  newContext,
-  noBrowser,
-  signInAsOrganiser,
-  startAppServer,
-  verifyPhone,
-} from "./harness.ts";
+import { browserSuite } from "./fixtures.ts";
+import { type AppServer, fillDetails, newContext, noBrowser, signInAsOrganiser, verifyPhone } from "./harness.ts";
 import { expectAccessible, expectNoSidewaysScroll } from "./page-checks.ts";
 
 // Who may book and what they pay, on a phone (docs/decisions/023-prices-and-ages.md): the card's
@@ -24,14 +16,17 @@ const Y = yearLike(2031);
 // Ages are counted on the night, so a guest's date of birth goes with the event's year: 29 or 30 then.
 const BORN = `${Y - 30}-05-03`;
 
+const test = browserSuite();
+
 describe.skipIf(noBrowser)("prices, ages and promo codes on a phone", () => {
   let server: AppServer;
   let browser: Browser;
   let photo: Buffer;
   let admin: { context: BrowserContext; page: Page; pageErrors: string[] };
 
-  beforeAll(async () => {
-    server = await startAppServer({ SEED_DEMO: "0" });
+  test.beforeAll(async ({ server: fileServer, browser: fileBrowser }) => {
+    server = fileServer;
+    browser = fileBrowser;
     const db = openDatabase(`${server.dataDir}/app.db`);
     await insertEvent(db, `${server.dataDir}/uploads`, {
       name: "Promo Night",
@@ -45,7 +40,6 @@ describe.skipIf(noBrowser)("prices, ages and promo codes on a phone", () => {
     });
     db.$client.close();
     photo = await makeImage("png", 400, 400);
-    browser = await launchBrowser();
     const { context, pageErrors } = await newContext(browser, server.url);
     const page = await context.newPage();
     page.on("dialog", (d: Dialog) => void d.accept());
@@ -56,8 +50,6 @@ describe.skipIf(noBrowser)("prices, ages and promo codes on a phone", () => {
   afterAll(async () => {
     expect(admin?.pageErrors ?? []).toEqual([]);
     await admin?.context.close();
-    await browser?.close();
-    await server?.stop();
   });
 
   const panel = () => admin.page.getByRole("tabpanel");

@@ -79,6 +79,8 @@ function canStartAs(uid: number, dataDir: string) {
   });
 }
 
+// Its own processes, not the `server` fixture (e2e/fixtures.ts): the production start (its environment,
+// its user, its health check) is the subject, so each test starts and stops the process itself.
 describe("the production start, as the container runs it", () => {
   const dockerfile = readDockerfile();
   let dataDir: string;

@@ -1,20 +1,12 @@
 import { eq } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { feedbackToken } from "../api/lib/capability.ts";
 import { openDatabase } from "../db/client.ts";
 import { events } from "../db/schema.ts";
 import { insertEvent, insertPaidBookings } from "../test/fixtures.ts";
-import {
-  type AppServer,
-  desktop,
-  launchBrowser,
-  newContext,
-  noBrowser,
-  phone,
-  signInAsOrganiser,
-  startAppServer,
-} from "./harness.ts";
+import { browserSuite } from "./fixtures.ts";
+import { type AppServer, desktop, newContext, noBrowser, phone, signInAsOrganiser } from "./harness.ts";
 import { expectAccessible, expectNoSidewaysScroll } from "./page-checks.ts";
 import { organiserCookie } from "./steps.ts";
 
@@ -25,20 +17,17 @@ import { organiserCookie } from "./steps.ts";
 const env = { SESSION_SECRET: "e2e-secret-e2e-secret-e2e-secret-012345" };
 type Person = { userId: number; phone: string };
 
+const test = browserSuite();
+
 describe.skipIf(noBrowser)("results", () => {
   let server: AppServer;
   let browser: Browser;
   let adminCookie = "";
 
-  beforeAll(async () => {
-    server = await startAppServer({ SEED_DEMO: "0" });
-    browser = await launchBrowser();
+  test.beforeAll(async ({ server: fileServer, browser: fileBrowser }) => {
+    server = fileServer;
+    browser = fileBrowser;
     adminCookie = await organiserCookie(server.url);
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
   });
 
   const post = (path: string, body: unknown, cookie = "") =>

@@ -1,16 +1,8 @@
 import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { feedbackToken } from "../api/lib/capability.ts";
-import {
-  type AppServer,
-  desktop,
-  launchBrowser,
-  newContext,
-  noBrowser,
-  phone,
-  signInAsOrganiser,
-  startAppServer,
-} from "./harness.ts";
+import { browserSuite } from "./fixtures.ts";
+import { type AppServer, desktop, newContext, noBrowser, phone, signInAsOrganiser } from "./harness.ts";
 import { checkedInNight } from "./steps.ts";
 
 // Issue 38, part 3: the room in step. A guest's phone follows Next, Announce and Next again from the
@@ -19,21 +11,18 @@ import { checkedInNight } from "./steps.ts";
 
 const env = { SESSION_SECRET: "e2e-secret-e2e-secret-e2e-secret-012345" };
 
+const test = browserSuite();
+
 describe.skipIf(noBrowser)("the room's stream", () => {
   let server: AppServer;
   let browser: Browser;
   let eventId: number;
   let guest: { userId: number };
 
-  beforeAll(async () => {
-    server = await startAppServer({ SEED_DEMO: "0" });
+  test.beforeAll(async ({ server: fileServer, browser: fileBrowser }) => {
+    server = fileServer;
+    browser = fileBrowser;
     ({ eventId, guest } = await checkedInNight(server, "Stream Night"));
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
   });
 
   it("moves a guest's phone on Next and Announce with every poll refused, and the room's screen with it", async () => {

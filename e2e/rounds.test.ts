@@ -1,20 +1,10 @@
 import { eq } from "drizzle-orm";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { storeImage } from "../api/booking/images.ts";
+import { afterAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../db/client.ts";
-import { bookings, users } from "../db/schema.ts";
-import { insertEvent, insertPaidBookings, makeImage } from "../test/fixtures.ts";
-import {
-  type AppServer,
-  devOutbox,
-  launchBrowser,
-  newContext,
-  noBrowser,
-  phone,
-  signInAsOrganiser,
-  startAppServer,
-} from "./harness.ts";
+import { users } from "../db/schema.ts";
+import { browserSuite } from "./fixtures.ts";
+import { type AppServer, devOutbox, newContext, noBrowser, phone, signInAsOrganiser } from "./harness.ts";
 import { expectAccessible, expectNoSidewaysScroll, waitForServiceWorker } from "./page-checks.ts";
 
 // The night on the phones (docs/decisions/019-running-the-night.md, 020-rounds-on-the-phones.md):
@@ -22,7 +12,7 @@ import { expectAccessible, expectNoSidewaysScroll, waitForServiceWorker } from "
 // table, partner and countdown, follow the host's Next, and keep the schedule through an offline
 // reload. Page clocks are moved instead of waiting for the polls.
 
-const MINUTE = 60_000;
+const test = browserSuite();
 
 describe.skipIf(noBrowser)("the night's rounds on the phones", () => {
   let server: AppServer;
@@ -30,33 +20,13 @@ describe.skipIf(noBrowser)("the night's rounds on the phones", () => {
   let eventId: number;
   const people: Record<string, { userId: number; bookingId: number }> = {};
 
-  beforeAll(async () => {
-    server = await startAppServer({ SEED_DEMO: "0" });
-    const db = openDatabase(`${server.dataDir}/app.db`);
-    const uploads = `${server.dataDir}/uploads`;
-    const event = await insertEvent(db, uploads, { name: "Rounds Night", startsAt: Date.now() + 30 * MINUTE });
-    eventId = event.id;
-    const guests = [
-      ["Anika Rao", "female"],
-      ["Priya Nair", "female"],
-      ["Dev Kumar", "male"],
-      ["Arjun Shah", "male"],
-    ] as const;
-    for (const [i, [name, gender]] of guests.entries()) {
-      const [p] = insertPaidBookings(db, eventId, 1, { name, gender, paidAt: Date.now() - 24 * 60 * MINUTE });
-      const photo = await storeImage(uploads, await makeImage("jpeg", 400, 400, { r: 60 + i * 40, g: 90, b: 150 }));
-      db.update(users).set(photo).where(eq(users.id, p!.userId)).run();
-      // Everyone came: checked in at the door.
-      db.update(bookings).set({ checkedInAt: Date.now() }).where(eq(bookings.id, p!.bookingId)).run();
-      people[name] = p!;
-    }
-    db.$client.close();
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
+  test.beforeAll(async ({ server: fileServer, browser: fileBrowser, night }) => {
+    server = fileServer;
+    browser = fileBrowser;
+    // Rounds Night, half an hour away: Anika, Priya, Dev and Arjun paid, each with a photo, and all
+    // came (checked in at the door).
+    eventId = night.eventId;
+    Object.assign(people, night.people);
   });
 
   /** The start text's link for a guest, as the organiser's Start Event texted it. */

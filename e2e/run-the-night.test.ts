@@ -1,20 +1,11 @@
 import { eq } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { openDatabase } from "../db/client.ts";
 import { bookings } from "../db/schema.ts";
 import { insertEvent, insertPaidBookings } from "../test/fixtures.ts";
-import {
-  type AppServer,
-  desktop,
-  devOutbox,
-  launchBrowser,
-  newContext,
-  noBrowser,
-  phone,
-  signInAsOrganiser,
-  startAppServer,
-} from "./harness.ts";
+import { browserSuite } from "./fixtures.ts";
+import { type AppServer, desktop, devOutbox, newContext, noBrowser, phone, signInAsOrganiser } from "./harness.ts";
 import { expectAccessible, expectNoSidewaysScroll } from "./page-checks.ts";
 
 // Running the night from one place (docs/decisions/019-running-the-night.md): the organiser at
@@ -25,6 +16,8 @@ import { expectAccessible, expectNoSidewaysScroll } from "./page-checks.ts";
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 
+const test = browserSuite();
+
 describe.skipIf(noBrowser)("running the night from the Rounds tab", () => {
   let server: AppServer;
   let browser: Browser;
@@ -32,8 +25,9 @@ describe.skipIf(noBrowser)("running the night from the Rounds tab", () => {
   let past: number;
   const phones: string[] = [];
 
-  beforeAll(async () => {
-    server = await startAppServer({ SEED_DEMO: "0" });
+  test.beforeAll(async ({ server: fileServer, browser: fileBrowser }) => {
+    server = fileServer;
+    browser = fileBrowser;
     const db = openDatabase(`${server.dataDir}/app.db`);
     const uploads = `${server.dataDir}/uploads`;
     tonight = (await insertEvent(db, uploads, { name: "Harbour Mixer", startsAt: Date.now() + 30 * MINUTE })).id;
@@ -60,12 +54,6 @@ describe.skipIf(noBrowser)("running the night from the Rounds tab", () => {
     ).id;
     insertPaidBookings(db, past, 1, { name: "Kavya Rao", gender: "female", paidAt: Date.now() - 48 * HOUR });
     db.$client.close();
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
   });
 
   let organiser: Page;

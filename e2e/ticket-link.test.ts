@@ -1,18 +1,11 @@
 import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { utcToWallClock } from "../common/time-zone.ts";
 import { openDatabase } from "../db/client.ts";
 import { yearLike } from "../test/clock.ts";
 import { insertEvent, makeImage } from "../test/fixtures.ts";
-import {
-  type AppServer,
-  launchBrowser,
-  newContext,
-  noBrowser,
-  phone,
-  signInAsOrganiser,
-  startAppServer,
-} from "./harness.ts";
+import { browserSuite } from "./fixtures.ts";
+import { type AppServer, newContext, noBrowser, phone, signInAsOrganiser } from "./harness.ts";
 import { expectAccessible, expectNoSidewaysScroll } from "./page-checks.ts";
 import { bookAndPay } from "./steps.ts";
 
@@ -26,13 +19,16 @@ const SESSION_SECRET = "e2e-ticket-link-secret-e2e-ticket-link-0123";
 // Dates in a year laid out like 2031, always ahead of the clock (test/clock.ts).
 const Y = yearLike(2031);
 
+const test = browserSuite({ serverEnv: { SESSION_SECRET } });
+
 describe.skipIf(noBrowser)("the texted ticket link", () => {
   let server: AppServer;
   let browser: Browser;
   let eventId: number;
 
-  beforeAll(async () => {
-    server = await startAppServer({ SEED_DEMO: "0", SESSION_SECRET });
+  test.beforeAll(async ({ server: fileServer, browser: fileBrowser }) => {
+    server = fileServer;
+    browser = fileBrowser;
     const db = openDatabase(`${server.dataDir}/app.db`);
     eventId = (
       await insertEvent(db, `${server.dataDir}/uploads`, {
@@ -43,12 +39,6 @@ describe.skipIf(noBrowser)("the texted ticket link", () => {
       })
     ).id;
     db.$client.close();
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
   });
 
   const paidBooking = (name: string) => bookAndPay(server, SESSION_SECRET, eventId, name);

@@ -4,12 +4,13 @@ import { eq } from "drizzle-orm";
 import jsQR from "jsqr";
 import type { Browser, Locator, Page } from "playwright-core";
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { openDatabase } from "../db/client.ts";
 import { bookings } from "../db/schema.ts";
 import { yearLike } from "../test/clock.ts";
 import { insertEvent } from "../test/fixtures.ts";
-import { type AppServer, launchBrowser, newContext, noBrowser, startAppServer } from "./harness.ts";
+import { browserSuite } from "./fixtures.ts";
+import { type AppServer, newContext, noBrowser } from "./harness.ts";
 import { expectAccessible, expectNoSidewaysScroll, waitForServiceWorker } from "./page-checks.ts";
 import { bookAndPay, organiserCookie } from "./steps.ts";
 
@@ -25,14 +26,17 @@ const SHOTS = process.env.SCREENSHOT_DIR;
 // Dates in a year laid out like 2031, always ahead of the clock (test/clock.ts).
 const Y = yearLike(2031);
 
+const test = browserSuite({ serverEnv: { SESSION_SECRET } });
+
 describe.skipIf(noBrowser)("tickets that tell the truth", () => {
   let server: AppServer;
   let browser: Browser;
   let adminCookie = "";
   const eventIds: Record<"ahead" | "tonight" | "cancelled", number> = { ahead: 0, tonight: 0, cancelled: 0 };
 
-  beforeAll(async () => {
-    server = await startAppServer({ SEED_DEMO: "0", SESSION_SECRET });
+  test.beforeAll(async ({ server: fileServer, browser: fileBrowser }) => {
+    server = fileServer;
+    browser = fileBrowser;
     const db = openDatabase(`${server.dataDir}/app.db`);
     const uploads = `${server.dataDir}/uploads`;
     const at = { address: "9 Lantern St, Melbourne VIC 3000", priceCents: 3950 };
@@ -46,14 +50,8 @@ describe.skipIf(noBrowser)("tickets that tell the truth", () => {
       await insertEvent(db, uploads, { ...at, name: "Riverside Soiree", startsAt: Date.UTC(Y, 7, 8, 9) })
     ).id;
     db.$client.close();
-    browser = await launchBrowser();
     adminCookie = await organiserCookie(server.url, ADMIN_PASSWORD);
     if (SHOTS) mkdirSync(SHOTS, { recursive: true });
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
   });
 
   /** The organiser's calls, from outside any phone (a refund, a cancellation, the roster). */

@@ -3,19 +3,16 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  type AppServer,
-  freePort,
-  launchBrowser,
-  newContext,
-  noBrowser,
-  startAppServer,
-  waitUntil,
-} from "./harness.ts";
+import { afterAll, describe, expect, it } from "vitest";
+import { browserSuite } from "./fixtures.ts";
+import { type AppServer, freePort, newContext, noBrowser, startAppServer, waitUntil } from "./harness.ts";
 import { expectAccessible } from "./page-checks.ts";
 
 const dist = join(dirname(fileURLToPath(import.meta.url)), "..", "dist");
+
+// The browser comes from the fixtures; the server is this suite's own: the test stops it and starts
+// it again on the same port and data over a changed build, which is the deployment it is about.
+const test = browserSuite();
 
 describe.skipIf(noBrowser)("a new deployment", () => {
   let browser: Browser;
@@ -23,15 +20,14 @@ describe.skipIf(noBrowser)("a new deployment", () => {
   let data: string;
   let server: AppServer | undefined;
 
-  beforeAll(async () => {
+  test.beforeAll(async ({ browser: fileBrowser }) => {
+    browser = fileBrowser;
     // A private copy of the build, so this suite can "deploy" a new version without touching dist/.
     build = mkdtempSync(join(tmpdir(), "sdt-build-"));
     cpSync(dist, build, { recursive: true });
     data = mkdtempSync(join(tmpdir(), "sdt-update-"));
-    browser = await launchBrowser();
   });
   afterAll(async () => {
-    await browser?.close();
     await server?.stop();
     rmSync(build, { recursive: true, force: true });
     rmSync(data, { recursive: true, force: true });

@@ -1,18 +1,11 @@
 import { readFile } from "node:fs/promises";
 import type { Browser, Dialog } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { openDatabase } from "../db/client.ts";
 import { events } from "../db/schema.ts";
 import { makeImage } from "../test/fixtures.ts";
-import {
-  type AppServer,
-  fillDateOfBirth,
-  launchBrowser,
-  newContext,
-  noBrowser,
-  startAppServer,
-  submitOrganiserPassword,
-} from "./harness.ts";
+import { browserSuite } from "./fixtures.ts";
+import { type AppServer, fillDateOfBirth, newContext, noBrowser, submitOrganiserPassword } from "./harness.ts";
 import { expectAccessible } from "./page-checks.ts";
 
 // Venue time at phone size (docs/decisions/005-venue-time.md): an organiser types a Sydney evening in the admin form, and everyone reads
@@ -28,19 +21,16 @@ function summerDate(now = Date.now()): string {
   return `${year}-12-15`;
 }
 
+const test = browserSuite();
+
 describe.skipIf(noBrowser)("the venue's local time, from the admin form to the ticket", () => {
   let server: AppServer;
   let browser: Browser;
 
-  beforeAll(async () => {
-    server = await startAppServer({ SEED_DEMO: "0" });
-    browser = await launchBrowser();
+  test.beforeAll(async ({ server: fileServer, browser: fileBrowser }) => {
+    server = fileServer;
+    browser = fileBrowser;
   });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-
   it("shows a 7 pm Sydney event as 07:00 PM AEDT on its card and ticket, stored as 08:00 UTC", async () => {
     const date = summerDate();
     const { context, pageErrors } = await newContext(browser, server.url);

@@ -1,19 +1,18 @@
 import { eq } from "drizzle-orm";
 import type { Browser, Dialog, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { openDatabase } from "../db/client.ts";
 import { bookings, events, waitlistEntries } from "../db/schema.ts";
 import { insertEvent, insertPaidBookings, makeImage } from "../test/fixtures.ts";
+import { browserSuite } from "./fixtures.ts";
 import {
   type AppServer,
   desktop,
   devOutbox,
   fillDateOfBirth,
-  launchBrowser,
   newContext,
   noBrowser,
   signInAsOrganiser,
-  startAppServer,
   verifyPhone,
 } from "./harness.ts";
 import { expectAccessible, expectNoSidewaysScroll } from "./page-checks.ts";
@@ -22,6 +21,8 @@ import { organiserCookie } from "./steps.ts";
 const PASSWORD = "e2e-admin-password";
 const DAY = 86_400_000;
 
+const test = browserSuite();
+
 describe.skipIf(noBrowser)("the waitlist on a phone", () => {
   let server: AppServer;
   let browser: Browser;
@@ -29,8 +30,9 @@ describe.skipIf(noBrowser)("the waitlist on a phone", () => {
   /** The men's paid bookings at the balanced event, with payment ids the local provider refunds. */
   let menPaymentIds: string[];
 
-  beforeAll(async () => {
-    server = await startAppServer({ SEED_DEMO: "0" });
+  test.beforeAll(async ({ server: fileServer, browser: fileBrowser }) => {
+    server = fileServer;
+    browser = fileBrowser;
     const db = openDatabase(`${server.dataDir}/app.db`);
     const uploads = `${server.dataDir}/uploads`;
     const balanced = await insertEvent(db, uploads, {
@@ -69,12 +71,6 @@ describe.skipIf(noBrowser)("the waitlist on a phone", () => {
     }
     db.$client.close();
     photo = await makeImage("png", 400, 400);
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
   });
 
   const outbox = () => devOutbox(server.url);

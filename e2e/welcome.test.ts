@@ -1,44 +1,45 @@
 import { createHash } from "node:crypto";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type AppServer, desktop, freePort, launchBrowser, newContext, noBrowser, startAppServer } from "./harness.ts";
+import { describe, expect, it } from "vitest";
+import { browserSuite } from "./fixtures.ts";
+import { desktop, freePort, newContext, noBrowser } from "./harness.ts";
 import { expectAccessible, expectNoSidewaysScroll } from "./page-checks.ts";
 
 /** The third-party script as the CDN should serve it; the server pins these exact bytes by their hash. */
 const SCRIPT_BODY = "window.__navbarScriptRan = (window.__navbarScriptRan || 0) + 1;";
 const SCRIPT_INTEGRITY = `sha384-${createHash("sha384").update(SCRIPT_BODY).digest("base64")}`;
 
-describe.skipIf(noBrowser)("landing page at /welcome", () => {
-  let server: AppServer;
-  let browser: Browser;
-  let baseUrl: string;
-  let scriptOrigin: string;
-  let scriptUrl: string;
+let baseUrl: string;
+let scriptOrigin: string;
+let scriptUrl: string;
 
-  beforeAll(async () => {
-    // The slim script's address must be known before start-up, so the port is chosen here. It sits
-    // on another origin (127.0.0.1 against the page's localhost), as a CDN would, so the CSP's
-    // exact-URL rule and the cross-origin integrity check both really run; each test intercepts it,
-    // and nothing leaves the machine.
+const test = browserSuite({
+  // The slim script's address must be known before start-up, so the port is chosen here. It sits
+  // on another origin (127.0.0.1 against the page's localhost), as a CDN would, so the CSP's
+  // exact-URL rule and the cross-origin integrity check both really run; each test intercepts it,
+  // and nothing leaves the machine.
+  serverEnv: async () => {
     const port = await freePort();
     baseUrl = `http://localhost:${port}`;
     scriptOrigin = `http://127.0.0.1:${port}`;
     scriptUrl = `${scriptOrigin}/third-party/navbar.slim.js`;
-    server = await startAppServer({
-      SEED_DEMO: "0",
+    return {
       PORT: String(port),
       PUBLIC_BASE_URL: baseUrl,
       NAVBAR_SCRIPT_URL: scriptUrl,
       NAVBAR_SCRIPT_INTEGRITY: SCRIPT_INTEGRITY,
       COMPANY_SITE_URL: "https://company.example/",
       SUPPORT_EMAIL: "help@company.example",
-    });
-    browser = await launchBrowser();
-  });
+    };
+  },
+});
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
+describe.skipIf(noBrowser)("landing page at /welcome", () => {
+  let browser: Browser;
+
+  // The server is asked for so that it starts; the tests reach it at baseUrl.
+  test.beforeAll(async ({ server: _server, browser: fileBrowser }) => {
+    browser = fileBrowser;
   });
 
   /**
