@@ -1,19 +1,11 @@
 import type { Browser, Dialog, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { MARKETING_LABELS } from "../common/consent-labels.ts";
 import { openDatabase } from "../db/client.ts";
 import { ADULT_DATE_OF_BIRTH } from "../test/date-of-birth.ts";
 import { insertEvent, makeImage } from "../test/fixtures.ts";
-import {
-  type AppServer,
-  codeFor,
-  fillDetails,
-  launchBrowser,
-  newContext,
-  noBrowser,
-  startAppServer,
-  verifyPhone,
-} from "./harness.ts";
+import { browserSuite } from "./fixtures.ts";
+import { type AppServer, codeFor, fillDetails, newContext, noBrowser, verifyPhone } from "./harness.ts";
 import { expectAccessible, expectNoSidewaysScroll } from "./page-checks.ts";
 
 // Issue 48, item 1: the booking flow in one place (docs/decisions/046-booking-flow-in-one-store.md).
@@ -25,14 +17,17 @@ const DAY = 86_400_000;
 const CONSENT = "I have read who sees my details";
 const KEEP = "Keep my details for next time";
 
+const test = browserSuite();
+
 describe.skipIf(noBrowser)("the booking steps: Back, Forward, reloads and new tabs", () => {
   let server: AppServer;
   let browser: Browser;
   let photo: Buffer;
   let eventId: number;
 
-  beforeAll(async () => {
-    server = await startAppServer({ SEED_DEMO: "0" });
+  test.beforeAll(async ({ server: fileServer, browser: fileBrowser }) => {
+    server = fileServer;
+    browser = fileBrowser;
     const db = openDatabase(`${server.dataDir}/app.db`);
     eventId = (
       await insertEvent(db, `${server.dataDir}/uploads`, {
@@ -43,12 +38,6 @@ describe.skipIf(noBrowser)("the booking steps: Back, Forward, reloads and new ta
     ).id;
     db.$client.close();
     photo = await makeImage("png", 400, 400);
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
   });
 
   const acceptAlerts = (page: Page) => page.on("dialog", (dialog: Dialog) => void dialog.accept());
