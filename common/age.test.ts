@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { pinClock } from "../test/clock.ts";
 import { ageAllowed, ageOn, ageRangeFor, ageRangeMessage, eventDate } from "./age.ts";
+
+// Every test here runs on a pinned clock (test/clock.ts), so no date below meets the real one.
+pinClock(Date.UTC(2026, 11, 2));
 
 const rules = { fromAge: 25, toAge: 35, fromAgeMale: null, toAgeMale: null, fromAgeFemale: null, toAgeFemale: null };
 

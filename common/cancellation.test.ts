@@ -1,6 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { pinClock } from "../test/clock.ts";
 import { random } from "../test/seeded-random.ts";
 import { type CancellationPolicy, policyText, refundDue } from "./cancellation.ts";
+
+// Every test here runs on a pinned clock (test/clock.ts), so no date below meets the real one.
+pinClock(Date.UTC(2026, 11, 2));
 
 // The amount a guest's cancel gives back, as properties over seeded random policies, prices and
 // moments (mulberry32, so a failure replays exactly).

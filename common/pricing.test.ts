@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { pinClock } from "../test/clock.ts";
 import { currentAmounts, listPriceFor, priceOf, withCode } from "./pricing.ts";
+
+// Every test here runs on a pinned clock (test/clock.ts), so no date below meets the real one.
+pinClock(Date.UTC(2026, 11, 2));
 
 const deadline = Date.parse("2026-12-20T08:00:00Z");
 const rules = {

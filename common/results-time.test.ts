@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { pinClock } from "../test/clock.ts";
 import { defaultResultsAt, resultsWhen } from "./results-time.ts";
+
+// Every test here runs on a pinned clock (test/clock.ts), so no date below meets the real one.
+pinClock(Date.UTC(2026, 11, 2));
 
 const sydney = (startsAt: string, durationHours = 3) => ({
   startsAt: Date.parse(startsAt),

@@ -1,6 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { pinClock } from "../test/clock.ts";
 import { formatUtcTime, formatVenueTime, utcToWallClock } from "./time-zone.ts";
 import { canonicalTimeZone, tomorrowIn, wallClockToUtc } from "./venue-time-input.ts";
+
+// Every test here runs on a pinned clock (test/clock.ts), so no date below meets the real one.
+pinClock(Date.UTC(2026, 11, 2));
 
 const utc = (clock: { date: string; hour: number; minute: number }, zone: string) =>
   new Date(wallClockToUtc(clock, zone)).toISOString();

@@ -1,3 +1,5 @@
+import { afterEach, beforeEach, vi } from "vitest";
+
 /**
  * Dates for tests that must lie in the future, whatever year the suite runs in.
  *
@@ -12,3 +14,17 @@ export function yearLike(year: number, now = Date.now()): number {
 }
 
 const isLeap = (y: number) => new Date(Date.UTC(y, 1, 29)).getUTCMonth() === 1;
+
+/**
+ * Pins the clock for every test of the file that calls it: `Date.now()` and `new Date()` read `at`,
+ * whatever year the suite runs in, so a fixed date in the file is judged against `at`, never against
+ * the real clock. For tests of code that reads no server: the clock stands still (timers still run).
+ */
+export function pinClock(at: number): void {
+  beforeEach(() => {
+    vi.setSystemTime(at);
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+}

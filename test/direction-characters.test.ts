@@ -2,9 +2,13 @@ import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { bookings, users } from "../db/schema.ts";
 import { type BrowserClient, browserClient, suiteTestServer } from "./api-harness.ts";
+import { yearLike } from "./clock.ts";
 import { insertEvent, makeImage } from "./fixtures.ts";
 import { detailsForm, newMobile, verifiedBrowser } from "./suites/booking-flow.ts";
 import { PASSWORD } from "./suites/host-access.ts";
+
+// Dates in a year laid out like 2031, always ahead of the clock (test/clock.ts).
+const Y = yearLike(2031);
 
 // Issue 46, item 20: `Gina\u202Eevil` reached the organiser's list and the CSV, shown reversed. Names
 // and free texts refuse the bidirectional controls and the line and paragraph separators with a 400
@@ -87,7 +91,7 @@ describe("invisible direction characters", () => {
           admin.postJson("/api/update-event", {
             eventid: event.id,
             eventName: EVIL,
-            eventDate: "2031-03-04",
+            eventDate: `${Y}-03-04`,
             totalSeats: 20,
           }),
         /^The event's name /,
@@ -98,7 +102,7 @@ describe("invisible direction characters", () => {
           admin.postJson("/api/update-event", {
             eventid: event.id,
             eventName: "Harbour Mixer",
-            eventDate: "2031-03-04",
+            eventDate: `${Y}-03-04`,
             totalSeats: 20,
             eventAddress: `1 George St\u2028Sydney`,
           }),
@@ -110,7 +114,7 @@ describe("invisible direction characters", () => {
           const form = new FormData();
           for (const [k, v] of Object.entries({
             eventName: `Harbour \u2067Mixer`,
-            eventDate: "2031-03-04",
+            eventDate: `${Y}-03-04`,
             eventTime: "19:30",
             eventAddress: "1 George St, Sydney NSW 2000",
             totalSeats: "20",

@@ -32,35 +32,35 @@ const OPEN_TO_ANYONE = new Set([
   "GET /api/images/:name",
   // My nights: behind the guest's own session (sdt_me, api/lib/guest-session.ts), which names one
   // verified number and answers only that number's nights; 401 guest_session_required without it
-  // (test/me.test.ts).
+  // (api/booking/me.test.ts).
   "GET /api/me",
   // Download my data: behind the same guest session, answering only its own number's data (decision
-  // 029, test/kept-details.test.ts); 401 guest_session_required without it.
+  // 029, api/booking/kept-details.test.ts); 401 guest_session_required without it.
   "GET /api/me-data",
   // Messages about future events on /me: behind the same guest session, reading and writing only its
-  // own number's choices; 401 guest_session_required without it (test/consent.test.ts).
+  // own number's choices; 401 guest_session_required without it (api/messaging/consent.test.ts).
   "GET /api/me-consent",
   "POST /api/me-consent",
   // One-click unsubscribe: the link's token, signed for one contact and this purpose, is the proof;
-  // 403 invalid_link for any other (test/unsubscribe.test.ts).
+  // 403 invalid_link for any other (api/messaging/unsubscribe.test.ts).
   "GET /api/unsubscribe",
   "POST /api/unsubscribe",
   // The confirmation email's link: the same kind of token, signed for confirming email consent only;
-  // 403 invalid_link for any other (test/email-consent.test.ts).
+  // 403 invalid_link for any other (api/messaging/email-consent.test.ts).
   "GET /api/confirm-email-consent",
   "POST /api/confirm-email-consent",
   // A text sent to our number: Twilio's signature is the proof, 403 without it; the console
-  // provider's stand-in is development only (test/inbound-sms.test.ts).
+  // provider's stand-in is development only (api/messaging/inbound-sms.test.ts).
   "POST /api/twilio/inbound",
   "POST /api/dev/inbound-sms",
   // The details form's prefill: only for the number this browser verified (sdt_phone) or its /me
-  // session names; 403 phone_not_verified for any other number (test/kept-details.test.ts).
+  // session names; 403 phone_not_verified for any other number (api/booking/kept-details.test.ts).
   "GET /api/kept-details",
-  // The kept photo beside Use my saved photo: the same proof as the prefill (test/kept-details.test.ts).
+  // The kept photo beside Use my saved photo: the same proof as the prefill (api/booking/kept-details.test.ts).
   "GET /api/kept-photo",
   // A saved ticket's receipt or invoice: its link token is the proof, 403 invalid_link for any other
   // booking; a /me night's: the guest's own session, 401 without it, 403 for another number's
-  // booking (decision 032, test/invoices.test.ts).
+  // booking (decision 032, api/booking/invoices.test.ts).
   "GET /api/invoice",
   "GET /api/me-invoice/:bookingId",
   "GET /api/public-config",
@@ -69,7 +69,7 @@ const OPEN_TO_ANYONE = new Set([
   "POST /api/admin-logout",
   "POST /api/apply-promo",
   // Cancel my booking: behind the guest's own session (sdt_me), and only for a booking of that
-  // session's number; another number's is 403 and changes nothing (test/cancel-booking.test.ts).
+  // session's number; another number's is 403 and changes nothing (api/booking/cancel-booking.test.ts).
   "POST /api/cancel-booking",
   "POST /api/claim-offer",
   "POST /api/confirm-booking",

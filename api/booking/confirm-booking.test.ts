@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { bookings, type Event } from "../../db/schema.ts";
 import { type BrowserClient, browserClient, suiteTestServer } from "../../test/api-harness.ts";
+import { yearLike } from "../../test/clock.ts";
 import { insertEvent, insertPaidBookings } from "../../test/fixtures.ts";
 import { isSelfArrivalOpen } from "../night/check-in.ts";
 
@@ -132,7 +133,7 @@ describe("POST /api/confirm-booking records an arrival only at the night, or for
 });
 
 describe("isSelfArrivalOpen", () => {
-  const start = Date.UTC(2031, 0, 10, 9, 0);
+  const start = Date.UTC(yearLike(2031), 0, 10, 9, 0);
   const night = { status: "upcoming", startsAt: start, startedAt: null, endedAt: null, durationHours: 2.5 } as const;
   it.each([
     ["a week ahead", night, start - 7 * DAY, false],

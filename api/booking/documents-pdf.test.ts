@@ -1,6 +1,7 @@
 import { PDFParse } from "pdf-parse";
 import { describe, expect, it } from "vitest";
 import type { Document } from "../../db/schema.ts";
+import { pinClock } from "../../test/clock.ts";
 import { documentFileName, renderDocumentPdf } from "./documents-pdf.ts";
 
 /** The PDF's text as a reader would copy it. */
@@ -16,6 +17,8 @@ async function textOf(bytes: Uint8Array): Promise<string> {
 
 // 2026-12-01 23:30 UTC is 2 December at 10:30 AM in Sydney (AEDT): the date is the venue's day.
 const ISSUED = Date.UTC(2026, 11, 1, 23, 30);
+// Every test here runs on a pinned clock (test/clock.ts), so no date below meets the real one.
+pinClock(ISSUED);
 
 const sale: Document = {
   id: 1,

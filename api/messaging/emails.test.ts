@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { pinClock } from "../../test/clock.ts";
 import type { EmailAttachment, EmailContent, EmailEvent } from "./templates/email-frame.ts";
 import { eventCancelledEmail } from "./templates/event-cancelled.ts";
 import { refundEmail } from "./templates/refund.ts";
@@ -19,6 +20,8 @@ const event: EmailEvent = {
   durationHours: 2,
 };
 const NOW = Date.UTC(2026, 10, 27, 0, 0);
+// Every test here runs on a pinned clock (test/clock.ts), so no date below meets the real one.
+pinClock(NOW);
 
 const booking = (overrides: Partial<Parameters<typeof bookingEmail>[0]> = {}) =>
   bookingEmail({

@@ -1,11 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { ANNOUNCEMENT_SMS_MAX, smsLength, smsTooLongMessage } from "../../common/announcement.ts";
+import { pinClock } from "../../test/clock.ts";
 import {
   announcementEmail,
   announcementSms,
   listUnsubscribeHeaders,
   type MarketingEnv,
 } from "./templates/announcement.ts";
+
+// Every test here runs on a pinned clock (test/clock.ts), so no date below meets the real one.
+pinClock(Date.UTC(2026, 10, 27));
 
 // What an announcement says: the sender named, the event's link filled in, the way out on every
 // message, the email's footer and headers, nothing unescaped.

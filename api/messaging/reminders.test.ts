@@ -5,6 +5,7 @@ import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type Db, openDatabase } from "../../db/client.ts";
 import { bookings, events } from "../../db/schema.ts";
+import { yearLike } from "../../test/clock.ts";
 import { recordingSms } from "../../test/fakes/sms.ts";
 import { insertEvent, insertPaidBookings } from "../../test/fixtures.ts";
 import { type Env, parseEnv } from "../env.ts";
@@ -13,6 +14,9 @@ import { backgroundJobs } from "../ops/jobs.ts";
 import { createScheduler } from "../ops/scheduler.ts";
 import { createLocalPayments } from "../providers/payments/local.ts";
 import { dueReminder } from "./reminders.ts";
+
+// Dates in a year laid out like 2031, always ahead of the clock (test/clock.ts).
+const Y = yearLike(2031);
 
 const HOUR = 3_600_000;
 const MINUTE = 60_000;
@@ -47,7 +51,7 @@ async function runUntil(until: number, s = scheduler()) {
   }
 }
 
-const start = Date.parse("2031-03-14T08:00:00.000Z");
+const start = Date.parse(`${Y}-03-14T08:00:00.000Z`);
 
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), "sdt-reminders-"));
@@ -92,8 +96,8 @@ describe("reminders", () => {
     for (const attendee of [a!, b!]) {
       const mine = texts.filter((t) => t.to === attendee.phone);
       expect(mine.map((t) => t.body)).toEqual([
-        "Reminder: Harbour Mixer is tomorrow, 2031-03-14 07:00 PM AEDT, at 10 Circular Quay W, Sydney. Your ticket: https://tickets.example.com/tickets",
-        "Reminder: Harbour Mixer is today, 2031-03-14 07:00 PM AEDT, at 10 Circular Quay W, Sydney. Your ticket: https://tickets.example.com/tickets",
+        `Reminder: Harbour Mixer is tomorrow, ${Y}-03-14 07:00 PM AEDT, at 10 Circular Quay W, Sydney. Your ticket: https://tickets.example.com/tickets`,
+        `Reminder: Harbour Mixer is today, ${Y}-03-14 07:00 PM AEDT, at 10 Circular Quay W, Sydney. Your ticket: https://tickets.example.com/tickets`,
       ]);
     }
   });

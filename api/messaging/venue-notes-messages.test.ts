@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { pinClock } from "../../test/clock.ts";
 import type { EmailEvent } from "./templates/email-frame.ts";
 import { reminderEmail, reminderText } from "./templates/reminder.ts";
 import { bookingEmail } from "./templates/ticket.ts";
@@ -17,6 +18,8 @@ const event: EmailEvent = {
   durationHours: 2,
 };
 const NOW = Date.UTC(2026, 10, 27, 0, 0);
+// Every test here runs on a pinned clock (test/clock.ts), so no date below meets the real one.
+pinClock(NOW);
 const ticket = {
   sender,
   origin: "https://tickets.example",

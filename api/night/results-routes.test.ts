@@ -3,8 +3,12 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { defaultResultsAt } from "../../common/results-time.ts";
 import { events } from "../../db/schema.ts";
 import { type BrowserClient, browserClient, suiteTestServer } from "../../test/api-harness.ts";
+import { yearLike } from "../../test/clock.ts";
 import { insertEvent, insertPaidBookings, makeImage } from "../../test/fixtures.ts";
 import { feedbackToken } from "../lib/capability.ts";
+
+// Dates in a year laid out like 2031, always ahead of the clock (test/clock.ts).
+const Y = yearLike(2031);
 
 // The results calls (docs/api.md, Results; docs/decisions/021-results.md) over real HTTP: the release,
 // paper scorecards, the ratings view, and the results time on the event. The scheduler's side (the
@@ -196,23 +200,23 @@ describe("the results time on the event", () => {
 
   it("defaults to noon the day after, can be moved and reset, and never before the end", async () => {
     const { db, env } = server.deps;
-    const startsAt = Date.UTC(2031, 10, 29, 8, 0); // 7 pm AEDT, Saturday
+    const startsAt = Date.UTC(Y, 10, 29, 8, 0); // 7 pm AEDT, Saturday
     const event = await insertEvent(db, env.UPLOADS_DIR, { startsAt, durationHours: 3 });
     const base = { eventid: event.id, eventName: event.name, eventDate: isoDate(startsAt), totalSeats: 10 };
-    expect(await resultsAtOf(event.id)).toBe("2031-11-30T01:00:00.000Z");
+    expect(await resultsAtOf(event.id)).toBe(`${Y}-11-30T01:00:00.000Z`);
 
     // 9 am AEDT on Sunday instead, sent as the form sends it (an instant with its offset).
-    expect((await update({ ...base, resultsAt: "2031-11-30T09:00:00+11:00" })).status).toBe(200);
-    expect(await resultsAtOf(event.id)).toBe("2031-11-29T22:00:00.000Z");
+    expect((await update({ ...base, resultsAt: `${Y}-11-30T09:00:00+11:00` })).status).toBe(200);
+    expect(await resultsAtOf(event.id)).toBe(`${Y}-11-29T22:00:00.000Z`);
 
     // Before the end (10 pm AEDT) is refused; so is a moved start that would leave it before the end.
-    const early = await update({ ...base, resultsAt: "2031-11-29T21:30:00+11:00" });
+    const early = await update({ ...base, resultsAt: `${Y}-11-29T21:30:00+11:00` });
     expect(await reply(early)).toMatchObject({ status: 400, body: { code: "invalid_request" } });
     expect((await update({ ...base, eventTime: "20:0" })).status).toBe(400);
     expect((await update({ ...base, resultsAt: "tomorrow" })).status).toBe(400);
 
     expect((await update({ ...base, resultsAt: null })).status).toBe(200);
-    expect(await resultsAtOf(event.id)).toBe("2031-11-30T01:00:00.000Z");
+    expect(await resultsAtOf(event.id)).toBe(`${Y}-11-30T01:00:00.000Z`);
   });
 
   it("takes a results time on save-event too, empty for the default", async () => {

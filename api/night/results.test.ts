@@ -5,6 +5,7 @@ import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type Db, openDatabase } from "../../db/client.ts";
 import { events, feedback } from "../../db/schema.ts";
+import { yearLike } from "../../test/clock.ts";
 import { recordingSms } from "../../test/fakes/sms.ts";
 import { insertEvent, insertPaidBookings } from "../../test/fixtures.ts";
 import { type Env, parseEnv } from "../env.ts";
@@ -14,6 +15,9 @@ import { backgroundJobs } from "../ops/jobs.ts";
 import { createScheduler } from "../ops/scheduler.ts";
 import { createLocalPayments } from "../providers/payments/local.ts";
 import { releaseResults, resultsText } from "./results.ts";
+
+// Dates in a year laid out like 2031, always ahead of the clock (test/clock.ts).
+const Y = yearLike(2031);
 
 // The night's end and its results as the scheduler runs them (docs/decisions/021-results.md), on a
 // clock the test moves minute by minute, as the server ticks.
@@ -46,10 +50,10 @@ async function runUntil(until: number, s = scheduler()) {
   }
 }
 
-// Saturday 29 November 2031, 7 pm AEDT, for 3 hours; results by default at noon on Sunday (01:00 UTC).
-const start = Date.parse("2031-11-29T08:00:00.000Z");
+// Saturday 29 November (a year laid out like 2031), 7 pm AEDT, for 3 hours; results by default at noon on Sunday (01:00 UTC).
+const start = Date.parse(`${Y}-11-29T08:00:00.000Z`);
 const plannedEnd = start + 3 * HOUR;
-const resultsAt = Date.parse("2031-11-30T01:00:00.000Z");
+const resultsAt = Date.parse(`${Y}-11-30T01:00:00.000Z`);
 
 function openDb(overrides: Record<string, string> = {}) {
   env = parseEnv({

@@ -2,6 +2,7 @@ import { mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileS
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { type BackupPlace, backedUp, backupPlace, SECRET, sha256 } from "../../test/backups.ts";
+import { pinClock } from "../../test/clock.ts";
 import { insertEvent, insertPaidBookings } from "../../test/fixtures.ts";
 import type { Env } from "../env.ts";
 import type { Logger } from "../lib/log.ts";
@@ -14,6 +15,8 @@ import { backgroundJobs } from "./jobs.ts";
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const T0 = Date.parse("2026-03-01T02:00:00.000Z");
+// Every test here runs on a pinned clock (test/clock.ts), so no date below meets the real one.
+pinClock(T0);
 
 let place: BackupPlace;
 const logged: string[] = [];

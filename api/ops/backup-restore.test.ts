@@ -22,11 +22,14 @@ import {
   sha256,
   tamperWithBackup,
 } from "../../test/backups.ts";
+import { pinClock } from "../../test/clock.ts";
 import { dbState, folderState } from "../../test/suites/db-state.ts";
 import { BackupError } from "./backup-manifest.ts";
 import { restoreBackup } from "./backup-restore.ts";
 
 const T0 = Date.parse("2026-03-01T02:00:00.000Z");
+// Every test here runs on a pinned clock (test/clock.ts), so no date below meets the real one.
+pinClock(T0);
 
 let place: BackupPlace;
 async function setup() {

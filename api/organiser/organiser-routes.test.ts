@@ -2,9 +2,13 @@ import { eq } from "drizzle-orm";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { bookings, events, promoCodes, refunds, users } from "../../db/schema.ts";
 import { type BrowserClient, browserClient, suiteTestServer } from "../../test/api-harness.ts";
+import { yearLike } from "../../test/clock.ts";
 import { insertEvent, insertHeldBooking, insertPaidBookings, makeImage } from "../../test/fixtures.ts";
 import { createCheckout, holdSeat, newMobile, pay, verifiedBrowser } from "../../test/suites/booking-flow.ts";
 import { feedbackToken } from "../lib/capability.ts";
+
+// Dates in a year laid out like 2031, always ahead of the clock (test/clock.ts).
+const Y = yearLike(2031);
 
 // The organiser's desk (docs/decisions/014-organiser-desk.md): the Overview's numbers, cancelling an event, the edits the original
 // form could not make, and the participants spreadsheet. Real HTTP on a real SQLite file; the local
@@ -515,29 +519,29 @@ describe("GET /api/admin-event/{id}/participants.csv", () => {
 
   it("answers a spreadsheet named after the event and its date, times on the venue's clock", async () => {
     const { db } = server.deps;
-    // 7 pm in Perth on 1 December 2031 (AWST, UTC+8, no daylight saving) is 11:00 UTC.
+    // 7 pm in Perth on 1 December (AWST, UTC+8, no daylight saving) is 11:00 UTC.
     const event = await newEvent({
       name: "Harbour Lights: Mixer & Café!",
-      startsAt: Date.UTC(2031, 11, 1, 11, 0),
+      startsAt: Date.UTC(Y, 11, 1, 11, 0),
       timeZone: "Australia/Perth",
     });
     const [asha] = paidBookings(event.id, 1, { name: "Asha Rao", gender: "female" });
     const [ravi] = paidBookings(event.id, 1, { name: "Ravi, Jr.", gender: "male" });
     insertHeldBooking(db, event.id, { now: now(), name: "Not Paid Yet" });
     // Booked at 19:05 on 29 November in Perth; in at 18:55 on the night, a day on in UTC terms.
-    const paidAt = Date.UTC(2031, 10, 29, 11, 5);
+    const paidAt = Date.UTC(Y, 10, 29, 11, 5);
     db.update(bookings)
-      .set({ paidAt, checkedInAt: Date.UTC(2031, 11, 1, 10, 55) })
+      .set({ paidAt, checkedInAt: Date.UTC(Y, 11, 1, 10, 55) })
       .where(eq(bookings.id, asha!.bookingId))
       .run();
     // Just before midnight UTC is the next morning in Perth.
     db.update(bookings)
-      .set({ paidAt: Date.UTC(2031, 10, 29, 23, 59, 40), status: "refunded", amountCents: 4950 })
+      .set({ paidAt: Date.UTC(Y, 10, 29, 23, 59, 40), status: "refunded", amountCents: 4950 })
       .where(eq(bookings.id, ravi!.bookingId))
       .run();
-    // Born 3 May 1995: 36 on the night.
+    // Born 3 May, 36 years before the night's year: 36 on the night.
     db.update(users)
-      .set({ email: "asha@example.com", dateOfBirth: "1995-05-03" })
+      .set({ email: "asha@example.com", dateOfBirth: `${Y - 36}-05-03` })
       .where(eq(users.id, asha!.userId))
       .run();
     // Asha paid 45.00 after an early bird of 5.00 and a code's 2.50 (docs/decisions/023-prices-and-ages.md).
@@ -551,7 +555,7 @@ describe("GET /api/admin-event/{id}/participants.csv", () => {
       .where(eq(bookings.id, asha!.bookingId))
       .run();
     db.update(users)
-      .set({ email: "ravi@example.com", dateOfBirth: "1995-05-03" })
+      .set({ email: "ravi@example.com", dateOfBirth: `${Y - 36}-05-03` })
       .where(eq(users.id, ravi!.userId))
       .run();
 
@@ -559,31 +563,31 @@ describe("GET /api/admin-event/{id}/participants.csv", () => {
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("text/csv; charset=utf-8");
     expect(response.headers.get("content-disposition")).toBe(
-      'attachment; filename="harbour-lights-mixer-cafe-2031-12-01-participants.csv"',
+      `attachment; filename="harbour-lights-mixer-cafe-${Y}-12-01-participants.csv"`,
     );
     expect(response.headers.get("cache-control")).toBe("no-store");
     const national = (e164: string) => `0${e164.slice(3, 6)} ${e164.slice(6, 9)} ${e164.slice(9)}`;
     expect((await response.text()).split("\n")).toEqual([
       "name,email,phone,gender,age,status,amount,discount,code,payment_intent_id,invoice_number,booked_at (Australia/Perth),checked_in_at (Australia/Perth)",
-      `Asha Rao,asha@example.com,${national(asha!.phone)},female,36,paid,45.00,7.50,NEWS,${asha!.paymentIntentId},,2031-11-29 19:05,2031-12-01 18:55`,
-      `"Ravi, Jr.",ravi@example.com,${national(ravi!.phone)},male,36,refunded,49.50,0.00,,${ravi!.paymentIntentId},,2031-11-30 07:59,`,
+      `Asha Rao,asha@example.com,${national(asha!.phone)},female,36,paid,45.00,7.50,NEWS,${asha!.paymentIntentId},,${Y}-11-29 19:05,${Y}-12-01 18:55`,
+      `"Ravi, Jr.",ravi@example.com,${national(ravi!.phone)},male,36,refunded,49.50,0.00,,${ravi!.paymentIntentId},,${Y}-11-30 07:59,`,
       "",
     ]);
   });
 
   it("names the file after the event's date in its own zone, and by its id when the name has no letters", async () => {
     // 23:30 UTC on 30 November is already 1 December in Sydney (AEDT, UTC+11).
-    const late = await newEvent({ name: "Late Night", startsAt: Date.UTC(2031, 10, 30, 23, 30) });
+    const late = await newEvent({ name: "Late Night", startsAt: Date.UTC(Y, 10, 30, 23, 30) });
     expect((await csvOf(late.id)).headers.get("content-disposition")).toBe(
-      'attachment; filename="late-night-2031-12-01-participants.csv"',
+      `attachment; filename="late-night-${Y}-12-01-participants.csv"`,
     );
-    const unnamed = await newEvent({ name: "💃🕺 ⭐", startsAt: Date.UTC(2031, 10, 30, 23, 30) });
+    const unnamed = await newEvent({ name: "💃🕺 ⭐", startsAt: Date.UTC(Y, 10, 30, 23, 30) });
     expect((await csvOf(unnamed.id)).headers.get("content-disposition")).toBe(
-      `attachment; filename="event-${unnamed.id}-2031-12-01-participants.csv"`,
+      `attachment; filename="event-${unnamed.id}-${Y}-12-01-participants.csv"`,
     );
-    const long = await newEvent({ name: `${"Very ".repeat(40)}Long`, startsAt: Date.UTC(2031, 10, 30, 23, 30) });
+    const long = await newEvent({ name: `${"Very ".repeat(40)}Long`, startsAt: Date.UTC(Y, 10, 30, 23, 30) });
     const name = /filename="([^"]+)"/.exec((await csvOf(long.id)).headers.get("content-disposition") ?? "")?.[1];
-    expect(name).toMatch(/^(very-)+very-2031-12-01-participants\.csv$/);
+    expect(name).toMatch(new RegExp(`^(very-)+very-${Y}-12-01-participants\\.csv$`));
     expect(name!.length).toBeLessThanOrEqual(100);
   });
 
@@ -627,12 +631,12 @@ describe("GET /api/get-event-user/{id} for the desk", () => {
     const event = await newEvent();
     const [p] = paidBookings(event.id, 1);
     db.update(bookings)
-      .set({ paidAt: Date.UTC(2031, 1, 2, 3, 4) })
+      .set({ paidAt: Date.UTC(Y, 1, 2, 3, 4) })
       .where(eq(bookings.id, p!.bookingId))
       .run();
     db.update(users).set({ email: "desk@example.com" }).where(eq(users.id, p!.userId)).run();
     const [row] = await json<Record<string, unknown>[]>(await admin.get(`/api/get-event-user/${event.id}`));
-    expect(row).toMatchObject({ id: p!.userId, email: "desk@example.com", bookedAt: "2031-02-02T03:04:00.000Z" });
+    expect(row).toMatchObject({ id: p!.userId, email: "desk@example.com", bookedAt: `${Y}-02-02T03:04:00.000Z` });
   });
 });
 

@@ -2,7 +2,11 @@ import "fake-indexeddb/auto";
 import { IDBFactory } from "fake-indexeddb";
 import { openDB } from "idb";
 import { beforeEach, describe, expect, it } from "vitest";
+import { pinClock } from "../../test/clock.ts";
 import { OFFLINE_DB_NAME, OFFLINE_DB_VERSION, offlineDb, resetOfflineDbForTests } from "./offline-db.ts";
+
+// Every test here runs on a pinned clock (test/clock.ts), so no date below meets the real one.
+pinClock(Date.UTC(2026, 11, 2));
 
 beforeEach(() => {
   globalThis.indexedDB = new IDBFactory();

@@ -1,13 +1,17 @@
 import { describe, expect, it } from "vitest";
+import { yearLike } from "../../../test/clock.ts";
 import { parseEnv } from "../../env.ts";
 import type { Logger } from "../../lib/log.ts";
 import { createMailProvider } from "./index.ts";
 import { createLocalMail, recipientTag } from "./local.ts";
 
+// Dates in a year laid out like 2030, always ahead of the clock (test/clock.ts).
+const Y = yearLike(2030);
+
 describe("the local mail provider", () => {
   const lines: { level: string; message: string; fields?: Record<string, unknown> }[] = [];
   const log: Logger = (level, message, fields) => lines.push({ level, message, fields });
-  const clock = Date.UTC(2030, 0, 1);
+  const clock = Date.UTC(Y, 0, 1);
   const { mail, devMailbox } = createLocalMail({
     from: { name: "Speed Dating", address: "tickets@localhost" },
     log,

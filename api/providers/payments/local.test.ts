@@ -4,12 +4,16 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../../../db/client.ts";
+import { yearLike } from "../../../test/clock.ts";
 import { insertEvent, insertHeldBooking } from "../../../test/fixtures.ts";
 import { createLocalPayments } from "./local.ts";
 
+// Dates in a year laid out like 2030, always ahead of the clock (test/clock.ts).
+const Y = yearLike(2030);
+
 const dir = mkdtempSync(join(tmpdir(), "sdt-local-pay-"));
 const db = openDatabase(join(dir, "app.db"));
-let clock = Date.UTC(2030, 0, 1);
+let clock = Date.UTC(Y, 0, 1);
 const payments = createLocalPayments({ PUBLIC_BASE_URL: "https://tickets.example" }, db, () => clock);
 
 afterAll(() => {
@@ -93,9 +97,9 @@ describe("the local payments provider", () => {
           customerEmail: "same@example.com",
           successUrl: "https://tickets.example/success?session_id={CHECKOUT_SESSION_ID}",
           cancelUrl: "https://tickets.example/",
-          expiresAt: Date.UTC(2030, 0, 1, 0, 31),
+          expiresAt: Date.UTC(Y, 0, 1, 0, 31),
           metadata: { bookingId: String(held.bookingId) },
-          idempotencyKey: `checkout-${held.bookingId}-${Date.UTC(2030, 0, 1, 0, 31)}`,
+          idempotencyKey: `checkout-${held.bookingId}-${Date.UTC(Y, 0, 1, 0, 31)}`,
         });
         expect(held.bookingId).toBe(1);
         ids.push(info.id);

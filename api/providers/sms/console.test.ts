@@ -4,8 +4,12 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../../../db/client.ts";
 import { phoneVerifications } from "../../../db/schema.ts";
+import { yearLike } from "../../../test/clock.ts";
 import type { Logger } from "../../lib/log.ts";
 import { createConsoleSms } from "./console.ts";
+
+// Dates in a year laid out like 2030, always ahead of the clock (test/clock.ts).
+const Y = yearLike(2030);
 
 const PHONE = "+61412345678";
 const MINUTE = 60_000;
@@ -13,7 +17,7 @@ const MINUTE = 60_000;
 describe("the console SMS provider", () => {
   const dir = mkdtempSync(join(tmpdir(), "sdt-console-sms-"));
   const db = openDatabase(join(dir, "app.db"));
-  let clock = Date.UTC(2030, 0, 1);
+  let clock = Date.UTC(Y, 0, 1);
   const lines: { level: string; message: string }[] = [];
   const log: Logger = (level, message) => lines.push({ level, message });
   const { sms, devOutbox } = createConsoleSms({ db, secret: "s".repeat(40), log, now: () => clock });

@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { pinClock } from "../../../test/clock.ts";
 import { bookedLabel, isSending, progressLabel, recipientsLabel, suggestedText } from "./announcements.ts";
+
+// Every test here runs on a pinned clock (test/clock.ts), so no date below meets the real one.
+pinClock(Date.UTC(2026, 11, 2));
 
 // The Invite tab's words: the draft it suggests, the counts and the progress lines.
 

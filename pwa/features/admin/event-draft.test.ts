@@ -1,7 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { eventOfReply } from "../../../common/event-wire.ts";
+import { pinClock } from "../../../test/clock.ts";
 import type { api, Ok } from "../../lib/api.ts";
 import { draftOf, draftProblem, emptyDraft, newEventOf, updateOf } from "./event-draft.ts";
+
+// Every test here runs on a pinned clock (test/clock.ts), so no date below meets the real one.
+pinClock(Date.UTC(2026, 11, 2));
 
 // As admin-event answers it, mapped as admin-api.ts maps it.
 const saturday = eventOfReply({

@@ -1,6 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { wallClockToUtc } from "../../../common/venue-time-input.ts";
+import { pinClock } from "../../../test/clock.ts";
 import { earlyStartWarning, nationalPhone, plural, seatsLeftLabel, statusLabel } from "./format.ts";
+
+// Every test here runs on a pinned clock (test/clock.ts), so no date below meets the real one.
+pinClock(Date.UTC(2026, 11, 2));
 
 describe("nationalPhone", () => {
   it.each([

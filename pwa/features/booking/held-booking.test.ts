@@ -1,5 +1,6 @@
 // @vitest-environment happy-dom
 import { beforeEach, describe, expect, it } from "vitest";
+import { pinClock } from "../../../test/clock.ts";
 import { BOOKING_STORE_KEY, EMPTY_FLOW, useBookingStore } from "./booking-store.ts";
 import {
   holdEndLabel,
@@ -11,6 +12,9 @@ import {
   timeLeftLabel,
 } from "./held-booking.ts";
 import type { ConfirmationState } from "./types.ts";
+
+// Every test here runs on a pinned clock (test/clock.ts), so no date below meets the real one.
+pinClock(Date.UTC(2026, 11, 2));
 
 const state = {
   user: { userID: 7, name: "Priya", email: "priya@example.com", phone: "+61412345678", gender: "female" },

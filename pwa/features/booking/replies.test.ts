@@ -1,9 +1,13 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { pinClock } from "../../../test/clock.ts";
 import { claimOffer } from "./claim-offer.ts";
 import { joinWaitlist } from "./join-waitlist.ts";
 import { leaveWaitlist } from "./leave-waitlist.ts";
 import { saveUserDetails } from "./save-user-details.ts";
 import { verifyOtp } from "./verify-otp.ts";
+
+// Every test here runs on a pinned clock (test/clock.ts), so no date below meets the real one.
+pinClock(Date.UTC(2026, 11, 2));
 
 // The server's replies, faked at the network edge, and what each one means to the attendee.
 const answer = (status: number, body: unknown) =>

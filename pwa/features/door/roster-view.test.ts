@@ -1,7 +1,11 @@
 import { describe, expect, it } from "vitest";
 import type { RosterAttendee } from "../../../api/night/roster.ts";
+import { pinClock } from "../../../test/clock.ts";
 import type { KeptDoorEvent, QueuedCheckIn } from "../../lib/offline-db.ts";
 import { arrivalTime, countArrivals, defaultEventId, eventLabel, matchesQuery, withPending } from "./roster-view.ts";
+
+// Every test here runs on a pinned clock (test/clock.ts), so no date below meets the real one.
+pinClock(Date.UTC(2026, 11, 2));
 
 const person = (userID: number, name: string, gender: "male" | "female", extra: Partial<RosterAttendee> = {}) => ({
   userID,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { pinClock } from "../../../test/clock.ts";
 import {
   canBook,
   canJoinWaitlist,
@@ -10,6 +11,9 @@ import {
   seatsLabel,
   venueDateTime,
 } from "./format.ts";
+
+// Every test here runs on a pinned clock (test/clock.ts), so no date below meets the real one.
+pinClock(Date.UTC(2026, 11, 2));
 
 describe("formatEventDateTime", () => {
   it.each([

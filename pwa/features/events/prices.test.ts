@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { pinClock } from "../../../test/clock.ts";
 import { ageLines, priceLines } from "./prices.ts";
+
+// Every test here runs on a pinned clock (test/clock.ts), so no date below meets the real one.
+pinClock(Date.UTC(2026, 11, 2));
 
 const base = { priceCents: 4500, timeZone: "Australia/Sydney", fromAge: 25, toAge: 35 };
 // 8 pm on 20 December in Sydney (AEDT) is 09:00 UTC.

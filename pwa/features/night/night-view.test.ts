@@ -1,6 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { pinClock } from "../../../test/clock.ts";
 import type { MyRounds } from "./my-rounds.ts";
 import { newestFirst, nightView } from "./night-view.ts";
+
+// Every test here runs on a pinned clock (test/clock.ts), so no date below meets the real one.
+pinClock(Date.UTC(2026, 11, 2));
 
 const anika = { id: 2, username: "Anika", image_name: "a.jpg" };
 const priya = { id: 3, username: "Priya", image_name: "p.jpg" };

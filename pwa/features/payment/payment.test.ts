@@ -2,10 +2,14 @@
 import "fake-indexeddb/auto";
 import { IDBFactory } from "fake-indexeddb";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { pinClock } from "../../../test/clock.ts";
 import { resetOfflineDbForTests } from "../../lib/offline-db.ts";
 import { getTicket, saveTicket } from "../tickets/index.ts";
 import { confirmPayment, readSuccessParams } from "./confirm-payment.ts";
 import { startCheckout } from "./start-checkout.ts";
+
+// Every test here runs on a pinned clock (test/clock.ts), so no date below meets the real one.
+pinClock(Date.UTC(2026, 11, 2));
 
 const user = { userID: 7, name: "Priya", email: "priya@example.com", phone: "+61412345678" };
 const event = { id: 3, name: "Garden Party", priceCents: 4500 };

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { pinClock } from "../../../test/clock.ts";
 import {
   draftOf,
   metBeforeLine,
@@ -10,6 +11,9 @@ import {
   sparseAddedRounds,
 } from "./console-view.ts";
 import type { RoundsPerson, RoundsState } from "./rounds-api.ts";
+
+// Every test here runs on a pinned clock (test/clock.ts), so no date below meets the real one.
+pinClock(Date.UTC(2026, 11, 2));
 
 const person = (userID: number, username: string, gender: "male" | "female", left = false): RoundsPerson => ({
   userID,

@@ -2,9 +2,13 @@
 import "fake-indexeddb/auto";
 import { IDBFactory } from "fake-indexeddb";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { pinClock } from "../../../test/clock.ts";
 import { resetOfflineDbForTests } from "../../lib/offline-db.ts";
 import { openTicketLink, readTicketLink } from "./open-ticket-link.ts";
 import { getTicket, listTickets } from "./ticket-store.ts";
+
+// Every test here runs on a pinned clock (test/clock.ts), so no date below meets the real one.
+pinClock(Date.UTC(2026, 11, 2));
 
 /** POST /api/ticket at the network edge: one answer, every request recorded. */
 function ticketApi(answer: { status: number; body: unknown } | "offline") {

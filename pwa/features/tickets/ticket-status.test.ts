@@ -2,10 +2,14 @@
 import "fake-indexeddb/auto";
 import { IDBFactory } from "fake-indexeddb";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { pinClock } from "../../../test/clock.ts";
 import { resetOfflineDbForTests } from "../../lib/offline-db.ts";
 import { refreshTicketStatuses } from "./refresh-ticket-status.ts";
 import { groupTickets, ticketStanding } from "./ticket-standing.ts";
 import { getTicket, listTickets, saveTicket, type TicketFields } from "./ticket-store.ts";
+
+// Every test here runs on a pinned clock (test/clock.ts), so no date below meets the real one.
+pinClock(Date.UTC(2026, 11, 2));
 
 const HOUR = 3_600_000;
 

@@ -1,8 +1,12 @@
 // @vitest-environment happy-dom
 import { cleanup, render, screen, within } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
+import { pinClock } from "../../../../test/clock.ts";
 import type { RoundsPerson, RoundsState } from "../rounds-api.ts";
 import { PlanTable } from "./plan-table.tsx";
+
+// Every test here runs on a pinned clock (test/clock.ts), so no date below meets the real one.
+pinClock(Date.UTC(2026, 11, 2));
 
 const person = (userID: number, username: string): RoundsPerson => ({
   userID,

@@ -3,14 +3,14 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, statSync, utimesSync, wr
 import { join } from "node:path";
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { NO_PHOTO, storeImage } from "../api/booking/images.ts";
-import { backgroundJobs } from "../api/ops/jobs.ts";
-import { createScheduler } from "../api/ops/scheduler.ts";
-import { sweepUploads } from "../api/ops/upload-sweep.ts";
-import { bookings, users } from "../db/schema.ts";
-import { type BrowserClient, browserClient, suiteTestServer, verifiedPhoneBrowser } from "./api-harness.ts";
-import { insertEvent, insertPaidBookings, makeImage } from "./fixtures.ts";
-import { createCheckout, detailsForm, newMobile, pay } from "./suites/booking-flow.ts";
+import { bookings, users } from "../../db/schema.ts";
+import { type BrowserClient, browserClient, suiteTestServer, verifiedPhoneBrowser } from "../../test/api-harness.ts";
+import { insertEvent, insertPaidBookings, makeImage } from "../../test/fixtures.ts";
+import { createCheckout, detailsForm, newMobile, pay } from "../../test/suites/booking-flow.ts";
+import { backgroundJobs } from "../ops/jobs.ts";
+import { createScheduler } from "../ops/scheduler.ts";
+import { sweepUploads } from "../ops/upload-sweep.ts";
+import { NO_PHOTO, storeImage } from "./images.ts";
 
 // Disk growth by repeated saves and data at rest (docs/decisions/012-disk-and-personal-data.md): a verified phone cannot fill the disk
 // with photos, a full event costs no photo work, the upload sweep deletes what no booking needs, and

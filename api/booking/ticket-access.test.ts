@@ -1,11 +1,17 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { linkToken } from "../api/lib/capability.ts";
-import { bookings, events } from "../db/schema.ts";
-import { type BrowserClient, browserClient, suiteFake, suiteTestServer, verifiedPhoneCookie } from "./api-harness.ts";
-import { startFakeStripe } from "./fakes/stripe.ts";
-import { insertEvent, insertHeldBooking, makeImage } from "./fixtures.ts";
-import { createCheckout, holdSeat, newMobile, pay, verifiedBrowser } from "./suites/booking-flow.ts";
+import { bookings, events } from "../../db/schema.ts";
+import {
+  type BrowserClient,
+  browserClient,
+  suiteFake,
+  suiteTestServer,
+  verifiedPhoneCookie,
+} from "../../test/api-harness.ts";
+import { startFakeStripe } from "../../test/fakes/stripe.ts";
+import { insertEvent, insertHeldBooking, makeImage } from "../../test/fixtures.ts";
+import { createCheckout, holdSeat, newMobile, pay, verifiedBrowser } from "../../test/suites/booking-flow.ts";
+import { linkToken } from "../lib/capability.ts";
 
 // The success URL is not a ticket (docs/decisions/010-tickets-are-not-urls.md), and answers do not reveal bookings. The door code, QR,
 // name and phone go only to the browser that verified the booking's phone, or to whoever opens the

@@ -1,10 +1,10 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { completeCheckout } from "../api/booking/payment-completion.ts";
-import { bookings, events, users } from "../db/schema.ts";
-import { insertHeldBooking, insertPaidBookings } from "./fixtures.ts";
-import { createCheckout, holdSeat } from "./suites/booking-flow.ts";
-import { json, waitlistSuite } from "./suites/waitlist.ts";
+import { bookings, events, users } from "../../db/schema.ts";
+import { insertHeldBooking, insertPaidBookings } from "../../test/fixtures.ts";
+import { createCheckout, holdSeat } from "../../test/suites/booking-flow.ts";
+import { json, waitlistSuite } from "../../test/suites/waitlist.ts";
+import { completeCheckout } from "./payment-completion.ts";
 
 // Seats by gender (docs/decisions/015-balanced-rooms-and-waitlist.md): an event may split
 // its seats between men and women; the event answers say what is left of each, and no gender is

@@ -1,10 +1,10 @@
 import { readdirSync } from "node:fs";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { bookings, checkoutSessions, users } from "../db/schema.ts";
-import { type BrowserClient, browserClient, suiteTestServer, verifiedPhoneBrowser } from "./api-harness.ts";
-import { insertEvent, insertHeldBooking, makeImage } from "./fixtures.ts";
-import { createCheckout, detailsForm, newMobile, pay } from "./suites/booking-flow.ts";
+import { bookings, checkoutSessions, users } from "../../db/schema.ts";
+import { type BrowserClient, browserClient, suiteTestServer, verifiedPhoneBrowser } from "../../test/api-harness.ts";
+import { insertEvent, insertHeldBooking, makeImage } from "../../test/fixtures.ts";
+import { createCheckout, detailsForm, newMobile, pay } from "../../test/suites/booking-flow.ts";
 
 // Who may book and what they pay (docs/decisions/023-prices-and-ages.md), through the real calls.
 

@@ -1,11 +1,11 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { feedbackToken } from "../api/lib/capability.ts";
-import { queueRatingReminders } from "../api/night/results.ts";
-import { bookings, events, outboxMessages } from "../db/schema.ts";
-import { type BrowserClient, browserClient, suiteTestServer } from "./api-harness.ts";
-import { insertEvent, insertPaidBookings } from "./fixtures.ts";
-import { hostAccessHelpers, json, PASSWORD } from "./suites/host-access.ts";
+import { bookings, events, outboxMessages } from "../../db/schema.ts";
+import { type BrowserClient, browserClient, suiteTestServer } from "../../test/api-harness.ts";
+import { insertEvent, insertPaidBookings } from "../../test/fixtures.ts";
+import { hostAccessHelpers, json, PASSWORD } from "../../test/suites/host-access.ts";
+import { feedbackToken } from "../lib/capability.ts";
+import { queueRatingReminders } from "./results.ts";
 
 // Whose rating a paper card may fill, what a host sees of the ratings, and who came to a night
 // (docs/decisions/021-results.md, 022-host-access.md), over real HTTP.

@@ -1,12 +1,12 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { applyRetention, ERASED } from "../api/ops/retention.ts";
-import { recordActivity } from "../api/organiser/activity.ts";
-import type { ActivityRow } from "../api/organiser/admin-schemas.ts";
-import { bookings, users } from "../db/schema.ts";
-import { type BrowserClient, browserClient, suiteTestServer } from "./api-harness.ts";
-import { insertEvent, insertPaidBookings, makeImage } from "./fixtures.ts";
-import { HOUR, hostAccessHelpers, json, MINUTE, PASSWORD } from "./suites/host-access.ts";
+import { bookings, users } from "../../db/schema.ts";
+import { type BrowserClient, browserClient, suiteTestServer } from "../../test/api-harness.ts";
+import { insertEvent, insertPaidBookings, makeImage } from "../../test/fixtures.ts";
+import { HOUR, hostAccessHelpers, json, MINUTE, PASSWORD } from "../../test/suites/host-access.ts";
+import { applyRetention, ERASED } from "../ops/retention.ts";
+import { recordActivity } from "./activity.ts";
+import type { ActivityRow } from "./admin-schemas.ts";
 
 // The activity log (docs/decisions/022-host-access.md): every change lands in it under `organiser` or
 // the host link's label, with the event and the person concerned; erasure leaves only the id.

@@ -1,10 +1,10 @@
 import { eq, like } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { SmsProvider } from "../api/providers/sms/types.ts";
-import { bookings, outboxMessages } from "../db/schema.ts";
-import { type BrowserClient, browserClient, suiteTestServer } from "./api-harness.ts";
-import { insertEvent, insertPaidBookings } from "./fixtures.ts";
-import { hostAccessHelpers, json, MINUTE, PASSWORD } from "./suites/host-access.ts";
+import { bookings, outboxMessages } from "../../db/schema.ts";
+import { type BrowserClient, browserClient, suiteTestServer } from "../../test/api-harness.ts";
+import { insertEvent, insertPaidBookings } from "../../test/fixtures.ts";
+import { hostAccessHelpers, json, MINUTE, PASSWORD } from "../../test/suites/host-access.ts";
+import type { SmsProvider } from "../providers/sms/types.ts";
 
 // **Message guests** (docs/decisions/019-running-the-night.md): one text to a night's paid guests,
 // all of them, those who came (whoCame, api/night/attendance.ts) or those not yet arrived.
@@ -105,7 +105,7 @@ describe("message guests", () => {
     const { event, guests } = await night();
     // A host who skipped the door: nobody checked in, two guests sat down in round 1.
     server.deps.db.update(bookings).set({ checkedInAt: null }).where(eq(bookings.eventId, event.id)).run();
-    const { eventRounds } = await import("../db/rounds-schema.ts");
+    const { eventRounds } = await import("../../db/rounds-schema.ts");
     server.deps.db
       .insert(eventRounds)
       .values({

@@ -3,21 +3,21 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { KEPT_DETAILS_IDLE_MS } from "../api/booking/kept-details.ts";
-import type { MyData } from "../api/booking/my-data.ts";
-import { applyRetention } from "../api/ops/retention.ts";
-import { sweepUploads } from "../api/ops/upload-sweep.ts";
-import { guestSessions, keptDetails } from "../db/access-schema.ts";
-import { bookings, events, feedback, outboxMessages, refunds, users } from "../db/schema.ts";
+import { guestSessions, keptDetails } from "../../db/access-schema.ts";
+import { bookings, events, feedback, outboxMessages, refunds, users } from "../../db/schema.ts";
 import {
   type BrowserClient,
   browserClient,
   suiteTestServer,
   type TestServer,
   verifiedPhoneBrowser,
-} from "./api-harness.ts";
-import { insertEvent, makeImage } from "./fixtures.ts";
-import { detailsForm, newMobile, signedInOnMe } from "./suites/booking-flow.ts";
+} from "../../test/api-harness.ts";
+import { insertEvent, makeImage } from "../../test/fixtures.ts";
+import { detailsForm, newMobile, signedInOnMe } from "../../test/suites/booking-flow.ts";
+import { applyRetention } from "../ops/retention.ts";
+import { sweepUploads } from "../ops/upload-sweep.ts";
+import { KEPT_DETAILS_IDLE_MS } from "./kept-details.ts";
+import type { MyData } from "./my-data.ts";
 
 // Details kept if I choose, and what is kept about me (issue 34 items 2 and 5,
 // docs/decisions/029-kept-details.md).

@@ -2,18 +2,24 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { cancelBooking } from "../api/booking/cancel-booking.ts";
-import { DOCUMENT_KEEP_MS } from "../api/booking/documents.ts";
-import { documentPdf } from "../api/booking/documents-pdf.ts";
-import { completeCheckout } from "../api/booking/payment-completion.ts";
-import { linkToken } from "../api/lib/capability.ts";
-import { applyRetention } from "../api/ops/retention.ts";
-import { finishUnfinishedRefunds, refundPayment } from "../api/organiser/refunds.ts";
-import { bookings, documents, events, refunds } from "../db/schema.ts";
-import { browserClient, suiteTestServer, type TestServer, verifiedPhoneCookie, withTestServer } from "./api-harness.ts";
-import { insertEvent, insertHeldBooking, insertPaidBookings } from "./fixtures.ts";
-import { createCheckout, pay, signedInOnMe } from "./suites/booking-flow.ts";
-import { GST_SELLER, paidOverHttp, pdfText as textOf } from "./suites/invoices.ts";
+import { bookings, documents, events, refunds } from "../../db/schema.ts";
+import {
+  browserClient,
+  suiteTestServer,
+  type TestServer,
+  verifiedPhoneCookie,
+  withTestServer,
+} from "../../test/api-harness.ts";
+import { insertEvent, insertHeldBooking, insertPaidBookings } from "../../test/fixtures.ts";
+import { createCheckout, pay, signedInOnMe } from "../../test/suites/booking-flow.ts";
+import { GST_SELLER, paidOverHttp, pdfText as textOf } from "../../test/suites/invoices.ts";
+import { linkToken } from "../lib/capability.ts";
+import { applyRetention } from "../ops/retention.ts";
+import { finishUnfinishedRefunds, refundPayment } from "../organiser/refunds.ts";
+import { cancelBooking } from "./cancel-booking.ts";
+import { DOCUMENT_KEEP_MS } from "./documents.ts";
+import { documentPdf } from "./documents-pdf.ts";
+import { completeCheckout } from "./payment-completion.ts";
 
 // Receipts, tax invoices and adjustment notes (docs/decisions/032-invoices.md): one document per
 // paid booking, written with the payment and numbered without gaps; one adjustment note per refund

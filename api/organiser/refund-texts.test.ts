@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { json, waitlistSuite } from "./suites/waitlist.ts";
+import { json, waitlistSuite } from "../../test/suites/waitlist.ts";
 
 // Every refund tells the person, once, what comes back and how long it takes; a cancelled night's
 // own text already says so, so its refunds add none.

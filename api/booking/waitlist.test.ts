@@ -1,13 +1,13 @@
 import { and, eq, like } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { backgroundJobs } from "../api/ops/jobs.ts";
-import { createScheduler, type Scheduler } from "../api/ops/scheduler.ts";
-import { formatVenueTime } from "../common/time-zone.ts";
-import { bookings, type Event, outboxMessages, waitlistEntries, waitlistOffers } from "../db/schema.ts";
-import { browserClient } from "./api-harness.ts";
-import { insertHeldBooking } from "./fixtures.ts";
-import { createCheckout, holdSeat, newMobile, pay } from "./suites/booking-flow.ts";
-import { json, offerLink, type Person, waitlistSuite } from "./suites/waitlist.ts";
+import { formatVenueTime } from "../../common/time-zone.ts";
+import { bookings, type Event, outboxMessages, waitlistEntries, waitlistOffers } from "../../db/schema.ts";
+import { browserClient } from "../../test/api-harness.ts";
+import { insertHeldBooking } from "../../test/fixtures.ts";
+import { createCheckout, holdSeat, newMobile, pay } from "../../test/suites/booking-flow.ts";
+import { json, offerLink, type Person, waitlistSuite } from "../../test/suites/waitlist.ts";
+import { backgroundJobs } from "../ops/jobs.ts";
+import { createScheduler, type Scheduler } from "../ops/scheduler.ts";
 
 // The waitlist (docs/decisions/015-balanced-rooms-and-waitlist.md): a verified phone waits
 // for a full event (per gender at a balanced one); every freed seat is offered by SMS to the first in

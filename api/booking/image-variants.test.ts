@@ -1,11 +1,11 @@
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { removeStoredFiles, storeImage } from "../api/booking/images.ts";
-import { sweepUploads } from "../api/ops/upload-sweep.ts";
-import { type BrowserClient, browserClient, suiteTestServer } from "./api-harness.ts";
-import { insertEvent, makeImage } from "./fixtures.ts";
-import { HOUR, PASSWORD } from "./suites/host-access.ts";
+import { type BrowserClient, browserClient, suiteTestServer } from "../../test/api-harness.ts";
+import { insertEvent, makeImage } from "../../test/fixtures.ts";
+import { HOUR, PASSWORD } from "../../test/suites/host-access.ts";
+import { sweepUploads } from "../ops/upload-sweep.ts";
+import { removeStoredFiles, storeImage } from "./images.ts";
 
 // A deleted photo is not served on from the in-memory WebP variants
 // (docs/decisions/012-disk-and-personal-data.md): deleting a stored image drops its variants, and a

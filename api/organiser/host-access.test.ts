@@ -1,9 +1,9 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { hostLinks } from "../db/access-schema.ts";
-import { bookings, users } from "../db/schema.ts";
-import { type BrowserClient, browserClient, suiteTestServer } from "./api-harness.ts";
-import { insertPaidBookings } from "./fixtures.ts";
+import { hostLinks } from "../../db/access-schema.ts";
+import { bookings, users } from "../../db/schema.ts";
+import { type BrowserClient, browserClient, suiteTestServer } from "../../test/api-harness.ts";
+import { insertPaidBookings } from "../../test/fixtures.ts";
 import {
   appRoutes,
   callRoute,
@@ -13,7 +13,7 @@ import {
   type LinkReply,
   MINUTE,
   PASSWORD,
-} from "./suites/host-access.ts";
+} from "../../test/suites/host-access.ts";
 
 // Host links (docs/decisions/022-host-access.md): a host session opens the door and the rounds of
 // one event and nothing else; revoking the link or its expiry ends it at once; every change lands in

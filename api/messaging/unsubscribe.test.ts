@@ -2,17 +2,11 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { linkToken } from "../api/lib/capability.ts";
-import {
-  hasConsent,
-  listUnsubscribeHeaders,
-  recordConsent,
-  unsubscribeLink,
-  unsubscribeToken,
-} from "../api/messaging/consent.ts";
-import { marketingConsents } from "../db/marketing-schema.ts";
-import { suiteTestServer } from "./api-harness.ts";
-import { insertAttendee } from "./fixtures.ts";
+import { marketingConsents } from "../../db/marketing-schema.ts";
+import { suiteTestServer } from "../../test/api-harness.ts";
+import { insertAttendee } from "../../test/fixtures.ts";
+import { linkToken } from "../lib/capability.ts";
+import { hasConsent, listUnsubscribeHeaders, recordConsent, unsubscribeLink, unsubscribeToken } from "./consent.ts";
 
 // One-click unsubscribe (issue 36): the email's link opens /unsubscribe (the PWA's page, no login);
 // its button and a mail client's List-Unsubscribe POST (RFC 8058) both reach POST /api/unsubscribe,

@@ -3,20 +3,20 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, expect, it } from "vitest";
-import { recordConsent } from "../api/messaging/consent.ts";
-import { enqueueMarketingSms } from "../api/messaging/outbox.ts";
-import { openDatabase } from "../db/client.ts";
-import { announcements } from "../db/marketing-schema.ts";
-import { outboxMessages } from "../db/schema.ts";
-import { startFakeTwilio } from "./fakes/twilio.ts";
-import { insertEvent } from "./fixtures.ts";
+import { openDatabase } from "../../db/client.ts";
+import { announcements } from "../../db/marketing-schema.ts";
+import { outboxMessages } from "../../db/schema.ts";
+import { startFakeTwilio } from "../../test/fakes/twilio.ts";
+import { insertEvent } from "../../test/fixtures.ts";
+import { recordConsent } from "./consent.ts";
+import { enqueueMarketingSms } from "./outbox.ts";
 
 // Issue 36: "An announcement to 2,000 people never sends twice after a kill -9 mid-send." The real
 // server (api/server.ts, its scheduler and the real Twilio SDK against a fake Twilio on loopback) is
 // killed with SIGKILL while sending, then started again on the same file: every number is texted at
 // most once, and every one not interrupted is texted.
 
-const root = join(import.meta.dirname, "..");
+const root = join(import.meta.dirname, "../..");
 const PEOPLE = 2000;
 const children: ChildProcess[] = [];
 let dir = "";

@@ -1,11 +1,7 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { feedbackToken } from "../api/lib/capability.ts";
-import { signValue } from "../api/lib/crypto.ts";
-import { endGuestSessionsOf, GUEST_SESSION_MS } from "../api/lib/guest-session.ts";
-import { applyRetention } from "../api/ops/retention.ts";
-import { guestSessions } from "../db/access-schema.ts";
-import { bookings, events, feedback, refunds, users } from "../db/schema.ts";
+import { guestSessions } from "../../db/access-schema.ts";
+import { bookings, events, feedback, refunds, users } from "../../db/schema.ts";
 import {
   type BrowserClient,
   browserClient,
@@ -14,10 +10,14 @@ import {
   verifiedPhoneBrowser,
   verifiedPhoneCookie,
   withTestServer,
-} from "./api-harness.ts";
-import { ADULT_DATE_OF_BIRTH } from "./date-of-birth.ts";
-import { insertEvent } from "./fixtures.ts";
-import { lastCode, newMobile } from "./suites/booking-flow.ts";
+} from "../../test/api-harness.ts";
+import { ADULT_DATE_OF_BIRTH } from "../../test/date-of-birth.ts";
+import { insertEvent } from "../../test/fixtures.ts";
+import { lastCode, newMobile } from "../../test/suites/booking-flow.ts";
+import { feedbackToken } from "../lib/capability.ts";
+import { signValue } from "../lib/crypto.ts";
+import { endGuestSessionsOf, GUEST_SESSION_MS } from "../lib/guest-session.ts";
+import { applyRetention } from "../ops/retention.ts";
 
 // My nights (docs/decisions/027-guest-identity.md): /me signs in with the mobile and a code typed
 // now (send-otp and verify-otp with `signIn`, under the booking's limits), opens a server-side

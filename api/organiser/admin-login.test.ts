@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { rateLimitHits } from "../db/schema.ts";
-import { browserClient, suiteTestServer, type TestServer, withTestServer } from "./api-harness.ts";
-import { newMobile } from "./suites/booking-flow.ts";
-import { send } from "./suites/http.ts";
+import { rateLimitHits } from "../../db/schema.ts";
+import { browserClient, suiteTestServer, type TestServer, withTestServer } from "../../test/api-harness.ts";
+import { newMobile } from "../../test/suites/booking-flow.ts";
+import { send } from "../../test/suites/http.ts";
 
 // Password guessing spread over addresses (docs/decisions/009-admin-login-and-sessions.md), and sessions that end on the server. Requests
 // leave from chosen loopback addresses (the first suite's server listens on "::", so ::1 reaches it

@@ -1,12 +1,12 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { unsubscribeToken } from "../api/messaging/consent.ts";
-import { deliverPending } from "../api/messaging/outbox.ts";
-import { outboxMessages } from "../db/schema.ts";
-import { type BrowserClient, browserClient, suiteTestServer, verifiedPhoneBrowser } from "./api-harness.ts";
-import { insertEvent, makeImage } from "./fixtures.ts";
-import { detailsForm, newMobile, signedInOnMe } from "./suites/booking-flow.ts";
-import { json, PASSWORD } from "./suites/host-access.ts";
+import { outboxMessages } from "../../db/schema.ts";
+import { type BrowserClient, browserClient, suiteTestServer, verifiedPhoneBrowser } from "../../test/api-harness.ts";
+import { insertEvent, makeImage } from "../../test/fixtures.ts";
+import { detailsForm, newMobile, signedInOnMe } from "../../test/suites/booking-flow.ts";
+import { json, PASSWORD } from "../../test/suites/host-access.ts";
+import { unsubscribeToken } from "./consent.ts";
+import { deliverPending } from "./outbox.ts";
 
 // Email marketing needs the address's own yes (issue 46 item 1, docs/decisions/039): ticking
 // **Email me about future events** anywhere records `pending` and sends one email with a signed link;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { browserClient, suiteFake, suiteTestServer } from "./api-harness.ts";
-import { startFakeTwilio } from "./fakes/twilio.ts";
-import { insertEvent, makeImage } from "./fixtures.ts";
-import { detailsForm, lastCode, newMobile } from "./suites/booking-flow.ts";
+import { browserClient, suiteFake, suiteTestServer } from "../../test/api-harness.ts";
+import { startFakeTwilio } from "../../test/fakes/twilio.ts";
+import { insertEvent, makeImage } from "../../test/fixtures.ts";
+import { detailsForm, lastCode, newMobile } from "../../test/suites/booking-flow.ts";
 
 // One-time codes (docs/decisions/011-links-and-codes.md): per phone, at most 10 wrong codes an hour across all its codes and at
 // most 10 codes a day, so a phone can neither be guessed into nor bombed with texts.

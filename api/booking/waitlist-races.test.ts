@@ -1,12 +1,12 @@
 import { and, eq, gt, like, or, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { offerFreedSeats } from "../api/booking/waitlist-offers.ts";
-import { backgroundJobs } from "../api/ops/jobs.ts";
-import { createScheduler } from "../api/ops/scheduler.ts";
-import { bookings, type Event, outboxMessages, users, waitlistOffers } from "../db/schema.ts";
-import { browserClient } from "./api-harness.ts";
-import { createCheckout, holdSeat, newMobile, pay } from "./suites/booking-flow.ts";
-import { json, offerLink, waitlistSuite } from "./suites/waitlist.ts";
+import { bookings, type Event, outboxMessages, users, waitlistOffers } from "../../db/schema.ts";
+import { browserClient } from "../../test/api-harness.ts";
+import { createCheckout, holdSeat, newMobile, pay } from "../../test/suites/booking-flow.ts";
+import { json, offerLink, waitlistSuite } from "../../test/suites/waitlist.ts";
+import { backgroundJobs } from "../ops/jobs.ts";
+import { createScheduler } from "../ops/scheduler.ts";
+import { offerFreedSeats } from "./waitlist-offers.ts";
 
 // The waitlist's races (docs/decisions/015-balanced-rooms-and-waitlist.md): no gender is ever oversold
 // however many buyers arrive at once, and one freed seat is offered exactly once however many

@@ -1,11 +1,11 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { CONSENT_WORDING_VERSION, consentStateOf, hasConsent, recordConsent } from "../api/messaging/consent.ts";
-import { announcements, marketingConsents, marketingContacts } from "../db/marketing-schema.ts";
-import { bookings } from "../db/schema.ts";
-import { type BrowserClient, browserClient, suiteTestServer, verifiedPhoneBrowser } from "./api-harness.ts";
-import { insertEvent, insertPaidBookings, makeImage } from "./fixtures.ts";
-import { detailsForm, newMobile, signedInOnMe } from "./suites/booking-flow.ts";
+import { announcements, marketingConsents, marketingContacts } from "../../db/marketing-schema.ts";
+import { bookings } from "../../db/schema.ts";
+import { type BrowserClient, browserClient, suiteTestServer, verifiedPhoneBrowser } from "../../test/api-harness.ts";
+import { insertEvent, insertPaidBookings, makeImage } from "../../test/fixtures.ts";
+import { detailsForm, newMobile, signedInOnMe } from "../../test/suites/booking-flow.ts";
+import { CONSENT_WORDING_VERSION, consentStateOf, hasConsent, recordConsent } from "./consent.ts";
 
 // Consent to messages about future events, from the guest's side (issue 36): the details form's two
 // unticked boxes, the waitlist's text box and /me's, each choice appended to the record with when,

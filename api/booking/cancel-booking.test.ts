@@ -1,8 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { linkToken } from "../api/lib/capability.ts";
-import type { PaymentsProvider } from "../api/providers/payments/types.ts";
-import { activityLog } from "../db/access-schema.ts";
+import { activityLog } from "../../db/access-schema.ts";
 import {
   bookings,
   events,
@@ -12,11 +10,13 @@ import {
   users,
   waitlistEntries,
   waitlistOffers,
-} from "../db/schema.ts";
-import { type BrowserClient, browserClient, type TestServer, withTestServer } from "./api-harness.ts";
-import { ADULT_DATE_OF_BIRTH } from "./date-of-birth.ts";
-import { insertEvent } from "./fixtures.ts";
-import { newMobile, signedInOnMe } from "./suites/booking-flow.ts";
+} from "../../db/schema.ts";
+import { type BrowserClient, browserClient, type TestServer, withTestServer } from "../../test/api-harness.ts";
+import { ADULT_DATE_OF_BIRTH } from "../../test/date-of-birth.ts";
+import { insertEvent } from "../../test/fixtures.ts";
+import { newMobile, signedInOnMe } from "../../test/suites/booking-flow.ts";
+import { linkToken } from "../lib/capability.ts";
+import type { PaymentsProvider } from "../providers/payments/types.ts";
 
 // Cancel my booking (docs/decisions/028-cancellation-money-path.md): POST /api/cancel-booking behind
 // the /me session, the amount by the event's policy, the money through the organiser's refund claim.

@@ -1,11 +1,11 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { applyRetention } from "../api/ops/retention.ts";
-import { activityLog, hostLinks, hostSessions } from "../db/access-schema.ts";
-import { bookings, events } from "../db/schema.ts";
-import { type BrowserClient, browserClient, suiteTestServer, withTestServer } from "./api-harness.ts";
-import { insertEvent, insertPaidBookings } from "./fixtures.ts";
-import { HOUR, hostAccessHelpers, json, MINUTE, PASSWORD } from "./suites/host-access.ts";
+import { activityLog, hostLinks, hostSessions } from "../../db/access-schema.ts";
+import { bookings, events } from "../../db/schema.ts";
+import { type BrowserClient, browserClient, suiteTestServer, withTestServer } from "../../test/api-harness.ts";
+import { insertEvent, insertPaidBookings } from "../../test/fixtures.ts";
+import { HOUR, hostAccessHelpers, json, MINUTE, PASSWORD } from "../../test/suites/host-access.ts";
+import { applyRetention } from "../ops/retention.ts";
 
 // Doors that open without starting the night (docs/decisions/008-door.md), and host links that open
 // the door from then (docs/decisions/022-host-access.md): every way of checking in waits for the

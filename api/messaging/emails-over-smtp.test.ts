@@ -3,15 +3,15 @@ import jsQR from "jsqr";
 import { type Attachment, simpleParser } from "mailparser";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { linkToken } from "../api/lib/capability.ts";
-import { deliverPending } from "../api/messaging/outbox.ts";
-import { queueDueReminders } from "../api/messaging/reminders.ts";
-import { bookings, events, users } from "../db/schema.ts";
-import { browserClient, suiteFake, suiteTestServer } from "./api-harness.ts";
-import { startFakeSmtp } from "./fakes/smtp.ts";
-import { insertEvent } from "./fixtures.ts";
-import { pay, signedInOnMe } from "./suites/booking-flow.ts";
-import { GST_SELLER, paidOverHttp, pdfText } from "./suites/invoices.ts";
+import { bookings, events, users } from "../../db/schema.ts";
+import { browserClient, suiteFake, suiteTestServer } from "../../test/api-harness.ts";
+import { startFakeSmtp } from "../../test/fakes/smtp.ts";
+import { insertEvent } from "../../test/fixtures.ts";
+import { pay, signedInOnMe } from "../../test/suites/booking-flow.ts";
+import { GST_SELLER, paidOverHttp, pdfText } from "../../test/suites/invoices.ts";
+import { linkToken } from "../lib/capability.ts";
+import { deliverPending } from "./outbox.ts";
+import { queueDueReminders } from "./reminders.ts";
 
 // The emails of issue 35 (docs/decisions/033-emails.md), end to end: a real payment over HTTP, the
 // outbox, nodemailer's real SMTP transport, an in-process SMTP server, and each message read back

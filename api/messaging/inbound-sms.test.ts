@@ -1,10 +1,10 @@
 import twilio from "twilio";
 import { describe, expect, it } from "vitest";
-import { hasConsent, recordConsent } from "../api/messaging/consent.ts";
-import { marketingConsents, marketingContacts } from "../db/marketing-schema.ts";
-import { suiteFake, suiteTestServer, type TestServer, withTestServer } from "./api-harness.ts";
-import { startFakeTwilio } from "./fakes/twilio.ts";
-import { newMobile } from "./suites/booking-flow.ts";
+import { marketingConsents, marketingContacts } from "../../db/marketing-schema.ts";
+import { suiteFake, suiteTestServer, type TestServer, withTestServer } from "../../test/api-harness.ts";
+import { startFakeTwilio } from "../../test/fakes/twilio.ts";
+import { newMobile } from "../../test/suites/booking-flow.ts";
+import { hasConsent, recordConsent } from "./consent.ts";
 
 // Texts sent to our number (issue 36): Twilio's webhook, signed with the account's auth token and
 // checked with the SDK's own validator, opts a number out of marketing texts on STOP (and its kin) and

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { backgroundJobs } from "../api/ops/jobs.ts";
-import { createScheduler, type Scheduler } from "../api/ops/scheduler.ts";
-import type { Event } from "../db/schema.ts";
-import { json, type Person, waitlistSuite } from "./suites/waitlist.ts";
+import type { Event } from "../../db/schema.ts";
+import { json, type Person, waitlistSuite } from "../../test/suites/waitlist.ts";
+import { backgroundJobs } from "../ops/jobs.ts";
+import { createScheduler, type Scheduler } from "../ops/scheduler.ts";
 
 // The waitlist at the start (docs/decisions/015-balanced-rooms-and-waitlist.md): when sales close,
 // by Start Event or by the start time passing, everyone still waiting is texted once, and the line is

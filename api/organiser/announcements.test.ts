@@ -1,18 +1,18 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { recordConsent } from "../api/messaging/consent.ts";
-import { backgroundJobs } from "../api/ops/jobs.ts";
-import { createScheduler } from "../api/ops/scheduler.ts";
-import type { SmsProvider } from "../api/providers/sms/types.ts";
-import { ageAllowed } from "../common/age.ts";
-import type { Db } from "../db/client.ts";
-import { announcements } from "../db/marketing-schema.ts";
-import { bookings, type Event, outboxMessages, users, waitlistEntries } from "../db/schema.ts";
-import { type BrowserClient, browserClient, type TestServer, withTestServer } from "./api-harness.ts";
-import { ADULT_DATE_OF_BIRTH } from "./date-of-birth.ts";
-import { insertAttendee, insertEvent, insertPaidBookings } from "./fixtures.ts";
-import { random } from "./seeded-random.ts";
-import { hostAccessHelpers, json, MINUTE, PASSWORD } from "./suites/host-access.ts";
+import { ageAllowed } from "../../common/age.ts";
+import type { Db } from "../../db/client.ts";
+import { announcements } from "../../db/marketing-schema.ts";
+import { bookings, type Event, outboxMessages, users, waitlistEntries } from "../../db/schema.ts";
+import { type BrowserClient, browserClient, type TestServer, withTestServer } from "../../test/api-harness.ts";
+import { ADULT_DATE_OF_BIRTH } from "../../test/date-of-birth.ts";
+import { insertAttendee, insertEvent, insertPaidBookings } from "../../test/fixtures.ts";
+import { random } from "../../test/seeded-random.ts";
+import { hostAccessHelpers, json, MINUTE, PASSWORD } from "../../test/suites/host-access.ts";
+import { recordConsent } from "../messaging/consent.ts";
+import { backgroundJobs } from "../ops/jobs.ts";
+import { createScheduler } from "../ops/scheduler.ts";
+import type { SmsProvider } from "../providers/sms/types.ts";
 
 // Announcements (issue 36, docs/decisions/034-invitations.md), over real HTTP: who is asked, what
 // they get, the throttle and suppression at send time (the scheduler's outbox job with a moved

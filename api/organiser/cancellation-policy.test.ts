@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { events } from "../db/schema.ts";
-import { type BrowserClient, browserClient, suiteTestServer } from "./api-harness.ts";
-import { makeImage } from "./fixtures.ts";
+import { events } from "../../db/schema.ts";
+import { type BrowserClient, browserClient, suiteTestServer } from "../../test/api-harness.ts";
+import { makeImage } from "../../test/fixtures.ts";
 
 // The cancellation policy on each event (docs/decisions/028-cancellation-money-path.md): set on Add
 // (save-event) and Edit (update-event), the defaults when left out, clear 400s for what cannot be a
