@@ -156,7 +156,7 @@ describe.skipIf(noBrowser)("the booking steps: Back, Forward, reloads and new ta
     await expect.poll(() => page.getByText("Dev Kapoor").isVisible()).toBe(true);
     await expect.poll(() => page.getByRole("button", { name: "Proceed to Payment" }).isEnabled()).toBe(true);
 
-    // The same address in a new tab holds nothing: SPEC.md's message, and the way back to the event.
+    // The same address in a new tab holds nothing: the missing-state message, and the way back to the event.
     const other = await context.newPage();
     await other.goto(page.url());
     await other.getByText("Error: No user or event data available.").waitFor();

@@ -26,7 +26,7 @@ const ALLOWED: { file: string; text: string; reason: string }[] = [
     reason: "a started night's time, in the past: it only grows older, and the queue's retries run on the real clock",
   },
   {
-    file: "pwa/features/feedback/components/your-night.test.tsx",
+    file: "pwa/routes/participant-feedback.test.tsx",
     text: 'ratingsClosedAt: "2026-12-01T19:49:00.000Z"',
     reason: "when ratings closed, in the past: it only grows older; the countdowns here need the real clock",
   },

@@ -26,7 +26,7 @@ export const paths = {
 } as const;
 
 /**
- * A booking step's address: SPEC.md's route with the event it is for (`/otp-verification?eventID=7`),
+ * A booking step's address: the product's route with the event it is for (`/otp-verification?eventID=7`),
  * so a reload or a new tab finds the event; `waitlist` when the card's Join waitlist opened it.
  */
 export const bookingStepPath = (

@@ -1,8 +1,12 @@
 // @vitest-environment happy-dom
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { pinClock } from "../../../test/clock.ts";
 import type { EventView } from "../events/index.ts";
 import { BOOKING_STORE_KEY, EMPTY_FLOW, useBookingStore } from "./booking-store.ts";
 import type { ConfirmationState } from "./types.ts";
+
+// Every test here runs on a pinned clock (test/clock.ts), so the hold's end below never meets the real one.
+pinClock(Date.UTC(2026, 11, 2));
 
 const event = (id: number, balanced = false) =>
   ({ id, name: `Night ${id}`, SeatsLeft: balanced ? { male: 3, female: 3 } : null }) as unknown as EventView;
