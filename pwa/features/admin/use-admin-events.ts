@@ -6,7 +6,7 @@ type Shown = { status: "error"; message: string } | { status: "ready"; events: A
 
 /** Every event, ended ones included (an organiser still refunds and reviews them). */
 export function useAdminEvents() {
-  const { state, reload } = useReply("events", {
+  const { state, refresh } = useReply("events", {
     async load(): Promise<Shown> {
       const reply = await listEvents();
       if (!reply.ok || !Array.isArray(reply.data)) return { status: "error", message: "Couldn't load the events." };
@@ -21,5 +21,8 @@ export function useAdminEvents() {
       };
     },
   });
-  return { state, reload };
+  // Reading again (after a save, or Try again) keeps the list on screen until the answer comes, as it did
+  // before useReply: a picker that went back to "Loading events..." under the organiser's hand lost their
+  // choice, and the User Details tab once stayed empty after an Edit's save (e2e/waitlist.test.ts).
+  return { state, reload: refresh };
 }
