@@ -1,0 +1,70 @@
+import type { Browser, Page } from "playwright-core";
+import { afterEach, describe, expect, it } from "vitest";
+import { browserSuite } from "./fixtures.ts";
+import { noBrowser } from "./harness.ts";
+import { expectAccessible } from "./page-checks.ts";
+
+// The accessibility check every browser suite leans on (145 screens) must be able to fail: a screen
+// with a serious or critical violation, in the page or in a frame of the same origin, fails it and
+// names the rule and the element; a minor one does not; a sandboxed frame is left out without
+// holding the run. No server: each screen is a document of its own.
+
+const test = browserSuite();
+
+describe.skipIf(noBrowser)("expectAccessible, the axe check of a screen", () => {
+  let browser: Browser;
+  let page: Page | undefined;
+
+  test.beforeAll(async ({ browser: fileBrowser }) => {
+    browser = fileBrowser;
+  });
+  afterEach(async () => {
+    await page?.context().close();
+    page = undefined;
+  });
+
+  const screen = async (body: string) => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    page = await context.newPage();
+    // Served from an origin of its own (nothing leaves the machine), so a frame in it is same-origin.
+    const html = `<!doctype html><html lang="en"><head><title>Probe</title></head><body>${body}</body></html>`;
+    await page.route("http://probe.test/", (route) => route.fulfill({ contentType: "text/html", body: html }));
+    await page.goto("http://probe.test/");
+    return page;
+  };
+  const failure = (run: Promise<void>) =>
+    run.then(
+      () => "passed",
+      // The assertion's message names the screen; the violations are its actual value.
+      (error: Error & { actual?: unknown }) => `${error.message} ${String(error.actual)}`,
+    );
+
+  it("passes a screen with nothing serious, even with a moderate finding (text outside any landmark)", async () => {
+    await expectAccessible(await screen("<h1>Tonight</h1><p>Doors open at 7:30 PM.</p>"), "a plain screen");
+  });
+
+  it("fails a button with no name and grey-on-white text, naming each rule and element", async () => {
+    const page = await screen(
+      '<main><h1>Pay</h1><button id="pay"></button><p id="faint" style="color:#ccc;background:#fff">Seats left: 3</p></main>',
+    );
+    const message = await failure(expectAccessible(page, "the probe"));
+    expect(message).toContain("axe on the probe");
+    expect(message).toMatch(/button-name \(critical\): #pay/);
+    expect(message).toMatch(/color-contrast \(serious\): #faint/);
+  });
+
+  it("checks a same-origin frame's document too", async () => {
+    const page = await screen(
+      '<main><h1>Preview</h1><iframe title="Inside" srcdoc="<html lang=en><title>In</title><body><img id=photo src=data:image/gif;base64,R0lGODlhAQABAAAAACw=></body></html>"></iframe></main>',
+    );
+    await page.frameLocator("iframe").locator("#photo").waitFor({ state: "attached" });
+    expect(await failure(expectAccessible(page, "the framed probe"))).toMatch(/image-alt \(critical\): iframe #photo/);
+  });
+
+  it("leaves a sandboxed frame out and still returns", async () => {
+    const page = await screen(
+      '<main><h1>Email</h1><iframe sandbox="" title="The email" srcdoc="<img src=x>"></iframe></main>',
+    );
+    await expectAccessible(page, "a screen with a sandboxed frame");
+  });
+});
