@@ -10,6 +10,9 @@ export default defineConfig({
     // A hook starts a server and Chromium: seconds alone, up to a minute or more on two busy cores.
     hookTimeout: 120_000,
     maxWorkers: 2,
+    // Files share a worker's module cache (the harness, the schema, sharp) instead of importing them
+    // afresh each; no browser suite changes what outlives it (process.env, a fake clock, a mock).
+    isolate: false,
     // A test waits for the state it expects: expect.poll's own default (1 s) is too short for a page
     // on two shared cores (a photo shrunk and uploaded, a service worker installing), so polls wait
     // up to 15 s and pass as soon as the state is there.
