@@ -18,7 +18,7 @@ import { assertBookable, findEvent } from "./event-lookup.ts";
 import { holdStatementsOf } from "./hold-statements.ts";
 import { NO_PHOTO } from "./images.ts";
 import { assertAgeAllowed, heldPrice } from "./prices.ts";
-import { assertNoPaidBooking, assertSeatFor, assertSeatLeft, isBalanced, seatUseNow } from "./seats.ts";
+import { assertNoPaidBooking, assertSeatFor, assertSeatLeft, isBalanced, type SeatUse, seatUseNow } from "./seats.ts";
 import { liveOfferFor, offerBooked } from "./waitlist-offers.ts";
 
 // Holds: one seat kept for a phone for HOLD_MINUTES, taken, retried, released and given back, each
@@ -49,19 +49,32 @@ function assertSeatFree(
   phone: string,
   gender: PersonGender,
   now: number,
-  /** What the caller already knows: the phone has no paid seat here; its holds here were released. */
-  options: { knownUnpaid?: boolean; holdsReleased?: boolean } = {},
+  /**
+   * What the caller already knows (the phone has no paid seat here; its holds here were released),
+   * and the statements it compiled once (holdSeat, which a rush runs for every buyer).
+   */
+  options: { knownUnpaid?: boolean; holdsReleased?: boolean; compiled?: CompiledLookups } = {},
 ): WaitlistOffer | undefined {
+  const { compiled } = options;
   if (!options.knownUnpaid) assertNoPaidBooking(q, event.id, phone);
-  const found = liveOfferFor(q, event.id, phone, now);
+  const found = compiled ? compiled.liveOffer(event.id, phone, now) : liveOfferFor(q, event.id, phone, now);
   // At an event with one pool of seats the line has no gender, so the offer is the phone's whatever it picks.
   const offer = found && (!isBalanced(event) || found.gender === gender) ? found : undefined;
-  assertSeatFor(q, event, gender, now, {
-    exceptPhone: offer ? phone : undefined,
-    exceptHoldOf: options.holdsReleased ? undefined : phone,
-  });
+  // With the phone's holds released and no offer of its own, every seat in use counts: the compiled count.
+  if (compiled && options.holdsReleased && !offer) assertSeatLeft(event, compiled.seatUse(event, now), gender);
+  else
+    assertSeatFor(q, event, gender, now, {
+      exceptPhone: offer ? phone : undefined,
+      exceptHoldOf: options.holdsReleased ? undefined : phone,
+    });
   return offer;
 }
+
+/** assertSeatFree's two reads from statements compiled once: the phone's live offer, and every seat in use. */
+type CompiledLookups = {
+  liveOffer(eventId: number, phone: string, now: number): WaitlistOffer | undefined;
+  seatUse(event: Event, now: number): SeatUse;
+};
 
 /**
  * The checks of a hold that need no photo: 404 for an unknown event, 409 when it is closed, already
@@ -154,12 +167,14 @@ export function holdSeat(
       // The phone's live hold, as liveHoldOf reads it: its first expiry and start carry over.
       const kept = earlier.find((b) => b.status === "held" && b.holdExpiresAt > now);
       if (has("held")) releaseHolds(tx, and(eq(bookings.phone, attendee.phone), eq(bookings.eventId, eventId)) as SQL);
-      // assertSeatFree with this phone's holds released, from the statements compiled once.
-      if (has("paid")) assertNoPaidBooking(tx, eventId, attendee.phone);
-      const found = q.liveOffer.get({ eventId, phone: attendee.phone, now });
-      const offer = found && (!isBalanced(event) || found.gender === attendee.gender) ? found : undefined;
-      if (offer) assertSeatFor(tx, event, attendee.gender, now, { exceptPhone: attendee.phone });
-      else assertSeatLeft(event, seatUseNow(db, event, now), attendee.gender);
+      const offer = assertSeatFree(tx, event, attendee.phone, attendee.gender, now, {
+        knownUnpaid: !has("paid"),
+        holdsReleased: true,
+        compiled: {
+          liveOffer: (eventId, phone, now) => q.liveOffer.get({ eventId, phone, now }),
+          seatUse: (event, now) => seatUseNow(db, event, now),
+        },
+      });
       const unreferencedPhotos = has("held") || has("released") ? repointReleasedPhotos(tx, { eventId, attendee }) : [];
       const user = q.insertUser.get({
         name: attendee.name,
