@@ -23,8 +23,11 @@ describe.skipIf(noBrowser)("the deferred service worker on a connection that dro
 
   it("throws nothing when the connection is gone at that moment, and registers once it is back", async () => {
     const { context, pageErrors } = await newContext(browser, server.url);
-    // The page's timers are moved by the test, never waited for.
+    // The page's timers are moved by the test, never waited for: the clock stands still from the
+    // start (an installed clock otherwise flows, and on a busy machine the page's load took longer
+    // than the pause after it, so the registration had already happened when the test looked).
     await context.clock.install();
+    await context.clock.pauseAt(Date.now() + 1_000);
     const page = await context.newPage();
     await page.goto("/");
     await page.getByRole("heading", { level: 1 }).first().waitFor();
