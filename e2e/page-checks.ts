@@ -18,8 +18,10 @@ export async function expectAccessible(page: Page, screen: string) {
     .exclude("iframe[sandbox]")
     // Every rule runs as before; only the violations are gathered in full (passes and incomplete
     // are not asserted), and axe runs in the page itself instead of in parts with a blank page of
-    // its own to join them (for cross-origin frames, which the PWA has none of). About half the
-    // time of a run on the two-core machine, with the same violations found.
+    // its own to join them (for cross-origin frames, which the PWA has none of): about half the
+    // time of a run on the two-core machine, with the same violations found. Either way
+    // @axe-core/playwright gives a frame one second to take axe and leaves it out if it does not;
+    // the PWA's one frame (the Invite preview) is sandboxed and checked on a page of its own.
     .options({ resultTypes: ["violations"] })
     .setLegacyMode()
     .analyze();
