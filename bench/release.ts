@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { cpSync, readFileSync, rmSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { request } from "node:http";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -7,6 +7,7 @@ import { build } from "esbuild";
 import sharp from "sharp";
 import { verifiedPhoneToken } from "../api/booking/booking-cookie.ts";
 import { PHOTO_QUALITIES, PHOTO_TARGET_BYTES, shrunkSize } from "../common/photo-size.ts";
+import { copyMigrations, serverBundle } from "../scripts/server-bundle.mjs";
 import { cameraPhoto } from "../test/camera-photo.ts";
 
 // The release run of `npm run bench` (docs/decisions/007-scale.md): N verified buyers at once, each
@@ -74,18 +75,8 @@ function cpuSecondsOf(pid: number): number {
  */
 async function compileReleaseServer(): Promise<string> {
   const out = join(root, "build", "bench");
-  await build({
-    absWorkingDir: root,
-    entryPoints: { "release-server": "bench/release-server.ts" },
-    outdir: out,
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    target: "node20",
-    packages: "external",
-    logLevel: "warning",
-  });
-  cpSync(join(root, "db", "migrations"), join(out, "migrations"), { recursive: true });
+  await build(serverBundle({ "release-server": "bench/release-server.ts" }, out));
+  copyMigrations(out);
   return join(out, "release-server.js");
 }
 

@@ -8,29 +8,21 @@
 // would remove any other, so the build fails naming it.
 import { cpSync, readFileSync, rmSync } from "node:fs";
 import { builtinModules } from "node:module";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { build } from "esbuild";
+import { copyMigrations, root, serverBundle } from "./server-bundle.mjs";
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const out = join(root, "build");
 rmSync(out, { recursive: true, force: true });
 
 const started = performance.now();
-const result = await build({
-  absWorkingDir: root,
-  entryPoints: { server: "api/server.ts", backup: "scripts/backup.ts", restore: "scripts/restore.ts" },
-  outdir: out,
-  bundle: true,
-  platform: "node",
-  format: "esm",
-  target: "node20",
-  packages: "external",
-  sourcemap: "linked",
-  metafile: true,
-  logLevel: "warning",
-});
-cpSync(join(root, "db", "migrations"), join(out, "migrations"), { recursive: true });
+const result = await build(
+  serverBundle({ server: "api/server.ts", backup: "scripts/backup.ts", restore: "scripts/restore.ts" }, out, {
+    sourcemap: "linked",
+    metafile: true,
+  }),
+);
+copyMigrations(out);
 cpSync(join(root, "db", "seed-images"), join(out, "seed-images"), { recursive: true });
 
 const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
