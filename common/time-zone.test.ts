@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { pinClock } from "../test/clock.ts";
 import { formatUtcTime, formatVenueTime, utcToWallClock } from "./time-zone.ts";
 import { canonicalTimeZone, tomorrowIn, wallClockToUtc } from "./venue-time-input.ts";
@@ -71,6 +71,45 @@ describe("venue time", () => {
     expect(canonicalTimeZone("australia/perth")).toBe("Australia/Perth");
     for (const bad of ["Mars/Olympus", "", "AEDT+1", "Australia/../etc", "../../etc/passwd", "Australia/Sydney "]) {
       expect(canonicalTimeZone(bad)).toBeNull();
+    }
+  });
+
+  it("builds each formatter once: a hundred cards in five zones need two a zone and one for UTC", async () => {
+    // A card's line, weekday and UTC line, as the home page writes them (pwa/features/events/format.ts).
+    // Building a formatter costs far more than using one (bench/README.md, "The first load's main thread").
+    const zones = [
+      "Australia/Sydney",
+      "Australia/Melbourne",
+      "Australia/Brisbane",
+      "Australia/Perth",
+      "Australia/Adelaide",
+    ];
+    const cards = Array.from({ length: 100 }, (_, i) => ({
+      ms: Date.UTC(2026, 11, 3 + i, 8, 30),
+      zone: zones[i % zones.length] ?? "UTC",
+    }));
+    const lines = cards.map(({ ms, zone }) => formatVenueTime(ms, zone));
+    const Real = Intl.DateTimeFormat;
+    let built = 0;
+    Intl.DateTimeFormat = new Proxy(Real, {
+      construct(target, args: ConstructorParameters<typeof Intl.DateTimeFormat>) {
+        built++;
+        return new target(...args);
+      },
+    });
+    try {
+      vi.resetModules();
+      const fresh = await import("./time-zone.ts");
+      expect(
+        cards.map(({ ms, zone }) => {
+          fresh.venueWeekday(ms, zone);
+          fresh.formatUtcTime(ms);
+          return fresh.formatVenueTime(ms, zone);
+        }),
+      ).toEqual(lines);
+      expect(built).toBeLessThanOrEqual(2 * 5 + 1);
+    } finally {
+      Intl.DateTimeFormat = Real;
     }
   });
 });

@@ -9,34 +9,43 @@ export const DEFAULT_TIME_ZONE = "Australia/Sydney";
 
 export type WallClock = { date: string; hour: number; minute: number };
 
-const clockFormats = new Map<string, Intl.DateTimeFormat>();
+// Formatters are kept, one per locale, zone and options: building one costs far more than using it
+// (the first Intl formatter of a page costs tens of milliseconds in Chromium, each new pattern a few
+// more), and the home page's cards ask the same few for every event (bench/README.md, "The first
+// load's main thread").
+const formats = new Map<string, Intl.DateTimeFormat>();
+
+/** The parts Intl gives for `ms` on the venue's clock, in English (`en-US` unless asked), with the options asked. */
+function venueParts(
+  ms: number,
+  zone: string,
+  options: Intl.DateTimeFormatOptions,
+  locale = "en-US",
+): Record<string, string> {
+  const key = `${locale}|${zone}|${JSON.stringify(options)}`;
+  let format = formats.get(key);
+  if (!format) {
+    format = new Intl.DateTimeFormat(locale, { timeZone: zone, ...options });
+    formats.set(key, format);
+  }
+  const part: Record<string, string> = {};
+  for (const { type, value } of format.formatToParts(ms)) part[type] = value;
+  return part;
+}
 
 /** The venue's clock at `ms`, to the second, read as if it were UTC: `Date.UTC` of what it shows. */
 export function clockAsUtc(ms: number, zone: string): number {
-  let format = clockFormats.get(zone);
-  if (!format) {
-    format = new Intl.DateTimeFormat("en-US", {
-      timeZone: zone,
-      hourCycle: "h23",
-      year: "numeric",
-      month: "numeric",
-      day: "numeric",
-      hour: "numeric",
-      minute: "numeric",
-      second: "numeric",
-    });
-    clockFormats.set(zone, format);
-  }
-  const part: Record<string, number> = {};
-  for (const { type, value } of format.formatToParts(ms)) part[type] = Number(value);
-  return Date.UTC(
-    part.year ?? 0,
-    (part.month ?? 1) - 1,
-    part.day ?? 1,
-    (part.hour ?? 0) % 24,
-    part.minute ?? 0,
-    part.second ?? 0,
-  );
+  const part = venueParts(ms, zone, {
+    hourCycle: "h23",
+    year: "numeric",
+    month: "numeric",
+    day: "numeric",
+    hour: "numeric",
+    minute: "numeric",
+    second: "numeric",
+  });
+  const n = (type: string) => Number(part[type]);
+  return Date.UTC(n("year"), n("month") - 1, n("day"), n("hour") % 24, n("minute"), n("second"));
 }
 
 /** What the venue's clock in `zone` shows at instant `ms`. */
@@ -51,24 +60,22 @@ export function utcToWallClock(ms: number, zone: string): WallClock {
 
 /** The zone's abbreviation at that instant: AEDT in a Sydney summer, AEST in winter, AWST in Perth. */
 export function zoneAbbreviation(ms: number, zone: string): string {
-  const parts = new Intl.DateTimeFormat("en-AU", { timeZone: zone, timeZoneName: "short" }).formatToParts(ms);
-  return parts.find((p) => p.type === "timeZoneName")?.value ?? zone;
+  return venueParts(ms, zone, { timeZoneName: "short" }, "en-AU").timeZoneName ?? zone;
 }
 
-const partFormats = new Map<string, Intl.DateTimeFormat>();
-
-/** The parts Intl gives for `ms` on the venue's clock, in English, with the options asked. */
-function venueParts(ms: number, zone: string, options: Intl.DateTimeFormatOptions): Record<string, string> {
-  const key = `${zone}|${JSON.stringify(options)}`;
-  let format = partFormats.get(key);
-  if (!format) {
-    format = new Intl.DateTimeFormat("en-US", { timeZone: zone, ...options });
-    partFormats.set(key, format);
-  }
-  const part: Record<string, string> = {};
-  for (const { type, value } of format.formatToParts(ms)) part[type] = value;
-  return part;
-}
+/**
+ * The day, date and `hh:mm AM` of a card, from one formatter: a card's line and its weekday are read
+ * together, so a zone costs one formatter here instead of three.
+ */
+const DAY_DATE_AND_CLOCK: Intl.DateTimeFormatOptions = {
+  weekday: "short",
+  year: "numeric",
+  month: "2-digit",
+  day: "2-digit",
+  hour: "2-digit",
+  minute: "2-digit",
+  hour12: true,
+};
 
 /** `7:45 PM` (or `07:45 PM` with `twoDigitHour`) on the venue's clock, without its zone. */
 export function venueClock(ms: number, zone: string, options: { twoDigitHour?: boolean } = {}): string {
@@ -82,7 +89,8 @@ export function venueClock(ms: number, zone: string, options: { twoDigitHour?: b
 
 /** `2026-11-29 07:00 PM`: the cards' `YYYY-MM-DD hh:mm A` on the venue's clock. */
 export function venueDateAndClock(ms: number, zone: string): string {
-  return `${utcToWallClock(ms, zone).date} ${venueClock(ms, zone, { twoDigitHour: true })}`;
+  const p = venueParts(ms, zone, DAY_DATE_AND_CLOCK);
+  return `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute} ${p.dayPeriod}`;
 }
 
 /** `2026-11-29 07:00 PM AEDT`: the cards' `YYYY-MM-DD hh:mm A` on the venue's clock, with its zone. */
@@ -97,7 +105,7 @@ export function formatUtcTime(ms: number): string {
 
 /** The day of the week on the venue's clock (`Tue`, or `Tuesday` when long): an evening out is planned by its weekday. */
 export function venueWeekday(ms: number, zone: string, width: "short" | "long" = "short"): string {
-  return venueParts(ms, zone, { weekday: width }).weekday ?? "";
+  return venueParts(ms, zone, width === "short" ? DAY_DATE_AND_CLOCK : { weekday: width }).weekday ?? "";
 }
 
 /** `20 Dec` (short) or `15 December` (long): the day and month on the venue's clock. */

@@ -1,4 +1,5 @@
 import { cardPictureUrl, cardPictureWidth } from "../../../common/image-widths.ts";
+import { afterFirstLoad } from "../../lib/after-first-load.ts";
 import { imageUrl } from "../../lib/api-reply.ts";
 import { keepResponse } from "../../lib/offline-cache.ts";
 
@@ -13,7 +14,8 @@ export function cardPictureAddress(name: string): string {
   return cardPictureUrl(imageUrl(name), cardPictureWidth(density));
 }
 
-// A card and keepCardPictures may ask for the same picture at once: one fetch answers both.
+// A card and keepCardPictures may ask for the same picture at once: one fetch answers both, until
+// the copy is in the cache.
 const inFlight = new Map<string, Promise<Blob | null>>();
 
 /** The picture's bytes, from the offline copy or the network; null when neither has it. */
@@ -21,23 +23,28 @@ export function cardPicture(name: string): Promise<Blob | null> {
   const url = cardPictureAddress(name);
   let pending = inFlight.get(url);
   if (!pending) {
-    pending = load(url).finally(() => inFlight.delete(url));
+    pending = load(url, () => inFlight.delete(url));
     inFlight.set(url, pending);
   }
   return pending;
 }
 
-async function load(url: string): Promise<Blob | null> {
-  const kept = await fromCache(url);
-  if (kept) return kept;
+async function load(url: string, kept: () => void): Promise<Blob | null> {
+  let keeping: Promise<void> | undefined;
   try {
+    const copy = await fromCache(url);
+    if (copy) return copy;
     // Takes the home page's preload of the first picture (api/lib/static-files.ts) when it matches.
     const response = await fetch(url);
     if (!response.ok) return null;
-    await keepResponse("images", url, response.clone());
+    // Shown without waiting for the cache's write: the first card's picture is the home page's
+    // largest paint.
+    keeping = keepResponse("images", url, response.clone());
     return await response.blob();
   } catch {
     return null;
+  } finally {
+    void Promise.resolve(keeping).then(kept);
   }
 }
 
@@ -52,14 +59,13 @@ async function fromCache(url: string): Promise<Blob | null> {
 }
 
 /**
- * Once the page is idle, keeps the pictures of cards not yet scrolled to, one at a time, so one
- * online visit is enough to see every card offline; each is still fetched once, as its card shows it.
+ * Once the page has loaded and gone quiet (pwa/lib/after-first-load.ts), keeps the pictures of cards
+ * not yet scrolled to, one at a time, so one online visit is enough to see every card offline; each
+ * is still fetched once, as its card shows it. Not sooner: their fetches and cache writes would share
+ * the first load's network and main thread with the first card's picture.
  */
 export function keepCardPictures(names: string[]) {
-  const run = async () => {
+  afterFirstLoad(async () => {
     for (const name of names) await cardPicture(name);
-  };
-  const idle = (globalThis as { requestIdleCallback?: (callback: () => void) => number }).requestIdleCallback;
-  if (idle) idle(() => void run());
-  else setTimeout(() => void run(), 2_000);
+  });
 }

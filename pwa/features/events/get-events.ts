@@ -1,4 +1,5 @@
 import { eventOfReply } from "../../../common/event-names.ts";
+import { formatVenueTime } from "../../../common/time-zone.ts";
 import type { api, Ok } from "../../lib/api.ts";
 import { CallFailed, getJson } from "../../lib/api-reply.ts";
 import { useReply } from "../../lib/use-reply.ts";
@@ -17,7 +18,12 @@ type Shown = { status: "error"; message: string } | { status: "ready"; events: E
 export function useUpcomingEvents() {
   return useReply("events", {
     async load(): Promise<Shown> {
-      const reply = await getEvents();
+      const asked = getEvents();
+      // A page's first Intl formatter costs some 50 ms of the main thread (ICU's set-up), whichever
+      // it is: built while the list is on its way, not in the cards' render when it arrives
+      // (bench/README.md, "The first load's main thread").
+      formatVenueTime(0, "UTC");
+      const reply = await asked;
       if (!reply.ok || !Array.isArray(reply.data)) return { status: "error", message: FAILED };
       const now = Date.now();
       // Mapped here, as the list arrives (from the network or the service worker's copy of an older
