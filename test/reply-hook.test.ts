@@ -17,11 +17,6 @@ const root = new URL("..", import.meta.url);
 const OWN_LOADING: Record<string, string> = {
   "pwa/features/door/door-store.ts":
     "the door's zustand store, shared by its screens and ordered against check-ins on their way: its states are useReply's (ReplyState), shown by ReplyView (decision 049, The door)",
-  "pwa/features/admin/use-event-editor.ts":
-    "the Edit tab's event and its draft: not yet moved to useReply (a loading flag beside the form's own state)",
-  "pwa/features/booking/use-privacy-facts.ts": "the /privacy page's settings: not yet moved to useReply",
-  "pwa/features/booking/use-flow-event.ts":
-    "a booking step's event, read into the booking store (decision 046): not yet moved to useReply",
   "pwa/features/night/my-rounds.ts":
     "the guest's night: the copy on the phone first, then the server's, ordered by the server's clock (decision 047): not yet moved to useReply",
 };
