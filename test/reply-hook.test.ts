@@ -18,7 +18,7 @@ const OWN_LOADING: Record<string, string> = {
   "pwa/features/door/door-store.ts":
     "the door's zustand store, shared by its screens and ordered against check-ins on their way: its states are useReply's (ReplyState), shown by ReplyView (decision 049, The door)",
   "pwa/features/night/my-rounds.ts":
-    "the guest's night: the copy on the phone first, then the server's, ordered by the server's clock (decision 047): not yet moved to useReply",
+    "the guest's night: a failed read marks what is shown as the phone's copy, an answer older by the server's clock than the stream's is dropped, and the stream moves the clock with no read (decision 049, Not converted)",
 };
 
 const pwaFiles = () =>
