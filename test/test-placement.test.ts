@@ -40,6 +40,7 @@ const CROSS_ROOM: Record<string, string> = {
   "outside-documents.test.ts": "every code comment of the tree",
   "pwa-reply-casts.test.ts": "reads every file of the PWA",
   "races.test.ts": "concurrent calls across holds, payments, refunds and the night's start",
+  "reply-hook.test.ts": "reads every file of the PWA: loading a reply goes through one hook",
   "reply-types.test.ts": "every reply type of every room",
   "runtimes.test.ts": "one TypeScript program per runtime",
   "second-review.test.ts": "the second security review's findings: holds, the waitlist, the door and the CSV",

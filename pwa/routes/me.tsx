@@ -38,35 +38,35 @@ export function MePage() {
       { replace: true },
     );
   const cancelling =
-    state.kind === "signed-in" && cancelTarget
+    state.status === "signed-in" && cancelTarget
       ? state.data.nights.some(
           (n) => n.standing === "upcoming" && n.eventID === cancelTarget.eventID && n.userID === cancelTarget.userID,
         )
       : false;
   const heading = useRef<HTMLHeadingElement>(null);
   // Signing in or out replaces the page under the focus: it goes back to the heading.
-  const previous = useRef(state.kind);
+  const previous = useRef(state.status);
   const cancellingRef = useRef(cancelling);
   cancellingRef.current = cancelling;
   useEffect(() => {
     const was = previous.current;
-    previous.current = state.kind;
+    previous.current = state.status;
     // Come to cancel a ticket: the focus is on that question instead (cancel-booking.tsx).
-    if (cancellingRef.current && state.kind === "signed-in") return;
-    if ((was === "signed-out" || was === "signed-in") && was !== state.kind && state.kind !== "loading") {
+    if (cancellingRef.current && state.status === "signed-in") return;
+    if ((was === "signed-out" || was === "signed-in") && was !== state.status && state.status !== "loading") {
       heading.current?.focus();
     }
-  }, [state.kind]);
+  }, [state.status]);
   return (
     <main className="page me-page">
       <h1 ref={heading} tabIndex={-1}>
         My nights
       </h1>
-      {state.kind === "loading" ? (
+      {state.status === "loading" ? (
         <p className="empty" role="status" aria-busy="true">
           Loading your nights…
         </p>
-      ) : state.kind === "signed-in" ? (
+      ) : state.status === "signed-in" ? (
         <>
           {cancelTarget && !cancelling ? (
             <p className="notice" role="status">
@@ -86,21 +86,21 @@ export function MePage() {
         </>
       ) : (
         <>
-          {state.kind === "deleted" ? (
+          {state.status === "deleted" ? (
             <p className="notice ok" role="status">
               Your details are deleted: names, email, date of birth and photos are gone from your bookings, and nothing
               is kept for next time. You are signed out.
             </p>
           ) : null}
-          {cancelTarget && state.kind === "signed-out" ? (
+          {cancelTarget && state.status === "signed-out" ? (
             <p className="notice" role="status">
               To cancel your booking, sign in with the mobile it was booked with. Its cancel opens here, with what comes
               back, before anything is cancelled.
             </p>
           ) : null}
-          {state.kind === "signed-out" || state.kind === "deleted" ? (
+          {state.status === "signed-out" || state.status === "deleted" ? (
             <MeSignIn onSignedIn={() => void reload()} />
-          ) : state.kind === "offline" ? (
+          ) : state.status === "offline" ? (
             <p className="notice" role="status">
               Your nights can't be loaded without a connection. The tickets saved on this phone still work.
             </p>

@@ -1,6 +1,7 @@
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useRef, useState } from "react";
 import { MAX_IMAGE_BYTES } from "../../../common/images.ts";
 import type { Message } from "../../components/ui/form-message.tsx";
+import { useReply } from "../../lib/use-reply.ts";
 import {
   type AdminEventDetail,
   type EventNumbers,
@@ -22,58 +23,72 @@ export async function numbersOf(eventId: number): Promise<EventNumbers | null> {
   }
 }
 
+type Editing = {
+  status: "ready";
+  /** The event as the server has it. */
+  event: AdminEventDetail;
+  /** The fields being typed, from the event as read. */
+  draft: EventDraft;
+  /** A new picture chosen, sent with the fields. */
+  image: File | null;
+  /** Paid bookings still unrefunded: a cancelled event with some left offers "Finish refunds". */
+  unrefunded: number;
+};
+
+const loadFailed: Message = { kind: "error", text: "Couldn't load that event." };
+
 /**
- * The Edit tab's state for the picked event (the panel keeps which one): the event as the server has it, the draft being typed, and saving it
- * (the fields, then a new picture if one was chosen). A reply for an event picked before is dropped,
- * so the form and its buttons never act on an event other than the one shown as picked.
+ * The Edit tab's state for the picked event (the panel keeps which one), read through useReply: the
+ * event as the server has it, the draft being typed, and saving it (the fields, then a new picture if
+ * one was chosen). A reply for an event picked before is dropped, so the form and its buttons never
+ * act on an event other than the one shown as picked.
  */
 export function useEventEditor(eventId: number | null, onChanged: () => void) {
-  const [event, setEvent] = useState<AdminEventDetail | null>(null);
-  const [draft, setDraft] = useState<EventDraft | null>(null);
-  const [loading, setLoading] = useState(false);
   const [saving, setSaving] = useState(false);
   const [message, setMessage] = useState<Message>(null);
-  const [image, setImage] = useState<File | null>(null);
-  // Paid bookings still unrefunded: a cancelled event with some left offers "Finish refunds".
-  const [unrefunded, setUnrefunded] = useState(0);
-  const current = useRef<number | null>(null);
+  const picked = useRef(eventId);
+  picked.current = eventId;
 
-  const load = useCallback(async (id: number, keepMessage = false) => {
-    setLoading(true);
-    if (!keepMessage) setMessage(null);
-    try {
-      const reply = await getEventDetail(id);
-      if (current.current !== id) return;
-      if (!reply.ok) throw new Error(reply.data.error ?? `HTTP ${reply.status}`);
-      setEvent(reply.data);
-      setDraft(draftOf(reply.data));
-      setImage(null);
-      setUnrefunded(reply.data.status === "cancelled" ? ((await numbersOf(id))?.paid.total ?? 0) : 0);
-    } catch (error) {
-      if (current.current !== id) return;
-      console.warn(error);
-      setEvent(null);
-      setDraft(null);
-      setMessage({ kind: "error", text: "Couldn't load that event." });
-    } finally {
-      if (current.current === id) setLoading(false);
-    }
-  }, []);
+  const read = useReply<Editing | { status: "error" }, number | null>(eventId, {
+    async load(id): Promise<Editing> {
+      try {
+        const reply = await getEventDetail(id);
+        if (!reply.ok) throw new Error(reply.data.error ?? `HTTP ${reply.status}`);
+        const unrefunded = reply.data.status === "cancelled" ? ((await numbersOf(id))?.paid.total ?? 0) : 0;
+        return { status: "ready", event: reply.data, draft: draftOf(reply.data), image: null, unrefunded };
+      } catch (error) {
+        console.warn(error);
+        if (picked.current === id) setMessage(loadFailed);
+        throw error;
+      }
+    },
+    failed: () => ({ status: "error" }),
+  });
+  const { state, setState } = read;
+  const editing = state.status === "ready" ? state : null;
+  const event = editing?.event ?? null;
+  const draft = editing?.draft ?? null;
+  const image = editing?.image ?? null;
 
-  useEffect(() => {
-    current.current = eventId;
-    setEvent(null);
-    setDraft(null);
-    if (eventId === null) return;
-    void load(eventId);
-  }, [eventId, load]);
+  // Another event picked: the last one's message goes with it.
+  const [messageFor, setMessageFor] = useState(eventId);
+  if (messageFor !== eventId) {
+    setMessageFor(eventId);
+    setMessage(null);
+  }
 
+  const edit = (change: Partial<Pick<Editing, "draft" | "image">>) =>
+    setState((s) => (s.status === "ready" ? { ...s, ...change } : s));
   const set = <K extends keyof EventDraft>(key: K, value: EventDraft[K]) =>
-    setDraft((d) => (d ? { ...d, [key]: value } : d));
+    setState((s) => (s.status === "ready" ? { ...s, draft: { ...s.draft, [key]: value } } : s));
+  const setImage = (file: File | null) => edit({ image: file });
 
-  /** After a change made here or by a lifecycle action: the event again, and the list around it. */
-  const reload = async (id: number) => {
-    await load(id, true);
+  /**
+   * After a change made here or by a lifecycle action: the event again, read in place (the form stays
+   * up, and its message), and the list around it.
+   */
+  const reload = async (_id: number) => {
+    await read.refresh();
     onChanged();
   };
 
@@ -111,14 +126,14 @@ export function useEventEditor(eventId: number | null, onChanged: () => void) {
     event,
     draft,
     set,
-    loading,
+    loading: state.status === "loading",
     saving,
     save,
     message,
     setMessage,
     image,
     setImage,
-    unrefunded,
+    unrefunded: editing?.unrefunded ?? 0,
     reload,
   };
 }

@@ -1,19 +1,21 @@
 import { create } from "zustand";
 import type { DoorRoster, KeptDoorEvent, QueuedCheckIn } from "../../lib/offline-db.ts";
+import type { ReplyState } from "../../lib/use-reply.ts";
 import { pendingCheckIns, recordCheckIn } from "./check-in-queue.ts";
 import { keptRoster, loadDoorEvents, loadRoster } from "./door-api.ts";
 import { defaultEventId } from "./roster-view.ts";
 
-type EventsState =
-  | { status: "loading" }
-  | { status: "ready"; events: KeptDoorEvent[]; kept: boolean }
-  | { status: "error"; message: string };
+// The door's two reads keep their states as useReply's are (ReplyState, shown by ReplyView), but in
+// this store, which the door's screens share, with its own order against the check-ins on their way
+// (docs/decisions/049-one-hook-for-a-reply.md, "The door").
 
-type RosterState =
-  | { status: "idle" }
-  | { status: "loading" }
-  | { status: "ready"; roster: DoorRoster; kept: boolean }
-  | { status: "error"; message: string };
+/** The events to pick from: on their way, kept or fresh, or why not (never idle: they load at once). */
+type EventsState = ReplyState<{ status: "ready"; events: KeptDoorEvent[]; kept: boolean } | Failed, "events">;
+
+/** The chosen event's roster: none chosen (`idle`), on its way, kept or fresh, or why not. */
+type RosterState = ReplyState<{ status: "ready"; roster: DoorRoster; kept: boolean } | Failed, number | null>;
+
+type Failed = { status: "error"; message: string };
 
 export type DoorNotice = { id: number; message: string };
 

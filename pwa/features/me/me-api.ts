@@ -7,20 +7,20 @@ export type MyNights = Ok<(typeof api)["me"]["$get"]>;
 export type MyNight = MyNights["nights"][number];
 
 export type MeOutcome =
-  | { kind: "signed-in"; data: MyNights }
-  | { kind: "signed-out" }
+  | { status: "signed-in"; data: MyNights }
+  | { status: "signed-out" }
   /** No answer at all: offline, or the server out of reach. */
-  | { kind: "offline" }
-  | { kind: "failed" };
+  | { status: "offline" }
+  | { status: "failed" };
 
 /** GET /api/me: this browser's guest session and its number's nights, or why not. */
 export async function getMyNights(): Promise<MeOutcome> {
   try {
     const reply = await send(api.me.$get());
-    if (reply.ok) return { kind: "signed-in", data: reply.data };
-    return reply.data.code === "guest_session_required" ? { kind: "signed-out" } : { kind: "failed" };
+    if (reply.ok) return { status: "signed-in", data: reply.data };
+    return reply.data.code === "guest_session_required" ? { status: "signed-out" } : { status: "failed" };
   } catch (error) {
-    if (error instanceof CallFailed) return { kind: "offline" };
+    if (error instanceof CallFailed) return { status: "offline" };
     throw error;
   }
 }

@@ -1,58 +1,72 @@
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useRef } from "react";
 import { useOnline } from "../../lib/use-online.ts";
+import { type ReplyState, useReply } from "../../lib/use-reply.ts";
 import { saveTicket, ticketFromReply } from "../tickets/index.ts";
 import { getMyNights, type MeOutcome, signOut } from "./me-api.ts";
 
-export type MeState = { kind: "loading" } | MeOutcome | { kind: "deleted" };
+/** What /me shows once its reply settles: the reply's outcome, or the details just deleted here. */
+export type MeShown = MeOutcome | { status: "deleted" };
+export type MeState = ReplyState<MeShown, string>;
 
 /**
- * /me's state: loading, signed out, signed in with the number's nights, offline or failed. Each
- * upcoming night's ticket is saved on this phone as soon as it arrives, as the success page and the
- * texted link save theirs, so it shows at the door without a network (docs/decisions/004-offline.md).
- * Loads again when the network comes back.
+ * /me's state, read through useReply (docs/decisions/049-one-hook-for-a-reply.md): loading, signed
+ * out, signed in with the number's nights, offline or failed. Each upcoming night's ticket is saved
+ * on this phone as soon as it arrives, as the success page and the texted link save theirs, so it
+ * shows at the door without a network (docs/decisions/004-offline.md). Opened offline, the page says
+ * so without asking; it reads again, in place, when the network comes back.
  */
 export function useMyNights() {
-  const [state, setState] = useState<MeState>({ kind: "loading" });
   const online = useOnline();
-  const run = useRef(0);
-  const load = useCallback(async () => {
-    const mine = ++run.current;
-    const outcome = await getMyNights();
-    if (mine !== run.current) return;
-    setState(outcome);
-    if (outcome.kind === "signed-in") await saveUpcoming(outcome);
-  }, []);
+  // Sign out, Delete my details or a lapsed session end the session: a read on its way then answers
+  // for a session that is over, so what the ending showed stays.
+  const ended = useRef<{ count: number; shown: MeShown }>({ count: 0, shown: { status: "signed-out" } });
+  const opened = useRef(false);
+  const { state, setState, reload, refresh } = useReply("me", {
+    async load(_: string, show: (first: MeShown) => void): Promise<MeShown> {
+      const first = !opened.current;
+      opened.current = true;
+      if (first && !navigator.onLine) return { status: "offline" };
+      const at = ended.current.count;
+      const outcome = await getMyNights();
+      if (at !== ended.current.count) return ended.current.shown;
+      if (outcome.status !== "signed-in") return outcome;
+      show(outcome);
+      await saveUpcoming(outcome);
+      return at === ended.current.count ? outcome : ended.current.shown;
+    },
+    failed(error): MeShown {
+      console.error(error);
+      return { status: "failed" };
+    },
+  });
+  const wasOnline = useRef(online);
   useEffect(() => {
-    if (online) void load();
-    else setState((current) => (current.kind === "loading" ? { kind: "offline" } : current));
-  }, [load, online]);
-  const reload = useCallback(() => {
-    setState({ kind: "loading" });
-    return load();
-  }, [load]);
+    if (wasOnline.current === online) return;
+    wasOnline.current = online;
+    if (online) void refresh();
+    else setState((shown) => (shown.status === "loading" ? { status: "offline" } : shown));
+  }, [online, refresh, setState]);
+  const end = useCallback(
+    (shown: MeShown) => {
+      ended.current = { count: ended.current.count + 1, shown };
+      setState(shown);
+    },
+    [setState],
+  );
   const leave = useCallback(async () => {
-    const ended = await signOut();
-    if (ended) {
-      run.current++;
-      setState({ kind: "signed-out" });
-    }
-    return ended;
-  }, []);
+    const done = await signOut();
+    if (done) end({ status: "signed-out" });
+    return done;
+  }, [end]);
   /** After **Delete my details**: the session is over; the page says the details are gone. */
-  const deleted = useCallback(() => {
-    run.current++;
-    setState({ kind: "deleted" });
-  }, []);
-  const sessionGone = useCallback(() => {
-    run.current++;
-    setState({ kind: "signed-out" });
-  }, []);
+  const deleted = useCallback(() => end({ status: "deleted" }), [end]);
+  const sessionGone = useCallback(() => end({ status: "signed-out" }), [end]);
   // After a change made here (a cancel), the list is read again in place: no loading screen in between.
-  const refresh = useCallback(() => void load(), [load]);
-  return { state, reload, refresh, signOut: leave, deleted, sessionGone };
+  const readAgain = useCallback(() => void refresh(), [refresh]);
+  return { state, reload, refresh: readAgain, signOut: leave, deleted, sessionGone };
 }
 
-async function saveUpcoming(outcome: Extract<MeOutcome, { kind: "signed-in" }>) {
+async function saveUpcoming(outcome: Extract<MeOutcome, { status: "signed-in" }>) {
   for (const night of outcome.data.nights) {
     if (night.standing !== "upcoming") continue;
     try {

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { ApiReply } from "../../lib/api.ts";
 import { CallFailed } from "../../lib/api.ts";
+import { type ReplyState, useReply } from "../../lib/use-reply.ts";
 import { LIVE_POLL_MS, usePhaseEndRefresh, useRoomStream } from "../../lib/use-room-stream.ts";
 import {
   announceToRoom,
@@ -20,13 +21,15 @@ import {
  */
 export const ROUNDS_POLL_MS = 3_000;
 
-export type ConsoleState =
-  | { status: "idle" }
-  | { status: "loading" }
-  | { status: "error"; message: string }
-  | { status: "ready"; rounds: RoundsState; receivedAt: number };
+type Settled = { status: "error"; message: string } | { status: "ready"; rounds: RoundsState; receivedAt: number };
+
+/** No event picked (`idle`), the rounds on their way, why they could not be read, or the rounds. */
+export type ConsoleState = ReplyState<Settled, number | null>;
 
 export type Busy = RunAction | "plan" | "announce" | `left:${number}` | null;
+
+/** A read that failed for no reason the server gave (problemFor's words for it). */
+const LOAD_FAILED = "Couldn't load the rounds: please try again.";
 
 const OFFLINE = "No connection: the controls need the network. The timer keeps running.";
 
@@ -81,24 +84,21 @@ export function problemFor(
  * request has been answered already, so a slow poll never undoes a tap.
  */
 export function useRounds(eventID: number | null, pollMs = ROUNDS_POLL_MS, organiser = true) {
-  const { state, setState, unreachable, setUnreachable, sent, accept, load } = useRoundsState(eventID);
+  const { state, unreachable, setUnreachable, sent, accept, reload, refresh } = useRoundsState(eventID);
   const [busy, setBusy] = useState<Busy>(null);
   const [problem, setProblem] = useState<string | null>(null);
 
+  // Another event (or none): the last problem was about the one before. The rounds are read by useReply.
   useEffect(() => {
     setProblem(null);
     setUnreachable(false);
-    if (eventID === null) {
-      setState({ status: "idle" });
-      return;
-    }
-    void load(false);
-    const onOnline = () => void load(true);
+    if (eventID === null) return;
+    const onOnline = () => void refresh();
     window.addEventListener("online", onOnline);
     return () => window.removeEventListener("online", onOnline);
-  }, [eventID, load, setState, setUnreachable]);
+  }, [eventID, refresh, setUnreachable]);
 
-  const ratingsSeen = useRoundsUpdates(eventID, state, load, pollMs);
+  const ratingsSeen = useRoundsUpdates(eventID, state, refresh, pollMs);
 
   const perform = useCallback(
     async (
@@ -119,7 +119,7 @@ export function useRounds(eventID: number | null, pollMs = ROUNDS_POLL_MS, organ
         }
         setProblem(problemFor(kind, reply, organiser));
         // The screen was behind the server (a second press, a round that ended by itself): show now.
-        if (reply.data.code === "stale_state") void load(true);
+        if (reply.data.code === "stale_state") void refresh();
       } catch (error) {
         if (!(error instanceof CallFailed)) throw error;
         setUnreachable(true);
@@ -129,7 +129,7 @@ export function useRounds(eventID: number | null, pollMs = ROUNDS_POLL_MS, organ
       }
       return false;
     },
-    [eventID, sent, accept, load, organiser, setUnreachable],
+    [eventID, sent, accept, refresh, organiser, setUnreachable],
   );
 
   return {
@@ -139,9 +139,9 @@ export function useRounds(eventID: number | null, pollMs = ROUNDS_POLL_MS, organ
     unreachable,
     /** How many `ratings` messages the room's stream brought: the results card reads again on each. */
     ratingsSeen,
-    reload: () => load(false),
+    reload,
     /** Reads the rounds again without the loading state: what is shown stays until the answer. */
-    refresh: () => load(true),
+    refresh,
     run: (action: RunAction, shown: ShownClock) => perform(action, action, () => runRounds(eventID!, action, shown)),
     plan: (settings: Omit<PlanInput, "eventID">) =>
       perform("plan", "plan", () => planRounds({ eventID: eventID!, ...settings })),
@@ -164,46 +164,56 @@ export function useRounds(eventID: number | null, pollMs = ROUNDS_POLL_MS, organ
 }
 
 /**
- * The rounds as last answered, and `load` to ask again. Every request takes a number as it goes
- * (`sent`); an answer older than the one shown is dropped, as is one for an event no longer open.
+ * The rounds as last answered, read through useReply (docs/decisions/049-one-hook-for-a-reply.md):
+ * `reload` shows the loading state, `refresh` reads in place. Every request, a read or an action,
+ * takes a number as it goes (`sent`); an answer older than the one shown is dropped, as is one for an
+ * event no longer open, so a read overtaken by an action's answer shows that answer still.
  */
 function useRoundsState(eventID: number | null) {
-  const [state, setState] = useState<ConsoleState>({ status: "idle" });
   /** The last call could not reach the server. */
   const [unreachable, setUnreachable] = useState(false);
   const sent = useRef(0);
   const shown = useRef(0);
+  /** The rounds shown last, by number `shown`. */
+  const last = useRef<Settled | null>(null);
   const current = useRef(eventID);
   current.current = eventID;
 
-  const accept = useCallback((forEvent: number, seq: number, rounds: RoundsState) => {
-    if (current.current !== forEvent || seq < shown.current) return;
+  /** The rounds to show for this answer, or null when a later one is shown or the event is no longer open. */
+  const take = useCallback((forEvent: number, seq: number, rounds: RoundsState): Settled | null => {
+    if (current.current !== forEvent || seq < shown.current) return null;
     shown.current = seq;
-    setState({ status: "ready", rounds, receivedAt: Date.now() });
+    last.current = { status: "ready", rounds, receivedAt: Date.now() };
+    return last.current;
   }, []);
 
-  const load = useCallback(
-    async (quiet: boolean) => {
-      if (eventID === null) return;
+  const { state, setState, reload, refresh } = useReply(eventID, {
+    async load(id: number): Promise<Settled> {
       const seq = ++sent.current;
-      if (!quiet) setState({ status: "loading" });
-      try {
-        const reply = await getRounds(eventID);
-        setUnreachable(false);
-        if (reply.ok) accept(eventID, seq, reply.data);
-        else if (!quiet && current.current === eventID)
-          setState({ status: "error", message: problemFor("load", reply) });
-      } catch (error) {
-        if (!(error instanceof CallFailed)) throw error;
-        setUnreachable(true);
-        if (!quiet && current.current === eventID) {
-          setState({ status: "error", message: "Couldn't reach the server to load the rounds." });
-        }
-      }
+      const reply = await getRounds(id);
+      setUnreachable(false);
+      if (!reply.ok) return { status: "error", message: problemFor("load", reply) };
+      // Overtaken by an action's answer: that stays. (An answer for another event is dropped by useReply.)
+      return take(id, seq, reply.data) ?? last.current ?? { status: "error", message: LOAD_FAILED };
     },
-    [eventID, accept],
+    failed(error): Settled {
+      if (!(error instanceof CallFailed)) {
+        console.error(error);
+        return { status: "error", message: LOAD_FAILED };
+      }
+      setUnreachable(true);
+      return { status: "error", message: "Couldn't reach the server to load the rounds." };
+    },
+  });
+
+  const accept = useCallback(
+    (forEvent: number, seq: number, rounds: RoundsState) => {
+      const next = take(forEvent, seq, rounds);
+      if (next) setState(next);
+    },
+    [take, setState],
   );
-  return { state, setState, unreachable, setUnreachable, sent, accept, load };
+  return { state, unreachable, setUnreachable, sent, accept, reload, refresh };
 }
 
 /**
@@ -213,7 +223,7 @@ function useRoundsState(eventID: number | null) {
 function useRoundsUpdates(
   eventID: number | null,
   state: ConsoleState,
-  load: (quiet: boolean) => Promise<void>,
+  refresh: () => Promise<void>,
   pollMs: number,
 ): number {
   // Every message means "read the view again": the console shows far more than the clock, and only
@@ -222,19 +232,19 @@ function useRoundsUpdates(
   const [ratingsSeen, setRatingsSeen] = useState(0);
   const live = useRoomStream(eventID === null ? null : { eventID: String(eventID) }, (event) => {
     if (event.change === "ratings") setRatingsSeen((n) => n + 1);
-    else void load(true);
+    else void refresh();
   });
   useEffect(() => {
     if (eventID === null) return;
     const timer = setInterval(
       () => {
-        if (navigator.onLine) void load(true);
+        if (navigator.onLine) void refresh();
       },
       live ? Math.max(pollMs, LIVE_POLL_MS) : pollMs,
     );
     return () => clearInterval(timer);
-  }, [eventID, load, pollMs, live]);
+  }, [eventID, refresh, pollMs, live]);
   const ready = state.status === "ready" ? state : null;
-  usePhaseEndRefresh(ready?.rounds ?? null, ready?.receivedAt ?? 0, live, () => void load(true));
+  usePhaseEndRefresh(ready?.rounds ?? null, ready?.receivedAt ?? 0, live, () => void refresh());
   return ratingsSeen;
 }

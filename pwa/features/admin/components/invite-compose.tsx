@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState } from "react";
 import { ANNOUNCEMENT_SMS_MAX, smsLength } from "../../../../common/announcement.ts";
 import type { ConfirmRequest } from "../../../components/ui/confirm-dialog.tsx";
 import { FormMessage, type Message } from "../../../components/ui/form-message.tsx";
+import { useReply } from "../../../lib/use-reply.ts";
 import type { AdminEventSummary } from "../admin-api.ts";
 import {
   type AnnouncementDraft,
@@ -17,8 +18,7 @@ import {
 
 type Channel = "sms" | "email";
 type Gender = "" | "female" | "male";
-type PreviewState =
-  | { status: "idle" | "loading" }
+type Preview =
   | { status: "error"; message: string }
   /** `key`: the draft it answers; a preview of an older draft is not shown as this one's. */
   | { status: "ready"; data: AnnouncementPreview; key: string };
@@ -34,43 +34,55 @@ const AUDIENCE_LABELS = {
 
 type Filters = { pastGuests: boolean; ageFit: boolean; waitlisted: boolean };
 
-/** The counts and the messages as they will arrive, from the server, once typing pauses. */
-function usePreview(draftKey: string | null) {
-  const [preview, setPreview] = useState<PreviewState>({ status: "idle" });
-  useEffect(() => {
-    if (draftKey === null) {
-      setPreview({ status: "idle" });
-      return;
-    }
-    const body = JSON.parse(draftKey) as AnnouncementDraft;
-    if (body.channels.length === 0) {
-      setPreview({ status: "error", message: "Choose at least one way to send it: text message, email or both." });
-      return;
-    }
-    const controller = new AbortController();
-    setPreview((p) => (p.status === "ready" ? p : { status: "loading" }));
-    const timer = setTimeout(() => {
-      previewAnnouncement(body, controller.signal)
-        .then((reply) => {
-          if (controller.signal.aborted) return;
-          setPreview(
-            reply.ok
-              ? { status: "ready", data: reply.data, key: draftKey }
-              : { status: "error", message: reply.data.error ?? "Couldn't count the audience." },
-          );
-        })
-        .catch((error: unknown) => {
-          if (controller.signal.aborted) return;
-          console.warn(error);
-          setPreview({ status: "error", message: "Couldn't reach the server to count the audience." });
-        });
-    }, PREVIEW_DELAY_MS);
-    return () => {
+/** Waits `ms`, or throws once `signal` aborts. */
+function pause(ms: number, signal: AbortSignal) {
+  return new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener("abort", () => {
       clearTimeout(timer);
-      controller.abort();
-    };
-  }, [draftKey]);
-  return preview;
+      reject(signal.reason);
+    });
+  });
+}
+
+/**
+ * The counts and the messages as they will arrive, from the server, once typing pauses: read through
+ * useReply (docs/decisions/049-one-hook-for-a-reply.md), keyed by the draft. A new draft aborts the
+ * count on its way (or the pause before it), and the last counts stay shown until the new ones come.
+ */
+function usePreview(draftKey: string | null) {
+  const pending = useRef<AbortController | null>(null);
+  // A new draft (or none, or the tab closed): the count on its way is for one no longer shown.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new draftKey is what aborts it
+  useEffect(() => () => pending.current?.abort(), [draftKey]);
+  const { state } = useReply(draftKey, {
+    async load(key: string): Promise<Preview> {
+      const body = JSON.parse(key) as AnnouncementDraft;
+      if (body.channels.length === 0)
+        return { status: "error", message: "Choose at least one way to send it: text message, email or both." };
+      const controller = new AbortController();
+      pending.current = controller;
+      try {
+        await pause(PREVIEW_DELAY_MS, controller.signal);
+        const reply = await previewAnnouncement(body, controller.signal);
+        return reply.ok
+          ? { status: "ready", data: reply.data, key }
+          : { status: "error", message: reply.data.error ?? "Couldn't count the audience." };
+      } catch (error) {
+        // Aborted for a newer draft, whose own read is what shows: this answer is dropped.
+        if (controller.signal.aborted) return { status: "error", message: "" };
+        throw error;
+      }
+    },
+    failed(error): Preview {
+      console.warn(error);
+      return { status: "error", message: "Couldn't reach the server to count the audience." };
+    },
+  });
+  // While the next draft is counted, the last counts stay (they do not go back to "Counting…").
+  const shown = useRef(state);
+  if (state.status !== "loading" || shown.current.status !== "ready") shown.current = state;
+  return shown.current;
 }
 
 function AudienceFields(props: {

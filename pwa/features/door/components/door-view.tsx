@@ -1,6 +1,6 @@
 import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { ReplyView } from "../../../components/ui/reply-view.tsx";
 import { useAdminStore } from "../../../lib/admin-store.ts";
-import { ErrorNotice } from "../../../lib/error-notice.tsx";
 import { useOnline } from "../../../lib/use-online.ts";
 import { UNDO_WINDOW_MS, useDoorStore } from "../door-store.ts";
 import { findByCode } from "../find-by-code.ts";
@@ -84,70 +84,84 @@ export function DoorView() {
 
   return (
     <div className="door">
-      <LoadingOrError state={events} loading="Loading events..." />
-      {events.status === "ready" && !hostMode ? (
-        <DoorEventPicker
-          events={events.events}
-          value={eventID}
-          onChange={(id) => {
-            setScanned(null);
-            setQuery("");
-            void select(id);
-          }}
-        />
-      ) : null}
+      <ReplyView state={events} loading={LOADING_EVENTS}>
+        {(loaded) =>
+          hostMode ? null : (
+            <DoorEventPicker
+              events={loaded.events}
+              value={eventID}
+              onChange={(id) => {
+                setScanned(null);
+                setQuery("");
+                void select(id);
+              }}
+            />
+          )
+        }
+      </ReplyView>
 
       <DoorNotices notices={notices} dismiss={dismiss} />
 
-      {eventID === null && events.status === "ready" ? (
-        <p className="empty">Choose an event to see who is coming.</p>
-      ) : null}
-      <LoadingOrError state={roster} loading="Loading attendees..." onRetry={() => useDoorStore.getState().refresh()} />
+      <ReplyView
+        state={roster}
+        idle={events.status === "ready" ? CHOOSE_EVENT : null}
+        loading={LOADING_ATTENDEES}
+        onRetry={() => useDoorStore.getState().refresh()}
+      >
+        {(ready) => (
+          <>
+            <ArrivalsSummary
+              counts={counts}
+              waiting={pending.length}
+              kept={ready.kept}
+              online={online}
+              bySide={(ready.roster.event.format ?? "women_men") === "women_men"}
+            />
+            {nightOver ? (
+              <NightOverNotice cancelled={ready.roster.event.status === "cancelled"} />
+            ) : doorsOpen ? null : (
+              <DoorsOpenNotice event={ready.roster.event} online={online} />
+            )}
+            {/* One text to the room (docs/decisions/019-running-the-night.md), until the night has ended. */}
+            {ready.roster.event.status === "upcoming" || ready.roster.event.status === "started" ? (
+              <MessageGuests eventID={ready.roster.event.id} disabled={!online} />
+            ) : null}
+            <ScanResult
+              problem={scanned?.kind === "problem" ? scanned.message : null}
+              found={found ? row(found, "scan", true) : null}
+              onDismiss={() => setScanned(null)}
+            />
+            <DoorSearch
+              query={query}
+              onQuery={setQuery}
+              notArrivedOnly={notArrivedOnly}
+              onToggle={() => setNotArrivedOnly((v) => !v)}
+            />
+            {attendees.length === 0 ? <p className="empty">Nobody has a paid ticket for this event yet.</p> : null}
+            {attendees.length > 0 && shown.length === 0 ? <p className="empty">No attendee matches.</p> : null}
+            <ul className="door-list" aria-label="Attendees">
+              {shown.map((a) => row(a, "row"))}
+            </ul>
 
-      {ready ? (
-        <>
-          <ArrivalsSummary
-            counts={counts}
-            waiting={pending.length}
-            kept={ready.kept}
-            online={online}
-            bySide={(ready.roster.event.format ?? "women_men") === "women_men"}
-          />
-          {nightOver ? (
-            <NightOverNotice cancelled={ready.roster.event.status === "cancelled"} />
-          ) : doorsOpen ? null : (
-            <DoorsOpenNotice event={ready.roster.event} online={online} />
-          )}
-          {/* One text to the room (docs/decisions/019-running-the-night.md), until the night has ended. */}
-          {ready.roster.event.status === "upcoming" || ready.roster.event.status === "started" ? (
-            <MessageGuests eventID={ready.roster.event.id} disabled={!online} />
-          ) : null}
-
-          <ScanResult
-            problem={scanned?.kind === "problem" ? scanned.message : null}
-            found={found ? row(found, "scan", true) : null}
-            onDismiss={() => setScanned(null)}
-          />
-
-          <DoorSearch
-            query={query}
-            onQuery={setQuery}
-            notArrivedOnly={notArrivedOnly}
-            onToggle={() => setNotArrivedOnly((v) => !v)}
-          />
-
-          {attendees.length === 0 ? <p className="empty">Nobody has a paid ticket for this event yet.</p> : null}
-          {attendees.length > 0 && shown.length === 0 ? <p className="empty">No attendee matches.</p> : null}
-          <ul className="door-list" aria-label="Attendees">
-            {shown.map((a) => row(a, "row"))}
-          </ul>
-
-          <ScanTicket camera={camera} onOpen={() => setScanned(null)} onResult={onScanned} />
-        </>
-      ) : null}
+            <ScanTicket camera={camera} onOpen={() => setScanned(null)} onResult={onScanned} />
+          </>
+        )}
+      </ReplyView>
     </div>
   );
 }
+
+const LOADING_EVENTS = (
+  <p role="status" className="door-loading">
+    Loading events...
+  </p>
+);
+const CHOOSE_EVENT = <p className="empty">Choose an event to see who is coming.</p>;
+const LOADING_ATTENDEES = (
+  <p role="status" className="door-loading">
+    Loading attendees...
+  </p>
+);
 
 /** A typed ticket code finds its attendee on the phone, offline too (the roster's keyed hashes). */
 function useCodeMatch(ready: { roster: Parameters<typeof findByCode>[0] } | null, query: string): number | null {
@@ -269,19 +283,6 @@ function DoorSearch(props: { query: string; onQuery(query: string): void; notArr
       </button>
     </div>
   );
-}
-
-/** A list still loading, or why it could not be read. */
-function LoadingOrError(props: { state: { status: string; message?: string }; loading: string; onRetry?: () => void }) {
-  const { state } = props;
-  if (state.status === "loading") {
-    return (
-      <p role="status" className="door-loading">
-        {props.loading}
-      </p>
-    );
-  }
-  return state.status === "error" ? <ErrorNotice message={state.message ?? ""} onRetry={props.onRetry} /> : null;
 }
 
 function NightOverNotice({ cancelled }: { cancelled: boolean }) {

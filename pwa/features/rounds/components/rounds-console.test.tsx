@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { useState } from "react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { EventList, PickableEvent } from "../../../components/ui/event-picker.tsx";
@@ -592,6 +592,54 @@ describe("the host's Rounds console", () => {
     render(<RoundsConsole fixedEvent={{ id: 7, timeZone: "Australia/Sydney" }} />);
     await screen.findByRole("heading", { name: "Present: 2 women, 2 men" });
     expect(screen.queryByRole("region", { name: "Keep apart" })).toBeNull();
+  });
+
+  it("says when the rounds can't be read, with Try again, which shows the loading line and then the rounds", async () => {
+    const server = fakeServer();
+    server.offline = true;
+    render(<Organiser />);
+    fireEvent.change(screen.getByLabelText("Event"), { target: { value: "7" } });
+    screen.getByText("Loading the rounds...");
+    const alert = (await screen.findByText("Couldn't reach the server to load the rounds.")).closest("[role=alert]");
+    expect(alert).not.toBeNull();
+    expect(screen.queryByRole("button", { name: "Plan rounds" })).toBeNull();
+
+    server.offline = false;
+    fireEvent.click(within(alert as HTMLElement).getByRole("button", { name: "Try again" }));
+    screen.getByText("Loading the rounds...");
+    await screen.findByRole("heading", { name: "Present: 2 women, 2 men" });
+    expect(screen.queryByText("Couldn't reach the server to load the rounds.")).toBeNull();
+    expect(screen.queryByText(/Can't reach the server/)).toBeNull();
+  });
+
+  it("never lets a read sent before a tap undo the tap's answer", async () => {
+    const server = fakeServer();
+    await openTonight();
+    fireEvent.click(button("Plan rounds"));
+    fireEvent.click(await screen.findByRole("button", { name: "Start rounds" }));
+    await screen.findByRole("heading", { name: "Round 1 of 2" });
+    // From here each read of the rounds is slow: it answers, when let go, the rounds as they stood when sent.
+    const real = vi.mocked(fetch).getMockImplementation()!;
+    const held: (() => void)[] = [];
+    vi.mocked(fetch).mockImplementation(async (url, init) => {
+      if (String(url) !== "/api/admin-event/7/rounds") return real(String(url), init);
+      const body: unknown = await (await real(String(url), init)).json();
+      await new Promise<void>((resolve) => held.push(resolve));
+      return { ok: true, status: 200, headers: new Headers(), json: async () => body } as Response;
+    });
+    window.dispatchEvent(new Event("online")); // the console reads again, in place
+    await waitFor(() => expect(held.length).toBeGreaterThan(0));
+    fireEvent.click(button("Next"));
+    await screen.findByText("Changeover: movers change tables");
+
+    // The read answers after the tap: its older round is dropped, the tap's answer stays.
+    await act(async () => {
+      for (const release of held) release();
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    });
+    expect(screen.getByText("Changeover: movers change tables")).toBeTruthy();
+    expect(screen.queryByText("Round in progress")).toBeNull();
+    expect(server.state.phase).toBe("break");
   });
 
   it("follows the server between taps: a round the server moved on shows within a poll", async () => {

@@ -3,7 +3,7 @@ import { DEFAULT_TIME_ZONE } from "../../../../common/time-zone.ts";
 import { type ConfirmRequest, useConfirm } from "../../../components/ui/confirm-dialog.tsx";
 import { type EventList, EventPicker } from "../../../components/ui/event-picker.tsx";
 import { FormMessage, type Message } from "../../../components/ui/form-message.tsx";
-import { ErrorNotice } from "../../../lib/error-notice.tsx";
+import { ReplyView } from "../../../components/ui/reply-view.tsx";
 import { useOnline } from "../../../lib/use-online.ts";
 import { type AdminEventDetail, EventLifecycleActions, getEventDetail } from "../../admin/index.ts";
 import { MessageGuests } from "../../guest-messages/index.ts";
@@ -84,47 +84,47 @@ export function RoundsConsole({
         <EventPicker id="rounds-event" events={events} value={eventID} onChange={(id) => onPick?.(id)} />
       ) : null}
       <ConsoleNotices online={online} unreachable={unreachable} problem={problem} onDismiss={dismissProblem} />
-      {state.status === "idle" && events?.state.status === "ready" ? (
-        <p className="empty">Choose tonight's event to plan and run its rounds.</p>
-      ) : null}
-      {state.status === "loading" ? (
-        <p role="status" className="admin-loading">
-          Loading the rounds...
-        </p>
-      ) : null}
-      {state.status === "error" ? <ErrorNotice message={state.message} onRetry={reload} /> : null}
-      {state.status === "ready" && eventID !== null ? (
-        <NightActions
-          key={`night-${eventID}`}
-          eventID={eventID}
-          organiser={events !== undefined}
-          eventStatus={state.rounds.eventStatus}
-          online={online}
-          onChanged={async () => {
-            await refresh();
-            await events?.reload();
-          }}
-        />
-      ) : null}
-      {state.status === "ready" && over(state.rounds) ? (
-        <p className="notice rounds-ended" role="status">
-          This night has ended: its rounds are shown read-only.
-        </p>
-      ) : null}
-      {state.status === "ready" ? (
-        <RoundsLayout
-          state={state}
-          eventID={eventID}
-          organiser={events !== undefined}
-          online={online}
-          busy={busy}
-          onRun={(action, shown) => void onRun(action, shown)}
-          onAnnounce={announce}
-          onLeft={(userID, left) => void setLeft(userID, left)}
-          onPlanChanged={refresh}
-          onPlan={(settings, suggestMax) => void onPlan(settings, suggestMax)}
-        />
-      ) : null}
+      <ReplyView
+        state={state}
+        idle={events?.state.status === "ready" ? CHOOSE : null}
+        loading={LOADING}
+        onRetry={reload}
+      >
+        {(ready) => (
+          <>
+            {eventID !== null ? (
+              <NightActions
+                key={`night-${eventID}`}
+                eventID={eventID}
+                organiser={events !== undefined}
+                eventStatus={ready.rounds.eventStatus}
+                online={online}
+                onChanged={async () => {
+                  await refresh();
+                  await events?.reload();
+                }}
+              />
+            ) : null}
+            {over(ready.rounds) ? (
+              <p className="notice rounds-ended" role="status">
+                This night has ended: its rounds are shown read-only.
+              </p>
+            ) : null}
+            <RoundsLayout
+              state={ready}
+              eventID={eventID}
+              organiser={events !== undefined}
+              online={online}
+              busy={busy}
+              onRun={(action, shown) => void onRun(action, shown)}
+              onAnnounce={announce}
+              onLeft={(userID, left) => void setLeft(userID, left)}
+              onPlanChanged={refresh}
+              onPlan={(settings, suggestMax) => void onPlan(settings, suggestMax)}
+            />
+          </>
+        )}
+      </ReplyView>
       {/* The results follow the rounds, and stay here after the night for paper cards and the release. */}
       <ResultsPanel
         key={eventID ?? 0}
@@ -138,6 +138,13 @@ export function RoundsConsole({
     </div>
   );
 }
+
+const CHOOSE = <p className="empty">Choose tonight's event to plan and run its rounds.</p>;
+const LOADING = (
+  <p role="status" className="admin-loading">
+    Loading the rounds...
+  </p>
+);
 
 const FINISH_REQUEST = {
   title: "Finish the rounds?",
