@@ -54,14 +54,7 @@ beforeEach(() => {
   resetOfflineDbForTests();
   resetCheckInQueueForTests();
   localStorage.clear();
-  useDoorStore.setState({
-    events: { status: "loading" },
-    eventID: null,
-    roster: { status: "idle" },
-    pending: [],
-    recent: {},
-    notices: [],
-  });
+  useDoorStore.setState(useDoorStore.getInitialState(), true);
 });
 afterEach(() => {
   cleanup();
