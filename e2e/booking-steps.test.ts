@@ -1,12 +1,12 @@
 import type { Browser, Dialog, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { MARKETING_LABELS } from "../common/consent-labels.ts";
-import { openDatabase } from "../db/client.ts";
 import { ADULT_DATE_OF_BIRTH } from "../test/date-of-birth.ts";
-import { insertEvent, makeImage } from "../test/fixtures.ts";
+import { makeImage } from "../test/fixtures.ts";
 import { browserSuite } from "./fixtures.ts";
 import { type AppServer, codeFor, fillDetails, newContext, noBrowser, verifyPhone } from "./harness.ts";
 import { expectAccessible, expectNoSidewaysScroll } from "./page-checks.ts";
+import { addEvent } from "./steps.ts";
 
 // Issue 48, item 1: the booking flow in one place (docs/decisions/046-booking-flow-in-one-store.md).
 // Each step's address names its event, and what was typed lives in one store for the tab, so Back
@@ -28,15 +28,8 @@ describe.skipIf(noBrowser)("the booking steps: Back, Forward, reloads and new ta
   test.beforeAll(async ({ server: fileServer, browser: fileBrowser }) => {
     server = fileServer;
     browser = fileBrowser;
-    const db = openDatabase(`${server.dataDir}/app.db`);
-    eventId = (
-      await insertEvent(db, `${server.dataDir}/uploads`, {
-        name: "Riverside Social",
-        startsAt: Date.now() + 10 * DAY,
-        totalSeats: 20,
-      })
-    ).id;
-    db.$client.close();
+    eventId = (await addEvent(server, { name: "Riverside Social", startsAt: Date.now() + 10 * DAY, totalSeats: 20 }))
+      .id;
     photo = await makeImage("png", 400, 400);
   });
 

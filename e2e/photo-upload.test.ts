@@ -5,9 +5,9 @@ import { describe, expect, it } from "vitest";
 import { openDatabase } from "../db/client.ts";
 import { users } from "../db/schema.ts";
 import { cameraPhoto } from "../test/camera-photo.ts";
-import { insertEvent } from "../test/fixtures.ts";
 import { browserSuite } from "./fixtures.ts";
 import { type AppServer, fillDateOfBirth, newContext, noBrowser, verifyPhone } from "./harness.ts";
+import { addEvent } from "./steps.ts";
 
 // The phone shrinks a camera photo before it uploads it (pwa/lib/shrink-photo.ts,
 // docs/decisions/007-scale.md): what goes over the wire is read back from the request itself, and
@@ -24,9 +24,7 @@ describe.skipIf(noBrowser)("the photo a phone uploads", () => {
   test.beforeAll(async ({ server: fileServer, browser: fileBrowser }) => {
     server = fileServer;
     browser = fileBrowser;
-    const db = openDatabase(`${server.dataDir}/app.db`);
-    await insertEvent(db, `${server.dataDir}/uploads`, { name: "Photo Night", totalSeats: 20 });
-    db.$client.close();
+    await addEvent(server, { name: "Photo Night", totalSeats: 20 });
     // 4000 × 3000 camera JPEGs (about 3.3 MB): one landscape, one stored landscape with EXIF
     // orientation 6, as a phone held upright saves it, so it shows 3000 wide and 4000 high.
     [camera, upright] = await Promise.all([

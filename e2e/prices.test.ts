@@ -1,11 +1,11 @@
 import type { Browser, BrowserContext, Dialog, Page } from "playwright-core";
 import { afterAll, describe, expect, it } from "vitest";
-import { openDatabase } from "../db/client.ts";
 import { yearLike } from "../test/clock.ts";
-import { insertEvent, makeImage } from "../test/fixtures.ts";
+import { makeImage } from "../test/fixtures.ts";
 import { browserSuite } from "./fixtures.ts";
 import { type AppServer, fillDetails, newContext, noBrowser, signInAsOrganiser, verifyPhone } from "./harness.ts";
 import { expectAccessible, expectNoSidewaysScroll } from "./page-checks.ts";
+import { addEvent } from "./steps.ts";
 
 // Who may book and what they pay, on a phone (docs/decisions/023-prices-and-ages.md): the card's
 // early bird, an under-age buyer refused, a promo code applied and paid through the local checkout,
@@ -27,8 +27,7 @@ describe.skipIf(noBrowser)("prices, ages and promo codes on a phone", () => {
   test.beforeAll(async ({ server: fileServer, browser: fileBrowser }) => {
     server = fileServer;
     browser = fileBrowser;
-    const db = openDatabase(`${server.dataDir}/app.db`);
-    await insertEvent(db, `${server.dataDir}/uploads`, {
+    await addEvent(server, {
       name: "Promo Night",
       startsAt: Date.UTC(Y, 1, 6, 8, 30),
       priceCents: 4500,
@@ -38,7 +37,6 @@ describe.skipIf(noBrowser)("prices, ages and promo codes on a phone", () => {
       earlyBirdDiscountCents: 1000,
       earlyBirdUntil: Date.UTC(Y, 0, 20, 8, 0),
     });
-    db.$client.close();
     photo = await makeImage("png", 400, 400);
     const { context, pageErrors } = await newContext(browser, server.url);
     const page = await context.newPage();

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import type { Page } from "playwright-core";
 import { expect } from "vitest";
 import { type Db, openDatabase } from "../db/client.ts";
-import { bookings, users } from "../db/schema.ts";
+import { bookings, type NewEvent, users } from "../db/schema.ts";
 import { verifiedPhoneCookie } from "../test/api-harness.ts";
 import { ADULT_DATE_OF_BIRTH } from "../test/date-of-birth.ts";
 import { insertEvent, insertHeldBooking, insertPaidBookings } from "../test/fixtures.ts";
@@ -10,6 +10,16 @@ import { type AppServer, codeFor, devOutbox, ORGANISER_PASSWORD } from "./harnes
 
 // Steps several browser suites take the same way, written once: the organiser's session, a seat
 // booked and paid for by a guest who then gets the texted ticket link, and signing in on /me.
+
+/** One event in the suite's database, with a stored picture (test/fixtures.ts insertEvent's defaults and `fields`). */
+export async function addEvent(server: AppServer, fields: Partial<NewEvent> = {}) {
+  const db = openDatabase(`${server.dataDir}/app.db`);
+  try {
+    return await insertEvent(db, `${server.dataDir}/uploads`, fields);
+  } finally {
+    db.$client.close();
+  }
+}
 
 /** The organiser's session cookie from POST /api/admin-login, for calls a suite makes beside the page. */
 export async function organiserCookie(baseUrl: string, password = ORGANISER_PASSWORD): Promise<string> {

@@ -1,13 +1,12 @@
 import type { Browser } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { utcToWallClock } from "../common/time-zone.ts";
-import { openDatabase } from "../db/client.ts";
 import { yearLike } from "../test/clock.ts";
-import { insertEvent, makeImage } from "../test/fixtures.ts";
+import { makeImage } from "../test/fixtures.ts";
 import { browserSuite } from "./fixtures.ts";
 import { type AppServer, newContext, noBrowser, phone, signInAsOrganiser } from "./harness.ts";
 import { expectAccessible, expectNoSidewaysScroll } from "./page-checks.ts";
-import { bookAndPay } from "./steps.ts";
+import { addEvent, bookAndPay } from "./steps.ts";
 
 // At phone size, the success URL is not a ticket (docs/decisions/010-tickets-are-not-urls.md). A browser that did not verify the
 // booking's phone (an installed app on iOS keeps its storage apart from Safari, where the card
@@ -29,16 +28,14 @@ describe.skipIf(noBrowser)("the texted ticket link", () => {
   test.beforeAll(async ({ server: fileServer, browser: fileBrowser }) => {
     server = fileServer;
     browser = fileBrowser;
-    const db = openDatabase(`${server.dataDir}/app.db`);
     eventId = (
-      await insertEvent(db, `${server.dataDir}/uploads`, {
+      await addEvent(server, {
         name: "Lantern Social",
         startsAt: Date.UTC(Y, 6, 7, 9, 0),
         address: "9 Lantern St, Melbourne VIC 3000",
         priceCents: 3950,
       })
     ).id;
-    db.$client.close();
   });
 
   const paidBooking = (name: string) => bookAndPay(server, SESSION_SECRET, eventId, name);
