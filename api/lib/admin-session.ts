@@ -27,8 +27,11 @@ export function noStore(c: Context) {
   c.header("cache-control", "no-store");
 }
 
-/** Starts an admin session after a correct password: a signed, HttpOnly, SameSite=Strict cookie. */
-export function startAdminSession(c: Context, deps: AppDeps) {
+/**
+ * Starts an admin session after a correct sign-in: a signed, HttpOnly, SameSite=Strict cookie.
+ * `memberId` is the team member who signed in (db/team-schema.ts), or null for the owner's password.
+ */
+export function startAdminSession(c: Context, deps: AppDeps, memberId: number | null = null) {
   const now = deps.now();
   const id = randomBytes(32).toString("base64url");
   const expiresAt = now + LIFETIME_MS;
@@ -36,7 +39,7 @@ export function startAdminSession(c: Context, deps: AppDeps) {
     // Sessions past their end are never read again; a login is a rare enough moment to sweep them.
     tx.delete(adminSessions).where(lt(adminSessions.expiresAt, now)).run();
     tx.insert(adminSessions)
-      .values({ id, passwordFingerprint: passwordFingerprint(deps.env), expiresAt })
+      .values({ id, memberId, passwordFingerprint: passwordFingerprint(deps.env), expiresAt })
       .run();
   });
   setCookie(c, COOKIE, signValue(deps.env.SESSION_SECRET, PURPOSE, id, expiresAt), {
