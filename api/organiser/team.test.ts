@@ -6,8 +6,8 @@ import { type BrowserClient, browserClient, suiteTestServer } from "../../test/a
 import { insertEvent, insertPaidBookings } from "../../test/fixtures.ts";
 import { HOUR, json, MINUTE, PASSWORD } from "../../test/suites/host-access.ts";
 import { guestBrowser, sessionBrowser } from "../../test/suites/team.ts";
-import { decryptSecret } from "../lib/crypto.ts";
-import { TOTP_STEP_MS, totpCode } from "../lib/totp.ts";
+import { decryptSecret, encryptSecret, hashPassword } from "../lib/crypto.ts";
+import { newTotpSecret, TOTP_STEP_MS, totpCode } from "../lib/totp.ts";
 
 // The team on the server (issue 49, CONTRACT.md "The team", docs/decisions/050-the-team.md): the
 // owner adds a member, the member sets up a password and an authenticator app from the emailed link
@@ -320,16 +320,36 @@ describe("locks that lock the right person", () => {
     expect((await signIn(locked.email, totpCode(locked.secret, server.deps.now()))).response.status).toBe(200);
   });
 
-  it("lets a whole team on one venue's Wi-Fi get a few wrong and still sign in: 40 failures from one address lock no one else", async () => {
+  it("lets a whole team on one venue's Wi-Fi get a few wrong and still sign in: 40 failures from one address lock no one else", {
+    timeout: 60_000,
+  }, async () => {
     server.advance(15 * MINUTE + 1000);
-    const team = [];
-    for (let i = 0; i < 10; i++) team.push(await setUpMember(`Wifi${i}`, "door"));
-    for (const m of team) {
-      for (let i = 0; i < 4; i++) expect((await signIn(m.email, "000000")).response.status).toBe(401);
+    // Ten members set up straight in the table (the set-up link is tested above): one password hash
+    // and one app secret for all, to spend the time on the sign-ins.
+    const { db, env } = server.deps;
+    const passwordHash = await hashPassword(MEMBER_PASSWORD);
+    const secret = newTotpSecret();
+    const team = Array.from({ length: 10 }, (_, i) => {
+      const email = nextEmail(`Wifi${i}`);
+      db.insert(teamMembers)
+        .values({
+          name: `Wifi ${i}`,
+          email,
+          role: "door",
+          passwordHash,
+          totpSecret: encryptSecret(env.SESSION_SECRET, secret),
+          activatedAt: server.deps.now(),
+        })
+        .run();
+      return email;
+    });
+    for (const email of team) {
+      for (let i = 0; i < 4; i++) expect((await signIn(email, "000000")).response.status).toBe(401);
     }
-    for (const m of team) {
-      expect((await signIn(m.email, totpCode(m.secret, server.deps.now()))).response.status, m.email).toBe(200);
-      server.advance(TOTP_STEP_MS);
+    midStep();
+    // Each member's app shows the same code (one secret); each account takes it once.
+    for (const email of team) {
+      expect((await signIn(email, totpCode(secret, server.deps.now()))).response.status, email).toBe(200);
     }
   });
 });

@@ -205,10 +205,10 @@ export function memberForSetup(deps: Pick<AppDeps, "db" | "now">, token: string)
 /** Checks a new password's length, with the reason in words (400 `invalid_request`). */
 export function assertPasswordShape(password: string): void {
   if (password.length < MIN_PASSWORD_LENGTH) {
-    throw BadRequest(`password: must be at least ${MIN_PASSWORD_LENGTH} characters`);
+    throw BadRequest(`The password must be at least ${MIN_PASSWORD_LENGTH} characters long.`);
   }
   if (password.length > MAX_PASSWORD_LENGTH) {
-    throw BadRequest(`password: must be at most ${MAX_PASSWORD_LENGTH} characters`);
+    throw BadRequest(`The password must be at most ${MAX_PASSWORD_LENGTH} characters long.`);
   }
 }
 
