@@ -1,7 +1,7 @@
 import { and, eq, like } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { bookings, outboxMessages, users } from "../../db/schema.ts";
-import { ownerSecurity, recoveryCodes, teamMembers } from "../../db/team-schema.ts";
+import { ownerSecurity, passkeys, recoveryCodes, teamMembers } from "../../db/team-schema.ts";
 import { type BrowserClient, browserClient, suiteTestServer } from "../../test/api-harness.ts";
 import { insertEvent, insertPaidBookings } from "../../test/fixtures.ts";
 import { HOUR, json, MINUTE, PASSWORD } from "../../test/suites/host-access.ts";
@@ -192,6 +192,14 @@ describe("the set-up link", () => {
     }
     const list = await body<{ id: number; status: string; signIn: string[] }[]>(await owner.get("/api/team"));
     expect(list.find((m) => m.id === row.id)).toMatchObject({ status: "active", signIn: ["totp"] });
+
+    // A passkey (the passkeys table, api/organiser/passkey*.ts) is listed first.
+    server.deps.db
+      .insert(passkeys)
+      .values({ id: `cred-${row.id}`, memberId: row.id, publicKey: "cose-key" })
+      .run();
+    const again = await body<{ id: number; signIn: string[] }[]>(await owner.get("/api/team"));
+    expect(again.find((m) => m.id === row.id)?.signIn).toEqual(["passkey", "totp"]);
   });
 
   it("is dead after 72 hours, after a resend (the new one works) and after removal; an unknown token is the same 410", async () => {
@@ -466,6 +474,14 @@ describe("the owner's second factor", () => {
     const off = await owner.postJson("/api/owner-second-factor", { required: false });
     expect(await body(off)).toMatchObject({ requireSecondFactor: false });
     expect((await login()).status).toBe(200);
+
+    // A passkey of the owner's counts as a second factor too.
+    server.deps.db.insert(passkeys).values({ id: "owner-cred", memberId: null, publicKey: "cose-key" }).run();
+    expect(await body(await owner.get("/api/owner-security"))).toEqual({
+      requireSecondFactor: false,
+      passkeys: 1,
+      totp: true,
+    });
   });
 
   it("locks the owner's password after 5 wrong tries (429 account_locked, even to the right one), logged", async () => {
