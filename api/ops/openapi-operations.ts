@@ -148,6 +148,11 @@ export const OPERATION_SECURITY: Record<string, readonly ("none" | Scheme)[]> = 
   adminLogin: [],
   adminLogout: ["none", "organiserSession"],
   adminSession: ["none", "organiserSession"],
+  // A set-up link's token (a member finishing set-up) or the signed-in owner's or member's session.
+  passkeyRegisterOptions: ["signedLink", "organiserSession"],
+  passkeyRegister: ["signedLink", "organiserSession"],
+  passkeyLoginOptions: [],
+  passkeyLogin: [],
   adminEvents: ["organiserSession"],
   adminEvent: ["organiserSession"],
   saveEvent: ["organiserSession"],
