@@ -9,11 +9,12 @@ import {
   verifyAuthenticationResponse,
   verifyRegistrationResponse,
 } from "@simplewebauthn/server";
-import { and, eq, gt, isNotNull, isNull, lt } from "drizzle-orm";
+import { and, eq, gt, isNull, lt } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client.ts";
-import { passkeys, teamMembers, webauthnChallenges } from "../../db/team-schema.ts";
+import { passkeys, webauthnChallenges } from "../../db/team-schema.ts";
 import type { AppDeps } from "../deps.ts";
 import { BadRequest, Unauthorized } from "../lib/errors.ts";
+import { liveMember, recordSignIn } from "./team.ts";
 
 // Passkeys (issue 49, docs/decisions/051-passkeys.md): WebAuthn credentials for the owner and the
 // team, through @simplewebauthn/server. Every ceremony is two calls: options (a fresh challenge, kept
@@ -242,28 +243,11 @@ export async function finishAuthentication(
     deps.log("warn", "passkey sign-in refused", { reason: "did not verify" });
     throw refused();
   }
-  if (key.memberId !== null && !activeMember(deps.db, key.memberId)) {
+  if (key.memberId !== null && !liveMember(deps.db, key.memberId)) {
     deps.log("warn", "passkey sign-in refused", { reason: "member not active", memberId: key.memberId });
     throw refused();
   }
   deps.db.update(passkeys).set({ counter: newCounter, lastUsedAt: now }).where(eq(passkeys.id, key.id)).run();
-  if (key.memberId !== null) {
-    deps.db.update(teamMembers).set({ lastSignInAt: now }).where(eq(teamMembers.id, key.memberId)).run();
-  }
+  if (key.memberId !== null) recordSignIn(deps.db, key.memberId, now);
   return { memberId: key.memberId };
-}
-
-/** Whether a member has finished set-up and was not removed: only then may their passkey sign in. */
-function activeMember(db: DbOrTx, memberId: number): boolean {
-  const row = db
-    .select({ id: teamMembers.id })
-    .from(teamMembers)
-    .where(and(eq(teamMembers.id, memberId), isNull(teamMembers.removedAt), isNotNull(teamMembers.activatedAt)))
-    .get();
-  return row !== undefined;
-}
-
-/** How many passkeys a person holds (the owner's with null): what Require a second factor looks at. */
-export function passkeyCount(db: DbOrTx, memberId: number | null): number {
-  return db.select({ id: passkeys.id }).from(passkeys).where(whoseKeys(memberId)).all().length;
 }
