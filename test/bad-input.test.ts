@@ -681,7 +681,7 @@ async function barrage(ep: Endpoint, sessions: Session[], live: (s: Session) => 
         ? [...COUNTED_ON_PURPOSE, "owner_security"]
         : ep.path === "/api/passkey-login-options"
           ? [...COUNTED_ON_PURPOSE, "webauthn_challenges"]
-        : COUNTED_ON_PURPOSE;
+          : COUNTED_ON_PURPOSE;
   const before = dbState(db.$client, skip);
   const uploadsBefore = folderState(env.UPLOADS_DIR);
   const failures: string[] = [];
