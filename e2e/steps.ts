@@ -1,4 +1,5 @@
 import { eq } from "drizzle-orm";
+import { authenticator } from "otplib";
 import type { Page } from "playwright-core";
 import { expect } from "vitest";
 import { type Db, openDatabase } from "../db/client.ts";
@@ -145,4 +146,25 @@ export async function checkedInNight(server: AppServer, name: string) {
   } finally {
     db.$client.close();
   }
+}
+
+/** The set-up link (`/admin/setup?t=…`, path and query) of the last email the dev mailbox holds for `email`. */
+export async function setupLinkFor(baseUrl: string, email: string): Promise<string> {
+  const read = async () => {
+    const mail = (await (await fetch(`${baseUrl}/api/dev/mailbox`)).json()) as { to: string; text: string }[];
+    const text = mail.filter((m) => m.to.includes(email)).at(-1)?.text ?? "";
+    return text.match(/https?:\/\/\S+\/admin\/setup\?t=[^\s"<>]+/)?.[0] ?? "";
+  };
+  await expect.poll(read).toMatch(/\/admin\/setup\?t=/);
+  const link = new URL(await read());
+  return link.pathname + link.search;
+}
+
+/**
+ * The code an authenticator app holding `otpauthUri`'s key shows `stepsAhead` 30-second steps from
+ * now: a sign-in right after a set-up uses the next step's, as a code is good only once.
+ */
+export function authenticatorCode(otpauthUri: string, stepsAhead = 0): string {
+  const secret = new URL(otpauthUri).searchParams.get("secret") ?? "";
+  return authenticator.clone({ epoch: Date.now() + stepsAhead * 30_000 }).generate(secret);
 }

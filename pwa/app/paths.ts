@@ -4,6 +4,8 @@ export const paths = {
   welcome: "/welcome",
   admin: "/admin",
   adminDoor: "/admin/door",
+  /** A team member's set-up link: `?t={token}`, emailed when the owner adds them (issue 49). */
+  adminSetup: "/admin/setup",
   otpVerification: "/otp-verification",
   confirmation: "/confirmation",
   success: "/success",

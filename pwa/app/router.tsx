@@ -24,6 +24,7 @@ const TicketsPage = page(() => import("../routes/tickets.tsx"), "TicketsPage");
 const MePage = page(() => import("../routes/me.tsx"), "MePage");
 const AdminPage = page(() => import("../routes/admin.tsx"), "AdminPage");
 const AdminDoorPage = page(() => import("../routes/admin-door.tsx"), "AdminDoorPage");
+const AdminSetupPage = page(() => import("../routes/admin-setup.tsx"), "AdminSetupPage");
 const WelcomePage = page(() => import("../routes/welcome.tsx"), "WelcomePage");
 const HostPage = page(() => import("../routes/host.tsx"), "HostPage");
 const PrivacyPage = page(() => import("../routes/privacy.tsx"), "PrivacyPage");
@@ -56,6 +57,7 @@ function Pages() {
           <Route path={paths.me} element={<MePage />} />
           <Route path={paths.admin} element={<AdminPage />} />
           <Route path={paths.adminDoor} element={<AdminDoorPage />} />
+          <Route path={paths.adminSetup} element={<AdminSetupPage />} />
           <Route path={paths.host} element={<HostPage />} />
           <Route path={paths.privacy} element={<PrivacyPage />} />
           <Route path={paths.unsubscribe} element={<UnsubscribePage />} />
