@@ -102,7 +102,7 @@ describe.skipIf(noBrowser)("the organiser's team", () => {
     await page.getByLabel("New password").fill("short");
     await page.getByLabel("Type it again").fill("short");
     await page.getByRole("button", { name: "Save the password" }).click();
-    await page.getByText("Use at least 10 characters.").waitFor();
+    await page.getByText("Use at least 12 characters.").waitFor();
     await page.getByLabel("New password").fill("correct horse battery");
     await page.getByLabel("Type it again").fill("correct horse battery");
     await page.getByRole("button", { name: "Save the password" }).click();
@@ -179,9 +179,9 @@ describe.skipIf(noBrowser)("the organiser's team", () => {
     await expectAccessible(page, "the Remove confirmation");
     await page.keyboard.press("Escape");
     await dialog.waitFor({ state: "detached" });
-    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute("aria-label"))).toBe(
-      `Remove ${PRIYA.name}`,
-    );
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.getAttribute("aria-label")))
+      .toBe(`Remove ${PRIYA.name}`);
     await page.keyboard.press("Enter");
     await dialog.waitFor();
     await page.keyboard.press("Tab");

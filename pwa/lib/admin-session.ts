@@ -29,11 +29,10 @@ export type SignInOutcome =
   | { kind: "refused"; text: string; detail?: string };
 
 /** A sign-in's refusal, as admin-login and team-login declare theirs. */
-type Refusal = { code: string; retryAfterSeconds?: number };
+type Refusal = { code: string };
 
-/** A 429's wait in whole minutes, from the reply's `retryAfterSeconds` when it says, else the 15-minute window. */
-const minutesToWait = ({ retryAfterSeconds: seconds }: Refusal) =>
-  typeof seconds === "number" && seconds > 0 ? Math.ceil(seconds / 60) : 15;
+/** How long a lock lasts: the server counts failures per account and per address over 15 minutes. */
+export const LOCK_MINUTES = 15;
 
 /**
  * Reads a sign-in's reply (admin-login or team-login) by its status and `code`, never its text:
@@ -50,8 +49,7 @@ export function signInOutcome(reply: ApiReply<unknown, Refusal>): SignInOutcome 
     };
   }
   if (reply.status === 429) {
-    const minutes = minutesToWait(reply.data);
-    const wait = `Wait ${minutes} minute${minutes === 1 ? "" : "s"} before trying again.`;
+    const wait = `Wait ${LOCK_MINUTES} minutes before trying again.`;
     return {
       kind: "refused",
       text: INVALID_CREDENTIALS,

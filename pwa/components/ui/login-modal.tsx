@@ -20,17 +20,8 @@ type Shown = { kind: "error" | "ask"; text: string; detail?: string } | null;
 export function LoginModal({ PasskeySignIn }: { PasskeySignIn?: PasskeySignIn } = {}) {
   const navigate = useNavigate();
   const unlock = useAdminStore((s) => s.unlock);
-  // The set-up page's last step links to `/admin?sign-in=team`: the member's form, not the owner's.
-  const [mode, setMode] = useState<Mode>(() =>
-    new URLSearchParams(window.location.search).get("sign-in") === "team" ? "member" : "owner",
-  );
-  const [email, setEmail] = useState("");
-  const [password, setPassword] = useState("");
-  const [code, setCode] = useState("");
-  // The owner's password was right but a second factor is on: the code field shows, the password stays.
-  const [ownerCode, setOwnerCode] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [shown, setShown] = useState<Shown>(null);
+  const form = useSignIn(unlock);
+  const { mode, fields, ownerCode, busy, shown, submit, switchTo } = form;
   const first = useRef<HTMLInputElement>(null);
   const codeInput = useRef<HTMLInputElement>(null);
 
@@ -48,48 +39,6 @@ export function LoginModal({ PasskeySignIn }: { PasskeySignIn?: PasskeySignIn } 
     if (idx > 0) navigate(-1);
     else navigate("/");
   };
-
-  const switchTo = (next: Mode) => {
-    setMode(next);
-    setOwnerCode(false);
-    setPassword("");
-    setCode("");
-    setShown(null);
-  };
-
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    if (busy) return;
-    setBusy(true);
-    setShown(null);
-    try {
-      const reply =
-        mode === "member"
-          ? await teamLogin(email.trim(), password, code.trim())
-          : await adminLogin(password, ownerCode ? code.trim() : undefined);
-      const outcome = signInOutcome(reply);
-      if (outcome.kind === "signed-in") return unlock();
-      if (outcome.kind === "code-needed") {
-        setOwnerCode(true);
-        setCode("");
-        setShown({ kind: "ask", text: outcome.text });
-        return;
-      }
-      setShown({ kind: "error", text: outcome.text, detail: outcome.detail });
-      setPassword("");
-      setCode("");
-    } catch (err) {
-      console.warn(err);
-      setShown({
-        kind: "error",
-        text: INVALID_CREDENTIALS,
-        detail: err instanceof CallFailed ? "The server could not be reached." : undefined,
-      });
-    } finally {
-      setBusy(false);
-    }
-  };
-
   return (
     <div className="admin-modal-backdrop">
       <div
@@ -117,8 +66,8 @@ export function LoginModal({ PasskeySignIn }: { PasskeySignIn?: PasskeySignIn } 
                 type="email"
                 autoComplete="username"
                 required
-                value={email}
-                onChange={(e) => setEmail(e.target.value)}
+                value={fields.email}
+                onChange={(e) => form.set("email", e.target.value)}
               />
             </div>
           ) : null}
@@ -130,11 +79,13 @@ export function LoginModal({ PasskeySignIn }: { PasskeySignIn?: PasskeySignIn } 
               type="password"
               autoComplete="current-password"
               required
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
+              value={fields.password}
+              onChange={(e) => form.set("password", e.target.value)}
             />
           </div>
-          {mode === "member" || ownerCode ? <CodeField input={codeInput} value={code} onChange={setCode} /> : null}
+          {mode === "member" || ownerCode ? (
+            <CodeField input={codeInput} value={fields.code} onChange={(v) => form.set("code", v)} />
+          ) : null}
           <ShownMessage shown={shown} />
           <button type="submit" className="button primary" disabled={busy}>
             Submit
@@ -153,6 +104,67 @@ export function LoginModal({ PasskeySignIn }: { PasskeySignIn?: PasskeySignIn } 
       </div>
     </div>
   );
+}
+
+type Fields = { email: string; password: string; code: string };
+const EMPTY: Fields = { email: "", password: "", code: "" };
+
+/**
+ * The sign-in's fields and what each answer does: in (`onSignedIn`), the owner's code asked (the
+ * password kept), or the refusal's words with the secrets cleared.
+ */
+function useSignIn(onSignedIn: () => void) {
+  // The set-up page's last step links to `/admin?sign-in=team`: the member's form, not the owner's.
+  const [mode, setMode] = useState<Mode>(() =>
+    new URLSearchParams(window.location.search).get("sign-in") === "team" ? "member" : "owner",
+  );
+  const [fields, setFields] = useState<Fields>(EMPTY);
+  // The owner's password was right but a second factor is on: the code field shows, the password stays.
+  const [ownerCode, setOwnerCode] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [shown, setShown] = useState<Shown>(null);
+  const set = (key: keyof Fields, value: string) => setFields((f) => ({ ...f, [key]: value }));
+
+  const switchTo = (next: Mode) => {
+    setMode(next);
+    setOwnerCode(false);
+    setFields((f) => ({ ...EMPTY, email: f.email }));
+    setShown(null);
+  };
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (busy) return;
+    setBusy(true);
+    setShown(null);
+    const { email, password, code } = fields;
+    try {
+      const reply =
+        mode === "member"
+          ? await teamLogin(email.trim(), password, code.trim())
+          : await adminLogin(password, ownerCode ? code.trim() : undefined);
+      const outcome = signInOutcome(reply);
+      if (outcome.kind === "signed-in") return onSignedIn();
+      setFields((f) => (outcome.kind === "code-needed" ? { ...f, code: "" } : { ...f, password: "", code: "" }));
+      if (outcome.kind === "code-needed") setOwnerCode(true);
+      setShown(
+        outcome.kind === "code-needed"
+          ? { kind: "ask", text: outcome.text }
+          : { kind: "error", text: outcome.text, detail: outcome.detail },
+      );
+    } catch (err) {
+      console.warn(err);
+      setShown({
+        kind: "error",
+        text: INVALID_CREDENTIALS,
+        detail: err instanceof CallFailed ? "The server could not be reached." : undefined,
+      });
+      setFields((f) => ({ ...f, password: "", code: "" }));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { mode, fields, set, ownerCode, busy, shown, submit, switchTo };
 }
 
 /** A code from an authenticator app, or one of the ten recovery codes. */
@@ -183,7 +195,10 @@ function CodeField(props: { input: RefObject<HTMLInputElement | null>; value: st
 function ShownMessage({ shown }: { shown: Shown }) {
   if (!shown) return null;
   return (
-    <div role={shown.kind === "error" ? "alert" : "status"} className={`admin-message ${shown.kind === "error" ? "error" : "ok"}`}>
+    <div
+      role={shown.kind === "error" ? "alert" : "status"}
+      className={`admin-message ${shown.kind === "error" ? "error" : "ok"}`}
+    >
       <p className="message">{shown.text}</p>
       {shown.detail ? <p className="admin-message-detail">{shown.detail}</p> : null}
     </div>

@@ -20,8 +20,7 @@ export const signOutEverywhere = (id?: number) =>
 // The set-up link: a password (then the authenticator app's code) or a passkey (passkey-buttons.tsx).
 export const setupPassword = (token: string, password: string) =>
   send(api["team-setup"].$post({ json: { token, password } }));
-export const setupTotp = (token: string, code: string) =>
-  send(api["team-setup-totp"].$post({ json: { token, code } }));
+export const setupTotp = (token: string, code: string) => send(api["team-setup-totp"].$post({ json: { token, code } }));
 
 // The owner's own sign-in: passkeys (passkey-buttons.tsx), the authenticator app, and the switch.
 export type OwnerSecurityState = Ok<(typeof api)["owner-security"]["$get"]>;
@@ -29,4 +28,4 @@ export const getOwnerSecurity = () => guarded(send(api["owner-security"].$get())
 export const startOwnerTotp = () => guarded(send(api["owner-totp"].$post()));
 export const confirmOwnerTotp = (code: string) => guarded(send(api["owner-totp-confirm"].$post({ json: { code } })));
 export const setSecondFactorRequired = (required: boolean) =>
-  guarded(send(api["owner-security"].$post({ json: { requireSecondFactor: required } })));
+  guarded(send(api["owner-second-factor"].$post({ json: { required } })));

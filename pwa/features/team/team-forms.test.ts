@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { codeError, EMAIL_TAKEN, memberErrors, NAME_MAX, PASSWORD_MIN, passwordErrors, totpCode } from "./team-forms.ts";
+import {
+  codeError,
+  EMAIL_TAKEN,
+  memberErrors,
+  NAME_MAX,
+  PASSWORD_MIN,
+  passwordErrors,
+  totpCode,
+} from "./team-forms.ts";
 
 describe("Add member's fields", () => {
   it("sends a name, an email and a role", () => {

@@ -4,10 +4,10 @@ import type { TeamRole } from "./team-roles.ts";
 // field's error in words beside it, so the owner or the member fixes it there.
 
 /** The longest name and email the server takes (api/organiser/team-routes.ts). */
-export const NAME_MAX = 80;
+export const NAME_MAX = 100;
 export const EMAIL_MAX = 254;
 /** The set-up password's length: long enough that a guessed one is unlikely, as the server asks. */
-export const PASSWORD_MIN = 10;
+export const PASSWORD_MIN = 12;
 export const PASSWORD_MAX = 200;
 
 export type MemberDraft = { name: string; email: string; role: TeamRole | "" };

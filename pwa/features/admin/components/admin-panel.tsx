@@ -54,7 +54,7 @@ export function AdminPanel({ Rounds }: { Rounds: RoundsTab }) {
       unlock();
       return { status: "ready", signedIn: { member: reply.data.member } };
     },
-    failed: () => {
+    failed: (): Session => {
       lock();
       return { status: "error" };
     },

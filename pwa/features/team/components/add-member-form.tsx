@@ -1,7 +1,7 @@
 import { type FormEvent, type ReactNode, useRef, useState } from "react";
 import { FormMessage, type Message } from "../../../components/ui/form-message.tsx";
 import { addMember } from "../team-api.ts";
-import { EMAIL_TAKEN, EMAIL_MAX, type MemberDraft, type MemberErrors, memberErrors, NAME_MAX } from "../team-forms.ts";
+import { EMAIL_MAX, EMAIL_TAKEN, type MemberDraft, type MemberErrors, memberErrors, NAME_MAX } from "../team-forms.ts";
 import { ROLE_HINTS, ROLE_LABELS, TEAM_ROLES, type TeamRole } from "../team-roles.ts";
 
 const EMPTY: MemberDraft = { name: "", email: "", role: "" };

@@ -54,15 +54,18 @@ export function MemberList({ members, busyId, onResend, onRemove, onSignOut }: P
             </div>
           </dl>
           <div className="admin-actions team-member-actions">
-            <button
-              type="button"
-              className="button"
-              disabled={busyId === m.id}
-              aria-label={`Resend ${m.name}'s set-up link`}
-              onClick={() => onResend(m)}
-            >
-              Resend
-            </button>
+            {/* A set-up link is for someone who has not used theirs: once active, there is none to resend. */}
+            {m.status === "invited" ? (
+              <button
+                type="button"
+                className="button"
+                disabled={busyId === m.id}
+                aria-label={`Resend ${m.name}'s set-up link`}
+                onClick={() => onResend(m)}
+              >
+                Resend
+              </button>
+            ) : null}
             <button
               type="button"
               className="button"

@@ -33,45 +33,12 @@ export function OwnerSecurity() {
         ? { status: "ready", security: reply.data }
         : { status: "error", message: "Couldn't load your sign-in settings." };
     },
-    failed: () => ({ status: "error", message: "Couldn't load your sign-in settings: the server could not be reached." }),
+    failed: (): Read => ({
+      status: "error",
+      message: "Couldn't load your sign-in settings: the server could not be reached.",
+    }),
   });
-  const [totp, setTotp] = useState<Totp>({ at: "idle" });
   const [message, setMessage] = useState<Message>(null);
-  const [busy, setBusy] = useState(false);
-
-  const run = async (call: () => Promise<void>) => {
-    if (busy) return;
-    setBusy(true);
-    setMessage(null);
-    try {
-      await call();
-    } catch {
-      setMessage({ kind: "error", text: UNREACHABLE });
-    } finally {
-      setBusy(false);
-    }
-  };
-
-  const startTotp = () =>
-    run(async () => {
-      const reply = await startOwnerTotp();
-      if (reply.ok) setTotp({ at: "scan", otpauthUri: reply.data.otpauthUri });
-      else setMessage({ kind: "error", text: "Couldn't start the authenticator set-up." });
-    });
-
-  const toggle = (required: boolean) =>
-    run(async () => {
-      const reply = await setSecondFactorRequired(required);
-      if (!reply.ok) setMessage({ kind: "error", text: "Add a passkey or an authenticator app first." });
-      else
-        setMessage({
-          kind: "ok",
-          text: required
-            ? "The password alone no longer signs you in: a code or a passkey is asked too."
-            : "The password alone signs you in again.",
-        });
-      await read.refresh();
-    });
 
   return (
     <section className="team-section" aria-labelledby="owner-security-title">
@@ -85,71 +52,119 @@ export function OwnerSecurity() {
         }
         onRetry={read.reload}
       >
-        {({ security }) => {
-          const hasFactor = security.passkeys > 0 || security.totp;
-          return (
-            <>
-              <ul className="owner-factors">
-                <li>Passkeys: {security.passkeys === 0 ? "none yet" : security.passkeys}</li>
-                <li>Authenticator app: {security.totp ? "set up" : "not set up"}</li>
-              </ul>
-              <AddPasskeyButton
-                onAdded={() => {
-                  setMessage({ kind: "ok", text: "Your passkey is added." });
-                  void read.refresh();
-                }}
-              />
-              {totp.at === "idle" ? (
-                <button type="button" className="button" disabled={busy} onClick={() => void startTotp()}>
-                  {security.totp ? "Set up the authenticator app again" : "Set up an authenticator app"}
-                </button>
-              ) : null}
-              {totp.at === "scan" ? (
-                <TotpSetup
-                  otpauthUri={totp.otpauthUri}
-                  onCode={async (code) => {
-                    try {
-                      const reply = await confirmOwnerTotp(code);
-                      if (!reply.ok) return "That code is not the one the app shows now. Type the current code.";
-                      setTotp({ at: "codes", recoveryCodes: reply.data.recoveryCodes });
-                      return undefined;
-                    } catch {
-                      return UNREACHABLE;
-                    }
-                  }}
-                />
-              ) : null}
-              {totp.at === "codes" ? (
-                <RecoveryCodes
-                  codes={totp.recoveryCodes}
-                  onSaved={() => {
-                    setTotp({ at: "idle" });
-                    setMessage({ kind: "ok", text: "Your authenticator app is set up." });
-                    void read.refresh();
-                  }}
-                />
-              ) : null}
-              <label className="admin-check owner-require">
-                <input
-                  type="checkbox"
-                  role="switch"
-                  checked={security.requireSecondFactor}
-                  disabled={busy || (!hasFactor && !security.requireSecondFactor)}
-                  aria-describedby="owner-require-hint"
-                  onChange={(e) => void toggle(e.target.checked)}
-                />
-                {REQUIRE_LABEL}
-              </label>
-              <p id="owner-require-hint" className="admin-hint">
-                {hasFactor
-                  ? "When on, the password alone answers with a request for a code or a passkey."
-                  : "Add a passkey or an authenticator app first: then the password alone can be refused."}
-              </p>
-            </>
-          );
-        }}
+        {({ security }) => (
+          <OwnerFactors
+            security={security}
+            onMessage={setMessage}
+            onChanged={() => {
+              void read.refresh();
+            }}
+          />
+        )}
       </ReplyView>
       <FormMessage message={message} />
     </section>
+  );
+}
+
+type FactorsProps = { security: OwnerSecurityState; onMessage(message: Message): void; onChanged(): void };
+
+/** The owner's passkeys and authenticator app, the set-up of either, and the switch. */
+function OwnerFactors({ security, onMessage, onChanged }: FactorsProps) {
+  const [totp, setTotp] = useState<Totp>({ at: "idle" });
+  const [busy, setBusy] = useState(false);
+  const hasFactor = security.passkeys > 0 || security.totp;
+
+  const run = async (call: () => Promise<void>) => {
+    if (busy) return;
+    setBusy(true);
+    onMessage(null);
+    try {
+      await call();
+    } catch {
+      onMessage({ kind: "error", text: UNREACHABLE });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const startTotp = () =>
+    run(async () => {
+      const reply = await startOwnerTotp();
+      if (reply.ok) setTotp({ at: "scan", otpauthUri: reply.data.otpauthUri });
+      else onMessage({ kind: "error", text: "Couldn't start the authenticator set-up." });
+    });
+
+  const toggle = (required: boolean) =>
+    run(async () => {
+      const reply = await setSecondFactorRequired(required);
+      if (!reply.ok) onMessage({ kind: "error", text: "Add a passkey or an authenticator app first." });
+      else
+        onMessage({
+          kind: "ok",
+          text: required
+            ? "The password alone no longer signs you in: a code or a passkey is asked too."
+            : "The password alone signs you in again.",
+        });
+      onChanged();
+    });
+
+  const confirm = async (code: string) => {
+    try {
+      const reply = await confirmOwnerTotp(code);
+      if (!reply.ok) return "That code is not the one the app shows now. Type the current code.";
+      setTotp({ at: "codes", recoveryCodes: reply.data.recoveryCodes });
+      return undefined;
+    } catch {
+      return UNREACHABLE;
+    }
+  };
+
+  return (
+    <>
+      <ul className="owner-factors">
+        <li>Passkeys: {security.passkeys === 0 ? "none yet" : security.passkeys}</li>
+        <li>Authenticator app: {security.totp ? "set up" : "not set up"}</li>
+      </ul>
+      <AddPasskeyButton
+        onAdded={() => {
+          onMessage({ kind: "ok", text: "Your passkey is added." });
+          onChanged();
+        }}
+      />
+      {totp.at === "idle" && !security.totp ? (
+        <button type="button" className="button" disabled={busy} onClick={() => void startTotp()}>
+          Set up an authenticator app
+        </button>
+      ) : null}
+      {totp.at === "scan" ? <TotpSetup otpauthUri={totp.otpauthUri} onCode={confirm} /> : null}
+      {totp.at === "codes" ? (
+        <RecoveryCodes
+          codes={totp.recoveryCodes}
+          onSaved={() => {
+            setTotp({ at: "idle" });
+            onMessage({ kind: "ok", text: "Your authenticator app is set up." });
+            onChanged();
+          }}
+        />
+      ) : null}
+      <label className="admin-check owner-require">
+        <input
+          type="checkbox"
+          role="switch"
+          aria-checked={security.requireSecondFactor}
+          checked={security.requireSecondFactor}
+          disabled={busy || (!hasFactor && !security.requireSecondFactor)}
+          aria-describedby="owner-require-hint"
+          onChange={(e) => void toggle(e.target.checked)}
+        />
+        {REQUIRE_LABEL}
+      </label>
+      <p id="owner-require-hint" className="admin-hint">
+        {hasFactor
+          ? "When on, the password alone answers with a request for a code or a passkey."
+          : "Add a passkey or an authenticator app first: then the password alone can be refused."}
+      </p>
+    </>
   );
 }

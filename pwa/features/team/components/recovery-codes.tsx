@@ -14,8 +14,8 @@ export function RecoveryCodes({ codes, onSaved }: { codes: readonly string[]; on
         Your recovery codes
       </h3>
       <p>
-        Each code signs you in once if you lose your phone or passkey. Save them somewhere safe now (a password
-        manager, or printed): they are not shown again.
+        Each code signs you in once if you lose your phone or passkey. Save them somewhere safe now (a password manager,
+        or printed): they are not shown again.
       </p>
       <ol className="recovery-code-list" aria-label="Recovery codes">
         {codes.map((code) => (

@@ -30,7 +30,6 @@ export function SetupFlow({ token }: { token: string | null }) {
   const [problem, setProblem] = useState<string | null>(null);
   const heading = useRef<HTMLHeadingElement>(null);
   // Each step replaces the one before: the focus starts again at its heading.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the step is what moves the focus
   useEffect(() => {
     if (at.step !== "choose" && at.step !== "codes") heading.current?.focus();
   }, [at.step]);
@@ -82,7 +81,11 @@ export function SetupFlow({ token }: { token: string | null }) {
         </p>
       ) : null}
       {at.step === "choose" ? (
-        <Choose token={token} onCodes={(recoveryCodes) => setAt({ step: "codes", recoveryCodes })} onPassword={() => setAt({ step: "password" })} />
+        <Choose
+          token={token}
+          onCodes={(recoveryCodes) => setAt({ step: "codes", recoveryCodes })}
+          onPassword={() => setAt({ step: "password" })}
+        />
       ) : null}
       {at.step === "password" ? (
         <PasswordStep

@@ -24,9 +24,11 @@ export function TeamTab() {
   const team = useReply("team", {
     load: async (): Promise<Team> => {
       const reply = await listTeam();
-      return reply.ok ? { status: "ready", members: reply.data } : { status: "error", message: "Couldn't load the team." };
+      return reply.ok
+        ? { status: "ready", members: reply.data }
+        : { status: "error", message: "Couldn't load the team." };
     },
-    failed: () => ({ status: "error", message: "Couldn't load the team: the server could not be reached." }),
+    failed: (): Team => ({ status: "error", message: "Couldn't load the team: the server could not be reached." }),
   });
   const [message, setMessage] = useState<Message>(null);
   const [busyId, setBusyId] = useState<number | null>(null);
@@ -56,7 +58,8 @@ export function TeamTab() {
       ],
       confirmLabel: "Remove",
     });
-    if (go) await act(member, () => removeMember(member.id), `${member.name} is removed.`, `Couldn't remove ${member.name}.`);
+    if (go)
+      await act(member, () => removeMember(member.id), `${member.name} is removed.`, `Couldn't remove ${member.name}.`);
   };
 
   return (

@@ -64,7 +64,9 @@ export function TotpSetup({ otpauthUri, onCode }: Props) {
   return (
     <div className="totp-setup">
       <p>Scan this code with your authenticator app (Google Authenticator, 1Password, Authy or another).</p>
-      {qr ? <img className="totp-qr" src={qr} width={220} height={220} alt="QR code for your authenticator app" /> : null}
+      {qr ? (
+        <img className="totp-qr" src={qr} width={220} height={220} alt="QR code for your authenticator app" />
+      ) : null}
       <p className="admin-hint">
         On this phone? <a href={otpauthUri}>Open it in your authenticator app</a>. Or type this key in the app:{" "}
         <code className="totp-key">{setupKey(otpauthUri)}</code>
