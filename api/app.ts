@@ -37,6 +37,7 @@ import { describeOperations, inRoom } from "./ops/openapi-operations.ts";
 import { adminRoutes } from "./organiser/admin-routes.ts";
 import { announcementRoutes } from "./organiser/announcements-routes.ts";
 import { hostAccessRoutes } from "./organiser/host-access-routes.ts";
+import { teamRoutes } from "./organiser/team-routes.ts";
 
 export type { AppDeps } from "./deps.ts";
 
@@ -83,6 +84,7 @@ export function apiRoutes(deps: AppDeps) {
     .route("/", inRoom("night", roomEventsRoutes(deps)))
     .route("/", inRoom("night", resultsRoutes(deps)))
     .route("/", inRoom("organiser", hostAccessRoutes(deps)))
+    .route("/", inRoom("organiser", teamRoutes(deps)))
     .route("/", inRoom("booking", promoCodeRoutes(deps)))
     .route("/", inRoom("organiser", announcementRoutes(deps)))
     .route("/", inRoom("messaging", mailboxRoutes(deps)))

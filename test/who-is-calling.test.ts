@@ -67,6 +67,11 @@ const OPEN_TO_ANYONE = new Set([
   "GET /api/uploads/images/:name",
   "POST /api/admin-login",
   "POST /api/admin-logout",
+  // A team member's sign-in, and their set-up link's two steps: the link's token (stored hashed,
+  // 72 hours, single use) is the proof; 410 setup_link_invalid for any other (api/organiser/team.test.ts).
+  "POST /api/team-login",
+  "POST /api/team-setup",
+  "POST /api/team-setup-totp",
   "POST /api/apply-promo",
   // Cancel my booking: behind the guest's own session (sdt_me), and only for a booking of that
   // session's number; another number's is 403 and changes nothing (api/booking/cancel-booking.test.ts).

@@ -165,7 +165,8 @@ const applyRoute = createRoute({
 });
 
 export const promoCodeRoutes = (deps: AppDeps) => {
-  const admin = requireAdmin(deps);
+  // Managers and the owner: Finance and Door have no part in these (api/lib/roles.ts).
+  const admin = requireAdmin(deps, "managers");
   // As create-checkout-session: only the browser that verified the booking's phone may change its price.
   const requireProof = (c: Context, phone: string | undefined) => {
     if (phone === undefined || !browserVerified(c, deps, phone)) throw Forbidden(NO_PROOF, "phone_not_verified");

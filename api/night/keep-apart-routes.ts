@@ -75,7 +75,8 @@ const keepApartRoute = createRoute({
 
 export const keepApartRoutes = (deps: AppDeps) => {
   // Keep apart is the organiser's alone: why two guests are kept apart is nobody else's business.
-  const admin = requireAdmin(deps);
+  // Managers and the owner: Finance and Door have no part in these (api/lib/roles.ts).
+  const admin = requireAdmin(deps, "managers");
   return apiRouter()
     .openapi({ ...keepApartListRoute, middleware: admin }, (c) =>
       c.json(getKeepApart(deps.db, c.req.valid("param").id), 200),

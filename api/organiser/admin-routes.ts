@@ -406,27 +406,31 @@ const adminInvoiceRoute = createRoute({
 type Listed = (typeof LISTED)[number];
 
 export const adminRoutes = (deps: AppDeps) => {
-  const admin = requireAdmin(deps);
+  // Each call names who may make it (api/lib/roles.ts): `reads` opens the lists every role needs to
+  // pick an event, `money` is Finance's work, `managers` the rest.
+  const reads = requireAdmin(deps, "reads");
+  const managers = requireAdmin(deps, "managers");
+  const money = requireAdmin(deps, "money");
   // The calls with a picture: the session first, then the form read once (api/lib/multipart.ts).
-  const adminForm: [MiddlewareHandler<CallerEnv>, MiddlewareHandler<CallerEnv>] = [admin, readFormOnce];
+  const managersForm: [MiddlewareHandler<CallerEnv>, MiddlewareHandler<CallerEnv>] = [managers, readFormOnce];
   return (
     apiRouter()
       .route("/", adminAuthRoutes(deps))
       // The panel's own reads of the public event calls: never cached anywhere. The service worker
       // answers /get-events and /get-event/{id} stale-while-revalidate for attendees, which would show
       // an organiser the status and fields from before their own last change.
-      .openapi({ ...adminEventsRoute, middleware: admin }, (c) => {
+      .openapi({ ...adminEventsRoute, middleware: reads }, (c) => {
         return c.json(listAdminEvents(deps.db, deps.now()), 200);
       })
-      .openapi({ ...adminEventRoute, middleware: admin }, (c) => {
+      .openapi({ ...adminEventRoute, middleware: reads }, (c) => {
         return c.json(getEvent(deps.db, c.req.valid("param").id, deps.now()), 200);
       })
-      .openapi({ ...saveEventRoute, middleware: adminForm }, async (c) => {
+      .openapi({ ...saveEventRoute, middleware: managersForm }, async (c) => {
         const { id } = await addEvent(deps, c.req.valid("form"));
         logActivity(c, deps, { action: "event created", eventId: id });
         return c.json({ success: true as const, id }, 200);
       })
-      .openapi({ ...updateEventRoute, middleware: admin }, (c) => {
+      .openapi({ ...updateEventRoute, middleware: managers }, (c) => {
         const body = c.req.valid("json");
         const before = findEvent(deps.db, body.id);
         editEvent(deps, body);
@@ -439,58 +443,58 @@ export const adminRoutes = (deps: AppDeps) => {
         }
         return c.json({ success: true as const }, 200);
       })
-      .openapi({ ...updateEventImageRoute, middleware: adminForm }, async (c) => {
+      .openapi({ ...updateEventImageRoute, middleware: managersForm }, async (c) => {
         const form = c.req.valid("form");
         const { imageName } = await replaceEventPicture(deps, form.eventid, form.eventImage);
         logActivity(c, deps, { action: "event edited", eventId: form.eventid, detail: "picture" });
         return c.json({ success: true as const, event_image: imageName }, 200);
       })
-      .openapi({ ...cancelEventRoute, middleware: admin }, async (c) => {
+      .openapi({ ...cancelEventRoute, middleware: money }, async (c) => {
         const { eventId } = c.req.valid("json");
         const result = await cancelEvent(deps, eventId);
         logActivity(c, deps, { action: "event cancelled", eventId });
         return c.json({ success: true as const, ...result }, 200);
       })
-      .openapi({ ...waitlistRoute, middleware: admin }, (c) => {
+      .openapi({ ...waitlistRoute, middleware: managers }, (c) => {
         const event = findEvent(deps.db, c.req.valid("param").id);
         if (!event) throw NotFound("no such event");
         // listWaitlist reads only the LISTED statuses; its rows are typed with every status there is.
         const waitlist = listWaitlist(deps.db, event).map((entry) => ({ ...entry, status: entry.status as Listed }));
         return c.json({ success: true as const, waitlist }, 200);
       })
-      .openapi({ ...summaryRoute, middleware: admin }, (c) => {
+      .openapi({ ...summaryRoute, middleware: money }, (c) => {
         return c.json(eventSummary(deps.db, c.req.valid("param").id, deps.now()), 200);
       })
-      .openapi({ ...participantsCsvRoute, middleware: admin }, (c) => {
+      .openapi({ ...participantsCsvRoute, middleware: money }, (c) => {
         const { fileName, csv } = participantsCsv(deps.db, c.req.valid("param").id);
         return c.body(csv, 200, {
           "content-type": "text/csv; charset=utf-8",
           "content-disposition": `attachment; filename="${fileName}"`,
         });
       })
-      .openapi({ ...startEventRoute, middleware: admin }, async (c) => {
+      .openapi({ ...startEventRoute, middleware: managers }, async (c) => {
         const { eventId } = c.req.valid("json");
         const result = await startEvent(deps, eventId);
         logActivity(c, deps, { action: "event started", eventId });
         notifyRoom(deps, eventId, "event");
         return c.json({ success: true as const, ...result }, 200);
       })
-      .openapi({ ...endEventRoute, middleware: admin }, async (c) => {
+      .openapi({ ...endEventRoute, middleware: managers }, async (c) => {
         const { eventId } = c.req.valid("json");
         const result = await endEvent(deps, eventId);
         logActivity(c, deps, { action: "event ended", eventId });
         notifyRoom(deps, eventId, "event");
         return c.json({ success: true as const, ...result }, 200);
       })
-      .openapi({ ...participantsRoute, middleware: admin }, (c) => {
+      .openapi({ ...participantsRoute, middleware: money }, (c) => {
         return c.json(listEventParticipants(deps.db, c.req.valid("param").id), 200);
       })
-      .openapi({ ...adminInvoiceRoute, middleware: admin }, async (c) => {
+      .openapi({ ...adminInvoiceRoute, middleware: money }, async (c) => {
         const doc = documentByNumber(deps.db, c.req.valid("param").number);
         if (!doc) throw NotFound("no such document");
         return pdfDownload(doc);
       })
-      .openapi({ ...refundRoute, middleware: admin }, async (c) => {
+      .openapi({ ...refundRoute, middleware: money }, async (c) => {
         const { paymentIntentId } = c.req.valid("json");
         const { refundId, refundedNow } = await refundPayment(deps, paymentIntentId);
         // A repeat, or a second click that joined the refund under way, changed nothing.

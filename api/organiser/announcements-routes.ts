@@ -141,7 +141,8 @@ const listRoute = createRoute({
 });
 
 export const announcementRoutes = (deps: AppDeps) => {
-  const admin = requireAdmin(deps);
+  // Managers and the owner: Finance and Door have no part in these (api/lib/roles.ts).
+  const admin = requireAdmin(deps, "managers");
   return apiRouter()
     .openapi({ ...previewRoute, middleware: admin }, (c) => {
       const b = c.req.valid("json");

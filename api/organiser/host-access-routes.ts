@@ -121,8 +121,9 @@ const activityRoute = createRoute({
     "  than it; `limit` (optional): 1–500 entries, 500 when left out. A page shorter than `limit` is the",
     "  last.",
     "- **200:** `[{id, at, actor, actorKind, action, eventID, person, otherPerson, detail, count}]`:",
-    "  - `at`: ISO 8601 UTC; `actor`: `organiser`, a host link's label, or `unknown` (failed logins);",
-    "    `actorKind`: `organiser`, `host` or `system` (the failed logins), stored beside the label;",
+    "  - `at`: ISO 8601 UTC; `actor`: `organiser` (the owner), a team member as `Priya (Finance)`, a",
+    "    host link's label, or `unknown` (failed logins); `actorKind`: `organiser`, `member`, `host`,",
+    "    `guest` or `system` (the failed logins), stored beside the label;",
     "  - `action`: one of `event created`, `event edited`, `event started`, `event ended`,",
     '    `event cancelled`, `refund`, `check-in` (`detail: "ticket code"` when staff confirmed the',
     "    ticket's code on `confirm-booking`), `check-in undone`, `doors opened`, `rounds planned`,",
@@ -187,7 +188,8 @@ const hostSessionRoute = createRoute({
  * organiser's activity log (docs/decisions/022-host-access.md).
  */
 export const hostAccessRoutes = (deps: AppDeps) => {
-  const admin = requireAdmin(deps);
+  // Managers and the owner: Finance and Door have no part in these (api/lib/roles.ts).
+  const admin = requireAdmin(deps, "managers");
   return apiRouter()
     .openapi({ ...createHostLinkRoute, middleware: admin }, async (c) => {
       const body = c.req.valid("json");

@@ -18,6 +18,8 @@ export type Endpoint = {
   goodAnswer?: (status: number, body: unknown) => boolean;
   /** Its success is not JSON (the API reference page and its script); its errors still are. */
   nonJson?: true;
+  /** Every body field is optional, so `{}` is a legal request (sign-out-everywhere's own sessions). */
+  emptyIsLegal?: true;
 };
 
 /**
@@ -201,7 +203,7 @@ export function casesFor(ep: Endpoint, live: boolean, jpeg: Uint8Array): Case[] 
     for (const type of WRONG_CONTENT_TYPES)
       json(`JSON sent as ${type || "no content type"}`, JSON.stringify(base), false, type);
     json("JSON with a charset", JSON.stringify(base), true, "application/json; charset=utf-8");
-    json("empty object", "{}");
+    json("empty object", "{}", ep.emptyIsLegal === true);
     for (const [name, field] of Object.entries(fields)) {
       if (!field.optional) json(`missing ${name}`, JSON.stringify(omit(base, name)));
       for (const [label, v] of HOSTILE)
