@@ -2,10 +2,9 @@
 export const paths = {
   home: "/",
   welcome: "/welcome",
+  /** Also `/admin/setup?t={token}`, a team member's set-up link (issue 49), routed as `${paths.admin}/setup`. */
   admin: "/admin",
   adminDoor: "/admin/door",
-  /** A team member's set-up link: `?t={token}`, emailed when the owner adds them (issue 49). */
-  adminSetup: "/admin/setup",
   otpVerification: "/otp-verification",
   confirmation: "/confirmation",
   success: "/success",
