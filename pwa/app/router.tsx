@@ -24,6 +24,9 @@ const TicketsPage = page(() => import("../routes/tickets.tsx"), "TicketsPage");
 const MePage = page(() => import("../routes/me.tsx"), "MePage");
 const AdminPage = page(() => import("../routes/admin.tsx"), "AdminPage");
 const AdminDoorPage = page(() => import("../routes/admin-door.tsx"), "AdminDoorPage");
+// The set-up link's page comes with the admin page's chunk (routes/admin.tsx re-exports it): one more
+// import() of its own would add its loader to the home page's JavaScript, which is at its budget.
+const AdminSetupPage = page(() => import("../routes/admin.tsx"), "AdminSetupPage");
 const WelcomePage = page(() => import("../routes/welcome.tsx"), "WelcomePage");
 const HostPage = page(() => import("../routes/host.tsx"), "HostPage");
 const PrivacyPage = page(() => import("../routes/privacy.tsx"), "PrivacyPage");
@@ -56,6 +59,7 @@ function Pages() {
           <Route path={paths.me} element={<MePage />} />
           <Route path={paths.admin} element={<AdminPage />} />
           <Route path={paths.adminDoor} element={<AdminDoorPage />} />
+          <Route path={`${paths.admin}/setup`} element={<AdminSetupPage />} />
           <Route path={paths.host} element={<HostPage />} />
           <Route path={paths.privacy} element={<PrivacyPage />} />
           <Route path={paths.unsubscribe} element={<UnsubscribePage />} />

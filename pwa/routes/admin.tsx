@@ -9,3 +9,5 @@ export function AdminPage() {
     </main>
   );
 }
+// The set-up link's page shares this page's chunk (app/router.tsx says why).
+export { AdminSetupPage } from "./admin-setup.tsx";
