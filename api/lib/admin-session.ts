@@ -1,10 +1,9 @@
 import { randomBytes } from "node:crypto";
-import { and, eq, gt, isNull, lt } from "drizzle-orm";
+import { eq, lt } from "drizzle-orm";
 import type { Context, MiddlewareHandler } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { adminSessions } from "../../db/schema.ts";
 import type { AppDeps } from "../deps.ts";
-import { endStreamsFor } from "../night/room-events.ts";
 import { liveMember } from "../organiser/team.ts";
 import type { CallerEnv, Person } from "./caller.ts";
 import { hmac, safeEqual, signValue, verifySignedValue } from "./crypto.ts";
@@ -103,23 +102,6 @@ export function adminSessionOf(c: Context, deps: AppDeps): { sessionId: string; 
 }
 
 export const isAdmin = (c: Context, deps: AppDeps): boolean => adminSessionOf(c, deps) !== null;
-
-/**
- * Ends every session of one person (a member's id, or null for the owner's password), and the
- * streams they opened: Remove, and Sign out everywhere. Answers how many sessions ended.
- */
-export function endSessionsOf(deps: AppDeps, memberId: number | null): number {
-  const now = deps.now();
-  const whose = memberId === null ? isNull(adminSessions.memberId) : eq(adminSessions.memberId, memberId);
-  const ended = deps.db
-    .update(adminSessions)
-    .set({ revokedAt: now })
-    .where(and(whose, isNull(adminSessions.revokedAt), gt(adminSessions.expiresAt, now)))
-    .returning({ id: adminSessions.id })
-    .all();
-  for (const { id } of ended) endStreamsFor(deps.db, { adminSession: id });
-  return ended.length;
-}
 
 /** What requireAdmin answers, for a route's declared errors: no session (401), a host's or another role's session (403). */
 export const ADMIN_ERRORS = ["admin_session_required", "forbidden"] as const;

@@ -9,15 +9,9 @@ import { hmac, safeEqual, verifyPassword } from "../lib/crypto.ts";
 import { Unauthorized } from "../lib/errors.ts";
 import { apiRouter, done, errors, json, jsonBody, z } from "../lib/openapi.ts";
 import { endStreamsFor } from "../night/room-events.ts";
+import { ownerNeedsSecondFactor, ownerSecondFactor } from "./second-factor.ts";
 import { type Account, signInLimits } from "./sign-in-limits.ts";
-import {
-  liveMember,
-  memberByEmail,
-  memberSecondFactor,
-  ownerNeedsSecondFactor,
-  ownerSecondFactor,
-  recordSignIn,
-} from "./team.ts";
+import { liveMember, memberByEmail, memberSecondFactor, recordSignIn } from "./team.ts";
 
 // Set before the handler runs, so the 400, 401 and 429 answers carry it too. Typed with no variables,
 // so a handler behind it has no `c.var.caller` (api/lib/caller.ts).

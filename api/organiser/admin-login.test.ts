@@ -172,7 +172,7 @@ describe("admin sessions", () => {
     expect(await holdsSession(server, copied)).toBe(false);
     expect((await send(server.url, { method: "GET", path: "/api/get-event-user/1" }, copied)).status).toBe(401);
     // Only that session ended: another browser's stays.
-    expect((await (await other.get("/api/admin-session")).json()) as unknown).toEqual({ admin: true });
+    expect((await (await other.get("/api/admin-session")).json()) as unknown).toEqual({ admin: true, member: null });
   });
 
   it("are marked no-store in every admin answer, refusals included", async () => {

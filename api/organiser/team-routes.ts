@@ -3,41 +3,28 @@ import { and, eq, isNull } from "drizzle-orm";
 import { deleteCookie } from "hono/cookie";
 import { teamMembers, teamRoles } from "../../db/team-schema.ts";
 import type { AppDeps } from "../deps.ts";
-import { ADMIN_ERRORS, COOKIE, endSessionsOf, requireAdmin } from "../lib/admin-session.ts";
+import { ADMIN_ERRORS, COOKIE, requireAdmin } from "../lib/admin-session.ts";
 import { Forbidden, NotFound } from "../lib/errors.ts";
 import { apiRouter, done, errors, json, jsonBody, z } from "../lib/openapi.ts";
 import { callerOf } from "../lib/staff.ts";
 import { noStoreFirst, secondFactorCode } from "./admin-auth-routes.ts";
+import { ownerSecurityReply, teamRow } from "./admin-schemas.ts";
+import { confirmOwnerTotp, ownerSecurityState, setOwnerSecondFactor, startOwnerTotp } from "./second-factor.ts";
+import { endSessionsOf } from "./sign-out.ts";
 import {
   addMember,
   confirmMemberTotp,
-  confirmOwnerTotp,
   listTeam,
   MAX_PASSWORD_LENGTH,
-  ownerSecurityState,
   removeMember,
   resendSetup,
   setMemberPassword,
-  setOwnerSecondFactor,
-  startOwnerTotp,
 } from "./team.ts";
 
 // The team calls (issue 49, CONTRACT.md "The team", docs/decisions/050-the-team.md): the owner's
 // Team tab, a member's set-up link, Sign out everywhere, and the owner's own second factor.
 
 const id = z.number().int().positive();
-
-const teamRow = z
-  .strictObject({
-    id: z.number().int(),
-    name: z.string(),
-    email: z.string(),
-    role: z.enum(teamRoles),
-    status: z.enum(["invited", "active"]),
-    signIn: z.array(z.enum(["passkey", "totp"])),
-    lastSignInAt: z.iso.datetime({ offset: true }).nullable(),
-  })
-  .openapi("TeamMember");
 
 const OWNER_ONLY = "- **Who:** the owner's session (a member's is 403 `forbidden`).";
 
@@ -158,10 +145,6 @@ const signOutEverywhereRoute = createRoute({
   request: jsonBody(z.object({ id: id.optional() })),
   responses: { 200: json(done), ...errors("post", [...ADMIN_ERRORS, "not_found"]) },
 });
-
-const ownerSecurityReply = z
-  .strictObject({ requireSecondFactor: z.boolean(), passkeys: z.number().int(), totp: z.boolean() })
-  .openapi("OwnerSecurity");
 
 const ownerSecurityRoute = createRoute({
   method: "get",

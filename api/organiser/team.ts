@@ -1,34 +1,27 @@
-import { randomInt } from "node:crypto";
-import { and, count, eq, isNotNull, isNull, lt, or } from "drizzle-orm";
-import type { AnySQLiteColumn } from "drizzle-orm/sqlite-core";
+import { and, eq, isNotNull, isNull } from "drizzle-orm";
 import type { Db, DbOrTx } from "../../db/client.ts";
-import {
-  ownerSecurity,
-  passkeys,
-  recoveryCodes,
-  type TeamMember,
-  type TeamRole,
-  teamMembers,
-} from "../../db/team-schema.ts";
+import { passkeys, recoveryCodes, type TeamMember, type TeamRole, teamMembers } from "../../db/team-schema.ts";
 import type { AppDeps } from "../deps.ts";
-import { decryptSecret, encryptSecret, hashPassword, hmac, randomToken, safeEqual, tokenHash } from "../lib/crypto.ts";
+import { decryptSecret, encryptSecret, hashPassword, randomToken, tokenHash } from "../lib/crypto.ts";
 import { BadRequest, Conflict, DomainError, NotFound } from "../lib/errors.ts";
 import { ROLE_LABELS } from "../lib/roles.ts";
 import { acceptedTotpStep, newTotpSecret, otpauthUri } from "../lib/totp.ts";
 import { enqueueEmail } from "../messaging/outbox.ts";
 import { senderOf } from "../messaging/templates/email-frame.ts";
 import { teamSetupEmail } from "../messaging/templates/team.ts";
+import type { TeamRow } from "./admin-schemas.ts";
+import { newRecoveryCodes, spendRecoveryCode, stepStillFree, storeRecoveryCodes } from "./second-factor.ts";
 
 // The organiser's team (issue 49, docs/decisions/050-the-team.md): members added by the owner, their
-// one-time set-up link, their password and authenticator app, their recovery codes, and the owner's
-// own second factor. Passkeys are api/organiser/passkey*.ts's; this file only counts them.
+// one-time set-up link, their password and authenticator app, their sign-in's second factor.
+// Recovery codes and the owner's own second factor are in second-factor.ts; passkeys are
+// api/organiser/passkey*.ts's, and this file only counts and removes them.
 
 const HOUR = 3_600_000;
 /** How long a set-up link works: 72 hours, once. */
 export const SETUP_LINK_MS = 72 * HOUR;
 /** The PWA page a set-up link opens. */
 export const SETUP_PAGE = "/admin/setup";
-export const RECOVERY_CODE_COUNT = 10;
 /** A member's password: at least this long (a passphrase; there are no other rules to learn). */
 export const MIN_PASSWORD_LENGTH = 12;
 export const MAX_PASSWORD_LENGTH = 200;
@@ -58,16 +51,6 @@ export function memberByEmail(db: DbOrTx, email: string): TeamMember | undefined
     .where(and(eq(teamMembers.email, email.trim().toLowerCase()), isNull(teamMembers.removedAt)))
     .get();
 }
-
-export type TeamRow = {
-  id: number;
-  name: string;
-  email: string;
-  role: TeamRole;
-  status: "invited" | "active";
-  signIn: ("passkey" | "totp")[];
-  lastSignInAt: string | null;
-};
 
 /** The Team tab's list: every member not removed, oldest first. No secret is read into it. */
 export function listTeam(db: DbOrTx): TeamRow[] {
@@ -205,10 +188,10 @@ export function memberForSetup(deps: Pick<AppDeps, "db" | "now">, token: string)
 /** Checks a new password's length, with the reason in words (400 `invalid_request`). */
 export function assertPasswordShape(password: string): void {
   if (password.length < MIN_PASSWORD_LENGTH) {
-    throw BadRequest(`password: must be at least ${MIN_PASSWORD_LENGTH} characters`);
+    throw BadRequest(`The password must be at least ${MIN_PASSWORD_LENGTH} characters long.`);
   }
   if (password.length > MAX_PASSWORD_LENGTH) {
-    throw BadRequest(`password: must be at most ${MAX_PASSWORD_LENGTH} characters`);
+    throw BadRequest(`The password must be at most ${MAX_PASSWORD_LENGTH} characters long.`);
   }
 }
 
@@ -268,56 +251,6 @@ export function activateMember(deps: Pick<AppDeps, "db" | "env" | "now">, member
   return codes;
 }
 
-// ---------------------------------------------------------------------------------------------------
-// Recovery codes: ten, one use each, `xxxxx-xxxxx` from an alphabet without look-alikes.
-
-const CODE_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789";
-
-function newRecoveryCodes(): string[] {
-  const one = () => Array.from({ length: 10 }, () => CODE_ALPHABET[randomInt(CODE_ALPHABET.length)]).join("");
-  return Array.from({ length: RECOVERY_CODE_COUNT }, () => {
-    const code = one();
-    return `${code.slice(0, 5)}-${code.slice(5)}`;
-  });
-}
-
-/** How a code is typed back: case, spaces and the dash do not matter. */
-const normalCode = (code: string) => code.toLowerCase().replace(/[\s-]+/g, "");
-
-const recoveryHash = (deps: Pick<AppDeps, "env">, code: string) =>
-  hmac(deps.env.SESSION_SECRET, "recovery-code", normalCode(code));
-
-function storeRecoveryCodes(deps: Pick<AppDeps, "env">, tx: DbOrTx, memberId: number | null, codes: string[]) {
-  tx.delete(recoveryCodes)
-    .where(memberId === null ? isNull(recoveryCodes.memberId) : eq(recoveryCodes.memberId, memberId))
-    .run();
-  tx.insert(recoveryCodes)
-    .values(codes.map((code) => ({ memberId, codeHash: recoveryHash(deps, code) })))
-    .run();
-}
-
-/** Uses one unused recovery code of the person (a member's id, or null: the owner); false when none matches. */
-function spendRecoveryCode(deps: Pick<AppDeps, "db" | "env" | "now">, memberId: number | null, code: string): boolean {
-  const normal = normalCode(code);
-  if (!/^[a-z0-9]{10}$/.test(normal)) return false;
-  const hash = recoveryHash(deps, normal);
-  const whose = memberId === null ? isNull(recoveryCodes.memberId) : eq(recoveryCodes.memberId, memberId);
-  const candidates = deps.db
-    .select()
-    .from(recoveryCodes)
-    .where(and(whose, isNull(recoveryCodes.usedAt)))
-    .all();
-  const match = candidates.find((row) => safeEqual(row.codeHash, hash));
-  if (!match) return false;
-  // Claimed in one statement, so two sign-ins with the same code cannot both use it.
-  const used = deps.db
-    .update(recoveryCodes)
-    .set({ usedAt: deps.now() })
-    .where(and(eq(recoveryCodes.id, match.id), isNull(recoveryCodes.usedAt)))
-    .run();
-  return used.changes === 1;
-}
-
 /**
  * Whether `code` is a good second factor for a member (their authenticator app's code, not used
  * before, or one unused recovery code): used up when it is.
@@ -342,100 +275,7 @@ export function memberSecondFactor(
   return spendRecoveryCode(deps, member.id, code);
 }
 
-/** The stored last step is older than `step` (or none): claiming the step in the same statement. */
-const stepStillFree = (column: AnySQLiteColumn, step: number) => or(isNull(column), lt(column, step));
-
 /** Records a sign-in's time on the member's row (the Team tab's **Last sign-in**). */
 export function recordSignIn(db: Db, memberId: number, now: number): void {
   db.update(teamMembers).set({ lastSignInAt: now }).where(eq(teamMembers.id, memberId)).run();
-}
-
-// ---------------------------------------------------------------------------------------------------
-// The owner's own second factor (owner_security, one row with id 1).
-
-const OWNER = 1;
-
-export type OwnerSecurity = { requireSecondFactor: boolean; passkeys: number; totp: boolean };
-
-const ownerRow = (db: DbOrTx) => db.select().from(ownerSecurity).where(eq(ownerSecurity.id, OWNER)).get();
-
-/** The owner's settings: whether the password alone is refused, how many passkeys, whether an app is set up. */
-export function ownerSecurityState(db: DbOrTx): OwnerSecurity {
-  const row = ownerRow(db);
-  const keys = db.select({ n: count() }).from(passkeys).where(isNull(passkeys.memberId)).get()?.n ?? 0;
-  return {
-    requireSecondFactor: row?.requireSecondFactor ?? false,
-    passkeys: keys,
-    // Confirmed once a first code was accepted (its step stored); a secret alone is a set-up under way.
-    totp: Boolean(row?.totpSecret) && row?.totpLastStep !== null && row?.totpLastStep !== undefined,
-  };
-}
-
-/** Whether the owner's password alone is refused (401 `second_factor_required`). */
-export const ownerNeedsSecondFactor = (db: DbOrTx) => ownerSecurityState(db).requireSecondFactor;
-
-/**
- * Starts the owner's authenticator set-up: a new secret, kept encrypted, answered as its otpauth://
- * link. 409 `wrong_state` once an app is set up (there is one at a time).
- */
-export function startOwnerTotp(deps: AppDeps): { otpauthUri: string } {
-  if (ownerSecurityState(deps.db).totp) throw Conflict("an authenticator app is already set up", "wrong_state");
-  const secret = newTotpSecret();
-  const sealed = encryptSecret(deps.env.SESSION_SECRET, secret);
-  deps.db
-    .insert(ownerSecurity)
-    .values({ id: OWNER, totpSecret: sealed, totpLastStep: null })
-    .onConflictDoUpdate({ target: ownerSecurity.id, set: { totpSecret: sealed, totpLastStep: null } })
-    .run();
-  return { otpauthUri: otpauthUri(secret, "Owner", deps.env.BUSINESS_NAME) };
-}
-
-/** Confirms the owner's app with its first code: answers ten new recovery codes (the old ones stop working). */
-export function confirmOwnerTotp(deps: AppDeps, code: string): string[] {
-  const row = ownerRow(deps.db);
-  const secret = decryptSecret(deps.env.SESSION_SECRET, row?.totpSecret ?? null);
-  if (!row || !secret || row.totpLastStep !== null) {
-    throw Conflict("start the authenticator set-up first (owner-totp)", "wrong_state");
-  }
-  const step = acceptedTotpStep(secret, code, deps.now(), null);
-  if (step === null) throw BadRequest("That code doesn't match. Type the code your app shows now.", "wrong_code");
-  const codes = newRecoveryCodes();
-  deps.db.transaction((tx) => {
-    tx.update(ownerSecurity).set({ totpLastStep: step }).where(eq(ownerSecurity.id, OWNER)).run();
-    storeRecoveryCodes(deps, tx, null, codes);
-  });
-  return codes;
-}
-
-/** Turns **Require a second factor for the owner password** on or off; on only with a passkey or an app (409 `no_second_factor`). */
-export function setOwnerSecondFactor(db: Db, required: boolean): OwnerSecurity {
-  const state = ownerSecurityState(db);
-  if (required && state.passkeys === 0 && !state.totp) {
-    throw Conflict("add a passkey or an authenticator app first", "no_second_factor");
-  }
-  // Off is the default: with no row yet there is nothing to write.
-  if (!required && !ownerRow(db)) return state;
-  db.insert(ownerSecurity)
-    .values({ id: OWNER, requireSecondFactor: required })
-    .onConflictDoUpdate({ target: ownerSecurity.id, set: { requireSecondFactor: required } })
-    .run();
-  return { ...state, requireSecondFactor: required };
-}
-
-/** Whether `code` is a good second factor for the owner (the app's code or a recovery code); used up when it is. */
-export function ownerSecondFactor(deps: Pick<AppDeps, "db" | "env" | "now">, code: string): boolean {
-  const row = ownerRow(deps.db);
-  const secret = row && row.totpLastStep !== null ? decryptSecret(deps.env.SESSION_SECRET, row.totpSecret) : null;
-  if (secret) {
-    const step = acceptedTotpStep(secret, code, deps.now(), row?.totpLastStep ?? null);
-    if (step !== null) {
-      const claimed = deps.db
-        .update(ownerSecurity)
-        .set({ totpLastStep: step })
-        .where(and(eq(ownerSecurity.id, OWNER), stepStillFree(ownerSecurity.totpLastStep, step)))
-        .run();
-      return claimed.changes === 1;
-    }
-  }
-  return spendRecoveryCode(deps, null, code);
 }

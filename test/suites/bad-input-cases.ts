@@ -20,6 +20,8 @@ export type Endpoint = {
   nonJson?: true;
   /** Every body field is optional, so `{}` is a legal request (sign-out-everywhere's own sessions). */
   emptyIsLegal?: true;
+  /** The path also serves the other method (GET and POST /api/team), so "wrong method" may be legal. */
+  otherMethodServed?: true;
 };
 
 /**
@@ -163,7 +165,7 @@ export function casesFor(ep: Endpoint, live: boolean, jpeg: Uint8Array): Case[] 
     { path: url({}, `${url().split("?")[1] ?? ""}&__proto__[admin]=1&%=%&a=${"b".repeat(10_000)}`) },
     true,
   );
-  add("wrong method", { method: ep.method === "GET" ? "POST" : "GET" });
+  add("wrong method", { method: ep.method === "GET" ? "POST" : "GET" }, ep.otherMethodServed === true);
   // Headers are input too: forged and junk cookies stand in for the session, never beside it.
   const headerCases: [string, Record<string, string>][] = [
     ["forged admin cookie", { cookie: "sdt_admin=admin.9999999999999.forgedsignature" }],
