@@ -37,6 +37,7 @@ import { describeOperations, inRoom } from "./ops/openapi-operations.ts";
 import { adminRoutes } from "./organiser/admin-routes.ts";
 import { announcementRoutes } from "./organiser/announcements-routes.ts";
 import { hostAccessRoutes } from "./organiser/host-access-routes.ts";
+import { passkeyRoutes } from "./organiser/passkey-routes.ts";
 import { teamRoutes } from "./organiser/team-routes.ts";
 
 export type { AppDeps } from "./deps.ts";
@@ -78,6 +79,7 @@ export function apiRoutes(deps: AppDeps) {
     .route("/", inRoom("booking", waitlistRoutes(deps)))
     .route("/", inRoom("booking", paymentsRoutes(deps)))
     .route("/", inRoom("organiser", adminRoutes(deps)))
+    .route("/", inRoom("organiser", passkeyRoutes(deps)))
     .route("/", inRoom("night", feedbackRoutes(deps)))
     .route("/", inRoom("night", doorRoutes(deps)))
     .route("/", inRoom("night", roundsRoutes(deps)))

@@ -161,6 +161,11 @@ export const OPERATION_SECURITY: Record<string, readonly ("none" | Scheme)[]> = 
   ownerTotp: ["organiserSession"],
   ownerTotpConfirm: ["organiserSession"],
   ownerSecondFactor: ["organiserSession"],
+  // A set-up link's token (a member finishing set-up) or the signed-in owner's or member's session.
+  passkeyRegisterOptions: ["signedLink", "organiserSession"],
+  passkeyRegister: ["signedLink", "organiserSession"],
+  passkeyLoginOptions: [],
+  passkeyLogin: [],
   adminEvents: ["organiserSession"],
   adminEvent: ["organiserSession"],
   saveEvent: ["organiserSession"],

@@ -107,6 +107,13 @@ const RULES: Record<string, Rule> = {
   teamLogin: "public",
   teamSetup: "public",
   teamSetupTotp: "public",
+  // Passkeys (decision 051): signing in with one is a sign-in. Adding one takes a set-up link's token,
+  // or (token null) the signed-in owner or member, a host or a guest 403 and nobody 401:
+  // api/organiser/passkeys.test.ts walks those callers.
+  passkeyLoginOptions: "public",
+  passkeyLogin: "public",
+  passkeyRegisterOptions: "proof",
+  passkeyRegister: "proof",
   hostLogin: "proof",
   hostSession: "proof",
   // organiser: the team and the owner's own settings
