@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import type { RouteConfig } from "@hono/zod-openapi";
 import { eq, lt } from "drizzle-orm";
 import type { Context, MiddlewareHandler } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
@@ -9,7 +10,7 @@ import type { CallerEnv, Person } from "./caller.ts";
 import { hmac, safeEqual, signValue, verifySignedValue } from "./crypto.ts";
 import { Forbidden, Unauthorized } from "./errors.ts";
 import { hostSessionOf } from "./host-session.ts";
-import { ACCESS, type Access, assertRole } from "./roles.ts";
+import { ACCESS, type Access, assertRole, withRoles } from "./roles.ts";
 
 // A session is a row in admin_sessions; the cookie carries its random id, signed so a guessed or
 // tampered cookie costs no database read (docs/decisions/009-admin-login-and-sessions.md).
@@ -129,3 +130,25 @@ export const requireAdmin =
     // A handler may answer with a Response of its own (a download), which drops headers set before it.
     noStore(c);
   };
+
+/**
+ * An organiser-only route with its rule, declared once (docs/decisions/050-the-team.md): requireAdmin
+ * for `access` first, then `then` (a form read once), and the route's description gains its **Roles**.
+ *
+ *     .openapi(adminRoute(deps, refundRoute, "money"), (c) => { … })
+ */
+export function adminRoute<R extends RouteConfig>(
+  deps: AppDeps,
+  route: R,
+  access: Access,
+): R & { middleware: MiddlewareHandler<CallerEnv> };
+export function adminRoute<R extends RouteConfig>(
+  deps: AppDeps,
+  route: R,
+  access: Access,
+  then: MiddlewareHandler<CallerEnv>,
+): R & { middleware: [MiddlewareHandler<CallerEnv>, MiddlewareHandler<CallerEnv>] };
+export function adminRoute(deps: AppDeps, route: RouteConfig, access: Access, then?: MiddlewareHandler<CallerEnv>) {
+  const guard = requireAdmin(deps, access);
+  return { ...withRoles(route, access), middleware: then ? [guard, then] : guard };
+}

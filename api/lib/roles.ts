@@ -46,6 +46,18 @@ export type Access = keyof typeof ACCESS;
 /** The organiser sessions a door-and-rounds call (staffRoute) opens to, besides a host of the event. */
 export const STAFF_ROLES: readonly Role[] = ["owner", "manager", "door"];
 
+/** The line a route's description gains from its rule, so the reference says what the code checks. */
+export const rolesLine = (access: Access | "staff") =>
+  access === "staff"
+    ? "- **Roles:** Owner, Manager, Door (on the event's day); a host link's session for its own event. Finance: 403 `forbidden`."
+    : `- **Roles:** ${ACCESS[access].map((role) => ROLE_LABELS[role]).join(", ")}; any other role: 403 \`forbidden\`.`;
+
+/** A route's description with its roles' line added. */
+export const withRoles = <R extends { description?: string }>(route: R, access: Access | "staff"): R => ({
+  ...route,
+  description: [route.description, rolesLine(access)].filter(Boolean).join("\n"),
+});
+
 /** 403 unless `person`'s role is among `allowed`. */
 export function assertRole(person: Person, allowed: readonly Role[]): void {
   const role = roleOf(person);

@@ -7,7 +7,7 @@ import { adminSessionOf, noStore } from "./admin-session.ts";
 import type { Caller, CallerEnv } from "./caller.ts";
 import { Forbidden, Unauthorized } from "./errors.ts";
 import { hostSessionOf } from "./host-session.ts";
-import { assertDoorDay, assertRole, eventRunsToday, ROLE_LABELS, roleOf, STAFF_ROLES } from "./roles.ts";
+import { assertDoorDay, assertRole, eventRunsToday, ROLE_LABELS, roleOf, STAFF_ROLES, withRoles } from "./roles.ts";
 
 /**
  * What requireStaff and staffFor answer, for a route's declared errors: no session (401), a host
@@ -133,7 +133,7 @@ export function staffRoute<R extends RouteConfig>(deps: AppDeps, route: R, event
     requireStaff(deps),
     staffScope(deps, route, eventIdIn),
   ];
-  return { ...route, middleware };
+  return { ...withRoles(route, "staff"), middleware };
 }
 
 /**

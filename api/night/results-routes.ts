@@ -1,7 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import { feedbackValues } from "../../db/schema.ts";
 import type { AppDeps } from "../deps.ts";
-import { ADMIN_ERRORS, requireAdmin } from "../lib/admin-session.ts";
+import { ADMIN_ERRORS, adminRoute } from "../lib/admin-session.ts";
 import { apiRouter, errors, json, jsonBody, z } from "../lib/openapi.ts";
 import { callerOf, logActivity, STAFF_ERRORS, seesAsOrganiser, staffRoute } from "../lib/staff.ts";
 import { idParam, jsonId } from "../lib/validate.ts";
@@ -101,8 +101,6 @@ const paperRoute = createRoute({
 });
 
 export const resultsRoutes = (deps: AppDeps) => {
-  // Managers and the owner: Finance and Door have no part in these (api/lib/roles.ts).
-  const admin = requireAdmin(deps, "managers");
   return apiRouter()
     .openapi(staffRoute(deps, ratingsRoute, { param: "id" }), (c) => {
       const eventId = c.req.valid("param").id;
@@ -111,7 +109,7 @@ export const resultsRoutes = (deps: AppDeps) => {
       const people = genderForCaller(ratings.people, formatOfEvent(deps.db, eventId), caller);
       return c.json({ ...ratings, people }, 200);
     })
-    .openapi({ ...releaseRoute, middleware: admin }, async (c) => {
+    .openapi(adminRoute(deps, releaseRoute, "managers"), async (c) => {
       const eventId = c.req.valid("json").eventId;
       const { releasedAt, releasedNow, sent, failed } = await releaseResults(deps, eventId);
       if (releasedNow) logActivity(c, deps, { action: "results released", eventId });

@@ -2,7 +2,7 @@ import { createRoute } from "@hono/zod-openapi";
 import QRCode from "qrcode";
 import { withoutInvisibleControls } from "../../common/plain-text.ts";
 import type { AppDeps } from "../deps.ts";
-import { ADMIN_ERRORS, noStore, requireAdmin } from "../lib/admin-session.ts";
+import { ADMIN_ERRORS, adminRoute, noStore } from "../lib/admin-session.ts";
 import { Unauthorized } from "../lib/errors.ts";
 import { hostSessionOf, startHostSession } from "../lib/host-session.ts";
 import { apiRouter, done, errors, json, jsonBody, z } from "../lib/openapi.ts";
@@ -188,25 +188,23 @@ const hostSessionRoute = createRoute({
  * organiser's activity log (docs/decisions/022-host-access.md).
  */
 export const hostAccessRoutes = (deps: AppDeps) => {
-  // Managers and the owner: Finance and Door have no part in these (api/lib/roles.ts).
-  const admin = requireAdmin(deps, "managers");
   return apiRouter()
-    .openapi({ ...createHostLinkRoute, middleware: admin }, async (c) => {
+    .openapi(adminRoute(deps, createHostLinkRoute, "managers"), async (c) => {
       const body = c.req.valid("json");
       const link = createHostLink(deps, { eventId: body.eventID, label: body.label, actor: actorOf(c) }, deps.now());
       // Drawn here, as the ticket's is, so the panel's bundle carries no QR encoder.
       const qrCodeImage = await QRCode.toDataURL(link.url, { errorCorrectionLevel: "M", margin: 2, width: 320 });
       return c.json({ ...link, qrCodeImage }, 200);
     })
-    .openapi({ ...listHostLinksRoute, middleware: admin }, (c) => {
+    .openapi(adminRoute(deps, listHostLinksRoute, "managers"), (c) => {
       return c.json(listHostLinks(deps, c.req.valid("param").id), 200);
     })
-    .openapi({ ...revokeHostLinkRoute, middleware: admin }, (c) => {
+    .openapi(adminRoute(deps, revokeHostLinkRoute, "managers"), (c) => {
       revokeHostLink(deps.db, { id: c.req.valid("json").id, actor: actorOf(c) }, deps.now());
       endStreamsFor(deps.db, { hostLink: c.req.valid("json").id });
       return c.json({ success: true as const }, 200);
     })
-    .openapi({ ...activityRoute, middleware: admin }, (c) => {
+    .openapi(adminRoute(deps, activityRoute, "managers"), (c) => {
       return c.json(eventActivity(deps.db, c.req.valid("param").id, c.req.valid("query")), 200);
     })
     .openapi(hostLoginRoute, (c) => {

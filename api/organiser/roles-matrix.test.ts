@@ -222,7 +222,8 @@ describe("every call × every role", () => {
     ).toEqual([]);
   });
 
-  it("answers each caller as the table says: allowed, or 401 / 403", async () => {
+  // About a hundred calls × seven callers, each real HTTP with a fresh session.
+  it("answers each caller as the table says: allowed, or 401 / 403", { timeout: 120_000 }, async () => {
     const { db, env } = server.deps;
     const now = server.deps.now();
     // Tonight's night (the door's calls), and another event for every other call, so that a call
@@ -280,6 +281,22 @@ describe("every call × every role", () => {
     }
     expect(Object.keys(answers).length).toBeGreaterThan(70);
     expect(answers).toEqual(wanted);
+  });
+
+  it("says each organiser call's roles in its description, from the same rule the code checks", async () => {
+    const document = (await (await fetch(`${server.url}/api/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, { description?: string }>>;
+    };
+    const roles = (method: string, path: string) =>
+      /- \*\*Roles:\*\* ([^\n]*)/.exec(document.paths[path]?.[method]?.description ?? "")?.[1];
+    expect(roles("post", "/api/refund")).toBe("Owner, Manager, Finance; any other role: 403 `forbidden`.");
+    expect(roles("post", "/api/save-event")).toBe("Owner, Manager; any other role: 403 `forbidden`.");
+    expect(roles("get", "/api/team")).toBe("Owner; any other role: 403 `forbidden`.");
+    expect(roles("get", "/api/admin-events")).toBe("Owner, Manager, Finance, Door; any other role: 403 `forbidden`.");
+    expect(roles("post", "/api/check-in")).toMatch(
+      /^Owner, Manager, Door \(on the event's day\); a host link's session/,
+    );
+    expect(roles("get", "/api/get-events")).toBeUndefined();
   });
 
   it("refuses a Door member every door and rounds call of an event on another day (403), as a host of another night", async () => {

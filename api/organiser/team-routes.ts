@@ -3,7 +3,7 @@ import { and, eq, isNull } from "drizzle-orm";
 import { deleteCookie } from "hono/cookie";
 import { teamMembers, teamRoles } from "../../db/team-schema.ts";
 import type { AppDeps } from "../deps.ts";
-import { ADMIN_ERRORS, COOKIE, requireAdmin } from "../lib/admin-session.ts";
+import { ADMIN_ERRORS, adminRoute, COOKIE } from "../lib/admin-session.ts";
 import { Forbidden, NotFound } from "../lib/errors.ts";
 import { apiRouter, done, errors, json, jsonBody, z } from "../lib/openapi.ts";
 import { callerOf } from "../lib/staff.ts";
@@ -209,18 +209,16 @@ const ownerSecondFactorRoute = createRoute({
 });
 
 export const teamRoutes = (deps: AppDeps) => {
-  const owner = requireAdmin(deps, "owner");
-  const signedIn = requireAdmin(deps, "signedIn");
   return apiRouter()
-    .openapi({ ...teamListRoute, middleware: owner }, (c) => c.json(listTeam(deps.db), 200))
-    .openapi({ ...addMemberRoute, middleware: owner }, (c) => c.json(addMember(deps, c.req.valid("json")), 201))
-    .openapi({ ...removeMemberRoute, middleware: owner }, (c) => {
+    .openapi(adminRoute(deps, teamListRoute, "owner"), (c) => c.json(listTeam(deps.db), 200))
+    .openapi(adminRoute(deps, addMemberRoute, "owner"), (c) => c.json(addMember(deps, c.req.valid("json")), 201))
+    .openapi(adminRoute(deps, removeMemberRoute, "owner"), (c) => {
       const { id } = c.req.valid("json");
       removeMember(deps, id);
       endSessionsOf(deps, id);
       return c.json({ success: true as const }, 200);
     })
-    .openapi({ ...resendRoute, middleware: owner }, (c) => {
+    .openapi(adminRoute(deps, resendRoute, "owner"), (c) => {
       resendSetup(deps, c.req.valid("json").id);
       return c.json({ success: true as const }, 200);
     })
@@ -232,7 +230,7 @@ export const teamRoutes = (deps: AppDeps) => {
       const { token, code } = c.req.valid("json");
       return c.json({ recoveryCodes: confirmMemberTotp(deps, token, code) }, 200);
     })
-    .openapi({ ...signOutEverywhereRoute, middleware: signedIn }, (c) => {
+    .openapi(adminRoute(deps, signOutEverywhereRoute, "signedIn"), (c) => {
       const caller = callerOf(c);
       if (caller.role !== "organiser") throw Forbidden();
       const { id } = c.req.valid("json");
@@ -247,12 +245,12 @@ export const teamRoutes = (deps: AppDeps) => {
       deleteCookie(c, COOKIE, { path: "/" });
       return c.json({ success: true as const }, 200);
     })
-    .openapi({ ...ownerSecurityRoute, middleware: owner }, (c) => c.json(ownerSecurityState(deps.db), 200))
-    .openapi({ ...ownerTotpRoute, middleware: owner }, (c) => c.json(startOwnerTotp(deps), 200))
-    .openapi({ ...ownerTotpConfirmRoute, middleware: owner }, (c) =>
+    .openapi(adminRoute(deps, ownerSecurityRoute, "owner"), (c) => c.json(ownerSecurityState(deps.db), 200))
+    .openapi(adminRoute(deps, ownerTotpRoute, "owner"), (c) => c.json(startOwnerTotp(deps), 200))
+    .openapi(adminRoute(deps, ownerTotpConfirmRoute, "owner"), (c) =>
       c.json({ recoveryCodes: confirmOwnerTotp(deps, c.req.valid("json").code) }, 200),
     )
-    .openapi({ ...ownerSecondFactorRoute, middleware: owner }, (c) =>
+    .openapi(adminRoute(deps, ownerSecondFactorRoute, "owner"), (c) =>
       c.json(setOwnerSecondFactor(deps.db, c.req.valid("json").required), 200),
     );
 };
