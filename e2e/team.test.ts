@@ -150,6 +150,8 @@ describe.skipIf(noBrowser)("the organiser's team", () => {
     const { page } = member;
     await page.getByRole("link", { name: "Go to the admin page" }).click();
     await page.getByRole("heading", { name: "Team sign-in" }).waitFor();
+    await page.getByRole("button", { name: "Sign in with a passkey" }).waitFor();
+    await expectAccessible(page, "the team sign-in at 390 px");
     await page.getByLabel("Email", { exact: true }).fill(PRIYA.email);
     await page.getByLabel("Password", { exact: true }).fill("correct horse battery");
     // The set-up used this step's code, and a code is good once: the app's next one.
