@@ -419,10 +419,20 @@ describe("Sign out everywhere", () => {
     expect((await owner.get("/api/admin-events")).status).toBe(200);
     expect((await owner.postJson("/api/sign-out-everywhere", { id: 987_654 })).status).toBe(404);
 
-    // The owner's own: every owner session ends, members' stay.
+    // The owner's own: every owner session ends, and the streams they opened; members' stay.
+    const event = await insertEvent(server.deps.db, server.deps.env.UPLOADS_DIR, {
+      status: "started",
+      startsAt: server.deps.now() - 30 * MINUTE,
+    });
+    const stream = await owner.get(`/api/round-events?eventID=${event.id}`);
+    expect(stream.status).toBe(200);
+    const reader = stream.body!.getReader();
+    await reader.read();
     const another = sessionBrowser(server, null);
     const member = sessionBrowser(server, n.id);
     expect((await another.postJson("/api/sign-out-everywhere", {})).status).toBe(200);
+    let done = false;
+    while (!done) done = (await reader.read()).done;
     expect((await owner.get("/api/admin-events")).status).toBe(401);
     expect((await member.get("/api/admin-events")).status).toBe(200);
     expect((await owner.postJson("/api/admin-login", { password: PASSWORD })).status).toBe(200);
