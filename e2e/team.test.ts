@@ -132,6 +132,8 @@ describe.skipIf(noBrowser)("the organiser's team", () => {
     try {
       const used = await again.newPage();
       await used.goto(setupLink);
+      await used.getByRole("heading", { name: "Set up your sign-in" }).waitFor();
+      await expectAccessible(used, "the set-up page at 1366 px");
       await used.getByRole("button", { name: "Use a password and an app" }).click();
       await used.getByLabel("New password").fill("another long password");
       await used.getByLabel("Type it again").fill("another long password");
@@ -148,6 +150,8 @@ describe.skipIf(noBrowser)("the organiser's team", () => {
     const { page } = member;
     await page.getByRole("link", { name: "Go to the admin page" }).click();
     await page.getByRole("heading", { name: "Team sign-in" }).waitFor();
+    await page.getByRole("button", { name: "Sign in with a passkey" }).waitFor();
+    await expectAccessible(page, "the team sign-in at 390 px");
     await page.getByLabel("Email", { exact: true }).fill(PRIYA.email);
     await page.getByLabel("Password", { exact: true }).fill("correct horse battery");
     // The set-up used this step's code, and a code is good once: the app's next one.
@@ -157,6 +161,9 @@ describe.skipIf(noBrowser)("the organiser's team", () => {
     expect(await page.getByRole("tablist").getByRole("tab").allTextContents()).toEqual(["Overview", "User Details"]);
     await page.getByText("Priya Nair (Finance)", { exact: true }).waitFor();
     expect(await page.getByRole("link", { name: "Door" }).count()).toBe(0);
+    await page.getByRole("button", { name: "Sign out everywhere" }).waitFor();
+    await expectAccessible(page, "a Finance member's panel at 390 px");
+    await expectNoSidewaysScroll(page);
     expect(member.pageErrors).toEqual([]);
   });
 

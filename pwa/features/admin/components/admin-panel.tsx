@@ -5,7 +5,7 @@ import { adminLogout, adminSession } from "../../../lib/admin-session.ts";
 import { useAdminStore } from "../../../lib/admin-store.ts";
 import { TabList } from "../../../lib/tab-list.tsx";
 import { useReply } from "../../../lib/use-reply.ts";
-import { type SignedIn, SignInWithPasskeyButton, TeamTab } from "../../team/index.ts";
+import { type SignedIn, SignInWithPasskeyButton, SignOutEverywhereButton, TeamTab } from "../../team/index.ts";
 import { opensDoor, panelSearch, readPanelAddress, signedInLabel, type Tab, tabSlug, tabsFor } from "../admin-tabs.ts";
 import { useAdminEvents } from "../use-admin-events.ts";
 import { AddEventForm } from "./add-event-form.tsx";
@@ -147,6 +147,8 @@ function UnlockedPanel({ Rounds, signedIn }: { Rounds: RoundsTab; signedIn: Sign
         <span className="signed-in-as" style={{ marginLeft: "auto" }}>
           {signedInLabel(signedIn)}
         </span>
+        {/* The owner's is on the Team tab, under Your sessions. */}
+        {signedIn.member ? <SignOutEverywhereButton who="member" /> : null}
         <button
           type="button"
           className="button admin-logout"

@@ -12,10 +12,7 @@ export const signInLabel = (kinds: readonly string[]) =>
   kinds.length === 0 ? "Not set up yet" : kinds.map((k) => SIGN_IN_LABELS[k] ?? k).join(", ");
 
 /** `2026-12-01 07:05 PM AEDT` on the organiser's clock, or `Never`. */
-export const lastSignInLabel = (at: string | number | null, zone = localZone()) => {
-  if (at === null) return "Never";
-  return formatAtVenue(typeof at === "number" ? new Date(at).toISOString() : at, zone) || "Never";
-};
+export const lastSignInLabel = (at: string | null, zone = localZone()) => formatAtVenue(at, zone) || "Never";
 
 type Props = {
   members: TeamMember[];

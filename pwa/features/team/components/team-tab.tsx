@@ -2,12 +2,11 @@ import { useState } from "react";
 import { useConfirm } from "../../../components/ui/confirm-dialog.tsx";
 import { FormMessage, type Message } from "../../../components/ui/form-message.tsx";
 import { ReplyView } from "../../../components/ui/reply-view.tsx";
-import { useAdminStore } from "../../../lib/admin-store.ts";
 import { useReply } from "../../../lib/use-reply.ts";
 import { listTeam, removeMember, resendSetup, signOutEverywhere, type TeamMember } from "../team-api.ts";
-import { ROLE_LABELS } from "../team-roles.ts";
 import { AddMemberForm } from "./add-member-form.tsx";
 import { MemberList } from "./member-list.tsx";
+import { SignOutEverywhereButton } from "./own-sign-out.tsx";
 import { OwnerSecurity } from "./owner-security.tsx";
 import "../team.css";
 
@@ -108,7 +107,7 @@ export function TeamTab() {
         </ReplyView>
         <AddMemberForm onAdded={() => void team.refresh()} />
       </section>
-      <OwnerSessions confirm={confirm} />
+      <OwnerSessions />
       <OwnerSecurity />
       {dialog}
     </div>
@@ -116,32 +115,12 @@ export function TeamTab() {
 }
 
 /** The owner's own sessions: **Sign out everywhere** ends every one, this browser's too. */
-function OwnerSessions({ confirm }: { confirm: ReturnType<typeof useConfirm>["confirm"] }) {
-  const lock = useAdminStore((s) => s.lock);
-  const [message, setMessage] = useState<Message>(null);
-  const onSignOut = async () => {
-    const go = await confirm({
-      title: "Sign out everywhere?",
-      lines: [`Every ${ROLE_LABELS.owner} session ends: on this device and any other signed in with the password.`],
-      confirmLabel: "Sign out everywhere",
-    });
-    if (!go) return;
-    try {
-      const reply = await signOutEverywhere();
-      if (reply.ok) lock();
-      else setMessage({ kind: "error", text: "Couldn't sign out everywhere. Try again." });
-    } catch {
-      setMessage({ kind: "error", text: UNREACHABLE });
-    }
-  };
+function OwnerSessions() {
   return (
     <section className="team-section" aria-labelledby="team-own-sessions">
       <h2 id="team-own-sessions">Your sessions</h2>
       <p className="admin-hint">If the password was used on a device you no longer have, sign out everywhere.</p>
-      <button type="button" className="button" onClick={() => void onSignOut()}>
-        Sign out everywhere
-      </button>
-      <FormMessage message={message} />
+      <SignOutEverywhereButton who="owner" />
     </section>
   );
 }
