@@ -1,3 +1,4 @@
+import type { Readable } from "node:stream";
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
@@ -44,6 +45,15 @@ export type { AppDeps } from "./deps.ts";
 
 // Room for the form's text fields and multipart framing around a 5 MB photo.
 const MULTIPART_LIMIT = MAX_IMAGE_BYTES + 64 * 1024;
+/** The largest upload over MULTIPART_LIMIT still read to its end before it is refused (above). */
+const DISCARD_LIMIT = 16 * 1024 * 1024;
+
+/** Reads and drops what is left of a request's body; resolves at its end, or when the connection goes. */
+const readToEnd = (incoming: Readable) =>
+  new Promise<void>((resolve) => {
+    if (incoming.readableEnded || incoming.destroyed) return resolve();
+    incoming.once("end", resolve).once("close", resolve).once("error", resolve).resume();
+  });
 const JSON_LIMIT = 64 * 1024;
 
 /**
@@ -67,9 +77,15 @@ export function apiRoutes(deps: AppDeps) {
       // Request bodyLimit reads it from: the multipart calls read such a body from Node's stream
       // (api/lib/multipart.ts).
       const length = c.req.header("content-length");
-      if (length !== undefined && c.req.header("transfer-encoding") === undefined)
-        return Number.parseInt(length, 10) > MULTIPART_LIMIT ? tooLarge(c) : next();
-      return multipartLimit(c, next);
+      if (length === undefined || c.req.header("transfer-encoding") !== undefined) return multipartLimit(c, next);
+      const declared = Number.parseInt(length, 10);
+      if (!(declared > MULTIPART_LIMIT)) return next();
+      // Read to its end, then refused: answered while the upload still streams in, the connection
+      // would be closed under a client still sending (@hono/node-server drains for half a second
+      // only), and such a client reads a reset instead of the 413. Past DISCARD_LIMIT it is refused at once.
+      const incoming = (c.env as { incoming?: Readable } | undefined)?.incoming;
+      if (incoming && declared <= DISCARD_LIMIT) await readToEnd(incoming);
+      return tooLarge(c);
     })
     .use(compressLarge())
     .route("/", inRoom("ops", configRoutes(deps)))

@@ -49,7 +49,7 @@ export const teamMembers = sqliteTable(
 
 /**
  * The owner's own sign-in settings: one row (`id` 1) once the owner adds a second factor. Without it
- * (or with `requireSecondFactor` 0) the password alone signs the owner in, as SPEC.md says.
+ * (or with `requireSecondFactor` 0) the password alone signs the owner in, as it always has.
  */
 export const ownerSecurity = sqliteTable("owner_security", {
   id: integer("id").primaryKey(),

@@ -15,7 +15,7 @@ import { Forbidden } from "./errors.ts";
 /** Everyone who may hold an organiser session: the owner (the password) and the three team roles. */
 export type Role = "owner" | TeamRole;
 
-/** The labels the admin pages show (CONTRACT.md, "The team"). */
+/** The labels the admin pages show (issue 49, docs/guide/team.md). */
 export const ROLE_LABELS: Record<Role, string> = {
   owner: "Owner",
   manager: "Manager",

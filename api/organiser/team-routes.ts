@@ -21,7 +21,7 @@ import {
   setMemberPassword,
 } from "./team.ts";
 
-// The team calls (issue 49, CONTRACT.md "The team", docs/decisions/050-the-team.md): the owner's
+// The team calls (issue 49, docs/decisions/050-the-team.md): the owner's
 // Team tab, a member's set-up link, Sign out everywhere, and the owner's own second factor.
 
 const id = z.number().int().positive();

@@ -9,7 +9,7 @@ import { guestBrowser, sessionBrowser } from "../../test/suites/team.ts";
 import { decryptSecret, encryptSecret, hashPassword } from "../lib/crypto.ts";
 import { newTotpSecret, TOTP_STEP_MS, totpCode } from "../lib/totp.ts";
 
-// The team on the server (issue 49, CONTRACT.md "The team", docs/decisions/050-the-team.md): the
+// The team on the server (issue 49, docs/decisions/050-the-team.md): the
 // owner adds a member, the member sets up a password and an authenticator app from the emailed link
 // and signs in; Remove, Resend, Sign out everywhere; locks per account; the owner's second factor;
 // and no secret in any reply, log line or download. The clock is the server's (`advance`).

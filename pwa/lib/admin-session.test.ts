@@ -19,7 +19,7 @@ describe("what a sign-in's answer means for the modal", () => {
     });
   });
 
-  it("says SPEC.md's words for a wrong password, email or code", () => {
+  it("says the spec's words for a wrong password, email or code", () => {
     expect(signInOutcome(refused(401, "invalid_credentials"))).toEqual({ kind: "refused", text: INVALID_CREDENTIALS });
     expect(INVALID_CREDENTIALS).toBe("Invalid credentials. Please try again.");
   });

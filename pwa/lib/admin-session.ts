@@ -19,7 +19,7 @@ export async function guarded<T>(call: Promise<ApiReply<T>>): Promise<ApiReply<T
   return reply;
 }
 
-/** The sign-in's wrong-password line, SPEC.md's words. */
+/** The sign-in's wrong-password line, the spec's words. */
 export const INVALID_CREDENTIALS = "Invalid credentials. Please try again.";
 
 /** What a sign-in's answer means for the modal: in, a code to ask for, or words to show. */
@@ -37,7 +37,7 @@ export const LOCK_MINUTES = 15;
 /**
  * Reads a sign-in's reply (admin-login or team-login) by its status and `code`, never its text:
  * 200 is in; 401 `second_factor_required` asks for the code; 429 `account_locked` says the account
- * waits, `rate_limited` that this network does; anything else is SPEC.md's "Invalid credentials".
+ * waits, `rate_limited` that this network does; anything else is the spec's "Invalid credentials".
  */
 export function signInOutcome(reply: ApiReply<unknown, Refusal>): SignInOutcome {
   if (reply.ok) return { kind: "signed-in" };

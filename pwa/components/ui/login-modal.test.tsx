@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { useAdminStore } from "../../lib/admin-store.ts";
 import { LoginModal } from "./login-modal.tsx";
 
-// The sign-in modal (issue 49): the owner's password as SPEC.md has it, a team member's email,
+// The sign-in modal (issue 49): the owner's password as it always was, a team member's email,
 // password and code, and the owner's code asked when the password needs a second factor. The API is
 // faked at the network edge: each call's body is recorded and answered from `answers`.
 
@@ -45,7 +45,7 @@ const submit = () => fireEvent.click(screen.getByRole("button", { name: "Submit"
 const refusal = (status: number, code: string) => ({ status, body: { success: false, error: "x", code } });
 
 describe("the sign-in modal", () => {
-  it("opens as SPEC.md's: the password alone, and 200 unlocks", async () => {
+  it("opens as it always did: the password alone, and 200 unlocks", async () => {
     open();
     expect(screen.getByRole("heading", { name: "Admin login" })).toBeTruthy();
     expect(screen.queryByLabelText("Email")).toBeNull();

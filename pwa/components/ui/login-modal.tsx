@@ -13,7 +13,7 @@ type Shown = { kind: "error" | "ask"; text: string; detail?: string } | null;
 
 /**
  * The organiser's sign-in, asked by every staff screen while the session is locked. It opens as
- * SPEC.md's modal (the owner's password and Submit); a team member switches to their email, password
+ * The organiser's modal as it always was (the owner's password and Submit); a team member switches to their email, password
  * and code (issue 49); the owner's password answered `second_factor_required` asks for a code too.
  * `PasskeySignIn` is the page's: components/ui imports no feature, so the admin page hands it in.
  */

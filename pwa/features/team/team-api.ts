@@ -1,7 +1,7 @@
 import { guarded } from "../../lib/admin-session.ts";
 import { api, type Ok, send } from "../../lib/api.ts";
 
-// The team's calls (issue 49, CONTRACT.md "The team"), typed by the server's routes. The owner's
+// The team's calls (issue 49), typed by the server's routes. The owner's
 // calls go through guarded (lib/admin-session.ts): a lapsed session (401) brings the sign-in back.
 // The set-up link's calls are the member's, before they have a session: a 401 there means nothing.
 

@@ -1,4 +1,4 @@
-// The roles of the organiser's team and their labels (CONTRACT.md, "The team"); the password's
+// The roles of the organiser's team and their labels (issue 49); the password's
 // sign-in is the **Owner**, who has no role row. What each role opens is the server's
 // (api/lib/roles.ts); the panel's tabs follow it (features/admin/admin-tabs.ts).
 export const TEAM_ROLES = ["manager", "finance", "door"] as const;

@@ -1,6 +1,7 @@
 // @vitest-environment happy-dom
 import { cleanup, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
+import { yearLike } from "../../../../test/clock.ts";
 import type { ActivityEntry } from "../admin-api.ts";
 import { ActivitySection } from "./activity-log.tsx";
 
@@ -10,7 +11,7 @@ import { ActivitySection } from "./activity-log.tsx";
 const entry = (over: Partial<ActivityEntry>): ActivityEntry =>
   ({
     id: 1,
-    at: "2031-03-04T09:00:00.000Z",
+    at: `${yearLike(2031)}-03-04T09:00:00.000Z`,
     actor: "organiser",
     actorKind: "organiser",
     action: "refund",

@@ -11,7 +11,7 @@ describe("a team row's words", () => {
 
   it("gives the last sign-in on the owner's own clock, or Never", () => {
     expect(lastSignInLabel(null, "Australia/Sydney")).toBe("Never");
-    expect(lastSignInLabel("2026-12-01T08:05:00.000Z", "Australia/Sydney")).toBe("2026-12-01 07:05 PM AEDT");
-    expect(lastSignInLabel("2026-12-01T08:05:00.000Z", "Europe/London")).toBe("2026-12-01 08:05 AM GMT");
+    expect(lastSignInLabel("2025-12-01T08:05:00.000Z", "Australia/Sydney")).toBe("2025-12-01 07:05 PM AEDT");
+    expect(lastSignInLabel("2025-12-01T08:05:00.000Z", "Europe/London")).toBe("2025-12-01 08:05 AM GMT");
   });
 });

@@ -23,7 +23,7 @@ export const REQUIRE_LABEL = "Require a second factor for the owner password";
 /**
  * The owner's own sign-in (issue 49): **Add a passkey**, an authenticator app (QR, then a code, then
  * the ten recovery codes once), and the switch **Require a second factor for the owner password**,
- * which stays off (SPEC.md's sign-in) and cannot be turned on until a passkey or the app exists.
+ * which stays off (the password's sign-in as it always was) and cannot be turned on until a passkey or the app exists.
  */
 export function OwnerSecurity() {
   const read = useReply("owner-security", {
