@@ -1,3 +1,4 @@
+import type { Readable } from "node:stream";
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
@@ -37,11 +38,22 @@ import { describeOperations, inRoom } from "./ops/openapi-operations.ts";
 import { adminRoutes } from "./organiser/admin-routes.ts";
 import { announcementRoutes } from "./organiser/announcements-routes.ts";
 import { hostAccessRoutes } from "./organiser/host-access-routes.ts";
+import { passkeyRoutes } from "./organiser/passkey-routes.ts";
+import { teamRoutes } from "./organiser/team-routes.ts";
 
 export type { AppDeps } from "./deps.ts";
 
 // Room for the form's text fields and multipart framing around a 5 MB photo.
 const MULTIPART_LIMIT = MAX_IMAGE_BYTES + 64 * 1024;
+/** The largest upload over MULTIPART_LIMIT still read to its end before it is refused (above). */
+const DISCARD_LIMIT = 16 * 1024 * 1024;
+
+/** Reads and drops what is left of a request's body; resolves at its end, or when the connection goes. */
+const readToEnd = (incoming: Readable) =>
+  new Promise<void>((resolve) => {
+    if (incoming.readableEnded || incoming.destroyed) return resolve();
+    incoming.once("end", resolve).once("close", resolve).once("error", resolve).resume();
+  });
 const JSON_LIMIT = 64 * 1024;
 
 /**
@@ -65,9 +77,15 @@ export function apiRoutes(deps: AppDeps) {
       // Request bodyLimit reads it from: the multipart calls read such a body from Node's stream
       // (api/lib/multipart.ts).
       const length = c.req.header("content-length");
-      if (length !== undefined && c.req.header("transfer-encoding") === undefined)
-        return Number.parseInt(length, 10) > MULTIPART_LIMIT ? tooLarge(c) : next();
-      return multipartLimit(c, next);
+      if (length === undefined || c.req.header("transfer-encoding") !== undefined) return multipartLimit(c, next);
+      const declared = Number.parseInt(length, 10);
+      if (!(declared > MULTIPART_LIMIT)) return next();
+      // Read to its end, then refused: answered while the upload still streams in, the connection
+      // would be closed under a client still sending (@hono/node-server drains for half a second
+      // only), and such a client reads a reset instead of the 413. Past DISCARD_LIMIT it is refused at once.
+      const incoming = (c.env as { incoming?: Readable } | undefined)?.incoming;
+      if (incoming && declared <= DISCARD_LIMIT) await readToEnd(incoming);
+      return tooLarge(c);
     })
     .use(compressLarge())
     .route("/", inRoom("ops", configRoutes(deps)))
@@ -77,12 +95,14 @@ export function apiRoutes(deps: AppDeps) {
     .route("/", inRoom("booking", waitlistRoutes(deps)))
     .route("/", inRoom("booking", paymentsRoutes(deps)))
     .route("/", inRoom("organiser", adminRoutes(deps)))
+    .route("/", inRoom("organiser", passkeyRoutes(deps)))
     .route("/", inRoom("night", feedbackRoutes(deps)))
     .route("/", inRoom("night", doorRoutes(deps)))
     .route("/", inRoom("night", roundsRoutes(deps)))
     .route("/", inRoom("night", roomEventsRoutes(deps)))
     .route("/", inRoom("night", resultsRoutes(deps)))
     .route("/", inRoom("organiser", hostAccessRoutes(deps)))
+    .route("/", inRoom("organiser", teamRoutes(deps)))
     .route("/", inRoom("booking", promoCodeRoutes(deps)))
     .route("/", inRoom("organiser", announcementRoutes(deps)))
     .route("/", inRoom("messaging", mailboxRoutes(deps)))

@@ -87,7 +87,7 @@ const schema = z
     EMAIL: z.enum(["on", "off"]).default("on"),
     OTP_MAX_PER_PHONE: positiveInt(3),
     OTP_MAX_PER_ADDRESS: positiveInt(10),
-    ADMIN_LOGIN_MAX_FAILURES: positiveInt(5),
+    ADMIN_LOGIN_MAX_FAILURES: positiveInt(50),
     // Only the crash and load suites raise this; a hold is 30 minutes for everyone else.
     HOLD_MINUTES: positiveInt(30),
     // The zone of new events, and of events saved before events had one (docs/decisions/005).

@@ -15,6 +15,8 @@ export const ERROR_CODES = {
   invalid_credentials: "the admin password is wrong",
   host_access_ended: "the host link was revoked or has expired: this phone's host access is over",
   guest_session_required: "the call needs a guest signed in on /me with their mobile (signed out, expired or never)",
+  second_factor_required:
+    "the owner's password is right but a second factor is required: send `code` (an authenticator or recovery code) or sign in with a passkey",
   // 403: the caller may not do this.
   phone_not_verified: "this browser has not verified the phone number",
   invalid_link: "the link's signature does not match (cut off, altered, or for something else)",
@@ -62,12 +64,17 @@ export const ERROR_CODES = {
   not_checked_in: "the attendee was not checked in at the door, so cannot be marked as left",
   too_late_to_cancel: "the event has started, so the booking can no longer be cancelled",
   booking_cancelled: "the guest cancelled this booking, so its ticket is no longer valid",
+  email_taken: "a team member with this email is already on the team",
+  no_second_factor: "the owner has no passkey or authenticator app yet, so a second factor cannot be required",
   // 410
   gone: "the offer or ticket expired or was used",
+  setup_link_invalid:
+    "the set-up link is unknown, used, expired (72 hours) or its member was removed; ask the owner to resend it",
   // 413, 415, 429
   too_large: "the body or the file is too large",
   not_an_image: "the file is not a JPEG, PNG or WebP image",
   rate_limited: "too many attempts; try again later",
+  account_locked: "too many wrong passwords or codes for this account (5 in 15 minutes); try again later",
   // 5xx: not the caller's fault.
   provider_failed: "the payment or SMS provider failed",
   internal_error: "a bug on the server",

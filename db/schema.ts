@@ -534,6 +534,8 @@ export const waitlistOffers = sqliteTable(
  */
 export const adminSessions = sqliteTable("admin_sessions", {
   id: text("id").primaryKey(),
+  /** Whose session: a team member (db/team-schema.ts), or null for the owner's password. */
+  memberId: integer("member_id"),
   passwordFingerprint: text("password_fingerprint").notNull(),
   expiresAt: integer("expires_at").notNull(),
   revokedAt: integer("revoked_at"),

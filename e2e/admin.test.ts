@@ -72,6 +72,8 @@ describe.skipIf(noBrowser)("admin panel on a desktop", () => {
       "Rounds",
       "Host access",
       "Invite",
+      // The owner's alone (issue 49): the password's sign-in is the owner.
+      "Team",
     ]);
     await expect.poll(() => page.getByRole("tab", { name: "Overview" }).getAttribute("aria-selected")).toBe("true");
 

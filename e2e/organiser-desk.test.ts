@@ -157,6 +157,8 @@ describe.skipIf(noBrowser)("the organiser's desk on a desktop", () => {
       "Rounds",
       "Host access",
       "Invite",
+      // The owner's alone (issue 49): the password's sign-in is the owner.
+      "Team",
     ]);
     // The panel opens on it; from another tab, Home comes back to it with the keyboard.
     await expect.poll(() => tab("Overview").getAttribute("aria-selected")).toBe("true");

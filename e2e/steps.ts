@@ -1,4 +1,5 @@
 import { eq } from "drizzle-orm";
+import { authenticator } from "otplib";
 import type { Page } from "playwright-core";
 import { expect } from "vitest";
 import { type Db, openDatabase } from "../db/client.ts";
@@ -145,4 +146,32 @@ export async function checkedInNight(server: AppServer, name: string) {
   } finally {
     db.$client.close();
   }
+}
+
+/**
+ * The set-up link (`/admin/setup?t=…`, path and query) of the last email queued for `email`, read
+ * from the outbox as the other suites read emails (the scheduler sends it within its 30-second tick).
+ */
+export function setupLinkFor(server: AppServer, email: string): string {
+  const db = openDatabase(`${server.dataDir}/app.db`);
+  try {
+    const rows = db.$client
+      .prepare("select body from outbox_messages where channel = 'email' and \"to\" = ? order by id")
+      .all(email) as { body: string }[];
+    const url = rows.at(-1)?.body.match(/https?:\/\/\S+\/admin\/setup\?t=[^\s"<>)]+/)?.[0] ?? "";
+    expect(url, `a set-up link emailed to ${email}`).toMatch(/\/admin\/setup\?t=/);
+    const link = new URL(url);
+    return link.pathname + link.search;
+  } finally {
+    db.$client.close();
+  }
+}
+
+/**
+ * The code an authenticator app holding `otpauthUri`'s key shows `stepsAhead` 30-second steps from
+ * now: a sign-in right after a set-up uses the next step's, as a code is good only once.
+ */
+export function authenticatorCode(otpauthUri: string, stepsAhead = 0): string {
+  const secret = new URL(otpauthUri).searchParams.get("secret") ?? "";
+  return authenticator.clone({ epoch: Date.now() + stepsAhead * 30_000 }).generate(secret);
 }

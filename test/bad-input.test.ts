@@ -3,8 +3,10 @@ import { eq } from "drizzle-orm";
 import Stripe from "stripe";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../api/app.ts";
+import { openAdminSession } from "../api/lib/admin-session.ts";
 import { isErrorCode } from "../common/error-codes.ts";
 import { bookings, events } from "../db/schema.ts";
+import { teamMembers } from "../db/team-schema.ts";
 import { suiteFake, suiteTestServer, verifiedPhoneCookie } from "./api-harness.ts";
 import { yearLike } from "./clock.ts";
 import { ADULT_DATE_OF_BIRTH } from "./date-of-birth.ts";
@@ -14,6 +16,7 @@ import { type Case, casesFor, type Endpoint } from "./suites/bad-input-cases.ts"
 import { createCheckout, newMobile, pay, verifiedBrowser } from "./suites/booking-flow.ts";
 import { dbState, folderState } from "./suites/db-state.ts";
 import { pool, type Reply, send, sendChunked } from "./suites/http.ts";
+import { insertMember } from "./suites/team.ts";
 
 // docs/api.md: bad input never causes a 5xx, error bodies are `{success:false, error, code}`, and a
 // refused request changes nothing. Every endpoint under /api gets the same barrage, generated from
@@ -27,9 +30,13 @@ const Y = yearLike(2031);
 // Logging in and out writes admin_sessions on purpose too: logout ends the session on the server.
 const COUNTED_ON_PURPOSE = ["rate_limit_hits", "admin_sessions"];
 
+// The sign-ins' site-wide slowdown is admin-login.test.ts's: here it would only make the barrage wait.
 const server = suiteTestServer({
   env: { OTP_MAX_PER_ADDRESS: "100000", OTP_MAX_PER_PHONE: "1000", ADMIN_LOGIN_MAX_FAILURES: "100000" },
+  deps: () => ({ sleep: async () => {} }),
 });
+/** The email of a member already on the team, so adding it again is a 409 that writes nothing. */
+const TEAM_EMAIL = "already.here@example.com";
 let jpeg: Uint8Array;
 let adminCookie: string;
 let eventId: number;
@@ -284,6 +291,25 @@ function endpointTable(): Endpoint[] {
     },
     { method: "POST", path: "/api/admin-logout", baseSucceeds: "always" },
     { method: "GET", path: "/api/admin-session", baseSucceeds: "always" },
+    // Passkeys (decision 051): `token` null is the signed-in person's own passkey, a set-up link's token
+    // a member's; the answers are WebAuthn's JSON, any value of which the server checks itself.
+    {
+      method: "POST",
+      path: "/api/passkey-register-options",
+      baseSucceeds: "admin",
+      body: { type: "json", fields: { token: { ...any, base: null, optional: false } } },
+    },
+    {
+      method: "POST",
+      path: "/api/passkey-register",
+      body: { type: "json", fields: { token: { ...any, base: null, optional: false }, response: any } },
+    },
+    { method: "POST", path: "/api/passkey-login-options", baseSucceeds: "always" },
+    {
+      method: "POST",
+      path: "/api/passkey-login",
+      body: { type: "json", fields: { response: { ...any, optional: false } } },
+    },
     { method: "GET", path: "/api/admin-events", admin: true, baseSucceeds: "admin" },
     { method: "GET", path: "/api/admin-event/:id", admin: true, params: { id: id() } },
     {
@@ -543,6 +569,76 @@ function endpointTable(): Endpoint[] {
     // A forged token: 403 before anything is written.
     { method: "POST", path: "/api/host-login", body: { type: "json", fields: { token: any } } },
     { method: "GET", path: "/api/host-session" },
+    // The team (docs/decisions/050-the-team.md). A sign-in about nobody: 401, counted on purpose.
+    {
+      method: "POST",
+      path: "/api/team-login",
+      body: {
+        type: "json",
+        fields: {
+          email: { kind: "email", base: "nobody@example.com" },
+          password: text("not it", 200),
+          code: text("123456", 40),
+        },
+      },
+    },
+    { method: "GET", path: "/api/team", admin: true, baseSucceeds: "admin" },
+    // A member with TEAM_EMAIL is already on the team: 409 before anything is written.
+    {
+      method: "POST",
+      path: "/api/team",
+      admin: true,
+      // Its GET, the list, is the "wrong method" that answers 200.
+      otherMethodServed: true,
+      goodAnswer: (status) => status === 200,
+      body: {
+        type: "json",
+        fields: { name: text("Priya", 100), email: { kind: "email", base: TEAM_EMAIL }, role: text("door", 10) },
+      },
+    },
+    { method: "POST", path: "/api/team-remove", admin: true, body: { type: "json", fields: { id: id() } } },
+    { method: "POST", path: "/api/team-resend", admin: true, body: { type: "json", fields: { id: id() } } },
+    // A token that names no member: 410 before anything is written.
+    {
+      method: "POST",
+      path: "/api/team-setup",
+      body: {
+        type: "json",
+        fields: { token: text("x".repeat(43), 200), password: text("a long enough passphrase", 1000) },
+      },
+    },
+    {
+      method: "POST",
+      path: "/api/team-setup-totp",
+      body: { type: "json", fields: { token: text("x".repeat(43), 200), code: text("123456", 40) } },
+    },
+    // Sent with a member's session (below): `{}` ends that member's own sessions, legally; naming
+    // another member is the owner's alone (403).
+    {
+      method: "POST",
+      path: "/api/sign-out-everywhere",
+      admin: true,
+      emptyIsLegal: true,
+      goodAnswer: (status) => status === 200,
+      body: { type: "json", fields: { id: { ...id(), optional: true } } },
+    },
+    { method: "GET", path: "/api/owner-security", admin: true, baseSucceeds: "admin" },
+    // Starting the app's set-up writes its secret on purpose (skipped in the state below).
+    { method: "POST", path: "/api/owner-totp", admin: true, baseSucceeds: "admin" },
+    {
+      method: "POST",
+      path: "/api/owner-totp-confirm",
+      admin: true,
+      body: { type: "json", fields: { code: text("123456", 40) } },
+    },
+    // On without a second factor: 409; off is legal and writes nothing while it is off.
+    {
+      method: "POST",
+      path: "/api/owner-second-factor",
+      admin: true,
+      goodAnswer: (status) => status === 200,
+      body: { type: "json", fields: { required: { kind: "boolean", base: true } } },
+    },
   ];
 }
 
@@ -580,7 +676,15 @@ type Session = { name: string; cookie?: string };
 async function barrage(ep: Endpoint, sessions: Session[], live: (s: Session) => boolean) {
   const { db, env } = server.deps;
   // A wrong password is also counted, on purpose, in the activity log (one row per 15 minutes).
-  const skip = ep.path === "/api/admin-login" ? [...COUNTED_ON_PURPOSE, "activity_log"] : COUNTED_ON_PURPOSE;
+  // A passkey sign-in's options keep a challenge for whoever asks, on purpose (decision 051).
+  const skip =
+    ep.path === "/api/admin-login" || ep.path === "/api/team-login"
+      ? [...COUNTED_ON_PURPOSE, "activity_log"]
+      : ep.path === "/api/owner-totp"
+        ? [...COUNTED_ON_PURPOSE, "owner_security"]
+        : ep.path === "/api/passkey-login-options"
+          ? [...COUNTED_ON_PURPOSE, "webauthn_challenges"]
+          : COUNTED_ON_PURPOSE;
   const before = dbState(db.$client, skip);
   const uploadsBefore = folderState(env.UPLOADS_DIR);
   const failures: string[] = [];
@@ -642,6 +746,9 @@ beforeAll(async () => {
   );
   expect(await pay(server.url, session.sessionId ?? "")).toBe(303);
   adminCookie = await adminLogin();
+  db.insert(teamMembers)
+    .values({ name: "Already Here", email: TEAM_EMAIL, role: "door", activatedAt: server.deps.now() })
+    .run();
 });
 
 /** A fresh admin session's cookie. */
@@ -711,6 +818,10 @@ describe("every endpoint answers bad input with a 4xx {success:false, error} and
     "POST /api/admin-login",
     "POST /api/admin-logout",
     "GET /api/admin-session",
+    "POST /api/passkey-register-options",
+    "POST /api/passkey-register",
+    "POST /api/passkey-login-options",
+    "POST /api/passkey-login",
     "GET /api/admin-events",
     "GET /api/admin-event/:id",
     "POST /api/save-event",
@@ -760,6 +871,18 @@ describe("every endpoint answers bad input with a 4xx {success:false, error} and
     "GET /api/admin-event/:id/activity",
     "POST /api/host-login",
     "GET /api/host-session",
+    "POST /api/team-login",
+    "GET /api/team",
+    "POST /api/team",
+    "POST /api/team-remove",
+    "POST /api/team-resend",
+    "POST /api/team-setup",
+    "POST /api/team-setup-totp",
+    "POST /api/sign-out-everywhere",
+    "GET /api/owner-security",
+    "POST /api/owner-totp",
+    "POST /api/owner-totp-confirm",
+    "POST /api/owner-second-factor",
   ];
 
   it("the table lists every endpoint the app serves", () => {
@@ -773,8 +896,15 @@ describe("every endpoint answers bad input with a 4xx {success:false, error} and
   it.each(labels)("%s", { timeout: 60_000 }, async (label) => {
     const ep = rows().find((e) => `${e.method} ${e.path}` === label);
     if (!ep) throw new Error(`no row for ${label}`);
-    // Logout ends the session it is sent with, so it gets one of its own.
-    const cookie = label === "POST /api/admin-logout" ? await adminLogin() : adminCookie;
+    // Logout ends the session it is sent with, so it gets one of its own; Sign out everywhere a
+    // member's, so the owner's sessions live on.
+    const cookie =
+      label === "POST /api/admin-logout"
+        ? // Opened on the server: the admin-login barrage locked the owner's password (5 wrong).
+          `sdt_admin=${openAdminSession(server.deps, null).cookie}`
+        : label === "POST /api/sign-out-everywhere"
+          ? `sdt_admin=${openAdminSession(server.deps, insertMember(server.deps.db, "door").id).cookie}`
+          : adminCookie;
     // Only a base request that writes (send-otp, save-event as admin) keeps maybe-legal cases away.
     const result = await barrage(
       ep,

@@ -29,9 +29,14 @@ const withoutMiddleware = new Hono()
     return c.json({ success: true as const });
   });
 
+// An organiser-only route names who may make it (api/lib/roles.ts): requireAdmin without its access
+// does not compile, so no route can leave its roles undeclared (docs/decisions/050-the-team.md).
+// @ts-expect-error requireAdmin needs the route's access
+requireAdmin(deps);
+
 // With it, per route or for the rest of the chain, the handler's context carries `caller`.
 const withMiddleware = new Hono()
-  .post("/admin", requireAdmin(deps), body, (c) => {
+  .post("/admin", requireAdmin(deps, "managers"), body, (c) => {
     logActivity(c, deps, { action: "event edited", eventId: c.req.valid("json").eventID });
     return c.json({ actor: actorOf(c) });
   })

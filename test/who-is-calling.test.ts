@@ -67,6 +67,18 @@ const OPEN_TO_ANYONE = new Set([
   "GET /api/uploads/images/:name",
   "POST /api/admin-login",
   "POST /api/admin-logout",
+  // A team member's sign-in, and their set-up link's two steps: the link's token (stored hashed,
+  // 72 hours, single use) is the proof; 410 setup_link_invalid for any other (api/organiser/team.test.ts).
+  "POST /api/team-login",
+  "POST /api/team-setup",
+  "POST /api/team-setup-totp",
+  // Passkeys (decision 051): signing in with one is a sign-in; adding one takes a set-up link's token
+  // (410 setup_link_invalid for a dead one) or, without it, answers 401 to nobody and 403 to a host
+  // or a guest, after reading the body (api/organiser/passkeys.test.ts).
+  "POST /api/passkey-login-options",
+  "POST /api/passkey-login",
+  "POST /api/passkey-register-options",
+  "POST /api/passkey-register",
   "POST /api/apply-promo",
   // Cancel my booking: behind the guest's own session (sdt_me), and only for a booking of that
   // session's number; another number's is 403 and changes nothing (api/booking/cancel-booking.test.ts).

@@ -4,7 +4,7 @@ import type { AppDeps } from "../deps.ts";
 import { clientAddress } from "../lib/client-address.ts";
 import { Forbidden, NotFound } from "../lib/errors.ts";
 import { apiRouter, errors, json, jsonBody } from "../lib/openapi.ts";
-import { actorName, isStaffFor, staffOf } from "../lib/staff.ts";
+import { actorKindOf, actorName, isStaffFor, staffOf } from "../lib/staff.ts";
 import { confirmBooking, getEventDetails } from "../night/check-in.ts";
 import { recordActivity } from "../organiser/activity.ts";
 import { browserVerified } from "./booking-cookie.ts";
@@ -339,7 +339,11 @@ export const paymentsRoutes = (deps: AppDeps) => {
       // Staff whose confirmation recorded the arrival just now (not an earlier one) checked someone in.
       if (staff && reply.confirmed && reply.checkedIn && Date.parse(reply.checkedInAt) === now) {
         const entry = { eventId: body.eventID, userId: body.userID, detail: "ticket code" };
-        recordActivity(deps.db, { ...entry, actor: actorName(staff), actorKind: staff.role, action: "check-in" }, now);
+        recordActivity(
+          deps.db,
+          { ...entry, actor: actorName(staff), actorKind: actorKindOf(staff), action: "check-in" },
+          now,
+        );
       }
       return c.json(reply, 200);
     })

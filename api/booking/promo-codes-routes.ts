@@ -3,7 +3,7 @@ import type { Context } from "hono";
 import { localDateTime } from "../../common/event-fields.ts";
 import { EVENT_LIMITS as L } from "../../common/event-limits.ts";
 import type { AppDeps } from "../deps.ts";
-import { ADMIN_ERRORS, requireAdmin } from "../lib/admin-session.ts";
+import { ADMIN_ERRORS, adminRoute } from "../lib/admin-session.ts";
 import { clientAddress } from "../lib/client-address.ts";
 import { Forbidden } from "../lib/errors.ts";
 import { apiRouter, done, errors, json, jsonBody, z } from "../lib/openapi.ts";
@@ -165,13 +165,12 @@ const applyRoute = createRoute({
 });
 
 export const promoCodeRoutes = (deps: AppDeps) => {
-  const admin = requireAdmin(deps);
   // As create-checkout-session: only the browser that verified the booking's phone may change its price.
   const requireProof = (c: Context, phone: string | undefined) => {
     if (phone === undefined || !browserVerified(c, deps, phone)) throw Forbidden(NO_PROOF, "phone_not_verified");
   };
   return apiRouter()
-    .openapi({ ...newCodeRoute, middleware: admin }, (c) => {
+    .openapi(adminRoute(deps, newCodeRoute, "managers"), (c) => {
       const b = c.req.valid("json");
       const code = createPromoCode(deps.db, {
         eventId: b.eventID,
@@ -185,13 +184,13 @@ export const promoCodeRoutes = (deps: AppDeps) => {
       logActivity(c, deps, { action: "promo code created", eventId: b.eventID, detail: b.code });
       return c.json({ success: true as const, promoCode: code }, 200);
     })
-    .openapi({ ...listRoute, middleware: admin }, (c) => {
+    .openapi(adminRoute(deps, listRoute, "managers"), (c) => {
       return c.json(
         { success: true as const, promoCodes: listPromoCodes(deps.db, c.req.valid("param").id, deps.now()) },
         200,
       );
     })
-    .openapi({ ...disableRoute, middleware: admin }, (c) => {
+    .openapi(adminRoute(deps, disableRoute, "managers"), (c) => {
       const disabled = disablePromoCode(deps.db, c.req.valid("json").id, deps.now());
       if (disabled.disabledNow) {
         logActivity(c, deps, { action: "promo code disabled", eventId: disabled.eventId, detail: disabled.code });

@@ -55,3 +55,10 @@ export function takeHit(db: Db, limit: Limit, key: string, now: number) {
   assertUnderLimit(db, limit, key, now);
   recordHit(db, limit, key, now);
 }
+
+/** Forgets every hit of `key`: an account's failures once its person signs in. */
+export function clearHits(db: Db, limit: Limit, key: string) {
+  db.delete(rateLimitHits)
+    .where(and(eq(rateLimitHits.bucket, limit.bucket), eq(rateLimitHits.key, key)))
+    .run();
+}

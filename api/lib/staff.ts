@@ -1,12 +1,13 @@
 import type { RouteConfig } from "@hono/zod-openapi";
 import type { Context, MiddlewareHandler } from "hono";
 import type { AppDeps } from "../deps.ts";
-import { type ActivityInput, ORGANISER, recordActivity } from "../organiser/activity.ts";
+import { type ActivityInput, type ActorKind, ORGANISER, recordActivity } from "../organiser/activity.ts";
 import { assertHostDoorsOpen, hostAccessEnded } from "../organiser/host-links.ts";
-import { isAdmin, noStore } from "./admin-session.ts";
+import { adminSessionOf, noStore } from "./admin-session.ts";
 import type { Caller, CallerEnv } from "./caller.ts";
 import { Forbidden, Unauthorized } from "./errors.ts";
 import { hostSessionOf } from "./host-session.ts";
+import { assertDoorDay, assertRole, eventRunsToday, ROLE_LABELS, roleOf, STAFF_ROLES, withRoles } from "./roles.ts";
 
 /**
  * What requireStaff and staffFor answer, for a route's declared errors: no session (401), a host
@@ -15,7 +16,8 @@ import { hostSessionOf } from "./host-session.ts";
 export const STAFF_ERRORS = ["admin_session_required", "host_access_ended", "forbidden", "host_link_not_open"] as const;
 
 /**
- * 401 unless the request carries the organiser's session or a live host session; a host whose link
+ * 401 unless the request carries an organiser session (the owner, a Manager or a Door member; 403
+ * for Finance) or a live host session; a host whose link
  * was revoked or expired gets `host_access_ended`. Every answer behind it is no-store. It sets
  * `c.var.caller`. A route declares it through staffRoute (below), which also refuses a host another
  * event's data.
@@ -24,8 +26,11 @@ export const requireStaff =
   (deps: AppDeps): MiddlewareHandler<CallerEnv> =>
   async (c, next) => {
     noStore(c);
-    if (isAdmin(c, deps)) {
-      c.set("caller", { role: "organiser" });
+    const session = adminSessionOf(c, deps);
+    if (session) {
+      // Finance has no door and no rounds; a Door member's day is checked with the event (staffScope).
+      assertRole(session.person, STAFF_ROLES);
+      c.set("caller", { role: "organiser", person: session.person, sessionId: session.sessionId });
     } else {
       const host = hostSessionOf(c, deps);
       if (host === "ended") throw hostAccessEnded();
@@ -61,28 +66,56 @@ export function staffFor(c: Context<CallerEnv>, eventId: number): Caller {
   return staff;
 }
 
-/** `organiser`, or the host link's label: the activity log's actor. */
+/** `organiser`, a member as `Priya (Finance)`, or the host link's label: the activity log's actor. */
 export const actorOf = (c: Context<CallerEnv>) => actorName(callerOf(c));
 
 /** Records a change in the activity log as the caller's; call it right after the change succeeds. */
 export function logActivity(c: Context<CallerEnv>, deps: AppDeps, entry: Omit<ActivityInput, "actor" | "actorKind">) {
-  recordActivity(deps.db, { ...entry, actor: actorOf(c), actorKind: callerOf(c).role }, deps.now());
+  const caller = callerOf(c);
+  recordActivity(deps.db, { ...entry, actor: actorName(caller), actorKind: actorKindOf(caller) }, deps.now());
 }
 
 /**
- * The organiser, or a host of this event, or null; for calls open to anyone that do more for staff
- * (the door code's lookup and confirmation).
+ * The organiser (the owner, a Manager, or a Door member on the event's day), or a host of this event,
+ * or null; for calls open to anyone that do more for staff (the door code's lookup and confirmation).
  */
 export function staffOf(c: Context, deps: AppDeps, eventId: number): Caller | null {
-  if (isAdmin(c, deps)) return { role: "organiser" };
+  const session = adminSessionOf(c, deps);
+  if (session) {
+    const { person, sessionId } = session;
+    if (!STAFF_ROLES.includes(roleOf(person))) return null;
+    if (person.kind === "member" && person.role === "door" && !eventRunsToday(deps.db, eventId, deps.now()))
+      return null;
+    return { role: "organiser", person, sessionId };
+  }
   const host = hostSessionOf(c, deps);
   return host !== null && host !== "ended" && host.eventId === eventId ? { role: "host", ...host } : null;
 }
 
 export const isStaffFor = (c: Context, deps: AppDeps, eventId: number) => staffOf(c, deps, eventId) !== null;
 
-/** The activity log's name for a caller: `organiser` or the host link's label. */
-export const actorName = (staff: Caller) => (staff.role === "host" ? staff.label : ORGANISER);
+/**
+ * The activity log's name for a caller: `organiser` for the owner, `Priya (Finance)` for a team
+ * member (kept as written, so Activity still names a member after they are removed), or the host
+ * link's label.
+ */
+export const actorName = (staff: Caller) => {
+  if (staff.role === "host") return staff.label;
+  const { person } = staff;
+  return person.kind === "owner" ? ORGANISER : `${person.name} (${ROLE_LABELS[person.role]})`;
+};
+
+/** The activity log's kind for a caller: `organiser` (the owner), `member`, or `host`. */
+export const actorKindOf = (staff: Caller): ActorKind =>
+  staff.role === "host" ? "host" : staff.person.kind === "owner" ? "organiser" : "member";
+
+/**
+ * Whether the caller sees what the organiser's own views show (genders at every format, the ratings'
+ * choices): the owner, a Manager or Finance. A Door member sees what a host sees: they stand at the
+ * door like a standing host link (docs/decisions/050-the-team.md).
+ */
+export const seesAsOrganiser = (caller: Caller) =>
+  caller.role === "organiser" && !(caller.person.kind === "member" && caller.person.role === "door");
 
 /** Where a staff route's request names its event: a path parameter, or a field of the query or the JSON body. */
 export type EventIdIn = { param: string } | { query: string } | { json: string };
@@ -98,21 +131,24 @@ export type EventIdIn = { param: string } | { query: string } | { json: string }
 export function staffRoute<R extends RouteConfig>(deps: AppDeps, route: R, eventIdIn: EventIdIn) {
   const middleware: [MiddlewareHandler<CallerEnv>, MiddlewareHandler<CallerEnv>] = [
     requireStaff(deps),
-    staffScope(route, eventIdIn),
+    staffScope(deps, route, eventIdIn),
   ];
-  return { ...route, middleware };
+  return { ...withRoles(route, "staff"), middleware };
 }
 
 /**
- * 403 for a host whose request names another event (staffFor), after requireStaff. The id is read
- * as the route's validator reads it, with the route's own schema: a request that passes has its
- * event checked here, before the handler; one the schema refuses goes on to the validator's 400, as
- * before.
+ * 403 for a host whose request names another event (staffFor), or a Door member on another day than
+ * the event's (api/lib/roles.ts), after requireStaff. The id is read as the route's validator reads
+ * it, with the route's own schema: a request that passes has its event checked here, before the
+ * handler; one the schema refuses goes on to the validator's 400, as before.
  */
-export function staffScope(route: RouteConfig, eventIdIn: EventIdIn): MiddlewareHandler<CallerEnv> {
+export function staffScope(deps: AppDeps, route: RouteConfig, eventIdIn: EventIdIn): MiddlewareHandler<CallerEnv> {
   return async (c, next) => {
     const eventId = await requestedEvent(c, route, eventIdIn);
-    if (eventId !== undefined) staffFor(c, eventId);
+    if (eventId !== undefined) {
+      const caller = staffFor(c, eventId);
+      if (caller.role === "organiser") assertDoorDay(deps.db, caller.person, eventId, deps.now());
+    }
     await next();
   };
 }

@@ -1,6 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { AppDeps } from "../deps.ts";
-import { requireAdmin } from "../lib/admin-session.ts";
+import { adminRoute } from "../lib/admin-session.ts";
 import { apiRouter, errors, json, jsonBody, z } from "../lib/openapi.ts";
 import { logActivity } from "../lib/staff.ts";
 import { idParam, jsonId } from "../lib/validate.ts";
@@ -75,12 +75,11 @@ const keepApartRoute = createRoute({
 
 export const keepApartRoutes = (deps: AppDeps) => {
   // Keep apart is the organiser's alone: why two guests are kept apart is nobody else's business.
-  const admin = requireAdmin(deps);
   return apiRouter()
-    .openapi({ ...keepApartListRoute, middleware: admin }, (c) =>
+    .openapi(adminRoute(deps, keepApartListRoute, "managers"), (c) =>
       c.json(getKeepApart(deps.db, c.req.valid("param").id), 200),
     )
-    .openapi({ ...keepApartRoute, middleware: admin }, (c) => {
+    .openapi(adminRoute(deps, keepApartRoute, "managers"), (c) => {
       const body = c.req.valid("json");
       const [a, b] = body.userIDs.map(Number) as [number, number];
       const { changed, ...reply } = setKeepApart(

@@ -1,9 +1,9 @@
 import { createRoute } from "@hono/zod-openapi";
 import { feedbackValues } from "../../db/schema.ts";
 import type { AppDeps } from "../deps.ts";
-import { ADMIN_ERRORS, requireAdmin } from "../lib/admin-session.ts";
+import { ADMIN_ERRORS, adminRoute } from "../lib/admin-session.ts";
 import { apiRouter, errors, json, jsonBody, z } from "../lib/openapi.ts";
-import { callerOf, logActivity, STAFF_ERRORS, staffRoute } from "../lib/staff.ts";
+import { callerOf, logActivity, STAFF_ERRORS, seesAsOrganiser, staffRoute } from "../lib/staff.ts";
 import { idParam, jsonId } from "../lib/validate.ts";
 import { formatOfEvent, genderForCaller } from "./host-gender.ts";
 import { ratingsView, resultsReleased, storedRating } from "./night-schemas.ts";
@@ -101,16 +101,15 @@ const paperRoute = createRoute({
 });
 
 export const resultsRoutes = (deps: AppDeps) => {
-  const admin = requireAdmin(deps);
   return apiRouter()
     .openapi(staffRoute(deps, ratingsRoute, { param: "id" }), (c) => {
       const eventId = c.req.valid("param").id;
       const caller = callerOf(c);
-      const ratings = eventRatings(deps.db, eventId, deps.now(), { choices: caller.role === "organiser" });
+      const ratings = eventRatings(deps.db, eventId, deps.now(), { choices: seesAsOrganiser(caller) });
       const people = genderForCaller(ratings.people, formatOfEvent(deps.db, eventId), caller);
       return c.json({ ...ratings, people }, 200);
     })
-    .openapi({ ...releaseRoute, middleware: admin }, async (c) => {
+    .openapi(adminRoute(deps, releaseRoute, "managers"), async (c) => {
       const eventId = c.req.valid("json").eventId;
       const { releasedAt, releasedNow, sent, failed } = await releaseResults(deps, eventId);
       if (releasedNow) logActivity(c, deps, { action: "results released", eventId });

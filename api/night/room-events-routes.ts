@@ -94,7 +94,7 @@ function guestOwner(deps: AppDeps, userId: number, eventId: number): StreamOwner
 export const roomEventsRoutes = (deps: AppDeps) => {
   const staff = requireStaff(deps);
   // The staff's event, read from the query as its validator reads it (staffRoute's scope).
-  const scope = staffScope(roundEventsRoute, { query: "eventID" });
+  const scope = staffScope(deps, roundEventsRoute, { query: "eventID" });
   // A guest proves who they are with the link; anyone else must be the organiser or a host of the event.
   const guestOrStaff: MiddlewareHandler<CallerEnv> = (c, next) =>
     c.req.query("userID") === undefined

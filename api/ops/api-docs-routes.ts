@@ -120,7 +120,7 @@ async function drawPage(c: Context) {
  */
 export function apiDocsRoutes(deps: AppDeps, whole: () => OpenAPIHono<Env>) {
   const organiserInProduction: MiddlewareHandler = (c, next) =>
-    deps.env.NODE_ENV === "production" ? requireAdmin(deps)(c, next) : next();
+    deps.env.NODE_ENV === "production" ? requireAdmin(deps, "signedIn")(c, next) : next();
   let document: Record<string, unknown> | undefined;
   let bundle: Buffer | undefined;
   let page: { html: string; scriptHashes: string[] } | undefined;

@@ -13,7 +13,8 @@ export const ROOMS = {
   booking:
     "Events and their pictures, one-time codes and the details form, a guest's own nights (/me), the waitlist, payments and tickets, promo codes, receipts.",
   night: "The night itself: the door, the rounds and their timer, feedback taps, results.",
-  organiser: "The organiser's sign-in and calls: events, guests and refunds, host links and activity, invitations.",
+  organiser:
+    "The organiser's sign-in and calls: events, guests and refunds, host links and activity, invitations, the team and its roles.",
   messaging:
     "Texts and emails and their answers: STOP and START, email consent, one-click unsubscribe, the local mailbox.",
   ops: "Health, the public configuration, this document and its reference page.",
@@ -30,7 +31,7 @@ export const SECURITY_SCHEMES = {
     in: "cookie",
     name: ORGANISER_COOKIE,
     description:
-      "The organiser's session, from `admin-login`: HttpOnly, SameSite=Strict, signed, 12 hours. A host's session is refused (403 `forbidden`) where this is the only scheme.",
+      "An organiser session, from `admin-login` (the owner's password) or `team-login` (a team member): HttpOnly, SameSite=Strict, signed, 12 hours. Each call opens to the roles it names (Owner, Manager, Finance, Door; docs/decisions/050-the-team.md); another role's session is 403 `forbidden`, and so is a host's where this is the only scheme.",
   },
   hostSession: {
     type: "apiKey",
@@ -148,6 +149,23 @@ export const OPERATION_SECURITY: Record<string, readonly ("none" | Scheme)[]> = 
   adminLogin: [],
   adminLogout: ["none", "organiserSession"],
   adminSession: ["none", "organiserSession"],
+  teamLogin: [],
+  getTeam: ["organiserSession"],
+  postTeam: ["organiserSession"],
+  teamRemove: ["organiserSession"],
+  teamResend: ["organiserSession"],
+  teamSetup: ["signedLink"],
+  teamSetupTotp: ["signedLink"],
+  signOutEverywhere: ["organiserSession"],
+  ownerSecurity: ["organiserSession"],
+  ownerTotp: ["organiserSession"],
+  ownerTotpConfirm: ["organiserSession"],
+  ownerSecondFactor: ["organiserSession"],
+  // A set-up link's token (a member finishing set-up) or the signed-in owner's or member's session.
+  passkeyRegisterOptions: ["signedLink", "organiserSession"],
+  passkeyRegister: ["signedLink", "organiserSession"],
+  passkeyLoginOptions: [],
+  passkeyLogin: [],
   adminEvents: ["organiserSession"],
   adminEvent: ["organiserSession"],
   saveEvent: ["organiserSession"],

@@ -46,12 +46,13 @@ export type Actor = string;
 export const ORGANISER: Actor = "organiser";
 
 /**
- * Who made a change, beside the label: the organiser, a host (through a link whose label is `actor`),
+ * Who made a change, beside the label: the organiser (the owner), a team member (`actor` is then
+ * `Priya (Finance)`, docs/decisions/050-the-team.md), a host (through a link whose label is `actor`),
  * the server itself (failed logins), or a guest acting on their own booking (a cancel; the actor is
  * then `guest`, never their number). A host label can never be `organiser` (host-access routes), and
  * the kind tells them apart even for rows logged before that rule.
  */
-export const ACTOR_KINDS = ["organiser", "host", "system", "guest"] as const;
+export const ACTOR_KINDS = ["organiser", "host", "system", "guest", "member"] as const;
 export type ActorKind = (typeof ACTOR_KINDS)[number];
 
 export type ActivityInput = {

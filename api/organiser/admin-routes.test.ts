@@ -125,13 +125,13 @@ describe("the admin session", () => {
 
   it("reports whether the browser holds a session, and ends it on logout", async () => {
     const client = browserClient(server.url);
-    expect(await body(await client.get("/api/admin-session"))).toEqual({ admin: false });
+    expect(await body(await client.get("/api/admin-session"))).toEqual({ admin: false, member: null });
     await client.postJson("/api/admin-login", { password: PASSWORD });
-    expect(await body(await client.get("/api/admin-session"))).toEqual({ admin: true });
+    expect(await body(await client.get("/api/admin-session"))).toEqual({ admin: true, member: null });
     expect((await client.postJson("/api/end-event", { eventId: 999999 })).status).toBe(404);
 
     expect((await client.postJson("/api/admin-logout", {})).status).toBe(200);
-    expect(await body(await client.get("/api/admin-session"))).toEqual({ admin: false });
+    expect(await body(await client.get("/api/admin-session"))).toEqual({ admin: false, member: null });
     expect((await client.postJson("/api/end-event", { eventId: 999999 })).status).toBe(401);
   });
 
@@ -178,7 +178,7 @@ describe("the admin session", () => {
     await client.postJson("/api/admin-login", { password: PASSWORD });
     server.advance(12 * 60 * 60 * 1000 + 1000);
     try {
-      expect(await body(await client.get("/api/admin-session"))).toEqual({ admin: false });
+      expect(await body(await client.get("/api/admin-session"))).toEqual({ admin: false, member: null });
     } finally {
       server.advance(-(12 * 60 * 60 * 1000 + 1000));
     }

@@ -1,5 +1,4 @@
 import { createRoute } from "@hono/zod-openapi";
-import type { MiddlewareHandler } from "hono";
 import { eventId, eventImageForm, eventUpdateBody, newEventForm } from "../../common/event-fields.ts";
 import { documentByNumber } from "../booking/documents.ts";
 import { pdfDownload } from "../booking/documents-pdf.ts";
@@ -8,8 +7,7 @@ import { getEvent } from "../booking/events.ts";
 import { eventDetail } from "../booking/events-schemas.ts";
 import { type LISTED, listWaitlist } from "../booking/waitlist.ts";
 import type { AppDeps } from "../deps.ts";
-import { ADMIN_ERRORS, requireAdmin } from "../lib/admin-session.ts";
-import type { CallerEnv } from "../lib/caller.ts";
+import { ADMIN_ERRORS, adminRoute } from "../lib/admin-session.ts";
 import { NotFound } from "../lib/errors.ts";
 import { readFormOnce } from "../lib/multipart.ts";
 import { apiRouter, done, errors, file, formBody, json, jsonBody, z } from "../lib/openapi.ts";
@@ -406,27 +404,27 @@ const adminInvoiceRoute = createRoute({
 type Listed = (typeof LISTED)[number];
 
 export const adminRoutes = (deps: AppDeps) => {
-  const admin = requireAdmin(deps);
-  // The calls with a picture: the session first, then the form read once (api/lib/multipart.ts).
-  const adminForm: [MiddlewareHandler<CallerEnv>, MiddlewareHandler<CallerEnv>] = [admin, readFormOnce];
+  // Each call names who may make it (api/lib/roles.ts): `reads` opens the lists every role needs to
+  // pick an event, `money` is Finance's work, `managers` the rest. The calls with a picture take the
+  // session first, then the form read once (api/lib/multipart.ts).
   return (
     apiRouter()
       .route("/", adminAuthRoutes(deps))
       // The panel's own reads of the public event calls: never cached anywhere. The service worker
       // answers /get-events and /get-event/{id} stale-while-revalidate for attendees, which would show
       // an organiser the status and fields from before their own last change.
-      .openapi({ ...adminEventsRoute, middleware: admin }, (c) => {
+      .openapi(adminRoute(deps, adminEventsRoute, "reads"), (c) => {
         return c.json(listAdminEvents(deps.db, deps.now()), 200);
       })
-      .openapi({ ...adminEventRoute, middleware: admin }, (c) => {
+      .openapi(adminRoute(deps, adminEventRoute, "reads"), (c) => {
         return c.json(getEvent(deps.db, c.req.valid("param").id, deps.now()), 200);
       })
-      .openapi({ ...saveEventRoute, middleware: adminForm }, async (c) => {
+      .openapi(adminRoute(deps, saveEventRoute, "managers", readFormOnce), async (c) => {
         const { id } = await addEvent(deps, c.req.valid("form"));
         logActivity(c, deps, { action: "event created", eventId: id });
         return c.json({ success: true as const, id }, 200);
       })
-      .openapi({ ...updateEventRoute, middleware: admin }, (c) => {
+      .openapi(adminRoute(deps, updateEventRoute, "managers"), (c) => {
         const body = c.req.valid("json");
         const before = findEvent(deps.db, body.id);
         editEvent(deps, body);
@@ -439,58 +437,58 @@ export const adminRoutes = (deps: AppDeps) => {
         }
         return c.json({ success: true as const }, 200);
       })
-      .openapi({ ...updateEventImageRoute, middleware: adminForm }, async (c) => {
+      .openapi(adminRoute(deps, updateEventImageRoute, "managers", readFormOnce), async (c) => {
         const form = c.req.valid("form");
         const { imageName } = await replaceEventPicture(deps, form.eventid, form.eventImage);
         logActivity(c, deps, { action: "event edited", eventId: form.eventid, detail: "picture" });
         return c.json({ success: true as const, event_image: imageName }, 200);
       })
-      .openapi({ ...cancelEventRoute, middleware: admin }, async (c) => {
+      .openapi(adminRoute(deps, cancelEventRoute, "money"), async (c) => {
         const { eventId } = c.req.valid("json");
         const result = await cancelEvent(deps, eventId);
         logActivity(c, deps, { action: "event cancelled", eventId });
         return c.json({ success: true as const, ...result }, 200);
       })
-      .openapi({ ...waitlistRoute, middleware: admin }, (c) => {
+      .openapi(adminRoute(deps, waitlistRoute, "managers"), (c) => {
         const event = findEvent(deps.db, c.req.valid("param").id);
         if (!event) throw NotFound("no such event");
         // listWaitlist reads only the LISTED statuses; its rows are typed with every status there is.
         const waitlist = listWaitlist(deps.db, event).map((entry) => ({ ...entry, status: entry.status as Listed }));
         return c.json({ success: true as const, waitlist }, 200);
       })
-      .openapi({ ...summaryRoute, middleware: admin }, (c) => {
+      .openapi(adminRoute(deps, summaryRoute, "money"), (c) => {
         return c.json(eventSummary(deps.db, c.req.valid("param").id, deps.now()), 200);
       })
-      .openapi({ ...participantsCsvRoute, middleware: admin }, (c) => {
+      .openapi(adminRoute(deps, participantsCsvRoute, "money"), (c) => {
         const { fileName, csv } = participantsCsv(deps.db, c.req.valid("param").id);
         return c.body(csv, 200, {
           "content-type": "text/csv; charset=utf-8",
           "content-disposition": `attachment; filename="${fileName}"`,
         });
       })
-      .openapi({ ...startEventRoute, middleware: admin }, async (c) => {
+      .openapi(adminRoute(deps, startEventRoute, "managers"), async (c) => {
         const { eventId } = c.req.valid("json");
         const result = await startEvent(deps, eventId);
         logActivity(c, deps, { action: "event started", eventId });
         notifyRoom(deps, eventId, "event");
         return c.json({ success: true as const, ...result }, 200);
       })
-      .openapi({ ...endEventRoute, middleware: admin }, async (c) => {
+      .openapi(adminRoute(deps, endEventRoute, "managers"), async (c) => {
         const { eventId } = c.req.valid("json");
         const result = await endEvent(deps, eventId);
         logActivity(c, deps, { action: "event ended", eventId });
         notifyRoom(deps, eventId, "event");
         return c.json({ success: true as const, ...result }, 200);
       })
-      .openapi({ ...participantsRoute, middleware: admin }, (c) => {
+      .openapi(adminRoute(deps, participantsRoute, "money"), (c) => {
         return c.json(listEventParticipants(deps.db, c.req.valid("param").id), 200);
       })
-      .openapi({ ...adminInvoiceRoute, middleware: admin }, async (c) => {
+      .openapi(adminRoute(deps, adminInvoiceRoute, "money"), async (c) => {
         const doc = documentByNumber(deps.db, c.req.valid("param").number);
         if (!doc) throw NotFound("no such document");
         return pdfDownload(doc);
       })
-      .openapi({ ...refundRoute, middleware: admin }, async (c) => {
+      .openapi(adminRoute(deps, refundRoute, "money"), async (c) => {
         const { paymentIntentId } = c.req.valid("json");
         const { refundId, refundedNow } = await refundPayment(deps, paymentIntentId);
         // A repeat, or a second click that joined the refund under way, changed nothing.

@@ -1,5 +1,6 @@
 import { consentChannels } from "../../db/marketing-schema.ts";
 import { eventStatuses, personGenders } from "../../db/schema.ts";
+import { teamRoles } from "../../db/team-schema.ts";
 import { eventSummary } from "../booking/events-schemas.ts";
 import { LISTED } from "../booking/waitlist.ts";
 import { z } from "../lib/openapi.ts";
@@ -168,3 +169,23 @@ export const announcementRow = z.strictObject({
   booked: z.strictObject({ total: int(), female: int(), male: int() }),
 });
 export type AnnouncementRow = z.output<typeof announcementRow>;
+
+/** GET /team: one member of the Team tab (docs/decisions/050-the-team.md); no secret is in it. */
+export const teamRow = z
+  .strictObject({
+    id: int(),
+    name: z.string(),
+    email: z.string(),
+    role: z.enum(teamRoles),
+    status: z.enum(["invited", "active"]),
+    signIn: z.array(z.enum(["passkey", "totp"])),
+    lastSignInAt: z.iso.datetime({ offset: true }).nullable(),
+  })
+  .openapi("TeamMember");
+export type TeamRow = z.output<typeof teamRow>;
+
+/** GET /owner-security: the owner's own sign-in settings. */
+export const ownerSecurityReply = z
+  .strictObject({ requireSecondFactor: z.boolean(), passkeys: int(), totp: z.boolean() })
+  .openapi("OwnerSecurity");
+export type OwnerSecurity = z.output<typeof ownerSecurityReply>;

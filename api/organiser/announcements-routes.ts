@@ -3,7 +3,7 @@ import { ANNOUNCEMENT_TEXT_MAX } from "../../common/announcement.ts";
 import { INVISIBLE_CONTROLS_MESSAGE, withoutInvisibleControls } from "../../common/plain-text.ts";
 import { consentChannels } from "../../db/marketing-schema.ts";
 import type { AppDeps } from "../deps.ts";
-import { ADMIN_ERRORS, requireAdmin } from "../lib/admin-session.ts";
+import { ADMIN_ERRORS, adminRoute } from "../lib/admin-session.ts";
 import { apiRouter, errors, json, jsonBody, z } from "../lib/openapi.ts";
 import { idParam, jsonId } from "../lib/validate.ts";
 import { announcementPreview, announcementRow, recipients } from "./admin-schemas.ts";
@@ -141,19 +141,18 @@ const listRoute = createRoute({
 });
 
 export const announcementRoutes = (deps: AppDeps) => {
-  const admin = requireAdmin(deps);
   return apiRouter()
-    .openapi({ ...previewRoute, middleware: admin }, (c) => {
+    .openapi(adminRoute(deps, previewRoute, "managers"), (c) => {
       const b = c.req.valid("json");
       const input = { eventId: b.eventID, audience: chosenFilters(b.audience), channels: b.channels, text: b.text };
       return c.json(previewAnnouncement(deps, input), 200);
     })
-    .openapi({ ...sendRoute, middleware: admin }, (c) => {
+    .openapi(adminRoute(deps, sendRoute, "managers"), (c) => {
       const b = c.req.valid("json");
       const input = { eventId: b.eventID, audience: chosenFilters(b.audience), channels: b.channels, text: b.text };
       return c.json(sendAnnouncement(deps, input), 201);
     })
-    .openapi({ ...listRoute, middleware: admin }, (c) => {
+    .openapi(adminRoute(deps, listRoute, "managers"), (c) => {
       return c.json(listAnnouncements(deps.db, c.req.valid("param").id), 200);
     });
 };

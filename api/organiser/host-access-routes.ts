@@ -2,7 +2,7 @@ import { createRoute } from "@hono/zod-openapi";
 import QRCode from "qrcode";
 import { withoutInvisibleControls } from "../../common/plain-text.ts";
 import type { AppDeps } from "../deps.ts";
-import { ADMIN_ERRORS, noStore, requireAdmin } from "../lib/admin-session.ts";
+import { ADMIN_ERRORS, adminRoute, noStore } from "../lib/admin-session.ts";
 import { Unauthorized } from "../lib/errors.ts";
 import { hostSessionOf, startHostSession } from "../lib/host-session.ts";
 import { apiRouter, done, errors, json, jsonBody, z } from "../lib/openapi.ts";
@@ -121,8 +121,9 @@ const activityRoute = createRoute({
     "  than it; `limit` (optional): 1–500 entries, 500 when left out. A page shorter than `limit` is the",
     "  last.",
     "- **200:** `[{id, at, actor, actorKind, action, eventID, person, otherPerson, detail, count}]`:",
-    "  - `at`: ISO 8601 UTC; `actor`: `organiser`, a host link's label, or `unknown` (failed logins);",
-    "    `actorKind`: `organiser`, `host` or `system` (the failed logins), stored beside the label;",
+    "  - `at`: ISO 8601 UTC; `actor`: `organiser` (the owner), a team member as `Priya (Finance)`, a",
+    "    host link's label, or `unknown` (failed logins); `actorKind`: `organiser`, `member`, `host`,",
+    "    `guest` or `system` (the failed logins), stored beside the label;",
     "  - `action`: one of `event created`, `event edited`, `event started`, `event ended`,",
     '    `event cancelled`, `refund`, `check-in` (`detail: "ticket code"` when staff confirmed the',
     "    ticket's code on `confirm-booking`), `check-in undone`, `doors opened`, `rounds planned`,",
@@ -187,24 +188,23 @@ const hostSessionRoute = createRoute({
  * organiser's activity log (docs/decisions/022-host-access.md).
  */
 export const hostAccessRoutes = (deps: AppDeps) => {
-  const admin = requireAdmin(deps);
   return apiRouter()
-    .openapi({ ...createHostLinkRoute, middleware: admin }, async (c) => {
+    .openapi(adminRoute(deps, createHostLinkRoute, "managers"), async (c) => {
       const body = c.req.valid("json");
       const link = createHostLink(deps, { eventId: body.eventID, label: body.label, actor: actorOf(c) }, deps.now());
       // Drawn here, as the ticket's is, so the panel's bundle carries no QR encoder.
       const qrCodeImage = await QRCode.toDataURL(link.url, { errorCorrectionLevel: "M", margin: 2, width: 320 });
       return c.json({ ...link, qrCodeImage }, 200);
     })
-    .openapi({ ...listHostLinksRoute, middleware: admin }, (c) => {
+    .openapi(adminRoute(deps, listHostLinksRoute, "managers"), (c) => {
       return c.json(listHostLinks(deps, c.req.valid("param").id), 200);
     })
-    .openapi({ ...revokeHostLinkRoute, middleware: admin }, (c) => {
+    .openapi(adminRoute(deps, revokeHostLinkRoute, "managers"), (c) => {
       revokeHostLink(deps.db, { id: c.req.valid("json").id, actor: actorOf(c) }, deps.now());
       endStreamsFor(deps.db, { hostLink: c.req.valid("json").id });
       return c.json({ success: true as const }, 200);
     })
-    .openapi({ ...activityRoute, middleware: admin }, (c) => {
+    .openapi(adminRoute(deps, activityRoute, "managers"), (c) => {
       return c.json(eventActivity(deps.db, c.req.valid("param").id, c.req.valid("query")), 200);
     })
     .openapi(hostLoginRoute, (c) => {

@@ -2,6 +2,7 @@
 export const paths = {
   home: "/",
   welcome: "/welcome",
+  /** Also `/admin/setup?t={token}`, a team member's set-up link (issue 49): the admin page shows it. */
   admin: "/admin",
   adminDoor: "/admin/door",
   otpVerification: "/otp-verification",

@@ -1,7 +1,15 @@
+import { useLocation } from "react-router-dom";
 import { AdminPanel } from "../features/admin/components/admin-panel.tsx";
 import { RoundsConsole } from "../features/rounds/index.ts";
+import { AdminSetupPage } from "./admin-setup.tsx";
 
+/**
+ * `/admin`, and `/admin/setup` (a team member's set-up link), which the router sends here so that
+ * its page needs no loader of its own in the home page's JavaScript (docs/decisions/052-the-team-pages.md).
+ */
 export function AdminPage() {
+  const { pathname } = useLocation();
+  if (pathname.replace(/\/$/, "") === "/admin/setup") return <AdminSetupPage />;
   return (
     <main className="page admin-page">
       <h1>Event admin</h1>

@@ -18,6 +18,10 @@ export type Endpoint = {
   goodAnswer?: (status: number, body: unknown) => boolean;
   /** Its success is not JSON (the API reference page and its script); its errors still are. */
   nonJson?: true;
+  /** Every body field is optional, so `{}` is a legal request (sign-out-everywhere's own sessions). */
+  emptyIsLegal?: true;
+  /** The path also serves the other method (GET and POST /api/team), so "wrong method" may be legal. */
+  otherMethodServed?: true;
 };
 
 /**
@@ -161,7 +165,7 @@ export function casesFor(ep: Endpoint, live: boolean, jpeg: Uint8Array): Case[] 
     { path: url({}, `${url().split("?")[1] ?? ""}&__proto__[admin]=1&%=%&a=${"b".repeat(10_000)}`) },
     true,
   );
-  add("wrong method", { method: ep.method === "GET" ? "POST" : "GET" });
+  add("wrong method", { method: ep.method === "GET" ? "POST" : "GET" }, ep.otherMethodServed === true);
   // Headers are input too: forged and junk cookies stand in for the session, never beside it.
   const headerCases: [string, Record<string, string>][] = [
     ["forged admin cookie", { cookie: "sdt_admin=admin.9999999999999.forgedsignature" }],
@@ -201,7 +205,7 @@ export function casesFor(ep: Endpoint, live: boolean, jpeg: Uint8Array): Case[] 
     for (const type of WRONG_CONTENT_TYPES)
       json(`JSON sent as ${type || "no content type"}`, JSON.stringify(base), false, type);
     json("JSON with a charset", JSON.stringify(base), true, "application/json; charset=utf-8");
-    json("empty object", "{}");
+    json("empty object", "{}", ep.emptyIsLegal === true);
     for (const [name, field] of Object.entries(fields)) {
       if (!field.optional) json(`missing ${name}`, JSON.stringify(omit(base, name)));
       for (const [label, v] of HOSTILE)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { panelSearch, readPanelAddress } from "./admin-tabs.ts";
+import { opensDoor, panelSearch, readPanelAddress, signedInLabel, TABS, tabsFor } from "./admin-tabs.ts";
 
 describe("the panel's address", () => {
   it("opens on the Overview when the address names no tab, or one that does not exist", () => {
@@ -16,6 +16,7 @@ describe("the panel's address", () => {
       "Rounds",
       "Host access",
       "Invite",
+      "Team",
     ] as const) {
       expect(readPanelAddress(new URLSearchParams(panelSearch(tab, 12)))).toEqual({ tab, eventId: 12 });
     }
@@ -27,5 +28,45 @@ describe("the panel's address", () => {
     for (const bad of ["abc", "0", "1.5", "-2", "07", "1e3", "12345678901234567"]) {
       expect(readPanelAddress(new URLSearchParams(`tab=edit-event&event=${bad}`)).eventId).toBeNull();
     }
+  });
+});
+
+describe("the tabs each person sees", () => {
+  const member = (role: "manager" | "finance" | "door") => ({ member: { id: 3, name: "Priya", role } });
+
+  it("gives the owner every tab, Team included, and the door", () => {
+    expect(tabsFor({ member: null })).toEqual(TABS);
+    expect(tabsFor({ member: null })).toContain("Team");
+    expect(opensDoor({ member: null })).toBe(true);
+    expect(signedInLabel({ member: null })).toBe("Owner");
+  });
+
+  it("gives a Manager everything but Team", () => {
+    expect(tabsFor(member("manager"))).toEqual(TABS.filter((t) => t !== "Team"));
+    expect(opensDoor(member("manager"))).toBe(true);
+    expect(signedInLabel(member("manager"))).toBe("Priya (Manager)");
+  });
+
+  it("gives Finance the Overview and User Details, and no door", () => {
+    expect(tabsFor(member("finance"))).toEqual(["Overview", "User Details"]);
+    expect(opensDoor(member("finance"))).toBe(false);
+    expect(signedInLabel(member("finance"))).toBe("Priya (Finance)");
+  });
+
+  it("gives Door the Rounds and the door's page", () => {
+    expect(tabsFor(member("door"))).toEqual(["Rounds"]);
+    expect(opensDoor(member("door"))).toBe(true);
+    expect(signedInLabel(member("door"))).toBe("Priya (Door)");
+  });
+
+  it("opens an address naming another role's tab on the first of the person's own", () => {
+    const params = new URLSearchParams("tab=team&event=4");
+    expect(readPanelAddress(params, tabsFor(member("manager")))).toEqual({ tab: "Overview", eventId: 4 });
+    expect(readPanelAddress(params, tabsFor(member("door")))).toEqual({ tab: "Rounds", eventId: 4 });
+    expect(readPanelAddress(new URLSearchParams(""), tabsFor(member("door"))).tab).toBe("Rounds");
+    expect(readPanelAddress(new URLSearchParams("tab=user-details"), tabsFor(member("finance"))).tab).toBe(
+      "User Details",
+    );
+    expect(readPanelAddress(params, tabsFor({ member: null })).tab).toBe("Team");
   });
 });

@@ -13,12 +13,32 @@ export type Older = "none" | "more" | "loading" | "error";
 const ERASED_NAME = "Erased attendee";
 const personName = (person: ActivityEntry["person"]) => person?.name ?? ERASED_NAME;
 
-/** Who made a change: the organiser, a host by the link's label, the server (failed logins) or a guest (their own cancel). */
+/**
+ * Who made a change: the organiser (the owner), a team member as the server wrote them
+ * (`Priya (Finance)`), a host by the link's label, the server (failed logins) or a guest (their own cancel).
+ */
 function actorLine(entry: ActivityEntry) {
   if (entry.actorKind === "organiser") return "Organiser";
+  if (entry.actorKind === "member") return entry.actor;
   if (entry.actorKind === "system") return "System";
   if (entry.actorKind === "guest") return "Guest";
   return `${entry.actor} (host)`;
+}
+
+/** What a member did, as a sentence (`Priya (Finance) refunded Arjun Mehta`), where the action has a verb. */
+const MEMBER_VERBS: Partial<Record<ActivityEntry["action"], string>> = {
+  refund: "refunded",
+  "check-in": "checked in",
+  "check-in undone": "undid the check-in of",
+  "marked left": "marked as left",
+};
+
+/** `refunded Arjun Mehta`, or null when the entry reads better as the usual line. */
+function memberSentence(entry: ActivityEntry) {
+  const verb = MEMBER_VERBS[entry.action];
+  if (entry.actorKind !== "member" || !verb || !entry.person) return null;
+  const times = entry.count > 1 ? ` · ${entry.count} times` : "";
+  return `${verb} ${personName(entry.person)}${times}`;
 }
 
 /** `paper card entered · Imran Ali · like for Kavya Rao`: names are read now, never stored. */
@@ -66,8 +86,8 @@ export function ActivitySection(props: {
               <span className="activity-when">{formatAtVenue(entry.at, zone)}</span>
               <span className="activity-what">
                 <strong className={`activity-actor activity-actor-${entry.actorKind}`}>{actorLine(entry)}</strong>
-                {" · "}
-                <span>{whatLine(entry)}</span>
+                {memberSentence(entry) === null ? " · " : " "}
+                <span>{memberSentence(entry) ?? whatLine(entry)}</span>
               </span>
             </li>
           ))}

@@ -4,7 +4,9 @@ import { LoginModal } from "../../../components/ui/login-modal.tsx";
 import { adminLogout, adminSession } from "../../../lib/admin-session.ts";
 import { useAdminStore } from "../../../lib/admin-store.ts";
 import { TabList } from "../../../lib/tab-list.tsx";
-import { panelSearch, readPanelAddress, TABS, type Tab, tabSlug } from "../admin-tabs.ts";
+import { useReply } from "../../../lib/use-reply.ts";
+import { type SignedIn, SignInWithPasskeyButton, SignOutEverywhereButton, TeamTab } from "../../team/index.ts";
+import { opensDoor, panelSearch, readPanelAddress, signedInLabel, type Tab, tabSlug, tabsFor } from "../admin-tabs.ts";
 import { useAdminEvents } from "../use-admin-events.ts";
 import { AddEventForm } from "./add-event-form.tsx";
 import { EditEventForm } from "./edit-event-form.tsx";
@@ -27,32 +29,74 @@ export type RoundsTab = ComponentType<{
   onPick(id: number | null): void;
 }>;
 
-/** The organiser's panel: locked behind the password modal until the server says the session is live. */
+type Session = { status: "ready"; signedIn: SignedIn } | { status: "error" };
+
+/** How often an open panel asks whether its session still lives (a removed member's page locks). */
+export const SESSION_CHECK_MS = 30_000;
+
+/**
+ * The organiser's panel: locked behind the sign-in modal until the server says the session is live,
+ * then the tabs of whoever signed in (the owner, or a team member by their role: admin-tabs.ts).
+ */
 export function AdminPanel({ Rounds }: { Rounds: RoundsTab }) {
   const status = useAdminStore((s) => s.status);
   const lock = useAdminStore((s) => s.lock);
   const unlock = useAdminStore((s) => s.unlock);
+  // Read on arrival (a still-valid cookie skips the modal; any doubt shows it) and after each sign-in,
+  // which is when the panel learns who is signed in.
+  const session = useReply(status === "locked" ? null : "session", {
+    load: async (): Promise<Session> => {
+      const reply = await adminSession();
+      if (!(reply.ok && reply.data.admin)) {
+        lock();
+        return { status: "error" };
+      }
+      unlock();
+      return { status: "ready", signedIn: { member: reply.data.member } };
+    },
+    failed: (): Session => {
+      lock();
+      return { status: "error" };
+    },
+  });
 
-  useEffect(() => {
-    let live = true;
-    // A still-valid cookie from earlier skips the modal; any doubt shows it.
-    adminSession()
-      .then((reply) => live && (reply.ok && reply.data.admin ? unlock() : lock()))
-      .catch(() => live && lock());
-    return () => {
-      live = false;
-    };
-  }, [lock, unlock]);
-
-  if (status === "checking") {
+  if (status === "locked") return <LoginModal PasskeySignIn={SignInWithPasskeyButton} />;
+  if (session.state.status !== "ready") {
     return (
       <p role="status" className="admin-loading">
         Checking your session...
       </p>
     );
   }
-  if (status === "locked") return <LoginModal />;
-  return <UnlockedPanel Rounds={Rounds} />;
+  return <UnlockedPanel Rounds={Rounds} signedIn={session.state.signedIn} />;
+}
+
+/**
+ * Asks the server again whether the session lives, every SESSION_CHECK_MS and whenever the page comes
+ * back into view: a member removed (or signed out everywhere) while their page is open sees the
+ * sign-in modal without having to press anything.
+ */
+function useSessionWatch() {
+  const lock = useAdminStore((s) => s.lock);
+  useEffect(() => {
+    const check = () => {
+      if (document.visibilityState === "hidden") return;
+      adminSession()
+        .then((reply) => {
+          if (!(reply.ok && reply.data.admin)) lock();
+        })
+        // Offline or unreachable says nothing about the session: the next check asks again.
+        .catch(() => undefined);
+    };
+    const timer = setInterval(check, SESSION_CHECK_MS);
+    document.addEventListener("visibilitychange", check);
+    window.addEventListener("focus", check);
+    return () => {
+      clearInterval(timer);
+      document.removeEventListener("visibilitychange", check);
+      window.removeEventListener("focus", check);
+    };
+  }, [lock]);
 }
 
 /**
@@ -60,14 +104,16 @@ export function AdminPanel({ Rounds }: { Rounds: RoundsTab }) {
  * picked in it live in the address (admin-tabs.ts): switching tabs or events replaces the entry,
  * while the links between them (an Overview row's, the one after saving) add one, so Back returns.
  */
-function UnlockedPanel({ Rounds }: { Rounds: RoundsTab }) {
+function UnlockedPanel({ Rounds, signedIn }: { Rounds: RoundsTab; signedIn: SignedIn }) {
   const [params, setParams] = useSearchParams();
-  const { tab, eventId } = readPanelAddress(params);
+  const tabs = tabsFor(signedIn);
+  const { tab, eventId } = readPanelAddress(params, tabs);
   const show = (next: Tab, id: number | null = null) => setParams(panelSearch(next, id), { replace: true });
   const pick = (id: number | null) => show(tab, id);
   const events = useAdminEvents();
   const lock = useAdminStore((s) => s.lock);
   const panel = useRef<HTMLElement>(null);
+  useSessionWatch();
   // A link that switched the tab took its own element away with the old tab: focus would fall to the
   // page's start, so it goes to the new panel, shown from its top (the link may have been far down).
   const shown = `${tab}:${eventId}`;
@@ -83,7 +129,7 @@ function UnlockedPanel({ Rounds }: { Rounds: RoundsTab }) {
     <div className="admin-panel">
       <div className="admin-bar">
         <TabList
-          tabs={TABS}
+          tabs={tabs}
           current={tab}
           onSelect={(t) => {
             if (t !== tab) show(t);
@@ -92,10 +138,17 @@ function UnlockedPanel({ Rounds }: { Rounds: RoundsTab }) {
           label="Admin sections"
           className="admin-tabs"
         />
-        {/* The fourth tab is a page of its own (a phone at the door), so it is a link, not a tab. */}
-        <Link to="/admin/door" className="admin-tab" style={{ marginRight: "auto", textDecoration: "none" }}>
-          Door
-        </Link>
+        {/* The door is a page of its own (a phone at the door), so it is a link, not a tab. */}
+        {opensDoor(signedIn) ? (
+          <Link to="/admin/door" className="admin-tab" style={{ textDecoration: "none" }}>
+            Door
+          </Link>
+        ) : null}
+        <span className="signed-in-as" style={{ marginLeft: "auto" }}>
+          {signedInLabel(signedIn)}
+        </span>
+        {/* The owner's is on the Team tab, under Your sessions. */}
+        {signedIn.member ? <SignOutEverywhereButton who="member" /> : null}
         <button
           type="button"
           className="button admin-logout"
@@ -103,7 +156,7 @@ function UnlockedPanel({ Rounds }: { Rounds: RoundsTab }) {
             void adminLogout().finally(lock);
           }}
         >
-          Log out
+          Sign out
         </button>
       </div>
       <section
@@ -121,6 +174,7 @@ function UnlockedPanel({ Rounds }: { Rounds: RoundsTab }) {
         {tab === "Rounds" ? <Rounds events={events} eventId={eventId} onPick={pick} /> : null}
         {tab === "Host access" ? <HostAccess events={events} eventId={eventId} onPick={pick} /> : null}
         {tab === "Invite" ? <Invite events={events} eventId={eventId} onPick={pick} /> : null}
+        {tab === "Team" ? <TeamTab /> : null}
       </section>
     </div>
   );
