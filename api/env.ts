@@ -48,6 +48,8 @@ const schema = z
     SESSION_SECRET: optionalText.pipe(z.string().min(32, "must be at least 32 characters").optional()),
     SEED_DEMO: z.enum(["0", "1"]).default("1"),
     SUPPORT_EMAIL: z.email().default("support@example.com"),
+    // The owner's own address (optional): told when the owner's password is locked (issue 49).
+    ORGANISER_EMAIL: optionalText.pipe(z.email().optional()),
     COMPANY_SITE_URL: z.url().default("https://example.com"),
     NAVBAR_SCRIPT_URL: z.url().default(DEFAULT_NAVBAR_SCRIPT_URL),
     // Subresource Integrity of that script (docs/decisions/013); the default URL's hash is built in.

@@ -3,7 +3,7 @@ import { DomainError } from "../lib/errors.ts";
 import { assertUnderLimit, clearHits, isOverLimit, type Limit, recordHit, releaseHit } from "../lib/rate-limit.ts";
 import { enqueueEmail } from "../messaging/outbox.ts";
 import { senderOf } from "../messaging/templates/email-frame.ts";
-import { accountLockedEmail } from "../messaging/templates/team.ts";
+import { accountLockedEmail, ownerLockedEmail } from "../messaging/templates/team.ts";
 import { recordFailedLogin } from "./activity.ts";
 
 // Locks that lock the right person (issue 49, docs/decisions/050-the-team.md): wrong passwords and
@@ -104,18 +104,27 @@ export function signInLimits(deps: AppDeps) {
 }
 
 /**
- * An account just locked: its member gets an email (once per 15-minute window); the owner's lock is
- * logged, since the owner has no address on file (docs/decisions/050-the-team.md).
+ * An account just locked: its person gets an email (once per 15-minute window), a member at their
+ * address, the owner at ORGANISER_EMAIL when it is set; the owner's lock is logged too
+ * (docs/decisions/050-the-team.md).
  */
 function locked(deps: AppDeps, account: Account, now: number) {
+  const window = now - (now % SIGN_IN_WINDOW_MS);
   if (account.kind === "owner") {
     deps.log("warn", "owner account locked", { minutes: SIGN_IN_WINDOW_MS / 60_000 });
+    const to = deps.env.ORGANISER_EMAIL;
+    if (to) {
+      enqueueEmail(
+        deps.db,
+        { dedupeKey: `owner-locked:${window}`, to, ...ownerLockedEmail({ sender: senderOf(deps.env) }) },
+        deps.env,
+      );
+    }
     return;
   }
   const member = account.member;
   // An address that is not a member's gets nothing: the lock itself is the same for it.
   if (!member) return;
-  const window = now - (now % SIGN_IN_WINDOW_MS);
   enqueueEmail(
     deps.db,
     {

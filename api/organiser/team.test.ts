@@ -21,7 +21,7 @@ const seen: string[] = [];
 const logs: string[] = [];
 
 const server = suiteTestServer({
-  env: { BUSINESS_NAME: "Saathi Test Nights" },
+  env: { BUSINESS_NAME: "Saathi Test Nights", ORGANISER_EMAIL: "owner@saathi.example" },
   deps: (base) => ({
     log: (level, message, fields) => {
       logs.push(JSON.stringify({ level, message, ...fields }));
@@ -494,7 +494,7 @@ describe("the owner's second factor", () => {
     });
   });
 
-  it("locks the owner's password after 5 wrong tries (429 account_locked, even to the right one), logged", async () => {
+  it("locks the owner's password after 5 wrong tries (429 account_locked, even to the right one), logged and emailed to ORGANISER_EMAIL", async () => {
     server.advance(15 * MINUTE + 1000);
     const anon = browserClient(server.url);
     for (let i = 0; i < 5; i++)
@@ -503,6 +503,14 @@ describe("the owner's second factor", () => {
     expect(right.status).toBe(429);
     expect(await body(right)).toMatchObject({ code: "account_locked" });
     expect(logs.some((line) => line.includes("owner account locked"))).toBe(true);
+    const told = server.deps.db
+      .select()
+      .from(outboxMessages)
+      .where(and(eq(outboxMessages.to, "owner@saathi.example"), like(outboxMessages.subject, "%locked%")))
+      .all();
+    expect(told).toHaveLength(1);
+    expect(told[0]?.body).toContain("5 wrong passwords or codes for the owner's Saathi Test Nights sign-in");
+    expect(told[0]?.body).toContain("Team members' sign-ins are not affected.");
     server.advance(15 * MINUTE + 1000);
     expect((await anon.postJson("/api/admin-login", { password: PASSWORD })).status).toBe(200);
   });

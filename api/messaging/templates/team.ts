@@ -35,3 +35,16 @@ export function accountLockedEmail(input: { sender: Sender; name: string }): Ema
   ];
   return compose(`Your ${input.sender.businessName} sign-in is locked for 15 minutes`, blocks, input.sender);
 }
+
+/** Too many wrong passwords or codes for the owner's password: it is locked for 15 minutes. */
+export function ownerLockedEmail(input: { sender: Sender }): EmailContent {
+  const blocks: Block[] = [
+    {
+      p: `There were 5 wrong passwords or codes for the owner's ${input.sender.businessName} sign-in in the last 15 minutes, so the owner's password is locked for 15 minutes. Team members' sign-ins are not affected.`,
+    },
+    {
+      p: "If that was you, wait and try again. If it was not, someone may be guessing the password: change ADMIN_PASSWORD (which also signs out every owner session) and turn on Require a second factor for the owner password.",
+    },
+  ];
+  return compose(`The owner's ${input.sender.businessName} sign-in is locked for 15 minutes`, blocks, input.sender);
+}
