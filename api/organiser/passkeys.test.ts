@@ -2,14 +2,15 @@ import type {
   PublicKeyCredentialCreationOptionsJSON,
   PublicKeyCredentialRequestOptionsJSON,
 } from "@simplewebauthn/server";
-import { and, eq, like } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { adminSessions, outboxMessages } from "../../db/schema.ts";
+import { adminSessions } from "../../db/schema.ts";
 import { passkeys, teamMembers, webauthnChallenges } from "../../db/team-schema.ts";
 import { type BrowserClient, browserClient, suiteTestServer } from "../../test/api-harness.ts";
 import { SoftAuthenticator } from "../../test/fakes/authenticator.ts";
 import { newMobile, signedInOnMe } from "../../test/suites/booking-flow.ts";
 import { hostAccessHelpers, json, PASSWORD } from "../../test/suites/host-access.ts";
+import { setupTokenFor as setupTokenForIn } from "../../test/suites/team.ts";
 import { CHALLENGE_TTL_MS } from "./passkeys.ts";
 
 // Passkeys (issue 49, docs/decisions/051-passkeys.md): adding one (the owner, a member signed in, a
@@ -242,17 +243,7 @@ describe("sign-in refusals", () => {
   });
 });
 
-/** The set-up link's token from the newest email to `email` (the outbox keeps what is to be sent). */
-function setupTokenFor(email: string): string {
-  const rows = server.deps.db
-    .select()
-    .from(outboxMessages)
-    .where(and(eq(outboxMessages.to, email), like(outboxMessages.subject, "Set up your sign-in%")))
-    .all();
-  const token = /\/admin\/setup\?t=([A-Za-z0-9_-]+)/.exec(rows.at(-1)?.body ?? "")?.[1];
-  if (!token) throw new Error(`no set-up email to ${email}`);
-  return token;
-}
+const setupTokenFor = (email: string) => setupTokenForIn(server.deps.db, email);
 
 let added = 0;
 

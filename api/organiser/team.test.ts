@@ -5,7 +5,7 @@ import { ownerSecurity, passkeys, recoveryCodes, teamMembers } from "../../db/te
 import { type BrowserClient, browserClient, suiteTestServer } from "../../test/api-harness.ts";
 import { insertEvent, insertPaidBookings } from "../../test/fixtures.ts";
 import { HOUR, json, MINUTE, PASSWORD } from "../../test/suites/host-access.ts";
-import { guestBrowser, sessionBrowser } from "../../test/suites/team.ts";
+import { guestBrowser, sessionBrowser, setupTokenFor as setupTokenForIn } from "../../test/suites/team.ts";
 import { decryptSecret, encryptSecret, hashPassword } from "../lib/crypto.ts";
 import { newTotpSecret, TOTP_STEP_MS, totpCode } from "../lib/totp.ts";
 
@@ -44,18 +44,7 @@ async function body<T = Record<string, unknown>>(response: Response): Promise<T>
   return JSON.parse(text) as T;
 }
 
-/** The set-up link's token from the newest email to `email`. */
-function setupTokenFor(email: string): string {
-  const rows = server.deps.db
-    .select()
-    .from(outboxMessages)
-    .where(and(eq(outboxMessages.to, email), like(outboxMessages.subject, "Set up your sign-in%")))
-    .all();
-  const last = rows.at(-1);
-  const token = /\/admin\/setup\?t=([A-Za-z0-9_-]+)/.exec(last?.body ?? "")?.[1];
-  if (!token) throw new Error(`no set-up email to ${email}`);
-  return token;
-}
+const setupTokenFor = (email: string) => setupTokenForIn(server.deps.db, email);
 
 const secretOf = (otpauthUri: string) => new URL(otpauthUri).searchParams.get("secret") ?? "";
 

@@ -1,9 +1,11 @@
 import { randomBytes } from "node:crypto";
+import { and, eq, like } from "drizzle-orm";
 import { COOKIE as ADMIN_COOKIE, openAdminSession } from "../../api/lib/admin-session.ts";
 import { signValue } from "../../api/lib/crypto.ts";
 import { COOKIE as GUEST_COOKIE } from "../../api/lib/guest-session.ts";
 import { guestSessions } from "../../db/access-schema.ts";
 import type { Db } from "../../db/client.ts";
+import { outboxMessages } from "../../db/schema.ts";
 import { type TeamMember, type TeamRole, teamMembers } from "../../db/team-schema.ts";
 import { type BrowserClient, browserClient, type TestServer } from "../api-harness.ts";
 
@@ -45,4 +47,16 @@ export function guestBrowser(server: TestServer, phone: string): BrowserClient {
   const browser = browserClient(server.url);
   browser.jar.set(GUEST_COOKIE, signValue(server.deps.env.SESSION_SECRET, "guest-session", id, expiresAt));
   return browser;
+}
+
+/** The set-up link's token from the newest email to `email` (the outbox keeps what is to be sent). */
+export function setupTokenFor(db: Db, email: string): string {
+  const rows = db
+    .select()
+    .from(outboxMessages)
+    .where(and(eq(outboxMessages.to, email), like(outboxMessages.subject, "Set up your sign-in%")))
+    .all();
+  const token = /\/admin\/setup\?t=([A-Za-z0-9_-]+)/.exec(rows.at(-1)?.body ?? "")?.[1];
+  if (!token) throw new Error(`no set-up email to ${email}`);
+  return token;
 }
