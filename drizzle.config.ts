@@ -2,13 +2,14 @@ import { defineConfig } from "drizzle-kit";
 
 export default defineConfig({
   dialect: "sqlite",
-  // Five files, one schema: the rounds, access, marketing and team tables live apart so no file grows past reading in one go.
+  // Six files, one schema: the rounds, access, marketing, team and wallet tables live apart so no file grows past reading in one go.
   schema: [
     "./db/schema.ts",
     "./db/rounds-schema.ts",
     "./db/access-schema.ts",
     "./db/marketing-schema.ts",
     "./db/team-schema.ts",
+    "./db/wallet-schema.ts",
   ],
   out: "./db/migrations",
 });

@@ -40,6 +40,9 @@ import { announcementRoutes } from "./organiser/announcements-routes.ts";
 import { hostAccessRoutes } from "./organiser/host-access-routes.ts";
 import { passkeyRoutes } from "./organiser/passkey-routes.ts";
 import { teamRoutes } from "./organiser/team-routes.ts";
+import { appleWalletRoutes } from "./wallet/apple-routes.ts";
+import { googleWalletRoutes } from "./wallet/google-routes.ts";
+import { passkitRoutes } from "./wallet/passkit-routes.ts";
 
 export type { AppDeps } from "./deps.ts";
 
@@ -107,7 +110,10 @@ export function apiRoutes(deps: AppDeps) {
     .route("/", inRoom("organiser", announcementRoutes(deps)))
     .route("/", inRoom("messaging", mailboxRoutes(deps)))
     .route("/", inRoom("messaging", inboundRoutes(deps)))
-    .route("/", inRoom("messaging", unsubscribeRoutes(deps)));
+    .route("/", inRoom("messaging", unsubscribeRoutes(deps)))
+    .route("/", inRoom("wallet", appleWalletRoutes(deps)))
+    .route("/", inRoom("wallet", googleWalletRoutes(deps)))
+    .route("/", inRoom("wallet", passkitRoutes(deps)));
   return new OpenAPIHono().route("/api", api);
 }
 

@@ -9,6 +9,7 @@ import { createPaymentsProvider } from "./providers/payments/index.ts";
 import type { PaymentsProvider } from "./providers/payments/types.ts";
 import { createSmsProvider } from "./providers/sms/index.ts";
 import type { DevOutbox, SmsProvider } from "./providers/sms/types.ts";
+import { loadWalletKeys, type WalletKeys } from "./wallet/keys.ts";
 
 /** Everything createApp needs; tests build their own with a temporary database. */
 export type AppDeps = {
@@ -27,6 +28,8 @@ export type AppDeps = {
    * document (issue 35, part 3). Absent, such an email waits in the outbox (a temporary failure).
    */
   documentPdf?: (documentId: number) => Promise<Uint8Array>;
+  /** The organiser's Apple and Google Wallet keys, read at start (api/wallet/keys.ts); null where not configured. */
+  wallet: WalletKeys;
   log: Logger;
   /** Epoch ms; tests move time forward to expire holds and codes. */
   now: () => number;
@@ -67,6 +70,7 @@ export function createAppDeps(base: Pick<AppDeps, "db" | "env" | "log" | "now">)
     mail,
     devMailbox,
     payments,
+    wallet: loadWalletKeys(env),
     documentPdf: (documentId) => documentPdf({ db }, documentId),
   };
 }

@@ -154,6 +154,21 @@ const schema = z
       .enum(["0", "1"])
       .default("0")
       .transform((v) => v === "1"),
+    // Apple Wallet passes (issue 50; docs/operations.md, "Wallet passes"): the Pass Type ID, the team,
+    // and paths of PEM files (the pass certificate, its key, Apple's WWDR intermediate). All or none.
+    APPLE_PASS_TYPE_ID: optionalText,
+    APPLE_TEAM_ID: optionalText,
+    APPLE_PASS_CERT: optionalText,
+    APPLE_PASS_KEY: optionalText,
+    APPLE_WWDR_CERT: optionalText,
+    APPLE_PASS_KEY_PASSPHRASE: optionalText,
+    // Where pushes to Wallet go (HTTP/2): Apple's; tests point it at a local stand-in.
+    APNS_BASE_URL: z.url().default("https://api.push.apple.com"),
+    // Google Wallet (issue 50): the issuer id and the path of a service-account JSON key. Both or none.
+    GOOGLE_WALLET_ISSUER_ID: optionalText,
+    GOOGLE_WALLET_KEY: optionalText,
+    // Google's Wallet REST API (objects' updates); tests point it at a local stand-in.
+    GOOGLE_WALLET_API_BASE: z.url().default("https://walletobjects.googleapis.com/walletobjects/v1"),
   })
   .superRefine((v, ctx) => {
     if (v.NODE_ENV === "production") {
@@ -233,6 +248,26 @@ const schema = z
         code: "custom",
         path: [v.TWILIO_ACCOUNT_SID ? "TWILIO_AUTH_TOKEN" : "TWILIO_ACCOUNT_SID"],
         message: "TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN go together",
+      });
+    }
+    // A wallet half-configured would show a button that cannot work: all of a wallet's settings or none.
+    const apple = [
+      "APPLE_PASS_TYPE_ID",
+      "APPLE_TEAM_ID",
+      "APPLE_PASS_CERT",
+      "APPLE_PASS_KEY",
+      "APPLE_WWDR_CERT",
+    ] as const;
+    const appleSet = apple.filter((name) => v[name]);
+    if (appleSet.length > 0 && appleSet.length < apple.length) {
+      for (const name of apple.filter((n) => !v[n]))
+        ctx.addIssue({ code: "custom", path: [name], message: `is required with ${appleSet[0]} (Apple Wallet)` });
+    }
+    if (Boolean(v.GOOGLE_WALLET_ISSUER_ID) !== Boolean(v.GOOGLE_WALLET_KEY)) {
+      ctx.addIssue({
+        code: "custom",
+        path: [v.GOOGLE_WALLET_ISSUER_ID ? "GOOGLE_WALLET_KEY" : "GOOGLE_WALLET_ISSUER_ID"],
+        message: "GOOGLE_WALLET_ISSUER_ID and GOOGLE_WALLET_KEY go together (Google Wallet)",
       });
     }
     if (v.TWILIO_ACCOUNT_SID && (!v.TWILIO_VERIFY_SERVICE_SID || !v.TWILIO_FROM)) {

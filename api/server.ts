@@ -17,6 +17,7 @@ import { proxyTrust } from "./lib/trust-proxy.ts";
 import { closeRoomStreams } from "./night/room-events.ts";
 import { backgroundJobs } from "./ops/jobs.ts";
 import { createScheduler } from "./ops/scheduler.ts";
+import { WalletKeyError } from "./wallet/keys.ts";
 
 // The only file that listens. Everything it wires up is built by createApp from these pieces.
 
@@ -32,8 +33,19 @@ if (env.SEED_DEMO === "1") {
 // Seats a crash left waiting for their photo go back before anyone asks (holds.ts).
 const givenBack = giveBackSeatsWithoutPhoto(db, now());
 if (givenBack > 0) log("info", `gave back ${givenBack} seats whose photo never came`);
-const deps = createAppDeps({ db, env, log, now });
+const deps = createDepsOrExit();
 const { sms, mail, payments } = deps;
+
+/** The deps, or one `Configuration error:` line and exit 1 when a wallet key file cannot be read (api/wallet/keys.ts). */
+function createDepsOrExit() {
+  try {
+    return createAppDeps({ db, env, log, now });
+  } catch (error) {
+    if (!(error instanceof WalletKeyError)) throw error;
+    console.error(`Configuration error: ${error.message}`);
+    process.exit(1);
+  }
+}
 
 const staticDir = env.STATIC_DIR ?? join(dirname(fileURLToPath(import.meta.url)), "..", "dist");
 if (!existsSync(join(staticDir, "index.html"))) {

@@ -51,7 +51,7 @@ function forbiddenImports(file: string, source: string): Violation[] {
 
 // Inside api/, the rooms by domain (README, "How the code is laid out"): each holds its routes
 // (`*-routes.ts`) and its services side by side; lib/ and providers/ hold what has no domain.
-const DOMAINS = ["booking", "night", "organiser", "messaging", "ops"] as const;
+const DOMAINS = ["booking", "night", "organiser", "messaging", "ops", "wallet"] as const;
 const roomOf = (path: string): string | null => {
   const parts = relative(root, path).split(/[\\/]/);
   return parts[0] === "api" && parts.length > 2 ? parts[1]! : null;

@@ -18,6 +18,8 @@ export const ROOMS = {
   messaging:
     "Texts and emails and their answers: STOP and START, email consent, one-click unsubscribe, the local mailbox.",
   ops: "Health, the public configuration, this document and its reference page.",
+  wallet:
+    "The ticket in Apple Wallet and Google Wallet: the .pkpass, the save link, and Apple's PassKit web service that keeps a pass true.",
 } as const;
 export type Room = keyof typeof ROOMS;
 
