@@ -199,6 +199,9 @@ export const OPERATION_SECURITY: Record<string, readonly ("none" | Scheme)[]> = 
   twilioInbound: ["twilioSignature"],
   devInboundSms: [],
   devMailbox: [],
+  // wallet
+  walletGoogle: ["signedLink", "guestSession"],
+  walletStatus: ["organiserSession"],
   // ops: the document and its page are open outside production, the organiser's only in it.
   healthz: [],
   publicConfig: [],

@@ -157,6 +157,9 @@ const RULES: Record<string, Rule> = {
   twilioInbound: "proof",
   devInboundSms: "public",
   devMailbox: "public",
+  // wallet (the suite's server has no wallet keys: the save link is 404 to every caller)
+  walletGoogle: "proof",
+  walletStatus: "money",
   // ops (the document and its page are open outside production; the suite runs as `test`)
   healthz: "public",
   publicConfig: "public",
