@@ -208,6 +208,8 @@ export const OPERATION_SECURITY: Record<string, readonly ("none" | Scheme)[]> = 
   openapiJson: ["none", "organiserSession"],
   docs: ["none", "organiserSession"],
   docsScalarJs: ["none", "organiserSession"],
+  // wallet: the ticket link's token, or the guest's own /me session.
+  walletApple: ["signedLink", "guestSession"],
 };
 
 type Registry = Pick<OpenAPIHono, "openAPIRegistry">;
