@@ -199,9 +199,6 @@ export const OPERATION_SECURITY: Record<string, readonly ("none" | Scheme)[]> = 
   twilioInbound: ["twilioSignature"],
   devInboundSms: [],
   devMailbox: [],
-  // wallet
-  walletGoogle: ["signedLink", "guestSession"],
-  walletStatus: ["organiserSession"],
   // ops: the document and its page are open outside production, the organiser's only in it.
   healthz: [],
   publicConfig: [],
@@ -210,6 +207,8 @@ export const OPERATION_SECURITY: Record<string, readonly ("none" | Scheme)[]> = 
   docsScalarJs: ["none", "organiserSession"],
   // wallet: the ticket link's token, or the guest's own /me session.
   walletApple: ["signedLink", "guestSession"],
+  walletGoogle: ["signedLink", "guestSession"],
+  walletStatus: ["organiserSession"],
 };
 
 type Registry = Pick<OpenAPIHono, "openAPIRegistry">;

@@ -157,9 +157,6 @@ const RULES: Record<string, Rule> = {
   twilioInbound: "proof",
   devInboundSms: "public",
   devMailbox: "public",
-  // wallet (the suite's server has no wallet keys: the save link is 404 to every caller)
-  walletGoogle: "proof",
-  walletStatus: "money",
   // ops (the document and its page are open outside production; the suite runs as `test`)
   healthz: "public",
   publicConfig: "public",
@@ -169,6 +166,8 @@ const RULES: Record<string, Rule> = {
   // wallet (this suite's server has no wallet keys, so every caller gets its 404; the signed link and
   // the /me session are walked in api/wallet/apple-pass.test.ts)
   walletApple: "proof",
+  walletGoogle: "proof",
+  walletStatus: "money",
 };
 
 /** The class each caller must get: `allowed` is anything but 401 and 403. */
