@@ -259,7 +259,8 @@ function endpointTable(): Endpoint[] {
       params: { bookingId: id() },
       query: { kind: { kind: "documentKind", base: "adjustment", optional: true } },
     },
-    // The Google Wallet save link: no wallet keys here, so every request is a 404 that makes nothing.
+    // The wallets' calls: no wallet keys here, so every request is a 404 that makes nothing.
+    { method: "GET", path: "/api/wallet/apple/:bookingId", params: { bookingId: id() }, query: { t: any } },
     { method: "GET", path: "/api/wallet/google/:bookingId", params: { bookingId: id() }, query: { t: any } },
     { method: "GET", path: "/api/wallet-status", admin: true, baseSucceeds: "admin" },
     {
@@ -814,6 +815,7 @@ describe("every endpoint answers bad input with a 4xx {success:false, error} and
     "POST /api/ticket-status",
     "GET /api/invoice",
     "GET /api/me-invoice/:bookingId",
+    "GET /api/wallet/apple/:bookingId",
     "GET /api/wallet/google/:bookingId",
     "GET /api/wallet-status",
     "POST /api/confirm-booking",
