@@ -16,8 +16,9 @@ let config: Promise<WalletConfig> | null = null;
 export function walletConfig(): Promise<WalletConfig> {
   config ??= getJson<Ok<(typeof api)["public-config"]["$get"]>>("/api/public-config")
     .then((reply) => {
-      const wallet = reply.ok ? (reply.data as Partial<Ok<(typeof api)["public-config"]["$get"]>>).wallet : undefined;
-      return { apple: wallet?.apple === true, google: wallet?.google === true };
+      // A config the service worker cached before it said has no `wallet`: then no button.
+      const data: { wallet?: Partial<WalletConfig> } = reply.ok ? reply.data : {};
+      return { apple: data.wallet?.apple === true, google: data.wallet?.google === true };
     })
     .catch(() => {
       config = null;
