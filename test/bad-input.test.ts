@@ -259,6 +259,8 @@ function endpointTable(): Endpoint[] {
       params: { bookingId: id() },
       query: { kind: { kind: "documentKind", base: "adjustment", optional: true } },
     },
+    // The Apple Wallet pass: 404 here (no Apple settings), and bad ids 400 before that.
+    { method: "GET", path: "/api/wallet/apple/:bookingId", params: { bookingId: id() }, query: { t: any } },
     {
       method: "POST",
       path: "/api/confirm-booking",
@@ -811,6 +813,7 @@ describe("every endpoint answers bad input with a 4xx {success:false, error} and
     "POST /api/ticket-status",
     "GET /api/invoice",
     "GET /api/me-invoice/:bookingId",
+    "GET /api/wallet/apple/:bookingId",
     "POST /api/confirm-booking",
     "GET /api/dev/checkout/:id",
     "POST /api/dev/checkout/:id/pay",
