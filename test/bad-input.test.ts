@@ -259,8 +259,9 @@ function endpointTable(): Endpoint[] {
       params: { bookingId: id() },
       query: { kind: { kind: "documentKind", base: "adjustment", optional: true } },
     },
-    // The wallets' calls: no wallet keys here, so every request is a 404 that makes nothing.
+    // The Apple Wallet pass: 404 here (no Apple settings), and bad ids 400 before that.
     { method: "GET", path: "/api/wallet/apple/:bookingId", params: { bookingId: id() }, query: { t: any } },
+    // The Google Wallet save link: the same, without Google's settings.
     { method: "GET", path: "/api/wallet/google/:bookingId", params: { bookingId: id() }, query: { t: any } },
     { method: "GET", path: "/api/wallet-status", admin: true, baseSucceeds: "admin" },
     {

@@ -58,16 +58,16 @@ const OPEN_TO_ANYONE = new Set([
   "GET /api/kept-details",
   // The kept photo beside Use my saved photo: the same proof as the prefill (api/booking/kept-details.test.ts).
   "GET /api/kept-photo",
-  // The wallets' pass and save link: the ticket link's token, or the guest session of the booking's
-  // number; 403 invalid_link for anyone else, 404 where that wallet is not set up
-  // (api/wallet/apple-pass.test.ts, api/wallet/google-pass.test.ts).
-  "GET /api/wallet/apple/:bookingId",
-  "GET /api/wallet/google/:bookingId",
   // A saved ticket's receipt or invoice: its link token is the proof, 403 invalid_link for any other
   // booking; a /me night's: the guest's own session, 401 without it, 403 for another number's
   // booking (decision 032, api/booking/invoices.test.ts).
   "GET /api/invoice",
   "GET /api/me-invoice/:bookingId",
+  // The Apple Wallet pass: the ticket link's token or the guest's own session of the booking's number;
+  // 403 invalid_link for any other, 404 without the Apple settings (api/wallet/apple-pass.test.ts).
+  "GET /api/wallet/apple/:bookingId",
+  // The Google Wallet save link: the same proofs, 404 without Google's settings (api/wallet/google-pass.test.ts).
+  "GET /api/wallet/google/:bookingId",
   "GET /api/public-config",
   "GET /api/uploads/images/:name",
   "POST /api/admin-login",

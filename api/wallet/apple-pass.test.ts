@@ -341,6 +341,16 @@ describe("who may download it", () => {
       expect(db.select().from(walletPasses).where(eq(walletPasses.bookingId, bookingId)).get()).toBeUndefined();
   });
 
+  it("gives a paid booking without its door code yet the code first, as the ticket link does", async () => {
+    const { db } = server.deps;
+    const ticket = await paidTicket(server);
+    db.update(bookings).set({ uniqueCode: null }).where(eq(bookings.id, ticket.bookingId)).run();
+    const pass = passJsonOf(await download(ticket.bookingId, ticket.token));
+    const code = db.select().from(bookings).where(eq(bookings.id, ticket.bookingId)).get()?.uniqueCode;
+    expect(code).toMatch(/^[A-Z2-9]{10}$/);
+    expect(fieldsOf(pass).code?.value).toBe(code);
+  });
+
   it("is a 404 where Apple Wallet is not configured, and makes nothing", async () => {
     await withTestServer(async (plain: TestServer) => {
       const ticket = await paidTicket(plain);

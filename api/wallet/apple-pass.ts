@@ -35,7 +35,7 @@ const IMAGE_SIZES: Record<string, number> = {
 let images: Promise<Record<string, Buffer>> | undefined;
 
 /** The pass's images, made once per process. */
-export function passImages(): Promise<Record<string, Buffer>> {
+function passImages(): Promise<Record<string, Buffer>> {
   images ??= (async () => {
     const entries = await Promise.all(
       Object.entries(IMAGE_SIZES).map(async ([name, size]) => {

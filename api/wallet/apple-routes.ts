@@ -74,7 +74,8 @@ async function applePassFacts(deps: AppDeps, bookingId: number) {
   if (!ctx) throw NotFound("no such ticket");
   if (ctx.event.personalDataErasedAt !== null) throw Gone("this ticket has expired");
   const { status } = ctx.booking;
-  if (status !== "paid" && status !== "refunded" && status !== "cancelled") throw Conflict("not paid", "not_paid");
+  if (status !== "paid" && status !== "refunded" && status !== "cancelled")
+    throw Conflict("this booking is not paid", "not_paid");
   const now = deps.now();
   if (status === "paid" && !ctx.booking.uniqueCode) {
     // Payment completion issues the code; a paid booking without one gets it as the ticket link gives it.
