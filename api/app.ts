@@ -43,6 +43,7 @@ import { teamRoutes } from "./organiser/team-routes.ts";
 import { appleWalletRoutes } from "./wallet/apple-routes.ts";
 import { googleWalletRoutes } from "./wallet/google-routes.ts";
 import { passkitRoutes } from "./wallet/passkit-routes.ts";
+import { walletStatusRoutes } from "./wallet/status-routes.ts";
 
 export type { AppDeps } from "./deps.ts";
 
@@ -113,7 +114,8 @@ export function apiRoutes(deps: AppDeps) {
     .route("/", inRoom("messaging", unsubscribeRoutes(deps)))
     .route("/", inRoom("wallet", appleWalletRoutes(deps)))
     .route("/", inRoom("wallet", googleWalletRoutes(deps)))
-    .route("/", inRoom("wallet", passkitRoutes(deps)));
+    .route("/", inRoom("wallet", passkitRoutes(deps)))
+    .route("/", inRoom("wallet", walletStatusRoutes(deps)));
   return new OpenAPIHono().route("/api", api);
 }
 

@@ -92,6 +92,25 @@ describe("configuration", () => {
     expect(problems({ STRIPE_SECRET_KEY: "sk_test_x" })).toEqual([expect.stringMatching(/^STRIPE_WEBHOOK_SECRET: /)]);
     expect(problems({ TWILIO_ACCOUNT_SID: "ACx" })).toContainEqual(expect.stringMatching(/^TWILIO_AUTH_TOKEN: /));
   });
+
+  it("turns Apple Wallet on with all five of its settings or none, naming each one missing", () => {
+    expect(problems({ APPLE_PASS_TYPE_ID: "pass.au.example.tickets", APPLE_TEAM_ID: "TEAM123456" })).toEqual([
+      "APPLE_PASS_CERT: is required with APPLE_PASS_TYPE_ID (Apple Wallet)",
+      "APPLE_PASS_KEY: is required with APPLE_PASS_TYPE_ID (Apple Wallet)",
+      "APPLE_WWDR_CERT: is required with APPLE_PASS_TYPE_ID (Apple Wallet)",
+    ]);
+    expect(problems({ APPLE_WWDR_CERT: "/keys/wwdr.pem" })).toHaveLength(4);
+    const all = {
+      APPLE_PASS_TYPE_ID: "pass.au.example.tickets",
+      APPLE_TEAM_ID: "TEAM123456",
+      APPLE_PASS_CERT: "/keys/pass.pem",
+      APPLE_PASS_KEY: "/keys/pass.key",
+      APPLE_WWDR_CERT: "/keys/wwdr.pem",
+    };
+    expect(problems(all)).toEqual([]);
+    // The passphrase is optional (an unencrypted key), and alone turns nothing on.
+    expect(problems({ APPLE_PASS_KEY_PASSPHRASE: "secret" })).toEqual([]);
+  });
 });
 
 describe("operations settings", () => {

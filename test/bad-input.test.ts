@@ -259,6 +259,11 @@ function endpointTable(): Endpoint[] {
       params: { bookingId: id() },
       query: { kind: { kind: "documentKind", base: "adjustment", optional: true } },
     },
+    // The Apple Wallet pass: 404 here (no Apple settings), and bad ids 400 before that.
+    { method: "GET", path: "/api/wallet/apple/:bookingId", params: { bookingId: id() }, query: { t: any } },
+    // The Google Wallet save link: the same, without Google's settings.
+    { method: "GET", path: "/api/wallet/google/:bookingId", params: { bookingId: id() }, query: { t: any } },
+    { method: "GET", path: "/api/wallet-status", admin: true, baseSucceeds: "admin" },
     {
       method: "POST",
       path: "/api/confirm-booking",
@@ -811,6 +816,9 @@ describe("every endpoint answers bad input with a 4xx {success:false, error} and
     "POST /api/ticket-status",
     "GET /api/invoice",
     "GET /api/me-invoice/:bookingId",
+    "GET /api/wallet/apple/:bookingId",
+    "GET /api/wallet/google/:bookingId",
+    "GET /api/wallet-status",
     "POST /api/confirm-booking",
     "GET /api/dev/checkout/:id",
     "POST /api/dev/checkout/:id/pay",

@@ -63,6 +63,11 @@ const OPEN_TO_ANYONE = new Set([
   // booking (decision 032, api/booking/invoices.test.ts).
   "GET /api/invoice",
   "GET /api/me-invoice/:bookingId",
+  // The Apple Wallet pass: the ticket link's token or the guest's own session of the booking's number;
+  // 403 invalid_link for any other, 404 without the Apple settings (api/wallet/apple-pass.test.ts).
+  "GET /api/wallet/apple/:bookingId",
+  // The Google Wallet save link: the same proofs, 404 without Google's settings (api/wallet/google-pass.test.ts).
+  "GET /api/wallet/google/:bookingId",
   "GET /api/public-config",
   "GET /api/uploads/images/:name",
   "POST /api/admin-login",

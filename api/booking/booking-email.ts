@@ -1,7 +1,7 @@
 import type { DbOrTx } from "../../db/client.ts";
 import type { Document } from "../../db/schema.ts";
 import type { Env } from "../env.ts";
-import { savedTicketLink } from "../lib/capability.ts";
+import { linkToken, savedTicketLink } from "../lib/capability.ts";
 import { enqueueEmail } from "../messaging/outbox.ts";
 import { type EmailDocument, senderOf } from "../messaging/templates/email-frame.ts";
 import { bookingEmail } from "../messaging/templates/ticket.ts";
@@ -15,6 +15,22 @@ export const bookingEmailKey = (bookingId: number) => `confirmation-${bookingId}
 /** A document as an email names and attaches it. */
 export const emailDocument = (doc: Document | undefined): EmailDocument | null =>
   doc ? { id: doc.id, number: doc.number, title: documentTitle(doc) as EmailDocument["title"] } : null;
+
+/**
+ * The email's wallet links, each only where its wallet is set up (its settings go all or none, and
+ * the keys they name are read at start, so the settings say it). Google's is the ticket link with
+ * `&wallet=google`: the ticket page then asks for a save link made now (docs/decisions/054-wallet-buttons.md).
+ */
+export function walletLinks(env: Env, bookingId: number) {
+  return {
+    ...(env.APPLE_PASS_TYPE_ID
+      ? {
+          apple: `${env.PUBLIC_BASE_URL}/api/wallet/apple/${bookingId}?t=${linkToken(env, "ticket", bookingId)}`,
+        }
+      : {}),
+    ...(env.GOOGLE_WALLET_ISSUER_ID ? { google: `${savedTicketLink(env, bookingId)}&wallet=google` } : {}),
+  };
+}
 
 /**
  * Queues the booking email (its words: api/messaging/templates/ticket.ts) in the transaction that
@@ -42,6 +58,7 @@ export function queueBookingEmail(
     ticketUrl: savedTicketLink(env, booking.id),
     qrText: doorQrLink(env, event.id, user.id),
     document: emailDocument(ticket.document),
+    wallet: walletLinks(env, booking.id),
     now,
   });
   enqueueEmail(tx, { dedupeKey: bookingEmailKey(booking.id), to: user.email, bookingId: booking.id, ...content }, env);

@@ -11,6 +11,7 @@ const publicConfig = z.strictObject({
   eventTimeZone: z.string(),
   retentionDays: z.number().int(),
   businessName: z.string(),
+  wallet: z.strictObject({ apple: z.boolean(), google: z.boolean() }),
 });
 
 const publicConfigRoute = createRoute({
@@ -20,11 +21,13 @@ const publicConfigRoute = createRoute({
   description: [
     "- **Who:** public.",
     "- **200:** `{supportEmail, companySiteUrl, navbarScriptUrl, navbarScriptIntegrity,",
-    "  stripePublishableKey, eventTimeZone, retentionDays, businessName}`: the non-secret settings the PWA needs",
+    "  stripePublishableKey, eventTimeZone, retentionDays, businessName, wallet}`: the non-secret settings the PWA needs",
     "  (`stripePublishableKey` is `null` without Stripe; `navbarScriptIntegrity` is the landing page",
     "  script's Subresource Integrity hash; `eventTimeZone` is the admin form's default zone;",
     "  `retentionDays` is `RETENTION_DAYS`, which the `/privacy` page names, as it names `businessName`",
-    "  (`BUSINESS_NAME`) as the sender of messages about future events).",
+    "  (`BUSINESS_NAME`) as the sender of messages about future events; `wallet` is `{apple, google}`,",
+    "  whether each wallet's keys are set up, so the ticket shows **Add to Apple Wallet** and",
+    "  **Add to Google Wallet** only where they work).",
     "  `Cache-Control: public, max-age=300`.",
   ].join("\n"),
   responses: { 200: json(publicConfig), ...errors("get", []) },
@@ -47,6 +50,8 @@ export const configRoutes = (deps: AppDeps) =>
         retentionDays: deps.env.RETENTION_DAYS,
         // Who sends the messages about future events, as /privacy names it (the Spam Act's identification).
         businessName: deps.env.BUSINESS_NAME,
+        // Which wallet buttons the ticket shows: only those whose keys were read at start.
+        wallet: { apple: deps.wallet.apple !== null, google: deps.wallet.google !== null },
       },
       200,
       { "cache-control": "public, max-age=300" },

@@ -205,6 +205,10 @@ export const OPERATION_SECURITY: Record<string, readonly ("none" | Scheme)[]> = 
   openapiJson: ["none", "organiserSession"],
   docs: ["none", "organiserSession"],
   docsScalarJs: ["none", "organiserSession"],
+  // wallet: the ticket link's token, or the guest's own /me session.
+  walletApple: ["signedLink", "guestSession"],
+  walletGoogle: ["signedLink", "guestSession"],
+  walletStatus: ["organiserSession"],
 };
 
 type Registry = Pick<OpenAPIHono, "openAPIRegistry">;

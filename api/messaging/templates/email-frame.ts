@@ -58,7 +58,9 @@ export type Block =
   | { p: string }
   | { facts: [label: string, value: string][] }
   | { link: { href: string; text: string } }
-  | { qr: { alt: string } };
+  | { qr: { alt: string } }
+  /** Links drawn as the wallets' badges: black, white text (Apple's and Google's guidelines), side by side. */
+  | { badges: { href: string; text: string }[] };
 
 /**
  * What a marketing email's footer adds to the sender (the Spam Act's identification and way out,
@@ -74,6 +76,15 @@ export function html(blocks: Block[], sender: Sender, heading: string, marketing
     if ("link" in block) {
       const href = escapeHtml(block.link.href);
       return `<tr><td style="padding:4px 0 16px;"><a href="${href}" style="${FONT}display:inline-block;background:#8a1c4a;color:#ffffff;text-decoration:none;font-size:16px;font-weight:bold;padding:12px 20px;border-radius:6px;">${escapeHtml(block.link.text)}</a></td></tr>`;
+    }
+    if ("badges" in block) {
+      const badges = block.badges
+        .map(
+          (badge) =>
+            `<a href="${escapeHtml(badge.href)}" style="${FONT}display:inline-block;background:#000000;color:#ffffff;text-decoration:none;font-size:15px;font-weight:bold;padding:10px 16px;border-radius:8px;border:1px solid #a6a6a6;margin:0 8px 8px 0;">${escapeHtml(badge.text)}</a>`,
+        )
+        .join("");
+      return `<tr><td style="padding:0 0 8px;">${badges}</td></tr>`;
     }
     if ("qr" in block) {
       return `<tr><td style="padding:0 0 12px;"><img src="cid:${QR_CID}" width="240" height="240" alt="${escapeHtml(block.qr.alt)}" style="display:block;border:0;width:240px;height:240px;"></td></tr>`;
@@ -109,6 +120,7 @@ export function text(blocks: Block[], sender: Sender, marketing?: MarketingFoote
     if ("p" in block) return block.p;
     if ("link" in block) return `${block.link.text}: ${block.link.href}`;
     if ("qr" in block) return null;
+    if ("badges" in block) return block.badges.map((badge) => `${badge.text}: ${badge.href}`).join("\n");
     return block.facts.map(([label, value]) => `${label}: ${value}`).join("\n");
   });
   const footer = marketing

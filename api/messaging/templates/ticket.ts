@@ -41,6 +41,13 @@ export const ticketText = (input: {
   `Your ticket code is ${input.code}. Your ticket, with the QR to show at the door: ${input.ticketUrl}`;
 
 /**
+ * The ticket's wallet links (docs/decisions/054-wallet-buttons.md): Apple's downloads the pass with the
+ * ticket link's token; Google's opens the ticket page, which asks for a fresh save link and goes on
+ * to Google, so the email never carries a JWT whose facts (the time, the state) may have changed since.
+ */
+export type WalletLinks = { apple?: string; google?: string };
+
+/**
  * The booking email, queued with the confirmation text: the QR inline with the unique code, the date
  * and time on the venue's clock, the address and the ticket link; the event's `.ics` and the
  * payment's receipt or tax invoice attached.
@@ -51,9 +58,15 @@ export function bookingEmail(
     /** What the QR encodes: the door page's link (api/booking/ticket.ts's `doorQrLink`). */
     qrText: string;
     document?: EmailDocument | null;
+    /** The wallet links, each only where its wallet is set up (api/booking/booking-email.ts). */
+    wallet?: WalletLinks;
   },
 ): EmailContent {
   const { event, sender } = input;
+  const badges = [
+    ...(input.wallet?.apple ? [{ href: input.wallet.apple, text: "Add to Apple Wallet" }] : []),
+    ...(input.wallet?.google ? [{ href: input.wallet.google, text: "Add to Google Wallet" }] : []),
+  ];
   const blocks: Block[] = [
     { p: `Hi ${input.name},` },
     { p: `You're booked for ${event.name}. Show this QR code, or say your ticket code, at the door.` },
@@ -67,6 +80,7 @@ export function bookingEmail(
       ],
     },
     { link: { href: input.ticketUrl, text: "Open your ticket" } },
+    ...(badges.length > 0 ? [{ badges } satisfies Block] : []),
     {
       p: input.document
         ? `Your ${input.document.title.toLowerCase()} ${input.document.number} is attached, with the night as a calendar file.`

@@ -20,6 +20,10 @@ export type Participant = EventOfReply<Ok<(typeof api)["get-event-user"][":id"][
 export type WaitlistRow = Ok<(typeof api)["admin-event"][":id"]["waitlist"]["$get"]>["waitlist"][number];
 export type LifecycleReply = ApiReply<Ok<(typeof api)["start-event"]["$post"]>>;
 
+/** The wallets' set-up and when the Apple Wallet certificate expires (the desk's warning). */
+export type WalletStatus = Ok<(typeof api)["wallet-status"]["$get"]>;
+export const getWalletStatus = () => guarded(send(api["wallet-status"].$get()));
+
 /** The configured default zone for new events (EVENT_TIME_ZONE), from the public settings. */
 export const eventDefaults = () => send(api["public-config"].$get());
 

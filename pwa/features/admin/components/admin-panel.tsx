@@ -14,6 +14,7 @@ import { HostAccess } from "./host-access.tsx";
 import { Invite } from "./invite.tsx";
 import { Overview } from "./overview.tsx";
 import { UserDetails } from "./user-details.tsx";
+import { WalletWarning } from "./wallet-warning.tsx";
 import "../admin.css";
 
 const tabId = (tab: Tab) => `admin-tab-${tabSlug(tab)}`;
@@ -167,7 +168,12 @@ function UnlockedPanel({ Rounds, signedIn }: { Rounds: RoundsTab; signedIn: Sign
         className="admin-tabpanel"
         tabIndex={-1}
       >
-        {tab === "Overview" ? <Overview events={events} /> : null}
+        {tab === "Overview" ? (
+          <>
+            <WalletWarning />
+            <Overview events={events} />
+          </>
+        ) : null}
         {tab === "Add Event" ? <AddEventForm onSaved={() => void events.reload()} /> : null}
         {tab === "Edit Event" ? <EditEventForm events={events} eventId={eventId} onPick={pick} /> : null}
         {tab === "User Details" ? <UserDetails events={events} eventId={eventId} onPick={pick} /> : null}

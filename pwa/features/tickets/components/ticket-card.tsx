@@ -6,6 +6,7 @@ import { EventTime } from "../../events/index.ts";
 import { ticketStanding } from "../ticket-standing.ts";
 import type { SavedTicket } from "../ticket-store.ts";
 import { AddToCalendar } from "./add-to-calendar.tsx";
+import { WalletButtons } from "./wallet-buttons.tsx";
 import "../tickets.css";
 
 export type TicketView = Pick<
@@ -136,6 +137,9 @@ export function TicketCard({ ticket, headingLevel = 2 }: { ticket: TicketView; h
             Download QR
           </a>
           <AddToCalendar ticket={ticket} />
+          {ticket.bookingId && ticket.ticketToken ? (
+            <WalletButtons bookingId={ticket.bookingId} token={ticket.ticketToken} />
+          ) : null}
         </>
       ) : null}
       {!voided && ticket.bookingId && ticket.ticketToken && ticket.invoiceNumber ? (
