@@ -176,6 +176,8 @@ export const OPERATION_SECURITY: Record<string, readonly ("none" | Scheme)[]> = 
   cancelEvent: ["organiserSession"],
   adminEventWaitlist: ["organiserSession"],
   adminEventSummary: ["organiserSession"],
+  reportsMoney: ["organiserSession"],
+  reportsGst: ["organiserSession"],
   adminEventParticipantsCsv: ["organiserSession"],
   startEvent: ["organiserSession"],
   endEvent: ["organiserSession"],

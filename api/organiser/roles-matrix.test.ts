@@ -149,6 +149,8 @@ const RULES: Record<string, Rule> = {
   announcementsPreview: "managers",
   announcements: "managers",
   adminEventAnnouncements: "managers",
+  reportsMoney: "money",
+  reportsGst: "money",
   // messaging
   getConfirmEmailConsent: "proof",
   postConfirmEmailConsent: "proof",
