@@ -5,12 +5,16 @@ import { BadRequest } from "../lib/errors.ts";
 import { apiRouter, errors, z } from "../lib/openapi.ts";
 import { type Column, dollars, reportCsv } from "./reports/csv.ts";
 import { type GstRow, gstReport } from "./reports/gst.ts";
+import { type InvitationsRow, invitationsReport } from "./reports/invitations.ts";
 import { type MoneyRow, moneyReport } from "./reports/money.ts";
-import { MONTH, periodOf, periodProblem } from "./reports/period.ts";
+import { FEWER_THAN_3, MONTH, type Period, periodOf, periodProblem } from "./reports/period.ts";
+import { PRICE_GROUPS, type PricesRow, pricesReport } from "./reports/prices.ts";
+import { type SeatsRow, seatsReport } from "./reports/seats.ts";
 
 // The organiser's reports (issue 51): `GET /api/reports/{name}?from=YYYY-MM&to=YYYY-MM`, `{rows}` or,
 // with `&format=csv`, the same rows as a spreadsheet. Counts and money only: no name, phone, email or
-// photo. Each report is one SQL query in its own file beside this one.
+// photo, and a count of 1 or 2 guests shows `fewer than 3`. Each report is one SQL statement in its
+// own file under reports/; this file declares the calls and the CSV columns.
 
 const query = z.object({
   from: z.string().regex(MONTH).openapi({ example: "2026-07", description: "The first month, `YYYY-MM`." }),
@@ -19,26 +23,62 @@ const query = z.object({
 });
 
 const cents = () => z.number().int();
+const guestCount = () => z.union([z.number().int(), z.literal(FEWER_THAN_3)]);
 
-const moneyRow = z.strictObject({
-  month: z.string(),
-  bookings: z.number().int(),
-  grossCents: cents(),
-  refundsCents: cents(),
-  netCents: cents(),
-  gstCents: cents(),
-});
-
-const gstRow = z.strictObject({
-  quarter: z.string(),
-  label: z.string(),
-  salesCents: cents(),
-  refundsCents: cents(),
-  g1Cents: cents(),
-  gstOnSalesCents: cents(),
-  gstOnRefundsCents: cents(),
-  a1Cents: cents(),
-});
+const ROWS = {
+  money: z.strictObject({
+    month: z.string(),
+    bookings: z.number().int(),
+    grossCents: cents(),
+    refundsCents: cents(),
+    netCents: cents(),
+    gstCents: cents(),
+  }),
+  gst: z.strictObject({
+    quarter: z.string(),
+    label: z.string(),
+    salesCents: cents(),
+    refundsCents: cents(),
+    g1Cents: cents(),
+    gstOnSalesCents: cents(),
+    gstOnRefundsCents: cents(),
+    a1Cents: cents(),
+  }),
+  seats: z.strictObject({
+    eventId: z.number().int(),
+    eventName: z.string(),
+    startsAt: z.string(),
+    timeZone: z.string(),
+    format: z.enum(["women_men", "one_group", "mixed"]),
+    status: z.string(),
+    seatsOffered: z.number().int(),
+    seatsSold: z.number().int(),
+    womenOffered: z.number().int().nullable(),
+    womenSold: z.number().int().nullable(),
+    menOffered: z.number().int().nullable(),
+    menSold: z.number().int().nullable(),
+    sellThroughPercent: z.number().int(),
+    daysToSellOut: z.number().nullable(),
+    filledLast: z.enum(["women", "men"]).nullable(),
+  }),
+  prices: z.strictObject({
+    price: z.enum(PRICE_GROUPS),
+    code: z.string().nullable(),
+    bookings: guestCount(),
+    revenueCents: cents(),
+    discountCents: cents(),
+  }),
+  invitations: z.strictObject({
+    announcementId: z.number().int(),
+    eventName: z.string(),
+    sentAt: z.string(),
+    reachedSms: guestCount(),
+    reachedEmail: guestCount(),
+    booked: guestCount(),
+    bookedWomen: guestCount(),
+    bookedMen: guestCount(),
+  }),
+};
 
 /** A report's 200: its rows as JSON, or the CSV attachment. */
 const reportReply = <T extends z.ZodType>(row: T) => ({
@@ -49,44 +89,53 @@ const reportReply = <T extends z.ZodType>(row: T) => ({
   },
 });
 
-const REPORT_ERRORS = [...ADMIN_ERRORS, "invalid_request"] as const;
-const period = [
+const PERIOD = [
   "- **Who:** organiser session.",
   "- **Query:** `from` and `to`, months as `YYYY-MM` on the business's clock (`EVENT_TIME_ZONE`), both",
   "  included, at most 120 months; `format=csv` for the spreadsheet. 400 `invalid_request` otherwise.",
 ];
 
-const moneyRoute = createRoute({
-  method: "get",
-  path: "/reports/money",
-  summary: "Money by month: ticket sales, refunds, net and GST",
-  description: [
-    ...period,
-    "- **200:** `{rows: [{month, bookings, grossCents, refundsCents, netCents, gstCents}]}`, one per month:",
-    "  what was paid for tickets in the month (paid or later refunded bookings with a payment), refunds",
-    "  made in it, the difference, and the GST of the receipts and tax invoices issued in it less their",
-    "  adjustment notes' (0 when not registered). CSV: `month,bookings,gross,refunds,net,gst`, dollars.",
-  ].join("\n"),
-  request: { query },
-  responses: { 200: reportReply(moneyRow), ...errors("get", REPORT_ERRORS) },
-});
+const reportRoute = <N extends keyof typeof ROWS>(name: N, summary: string, lines: string[]) =>
+  createRoute({
+    method: "get",
+    path: `/reports/${name}` as `/reports/${N}`,
+    summary,
+    description: [...PERIOD, ...lines].join("\n"),
+    request: { query },
+    responses: { 200: reportReply(ROWS[name]), ...errors("get", [...ADMIN_ERRORS, "invalid_request"]) },
+  });
 
-const gstRoute = createRoute({
-  method: "get",
-  path: "/reports/gst",
-  summary: "The GST summary for the BAS, per quarter",
-  description: [
-    ...period,
-    "- **200:** `{rows: [{quarter, label, salesCents, refundsCents, g1Cents, gstOnSalesCents,",
-    "  gstOnRefundsCents, a1Cents}]}`, one per quarter of the financial year the period touches (whole",
-    "  quarters: `2026-07` is `Jul–Sep 2026`): G1 total sales including GST and 1A the GST on them, each",
-    "  refund taken off in the quarter it was made. A summary for the organiser's accountant, not lodged",
-    "  anywhere. CSV: `quarter,sales,refunds,G1,gst_on_sales,gst_on_refunds,1A`, dollars.",
-  ].join("\n"),
-  request: { query },
-  responses: { 200: reportReply(gstRow), ...errors("get", REPORT_ERRORS) },
-});
+const moneyRoute = reportRoute("money", "Money by month: ticket sales, refunds, net and GST", [
+  "- **200:** one row a month: what was paid for tickets in it (paid or later refunded bookings with a",
+  "  payment), the refunds made in it, the difference, and the GST of the receipts and tax invoices",
+  "  issued in it less their adjustment notes' (0 when not registered). CSV: `month,bookings,gross,refunds,net,gst`.",
+]);
+const gstRoute = reportRoute("gst", "The GST summary for the BAS, per quarter", [
+  "- **200:** one row per quarter of the financial year the period touches (whole quarters: `2026-07`",
+  "  is `Jul–Sep 2026`): G1 total sales including GST and 1A the GST on them, each refund taken off in",
+  "  the quarter it was made. A summary for the accountant, not lodged anywhere.",
+  "  CSV: `quarter,sales,refunds,G1,gst_on_sales,gst_on_refunds,1A`.",
+]);
+const seatsRoute = reportRoute("seats", "Seats sold of those offered, per night, and how fast they went", [
+  "- **200:** one row per night starting in the period: seats sold (paid, as the Overview counts them) of",
+  "  those offered, by side at balanced nights, the share sold, days from going on sale to the last",
+  "  seat (null when it did not sell out) and which side filled last.",
+]);
+const pricesRoute = reportRoute(
+  "prices",
+  "Bookings and revenue by price: early-bird, each side's price, each promo code",
+  [
+    "- **200:** for the bookings paid in the period: `Early-bird`, `Without early-bird`, `Women's price`,",
+    "  `Men's price` (nights with a price per side) and one `Promo code` row per code, each with its",
+    "  bookings (`fewer than 3` for 1 or 2), what they were charged and the discount off the list price.",
+  ],
+);
+const invitationsRoute = reportRoute("invitations", "Each invitation: whom it reached and who booked through it", [
+  "- **200:** one row per announcement made in the period: texts and emails sent, and paid bookings made",
+  "  through its link, by side (each count of 1 or 2 as `fewer than 3`).",
+]);
 
+const count = (n: number | typeof FEWER_THAN_3) => n;
 const MONEY_COLUMNS: Column<MoneyRow>[] = [
   { header: "month", cell: (r) => r.month },
   { header: "bookings", cell: (r) => r.bookings },
@@ -95,7 +144,6 @@ const MONEY_COLUMNS: Column<MoneyRow>[] = [
   { header: "net", cell: (r) => dollars(r.netCents) },
   { header: "gst", cell: (r) => dollars(r.gstCents) },
 ];
-
 const GST_COLUMNS: Column<GstRow>[] = [
   { header: "quarter", cell: (r) => r.label },
   { header: "sales", cell: (r) => dollars(r.salesCents) },
@@ -105,31 +153,89 @@ const GST_COLUMNS: Column<GstRow>[] = [
   { header: "gst_on_refunds", cell: (r) => dollars(r.gstOnRefundsCents) },
   { header: "1A", cell: (r) => dollars(r.a1Cents) },
 ];
+const SEATS_COLUMNS: Column<SeatsRow>[] = [
+  { header: "event", cell: (r) => r.eventName },
+  { header: "starts_at", cell: (r) => r.startsAt },
+  { header: "format", cell: (r) => r.format },
+  { header: "status", cell: (r) => r.status },
+  { header: "seats_offered", cell: (r) => r.seatsOffered },
+  { header: "seats_sold", cell: (r) => r.seatsSold },
+  { header: "women_offered", cell: (r) => r.womenOffered ?? "" },
+  { header: "women_sold", cell: (r) => r.womenSold ?? "" },
+  { header: "men_offered", cell: (r) => r.menOffered ?? "" },
+  { header: "men_sold", cell: (r) => r.menSold ?? "" },
+  { header: "sell_through_percent", cell: (r) => r.sellThroughPercent },
+  { header: "days_to_sell_out", cell: (r) => r.daysToSellOut ?? "" },
+  { header: "filled_last", cell: (r) => r.filledLast ?? "" },
+];
+const PRICES_COLUMNS: Column<PricesRow>[] = [
+  { header: "price", cell: (r) => r.price },
+  { header: "code", cell: (r) => r.code ?? "" },
+  { header: "bookings", cell: (r) => count(r.bookings) },
+  { header: "revenue", cell: (r) => dollars(r.revenueCents) },
+  { header: "discount", cell: (r) => dollars(r.discountCents) },
+];
+const INVITATIONS_COLUMNS: Column<InvitationsRow>[] = [
+  { header: "event", cell: (r) => r.eventName },
+  { header: "sent_at", cell: (r) => r.sentAt },
+  { header: "reached_sms", cell: (r) => count(r.reachedSms) },
+  { header: "reached_email", cell: (r) => count(r.reachedEmail) },
+  { header: "booked", cell: (r) => count(r.booked) },
+  { header: "booked_women", cell: (r) => count(r.bookedWomen) },
+  { header: "booked_men", cell: (r) => count(r.bookedMen) },
+];
 
 /** The period of a valid query, or a 400 saying what is wrong with it. */
-function periodFrom(deps: AppDeps, q: { from: string; to: string }) {
+function periodFrom(deps: AppDeps, q: { from: string; to: string }): Period {
   const problem = periodProblem(q.from, q.to);
   if (problem) throw BadRequest(problem);
   return periodOf(q.from, q.to, deps.env.EVENT_TIME_ZONE);
 }
 
-const csvHeaders = (name: string, q: { from: string; to: string }) => ({
-  "content-type": "text/csv; charset=utf-8",
-  "content-disposition": `attachment; filename="${name}-${q.from}-to-${q.to}.csv"`,
-  "cache-control": "no-store",
-});
+/** One report's handler: its rows as JSON, or as the CSV attachment `{name}-{from}-to-{to}.csv`. */
+const answer =
+  <R>(deps: AppDeps, name: string, rowsOf: (period: Period) => R[], columns: Column<R>[]) =>
+  (q: { from: string; to: string; format?: "json" | "csv" | undefined }) => {
+    const rows = rowsOf(periodFrom(deps, q));
+    if (q.format !== "csv") return { kind: "json", json: { rows } } as const;
+    return {
+      kind: "csv",
+      csv: reportCsv(columns, rows),
+      headers: {
+        "content-type": "text/csv; charset=utf-8",
+        "content-disposition": `attachment; filename="${name}-${q.from}-to-${q.to}.csv"`,
+        "cache-control": "no-store",
+      },
+    } as const;
+  };
 
-export const reportsRoutes = (deps: AppDeps) =>
-  apiRouter()
+const NO_STORE = { "cache-control": "no-store" };
+
+export const reportsRoutes = (deps: AppDeps) => {
+  const money = answer(deps, "money", (p) => moneyReport(deps.db, p), MONEY_COLUMNS);
+  const gst = answer(deps, "gst", (p) => gstReport(deps.db, p), GST_COLUMNS);
+  const seats = answer(deps, "seats", (p) => seatsReport(deps.db, p), SEATS_COLUMNS);
+  const prices = answer(deps, "prices", (p) => pricesReport(deps.db, p), PRICES_COLUMNS);
+  const invitations = answer(deps, "invitations", (p) => invitationsReport(deps.db, p), INVITATIONS_COLUMNS);
+  return apiRouter()
     .openapi(adminRoute(deps, moneyRoute, "money"), (c) => {
-      const q = c.req.valid("query");
-      const rows = moneyReport(deps.db, periodFrom(deps, q));
-      if (q.format === "csv") return c.body(reportCsv(MONEY_COLUMNS, rows), 200, csvHeaders("money", q));
-      return c.json({ rows }, 200, { "cache-control": "no-store" });
+      const a = money(c.req.valid("query"));
+      return a.kind === "csv" ? c.body(a.csv, 200, a.headers) : c.json(a.json, 200, NO_STORE);
     })
     .openapi(adminRoute(deps, gstRoute, "money"), (c) => {
-      const q = c.req.valid("query");
-      const rows = gstReport(deps.db, periodFrom(deps, q));
-      if (q.format === "csv") return c.body(reportCsv(GST_COLUMNS, rows), 200, csvHeaders("gst", q));
-      return c.json({ rows }, 200, { "cache-control": "no-store" });
+      const a = gst(c.req.valid("query"));
+      return a.kind === "csv" ? c.body(a.csv, 200, a.headers) : c.json(a.json, 200, NO_STORE);
+    })
+    .openapi(adminRoute(deps, seatsRoute, "money"), (c) => {
+      const a = seats(c.req.valid("query"));
+      return a.kind === "csv" ? c.body(a.csv, 200, a.headers) : c.json(a.json, 200, NO_STORE);
+    })
+    .openapi(adminRoute(deps, pricesRoute, "money"), (c) => {
+      const a = prices(c.req.valid("query"));
+      return a.kind === "csv" ? c.body(a.csv, 200, a.headers) : c.json(a.json, 200, NO_STORE);
+    })
+    .openapi(adminRoute(deps, invitationsRoute, "money"), (c) => {
+      const a = invitations(c.req.valid("query"));
+      return a.kind === "csv" ? c.body(a.csv, 200, a.headers) : c.json(a.json, 200, NO_STORE);
     });
+};

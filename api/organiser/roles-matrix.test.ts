@@ -151,6 +151,9 @@ const RULES: Record<string, Rule> = {
   adminEventAnnouncements: "managers",
   reportsMoney: "money",
   reportsGst: "money",
+  reportsSeats: "money",
+  reportsPrices: "money",
+  reportsInvitations: "money",
   // messaging
   getConfirmEmailConsent: "proof",
   postConfirmEmailConsent: "proof",

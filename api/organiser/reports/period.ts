@@ -73,3 +73,9 @@ export const bucketRows = (buckets: Bucket[]) =>
     buckets.map((b) => sql`(${b.key}, ${b.startMs}, ${b.endMs})`),
     sql`, `,
   );
+
+/** What a count of fewer than 3 guests shows instead (issue 51): no cell may point at one person. */
+export const FEWER_THAN_3 = "fewer than 3";
+
+/** A count of guests as a report shows it: 0, 3 and more as they are; 1 and 2 as `fewer than 3`. */
+export const guests = (n: number): number | typeof FEWER_THAN_3 => (n > 0 && n < 3 ? FEWER_THAN_3 : n);
