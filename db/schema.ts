@@ -162,6 +162,11 @@ export const bookings = sqliteTable(
     confirmationSentAt: integer("confirmation_sent_at"),
     checkedInAt: integer("checked_in_at"),
     leftAt: integer("left_at"), // the host's **Left** on the Rounds tab: came, then went home early
+    // Written when the night ends (api/night/attendance.ts, recordAttendance), for the reports (issue
+    // 51): whether this paid guest came, by the one rule whoCame applies, and how many partners they
+    // met in the rounds (null at a night run without the rounds). Null before the end.
+    came: integer("came", { mode: "boolean" }),
+    dates: integer("dates"),
     paidAt: integer("paid_at"),
     // The buyer's address refused an email for good (an SMTP 5xx): when, and the server's reason with
     // any address in it blanked. The booking stands; the organiser sees it (docs/decisions/031).

@@ -179,6 +179,8 @@ export const OPERATION_SECURITY: Record<string, readonly ("none" | Scheme)[]> = 
   reportsMoney: ["organiserSession"],
   reportsGst: ["organiserSession"],
   reportsSeats: ["organiserSession"],
+  reportsNights: ["organiserSession"],
+  reportsMatches: ["organiserSession"],
   reportsPrices: ["organiserSession"],
   reportsInvitations: ["organiserSession"],
   adminEventParticipantsCsv: ["organiserSession"],

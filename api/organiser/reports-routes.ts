@@ -6,7 +6,9 @@ import { apiRouter, errors, z } from "../lib/openapi.ts";
 import { type Column, dollars, reportCsv } from "./reports/csv.ts";
 import { type GstRow, gstReport } from "./reports/gst.ts";
 import { type InvitationsRow, invitationsReport } from "./reports/invitations.ts";
+import { type MatchesRow, matchesReport } from "./reports/matches.ts";
 import { type MoneyRow, moneyReport } from "./reports/money.ts";
+import { type NightsRow, nightsReport } from "./reports/nights.ts";
 import { FEWER_THAN_3, MONTH, type Period, periodOf, periodProblem } from "./reports/period.ts";
 import { PRICE_GROUPS, type PricesRow, pricesReport } from "./reports/prices.ts";
 import { type SeatsRow, seatsReport } from "./reports/seats.ts";
@@ -60,6 +62,29 @@ const ROWS = {
     sellThroughPercent: z.number().int(),
     daysToSellOut: z.number().nullable(),
     filledLast: z.enum(["women", "men"]).nullable(),
+  }),
+  nights: z.strictObject({
+    eventId: z.number().int(),
+    eventName: z.string(),
+    startsAt: z.string(),
+    format: z.enum(["women_men", "one_group", "mixed"]),
+    paid: z.number().int(),
+    came: z.number().int(),
+    noShows: guestCount(),
+    leftEarly: guestCount(),
+    showUpPercent: z.number().int(),
+    averageDates: z.number().nullable(),
+  }),
+  matches: z.strictObject({
+    format: z.enum(["women_men", "one_group", "mixed"]),
+    nights: z.number().int(),
+    guestsCame: z.number().int(),
+    mutualMatches: z.number(),
+    friendMatches: z.number(),
+    mutualPerGuest: z.number(),
+    friendPerGuest: z.number(),
+    withMutualPercent: z.number().int(),
+    withFriendPercent: z.number().int(),
   }),
   prices: z.strictObject({
     price: z.enum(PRICE_GROUPS),
@@ -121,6 +146,15 @@ const seatsRoute = reportRoute("seats", "Seats sold of those offered, per night,
   "  those offered, by side at balanced nights, the share sold, days from going on sale to the last",
   "  seat (null when it did not sell out) and which side filled last.",
 ]);
+const nightsRoute = reportRoute("nights", "Each night that ended: who paid, who came, no-shows, early leavers, dates", [
+  "- **200:** one row per night that ended, starting in the period: paid and came (as its Overview",
+  "  counts them), no-shows and guests who left early (1 or 2 as `fewer than 3`), the share who came,",
+  "  and the dates a guest who came had on average (null at a night run without the rounds).",
+]);
+const matchesRoute = reportRoute("matches", "Mutual and friend matches per guest who came, by format", [
+  "- **200:** one row per format over the nights that ended in the period: guests who came, mutual and",
+  "  friend matches (pairs), matches per guest who came and the share with at least one.",
+]);
 const pricesRoute = reportRoute(
   "prices",
   "Bookings and revenue by price: early-bird, each side's price, each promo code",
@@ -167,6 +201,28 @@ const SEATS_COLUMNS: Column<SeatsRow>[] = [
   { header: "sell_through_percent", cell: (r) => r.sellThroughPercent },
   { header: "days_to_sell_out", cell: (r) => r.daysToSellOut ?? "" },
   { header: "filled_last", cell: (r) => r.filledLast ?? "" },
+];
+const NIGHTS_COLUMNS: Column<NightsRow>[] = [
+  { header: "event", cell: (r) => r.eventName },
+  { header: "starts_at", cell: (r) => r.startsAt },
+  { header: "format", cell: (r) => r.format },
+  { header: "paid", cell: (r) => r.paid },
+  { header: "came", cell: (r) => r.came },
+  { header: "no_shows", cell: (r) => count(r.noShows) },
+  { header: "left_early", cell: (r) => count(r.leftEarly) },
+  { header: "show_up_percent", cell: (r) => r.showUpPercent },
+  { header: "average_dates", cell: (r) => r.averageDates ?? "" },
+];
+const MATCHES_COLUMNS: Column<MatchesRow>[] = [
+  { header: "format", cell: (r) => r.format },
+  { header: "nights", cell: (r) => r.nights },
+  { header: "guests_came", cell: (r) => r.guestsCame },
+  { header: "mutual_matches", cell: (r) => r.mutualMatches },
+  { header: "friend_matches", cell: (r) => r.friendMatches },
+  { header: "mutual_per_guest", cell: (r) => r.mutualPerGuest },
+  { header: "friend_per_guest", cell: (r) => r.friendPerGuest },
+  { header: "with_mutual_percent", cell: (r) => r.withMutualPercent },
+  { header: "with_friend_percent", cell: (r) => r.withFriendPercent },
 ];
 const PRICES_COLUMNS: Column<PricesRow>[] = [
   { header: "price", cell: (r) => r.price },
@@ -215,6 +271,8 @@ export const reportsRoutes = (deps: AppDeps) => {
   const money = answer(deps, "money", (p) => moneyReport(deps.db, p), MONEY_COLUMNS);
   const gst = answer(deps, "gst", (p) => gstReport(deps.db, p), GST_COLUMNS);
   const seats = answer(deps, "seats", (p) => seatsReport(deps.db, p), SEATS_COLUMNS);
+  const nights = answer(deps, "nights", (p) => nightsReport(deps.db, p), NIGHTS_COLUMNS);
+  const matches = answer(deps, "matches", (p) => matchesReport(deps.db, p), MATCHES_COLUMNS);
   const prices = answer(deps, "prices", (p) => pricesReport(deps.db, p), PRICES_COLUMNS);
   const invitations = answer(deps, "invitations", (p) => invitationsReport(deps.db, p), INVITATIONS_COLUMNS);
   return apiRouter()
@@ -228,6 +286,14 @@ export const reportsRoutes = (deps: AppDeps) => {
     })
     .openapi(adminRoute(deps, seatsRoute, "money"), (c) => {
       const a = seats(c.req.valid("query"));
+      return a.kind === "csv" ? c.body(a.csv, 200, a.headers) : c.json(a.json, 200, NO_STORE);
+    })
+    .openapi(adminRoute(deps, nightsRoute, "money"), (c) => {
+      const a = nights(c.req.valid("query"));
+      return a.kind === "csv" ? c.body(a.csv, 200, a.headers) : c.json(a.json, 200, NO_STORE);
+    })
+    .openapi(adminRoute(deps, matchesRoute, "money"), (c) => {
+      const a = matches(c.req.valid("query"));
       return a.kind === "csv" ? c.body(a.csv, 200, a.headers) : c.json(a.json, 200, NO_STORE);
     })
     .openapi(adminRoute(deps, pricesRoute, "money"), (c) => {

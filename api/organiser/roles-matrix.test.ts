@@ -152,6 +152,8 @@ const RULES: Record<string, Rule> = {
   reportsMoney: "money",
   reportsGst: "money",
   reportsSeats: "money",
+  reportsNights: "money",
+  reportsMatches: "money",
   reportsPrices: "money",
   reportsInvitations: "money",
   // messaging

@@ -1,0 +1,2 @@
+ALTER TABLE `bookings` ADD `came` integer;--> statement-breakpoint
+ALTER TABLE `bookings` ADD `dates` integer;
