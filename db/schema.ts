@@ -167,6 +167,10 @@ export const bookings = sqliteTable(
     // met in the rounds (null at a night run without the rounds). Null before the end.
     came: integer("came", { mode: "boolean" }),
     dates: integer("dates"),
+    // The number as a keyed hash (api/lib/guest-key.ts), set when the booking is paid: the reports count
+    // guests who come back by it after RETENTION_DAYS erased the number. It cannot be turned back
+    // into the number; Delete my details clears it (docs/decisions/056-reports.md).
+    guestKey: text("guest_key"),
     paidAt: integer("paid_at"),
     // The buyer's address refused an email for good (an SMTP 5xx): when, and the server's reason with
     // any address in it blanked. The booking stands; the organiser sees it (docs/decisions/031).
@@ -184,6 +188,8 @@ export const bookings = sqliteTable(
     uniqueIndex("bookings_payment_intent").on(t.paymentIntentId),
     uniqueIndex("bookings_user").on(t.userId),
     index("bookings_promo_code").on(t.promoCodeId, t.status),
+    index("bookings_guest_key").on(t.guestKey, t.paidAt),
+    index("bookings_paid_at").on(t.paidAt),
   ],
 );
 

@@ -2,10 +2,10 @@ import { offerFreedSeats } from "../booking/waitlist-offers.ts";
 import type { AppDeps } from "../deps.ts";
 import { deliverPending } from "../messaging/outbox.ts";
 import { queueDueReminders } from "../messaging/reminders.ts";
-import { recordMissingAttendance } from "../night/attendance.ts";
 import { queueRatingReminders, releaseDueResults } from "../night/results.ts";
 import { endOverdueEvents } from "../organiser/event-lifecycle.ts";
 import { finishUnfinishedRefunds, UNFINISHED_CLAIM_MS } from "../organiser/refunds.ts";
+import { prepareReports } from "../organiser/reports/backfill.ts";
 import { backupIfDue } from "./backup-create.ts";
 import { applyRetention } from "./retention.ts";
 import type { Job } from "./scheduler.ts";
@@ -43,8 +43,8 @@ export function backgroundJobs(
     // 3 hours after its planned end; results go out at `resultsAt`; one rating reminder before that.
     { name: "auto-end", run: (now) => endOverdueEvents(deps, now) },
     { name: "release-results", run: (now) => releaseDueResults(deps, now) },
-    // Who came to nights that ended before it was written down at the end (the reports read it; issue 51).
-    { name: "attendance", run: paced(HOUR, (now) => recordMissingAttendance(deps.db, now)) },
+    // What the reports read that older rows lack: who came, and the guest key (issue 51).
+    { name: "reports", run: paced(HOUR, (now) => prepareReports(deps, now)) },
     { name: "rating-reminders", run: (now) => queueRatingReminders(deps, now) },
     // Seats freed by the clock alone (a hold or an offer that ran out) go to the next in line (decision 015).
     { name: "waitlist-offers", run: (now) => offerFreedSeats(deps, now) },

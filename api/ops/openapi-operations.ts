@@ -179,6 +179,7 @@ export const OPERATION_SECURITY: Record<string, readonly ("none" | Scheme)[]> = 
   reportsMoney: ["organiserSession"],
   reportsGst: ["organiserSession"],
   reportsSeats: ["organiserSession"],
+  reportsReturning: ["organiserSession"],
   reportsNights: ["organiserSession"],
   reportsMatches: ["organiserSession"],
   reportsPrices: ["organiserSession"],

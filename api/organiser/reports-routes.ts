@@ -11,6 +11,7 @@ import { type MoneyRow, moneyReport } from "./reports/money.ts";
 import { type NightsRow, nightsReport } from "./reports/nights.ts";
 import { FEWER_THAN_3, MONTH, type Period, periodOf, periodProblem } from "./reports/period.ts";
 import { PRICE_GROUPS, type PricesRow, pricesReport } from "./reports/prices.ts";
+import { type ReturningRow, returningReport } from "./reports/returning.ts";
 import { type SeatsRow, seatsReport } from "./reports/seats.ts";
 
 // The organiser's reports (issue 51): `GET /api/reports/{name}?from=YYYY-MM&to=YYYY-MM`, `{rows}` or,
@@ -86,6 +87,17 @@ const ROWS = {
     withMutualPercent: z.number().int(),
     withFriendPercent: z.number().int(),
   }),
+  returning: z.strictObject({
+    month: z.string(),
+    bookings: z.number().int(),
+    byReturningGuests: guestCount(),
+    returningPercent: z.number().int(),
+    secondNight: guestCount(),
+    thirdNight: guestCount(),
+    fourthNight: guestCount(),
+    fifthNightOrLater: guestCount(),
+    keptDetails: guestCount(),
+  }),
   prices: z.strictObject({
     price: z.enum(PRICE_GROUPS),
     code: z.string().nullable(),
@@ -155,6 +167,15 @@ const matchesRoute = reportRoute("matches", "Mutual and friend matches per guest
   "- **200:** one row per format over the nights that ended in the period: guests who came, mutual and",
   "  friend matches (pairs), matches per guest who came and the share with at least one.",
 ]);
+const returningRoute = reportRoute(
+  "returning",
+  "Guests who come back: each month's bookings by numbers that booked before",
+  [
+    "- **200:** one row a month: bookings paid, those by a number that paid for a night before (and the",
+    "  share), those that were a guest's 2nd, 3rd, 4th and 5th or later night, and guests who kept their",
+    "  details that month. Counts of 1 or 2 guests as `fewer than 3`.",
+  ],
+);
 const pricesRoute = reportRoute(
   "prices",
   "Bookings and revenue by price: early-bird, each side's price, each promo code",
@@ -224,6 +245,17 @@ const MATCHES_COLUMNS: Column<MatchesRow>[] = [
   { header: "with_mutual_percent", cell: (r) => r.withMutualPercent },
   { header: "with_friend_percent", cell: (r) => r.withFriendPercent },
 ];
+const RETURNING_COLUMNS: Column<ReturningRow>[] = [
+  { header: "month", cell: (r) => r.month },
+  { header: "bookings", cell: (r) => r.bookings },
+  { header: "by_returning_guests", cell: (r) => count(r.byReturningGuests) },
+  { header: "returning_percent", cell: (r) => r.returningPercent },
+  { header: "second_night", cell: (r) => count(r.secondNight) },
+  { header: "third_night", cell: (r) => count(r.thirdNight) },
+  { header: "fourth_night", cell: (r) => count(r.fourthNight) },
+  { header: "fifth_night_or_later", cell: (r) => count(r.fifthNightOrLater) },
+  { header: "kept_details", cell: (r) => count(r.keptDetails) },
+];
 const PRICES_COLUMNS: Column<PricesRow>[] = [
   { header: "price", cell: (r) => r.price },
   { header: "code", cell: (r) => r.code ?? "" },
@@ -273,6 +305,7 @@ export const reportsRoutes = (deps: AppDeps) => {
   const seats = answer(deps, "seats", (p) => seatsReport(deps.db, p), SEATS_COLUMNS);
   const nights = answer(deps, "nights", (p) => nightsReport(deps.db, p), NIGHTS_COLUMNS);
   const matches = answer(deps, "matches", (p) => matchesReport(deps.db, p), MATCHES_COLUMNS);
+  const returning = answer(deps, "returning", (p) => returningReport(deps.db, p), RETURNING_COLUMNS);
   const prices = answer(deps, "prices", (p) => pricesReport(deps.db, p), PRICES_COLUMNS);
   const invitations = answer(deps, "invitations", (p) => invitationsReport(deps.db, p), INVITATIONS_COLUMNS);
   return apiRouter()
@@ -294,6 +327,10 @@ export const reportsRoutes = (deps: AppDeps) => {
     })
     .openapi(adminRoute(deps, matchesRoute, "money"), (c) => {
       const a = matches(c.req.valid("query"));
+      return a.kind === "csv" ? c.body(a.csv, 200, a.headers) : c.json(a.json, 200, NO_STORE);
+    })
+    .openapi(adminRoute(deps, returningRoute, "money"), (c) => {
+      const a = returning(c.req.valid("query"));
       return a.kind === "csv" ? c.body(a.csv, 200, a.headers) : c.json(a.json, 200, NO_STORE);
     })
     .openapi(adminRoute(deps, pricesRoute, "money"), (c) => {

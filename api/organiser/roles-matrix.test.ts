@@ -152,6 +152,7 @@ const RULES: Record<string, Rule> = {
   reportsMoney: "money",
   reportsGst: "money",
   reportsSeats: "money",
+  reportsReturning: "money",
   reportsNights: "money",
   reportsMatches: "money",
   reportsPrices: "money",

@@ -1,2 +1,0 @@
-ALTER TABLE `bookings` ADD `came` integer;--> statement-breakpoint
-ALTER TABLE `bookings` ADD `dates` integer;
