@@ -39,6 +39,7 @@ import { adminRoutes } from "./organiser/admin-routes.ts";
 import { announcementRoutes } from "./organiser/announcements-routes.ts";
 import { hostAccessRoutes } from "./organiser/host-access-routes.ts";
 import { passkeyRoutes } from "./organiser/passkey-routes.ts";
+import { reportsRoutes } from "./organiser/reports-routes.ts";
 import { teamRoutes } from "./organiser/team-routes.ts";
 import { appleWalletRoutes } from "./wallet/apple-routes.ts";
 import { googleWalletRoutes } from "./wallet/google-routes.ts";
@@ -109,6 +110,7 @@ export function apiRoutes(deps: AppDeps) {
     .route("/", inRoom("organiser", teamRoutes(deps)))
     .route("/", inRoom("booking", promoCodeRoutes(deps)))
     .route("/", inRoom("organiser", announcementRoutes(deps)))
+    .route("/", inRoom("organiser", reportsRoutes(deps)))
     .route("/", inRoom("messaging", mailboxRoutes(deps)))
     .route("/", inRoom("messaging", inboundRoutes(deps)))
     .route("/", inRoom("messaging", unsubscribeRoutes(deps)))

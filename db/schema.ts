@@ -162,6 +162,15 @@ export const bookings = sqliteTable(
     confirmationSentAt: integer("confirmation_sent_at"),
     checkedInAt: integer("checked_in_at"),
     leftAt: integer("left_at"), // the host's **Left** on the Rounds tab: came, then went home early
+    // Written when the night ends (api/night/attendance.ts, recordAttendance), for the reports (issue
+    // 51): whether this paid guest came, by the one rule whoCame applies, and how many partners they
+    // met in the rounds (null at a night run without the rounds). Null before the end.
+    came: integer("came", { mode: "boolean" }),
+    dates: integer("dates"),
+    // The number as a keyed hash (api/lib/guest-key.ts), set when the booking is paid: the reports count
+    // guests who come back by it after RETENTION_DAYS erased the number. It cannot be turned back
+    // into the number; Delete my details clears it (docs/decisions/056-reports.md).
+    guestKey: text("guest_key"),
     paidAt: integer("paid_at"),
     // The buyer's address refused an email for good (an SMTP 5xx): when, and the server's reason with
     // any address in it blanked. The booking stands; the organiser sees it (docs/decisions/031).
@@ -179,6 +188,8 @@ export const bookings = sqliteTable(
     uniqueIndex("bookings_payment_intent").on(t.paymentIntentId),
     uniqueIndex("bookings_user").on(t.userId),
     index("bookings_promo_code").on(t.promoCodeId, t.status),
+    index("bookings_guest_key").on(t.guestKey, t.paidAt),
+    index("bookings_paid_at").on(t.paidAt),
   ],
 );
 

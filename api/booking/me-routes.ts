@@ -3,6 +3,7 @@ import { consentChannels, consentSources } from "../../db/marketing-schema.ts";
 import { bookingStatuses, feedbackValues, outboxStatuses, personGenders } from "../../db/schema.ts";
 import type { AppDeps } from "../deps.ts";
 import { noStore } from "../lib/admin-session.ts";
+import { guestKeyOf } from "../lib/guest-key.ts";
 import { endGuestSession, requireGuest } from "../lib/guest-session.ts";
 import { apiRouter, done, errors, json, jsonBody, z } from "../lib/openapi.ts";
 import { jsonId } from "../lib/validate.ts";
@@ -348,7 +349,7 @@ export const meRoutes = (deps: AppDeps) =>
     .openapi({ ...meDeleteDetailsRoute, middleware: requireGuest(deps) }, async (c) => {
       const phone = c.var.guest.phone;
       const { erasedBookings } = await deleteMyDetails(
-        { db: deps.db, now: deps.now, uploadsDir: deps.env.UPLOADS_DIR },
+        { db: deps.db, now: deps.now, uploadsDir: deps.env.UPLOADS_DIR, guestKey: guestKeyOf(deps.env, phone) },
         phone,
       );
       deps.log("info", "guest deleted their details", {

@@ -250,11 +250,12 @@ export type MyData = ReturnType<typeof myData>;
  * cancelling those still waiting; deletes its codes and ends its guest sessions everywhere. A night
  * that is over loses the number and the ticket code too; an upcoming one keeps both until its own
  * erasure, since they are the ticket's key at the door and the only way the organiser reaches the
- * guest before it. Amounts, refunds and check-ins stay for the books. Nobody else's row is read for
+ * guest before it. The reports' key of the number (api/lib/guest-key.ts) goes from every booking.
+ * Amounts, refunds and check-ins stay for the books. Nobody else's row is read for
  * writing: every update is keyed by this phone, its bookings or its addresses.
  */
 export async function deleteMyDetails(
-  deps: Pick<AppDeps, "db" | "now"> & { uploadsDir: string },
+  deps: Pick<AppDeps, "db" | "now"> & { uploadsDir: string; guestKey: string },
   phone: string,
 ): Promise<{ erasedBookings: number }> {
   const now = deps.now();
@@ -269,6 +270,11 @@ export async function deleteMyDetails(
         .where(eq(bookings.phone, phone))
         .all();
       const bookingIds = mine.map((b) => b.bookingId);
+      // The reports' key of the number goes from every booking, those whose number is already erased too.
+      tx.update(bookings)
+        .set({ guestKey: null })
+        .where(or(eq(bookings.phone, phone), eq(bookings.guestKey, deps.guestKey)))
+        .run();
       emptyMessages(
         tx,
         or(

@@ -3,6 +3,7 @@ import { and, desc, eq } from "drizzle-orm";
 import type { Db, DbOrTx } from "../../db/client.ts";
 import { bookings, checkoutSessions, processedWebhookEvents, type RefundClaim } from "../../db/schema.ts";
 import type { Env } from "../env.ts";
+import { guestKeyOf } from "../lib/guest-key.ts";
 import type { Logger } from "../lib/log.ts";
 import { claimRefund, finishClaim, isRefundRecorded } from "../organiser/refunds.ts";
 import type { PaymentEvent, PaymentsProvider } from "../providers/payments/types.ts";
@@ -148,6 +149,7 @@ export async function completeCheckout(
             paidAt: now,
             amountCents,
             promoOverrun,
+            guestKey: guestKeyOf(env, booking.phone),
           })
           .where(eq(bookings.id, booking.id))
           .run();

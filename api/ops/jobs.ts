@@ -5,6 +5,7 @@ import { queueDueReminders } from "../messaging/reminders.ts";
 import { queueRatingReminders, releaseDueResults } from "../night/results.ts";
 import { endOverdueEvents } from "../organiser/event-lifecycle.ts";
 import { finishUnfinishedRefunds, UNFINISHED_CLAIM_MS } from "../organiser/refunds.ts";
+import { prepareReports } from "../organiser/reports/backfill.ts";
 import { backupIfDue } from "./backup-create.ts";
 import { applyRetention } from "./retention.ts";
 import type { Job } from "./scheduler.ts";
@@ -42,6 +43,8 @@ export function backgroundJobs(
     // 3 hours after its planned end; results go out at `resultsAt`; one rating reminder before that.
     { name: "auto-end", run: (now) => endOverdueEvents(deps, now) },
     { name: "release-results", run: (now) => releaseDueResults(deps, now) },
+    // What the reports read that older rows lack: who came, and the guest key (issue 51).
+    { name: "reports", run: paced(HOUR, (now) => prepareReports(deps, now)) },
     { name: "rating-reminders", run: (now) => queueRatingReminders(deps, now) },
     // Seats freed by the clock alone (a hold or an offer that ran out) go to the next in line (decision 015).
     { name: "waitlist-offers", run: (now) => offerFreedSeats(deps, now) },

@@ -10,7 +10,7 @@ import type { Logger } from "../lib/log.ts";
 import { textPaidAttendees } from "../messaging/attendee-texts.ts";
 import { deliverBatch } from "../messaging/outbox.ts";
 import { nightEndedText, nightStartedText, noShowText } from "../messaging/templates/night.ts";
-import { whoCame } from "../night/attendance.ts";
+import { recordAttendance, whoCame } from "../night/attendance.ts";
 import type { SmsProvider } from "../providers/sms/types.ts";
 
 type Deps = { db: Db; env: Env; sms: SmsProvider; log: Logger; now: () => number };
@@ -65,6 +65,8 @@ async function transition(deps: Deps, eventId: number, step: Transition): Promis
       }
       // Who came, as the night stood before this step (the start has nobody yet: everyone is texted alike).
       const came = step.to === "ended" ? whoCame(tx, eventId, now) : null;
+      // …and written down for the reports, by the same rule at the same moment.
+      if (step.to === "ended") recordAttendance(tx, eventId, now);
       tx.update(events)
         .set({ status: step.to, ...(step.to === "started" ? { startedAt: now } : { endedAt: now }) })
         .where(and(eq(events.id, eventId), eq(events.status, step.from)))

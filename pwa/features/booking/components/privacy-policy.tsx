@@ -129,6 +129,10 @@ function HowLongWeKeepIt({ state }: { state: ReturnType<typeof usePrivacyFacts> 
             "A set number of days after your event ends, your name, email, mobile number and photo are erased (we couldn't load the number just now). The booking, the payment and the ratings stay for our accounts, without them."
           )}
         </li>
+        <li>
+          To count how many guests come back, a paid booking keeps a code made from your mobile number that can't be
+          turned back into it. <strong>Delete my details</strong> removes it.
+        </li>
         <li>If you hold a seat but don't pay for it, your photo is deleted within a few days at most.</li>
         <li>The text messages we send you keep their full wording for 7 days, then only their first few words.</li>
         <li>Copies in our backups go as the backups are replaced.</li>
