@@ -15,7 +15,7 @@ type Document = {
   components?: { securitySchemes?: Record<string, { type: string; in?: string; name?: string }> };
 };
 
-const ROOMS = ["booking", "night", "organiser", "messaging", "ops"];
+const ROOMS = ["booking", "night", "organiser", "messaging", "ops", "wallet"];
 
 /** Each operation as `METHOD /path`, with its declaration. */
 const operationsOf = (document: Document) =>
