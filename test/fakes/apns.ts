@@ -1,7 +1,12 @@
 import { execFileSync } from "node:child_process";
-import { randomUUID } from "node:crypto";
+import { randomUUID, X509Certificate } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createSecureServer, type Http2SecureServer, type ServerHttp2Stream } from "node:http2";
+import {
+  createSecureServer,
+  type Http2SecureServer,
+  type ServerHttp2Session,
+  type ServerHttp2Stream,
+} from "node:http2";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -10,8 +15,9 @@ import type { TLSSocket } from "node:tls";
 /**
  * A local stand-in for APNs (issue 50): an HTTP/2 server over TLS whose certificate comes from its
  * own throwaway CA, which only the tests' APNs client trusts (its `ca`, or NODE_EXTRA_CA_CERTS for a
- * server process). It asks for a client certificate and checks it against `clientCa` (the wallet
- * keys' stand-in WWDR CA), as Apple checks the Pass Type ID certificate, and records each push.
+ * server process). It asks for a client certificate and checks it was signed by `clientCa` (the
+ * wallet keys' stand-in WWDR CA), as Apple checks the Pass Type ID certificate: a push without one
+ * is answered 403 BadCertificate. It records each push.
  */
 export type ApnsPush = {
   token: string;
@@ -19,8 +25,11 @@ export type ApnsPush = {
   body: string;
   /** The client certificate's subject, as the TLS handshake gave it. */
   clientSubject: Record<string, string>;
-  /** When the fake answered it (a held push has none until it does, or never). */
+  /** Whether that certificate was signed by the client CA. */
+  clientVerified: boolean;
+  /** When the fake answered it, and with what status (a held push has neither until it does, or never). */
   answered: number | null;
+  status: number | null;
 };
 
 export type FakeApns = {
@@ -29,7 +38,7 @@ export type FakeApns = {
   ca: string;
   caPath: string;
   pushes: ApnsPush[];
-  /** Pushes answered 200: what a device received. */
+  /** Pushes answered 200: what the devices received. */
   delivered(): ApnsPush[];
   /** Tokens answered 410 Unregistered (the device removed the pass). */
   unregistered: Set<string>;
@@ -111,16 +120,24 @@ export async function startFakeApns(options: { clientCa: string; port?: number }
   const server: Http2SecureServer = createSecureServer({
     cert: tls.cert,
     key: tls.key,
-    ca: options.clientCa,
+    // The test Pass Type ID certificate is for signing (its key usage names no TLS client), so
+    // OpenSSL's own check would refuse it for a purpose Apple's real certificates carry: the chain is
+    // checked below instead, as "signed by the client CA".
     requestCert: true,
-    rejectUnauthorized: true,
+    rejectUnauthorized: false,
+  });
+  const clientCa = new X509Certificate(options.clientCa);
+  const sessions = new Set<ServerHttp2Session>();
+  server.on("session", (session) => {
+    sessions.add(session);
+    session.on("close", () => sessions.delete(session));
   });
   const fake: FakeApns = {
     url: "",
     ca: tls.ca,
     caPath: join(dir, "apns-ca.pem"),
     pushes,
-    delivered: () => pushes.filter((p) => p.answered !== null),
+    delivered: () => pushes.filter((p) => p.status === 200),
     unregistered: new Set(),
     hold: false,
     async waitFor(count, timeoutMs = 20_000) {
@@ -135,6 +152,8 @@ export async function startFakeApns(options: { clientCa: string; port?: number }
     },
     async close() {
       for (const { stream } of held) stream.close();
+      // The app's client keeps its connection open between pushes: closing waits for none.
+      for (const session of sessions) session.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       rmSync(dir, { recursive: true, force: true });
     },
@@ -142,11 +161,19 @@ export async function startFakeApns(options: { clientCa: string; port?: number }
   const answer = (stream: ServerHttp2Stream, push: ApnsPush) => {
     if (stream.closed || stream.destroyed) return;
     push.answered = Date.now();
+    if (!push.clientVerified) {
+      push.status = 403;
+      stream.respond({ ":status": 403, "content-type": "application/json" });
+      stream.end(JSON.stringify({ reason: "BadCertificate" }));
+      return;
+    }
     if (fake.unregistered.has(push.token)) {
+      push.status = 410;
       stream.respond({ ":status": 410, "content-type": "application/json" });
       stream.end(JSON.stringify({ reason: "Unregistered", timestamp: Date.now() }));
       return;
     }
+    push.status = 200;
     stream.respond({ ":status": 200, "apns-id": randomUUID() });
     stream.end();
   };
@@ -157,7 +184,13 @@ export async function startFakeApns(options: { clientCa: string; port?: number }
     stream.on("end", () => {
       const path = String(headers[":path"] ?? "");
       const socket = stream.session?.socket as TLSSocket | undefined;
-      const subject = socket?.getPeerCertificate()?.subject ?? {};
+      const peer = socket?.getPeerCertificate();
+      const subject = peer?.subject ?? {};
+      let clientVerified = false;
+      try {
+        const certificate = new X509Certificate(peer!.raw);
+        clientVerified = certificate.checkIssued(clientCa) && certificate.verify(clientCa.publicKey);
+      } catch {}
       const push: ApnsPush = {
         token: decodeURIComponent(path.replace(/^\/3\/device\//, "")),
         headers: Object.fromEntries(
@@ -167,7 +200,9 @@ export async function startFakeApns(options: { clientCa: string; port?: number }
         ),
         body: Buffer.concat(chunks).toString("utf8"),
         clientSubject: Object.fromEntries(Object.entries(subject).map(([k, v]) => [k, String(v)])),
+        clientVerified,
         answered: null,
+        status: null,
       };
       pushes.push(push);
       for (const wake of waiters.splice(0)) wake();
