@@ -189,7 +189,7 @@ describe("a ticket's passes when it changes", () => {
     const classId = `${world.keys.issuerId}.event-${event.id}`;
     const [patch] = await patchesOf(classId, 1);
     expect(patch?.resource).toBe("eventTicketClass");
-    const dateTime = (patch?.body as { dateTime: { start: string; end: string; doorsOpen: string } }).dateTime;
+    const dateTime = (patch!.body as { dateTime: { start: string; end: string; doorsOpen: string } }).dateTime;
     expect(dateTime.start).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d$/);
     expect(Date.parse(dateTime.start)).toBe(moved.getTime());
     expect(Date.parse(dateTime.end)).toBe(moved.getTime() + event.durationHours * 60 * 60 * 1000);
