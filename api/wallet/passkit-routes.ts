@@ -1,7 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
 import type { AppDeps } from "../deps.ts";
-import { NotFound } from "../lib/errors.ts";
+import { NotFound, Unauthorized } from "../lib/errors.ts";
 import { apiRouter, errors, file, json, jsonBody, z } from "../lib/openapi.ts";
 import { applePassBuffer } from "./apple-pass.ts";
 import { passFacts } from "./pass-facts.ts";
@@ -31,9 +31,12 @@ const passParams = z.object({ passTypeIdentifier, serialNumber });
 
 const WHO_PASS = [
   "- **Who:** the pass's device: `Authorization: ApplePass {authenticationToken}`, the pass's own",
-  "  token (an HMAC of its serial number). Any other header is 401, checked before anything else is read.",
+  "  token (an HMAC of its serial number). Any other header is 401 `pass_not_authorized`, checked before",
+  "  anything else is read.",
 ];
-const UNAUTHORIZED = { description: "Request not authorized: no `ApplePass` header, or not this pass's token." };
+const UNAUTHORIZED = {
+  401: "`pass_not_authorized` (checked before the body, the path's ids or the database are read).",
+};
 const NOT_OURS = {
   404: "`not_found` (Apple Wallet is not configured, or the pass type identifier is not this organiser's).",
 };
@@ -53,8 +56,7 @@ const registerRoute = createRoute({
   responses: {
     200: { description: "Already registered: the push token is updated." },
     201: { description: "Registered." },
-    401: UNAUTHORIZED,
-    ...errors("post", ["not_found"], NOT_OURS),
+    ...errors("post", ["pass_not_authorized", "not_found"], { ...UNAUTHORIZED, ...NOT_OURS }),
   },
 });
 
@@ -66,8 +68,7 @@ const unregisterRoute = createRoute({
   request: { params: registrationParams },
   responses: {
     200: { description: "Unregistered." },
-    401: UNAUTHORIZED,
-    ...errors("get", ["invalid_request", "not_found"], NOT_OURS),
+    ...errors("get", ["invalid_request", "pass_not_authorized", "not_found"], { ...UNAUTHORIZED, ...NOT_OURS }),
   },
 });
 
@@ -111,8 +112,8 @@ const passRoute = createRoute({
   request: { params: passParams },
   responses: {
     200: file("application/vnd.apple.pkpass", "The signed pass (`Last-Modified`: its last change)."),
-    401: UNAUTHORIZED,
-    ...errors("get", ["invalid_request", "not_found"], {
+    ...errors("get", ["invalid_request", "pass_not_authorized", "not_found"], {
+      ...UNAUTHORIZED,
       404: "`not_found` (Apple Wallet is not configured, the pass type identifier is not this organiser's, or the pass's ticket is gone).",
     }),
   },
@@ -139,7 +140,8 @@ export const passkitRoutes = (deps: AppDeps) => {
   /** 401 before the body, the path's ids or the database are looked at, unless the header is the pass's own. */
   const passAuth: MiddlewareHandler = async (c, next) => {
     const serial = c.req.param("serialNumber") ?? "";
-    if (!isPassAuthorized(deps.env, serial, c.req.header("authorization"))) return c.body(null, 401);
+    if (!isPassAuthorized(deps.env, serial, c.req.header("authorization")))
+      throw Unauthorized("This is not the pass's token.", "pass_not_authorized");
     return next();
   };
   /** The organiser's pass type, or 404: with Apple Wallet not configured nothing answers for it. */
