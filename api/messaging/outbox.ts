@@ -128,7 +128,8 @@ function walletPushOf(message: OutboxMessage): WalletPush {
   return { channel: "google_wallet", resource, id: message.to, patch: JSON.parse(message.body) };
 }
 
-const isWallet = (channel: OutboxMessage["channel"]) => channel === "apns" || channel === "google_wallet";
+const isWallet = (channel: OutboxMessage["channel"]): channel is WalletPush["channel"] =>
+  channel === "apns" || channel === "google_wallet";
 
 /** What the outbox sends with: texts by `sms`, emails by `mail`, wallet updates by `walletPush`. */
 export type OutboxDeps = {
@@ -225,7 +226,8 @@ export async function deliverPending(
       // Over the minute's budget, it waits for a later run (the scheduler ticks every few seconds).
       if (marketingLeft <= 0) continue;
       // Suppression is checked now, not when queued: someone who opted out mid-send gets nothing more.
-      if (!hasConsent(db, message.channel, message.to)) {
+      // Marketing is texts and emails only: a wallet update is never one.
+      if (!isWallet(message.channel) && !hasConsent(db, message.channel, message.to)) {
         const suppressed = db
           .update(outboxMessages)
           .set({ status: "suppressed", lastError: "no marketing consent when sent" })

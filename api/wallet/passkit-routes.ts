@@ -155,9 +155,11 @@ export const passkitRoutes = (deps: AppDeps) => {
     if (!pass) throw NotFound("no such pass");
     return pass;
   };
-  return apiRouter()
-    .use("/passkit/v1/devices/:deviceLibraryIdentifier/registrations/:passTypeIdentifier/:serialNumber", passAuth)
-    .use("/passkit/v1/passes/:passTypeIdentifier/:serialNumber", passAuth)
+  const router = apiRouter();
+  // Before the routes' own validation, so a request without the pass's token reads nothing.
+  router.use("/passkit/v1/devices/:deviceLibraryIdentifier/registrations/:passTypeIdentifier/:serialNumber", passAuth);
+  router.use("/passkit/v1/passes/:passTypeIdentifier/:serialNumber", passAuth);
+  return router
     .openapi(registerRoute, (c) => {
       const { deviceLibraryIdentifier: deviceLibraryId, passTypeIdentifier: type, serialNumber } = c.req.valid("param");
       ours(type);
