@@ -9,6 +9,8 @@ import { createPaymentsProvider } from "./providers/payments/index.ts";
 import type { PaymentsProvider } from "./providers/payments/types.ts";
 import { createSmsProvider } from "./providers/sms/index.ts";
 import type { DevOutbox, SmsProvider } from "./providers/sms/types.ts";
+import { createWalletPushProvider } from "./providers/wallet/index.ts";
+import type { WalletPushProvider } from "./providers/wallet/types.ts";
 import { loadWalletKeys, type WalletKeys } from "./wallet/keys.ts";
 
 /** Everything createApp needs; tests build their own with a temporary database. */
@@ -30,6 +32,11 @@ export type AppDeps = {
   documentPdf?: (documentId: number) => Promise<Uint8Array>;
   /** The organiser's Apple and Google Wallet keys, read at start (api/wallet/keys.ts); null where not configured. */
   wallet: WalletKeys;
+  /**
+   * Sends the outbox's wallet updates (pushes to APNs, PATCHes to Google; docs/decisions/055), made
+   * from `wallet`'s keys; absent when neither wallet is configured.
+   */
+  walletPush?: WalletPushProvider;
   log: Logger;
   /** Epoch ms; tests move time forward to expire holds and codes. */
   now: () => number;
@@ -63,6 +70,7 @@ export function createAppDeps(base: Pick<AppDeps, "db" | "env" | "log" | "now">)
   const { sms, devOutbox } = createSmsProvider(env, db, log, now);
   const { mail, devMailbox } = createMailProvider(env, log, now);
   const payments = createPaymentsProvider(env, db, now);
+  const wallet = loadWalletKeys(env);
   return {
     ...base,
     sms,
@@ -70,7 +78,44 @@ export function createAppDeps(base: Pick<AppDeps, "db" | "env" | "log" | "now">)
     mail,
     devMailbox,
     payments,
-    wallet: loadWalletKeys(env),
+    wallet,
+    walletPush: createWalletPush(env, wallet, now),
     documentPdf: (documentId) => documentPdf({ db }, documentId),
   };
+}
+
+/**
+ * The wallet updates' sender for these keys: APNs with the Pass Type ID certificate at APNS_BASE_URL,
+ * Google's REST API with the service account at GOOGLE_WALLET_API_BASE. `apnsCa` is for tests only:
+ * the throwaway CA of their local APNs stand-in.
+ */
+export function createWalletPush(
+  env: Pick<Env, "APNS_BASE_URL" | "GOOGLE_WALLET_API_BASE">,
+  wallet: WalletKeys,
+  now: () => number,
+  options: { apnsCa?: string } = {},
+): WalletPushProvider | undefined {
+  const { apple, google } = wallet;
+  return createWalletPushProvider({
+    ...(apple && {
+      apns: {
+        baseUrl: env.APNS_BASE_URL,
+        passTypeId: apple.passTypeId,
+        cert: apple.signerCert,
+        key: apple.signerKey,
+        ...(apple.signerKeyPassphrase ? { passphrase: apple.signerKeyPassphrase } : {}),
+        ...(options.apnsCa ? { ca: options.apnsCa } : {}),
+      },
+    }),
+    ...(google && {
+      google: {
+        apiBase: env.GOOGLE_WALLET_API_BASE,
+        clientEmail: google.clientEmail,
+        privateKey: google.privateKey,
+        ...(google.privateKeyId ? { privateKeyId: google.privateKeyId } : {}),
+        tokenUri: google.tokenUri,
+        now,
+      },
+    }),
+  });
 }

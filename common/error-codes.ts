@@ -17,6 +17,7 @@ export const ERROR_CODES = {
   guest_session_required: "the call needs a guest signed in on /me with their mobile (signed out, expired or never)",
   second_factor_required:
     "the owner's password is right but a second factor is required: send `code` (an authenticator or recovery code) or sign in with a passkey",
+  pass_not_authorized: "the `Authorization: ApplePass …` header is missing or is not this Wallet pass's token",
   // 403: the caller may not do this.
   phone_not_verified: "this browser has not verified the phone number",
   invalid_link: "the link's signature does not match (cut off, altered, or for something else)",

@@ -423,7 +423,8 @@ export type StoredAttachment =
   | { filename: string; contentType: string; cid?: string; document: number }
   | { filename: string; contentType: string; cid?: string; qr: string };
 
-export const outboxChannels = ["sms", "email"] as const;
+/** `apns` and `google_wallet`: a wallet pass changed (issue 50): a push to an Apple device, a PATCH to Google. */
+export const outboxChannels = ["sms", "email", "apns", "google_wallet"] as const;
 /** `cancelled`: still waiting when its person was erased (docs/decisions/039), so never sent. */
 export const outboxStatuses = ["pending", "sent", "failed", "suppressed", "cancelled"] as const;
 

@@ -199,6 +199,36 @@ function endpointTable(): Endpoint[] {
     { method: "POST", path: "/api/unsubscribe", query: { c: id(), t: text("forged-token", 200) } },
     { method: "GET", path: "/api/confirm-email-consent", query: { c: id(), t: text("forged-token", 200) } },
     { method: "POST", path: "/api/confirm-email-consent", query: { c: id(), t: text("forged-token", 200) } },
+    // Apple's PassKit web service (decision 055): no Wallet is configured here, so a pass's call is a
+    // 401 (no pass's token) and the open ones a 404 once their ids and body are well-formed.
+    {
+      method: "POST",
+      path: "/api/passkit/v1/devices/:deviceLibraryIdentifier/registrations/:passTypeIdentifier/:serialNumber",
+      params: {
+        deviceLibraryIdentifier: text("a1b2c3d4e5", 128),
+        passTypeIdentifier: text("pass.au.example.speeddating", 255),
+        serialNumber: text("0d4c7f0e-1b2a-4c3d-9e8f-a1b2c3d4e5f6", 64),
+      },
+      body: { type: "json", fields: { pushToken: text("ab12cd34ef56ab12cd34", 256) } },
+    },
+    {
+      method: "GET",
+      path: "/api/passkit/v1/devices/:deviceLibraryIdentifier/registrations/:passTypeIdentifier",
+      params: {
+        deviceLibraryIdentifier: text("a1b2c3d4e5", 128),
+        passTypeIdentifier: text("pass.au.example.speeddating", 255),
+      },
+      query: { passesUpdatedSince: { kind: "text" as const, base: "12", max: 15, optional: true } },
+    },
+    {
+      method: "GET",
+      path: "/api/passkit/v1/passes/:passTypeIdentifier/:serialNumber",
+      params: {
+        passTypeIdentifier: text("pass.au.example.speeddating", 255),
+        serialNumber: text("0d4c7f0e-1b2a-4c3d-9e8f-a1b2c3d4e5f6", 64),
+      },
+    },
+    { method: "POST", path: "/api/passkit/v1/log", body: { type: "json", fields: { logs: any } } },
     // The API's document and reference page take no input (open outside production).
     { method: "GET", path: "/api/openapi.json", baseSucceeds: "always" },
     { method: "GET", path: "/api/docs", baseSucceeds: "always", nonJson: true },
@@ -804,6 +834,10 @@ describe("every endpoint answers bad input with a 4xx {success:false, error} and
     "POST /api/unsubscribe",
     "GET /api/confirm-email-consent",
     "POST /api/confirm-email-consent",
+    "POST /api/passkit/v1/devices/:deviceLibraryIdentifier/registrations/:passTypeIdentifier/:serialNumber",
+    "GET /api/passkit/v1/devices/:deviceLibraryIdentifier/registrations/:passTypeIdentifier",
+    "GET /api/passkit/v1/passes/:passTypeIdentifier/:serialNumber",
+    "POST /api/passkit/v1/log",
     "GET /api/openapi.json",
     "GET /api/docs",
     "GET /api/docs/scalar.js",

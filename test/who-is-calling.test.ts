@@ -113,6 +113,14 @@ const OPEN_TO_ANYONE = new Set([
   "POST /api/ticket",
   "POST /api/ticket-status",
   "POST /api/verify-otp",
+  // Apple's PassKit web service (decision 055): a pass's own token (`Authorization: ApplePass …`) is
+  // the proof, 401 pass_not_authorized without it; the changed-since list and the device log are open,
+  // as Apple calls them (api/wallet/passkit-routes.test.ts).
+  "POST /api/passkit/v1/devices/:deviceLibraryIdentifier/registrations/:passTypeIdentifier/:serialNumber",
+  "DELETE /api/passkit/v1/devices/:deviceLibraryIdentifier/registrations/:passTypeIdentifier/:serialNumber",
+  "GET /api/passkit/v1/devices/:deviceLibraryIdentifier/registrations/:passTypeIdentifier",
+  "GET /api/passkit/v1/passes/:passTypeIdentifier/:serialNumber",
+  "POST /api/passkit/v1/log",
 ]);
 
 const server = suiteTestServer();

@@ -8,6 +8,7 @@ import { senderOf } from "../messaging/templates/email-frame.ts";
 import { cancelledNoRefundText, refundEmail } from "../messaging/templates/refund.ts";
 import { recordActivity } from "../organiser/activity.ts";
 import { claimOf, claimRefund, finishClaim, type RefundDeps } from "../organiser/refunds.ts";
+import { sendWalletUpdatesSoon, walletPassesChanged } from "../wallet/pass-changes.ts";
 import { bookingStatusAfter } from "./booking-status.ts";
 import { offerFreedSeatsNow } from "./waitlist-offers.ts";
 
@@ -106,6 +107,7 @@ export async function cancelBooking(
         .set({ status: bookingStatusAfter(booking.status, "cancelled"), seatReleased: true })
         .where(eq(bookings.id, booking.id))
         .run();
+      walletPassesChanged(tx, deps, [booking.id], now);
       enqueueSms(tx, {
         dedupeKey: cancelTextKey(booking.id),
         to: booking.phone,
@@ -138,6 +140,7 @@ export async function cancelBooking(
   }
   if (decision.freedEventId !== undefined) {
     offerFreedSeatsNow(deps, decision.freedEventId);
+    sendWalletUpdatesSoon(deps);
     deliverPending(deps, { dedupePrefix: "cancel:" }).catch((error: unknown) =>
       deps.log("warn", "cancel text not sent yet; the outbox retries", { error: String(error).slice(0, 200) }),
     );

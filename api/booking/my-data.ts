@@ -181,27 +181,31 @@ function textsTo(db: Db, phone: string) {
  */
 function messagesTo(db: Db, phone: string, bookingIds: number[]) {
   const emails = emailsOf(db, phone);
-  return db
-    .select({
-      channel: outboxMessages.channel,
-      subject: outboxMessages.subject,
-      status: outboxMessages.status,
-      createdAt: outboxMessages.createdAt,
-      sentAt: outboxMessages.sentAt,
-    })
-    .from(outboxMessages)
-    .where(
-      or(
-        and(eq(outboxMessages.channel, "sms"), eq(outboxMessages.to, phone)),
-        bookingIds.length === 0 ? undefined : inArray(outboxMessages.bookingId, bookingIds),
-        emails.length === 0
-          ? undefined
-          : and(eq(outboxMessages.channel, "email"), inArray(sql`lower(${outboxMessages.to})`, emails)),
-      ),
-    )
-    .orderBy(outboxMessages.id)
-    .all()
-    .map((m) => ({ ...m, createdAt: iso(m.createdAt), sentAt: iso(m.sentAt) }));
+  return (
+    db
+      .select({
+        channel: outboxMessages.channel,
+        subject: outboxMessages.subject,
+        status: outboxMessages.status,
+        createdAt: outboxMessages.createdAt,
+        sentAt: outboxMessages.sentAt,
+      })
+      .from(outboxMessages)
+      .where(
+        or(
+          and(eq(outboxMessages.channel, "sms"), eq(outboxMessages.to, phone)),
+          bookingIds.length === 0 ? undefined : inArray(outboxMessages.bookingId, bookingIds),
+          emails.length === 0
+            ? undefined
+            : and(eq(outboxMessages.channel, "email"), inArray(sql`lower(${outboxMessages.to})`, emails)),
+        ),
+      )
+      .orderBy(outboxMessages.id)
+      .all()
+      // Texts and emails: a wallet update goes to a device or to Google, never to the number.
+      .filter((m): m is typeof m & { channel: "sms" | "email" } => m.channel === "sms" || m.channel === "email")
+      .map((m) => ({ ...m, createdAt: iso(m.createdAt), sentAt: iso(m.sentAt) }))
+  );
 }
 
 export function myData(deps: Pick<AppDeps, "db" | "now">, phone: string) {

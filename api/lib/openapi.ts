@@ -46,6 +46,7 @@ export const ERROR_STATUS = {
   host_access_ended: 401,
   guest_session_required: 401,
   second_factor_required: 401,
+  pass_not_authorized: 401,
   phone_not_verified: 403,
   invalid_link: 403,
   not_a_participant: 403,

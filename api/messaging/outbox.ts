@@ -3,11 +3,18 @@ import QRCode from "qrcode";
 import { activityLog } from "../../db/access-schema.ts";
 import type { Db, DbOrTx } from "../../db/client.ts";
 import { bookings, type OutboxMessage, outboxMessages, type StoredAttachment } from "../../db/schema.ts";
+import { walletRegistrations } from "../../db/wallet-schema.ts";
 import type { Env } from "../env.ts";
 import type { Logger } from "../lib/log.ts";
 import { withoutAddresses } from "../providers/mail/safety.ts";
 import { type MailAttachment, type MailProvider, MailSendError } from "../providers/mail/types.ts";
 import type { SmsProvider } from "../providers/sms/types.ts";
+import {
+  GOOGLE_WALLET_RESOURCES,
+  type WalletPush,
+  WalletPushError,
+  type WalletPushProvider,
+} from "../providers/wallet/types.ts";
 import { hasConsent } from "./consent.ts";
 
 // 30 s, 1, 2, 4 … minutes, then hourly: 20 tries cover about half a day of provider outage.
@@ -97,7 +104,34 @@ export function enqueueEmail(
   return true;
 }
 
-/** What the outbox sends with: texts by `sms`, emails by `mail`. */
+/**
+ * Queues a wallet update (docs/decisions/055-wallet-updates.md) inside the transaction that changed
+ * the pass, once per `dedupeKey`: `to` is the device's push token or Google's resource id, `subject`
+ * which of Google's resources, `body` what is sent (`{}` to APNs, the PATCH's JSON to Google).
+ */
+export function enqueueWalletUpdate(db: DbOrTx, dedupeKey: string, push: WalletPush): void {
+  const row =
+    push.channel === "apns"
+      ? { channel: push.channel, to: push.pushToken, body: "{}" }
+      : { channel: push.channel, to: push.id, subject: push.resource, body: JSON.stringify(push.patch) };
+  db.insert(outboxMessages)
+    .values({ dedupeKey, ...row })
+    .onConflictDoNothing({ target: outboxMessages.dedupeKey })
+    .run();
+}
+
+/** The queued row as the provider takes it. */
+function walletPushOf(message: OutboxMessage): WalletPush {
+  if (message.channel === "apns") return { channel: "apns", pushToken: message.to };
+  const resource = GOOGLE_WALLET_RESOURCES.find((r) => r === message.subject);
+  if (!resource) throw new WalletPushError(`no Google Wallet resource named ${message.subject}`, true);
+  return { channel: "google_wallet", resource, id: message.to, patch: JSON.parse(message.body) };
+}
+
+const isWallet = (channel: OutboxMessage["channel"]): channel is WalletPush["channel"] =>
+  channel === "apns" || channel === "google_wallet";
+
+/** What the outbox sends with: texts by `sms`, emails by `mail`, wallet updates by `walletPush`. */
 export type OutboxDeps = {
   db: Db;
   sms: SmsProvider;
@@ -108,6 +142,8 @@ export type OutboxDeps = {
   mail?: MailProvider;
   /** A document's PDF (receipt, tax invoice) by id, for attachments that name one (issue 35, part 3). */
   documentPdf?: (documentId: number) => Promise<Uint8Array>;
+  /** Absent (no wallet configured, or a caller without it), wallet updates wait for a run that has it. */
+  walletPush?: WalletPushProvider;
   log: Logger;
   now: () => number;
   /** Marketing messages sent in any minute at most (INVITE_RATE_PER_MINUTE); 60 when absent. */
@@ -165,7 +201,7 @@ export async function deliverBatch(
  */
 export async function deliverPending(
   deps: OutboxDeps,
-  filter: { dedupePrefix?: string } = {},
+  filter: { dedupePrefix?: string; channels?: readonly OutboxMessage["channel"][] } = {},
 ): Promise<OutboxMessage[]> {
   const { db, log } = deps;
   const pending = db
@@ -181,7 +217,8 @@ export async function deliverPending(
     .orderBy(asc(outboxMessages.id))
     .all()
     .filter((m) => !filter.dedupePrefix || m.dedupeKey.startsWith(filter.dedupePrefix))
-    .filter((m) => m.channel === "sms" || deps.mail !== undefined);
+    .filter((m) => !filter.channels || filter.channels.includes(m.channel))
+    .filter((m) => m.channel === "sms" || (isWallet(m.channel) ? deps.walletPush : deps.mail) !== undefined);
   const handled: OutboxMessage[] = [];
   let marketingLeft = pending.some((m) => m.purpose === "marketing") ? marketingBudget(deps) : 0;
   for (const message of pending) {
@@ -189,7 +226,8 @@ export async function deliverPending(
       // Over the minute's budget, it waits for a later run (the scheduler ticks every few seconds).
       if (marketingLeft <= 0) continue;
       // Suppression is checked now, not when queued: someone who opted out mid-send gets nothing more.
-      if (!hasConsent(db, message.channel, message.to)) {
+      // Marketing is texts and emails only: a wallet update is never one.
+      if (!isWallet(message.channel) && !hasConsent(db, message.channel, message.to)) {
         const suppressed = db
           .update(outboxMessages)
           .set({ status: "suppressed", lastError: "no marketing consent when sent" })
@@ -233,7 +271,7 @@ export async function deliverPending(
         .run();
     } catch (error) {
       // An email the server refused for good (an SMTP 5xx) is not tried again: the address is dead.
-      const permanent = error instanceof MailSendError && error.permanent;
+      const permanent = (error instanceof MailSendError || error instanceof WalletPushError) && error.permanent;
       const failedForGood = permanent || message.attempts + 1 >= MAX_ATTEMPTS;
       // A server's reason can quote the address: the row, the booking and the log keep it blanked.
       const reason = withoutAddresses(String(error));
@@ -247,6 +285,9 @@ export async function deliverPending(
           .where(eq(outboxMessages.id, message.id))
           .run();
         if (permanent && message.channel === "email") noteUndeliverable(tx, message, reason, deps.now());
+        // APNs says the token is dead (the pass was removed): the device is forgotten, as unregistering does.
+        if (permanent && message.channel === "apns")
+          tx.delete(walletRegistrations).where(eq(walletRegistrations.pushToken, message.to)).run();
       });
       log("warn", `${message.channel} not sent`, {
         outboxId: message.id,
@@ -262,6 +303,8 @@ export async function deliverPending(
 
 async function send(deps: OutboxDeps, message: OutboxMessage): Promise<{ id: string }> {
   if (message.channel === "sms") return deps.sms.send(message.to, message.body);
+  // Selected only when deps.walletPush is present (above).
+  if (isWallet(message.channel)) return (deps.walletPush as WalletPushProvider).send(walletPushOf(message));
   // Selected only when deps.mail is present (above).
   const mail = deps.mail as MailProvider;
   return mail.send({

@@ -34,7 +34,7 @@ export function paced(everyMs: number, run: (now: number) => unknown): (now: num
  */
 export function backgroundJobs(
   deps: Pick<AppDeps, "db" | "env" | "sms" | "payments" | "log" | "now"> &
-    Partial<Pick<AppDeps, "mail" | "documentPdf">>,
+    Partial<Pick<AppDeps, "mail" | "documentPdf" | "wallet" | "walletPush">>,
 ): Job[] {
   const uploads = { db: deps.db, uploadsDir: deps.env.UPLOADS_DIR };
   return [
@@ -52,7 +52,8 @@ export function backgroundJobs(
     // longer in flight; a seat they give back is offered at once (docs/decisions/002-seats-holds-and-payment.md).
     { name: "refunds", run: paced(UNFINISHED_CLAIM_MS, (now) => finishUnfinishedRefunds(deps, now)) },
     // Messages whose first send failed (or that a crash interrupted) are retried here, texts and
-    // emails alike (emails only with `mail`, which server.ts always passes).
+    // emails and wallet updates alike (emails only with `mail`, wallet updates only with `walletPush`,
+    // which server.ts passes whenever a wallet is configured).
     // Announcements' marketing goes at INVITE_RATE_PER_MINUTE at most (issue 36).
     { name: "outbox", run: () => deliverPending({ ...deps, marketingPerMinute: deps.env.INVITE_RATE_PER_MINUTE }) },
     // Photos of holds that ran out and files no row names (docs/decisions/012-disk-and-personal-data.md).

@@ -69,6 +69,13 @@ export const SECURITY_SCHEMES = {
     name: "Stripe-Signature",
     description: "Stripe's signature of the webhook's body, checked with `STRIPE_WEBHOOK_SECRET`.",
   },
+  applePass: {
+    type: "apiKey",
+    in: "header",
+    name: "Authorization",
+    description:
+      "`ApplePass {authenticationToken}`: the token Apple Wallet keeps with a pass (an HMAC of its serial number), sent by the device on the PassKit web service's calls about that pass (401 otherwise).",
+  },
   twilioSignature: {
     type: "apiKey",
     in: "header",
@@ -217,6 +224,12 @@ export const OPERATION_SECURITY: Record<string, readonly ("none" | Scheme)[]> = 
   walletApple: ["signedLink", "guestSession"],
   walletGoogle: ["signedLink", "guestSession"],
   walletStatus: ["organiserSession"],
+  // wallet: Apple's PassKit web service (its list and log calls carry no header, as Apple sends them).
+  postPasskitV1DevicesRegistrations: ["applePass"],
+  deletePasskitV1DevicesRegistrations: ["applePass"],
+  passkitV1DevicesRegistrations: [],
+  passkitV1Passes: ["applePass"],
+  passkitV1Log: [],
 };
 
 type Registry = Pick<OpenAPIHono, "openAPIRegistry">;

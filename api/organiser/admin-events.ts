@@ -18,6 +18,7 @@ import { bookings, type Event, events } from "../../db/schema.ts";
 import { listEventRows, toSummary } from "../booking/events.ts";
 import { seatUse } from "../booking/seats.ts";
 import { BadRequest, Conflict, NotFound } from "../lib/errors.ts";
+import { eventEdited, type PassChangeDeps } from "../wallet/pass-changes.ts";
 import type { adminEventList } from "./admin-schemas.ts";
 
 export type EventTime = { hour: number; minute: number };
@@ -250,9 +251,10 @@ export function createEvent(db: Db, input: NewEventInput, now: number): { id: nu
 /**
  * Edits an event. Fields the form leaves out keep their values. The seats are checked against
  * those already taken inside the same transaction as the write, so a booking landing meanwhile
- * cannot end up over the new total.
+ * cannot end up over the new total. With `passes`, a change its wallet passes show (the name, the
+ * time, the venue) updates them in the same transaction (api/wallet/pass-changes.ts).
  */
-export function updateEvent(db: Db, input: EventUpdateInput, now: number): void {
+export function updateEvent(db: Db, input: EventUpdateInput, now: number, passes?: PassChangeDeps): void {
   db.transaction(
     (tx) => {
       const event = tx.select().from(events).where(eq(events.id, input.id)).get();
@@ -357,6 +359,7 @@ export function updateEvent(db: Db, input: EventUpdateInput, now: number): void 
         })
         .where(eq(events.id, event.id))
         .run();
+      if (passes) eventEdited(tx, passes, event, tx.select().from(events).where(eq(events.id, event.id)).get()!, now);
     },
     { behavior: "immediate" },
   );

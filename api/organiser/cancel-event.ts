@@ -7,6 +7,7 @@ import { textPaidAttendees } from "../messaging/attendee-texts.ts";
 import { deliverBatch } from "../messaging/outbox.ts";
 import { senderOf } from "../messaging/templates/email-frame.ts";
 import { eventCancelledEmail, eventCancelledText } from "../messaging/templates/event-cancelled.ts";
+import { sendWalletUpdatesSoon, walletPassesOfEventChanged } from "../wallet/pass-changes.ts";
 import { type RefundDeps, refundPayment } from "./refunds.ts";
 
 /** What one run did: payments refunded now, payments still unrefunded, texts sent and not sent yet. */
@@ -42,6 +43,8 @@ export async function cancelEvent(deps: RefundDeps, eventId: number): Promise<Ca
         // An open payment page must not buy a seat at a cancelled event.
         releaseHolds(tx, eq(bookings.eventId, eventId));
         endWaitlist(tx, { ...event, status: "cancelled" });
+        // Every ticket's passes say NOT VALID (Event cancelled) from this commit on.
+        walletPassesOfEventChanged(tx, deps, eventId, deps.now());
       }
       textPaidAttendees(tx, eventId, {
         dedupeKey: (attendee) => `${prefix}${attendee.id}`,
@@ -61,6 +64,7 @@ export async function cancelEvent(deps: RefundDeps, eventId: number): Promise<Ca
     { behavior: "immediate" },
   );
 
+  sendWalletUpdatesSoon(deps);
   const toRefund = db
     .select({ id: bookings.id, paymentIntentId: bookings.paymentIntentId })
     .from(bookings)

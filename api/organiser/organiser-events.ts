@@ -4,6 +4,7 @@ import { MAX_IMAGE_BYTES, removeStoredImage, STORED_NAME, storeImage, thumbnailN
 import { type OfferDeps, offerFreedSeatsNow } from "../booking/waitlist-offers.ts";
 import type { Env } from "../env.ts";
 import { BadRequest, TooLarge } from "../lib/errors.ts";
+import { type PassChangeDeps, sendWalletUpdatesSoon, type WalletSendDeps } from "../wallet/pass-changes.ts";
 import { createEvent, replaceEventImage, updateEvent } from "./admin-events.ts";
 
 /**
@@ -37,8 +38,13 @@ export async function addEvent(deps: Deps, fields: NewEventFields): Promise<{ id
   }
 }
 
-export function editEvent(deps: Deps, fields: EventUpdateFields): void {
-  updateEvent(deps.db, fields, deps.now());
+export function editEvent(
+  deps: Deps & { env: PassChangeDeps["env"] } & Pick<PassChangeDeps, "wallet"> & WalletSendDeps,
+  fields: EventUpdateFields,
+): void {
+  updateEvent(deps.db, fields, deps.now(), deps);
+  // A moved or renamed night's passes: pushed and PATCHed now, not at the next tick.
+  sendWalletUpdatesSoon(deps);
   // Seats added (overall or for a gender) go at once to whoever waits for them.
   offerFreedSeatsNow(deps, fields.id);
 }

@@ -14,6 +14,9 @@ import { refundEmail, refundText } from "../messaging/templates/refund.ts";
 import { endStreamsFor } from "../night/room-events.ts";
 import { AlreadyRefunded, type PaymentsProvider } from "../providers/payments/types.ts";
 import type { SmsProvider } from "../providers/sms/types.ts";
+import type { WalletPushProvider } from "../providers/wallet/types.ts";
+import type { WalletKeys } from "../wallet/keys.ts";
+import { sendWalletUpdatesSoon, walletPassesChanged } from "../wallet/pass-changes.ts";
 
 /** What a refund needs: the provider, and the waitlist's offer for a seat it gives back (texted at once). */
 export type RefundDeps = {
@@ -22,6 +25,9 @@ export type RefundDeps = {
     SellerEnv;
   payments: PaymentsProvider;
   sms: SmsProvider;
+  /** The wallet keys and sender: a refunded ticket's passes say NOT VALID (api/wallet/pass-changes.ts). */
+  wallet?: WalletKeys;
+  walletPush?: WalletPushProvider;
   log: Logger;
   now: () => number;
 };
@@ -160,6 +166,9 @@ export async function finishClaim(deps: RefundDeps, claim: RefundClaim): Promise
         .set({ status: bookingStatusAfter(booking.status, "refunded"), seatReleased })
         .where(eq(bookings.id, bookingId))
         .run();
+      // The ticket's passes now say NOT VALID: queued with the refund, pushed below. A cancelled
+      // event's passes said so when it was cancelled; its refunds change nothing they show.
+      if (event?.status !== "cancelled") walletPassesChanged(tx, deps, [bookingId], deps.now());
       return { refundId, seatReleased, released: seatReleased, eventId: booking.eventId, refundedNow: true };
     },
     { behavior: "immediate" },
@@ -168,6 +177,7 @@ export async function finishClaim(deps: RefundDeps, claim: RefundClaim): Promise
   if (result.refundedNow) endStreamsFor(deps.db, { booking: bookingId });
   // A seat back on sale goes at once to the first person waiting for it (decision 015).
   if (result.released && result.eventId !== undefined) offerFreedSeatsNow(deps, result.eventId);
+  sendWalletUpdatesSoon(deps);
   deliverPending(deps, { dedupePrefix: `refund:${paymentIntentId}` }).catch((error: unknown) =>
     deps.log("warn", "refund text not sent yet; the outbox retries", { error: String(error).slice(0, 200) }),
   );

@@ -176,6 +176,13 @@ const RULES: Record<string, Rule> = {
   walletApple: "proof",
   walletGoogle: "proof",
   walletStatus: "money",
+  // wallet: Apple's PassKit web service; a pass's own token is the proof, and the list and the log
+  // are open (the device library identifier is the list's secret; without Apple configured, 404).
+  postPasskitV1DevicesRegistrations: "proof",
+  deletePasskitV1DevicesRegistrations: "proof",
+  passkitV1DevicesRegistrations: "public",
+  passkitV1Passes: "proof",
+  passkitV1Log: "public",
 };
 
 /** The class each caller must get: `allowed` is anything but 401 and 403. */
