@@ -14,6 +14,7 @@ import {
   waitlistEntries,
   waitlistOffers,
 } from "../../db/schema.ts";
+import { walletPasses, walletRegistrations } from "../../db/wallet-schema.ts";
 import { browserClient, suiteTestServer, withTestServer } from "../../test/api-harness.ts";
 import { insertEvent, insertHeldBooking, insertPaidBookings, makeImage } from "../../test/fixtures.ts";
 import { dbState } from "../../test/suites/db-state.ts";
@@ -162,6 +163,41 @@ describe("an event's attendees, RETENTION_DAYS after its end", () => {
       expect(db.select().from(bookings).where(eq(bookings.id, booking!.bookingId)).get()?.phone).toBe(ERASED.phone);
       await scheduler.stop();
     });
+  });
+});
+
+describe("a night's wallet passes", () => {
+  it("lose the phones that keep them (push tokens) and their rows with the night's personal data", async () => {
+    const { db, env } = server.deps;
+    const night = await insertEvent(db, env.UPLOADS_DIR, { startsAt: server.deps.now() - 200 * DAY });
+    const other = await insertEvent(db, env.UPLOADS_DIR);
+    const passOf = (eventId: number, serialNumber: string) => {
+      const [paid] = insertPaidBookings(db, eventId, 1);
+      db.insert(walletPasses).values({ bookingId: paid!.bookingId, serialNumber, updatedAt: 1 }).run();
+      db.insert(walletRegistrations)
+        .values({ deviceLibraryId: `device-${serialNumber}`, serialNumber, pushToken: `token-${serialNumber}` })
+        .run();
+      return paid!.bookingId;
+    };
+    const erasedPass = passOf(night.id, "serial-of-the-old-night");
+    const keptPass = passOf(other.id, "serial-of-a-night-to-come");
+    await applyRetention({ db, uploadsDir: env.UPLOADS_DIR, retentionDays: 90 }, server.deps.now());
+    expect(db.select().from(walletPasses).where(eq(walletPasses.bookingId, erasedPass)).all()).toEqual([]);
+    expect(
+      db
+        .select()
+        .from(walletRegistrations)
+        .where(eq(walletRegistrations.serialNumber, "serial-of-the-old-night"))
+        .all(),
+    ).toEqual([]);
+    expect(db.select().from(walletPasses).where(eq(walletPasses.bookingId, keptPass)).all()).toHaveLength(1);
+    expect(
+      db
+        .select()
+        .from(walletRegistrations)
+        .where(eq(walletRegistrations.serialNumber, "serial-of-a-night-to-come"))
+        .all(),
+    ).toHaveLength(1);
   });
 });
 

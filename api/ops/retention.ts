@@ -12,6 +12,7 @@ import {
   waitlistEntries,
   waitlistOffers,
 } from "../../db/schema.ts";
+import { walletPasses, walletRegistrations } from "../../db/wallet-schema.ts";
 import { deleteExpiredDocuments } from "../booking/documents.ts";
 import { NO_PHOTO, removeStoredFiles } from "../booking/images.ts";
 import { expireKeptDetails } from "../booking/kept-details.ts";
@@ -150,6 +151,14 @@ function eraseEvent(db: Db, eventId: number, now: number): string[] {
       // What each match chose to share (an Instagram handle, the chooser's number) goes with the night.
       tx.delete(contactShares).where(eq(contactShares.eventId, eventId)).run();
       tx.delete(shareDefaults).where(eq(shareDefaults.eventId, eventId)).run();
+      // The night's wallet passes (issue 50): the phones that keep one (their push tokens) and the rows.
+      const nightBookings = tx.select({ id: bookings.id }).from(bookings).where(eq(bookings.eventId, eventId));
+      const serials = tx
+        .select({ serial: walletPasses.serialNumber })
+        .from(walletPasses)
+        .where(inArray(walletPasses.bookingId, nightBookings));
+      tx.delete(walletRegistrations).where(inArray(walletRegistrations.serialNumber, serials)).run();
+      tx.delete(walletPasses).where(inArray(walletPasses.bookingId, nightBookings)).run();
       tx.update(events).set({ personalDataErasedAt: now }).where(eq(events.id, eventId)).run();
       return unnamedPhotos(tx, photos);
     },

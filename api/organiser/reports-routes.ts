@@ -132,63 +132,85 @@ const PERIOD = [
   "  included, at most 120 months; `format=csv` for the spreadsheet. 400 `invalid_request` otherwise.",
 ];
 
-const reportRoute = <N extends keyof typeof ROWS>(name: N, summary: string, lines: string[]) =>
-  createRoute({
-    method: "get",
-    path: `/reports/${name}` as `/reports/${N}`,
-    summary,
-    description: [...PERIOD, ...lines].join("\n"),
-    request: { query },
-    responses: { 200: reportReply(ROWS[name]), ...errors("get", [...ADMIN_ERRORS, "invalid_request"]) },
-  });
+/** What every report's route declares beside its method and path: its query, summary, rows and refusals. */
+const reportParts = <N extends keyof typeof ROWS>(name: N, summary: string, lines: string[]) => ({
+  summary,
+  description: [...PERIOD, ...lines].join("\n"),
+  request: { query },
+  responses: { 200: reportReply(ROWS[name]), ...errors("get", [...ADMIN_ERRORS, "invalid_request"]) },
+});
 
-const moneyRoute = reportRoute("money", "Money by month: ticket sales, refunds, net and GST", [
-  "- **200:** one row a month: what was paid for tickets in it (paid or later refunded bookings with a",
-  "  payment), the refunds made in it, the difference, and the GST of the receipts and tax invoices",
-  "  issued in it less their adjustment notes' (0 when not registered). CSV: `month,bookings,gross,refunds,net,gst`.",
-]);
-const gstRoute = reportRoute("gst", "The GST summary for the BAS, per quarter", [
-  "- **200:** one row per quarter of the financial year the period touches (whole quarters: `2026-07`",
-  "  is `Jul–Sep 2026`): G1 total sales including GST and 1A the GST on them, each refund taken off in",
-  "  the quarter it was made. A summary for the accountant, not lodged anywhere.",
-  "  CSV: `quarter,sales,refunds,G1,gst_on_sales,gst_on_refunds,1A`.",
-]);
-const seatsRoute = reportRoute("seats", "Seats sold of those offered, per night, and how fast they went", [
-  "- **200:** one row per night starting in the period: seats sold (paid, as the Overview counts them) of",
-  "  those offered, by side at balanced nights, the share sold, days from going on sale to the last",
-  "  seat (null when it did not sell out) and which side filled last.",
-]);
-const nightsRoute = reportRoute("nights", "Each night that ended: who paid, who came, no-shows, early leavers, dates", [
-  "- **200:** one row per night that ended, starting in the period: paid and came (as its Overview",
-  "  counts them), no-shows and guests who left early (1 or 2 as `fewer than 3`), the share who came,",
-  "  and the dates a guest who came had on average (null at a night run without the rounds).",
-]);
-const matchesRoute = reportRoute("matches", "Mutual and friend matches per guest who came, by format", [
-  "- **200:** one row per format over the nights that ended in the period: guests who came, mutual and",
-  "  friend matches (pairs), matches per guest who came and the share with at least one.",
-]);
-const returningRoute = reportRoute(
-  "returning",
-  "Guests who come back: each month's bookings by numbers that booked before",
-  [
+const moneyRoute = createRoute({
+  method: "get",
+  path: "/reports/money",
+  ...reportParts("money", "Money by month: ticket sales, refunds, net and GST", [
+    "- **200:** one row a month: what was paid for tickets in it (paid or later refunded bookings with a",
+    "  payment), the refunds made in it, the difference, and the GST of the receipts and tax invoices",
+    "  issued in it less their adjustment notes' (0 when not registered). CSV: `month,bookings,gross,refunds,net,gst`.",
+  ]),
+});
+const gstRoute = createRoute({
+  method: "get",
+  path: "/reports/gst",
+  ...reportParts("gst", "The GST summary for the BAS, per quarter", [
+    "- **200:** one row per quarter of the financial year the period touches (whole quarters: `2026-07`",
+    "  is `July–September 2026`): G1 total sales including GST and 1A the GST on them, each refund taken off in",
+    "  the quarter it was made. A summary for the accountant, not lodged anywhere.",
+    "  CSV: `quarter,sales,refunds,G1,gst_on_sales,gst_on_refunds,1A`.",
+  ]),
+});
+const seatsRoute = createRoute({
+  method: "get",
+  path: "/reports/seats",
+  ...reportParts("seats", "Seats sold of those offered, per night, and how fast they went", [
+    "- **200:** one row per night starting in the period: seats sold (paid, as the Overview counts them) of",
+    "  those offered, by side at balanced nights, the share sold, days from going on sale to the last",
+    "  seat (null when it did not sell out) and which side filled last.",
+  ]),
+});
+const nightsRoute = createRoute({
+  method: "get",
+  path: "/reports/nights",
+  ...reportParts("nights", "Each night that ended: who paid, who came, no-shows, early leavers, dates", [
+    "- **200:** one row per night that ended, starting in the period: paid and came (as its Overview",
+    "  counts them), no-shows and guests who left early (1 or 2 as `fewer than 3`), the share who came,",
+    "  and the dates a guest who came had on average (null at a night run without the rounds).",
+  ]),
+});
+const matchesRoute = createRoute({
+  method: "get",
+  path: "/reports/matches",
+  ...reportParts("matches", "Mutual and friend matches per guest who came, by format", [
+    "- **200:** one row per format over the nights that ended in the period: guests who came, mutual and",
+    "  friend matches (pairs), matches per guest who came and the share with at least one.",
+  ]),
+});
+const returningRoute = createRoute({
+  method: "get",
+  path: "/reports/returning",
+  ...reportParts("returning", "Guests who come back: each month's bookings by numbers that booked before", [
     "- **200:** one row a month: bookings paid, those by a number that paid for a night before (and the",
     "  share), those that were a guest's 2nd, 3rd, 4th and 5th or later night, and guests who kept their",
     "  details that month. Counts of 1 or 2 guests as `fewer than 3`.",
-  ],
-);
-const pricesRoute = reportRoute(
-  "prices",
-  "Bookings and revenue by price: early-bird, each side's price, each promo code",
-  [
+  ]),
+});
+const pricesRoute = createRoute({
+  method: "get",
+  path: "/reports/prices",
+  ...reportParts("prices", "Bookings and revenue by price: early-bird, each side's price, each promo code", [
     "- **200:** for the bookings paid in the period: `Early-bird`, `Without early-bird`, `Women's price`,",
     "  `Men's price` (nights with a price per side) and one `Promo code` row per code, each with its",
     "  bookings (`fewer than 3` for 1 or 2), what they were charged and the discount off the list price.",
-  ],
-);
-const invitationsRoute = reportRoute("invitations", "Each invitation: whom it reached and who booked through it", [
-  "- **200:** one row per announcement made in the period: texts and emails sent, and paid bookings made",
-  "  through its link, by side (each count of 1 or 2 as `fewer than 3`).",
-]);
+  ]),
+});
+const invitationsRoute = createRoute({
+  method: "get",
+  path: "/reports/invitations",
+  ...reportParts("invitations", "Each invitation: whom it reached and who booked through it", [
+    "- **200:** one row per announcement made in the period: texts and emails sent, and paid bookings made",
+    "  through its link, by side (each count of 1 or 2 as `fewer than 3`).",
+  ]),
+});
 
 const count = (n: number | typeof FEWER_THAN_3) => n;
 const MONEY_COLUMNS: Column<MoneyRow>[] = [

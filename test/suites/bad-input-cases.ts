@@ -157,7 +157,12 @@ export function casesFor(ep: Endpoint, live: boolean, jpeg: Uint8Array): Case[] 
       add(`${name}: ${label}`, { path: url({}, q(enc(forUrl(v)))) }, maybeValid(field, forUrl(v)));
     }
     for (const raw of RAW_SEGMENTS) add(`${name}: raw ${raw}`, { path: url({}, q(raw)) });
-    add(`${name}: missing`, { path: url({}, others.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join("&")) });
+    // An optional query field may be left out (a report's `format`): then the call may succeed.
+    add(
+      `${name}: missing`,
+      { path: url({}, others.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join("&")) },
+      field.optional === true,
+    );
     add(`${name}: repeated`, { path: url({}, `${q("x")}&${name}=${encodeURIComponent(asText(field.base))}`) }, true);
   }
   add(

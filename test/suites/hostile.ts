@@ -40,7 +40,9 @@ export type Kind =
   | "formTick"
   | "share"
   | "documentNumber"
-  | "documentKind";
+  | "documentKind"
+  | "month"
+  | "reportFormat";
 
 /** `untrimmed`: any string of 1..max characters is legal as it is (a door code is compared as typed). */
 export type Field = { kind: Kind; base: unknown; optional?: boolean; max?: number; untrimmed?: boolean };
@@ -173,6 +175,8 @@ const accepts: Record<Kind, (v: unknown) => boolean> = {
   // A receipt's, invoice's or adjustment note's number, and which of a booking's documents (decision 032).
   documentNumber: (v) => typeof v === "string" && /^INV-\d{6,9}$/.test(v),
   documentKind: (v) => v === "invoice" || v === "adjustment",
+  month: (v) => typeof v === "string" && /^\d{4}-(0[1-9]|1[0-2])$/.test(v),
+  reportFormat: (v) => v === "json" || v === "csv",
 };
 
 /** Whether `value` could be a legal value of the field (then a 2xx would not be a bug). */

@@ -108,7 +108,7 @@ describe("the GST summary for the BAS", () => {
     expect(((await response.json()) as { rows: unknown[] }).rows).toEqual([
       {
         quarter: "2025-07",
-        label: "Jul–Sep 2025",
+        label: "July–September 2025",
         salesCents: 1100 + 13200,
         refundsCents: 0,
         g1Cents: 14300,
@@ -118,7 +118,7 @@ describe("the GST summary for the BAS", () => {
       },
       {
         quarter: "2025-10",
-        label: "Oct–Dec 2025",
+        label: "October–December 2025",
         salesCents: 3500 + 3500,
         refundsCents: 2200 + 3500,
         g1Cents: 1300,
@@ -129,7 +129,7 @@ describe("the GST summary for the BAS", () => {
     ]);
     const csv = await (await report("gst", "from=2025-10&to=2025-10&format=csv")).text();
     expect(csv).toBe(
-      "quarter,sales,refunds,G1,gst_on_sales,gst_on_refunds,1A\r\nOct–Dec 2025,70.00,57.00,13.00,6.36,5.18,1.18\r\n",
+      "quarter,sales,refunds,G1,gst_on_sales,gst_on_refunds,1A\r\nOctober–December 2025,70.00,57.00,13.00,6.36,5.18,1.18\r\n",
     );
   });
 

@@ -24,7 +24,10 @@ const monthIndex = (month: string) => {
   const [y, m] = month.split("-").map(Number) as [number, number];
   return y * 12 + (m - 1);
 };
-const monthOf = (index: number) => `${Math.floor(index / 12)}-${String((index % 12) + 1).padStart(2, "0")}`;
+// A month index to its first day through the calendar (Date.UTC carries a 13th month into the next
+// year; counted from 2000, as Date.UTC reads a year below 100 as 19xx).
+const firstDay = (index: number) => Date.UTC(2000, index - 2000 * 12, 1);
+const monthOf = (index: number) => new Date(firstDay(index)).toISOString().slice(0, 7);
 const startOf = (index: number, zone: string) =>
   wallClockToUtc({ date: `${monthOf(index)}-01`, hour: 0, minute: 0 }, zone);
 
@@ -59,12 +62,13 @@ export function quartersOf(period: Period): Bucket[] {
   return quarters;
 }
 
-const MONTH_NAMES = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+const monthName = new Intl.DateTimeFormat("en-AU", { month: "long", timeZone: "UTC" });
 
-/** `Jul–Sep 2026`: a quarter as a BAS names it, from its first month. */
+/** `July–September 2026`: a quarter as a BAS names it, from its first month (the year of its first month). */
 export function quarterLabel(firstMonth: string): string {
   const i = monthIndex(firstMonth);
-  return `${MONTH_NAMES[i % 12]}–${MONTH_NAMES[(i + 2) % 12]} ${Math.floor(i / 12)}`;
+  const name = (index: number) => monthName.format(firstDay(index));
+  return `${name(i)}–${name(i + 2)} ${firstMonth.slice(0, 4)}`;
 }
 
 /** The buckets as a SQL `values` list, for a query that joins each row to the bucket it falls in. */
