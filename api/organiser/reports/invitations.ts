@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../../../db/client.ts";
-import { type FEWER_THAN_3, guests, type Period } from "./period.ts";
+import { boundsOf, type FEWER_THAN_3, guests, type Period } from "./period.ts";
 
 /**
  * **Invitations** (issue 51): each announcement made in the period (the Invite tab, issue 36), who
@@ -20,8 +20,7 @@ export type InvitationsRow = {
 };
 
 export function invitationsReport(db: Db, period: Period): InvitationsRow[] {
-  const first = period.months[0]!.startMs;
-  const end = period.months.at(-1)!.endMs;
+  const { first, end } = boundsOf(period);
   const rows = db.all<{
     id: number;
     eventName: string;

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { EventFormat } from "../../../common/formats.ts";
 import type { Db } from "../../../db/client.ts";
-import type { Period } from "./period.ts";
+import { boundsOf, type Period } from "./period.ts";
 
 /**
  * **Matches** by format (issue 51): over the nights that ended, starting in the period, how many
@@ -25,8 +25,7 @@ export type MatchesRow = {
 };
 
 export function matchesReport(db: Db, period: Period): MatchesRow[] {
-  const first = period.months[0]!.startMs;
-  const end = period.months.at(-1)!.endMs;
+  const { first, end } = boundsOf(period);
   const rows = db.all<{
     format: EventFormat;
     nights: number;

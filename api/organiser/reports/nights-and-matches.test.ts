@@ -15,7 +15,7 @@ const server = suiteTestServer({ env: { EVENT_TIME_ZONE: "Australia/Sydney" } })
 const sydney = (date: string, hour = 19) => wallClockToUtc({ date, hour, minute: 0 }, "Australia/Sydney");
 
 /** A started night of 10 paid (5 women, 5 men), 7 checked in (4 women, 3 men), one of whom left early. */
-async function startedNight(name: string, startsAt: number, format: "women_men" | "one_group" = "women_men") {
+async function startedNight(name: string, startsAt: number, format: "women_men" | "one_group" | "mixed" = "women_men") {
   const { db, env } = server.deps;
   const event = await insertEvent(db, env.UPLOADS_DIR, {
     name,
@@ -135,6 +135,48 @@ describe("the matches report", () => {
         withMutualPercent: 57,
         withFriendPercent: 29,
       },
+    ]);
+  });
+});
+
+describe("a Mixed night and a cancelled one", () => {
+  it("count a Mixed night under its own format, and leave a cancelled night out of nights and matches", async () => {
+    await seed();
+    const { db, env } = server.deps;
+    const mixed = await startedNight("Mixed Night", sydney("2025-06-14"), "mixed");
+    // One mutual match between two women who came (a Mixed night pairs whoever would like to meet).
+    rate(mixed.event.id, mixed.women[0]!.userId, mixed.women[1]!.userId, "like", "like");
+    expect((await sessionBrowser(server, null).postJson("/api/end-event", { eventId: mixed.event.id })).status).toBe(
+      200,
+    );
+    const cancelled = await insertEvent(db, env.UPLOADS_DIR, {
+      name: "Cancelled Night",
+      startsAt: sydney("2025-06-20"),
+      status: "cancelled",
+    });
+    insertPaidBookings(db, cancelled.id, 4);
+
+    expect((await rowsOf("nights", "from=2025-06&to=2025-06")).map((r) => [r.eventName, r.format, r.came])).toEqual([
+      ["Mixed Night", "mixed", 7],
+    ]);
+    expect(await rowsOf("matches", "from=2025-06&to=2025-06")).toEqual([
+      {
+        format: "mixed",
+        nights: 1,
+        guestsCame: 7,
+        mutualMatches: 1,
+        friendMatches: 0,
+        mutualPerGuest: 0.3,
+        friendPerGuest: 0,
+        withMutualPercent: 29,
+        withFriendPercent: 0,
+      },
+    ]);
+    // The seats report lists the cancelled night, as cancelled, with what it had sold.
+    const seats = await rowsOf("seats", "from=2025-06&to=2025-06");
+    expect(seats.map((r) => [r.eventName, r.status, r.seatsSold])).toEqual([
+      ["Mixed Night", "ended", 10],
+      ["Cancelled Night", "cancelled", 4],
     ]);
   });
 });

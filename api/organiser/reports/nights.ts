@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { EventFormat } from "../../../common/formats.ts";
 import type { Db } from "../../../db/client.ts";
-import { type FEWER_THAN_3, guests, type Period } from "./period.ts";
+import { boundsOf, type FEWER_THAN_3, guests, type Period } from "./period.ts";
 
 /**
  * **Nights** (issue 51): each night that ended, starting in the period: who paid, who came (by the
@@ -27,8 +27,7 @@ export type NightsRow = {
 };
 
 export function nightsReport(db: Db, period: Period): NightsRow[] {
-  const first = period.months[0]!.startMs;
-  const end = period.months.at(-1)!.endMs;
+  const { first, end } = boundsOf(period);
   const rows = db.all<{
     id: number;
     name: string;

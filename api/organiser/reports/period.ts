@@ -83,3 +83,6 @@ export const FEWER_THAN_3 = "fewer than 3";
 
 /** A count of guests as a report shows it: 0, 3 and more as they are; 1 and 2 as `fewer than 3`. */
 export const guests = (n: number): number | typeof FEWER_THAN_3 => (n > 0 && n < 3 ? FEWER_THAN_3 : n);
+
+/** The period's first instant and the first instant after it (epoch ms). */
+export const boundsOf = (period: Period) => ({ first: period.months[0]!.startMs, end: period.months.at(-1)!.endMs });

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../../../db/client.ts";
-import { type FEWER_THAN_3, guests, type Period } from "./period.ts";
+import { boundsOf, type FEWER_THAN_3, guests, type Period } from "./period.ts";
 
 /**
  * **Prices and codes** (issue 51): the bookings paid in the period and what they brought, by the
@@ -21,8 +21,7 @@ export type PricesRow = {
 };
 
 export function pricesReport(db: Db, period: Period): PricesRow[] {
-  const first = period.months[0]!.startMs;
-  const end = period.months.at(-1)!.endMs;
+  const { first, end } = boundsOf(period);
   const rows = db.all<{
     price: PricesRow["price"];
     code: string | null;

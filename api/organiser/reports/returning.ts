@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../../../db/client.ts";
-import { bucketRows, type FEWER_THAN_3, guests, type Period } from "./period.ts";
+import { boundsOf, bucketRows, type FEWER_THAN_3, guests, type Period } from "./period.ts";
 
 type Count = number | typeof FEWER_THAN_3;
 
@@ -26,7 +26,7 @@ export type ReturningRow = {
 };
 
 export function returningReport(db: Db, period: Period): ReturningRow[] {
-  const end = period.months.at(-1)!.endMs;
+  const { end } = boundsOf(period);
   const rows = db.all<{
     month: string;
     bookings: number;

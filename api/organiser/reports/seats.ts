@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { EventFormat } from "../../../common/formats.ts";
 import type { Db } from "../../../db/client.ts";
-import type { Period } from "./period.ts";
+import { boundsOf, type Period } from "./period.ts";
 
 const DAY = 86_400_000;
 
@@ -37,8 +37,7 @@ export type SeatsRow = {
 };
 
 export function seatsReport(db: Db, period: Period): SeatsRow[] {
-  const first = period.months[0]!.startMs;
-  const end = period.months.at(-1)!.endMs;
+  const { first, end } = boundsOf(period);
   const rows = db.all<{
     id: number;
     name: string;
