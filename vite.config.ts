@@ -30,17 +30,23 @@ const reactRouterLean: Plugin = {
 };
 const inNodeModules = (path: string) => fileURLToPath(new URL(`./node_modules/${path}`, import.meta.url));
 
+// Apple's and Google's own wallet badges (docs/decisions/054-wallet-buttons.md): `@neostore/cinto`
+// ships them as SVGs but its exports name only its script, so `@wallet-badges/apple/en.svg` reaches them.
+const walletBadges = { find: /^@wallet-badges\//, replacement: inNodeModules("@neostore/cinto/dist/") };
+
 export default defineConfig(({ command }) => ({
   root: "pwa",
   publicDir: "../public",
   resolve: {
-    alias:
-      command === "build"
+    alias: [
+      walletBadges,
+      ...(command === "build"
         ? Object.entries(reactRouterProduction).map(([find, file]) => ({
             find: new RegExp(`^${find}$`),
             replacement: inNodeModules(file),
           }))
-        : [],
+        : []),
+    ],
   },
   plugins: [
     command === "build" && reactRouterLean,

@@ -421,7 +421,8 @@ export const processedWebhookEvents = sqliteTable("processed_webhook_events", {
 export type StoredAttachment =
   | { filename: string; contentType: string; cid?: string; base64: string }
   | { filename: string; contentType: string; cid?: string; document: number }
-  | { filename: string; contentType: string; cid?: string; qr: string };
+  | { filename: string; contentType: string; cid?: string; qr: string }
+  | { filename: string; contentType: string; cid?: string; badge: "apple" | "google" };
 
 /** `apns` and `google_wallet`: a wallet pass changed (issue 50): a push to an Apple device, a PATCH to Google. */
 export const outboxChannels = ["sms", "email", "apns", "google_wallet"] as const;

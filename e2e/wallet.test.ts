@@ -34,11 +34,12 @@ async function standInForGoogle(page: Page) {
   );
 }
 
+/** The badges' names, in order: each badge is its wallet's artwork, named by the image's alternative text. */
 const badgeNames = (page: Page, article: string) =>
   page
     .getByRole("article", { name: article })
     .locator(".wallet-badge")
-    .evaluateAll((els) => els.map((el) => el.textContent?.trim()));
+    .evaluateAll((els) => els.map((el) => el.querySelector("img")?.alt));
 
 describe.skipIf(noBrowser)("the wallet buttons", () => {
   let server: AppServer;
@@ -72,6 +73,18 @@ describe.skipIf(noBrowser)("the wallet buttons", () => {
     const apple = ticket.getByRole("link", { name: "Add to Apple Wallet", exact: true });
     const href = (await apple.getAttribute("href")) ?? "";
     expect(href).toMatch(new RegExp(`^/api/wallet/apple/${bookingId}\\?t=[\\w-]+$`));
+    // The artwork is Apple's and Google's own (from @neostore/cinto), served by the app itself, drawn.
+    await expect
+      .poll(() =>
+        ticket
+          .locator(".wallet-badge img")
+          .evaluateAll((imgs) =>
+            (imgs as HTMLImageElement[]).map(
+              (img) => new URL(img.src).origin === location.origin && img.src.endsWith(".svg") && img.naturalWidth > 0,
+            ),
+          ),
+      )
+      .toEqual([true, true]);
     await expectAccessible(page, "the ticket with its wallet buttons");
     await expectNoSidewaysScroll(page);
 
@@ -96,7 +109,8 @@ describe.skipIf(noBrowser)("the wallet buttons", () => {
     await page.locator("body").focus();
     for (let i = 0; i < 30; i++) {
       await page.keyboard.press("Tab");
-      if ((await page.evaluate(() => document.activeElement?.textContent?.trim())) === "Add to Google Wallet") break;
+      const focused = await page.evaluate(() => document.activeElement?.querySelector("img")?.alt);
+      if (focused === "Add to Google Wallet") break;
     }
     await page.keyboard.press("Enter");
     await page.waitForURL(SAVE_PAGE);

@@ -16,6 +16,7 @@ import {
   type WalletPushProvider,
 } from "../providers/wallet/types.ts";
 import { hasConsent } from "./consent.ts";
+import { walletBadgePng } from "./wallet-badges.ts";
 
 // 30 s, 1, 2, 4 … minutes, then hourly: 20 tries cover about half a day of provider outage.
 const MAX_ATTEMPTS = 20;
@@ -318,8 +319,8 @@ async function send(deps: OutboxDeps, message: OutboxMessage): Promise<{ id: str
 }
 
 /**
- * The stored attachments as bytes; a document's PDF and a ticket's QR are made now (without a PDF
- * maker the send waits).
+ * The stored attachments as bytes; a document's PDF, a ticket's QR and a wallet's badge are made now
+ * (without a PDF maker the send waits).
  */
 async function attachmentsOf(deps: OutboxDeps, stored: StoredAttachment[]): Promise<MailAttachment[]> {
   const parts: MailAttachment[] = [];
@@ -331,6 +332,9 @@ async function attachmentsOf(deps: OutboxDeps, stored: StoredAttachment[]): Prom
     } else if ("qr" in a) {
       // The same QR as the ticket page shows (ticket.ts): the door link, drawn now.
       content = await QRCode.toBuffer(a.qr, { errorCorrectionLevel: "M", margin: 2, width: 320 });
+    } else if ("badge" in a) {
+      // A wallet's own badge artwork (wallet-badges.ts), drawn from the package's SVG.
+      content = await walletBadgePng(a.badge);
     } else content = Buffer.from(a.base64, "base64");
     parts.push({ filename: a.filename, contentType: a.contentType, content, ...(a.cid ? { cid: a.cid } : {}) });
   }

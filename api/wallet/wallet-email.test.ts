@@ -1,3 +1,6 @@
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { type TestServer, withTestServer } from "../../test/api-harness.ts";
 import { makeWalletKeys } from "../../test/fakes/wallet-keys.ts";
@@ -9,6 +12,10 @@ import { deliverPending } from "../messaging/outbox.ts";
 
 // The ticket email's wallet badges (issue 50, docs/decisions/054-wallet-buttons.md): paid through the
 // real calls, sent by the local mail provider and read back from its mailbox, as a guest gets it.
+
+/** Where `@neostore/cinto` keeps Apple's and Google's badge artwork. */
+const BADGES = dirname(fileURLToPath(import.meta.resolve("@neostore/cinto")));
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 type Mail = { to: string; subject: string; text: string; html: string };
 
@@ -36,9 +43,33 @@ describe("the ticket email's wallet links", () => {
       expect(mail.text).toContain(`Add to Apple Wallet: ${apple}`);
       expect(mail.text).toContain(`Add to Google Wallet: ${google}`);
       expect(mail.html).toContain(`href="${apple}"`);
-      expect(mail.html).toContain(">Add to Apple Wallet</a>");
+      // Each badge is the wallet's own artwork, inline, its words the image's alternative text.
+      expect(mail.html).toMatch(
+        new RegExp(`href="${escapeRegExp(apple)}"[^>]*><img src="cid:wallet-apple"[^>]*alt="Add to Apple Wallet"`),
+      );
       expect(mail.html).toContain(`href="${google.replaceAll("&", "&amp;")}"`);
-      expect(mail.html).toContain(">Add to Google Wallet</a>");
+      expect(mail.html).toMatch(
+        new RegExp(
+          `href="${escapeRegExp(google.replaceAll("&", "&amp;"))}"[^>]*><img src="cid:wallet-google"[^>]*alt="Add to Google Wallet"`,
+        ),
+      );
+      const sent = server.deps.devMailbox?.messages().find((m) => m.subject === mail.subject);
+      for (const [cid, file] of [
+        ["wallet-apple", "apple/en.svg"],
+        ["wallet-google", "google/en-AU.svg"],
+      ] as const) {
+        const png = sent?.attachments?.find((a) => a.cid === cid);
+        expect(png?.contentType, cid).toBe("image/png");
+        // A PNG drawn from the package's own SVG: 80 px tall (twice the email's 40), its width in the
+        // artwork's proportions.
+        const meta = await sharp(png?.content as Buffer).metadata();
+        const svg = await sharp(join(BADGES, file)).metadata();
+        expect(meta.format).toBe("png");
+        expect(meta.height).toBe(80);
+        expect(
+          Math.abs((meta.width ?? 0) - Math.round((80 * (svg.width ?? 0)) / (svg.height ?? 1))),
+        ).toBeLessThanOrEqual(1);
+      }
       // Transactional: the badges are the ticket's, no offer comes with them.
       expect(mail.text).not.toMatch(/book again|discount|offer/i);
     });
@@ -47,6 +78,8 @@ describe("the ticket email's wallet links", () => {
   it("carries neither without the wallets' settings", async () => {
     await withTestServer(async (server) => {
       const { mail } = await bookingEmailOf(server);
+      const sent = server.deps.devMailbox?.messages().find((m) => m.subject === mail.subject);
+      expect(sent?.attachments?.map((a) => a.filename)).not.toContain("wallet-apple.png");
       for (const part of [mail.text, mail.html]) {
         expect(part).not.toContain("Wallet");
         expect(part).not.toContain("/api/wallet/");

@@ -8,7 +8,8 @@ import type { Env } from "../../env.ts";
 // plain-text part and an HTML part that say the same facts, and the attachments. Every email but an
 // announcement is transactional (a ticket, a refund, a reminder, a cancelled night, the results): no
 // offer, no "book again", and each names the business and its contact. The HTML is what mail clients
-// render reliably: tables, inline styles, no script, no external image (the QR is inline, by `cid:`).
+// render reliably: tables, inline styles, no script, no external image (the QR and the wallet badges
+// are inline, by `cid:`).
 
 /** Who sends it, as every email's footer names them. */
 export type Sender = { businessName: string; supportEmail: string };
@@ -59,8 +60,14 @@ export type Block =
   | { facts: [label: string, value: string][] }
   | { link: { href: string; text: string } }
   | { qr: { alt: string } }
-  /** Links drawn as the wallets' badges: black, white text (Apple's and Google's guidelines), side by side. */
-  | { badges: { href: string; text: string }[] };
+  /**
+   * Links drawn as the wallets' own badges, side by side: each an inline image (`cid:`, attached by the
+   * message) whose alternative text is the label, so a client that hides images still shows the words.
+   */
+  | { badges: EmailBadge[] };
+
+/** A wallet badge in an email: where it goes, its words, and its inline image's content id and size. */
+export type EmailBadge = { href: string; text: string; cid: string; width: number; height: number };
 
 /**
  * What a marketing email's footer adds to the sender (the Spam Act's identification and way out,
@@ -81,7 +88,7 @@ export function html(blocks: Block[], sender: Sender, heading: string, marketing
       const badges = block.badges
         .map(
           (badge) =>
-            `<a href="${escapeHtml(badge.href)}" style="${FONT}display:inline-block;background:#000000;color:#ffffff;text-decoration:none;font-size:15px;font-weight:bold;padding:10px 16px;border-radius:8px;border:1px solid #a6a6a6;margin:0 8px 8px 0;">${escapeHtml(badge.text)}</a>`,
+            `<a href="${escapeHtml(badge.href)}" style="${FONT}display:inline-block;text-decoration:none;margin:0 8px 8px 0;"><img src="cid:${escapeHtml(badge.cid)}" width="${badge.width}" height="${badge.height}" alt="${escapeHtml(badge.text)}" style="display:block;border:0;width:${badge.width}px;height:${badge.height}px;"></a>`,
         )
         .join("");
       return `<tr><td style="padding:0 0 8px;">${badges}</td></tr>`;

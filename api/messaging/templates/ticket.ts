@@ -1,10 +1,13 @@
 import { formatVenueTime } from "../../../common/time-zone.ts";
 import type { Event } from "../../../db/schema.ts";
+import { WALLET_BADGES, type WalletBadge } from "../wallet-badges.ts";
 import {
   type Block,
   calendarAttachment,
   compose,
   documentAttachment,
+  type EmailAttachment,
+  type EmailBadge,
   type EmailContent,
   type EmailDocument,
   QR_CID,
@@ -47,6 +50,14 @@ export const ticketText = (input: {
  */
 export type WalletLinks = { apple?: string; google?: string };
 
+/** A wallet's badge in the email: its link and words, and its own artwork attached inline to show them. */
+function walletBadge(wallet: WalletBadge, href: string, text: string) {
+  const { cid, width, height } = WALLET_BADGES[wallet];
+  const badge: EmailBadge = { href, text, cid, width, height };
+  const attachment: EmailAttachment = { filename: `${cid}.png`, contentType: "image/png", cid, badge: wallet };
+  return { badge, attachment };
+}
+
 /**
  * The booking email, queued with the confirmation text: the QR inline with the unique code, the date
  * and time on the venue's clock, the address and the ticket link; the event's `.ics` and the
@@ -63,10 +74,11 @@ export function bookingEmail(
   },
 ): EmailContent {
   const { event, sender } = input;
-  const badges = [
-    ...(input.wallet?.apple ? [{ href: input.wallet.apple, text: "Add to Apple Wallet" }] : []),
-    ...(input.wallet?.google ? [{ href: input.wallet.google, text: "Add to Google Wallet" }] : []),
+  const wallets = [
+    ...(input.wallet?.apple ? [walletBadge("apple", input.wallet.apple, "Add to Apple Wallet")] : []),
+    ...(input.wallet?.google ? [walletBadge("google", input.wallet.google, "Add to Google Wallet")] : []),
   ];
+  const badges = wallets.map((w) => w.badge);
   const blocks: Block[] = [
     { p: `Hi ${input.name},` },
     { p: `You're booked for ${event.name}. Show this QR code, or say your ticket code, at the door.` },
@@ -89,6 +101,7 @@ export function bookingEmail(
   ];
   return compose(`Your ticket for ${event.name}`, blocks, sender, [
     { filename: "ticket-qr.png", contentType: "image/png", qr: input.qrText, cid: QR_CID },
+    ...wallets.map((w) => w.attachment),
     ...calendarAttachment(event, input, input.origin, input.now),
     ...documentAttachment(input.document),
   ]);

@@ -1,3 +1,5 @@
+import appleBadge from "@wallet-badges/apple/en.svg?url";
+import googleBadge from "@wallet-badges/google/en-AU.svg?url";
 import { useState } from "react";
 import { useReply } from "../../../lib/use-reply.ts";
 import {
@@ -22,24 +24,11 @@ export function useWalletConfig(): WalletConfig {
 }
 
 /**
- * A wallet's glyph beside the badge's words: a card slipping into a wallet, drawn here (no artwork is
- * fetched from anyone's server; docs/decisions/054-wallet-buttons.md). Decorative: the words name the button.
- */
-function WalletGlyph() {
-  return (
-    <svg className="wallet-glyph" viewBox="0 0 24 24" width="24" height="24" aria-hidden="true" focusable="false">
-      <rect x="3" y="4" width="18" height="6" rx="1.5" fill="#4b9be8" />
-      <rect x="3" y="7" width="18" height="6" rx="1.5" fill="#f5b83d" />
-      <rect x="3" y="10" width="18" height="6" rx="1.5" fill="#e9574f" />
-      <path d="M2 12h6a4 4 0 0 0 8 0h6v7a2 2 0 0 1-2 2H4a2 2 0 0 1-2-2z" fill="#fff" />
-    </svg>
-  );
-}
-
-/**
  * **Add to Apple Wallet** and **Add to Google Wallet** for a valid ticket, each only where the server
- * has its keys, in the order the phone's own wallet comes first. Apple's is a plain link to the
- * .pkpass (Safari hands it to Wallet); Google's asks for a fresh save link and goes there.
+ * has its keys, in the order the phone's own wallet comes first, each drawn with its wallet's own
+ * badge artwork (from `@neostore/cinto`; the image's alternative text is the button's name). Apple's
+ * is a plain link to the .pkpass (Safari hands it to Wallet); Google's asks for a fresh save link and
+ * goes there.
  */
 export function WalletButtons({ bookingId, token }: { bookingId: number; token: string }) {
   const wallet = useWalletConfig();
@@ -50,8 +39,7 @@ export function WalletButtons({ bookingId, token }: { bookingId: number; token: 
   const badge = (w: Wallet) =>
     w === "apple" ? (
       <a key="apple" className="wallet-badge" href={appleWalletHref(bookingId, token)}>
-        <WalletGlyph />
-        <span>Add to Apple Wallet</span>
+        <img src={appleBadge} alt="Add to Apple Wallet" width="126" height="40" />
       </a>
     ) : (
       <button
@@ -68,8 +56,7 @@ export function WalletButtons({ bookingId, token }: { bookingId: number; token: 
           setMessage(problem);
         }}
       >
-        <WalletGlyph />
-        <span>Add to Google Wallet</span>
+        <img src={googleBadge} alt="Add to Google Wallet" width="145" height="40" />
       </button>
     );
   return (
