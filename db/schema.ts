@@ -196,8 +196,9 @@ export const bookings = sqliteTable(
       .where(sql`${t.paidAt} is not null`),
     // A number's earlier paid nights (guests who come back), and Delete my details by key.
     index("bookings_guest_key").on(t.guestKey, t.status, t.paidAt).where(sql`${t.guestKey} is not null`),
-    // A night's paid seats in the order they were paid (seats), and a paid guest by attendee (matches).
-    index("bookings_paid_event").on(t.eventId, t.status, t.paidAt, t.userId).where(sql`${t.status} = 'paid'`),
+    // A night's paid seats in the order they were paid (seats), who came (matches), and a paid guest
+    // by attendee (matches).
+    index("bookings_paid_event").on(t.eventId, t.status, t.paidAt, t.userId, t.came).where(sql`${t.status} = 'paid'`),
     index("bookings_paid_user").on(t.userId, t.status, t.eventId, t.came).where(sql`${t.status} = 'paid'`),
     // Bookings made through an invitation's link (invitations).
     index("bookings_announcement").on(t.announcementId, t.status).where(sql`${t.announcementId} is not null`),

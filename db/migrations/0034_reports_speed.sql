@@ -1,7 +1,7 @@
 DROP INDEX `bookings_paid_at`;--> statement-breakpoint
 DROP INDEX `bookings_guest_key`;--> statement-breakpoint
 CREATE INDEX `bookings_paid` ON `bookings` (`status`,`paid_at`,`guest_key`,`amount_cents`,`payment_intent_id`) WHERE "bookings"."paid_at" is not null;--> statement-breakpoint
-CREATE INDEX `bookings_paid_event` ON `bookings` (`event_id`,`status`,`paid_at`,`user_id`) WHERE "bookings"."status" = 'paid';--> statement-breakpoint
+CREATE INDEX `bookings_paid_event` ON `bookings` (`event_id`,`status`,`paid_at`,`user_id`,`came`) WHERE "bookings"."status" = 'paid';--> statement-breakpoint
 CREATE INDEX `bookings_paid_user` ON `bookings` (`user_id`,`status`,`event_id`,`came`) WHERE "bookings"."status" = 'paid';--> statement-breakpoint
 CREATE INDEX `bookings_announcement` ON `bookings` (`announcement_id`,`status`) WHERE "bookings"."announcement_id" is not null;--> statement-breakpoint
 CREATE INDEX `bookings_guest_key` ON `bookings` (`guest_key`,`status`,`paid_at`) WHERE "bookings"."guest_key" is not null;--> statement-breakpoint
