@@ -189,8 +189,9 @@ export const bookings = sqliteTable(
     uniqueIndex("bookings_user").on(t.userId),
     index("bookings_promo_code").on(t.promoCodeId, t.status),
     // The reports (issue 51; bench/README.md, "Reports"). Each is partial: a seat held and not paid is
-    // in none of them, so the hold race writes no more than it did. Paid or refunded sales by when
-    // they were paid (money, prices, guests who come back), read from the index alone:
+    // in none of them (but bookings_announcement, for a hold made through an invitation's link), so
+    // the hold race writes no more than it did. Paid or refunded sales by when they were paid (money,
+    // prices, guests who come back), read from the index alone:
     index("bookings_paid")
       .on(t.status, t.paidAt, t.guestKey, t.amountCents, t.paymentIntentId)
       .where(sql`${t.paidAt} is not null`),
