@@ -32,6 +32,7 @@ const PARTS = {
   holds: /^(Seat holds per second|Last 100 seats)/,
   release: /^Release,/,
   room: /^Room[ :]/,
+  reports: /^Report/,
 } as const;
 type Part = keyof typeof PARTS;
 const isPart = (name: string): name is Part => Object.hasOwn(PARTS, name);
@@ -53,13 +54,14 @@ const add = (what: string, value: string, target = "") => {
   console.log(`${what.padEnd(58)} ${value.padEnd(26)} ${target}`);
 };
 
-if (!existsSync(join(dist, "index.html"))) {
+// 1–5 need the built PWA; the other parts do not build it.
+const needsServers = (["js", "download", "get-events", "partners", "lighthouse"] as const).some(runs);
+if (needsServers && !existsSync(join(dist, "index.html"))) {
   console.log("building the PWA first…");
   execFileSync("npx", ["vite", "build"], { cwd: root, stdio: "inherit" });
 }
 
-const html = readFileSync(join(dist, "index.html"), "utf8");
-const needsServers = (["js", "download", "get-events", "partners", "lighthouse"] as const).some(runs);
+const html = needsServers ? readFileSync(join(dist, "index.html"), "utf8") : "";
 
 // 1–5 need the app and a bare node:http server with the same get-events bytes, in a child process.
 const child: ChildProcess | null = needsServers
@@ -310,6 +312,12 @@ if (runs("room")) {
   );
   add("Room: server RSS, first → last", `${first.rssMb.toFixed(0)} → ${last.rssMb.toFixed(0)} MB`);
   add("Room: stream listeners once every phone hung up", String(room.subscribersAfter), "0");
+}
+
+// 10. The reports over five years of a busy organiser (issue 51), through their route (bench/reports.ts).
+if (runs("reports")) {
+  const { measureReports, reportsRows } = await import("./reports.ts");
+  for (const row of reportsRows(await measureReports())) add(...row);
 }
 
 const out = join(root, "bench", "results.md");

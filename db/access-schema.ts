@@ -90,18 +90,23 @@ export const guestSessions = sqliteTable(
  * the row and its copy go when the guest deletes their details, or when `lastBookedAt` is 18 months
  * old (api/ops/retention.ts).
  */
-export const keptDetails = sqliteTable("kept_details", {
-  phone: text("phone").primaryKey(),
-  name: text("name").notNull(),
-  email: text("email").notNull(),
-  dateOfBirth: text("date_of_birth").notNull(),
-  gender: text("gender", { enum: personGenders }).notNull(),
-  imageName: text("image_name").notNull(),
-  thumbName: text("thumb_name").notNull(),
-  keptAt: integer("kept_at").notNull(),
-  /** The number's latest details saved (a seat held); 18 months after it the row is erased. */
-  lastBookedAt: integer("last_booked_at").notNull(),
-});
+export const keptDetails = sqliteTable(
+  "kept_details",
+  {
+    phone: text("phone").primaryKey(),
+    name: text("name").notNull(),
+    email: text("email").notNull(),
+    dateOfBirth: text("date_of_birth").notNull(),
+    gender: text("gender", { enum: personGenders }).notNull(),
+    imageName: text("image_name").notNull(),
+    thumbName: text("thumb_name").notNull(),
+    keptAt: integer("kept_at").notNull(),
+    /** The number's latest details saved (a seat held); 18 months after it the row is erased. */
+    lastBookedAt: integer("last_booked_at").notNull(),
+  },
+  // Guests who kept their details, by month (the guests-who-come-back report, issue 51).
+  (t) => [index("kept_details_kept_at").on(t.keptAt)],
+);
 
 export type KeptDetails = typeof keptDetails.$inferSelect;
 export type HostLink = typeof hostLinks.$inferSelect;

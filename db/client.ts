@@ -58,6 +58,11 @@ function openOn(sqlite: Database.Database, options: { timeZone?: string }): Db {
   sqlite.pragma("journal_mode = WAL");
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("synchronous = NORMAL");
+  // Up to 64 MB of pages kept in memory (SQLite's default is 2 MB): a report over five years walks
+  // indexes of tens of megabytes (the ratings' pairs, the paid bookings), and with the default it read
+  // them again from the file each time, a third of the matches report's time (bench/README.md,
+  // "Reports"). Pages are kept only once read, so a server that never opens the reports stays small.
+  sqlite.pragma("cache_size = -65536");
   const db = drizzle(statementCache(sqlite), { schema }) as Db;
   // drizzle names what it was given as $client; the connection itself is what callers expect there.
   db.$client = sqlite;

@@ -188,8 +188,21 @@ export const bookings = sqliteTable(
     uniqueIndex("bookings_payment_intent").on(t.paymentIntentId),
     uniqueIndex("bookings_user").on(t.userId),
     index("bookings_promo_code").on(t.promoCodeId, t.status),
-    index("bookings_guest_key").on(t.guestKey, t.paidAt),
-    index("bookings_paid_at").on(t.paidAt),
+    // The reports (issue 51; bench/README.md, "Reports"). Each is partial: a seat held and not paid is
+    // in none of them (but bookings_announcement, for a hold made through an invitation's link), so
+    // the hold race writes no more than it did. Paid or refunded sales by when they were paid (money,
+    // prices, guests who come back), read from the index alone:
+    index("bookings_paid")
+      .on(t.status, t.paidAt, t.guestKey, t.amountCents, t.paymentIntentId)
+      .where(sql`${t.paidAt} is not null`),
+    // A number's earlier paid nights (guests who come back), and Delete my details by key.
+    index("bookings_guest_key").on(t.guestKey, t.status, t.paidAt).where(sql`${t.guestKey} is not null`),
+    // A night's paid seats in the order they were paid (seats), who came (matches), and a paid guest
+    // by attendee (matches).
+    index("bookings_paid_event").on(t.eventId, t.status, t.paidAt, t.userId, t.came).where(sql`${t.status} = 'paid'`),
+    index("bookings_paid_user").on(t.userId, t.status, t.eventId, t.came).where(sql`${t.status} = 'paid'`),
+    // Bookings made through an invitation's link (invitations).
+    index("bookings_announcement").on(t.announcementId, t.status).where(sql`${t.announcementId} is not null`),
   ],
 );
 
@@ -288,7 +301,21 @@ export const feedback = sqliteTable(
       .notNull()
       .default("guest"),
   },
-  (t) => [uniqueIndex("feedback_from_to_event").on(t.fromUserId, t.toUserId, t.eventId)],
+  (t) => [
+    uniqueIndex("feedback_from_to_event").on(t.fromUserId, t.toUserId, t.eventId),
+    // Each pair's Date and Friend choices side by side (the matches report, issue 51): a pair is its
+    // lower and higher attendee id, so both directions of one pair are neighbours in the index.
+    index("feedback_pair")
+      .on(
+        t.eventId,
+        sql`min(${t.fromUserId}, ${t.toUserId})`,
+        sql`max(${t.fromUserId}, ${t.toUserId})`,
+        t.value,
+        t.fromUserId,
+        t.toUserId,
+      )
+      .where(sql`${t.value} in ('like', 'friend')`),
+  ],
 );
 
 /** Why a payment was refunded: the organiser, no seat for a late payment, or the guest's own cancel. */
@@ -307,7 +334,11 @@ export const refunds = sqliteTable(
     reason: text("reason", { enum: refundReasons }).notNull(),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex("refunds_payment_intent").on(t.paymentIntentId)],
+  (t) => [
+    uniqueIndex("refunds_payment_intent").on(t.paymentIntentId),
+    // Refunds by when they were made (the money report and the GST summary).
+    index("refunds_created_at").on(t.createdAt, t.amountCents),
+  ],
 );
 
 /**
@@ -391,7 +422,8 @@ export const documents = sqliteTable(
     uniqueIndex("documents_sale").on(t.bookingId).where(sql`kind <> 'adjustment'`),
     uniqueIndex("documents_adjustment").on(t.paymentIntentId).where(sql`kind = 'adjustment'`),
     index("documents_payment").on(t.paymentIntentId),
-    index("documents_issued_at").on(t.issuedAt),
+    // By when issued, with what the money report and the GST summary add up (issue 51).
+    index("documents_issued_at").on(t.issuedAt, t.kind, t.gstCents),
   ],
 );
 
@@ -473,7 +505,8 @@ export const outboxMessages = sqliteTable(
   (t) => [
     uniqueIndex("outbox_messages_dedupe").on(t.dedupeKey),
     index("outbox_messages_status").on(t.status),
-    index("outbox_messages_announcement").on(t.announcementId, t.status),
+    // An announcement's progress, and whom it reached on each channel (the invitations report).
+    index("outbox_messages_announcement").on(t.announcementId, t.status, t.channel),
   ],
 );
 

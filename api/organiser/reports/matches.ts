@@ -26,6 +26,12 @@ export type MatchesRow = {
 
 export function matchesReport(db: Db, period: Period): MatchesRow[] {
   const { first, end } = boundsOf(period);
+  // Each pair once (bench/README.md, "Reports"): a night's Date and Friend choices grouped by the pair's
+  // lower and higher attendee, in the order of the feedback_pair index (so no sort: grouping by the
+  // night's start and id follows the nights as `ev` reads them), a pair that chose each other both
+  // ways is a match, mutual when both chose Date. Both must still hold a paid seat (bookings_paid_user).
+  // Then each guest's share of the matches, each night's and each format's: the same counts as
+  // pairing every choice with its answer, three to four times faster over five years.
   const rows = db.all<{
     format: EventFormat;
     nights: number;
@@ -37,31 +43,41 @@ export function matchesReport(db: Db, period: Period): MatchesRow[] {
     withMutual: number;
     withFriend: number;
   }>(sql`
-    with ev as (select id, format from events where status = 'ended' and starts_at >= ${first} and starts_at < ${end}),
+    with ev as (
+      select id, format, starts_at from events where status = 'ended' and starts_at >= ${first} and starts_at < ${end}),
     paid as (select event_id, user_id, came from bookings where status = 'paid' and event_id in (select id from ev)),
-    warm as (
-      select f.event_id, f.from_user_id as a, f.to_user_id as b, f.value as v
-      from feedback f
-        join paid p1 on p1.event_id = f.event_id and p1.user_id = f.from_user_id
-        join paid p2 on p2.event_id = f.event_id and p2.user_id = f.to_user_id
-      where f.value in ('like', 'friend') and f.event_id in (select id from ev)),
+    pairs as (
+      select f.event_id, min(f.from_user_id, f.to_user_id) as a, max(f.from_user_id, f.to_user_id) as b,
+        sum(f.value = 'like') = 2 as mutual
+      from ev join feedback f on f.event_id = ev.id
+      where f.value in ('like', 'friend')
+      group by ev.starts_at, ev.id, min(f.from_user_id, f.to_user_id), max(f.from_user_id, f.to_user_id)
+      having count(*) = 2),
+    matched as materialized (
+      select pr.event_id, pr.a, pr.b, pr.mutual, pa.came as a_came, pb.came as b_came
+      from pairs pr
+        cross join paid pa on pa.user_id = pr.a and pa.event_id = pr.event_id
+        cross join paid pb on pb.user_id = pr.b and pb.event_id = pr.event_id),
     halves as (
-      select w.event_id, w.a as user_id,
-        case when w.v = 'like' and back.v = 'like' then 1 else 0 end as mutual,
-        case when w.v = 'like' and back.v = 'like' then 0 else 1 end as friend
-      from warm w join warm back on back.event_id = w.event_id and back.a = w.b and back.b = w.a),
+      select event_id, a as user_id, a_came as came, mutual from matched
+      union all select event_id, b, b_came, mutual from matched),
     per_guest as (
-      select p.event_id, p.user_id, p.came, coalesce(sum(h.mutual), 0) as m, coalesce(sum(h.friend), 0) as fr
-      from paid p left join halves h on h.event_id = p.event_id and h.user_id = p.user_id
-      group by p.event_id, p.user_id)
-    select ev.format, count(distinct ev.id) as nights,
-      coalesce(sum(case when pg.came then 1 else 0 end), 0) as guests,
-      coalesce(sum(pg.m), 0) as mutual, coalesce(sum(pg.fr), 0) as friends,
-      coalesce(sum(case when pg.came then pg.m else 0 end), 0) as mutualOfCame,
-      coalesce(sum(case when pg.came then pg.fr else 0 end), 0) as friendsOfCame,
-      coalesce(sum(case when pg.came and pg.m > 0 then 1 else 0 end), 0) as withMutual,
-      coalesce(sum(case when pg.came and pg.fr > 0 then 1 else 0 end), 0) as withFriend
-    from ev left join per_guest pg on pg.event_id = ev.id
+      select event_id, came, sum(mutual) as m, sum(1 - mutual) as fr from halves group by event_id, user_id),
+    per_night as (
+      select event_id, sum(m) as m, sum(fr) as fr,
+        sum(case when came then m else 0 end) as mutualOfCame, sum(case when came then fr else 0 end) as friendsOfCame,
+        sum(case when came and m > 0 then 1 else 0 end) as withMutual,
+        sum(case when came and fr > 0 then 1 else 0 end) as withFriend
+      from per_guest group by event_id),
+    came as (select event_id, sum(case when came then 1 else 0 end) as n from paid group by event_id)
+    select ev.format, count(*) as nights,
+      coalesce(sum(c.n), 0) as guests,
+      coalesce(sum(pn.m), 0) as mutual, coalesce(sum(pn.fr), 0) as friends,
+      coalesce(sum(pn.mutualOfCame), 0) as mutualOfCame,
+      coalesce(sum(pn.friendsOfCame), 0) as friendsOfCame,
+      coalesce(sum(pn.withMutual), 0) as withMutual,
+      coalesce(sum(pn.withFriend), 0) as withFriend
+    from ev left join came c on c.event_id = ev.id left join per_night pn on pn.event_id = ev.id
     group by ev.format order by ev.format`);
   const per = (n: number, of: number) => (of > 0 ? Math.round((10 * n) / of) / 10 : 0);
   const percent = (n: number, of: number) => (of > 0 ? Math.round((100 * n) / of) : 0);

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../../../db/client.ts";
-import { boundsOf, bucketRows, type FEWER_THAN_3, guests, type Period } from "./period.ts";
+import { bucketRows, type FEWER_THAN_3, guests, type Period } from "./period.ts";
 
 type Count = number | typeof FEWER_THAN_3;
 
@@ -26,7 +26,9 @@ export type ReturningRow = {
 };
 
 export function returningReport(db: Db, period: Period): ReturningRow[] {
-  const { end } = boundsOf(period);
+  // Each booking paid in the period, and its number's paid nights before it (bookings_guest_key, read
+  // from the index alone), rather than ranking every booking ever paid and matching each to a month:
+  // the same count, about five times faster over five years (bench/README.md, "Reports").
   const rows = db.all<{
     month: string;
     bookings: number;
@@ -39,11 +41,13 @@ export function returningReport(db: Db, period: Period): ReturningRow[] {
   }>(sql`
     with bucket(key, start_ms, end_ms) as (values ${bucketRows(period.months)}),
     ranked as (
-      select b.id, b.paid_at,
-        case when b.guest_key is null then 1
-          else row_number() over (partition by b.guest_key order by b.paid_at, b.id) end as nth
-      from bookings b
-      where b.status = 'paid' and b.paid_at is not null and b.paid_at < ${end}),
+      select bucket.key, b.id,
+        case when b.guest_key is null then 1 else 1 + (
+          select count(*) from bookings before
+          where before.guest_key = b.guest_key and before.status = 'paid' and before.paid_at <= b.paid_at
+            and (before.paid_at < b.paid_at or before.id < b.id)) end as nth
+      from bucket join bookings b on b.paid_at >= bucket.start_ms and b.paid_at < bucket.end_ms
+      where b.status = 'paid'),
     kept as (
       select bucket.key, count(*) as n
       from bucket join kept_details k on k.kept_at >= bucket.start_ms and k.kept_at < bucket.end_ms
@@ -56,7 +60,7 @@ export function returningReport(db: Db, period: Period): ReturningRow[] {
       coalesce(sum(case when r.nth >= 5 then 1 else 0 end), 0) as fifth,
       coalesce(kept.n, 0) as kept
     from bucket
-      left join ranked r on r.paid_at >= bucket.start_ms and r.paid_at < bucket.end_ms
+      left join ranked r on r.key = bucket.key
       left join kept on kept.key = bucket.key
     group by bucket.key order by bucket.key`);
   return rows.map((r) => ({
