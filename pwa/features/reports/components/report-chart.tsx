@@ -47,7 +47,12 @@ function options(spec: ChartSpec, width: number): uPlot.Options {
     cursor: { drag: { x: false, y: false } },
     scales: {
       x: { time: false, range: () => [-0.5, Math.max(n, 1) - 0.5] },
-      y: { range: (_u, min, max) => [Math.min(0, min), max > 0 ? max * 1.1 : 1] },
+      // A share runs from 0 to 100%; money and counts from 0 (or below, a month of refunds) to a
+      // little over the highest, so the top point is not on the edge.
+      y: {
+        range: (_u, min, max) =>
+          spec.unit === "percent" ? [0, 100] : [Math.min(0, min * 1.15), max > 0 ? max * 1.15 : 1],
+      },
     },
     axes: [
       {
@@ -63,6 +68,11 @@ function options(spec: ChartSpec, width: number): uPlot.Options {
         grid: { stroke: GRID },
         ticks: { stroke: GRID },
         size: 64,
+        // Counts and dollars in whole steps: no `0.2` guests on an empty month.
+        incrs: [
+          1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 2500, 5000, 10_000, 20_000, 50_000, 100_000, 250_000,
+          500_000, 1_000_000, 2_500_000, 5_000_000,
+        ],
         values: (_u, splits) => splits.map((v) => axisValue(spec.unit, v)),
       },
     ],
