@@ -72,6 +72,8 @@ describe.skipIf(noBrowser)("admin panel on a desktop", () => {
       "Rounds",
       "Host access",
       "Invite",
+      // Issue 51: the Owner's, Managers' and Finance's.
+      "Reports",
       // The owner's alone (issue 49): the password's sign-in is the owner.
       "Team",
     ]);

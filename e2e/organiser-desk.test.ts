@@ -157,6 +157,8 @@ describe.skipIf(noBrowser)("the organiser's desk on a desktop", () => {
       "Rounds",
       "Host access",
       "Invite",
+      // Issue 51: the Owner's, Managers' and Finance's.
+      "Reports",
       // The owner's alone (issue 49): the password's sign-in is the owner.
       "Team",
     ]);

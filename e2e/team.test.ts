@@ -158,7 +158,11 @@ describe.skipIf(noBrowser)("the organiser's team", () => {
     await page.getByLabel("Code", { exact: true }).fill(authenticatorCode(memberOtpauth, 1));
     await page.getByRole("button", { name: "Submit" }).click();
     await page.getByRole("tablist").waitFor();
-    expect(await page.getByRole("tablist").getByRole("tab").allTextContents()).toEqual(["Overview", "User Details"]);
+    expect(await page.getByRole("tablist").getByRole("tab").allTextContents()).toEqual([
+      "Overview",
+      "User Details",
+      "Reports",
+    ]);
     await page.getByText("Priya Nair (Finance)", { exact: true }).waitFor();
     expect(await page.getByRole("link", { name: "Door" }).count()).toBe(0);
     await page.getByRole("button", { name: "Sign out everywhere" }).waitFor();

@@ -20,8 +20,8 @@ export type GstRow = {
   a1Cents: number;
 };
 
-export const GST_SUMMARY_NOTE =
-  "A summary for your accountant: it is not a BAS and is not lodged anywhere. G1 is total sales including GST, 1A the GST on sales; refunds are taken off in the quarter they were made.";
+// The line the desk shows under the summary: its text lives in common/, where the PWA reads it too.
+export { GST_SUMMARY_NOTE } from "../../../common/gst-summary.ts";
 
 export function gstReport(db: Db, period: Period): GstRow[] {
   return moneyByBucket(db, quartersOf(period)).map((r) => ({

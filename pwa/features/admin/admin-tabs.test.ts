@@ -16,6 +16,7 @@ describe("the panel's address", () => {
       "Rounds",
       "Host access",
       "Invite",
+      "Reports",
       "Team",
     ] as const) {
       expect(readPanelAddress(new URLSearchParams(panelSearch(tab, 12)))).toEqual({ tab, eventId: 12 });
@@ -37,23 +38,25 @@ describe("the tabs each person sees", () => {
   it("gives the owner every tab, Team included, and the door", () => {
     expect(tabsFor({ member: null })).toEqual(TABS);
     expect(tabsFor({ member: null })).toContain("Team");
+    expect(tabsFor({ member: null })).toContain("Reports");
     expect(opensDoor({ member: null })).toBe(true);
     expect(signedInLabel({ member: null })).toBe("Owner");
   });
 
-  it("gives a Manager everything but Team", () => {
+  it("gives a Manager everything but Team, Reports included", () => {
     expect(tabsFor(member("manager"))).toEqual(TABS.filter((t) => t !== "Team"));
+    expect(tabsFor(member("manager"))).toContain("Reports");
     expect(opensDoor(member("manager"))).toBe(true);
     expect(signedInLabel(member("manager"))).toBe("Priya (Manager)");
   });
 
-  it("gives Finance the Overview and User Details, and no door", () => {
-    expect(tabsFor(member("finance"))).toEqual(["Overview", "User Details"]);
+  it("gives Finance the Overview, User Details and Reports, and no door", () => {
+    expect(tabsFor(member("finance"))).toEqual(["Overview", "User Details", "Reports"]);
     expect(opensDoor(member("finance"))).toBe(false);
     expect(signedInLabel(member("finance"))).toBe("Priya (Finance)");
   });
 
-  it("gives Door the Rounds and the door's page", () => {
+  it("gives Door the Rounds and the door's page, and no Reports", () => {
     expect(tabsFor(member("door"))).toEqual(["Rounds"]);
     expect(opensDoor(member("door"))).toBe(true);
     expect(signedInLabel(member("door"))).toBe("Priya (Door)");

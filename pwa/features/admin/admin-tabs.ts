@@ -14,19 +14,20 @@ export const TABS = [
   "Rounds",
   "Host access",
   "Invite",
+  "Reports",
   "Team",
 ] as const;
 export type Tab = (typeof TABS)[number];
 
 /**
  * The tabs each person sees (issue 49): the owner every one; a Manager all but **Team**; Finance the
- * Overview and User Details (the participants, refunds and invoices); Door the Rounds, beside the
- * door's own page. The server refuses every call a role may not make; this only hides what would
+ * Overview, User Details (the participants, refunds and invoices) and Reports (issue 51: money, the
+ * GST summary); Door the Rounds, beside the door's own page. The server refuses every call a role may not make; this only hides what would
  * answer 403.
  */
 const ROLE_TABS: Record<TeamRole, readonly Tab[]> = {
   manager: TABS.filter((t) => t !== "Team"),
-  finance: ["Overview", "User Details"],
+  finance: ["Overview", "User Details", "Reports"],
   door: ["Rounds"],
 };
 

@@ -28,10 +28,11 @@ afterEach(() => {
 });
 
 const Rounds = () => <p>The rounds console</p>;
+const Reports = () => <p>The reports</p>;
 const open = () =>
   render(
     <MemoryRouter initialEntries={["/admin"]}>
-      <AdminPanel Rounds={Rounds} />
+      <AdminPanel Rounds={Rounds} Reports={Reports} />
     </MemoryRouter>,
   );
 const tabs = async () => {
@@ -51,6 +52,7 @@ describe("the panel by who is signed in", () => {
       "Rounds",
       "Host access",
       "Invite",
+      "Reports",
       "Team",
     ]);
     expect(screen.getByText("Owner")).toBeTruthy();
@@ -69,10 +71,10 @@ describe("the panel by who is signed in", () => {
     expect(screen.getByRole("button", { name: "Sign out everywhere" })).toBeTruthy();
   });
 
-  it("gives Finance the Overview and User Details and no door", async () => {
+  it("gives Finance the Overview, User Details and Reports and no door", async () => {
     session = { admin: true, member: { id: 5, name: "Priya Nair", role: "finance" } };
     open();
-    expect(await tabs()).toEqual(["Overview", "User Details"]);
+    expect(await tabs()).toEqual(["Overview", "User Details", "Reports"]);
     expect(screen.getByText("Priya Nair (Finance)")).toBeTruthy();
     expect(screen.queryByRole("link", { name: "Door" })).toBeNull();
   });
@@ -81,7 +83,8 @@ describe("the panel by who is signed in", () => {
     session = { admin: true, member: { id: 6, name: "Asha Patel", role: "manager" } };
     open();
     expect(await tabs()).not.toContain("Team");
-    expect((await tabs()).length).toBe(7);
+    expect(await tabs()).toContain("Reports");
+    expect((await tabs()).length).toBe(8);
   });
 
   it("shows the sign-in when its session ends while it is open, at the next check", async () => {

@@ -1,4 +1,4 @@
-import { type ComponentType, useEffect, useRef } from "react";
+import { type ComponentType, Suspense, useEffect, useRef } from "react";
 import { Link, useSearchParams } from "react-router-dom";
 import { LoginModal } from "../../../components/ui/login-modal.tsx";
 import { adminLogout, adminSession } from "../../../lib/admin-session.ts";
@@ -30,6 +30,15 @@ export type RoundsTab = ComponentType<{
   onPick(id: number | null): void;
 }>;
 
+/**
+ * The Reports tab, handed in by the page as Rounds is: the reports feature and its charts (uPlot) are
+ * a chunk of their own that the page loads when the tab opens (React.lazy), so neither the home page
+ * nor the rest of the panel carries them (issue 51).
+ */
+export type ReportsTab = ComponentType;
+
+type Panels = { Rounds: RoundsTab; Reports: ReportsTab };
+
 type Session = { status: "ready"; signedIn: SignedIn } | { status: "error" };
 
 /** How often an open panel asks whether its session still lives (a removed member's page locks). */
@@ -39,7 +48,7 @@ export const SESSION_CHECK_MS = 30_000;
  * The organiser's panel: locked behind the sign-in modal until the server says the session is live,
  * then the tabs of whoever signed in (the owner, or a team member by their role: admin-tabs.ts).
  */
-export function AdminPanel({ Rounds }: { Rounds: RoundsTab }) {
+export function AdminPanel({ Rounds, Reports }: Panels) {
   const status = useAdminStore((s) => s.status);
   const lock = useAdminStore((s) => s.lock);
   const unlock = useAdminStore((s) => s.unlock);
@@ -69,7 +78,7 @@ export function AdminPanel({ Rounds }: { Rounds: RoundsTab }) {
       </p>
     );
   }
-  return <UnlockedPanel Rounds={Rounds} signedIn={session.state.signedIn} />;
+  return <UnlockedPanel Rounds={Rounds} Reports={Reports} signedIn={session.state.signedIn} />;
 }
 
 /**
@@ -105,7 +114,7 @@ function useSessionWatch() {
  * picked in it live in the address (admin-tabs.ts): switching tabs or events replaces the entry,
  * while the links between them (an Overview row's, the one after saving) add one, so Back returns.
  */
-function UnlockedPanel({ Rounds, signedIn }: { Rounds: RoundsTab; signedIn: SignedIn }) {
+function UnlockedPanel({ Rounds, Reports, signedIn }: Panels & { signedIn: SignedIn }) {
   const [params, setParams] = useSearchParams();
   const tabs = tabsFor(signedIn);
   const { tab, eventId } = readPanelAddress(params, tabs);
@@ -180,6 +189,17 @@ function UnlockedPanel({ Rounds, signedIn }: { Rounds: RoundsTab; signedIn: Sign
         {tab === "Rounds" ? <Rounds events={events} eventId={eventId} onPick={pick} /> : null}
         {tab === "Host access" ? <HostAccess events={events} eventId={eventId} onPick={pick} /> : null}
         {tab === "Invite" ? <Invite events={events} eventId={eventId} onPick={pick} /> : null}
+        {tab === "Reports" ? (
+          <Suspense
+            fallback={
+              <p role="status" className="admin-loading">
+                Loading the reports...
+              </p>
+            }
+          >
+            <Reports />
+          </Suspense>
+        ) : null}
         {tab === "Team" ? <TeamTab /> : null}
       </section>
     </div>
