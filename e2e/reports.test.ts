@@ -86,15 +86,14 @@ describe.skipIf(noBrowser)("the Reports tab", () => {
       await money.getByRole("list", { name: "Money: the chart's legend" }).getByRole("listitem").allTextContents(),
     ).toEqual(["Gross", "Refunds", "Net"]);
 
-    // Download CSV: the same rows, in dollars. A cell starting with `-` goes through the participants
-    // CSV's formula guard (decision 056), so September's net is written `'-22.00`.
+    // Download CSV: the same rows, in dollars; September's net a negative number a spreadsheet sums.
     const [download] = await Promise.all([
       page.waitForEvent("download"),
       money.getByRole("link", { name: "Download CSV" }).click(),
     ]);
     expect(download.suggestedFilename()).toBe("money-2025-08-to-2025-09.csv");
     expect(readFileSync(await download.path(), "utf8")).toBe(
-      "month,bookings,gross,refunds,net,gst\r\n2025-08,3,132.00,0.00,132.00,0.00\r\n2025-09,0,0.00,22.00,'-22.00,0.00\r\n",
+      "month,bookings,gross,refunds,net,gst\r\n2025-08,3,132.00,0.00,132.00,0.00\r\n2025-09,0,0.00,22.00,-22.00,0.00\r\n",
     );
 
     // The other reports over the same months: the night's seats, and the GST summary's line.

@@ -9,9 +9,16 @@ export function dollars(cents: number): string {
 /** A column: its header and how a row's cell is written (money in dollars, counts as they are). */
 export type Column<R> = { header: string; cell: (row: R) => string | number };
 
-/** The rows as RFC 4180 CSV under a header row, every cell through the spreadsheet-safe `csvCell`. */
+/** A plain number (`-22.00`, `3`): nothing a spreadsheet could run, so written as it is. */
+const NUMBER = /^-?\d+(\.\d+)?$/;
+
+/**
+ * The rows as RFC 4180 CSV under a header row, every cell through the spreadsheet-safe `csvCell` but
+ * plain numbers, which stay numbers (a refund's `-22.00` is summed, not read as text).
+ */
 export function reportCsv<R>(columns: Column<R>[], rows: R[]): string {
-  const line = (cells: (string | number)[]) => cells.map((c) => csvCell(String(c))).join(",");
+  const cell = (c: string | number) => (NUMBER.test(String(c)) ? String(c) : csvCell(String(c)));
+  const line = (cells: (string | number)[]) => cells.map(cell).join(",");
   return [line(columns.map((c) => c.header)), ...rows.map((r) => line(columns.map((c) => c.cell(r))))]
     .map((l) => `${l}\r\n`)
     .join("");
