@@ -53,11 +53,17 @@ function useVenueNotes(eventID: number, wanted: boolean): string | null {
 const invoiceHref = (bookingId: number, token: string) =>
   `/api/invoice?bookingId=${bookingId}&t=${encodeURIComponent(token)}`;
 
-const VOID_LABEL = { refunded: "Refunded", cancelled: "Cancelled", booking_cancelled: "Cancelled" } as const;
+const VOID_LABEL = {
+  refunded: "Refunded",
+  cancelled: "Cancelled",
+  booking_cancelled: "Cancelled",
+  transferred: "Given to a friend",
+} as const;
 const VOID_NOTE = {
   refunded: "This booking was refunded, so this ticket is no longer valid.",
   cancelled: "This event was cancelled, so this ticket is no longer valid. Your payment is being refunded.",
   booking_cancelled: "You cancelled this booking, so this ticket is no longer valid.",
+  transferred: "NOT VALID: you gave this ticket to a friend, and their own ticket gets them in.",
 } as const;
 
 /**
