@@ -150,7 +150,7 @@ async function upcomingTicket(deps: TicketDeps, ctx: BookingContext) {
   }
 }
 
-const GROUP = { upcoming: 0, past: 1, cancelled: 2, refunded: 2 } as const;
+const GROUP = { upcoming: 0, past: 1, cancelled: 2, refunded: 2, transferred: 2 } as const;
 
 function byShownOrder(a: MyNight, b: MyNight): number {
   const group = GROUP[a.standing] - GROUP[b.standing];

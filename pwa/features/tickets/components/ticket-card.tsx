@@ -6,6 +6,7 @@ import { EventTime } from "../../events/index.ts";
 import { ticketStanding } from "../ticket-standing.ts";
 import type { SavedTicket } from "../ticket-store.ts";
 import { AddToCalendar } from "./add-to-calendar.tsx";
+import { GiveTicket } from "./give-ticket.tsx";
 import { WalletButtons } from "./wallet-buttons.tsx";
 import "../tickets.css";
 
@@ -146,6 +147,7 @@ export function TicketCard({ ticket, headingLevel = 2 }: { ticket: TicketView; h
           {ticket.bookingId && ticket.ticketToken ? (
             <WalletButtons bookingId={ticket.bookingId} token={ticket.ticketToken} />
           ) : null}
+          {ticket.status === "paid" ? <GiveTicket eventID={ticket.eventID} userID={ticket.userID} /> : null}
         </>
       ) : null}
       {!voided && ticket.bookingId && ticket.ticketToken && ticket.invoiceNumber ? (
