@@ -59,12 +59,13 @@ describe.skipIf(noBrowser)("A ticket given to a friend", () => {
     await fillDetails(friend, {
       name: "Jordan Lee",
       email: "jordan@example.com",
-      gender: "female",
+      // The buyer's side (the fixture's booking is a man's): at Women meet men the seat stays on its side.
+      gender: "male",
       photo: await makeImage("png", 400, 400),
     });
     await friend.getByRole("button", { name: "Submit" }).click();
     // Their own ticket, like a paid booking's: on My nights, where the code signed them in.
-    await friend.waitForURL(/\/me$/);
+    await expect.poll(() => new URL(friend.url()).pathname, { timeout: 20_000 }).toBe("/me");
     const theirs = friend.getByRole("article", { name: "Ticket for Harbour Lights Mixer" });
     await theirs.getByRole("img", { name: "QR code for Jordan Lee's ticket" }).waitFor();
     await expect.poll(() => friend.getByText("Meera").count()).toBe(0);
@@ -87,4 +88,3 @@ describe.skipIf(noBrowser)("A ticket given to a friend", () => {
     await second.context.close();
   });
 });
-

@@ -45,7 +45,9 @@ export function TransferPage() {
     },
     failed: () => ({ status: "error" }),
   });
-  useEffect(() => window.scrollTo({ top: 0 }), []);
+  useEffect(() => {
+    window.scrollTo({ top: 0 });
+  }, []);
   return (
     <main className="page">
       <h1 className="page-heading">A ticket for you</h1>
