@@ -14,6 +14,7 @@ import { imagesRoutes } from "./booking/images-routes.ts";
 import { meRoutes } from "./booking/me-routes.ts";
 import { paymentsRoutes } from "./booking/payments-routes.ts";
 import { promoCodeRoutes } from "./booking/promo-codes-routes.ts";
+import { transferRoutes } from "./booking/transfer-routes.ts";
 import { waitlistRoutes } from "./booking/waitlist-routes.ts";
 import type { AppDeps } from "./deps.ts";
 import { trustProxy } from "./lib/client-address.ts";
@@ -96,6 +97,7 @@ export function apiRoutes(deps: AppDeps) {
     .route("/", inRoom("ops", configRoutes(deps)))
     .route("/", inRoom("booking", bookingRoutes(deps)))
     .route("/", inRoom("booking", meRoutes(deps)))
+    .route("/", inRoom("booking", transferRoutes(deps)))
     .route("/", inRoom("booking", documentsRoutes(deps)))
     .route("/", inRoom("booking", waitlistRoutes(deps)))
     .route("/", inRoom("booking", paymentsRoutes(deps)))

@@ -65,6 +65,14 @@ export const ERROR_CODES = {
   not_checked_in: "the attendee was not checked in at the door, so cannot be marked as left",
   too_late_to_cancel: "the event has started, so the booking can no longer be cancelled",
   booking_cancelled: "the guest cancelled this booking, so its ticket is no longer valid",
+  transfer_own_number: "a ticket cannot be given to the buyer's own number",
+  transfer_has_ticket: "the friend's number already holds a ticket for that night",
+  transfer_doors_open:
+    "the doors have opened (or the night is over or cancelled), so the ticket can no longer change hands",
+  not_transferable: "a ticket that came from a friend cannot be given on again (one move per ticket)",
+  transfer_ended:
+    "the friend's link was used, replaced by a newer one, or its ticket was refunded, cancelled or given away",
+  transfer_wrong_side: "at Women meet men the friend takes the buyer's side (`gender` says which)",
   email_taken: "a team member with this email is already on the team",
   no_second_factor: "the owner has no passkey or authenticator app yet, so a second factor cannot be required",
   // 410

@@ -1,10 +1,11 @@
 /**
  * What a saved ticket is worth now: `paid` (valid for the door), `refunded`, `cancelled` (the event
- * was called off), `booking_cancelled` (its guest cancelled it with nothing due) or `ended` (the
+ * was called off), `booking_cancelled` (its guest cancelled it with nothing due), `transferred` (its
+ * guest gave it to a friend, whose own ticket gets in instead) or `ended` (the
  * night is over). The server answers it (`POST /api/ticket-status`,
  * docs/api.md); the phone falls back on the same clock rule when it cannot ask. Pure, so both share it.
  */
-export const TICKET_STATUSES = ["paid", "refunded", "cancelled", "booking_cancelled", "ended"] as const;
+export const TICKET_STATUSES = ["paid", "refunded", "cancelled", "booking_cancelled", "transferred", "ended"] as const;
 export type TicketStatus = (typeof TICKET_STATUSES)[number];
 
 const HOUR = 3_600_000;

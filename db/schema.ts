@@ -120,13 +120,15 @@ export const users = sqliteTable(
   (t) => [index("users_phone").on(t.phone)],
 );
 
-export const bookingStatuses = ["held", "paid", "refunded", "released", "cancelled"] as const;
+export const bookingStatuses = ["held", "paid", "refunded", "released", "cancelled", "transferred"] as const;
 export type BookingStatus = (typeof bookingStatuses)[number];
 
 /**
  * A seat. `held` counts against the event's seats until `holdExpiresAt`; `paid` counts until it is
- * refunded; `released` (expired or cancelled holds), `refunded` before the start and `cancelled` (the
- * guest cancelled after the policy's cut-off, so nothing came back) never count.
+ * refunded; `released` (expired or cancelled holds), `refunded` before the start, `cancelled` (the
+ * guest cancelled after the policy's cut-off, so nothing came back) and `transferred` (the guest gave
+ * the ticket to a friend, whose own booking now holds the seat: docs/decisions/058-ticket-transfer.md)
+ * never count.
  */
 export const bookings = sqliteTable(
   "bookings",
@@ -178,6 +180,10 @@ export const bookings = sqliteTable(
     emailError: text("email_error"),
     // Booked through an announcement's link (`?a=`): counted on it (db/marketing-schema.ts).
     announcementId: integer("announcement_id"),
+    // A ticket given by a friend (docs/decisions/058-ticket-transfer.md): the buyer's booking it came
+    // from. Such a booking carries the sale's money (price, payment, paid time) so every sum counts
+    // it once; the invoice stays the buyer's. It cannot be given on again.
+    transferredFrom: integer("transferred_from"),
     createdAt: createdAt(),
   },
   (t) => [

@@ -131,6 +131,15 @@ function endpointTable(): Endpoint[] {
       body: { type: "json", fields: { eventID: id(eventId), userID: id() } },
     },
     {
+      // Give my ticket to a friend: 401 without the guest's session, before the body is read.
+      method: "POST",
+      path: "/api/transfer-ticket",
+      body: {
+        type: "json",
+        fields: { eventID: id(eventId), userID: id(), toPhone: { kind: "phone", base: "0498 765 435" } },
+      },
+    },
+    {
       // No browser here verified the phone: 403, even though the event is real and has seats.
       method: "POST",
       path: "/api/save-user-details",
@@ -150,6 +159,8 @@ function endpointTable(): Endpoint[] {
           marketingSms: { kind: "formTick", base: "1", optional: true },
           marketingEmail: { kind: "formTick", base: "1", optional: true },
           announcementId: { ...id(), optional: true },
+          // A friend's link's `t` (decision 058): text, up to 200 characters.
+          transferToken: text("1.abc", 200, true),
         },
       },
     },
@@ -834,6 +845,7 @@ describe("every endpoint answers bad input with a 4xx {success:false, error} and
     "GET /api/kept-details",
     "GET /api/kept-photo",
     "POST /api/cancel-booking",
+    "POST /api/transfer-ticket",
     "POST /api/save-user-details",
     "POST /api/join-waitlist",
     "POST /api/leave-waitlist",

@@ -88,6 +88,9 @@ const OPEN_TO_ANYONE = new Set([
   // Cancel my booking: behind the guest's own session (sdt_me), and only for a booking of that
   // session's number; another number's is 403 and changes nothing (api/booking/cancel-booking.test.ts).
   "POST /api/cancel-booking",
+  // Give my ticket to a friend: the same guest session and the same rule as cancel-booking
+  // (api/booking/transfer.test.ts).
+  "POST /api/transfer-ticket",
   "POST /api/claim-offer",
   "POST /api/confirm-booking",
   "POST /api/create-checkout-session",

@@ -32,6 +32,7 @@ describe("a booking's status", () => {
       hold_lapsed: from === "held" ? "released" : null,
       refunded: from === "paid" ? "refunded" : null,
       cancelled: from === "paid" ? "cancelled" : null,
+      transferred: from === "paid" ? "transferred" : null,
     };
     expect(next).toBe(expected[change]);
   });
@@ -44,11 +45,15 @@ describe("a booking's status", () => {
     for (const change of bookingChanges) expect(nextBookingStatus("cancelled", change)).toBeNull();
   });
 
-  it("reaches paid only by a payment, and leaves paid only by a refund or the guest's cancel", () => {
+  it("never leaves transferred: a ticket given to a friend is theirs, one move only", () => {
+    for (const change of bookingChanges) expect(nextBookingStatus("transferred", change)).toBeNull();
+  });
+
+  it("reaches paid only by a payment, and leaves paid only by a refund, the guest's cancel or a transfer", () => {
     for (const [from, change] of pairs) {
       if (nextBookingStatus(from, change) === "paid") expect(change).toBe("paid");
       if (from === "paid" && nextBookingStatus(from, change) !== null)
-        expect(["refunded", "cancelled"]).toContain(change);
+        expect(["refunded", "cancelled", "transferred"]).toContain(change);
     }
   });
 

@@ -10,9 +10,18 @@ import { type BookingStatus, bookingStatuses } from "../../db/schema.ts";
  * - `hold_lapsed`: the hold ran out or its checkout was cancelled, and the seat went back on sale;
  * - `refunded`: the organiser, a cancel or the guest refunded a paid seat;
  * - `cancelled`: the guest gave a paid seat back after the policy's cut-off, so nothing came back
- *   (docs/decisions/028-cancellation-money-path.md).
+ *   (docs/decisions/028-cancellation-money-path.md);
+ * - `transferred`: the guest gave a paid seat to a friend, whose own new booking holds it now
+ *   (docs/decisions/058-ticket-transfer.md).
  */
-export const bookingChanges = ["paid", "payment_returned", "hold_lapsed", "refunded", "cancelled"] as const;
+export const bookingChanges = [
+  "paid",
+  "payment_returned",
+  "hold_lapsed",
+  "refunded",
+  "cancelled",
+  "transferred",
+] as const;
 export type BookingChange = (typeof bookingChanges)[number];
 
 const RULE: Record<BookingChange, Partial<Record<BookingStatus, BookingStatus>>> = {
@@ -21,6 +30,7 @@ const RULE: Record<BookingChange, Partial<Record<BookingStatus, BookingStatus>>>
   hold_lapsed: { held: "released" },
   refunded: { paid: "refunded" },
   cancelled: { paid: "cancelled" },
+  transferred: { paid: "transferred" },
 };
 
 /** The status `change` leads to from `from`, or null when it cannot happen to such a booking. */

@@ -1,6 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import { consentChannels, consentSources } from "../../db/marketing-schema.ts";
 import { bookingStatuses, feedbackValues, outboxStatuses, personGenders } from "../../db/schema.ts";
+import { transferOfferStatuses } from "../../db/transfer-schema.ts";
 import type { AppDeps } from "../deps.ts";
 import { noStore } from "../lib/admin-session.ts";
 import { guestKeyOf } from "../lib/guest-key.ts";
@@ -50,7 +51,7 @@ const myNight = z.discriminatedUnion("standing", [
   }),
   z.strictObject({
     ...nightBase,
-    standing: z.enum(["cancelled", "refunded"]),
+    standing: z.enum(["cancelled", "refunded", "transferred"]),
     refundedCents: z.number().int().nullable(),
     byYou: z.boolean(),
   }),
@@ -83,6 +84,8 @@ const meRoute = createRoute({
     "  - `cancelled` (the event was cancelled, however far its refund has got, or the guest cancelled",
     "    with nothing due) or `refunded`: `refundedCents`, what the refunds so far gave back, or `null`",
     "    while none has; `byYou`, true when the guest's own cancel ended it.",
+    "  - `transferred` (the guest gave the ticket to a friend, `transfer-ticket`): as `cancelled`, with",
+    "    `refundedCents` `null` and `byYou` true; the invoice stays here, nothing of the friend is shown.",
     "  A night whose personal data was erased (`RETENTION_DAYS` after it) no longer names the number, so",
     "  it is not listed. `Cache-Control: no-store`.",
   ].join("\n"),
@@ -243,6 +246,17 @@ const myDataReply = z.strictObject({
     }),
   ),
   matches: z.array(z.strictObject({ eventName: z.string(), name: z.string(), phone: z.string() })),
+  transfers: z.strictObject({
+    given: z.array(
+      z.strictObject({
+        eventName: z.string(),
+        status: z.enum(transferOfferStatuses),
+        toPhone: z.string().nullable(),
+        at: isoTime,
+      }),
+    ),
+    received: z.array(z.strictObject({ eventName: z.string() })),
+  }),
   textsSent: z.array(
     z.strictObject({
       body: z.string(),
@@ -283,7 +297,9 @@ const meDataRoute = createRoute({
     "- **Who:** guest session.",
     '- **200:** a JSON file (`Content-Disposition: attachment; filename="my-data.json"`,',
     "  `Cache-Control: no-store`): `{phone, downloadedAt, keptDetails, bookings, waitlist, ratingsGiven,",
-    "  matches, textsSent, marketingConsents}`. `keptDetails` is as `kept-details` answers it; `bookings` every booking row",
+    "  matches, textsSent, marketingConsents, transfers}`. `transfers`: `{given: [{eventName, status,",
+    "  toPhone, at}], received: [{eventName}]}`, tickets this number gave (`toPhone` the number typed,",
+    "  only while the offer is `open`) and was given (nothing of the giver). `keptDetails` is as `kept-details` answers it; `bookings` every booking row",
     "  of the number, holds and lapsed holds too (`eventName`, `eventDate`, `eventLocation`, `status`,",
     "  `amountCents`, `paidAt`, `checkedInAt`, `ticketCode` of a paid seat, `refunds`, `bookedAt`, and",
     "  `details`: `{name, email, dateOfBirth, gender, photo}` as entered, `photo` a boolean);",

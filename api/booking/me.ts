@@ -45,7 +45,8 @@ export type MyNight =
       results: { released: boolean; resultsAt: string; reportPath: string | null };
     })
   | (NightBase & {
-      standing: "cancelled" | "refunded";
+      /** `transferred`: given to a friend (decision 058); the money and the invoice stay here. */
+      standing: "cancelled" | "refunded" | "transferred";
       refundedCents: number | null;
       /** The guest's own **Cancel my booking** ended it (decision 028), not the organiser. */
       byYou: boolean;
@@ -66,7 +67,7 @@ export async function myNights(deps: TicketDeps, phone: string): Promise<MyNight
     .from(bookings)
     .innerJoin(users, eq(users.id, bookings.userId))
     .innerJoin(events, eq(events.id, bookings.eventId))
-    .where(and(eq(bookings.phone, phone), inArray(bookings.status, ["paid", "refunded", "cancelled"])))
+    .where(and(eq(bookings.phone, phone), inArray(bookings.status, ["paid", "refunded", "cancelled", "transferred"])))
     .all();
   const refunded = refundedCents(
     deps,
@@ -96,7 +97,10 @@ export async function myNights(deps: TicketDeps, phone: string): Promise<MyNight
       invoiceNumber: papers.get(booking.id)?.invoice ?? null,
       adjustmentNumber: papers.get(booking.id)?.adjustment ?? null,
     };
-    if (booking.status === "cancelled") {
+    if (booking.status === "transferred") {
+      // Given to a friend (decision 058): the money and the invoice stay here; the ticket is theirs.
+      nights.push({ ...base, standing: "transferred", refundedCents: null, byYou: true });
+    } else if (booking.status === "cancelled") {
       // The guest cancelled after the policy's cut-off, so nothing came back (decision 028).
       nights.push({ ...base, standing: "cancelled", refundedCents: 0, byYou: true });
     } else if (event.status === "cancelled" || booking.status === "refunded") {
@@ -146,7 +150,7 @@ async function upcomingTicket(deps: TicketDeps, ctx: BookingContext) {
   }
 }
 
-const GROUP = { upcoming: 0, past: 1, cancelled: 2, refunded: 2 } as const;
+const GROUP = { upcoming: 0, past: 1, cancelled: 2, refunded: 2, transferred: 2 } as const;
 
 function byShownOrder(a: MyNight, b: MyNight): number {
   const group = GROUP[a.standing] - GROUP[b.standing];

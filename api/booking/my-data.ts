@@ -15,12 +15,14 @@ import {
   waitlistEntries,
   waitlistOffers,
 } from "../../db/schema.ts";
+import { transferOffers } from "../../db/transfer-schema.ts";
 import type { AppDeps } from "../deps.ts";
 import { endGuestSessionsOf } from "../lib/guest-session.ts";
 import { ERASED, emptyMessages, eraseUsers, unnamedPhotos } from "../ops/retention.ts";
 import { removeStoredFiles } from "./images.ts";
 import { deleteKeptDetails, keptForForm } from "./kept-details.ts";
 import { consentHistoryOf, emailsOf, eraseMarketingOf } from "./me-consent.ts";
+import { transfersOf } from "./transfer.ts";
 
 // What is kept about me, and erasing it (docs/decisions/029-kept-details.md): **Download my data** and
 // **Delete my details** on /me. Both read and write only the rows of the session's own number; of
@@ -241,6 +243,8 @@ export function myData(deps: Pick<AppDeps, "db" | "now">, phone: string) {
     messagesSent,
     // Each yes and no to messages about future events, with when, where and the wording's version.
     marketingConsents: consentHistoryOf(db, phone),
+    // Tickets given to a friend and taken from one (docs/decisions/058-ticket-transfer.md).
+    transfers: transfersOf(db, phone),
   };
 }
 
@@ -336,6 +340,11 @@ export async function deleteMyDetails(
       tx.update(waitlistOffers)
         .set({ phone: ERASED.phone })
         .where(and(eq(waitlistOffers.phone, phone), inArray(waitlistOffers.eventId, overEvents)))
+        .run();
+      // An open offer of a ticket to this number forgets it, and its link stops working.
+      tx.update(transferOffers)
+        .set({ toPhone: "", status: "replaced", decidedAt: now })
+        .where(and(eq(transferOffers.toPhone, phone), eq(transferOffers.status, "open")))
         .run();
       const keptPhotos = deleteKeptDetails(tx, phone);
       tx.delete(phoneVerifications).where(eq(phoneVerifications.phone, phone)).run();

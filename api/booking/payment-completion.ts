@@ -100,6 +100,8 @@ export async function completeCheckout(
         };
       };
 
+      // Given to a friend: the payment moved with the seat to the friend's booking (api/booking/transfer.ts).
+      if (booking.status === "transferred") return { outcome: "paid", bookingId: booking.id };
       if (booking.paymentIntentId === pi) {
         if (booking.status === "paid") return { outcome: "paid", bookingId: booking.id };
         // Refunded earlier for want of a seat; if the refund was not recorded then, finish it.

@@ -19,6 +19,7 @@ import { photoJobsOf } from "./photo-jobs.ts";
 import { assertAgeAllowed } from "./prices.ts";
 import { countSave, saveUserDetails } from "./save-details.ts";
 import { soldOutMemo } from "./sold-out-memo.ts";
+import { takeGivenTicket } from "./transfer-form.ts";
 import { offerFreedSeatsNow } from "./waitlist-offers.ts";
 
 // POST /save-user-details, the details form with the photo: its route apart from the rest of the
@@ -65,6 +66,9 @@ const detailsForm = z.object({
   // The announcement whose link (`/?event=ID&a=ANN`) led here, counted on it; an unknown one, or
   // another event's, is ignored (holds.ts).
   announcementId: idParam(z).refine(Number.isSafeInteger, "must be a positive integer").optional(),
+  // A ticket given to a friend (docs/decisions/058-ticket-transfer.md): the `t` of the friend's link
+  // `/transfer?t=`. With it the save takes no seat and no hold: the friend's ticket is the buyer's seat.
+  transferToken: z.string().min(1).max(200, "must be at most 200 characters").optional(),
 });
 
 /** The details form's fields a seat is held with, read before the photo arrives (verifiedPhoneFirst). */
@@ -113,6 +117,18 @@ const saveUserDetailsRoute = createRoute({
     "    nothing: it withdraws no earlier yes (docs/decisions/034-invitations.md).",
     "  - `announcementId?`: id (text), the announcement whose link (`/?event=ID&a=ANN`) led here; stored",
     "    on the booking, which counts on it. One that does not exist or is another event's is ignored.",
+    "  - `transferToken?`: text ≤ 200, the `t` of a friend's link `/transfer?t=` (`transfer-ticket`,",
+    "    docs/decisions/058-ticket-transfer.md). The verified `phone` must be the number the link was",
+    "    texted to; the form is judged as above (age, format, photo), the same side as the buyer at Women",
+    "    meet men. No seat is held: in one transaction the buyer's booking becomes `transferred` (NOT",
+    "    VALID at the door, on the ticket and in the wallet) and this phone gets its own paid booking,",
+    "    ticket code and QR, texted and emailed as a paid booking's are, with no payment of its own (the",
+    "    sale's money moves with the seat; the invoice stays the buyer's); the seat count does not change.",
+    "    Answered `{success: true, userID, transferred: true}`, with nothing of the buyer. Refused: 403",
+    "    `invalid_link` (not a transfer link), 403 `forbidden` (texted to another number), 409",
+    "    `transfer_ended` (used, replaced, or its ticket refunded, cancelled or given), `transfer_doors_open`,",
+    "    `transfer_has_ticket`, `transfer_wrong_side` (with `gender`), `age_out_of_range`. Two acceptances",
+    "    of one link at once: one wins, the other is `transfer_ended`.",
     "- **200:** `{success: true, userID, holdExpiresAt}`: one seat is held for this phone for",
     "  `HOLD_MINUTES` (default 30), until `holdExpiresAt` (ISO 8601 UTC). A retry replaces the phone's",
     "  earlier hold instead of taking a second seat, and keeps that hold's expiry (the same",
@@ -133,7 +149,12 @@ const saveUserDetailsRoute = createRoute({
   ].join("\n"),
   request: formBody(detailsForm),
   responses: {
-    200: json(z.strictObject({ success: z.literal(true), userID: z.number().int(), holdExpiresAt: z.iso.datetime() })),
+    200: json(
+      z.union([
+        z.strictObject({ success: z.literal(true), userID: z.number().int(), holdExpiresAt: z.iso.datetime() }),
+        z.strictObject({ success: z.literal(true), userID: z.number().int(), transferred: z.literal(true) }),
+      ]),
+    ),
     ...errors(
       "post",
       [
@@ -147,8 +168,15 @@ const saveUserDetailsRoute = createRoute({
         "gender_sold_out",
         "not_an_image",
         "rate_limited",
+        "invalid_link",
+        "forbidden",
+        "transfer_ended",
+        "transfer_doors_open",
+        "transfer_has_ticket",
+        "transfer_wrong_side",
       ],
       {
+        403: "`phone_not_verified`; with `transferToken`: `invalid_link`, or `forbidden` (the link was texted to another number).",
         404: "`not_found` (event).",
         409: "`age_out_of_range` (message `This event is for ages 25–35` with the range that applies, and `fromAge`, `toAge`), `booking_closed`, `not_taking_bookings`, `already_booked` (with `alreadyBooked: true`), `sold_out`, `gender_sold_out` (with `gender`).",
       },
@@ -220,7 +248,8 @@ function holdFromFields(
   fields: Record<string, string>,
   fileName: string,
 ): HeldSeat | undefined {
-  if (fileName === "") return undefined;
+  // A friend taking a given ticket holds no seat (transfer-form.ts): judged with the whole form.
+  if (fileName === "" || fields.transferToken !== undefined) return undefined;
   const early = fieldsBeforePhoto.safeParse(fields);
   if (!early.success) return undefined;
   const { name, email, phone, dateOfBirth, eventID } = early.data;
@@ -292,6 +321,11 @@ export const saveDetailsRoutes = (deps: AppDeps) => {
     const form = c.req.valid("form");
     if (!browserVerified(c, deps, form.phone)) throw Forbidden("verify this phone number first", "phone_not_verified");
     const held = before.held.get(c);
+    if (form.transferToken !== undefined) {
+      // A token sent after the photo found a seat held from the fields before it: given back.
+      if (held) giveBackSeat(deps.db, held);
+      return c.json(await takeGivenTicket(deps, clientAddress(c), form, form.transferToken, photoTurn), 200);
+    }
     const { gender, wantsToMeet } = before.checked.get(c) ?? checksBeforePhoto(deps, c, form);
     // A browser sends an empty, nameless file when none was chosen.
     const upload = form.image && form.image.size > 0 ? form.image : undefined;

@@ -138,6 +138,8 @@ export async function openTicketLink(deps: TicketDeps, input: { bookingId: numbe
     throw Conflict("this booking was refunded, so the ticket is no longer valid", "refunded");
   if (ctx.booking.status === "cancelled")
     throw Conflict("this booking was cancelled, so the ticket is no longer valid", "booking_cancelled");
+  if (ctx.booking.status === "transferred")
+    throw Conflict("this ticket was given to a friend, so it is no longer valid", "not_transferable");
   if (ctx.booking.status !== "paid") throw Conflict("this booking is not paid", "not_paid");
   return ticketFor(deps, ctx);
 }
@@ -161,18 +163,21 @@ export function ticketStatus(
   const ctx = loadBookingContextById(deps.db, input.bookingId);
   if (!ctx) throw NotFound("no such ticket");
   const { booking, event } = ctx;
-  if (booking.status !== "paid" && booking.status !== "refunded" && booking.status !== "cancelled")
+  if (!["paid", "refunded", "cancelled", "transferred"].includes(booking.status))
     throw Conflict("this booking is not paid", "not_paid");
+  // Given to a friend outranks all too: whatever the night does now, this ticket gets nobody in.
   const status: TicketStatus =
-    booking.status === "cancelled"
-      ? "booking_cancelled"
-      : event.status === "cancelled"
-        ? "cancelled"
-        : booking.status === "refunded"
-          ? "refunded"
-          : event.status === "ended" || isOverByClock(event.startsAt, event.durationHours, deps.now())
-            ? "ended"
-            : "paid";
+    booking.status === "transferred"
+      ? "transferred"
+      : booking.status === "cancelled"
+        ? "booking_cancelled"
+        : event.status === "cancelled"
+          ? "cancelled"
+          : booking.status === "refunded"
+            ? "refunded"
+            : event.status === "ended" || isOverByClock(event.startsAt, event.durationHours, deps.now())
+              ? "ended"
+              : "paid";
   return {
     status,
     eventName: event.name,

@@ -20,7 +20,9 @@ export type LinkPurpose =
   /** A marketing message's way out (issue 36): names a marketing contact by id, never its address. */
   | "unsubscribe"
   /** A ticked email box's confirmation email (docs/decisions/039): names the contact by id. */
-  | "email-consent";
+  | "email-consent"
+  /** A ticket given to a friend: names the transfer offer by id (docs/decisions/058-ticket-transfer.md). */
+  | "transfer";
 
 type Secret = Pick<Env, "SESSION_SECRET">;
 

@@ -89,6 +89,12 @@ export const ERROR_STATUS = {
   doors_in_use: 409,
   not_checked_in: 409,
   email_taken: 409,
+  transfer_own_number: 409,
+  transfer_has_ticket: 409,
+  transfer_doors_open: 409,
+  not_transferable: 409,
+  transfer_ended: 409,
+  transfer_wrong_side: 409,
   no_second_factor: 409,
   gone: 410,
   setup_link_invalid: 410,
@@ -105,6 +111,7 @@ const isoTime = z.iso.datetime({ offset: true });
 /** The fields a few error replies add after `success`, `error` and `code` (docs/api.md, "Errors"). */
 const ERROR_EXTRAS = {
   gender_sold_out: { gender: z.enum(["male", "female"]) },
+  transfer_wrong_side: { gender: z.enum(["male", "female", "nonbinary", "unasked"]) },
   already_booked: { alreadyBooked: z.literal(true) },
   age_out_of_range: { fromAge: z.number().int().nullable(), toAge: z.number().int().nullable() },
   seats_taken: { takenSeats: z.number().int() },

@@ -179,6 +179,11 @@ function recordCheckIn(tx: DbOrTx, booking: Booking, at: number): string {
 
 function assertAdmissible(booking: Booking) {
   if (booking.status === "refunded") throw Conflict("this booking was refunded", "refunded");
+  if (booking.status === "transferred")
+    throw Conflict(
+      "this ticket was given to a friend, so it is NOT VALID: the friend's own ticket gets in",
+      "not_paid",
+    );
   if (booking.status !== "paid") throw Conflict("this booking is not paid", "not_paid");
 }
 

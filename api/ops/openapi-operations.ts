@@ -110,6 +110,7 @@ export const OPERATION_SECURITY: Record<string, readonly ("none" | Scheme)[]> = 
   getMeConsent: ["guestSession"],
   postMeConsent: ["guestSession"],
   cancelBooking: ["guestSession"],
+  transferTicket: ["guestSession"],
   meLogout: ["none", "guestSession"],
   joinWaitlist: ["verifiedPhone"],
   leaveWaitlist: ["verifiedPhone"],

@@ -12,10 +12,12 @@ import {
   waitlistEntries,
   waitlistOffers,
 } from "../../db/schema.ts";
+import { transferOffers } from "../../db/transfer-schema.ts";
 import { walletPasses, walletRegistrations } from "../../db/wallet-schema.ts";
 import { deleteExpiredDocuments } from "../booking/documents.ts";
 import { NO_PHOTO, removeStoredFiles } from "../booking/images.ts";
 import { expireKeptDetails } from "../booking/kept-details.ts";
+import { expireTransferOffers } from "../booking/transfer.ts";
 import { deleteDeadGuestSessions } from "../lib/guest-session.ts";
 import type { Logger } from "../lib/log.ts";
 import { deleteDeadHostSessions } from "../organiser/host-links.ts";
@@ -77,6 +79,8 @@ export async function applyRetention(
   const expired = expireKeptDetails(deps.db, now);
   await removeStoredFiles(deps.uploadsDir, expired.photos);
   if (expired.phones > 0) deps.log?.("info", "kept details erased", { count: expired.phones });
+  // A ticket offered to a friend and not taken by the time the doors opened: the friend's number goes.
+  expireTransferOffers(deps.db, now);
   const shortenedMessages = forgetOldMessages(deps.db, now, cutoff);
   // Receipts, invoices and adjustment notes are tax records with no personal data: erasing a night
   // leaves them, and they go 5 years after they were written, whatever RETENTION_DAYS says (decision 032).
@@ -148,6 +152,7 @@ function eraseEvent(db: Db, eventId: number, now: number): string[] {
         .where(eq(waitlistEntries.eventId, eventId))
         .run();
       tx.update(waitlistOffers).set({ phone: ERASED.phone }).where(eq(waitlistOffers.eventId, eventId)).run();
+      tx.update(transferOffers).set({ toPhone: "" }).where(eq(transferOffers.eventId, eventId)).run();
       // What each match chose to share (an Instagram handle, the chooser's number) goes with the night.
       tx.delete(contactShares).where(eq(contactShares.eventId, eventId)).run();
       tx.delete(shareDefaults).where(eq(shareDefaults.eventId, eventId)).run();

@@ -36,6 +36,7 @@ export const ACTIVITY_ACTIONS = [
   "promo code disabled",
   "failed admin logins",
   "booking cancelled",
+  "ticket given to a friend",
   "email undeliverable",
   "announcement sent",
 ] as const;

@@ -54,6 +54,7 @@ export const NOT_VALID_REASONS = {
   refunded: "Refunded",
   booking_cancelled: "Booking cancelled",
   cancelled: "Event cancelled",
+  transferred: "Given to a friend",
 } as const;
 
 /** The pass's authentication token (Apple's `authenticationToken`): an HMAC of its serial, so none is stored. */
@@ -92,17 +93,19 @@ export function passFacts(
   const { booking, event, user } = ctx;
   const ticketCode = booking.uniqueCode;
   if (!ticketCode) return null;
-  if (booking.status !== "paid" && booking.status !== "refunded" && booking.status !== "cancelled") return null;
+  if (!["paid", "refunded", "cancelled", "transferred"].includes(booking.status)) return null;
   // The same order of reasons as the saved ticket's status (api/booking/ticket.ts, ticketStatus). An
   // ended night is not one of them: the pass's expiry (its end) greys it out on the phone by itself.
   const reason =
-    booking.status === "cancelled"
-      ? NOT_VALID_REASONS.booking_cancelled
-      : event.status === "cancelled"
-        ? NOT_VALID_REASONS.cancelled
-        : booking.status === "refunded"
-          ? NOT_VALID_REASONS.refunded
-          : null;
+    booking.status === "transferred"
+      ? NOT_VALID_REASONS.transferred
+      : booking.status === "cancelled"
+        ? NOT_VALID_REASONS.booking_cancelled
+        : event.status === "cancelled"
+          ? NOT_VALID_REASONS.cancelled
+          : booking.status === "refunded"
+            ? NOT_VALID_REASONS.refunded
+            : null;
   const doorsOpenAt = doorsOpenAtOf(event);
   return {
     bookingId,

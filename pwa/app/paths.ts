@@ -16,6 +16,8 @@ export const paths = {
   me: "/me",
   /** The waitlist SMS link: `?o={offerId}&t={token}`. */
   waitlistOffer: "/waitlist-offer",
+  /** A ticket given to a friend: `?t={token}`, the friend takes it (docs/decisions/058-ticket-transfer.md). */
+  transfer: "/transfer",
   /** A host link: `?t={token}` signs a staff phone in to one night's Door and Rounds. */
   host: "/host",
   /** What is kept about attendees, for how long, and who sees what. */

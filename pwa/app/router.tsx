@@ -20,6 +20,7 @@ const ConfirmBookingPage = page(() => import("../routes/confirm-booking.tsx"), "
 const ParticipantFeedbackPage = page(() => import("../routes/participant-feedback.tsx"), "ParticipantFeedbackPage");
 const EventFeedbackPage = page(() => import("../routes/event-feedback.tsx"), "EventFeedbackPage");
 const WaitlistOfferPage = page(() => import("../routes/waitlist-offer.tsx"), "WaitlistOfferPage");
+const TransferPage = page(() => import("../routes/transfer.tsx"), "TransferPage");
 const TicketsPage = page(() => import("../routes/tickets.tsx"), "TicketsPage");
 const MePage = page(() => import("../routes/me.tsx"), "MePage");
 const AdminPage = page(() => import("../routes/admin.tsx"), "AdminPage");
@@ -52,6 +53,7 @@ function Pages() {
           <Route path={paths.participantFeedback} element={<ParticipantFeedbackPage />} />
           <Route path={paths.eventFeedback} element={<EventFeedbackPage />} />
           <Route path={paths.waitlistOffer} element={<WaitlistOfferPage />} />
+          <Route path={paths.transfer} element={<TransferPage />} />
           <Route path={paths.tickets} element={<TicketsPage />} />
           <Route path={paths.me} element={<MePage />} />
           <Route path={paths.admin} element={<AdminPage />} />

@@ -56,9 +56,15 @@ type Flow = {
   hold: ConfirmationState | null;
   /** The promo code applied to that hold, and the total the server answered. */
   promo: (AppliedPromo & { userID: number; eventID: number }) | null;
+  /**
+   * Transfer mode (`/transfer?t=`, docs/decisions/058-ticket-transfer.md): the friend's link's token.
+   * The code signs them in on /me, the details step sends it as `transferToken` and holds no seat,
+   * and the flow ends on their ticket.
+   */
+  transferToken: string | null;
 };
 
-export type Begin = { intent?: BookingIntent; offer?: OfferState; verifiedPhone?: string };
+export type Begin = { intent?: BookingIntent; offer?: OfferState; verifiedPhone?: string; transferToken?: string };
 
 type Actions = {
   /**
@@ -108,6 +114,7 @@ export const EMPTY_FLOW: Flow = {
   details: EMPTY_DETAILS,
   hold: null,
   promo: null,
+  transferToken: null,
 };
 
 /** The sessionStorage key the flow is kept under, for this tab only. */
@@ -120,7 +127,8 @@ export const afterVerified = (intent: BookingIntent, phone: string): Step =>
 function firstStep(event: EventView, options: Begin): Step {
   const intent = options.intent ?? "book";
   if (options.verifiedPhone) return afterVerified(intent, options.verifiedPhone);
-  return event.SeatsLeft && !options.offer ? { name: "side" } : { name: "phone" };
+  // A ticket given to a friend keeps the giver's seat: no side to choose.
+  return event.SeatsLeft && !options.offer && !options.transferToken ? { name: "side" } : { name: "phone" };
 }
 
 // sessionStorage may refuse (private mode, full): the flow then lives in memory for this page.
@@ -159,8 +167,8 @@ type Kept = Omit<Flow, "details"> & {
 
 function kept(state: BookingState): Kept {
   const { photo, photoPreview, mixedGender, wantsToMeet, useSaved, ...details } = state.details;
-  const { eventID, event, intent, offer, side, typedPhone, step, hold, promo } = state;
-  return { eventID, event, intent, offer, side, typedPhone, step, details, hold, promo };
+  const { eventID, event, intent, offer, side, typedPhone, step, hold, promo, transferToken } = state;
+  return { eventID, event, intent, offer, side, typedPhone, step, details, hold, promo, transferToken };
 }
 
 export const useBookingStore = create<BookingState>()(
@@ -179,6 +187,7 @@ export const useBookingStore = create<BookingState>()(
           event,
           intent: options.intent ?? "book",
           offer: options.offer ?? null,
+          transferToken: options.transferToken ?? null,
           side: null,
           step: firstStep(event, options),
           details: { ...details, name },

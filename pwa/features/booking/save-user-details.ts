@@ -23,11 +23,15 @@ export type UserDetails = {
   marketing?: { sms: boolean; email: boolean };
   /** The announcement whose link led here (pwa/lib/announcement-link.ts), counted on it. */
   announcementId?: number;
+  /** A ticket given to a friend: the link's token (docs/decisions/058-ticket-transfer.md). */
+  transferToken?: string;
 };
 
 export type SaveOutcome =
   /** `holdExpiresAt`: until when the seat is held (ISO UTC). */
   | { kind: "saved"; userID: number; holdExpiresAt: string }
+  /** A ticket given to a friend is now this number's own paid ticket. */
+  | { kind: "transferred"; userID: number }
   | { kind: "sold-out" }
   /** A balanced event's seats for this gender are gone (others may be left): the waitlist is offered. */
   | { kind: "gender-full"; gender: Gender }
@@ -41,6 +45,8 @@ export async function saveUserDetails(details: UserDetails): Promise<SaveOutcome
     const reply = await send(
       api["save-user-details"].$post({
         form: {
+          // First, before the photo: the server then holds no seat for this form.
+          ...(details.transferToken ? { transferToken: details.transferToken } : {}),
           name: details.name.trim(),
           email: details.email.trim(),
           phone: details.phone,
@@ -58,8 +64,14 @@ export async function saveUserDetails(details: UserDetails): Promise<SaveOutcome
         },
       }),
     );
-    if (reply.ok) return { kind: "saved", userID: reply.data.userID, holdExpiresAt: reply.data.holdExpiresAt };
+    if (reply.ok)
+      return "transferred" in reply.data
+        ? { kind: "transferred", userID: reply.data.userID }
+        : { kind: "saved", userID: reply.data.userID, holdExpiresAt: reply.data.holdExpiresAt };
     const { code } = reply.data;
+    // A given ticket's refusals say why in the server's own sentence (used link, doors open, …).
+    if (details.transferToken && reply.status !== 401 && code !== "phone_not_verified")
+      return { kind: "refused", error: reply.data.error || "This ticket can't be taken now." };
     if (code === "already_booked") return { kind: "refused", error: "You already have a paid seat for this event." };
     if (code === "booking_closed") return { kind: "refused", error: BOOKING_CLOSED_MESSAGE };
     // The server's words name the event's real range: `This event is for ages 25–35`.

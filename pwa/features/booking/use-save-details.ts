@@ -1,8 +1,10 @@
 import { type FormEvent, useState } from "react";
 import { flushSync } from "react-dom";
+import { useNavigate } from "react-router-dom";
 import { announcementFor } from "../../lib/announcement-link.ts";
 import { shrinkPhoto } from "../../lib/shrink-photo.ts";
 import type { EventView } from "../events/index.ts";
+import { useBookingStore } from "./booking-store.ts";
 import { saveUserDetails } from "./save-user-details.ts";
 import { genderFullMessage, SOLD_OUT_ALERT, SOLD_OUT_WAITLIST_MESSAGE } from "./seat-messages.ts";
 import type { BookingUser } from "./types.ts";
@@ -48,6 +50,7 @@ type SaveProps = {
  * offered instead), not verified any more, or refused.
  */
 export function useSaveDetails(props: SaveProps, fields: DetailsFields, waitlist: ReturnType<typeof useJoinWaitlist>) {
+  const navigate = useNavigate();
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<string | null>(null);
   const [unverified, setUnverified] = useState(false);
@@ -104,9 +107,14 @@ export function useSaveDetails(props: SaveProps, fields: DetailsFields, waitlist
       keepDetails: fields.keep,
       marketing: { sms: fields.marketingSms, email: fields.marketingEmail },
       announcementId: announcementFor(props.event.id),
+      transferToken: useBookingStore.getState().transferToken ?? undefined,
     });
     setBusy(false);
-    if (outcome.kind === "saved") {
+    if (outcome.kind === "transferred") {
+      // The ticket is theirs, paid: it shows on /me, where the code signed them in.
+      useBookingStore.setState({ transferToken: null });
+      navigate("/me");
+    } else if (outcome.kind === "saved") {
       window.alert("Form submitted successfully!");
       props.onSaved(
         {

@@ -52,6 +52,13 @@ export async function openTicketLink(link: TicketLink): Promise<Opened> {
     if (code === "invalid_link" || code === "invalid_request" || code === "not_found") {
       return { status: "error", message: INVALID, canRetry: false };
     }
+    if (code === "not_transferable") {
+      return {
+        status: "error",
+        message: "This ticket was given to a friend, so it is no longer valid: their own ticket gets them in.",
+        canRetry: false,
+      };
+    }
     if (code === "refunded" || code === "booking_cancelled" || code === "not_paid") {
       return {
         status: "error",

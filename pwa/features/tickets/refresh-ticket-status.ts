@@ -2,9 +2,12 @@ import { eventOfReply } from "../../../common/event-wire.ts";
 import { api, CallFailed, mapReply, send } from "../../lib/api.ts";
 import { recordTicketNews, type SavedTicket, type TicketNews } from "./ticket-store.ts";
 
-/** Refunded and cancelled are final; a paid or ended ticket may still be refunded. */
+/** Refunded, cancelled and given to a friend are final; a paid or ended ticket may still be refunded. */
 const settled = (ticket: SavedTicket) =>
-  ticket.status === "refunded" || ticket.status === "cancelled" || ticket.status === "booking_cancelled";
+  ticket.status === "refunded" ||
+  ticket.status === "cancelled" ||
+  ticket.status === "booking_cancelled" ||
+  ticket.status === "transferred";
 
 /**
  * Asks the server what each saved ticket is worth now (`POST /api/ticket-status`, docs/api.md), each

@@ -7,7 +7,8 @@ const FALLBACK_HOURS = 2;
 export type StandingTicket = Pick<SavedTicket, "status" | "eventDateTime" | "durationHours">;
 
 /**
- * How a ticket is shown. `void`: refunded or cancelled (the event, or the booking by its guest), so
+ * How a ticket is shown. `void`: refunded, cancelled (the event, or the booking by its guest) or
+ * given to a friend, so
  * no scannable QR and no calendar entry.
  * `past`: the night is over, by the server's word or, when it could not be asked, by the clock.
  */
@@ -17,7 +18,10 @@ export function ticketStanding(ticket: StandingTicket, now: number) {
     ticket.status === "ended" ||
     (!Number.isNaN(start) && isOverByClock(start, ticket.durationHours ?? FALLBACK_HOURS, now));
   const voided =
-    ticket.status === "refunded" || ticket.status === "cancelled" || ticket.status === "booking_cancelled"
+    ticket.status === "refunded" ||
+    ticket.status === "cancelled" ||
+    ticket.status === "booking_cancelled" ||
+    ticket.status === "transferred"
       ? ticket.status
       : null;
   return { voided, past };

@@ -4,6 +4,7 @@ import { normaliseAuMobile } from "../../../../common/phone.ts";
 import { bookingStepPath } from "../../../app/paths.ts";
 import type { EventView } from "../../events/index.ts";
 import { afterVerified, useBookingStore } from "../booking-store.ts";
+import type { CodeFor } from "../send-otp.ts";
 import type { Gender } from "../types.ts";
 import { DetailsForm } from "./details-form.tsx";
 import { OtpStep } from "./otp-step.tsx";
@@ -36,11 +37,20 @@ const SIDE_NAMES: Record<Gender, string> = { female: "a woman's seat", male: "a 
  */
 export function BookingFlow({ event }: { event: EventView }) {
   const navigate = useNavigate();
-  const { step, intent, offer, side, typedPhone } = useBookingStore(
-    useShallow(({ step, intent, offer, side, typedPhone }) => ({ step, intent, offer, side, typedPhone })),
+  const { step, intent, offer, side, typedPhone, transferToken } = useBookingStore(
+    useShallow(({ step, intent, offer, side, typedPhone, transferToken }) => ({
+      step,
+      intent,
+      offer,
+      side,
+      typedPhone,
+      transferToken,
+    })),
   );
+  // A given ticket (transfer mode): the code also signs the friend in on /me, where their ticket shows.
+  const codeFor: CodeFor = transferToken ? { signIn: true } : { eventID: event.id };
   const { setStep, chooseSide, setTypedPhone, held } = useBookingStore.getState();
-  const balanced = Boolean(event.SeatsLeft) && !offer;
+  const balanced = Boolean(event.SeatsLeft) && !offer && !transferToken;
   // The server accepted the number, so it is an Australian mobile; E.164 is what the details carry.
   const verified = (phone: string) => setStep(afterVerified(intent, normaliseAuMobile(phone) ?? phone));
   const joined = (phone: string) => (position: number | null) => setStep({ name: "waiting", phone, position });
@@ -64,7 +74,7 @@ export function BookingFlow({ event }: { event: EventView }) {
           ) : null}
           <PhoneStep
             initialPhone={typedPhone}
-            codeFor={{ eventID: event.id }}
+            codeFor={codeFor}
             onSent={(phone) => {
               setTypedPhone(phone);
               setStep({ name: "otp", phone });
@@ -78,7 +88,7 @@ export function BookingFlow({ event }: { event: EventView }) {
       ) : step.name === "otp" ? (
         <OtpStep
           phone={step.phone}
-          codeFor={{ eventID: event.id }}
+          codeFor={codeFor}
           onVerified={() => verified(step.phone)}
           onAlreadyVerified={() => verified(step.phone)}
           onChangeNumber={() => setStep({ name: "phone" })}

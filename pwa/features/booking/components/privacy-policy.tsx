@@ -23,6 +23,7 @@ export function PrivacyPolicy() {
       <KeptForNextTime />
 
       <MessagesAboutFutureEvents businessName={facts?.businessName} />
+      <TicketsGivenToAFriend />
 
       <SeeingAndErasing />
 
@@ -156,6 +157,21 @@ function KeptForNextTime() {
           you delete them, or until 18 months pass without a booking from that number; then they are erased.
         </li>
       </ul>
+    </>
+  );
+}
+
+/** **Give my ticket to a friend** (docs/decisions/058-ticket-transfer.md): what is kept, and for how long. */
+function TicketsGivenToAFriend() {
+  return (
+    <>
+      <h2>Tickets given to a friend</h2>
+      <p>
+        When you give your ticket to a friend, we keep the mobile number you typed only until your friend takes the
+        ticket, you send it to another number, or the doors open, whichever comes first. Your friend's name, photo and
+        details are theirs: you are not shown them, and your friend is not shown yours. The payment and its receipt stay
+        yours. <strong>Download my data</strong> lists the tickets you gave and the tickets you were given.
+      </p>
     </>
   );
 }

@@ -12,7 +12,7 @@ import "../me.css";
 type Grouped = {
   upcoming: Extract<MyNight, { standing: "upcoming" }>[];
   past: Extract<MyNight, { standing: "past" }>[];
-  ended: Extract<MyNight, { standing: "cancelled" | "refunded" }>[];
+  ended: Extract<MyNight, { standing: "cancelled" | "refunded" | "transferred" }>[];
 };
 
 /** The server's order within each group (upcoming soonest first, the rest latest first). */

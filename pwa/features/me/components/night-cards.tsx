@@ -70,7 +70,20 @@ export function PastNight({ night }: { night: Night<"past"> }) {
 }
 
 /** A night that will not happen for this guest: the event was cancelled, or the seat refunded. */
-export function VoidNight({ night }: { night: Night<"cancelled" | "refunded"> }) {
+export function VoidNight({ night }: { night: Night<"cancelled" | "refunded" | "transferred"> }) {
+  if (night.standing === "transferred")
+    return (
+      <article className="night-card is-void" aria-label={night.eventName}>
+        <h3 className="night-title">{night.eventName}</h3>
+        <p className="ticket-status">Given to a friend</p>
+        <p className="night-note">
+          You gave this ticket to a friend, so it is NOT VALID: their own ticket gets them in. Your payment and receipt
+          stay yours.
+        </p>
+        <When night={night} />
+        <Documents night={night} />
+      </article>
+    );
   const refund =
     night.byYou && night.refundedCents === 0
       ? "No refund was due under the event's policy."

@@ -6,6 +6,7 @@ import { EventTime } from "../../events/index.ts";
 import { ticketStanding } from "../ticket-standing.ts";
 import type { SavedTicket } from "../ticket-store.ts";
 import { AddToCalendar } from "./add-to-calendar.tsx";
+import { GiveTicket } from "./give-ticket.tsx";
 import { WalletButtons } from "./wallet-buttons.tsx";
 import "../tickets.css";
 
@@ -53,11 +54,17 @@ function useVenueNotes(eventID: number, wanted: boolean): string | null {
 const invoiceHref = (bookingId: number, token: string) =>
   `/api/invoice?bookingId=${bookingId}&t=${encodeURIComponent(token)}`;
 
-const VOID_LABEL = { refunded: "Refunded", cancelled: "Cancelled", booking_cancelled: "Cancelled" } as const;
+const VOID_LABEL = {
+  refunded: "Refunded",
+  cancelled: "Cancelled",
+  booking_cancelled: "Cancelled",
+  transferred: "Given to a friend",
+} as const;
 const VOID_NOTE = {
   refunded: "This booking was refunded, so this ticket is no longer valid.",
   cancelled: "This event was cancelled, so this ticket is no longer valid. Your payment is being refunded.",
   booking_cancelled: "You cancelled this booking, so this ticket is no longer valid.",
+  transferred: "NOT VALID: you gave this ticket to a friend, and their own ticket gets them in.",
 } as const;
 
 /**
@@ -140,6 +147,7 @@ export function TicketCard({ ticket, headingLevel = 2 }: { ticket: TicketView; h
           {ticket.bookingId && ticket.ticketToken ? (
             <WalletButtons bookingId={ticket.bookingId} token={ticket.ticketToken} />
           ) : null}
+          {ticket.status === "paid" ? <GiveTicket eventID={ticket.eventID} userID={ticket.userID} /> : null}
         </>
       ) : null}
       {!voided && ticket.bookingId && ticket.ticketToken && ticket.invoiceNumber ? (
