@@ -2,7 +2,7 @@ import { defineConfig } from "drizzle-kit";
 
 export default defineConfig({
   dialect: "sqlite",
-  // Six files, one schema: the rounds, access, marketing, team and wallet tables live apart so no file grows past reading in one go.
+  // Seven files, one schema: the rounds, access, marketing, team, wallet and credit tables live apart so no file grows past reading in one go.
   schema: [
     "./db/schema.ts",
     "./db/rounds-schema.ts",
@@ -10,6 +10,7 @@ export default defineConfig({
     "./db/marketing-schema.ts",
     "./db/team-schema.ts",
     "./db/wallet-schema.ts",
+    "./db/credit-schema.ts",
   ],
   out: "./db/migrations",
 });

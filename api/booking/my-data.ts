@@ -18,6 +18,7 @@ import {
 import type { AppDeps } from "../deps.ts";
 import { endGuestSessionsOf } from "../lib/guest-session.ts";
 import { ERASED, emptyMessages, eraseUsers, unnamedPhotos } from "../ops/retention.ts";
+import { creditKeyOf, creditOf } from "./credit.ts";
 import { removeStoredFiles } from "./images.ts";
 import { deleteKeptDetails, keptForForm } from "./kept-details.ts";
 import { consentHistoryOf, emailsOf, eraseMarketingOf } from "./me-consent.ts";
@@ -208,7 +209,7 @@ function messagesTo(db: Db, phone: string, bookingIds: number[]) {
   );
 }
 
-export function myData(deps: Pick<AppDeps, "db" | "now">, phone: string) {
+export function myData(deps: Pick<AppDeps, "db" | "now" | "env">, phone: string) {
   const db = deps.db;
   const rows = bookingRowsOf(db, phone);
   const myUserIds = rows.map((r) => r.user.id);
@@ -241,6 +242,8 @@ export function myData(deps: Pick<AppDeps, "db" | "now">, phone: string) {
     messagesSent,
     // Each yes and no to messages about future events, with when, where and the wording's version.
     marketingConsents: consentHistoryOf(db, phone),
+    // The number's credit and its history (issue 52): kept after Delete my details, under its key.
+    credit: creditOf(db, creditKeyOf(deps.env, phone)),
   };
 }
 
