@@ -207,3 +207,50 @@ describe("POST /api/give-credit", () => {
     });
   });
 });
+
+describe("the event's creditUntil, and credit after Delete my details", () => {
+  it("update-event sets creditUntil no later than the start, null gives the start back, later is 400", async () => {
+    await withTestServer({ env: LIMITS }, async (server) => {
+      const event = await eventIn(server, 9 * DAY);
+      const admin = await adminBrowser(server);
+      const required = {
+        eventid: event.id,
+        eventName: event.name,
+        eventDate: new Date(event.startsAt).toISOString().slice(0, 10),
+        totalSeats: 10,
+      };
+      const detail = async () =>
+        (await (await admin.get(`/api/get-event/${event.id}`)).json()) as Record<string, string>;
+      const start = (await detail()).EventDateTime ?? "";
+      const dayBefore = new Date(Date.parse(start) - DAY).toISOString();
+      expect((await admin.postJson("/api/update-event", { ...required, creditUntil: dayBefore })).status).toBe(200);
+      expect((await detail()).creditUntil).toBe(dayBefore);
+      const listed = (await (await admin.get("/api/get-events")).json()) as { id: number; creditUntil: string }[];
+      expect(listed.find((e) => e.id === event.id)?.creditUntil).toBe(dayBefore);
+      const late = new Date(Date.parse(start) + HOUR).toISOString();
+      const refused = await admin.postJson("/api/update-event", { ...required, creditUntil: late });
+      expect(refused.status).toBe(400);
+      expect((await refused.json()).error).toMatch(/Credit until/);
+      expect((await detail()).creditUntil).toBe(dayBefore);
+      expect((await admin.postJson("/api/update-event", { ...required, creditUntil: null })).status).toBe(200);
+      const after = await detail();
+      expect(after.creditUntil).toBe(after.EventDateTime);
+    });
+  });
+
+  it("Download my data includes the credit, and Delete my details keeps it for the same number", async () => {
+    await withTestServer({ env: LIMITS }, async (server) => {
+      const event = await eventIn(server, 5 * DAY);
+      const phone = newMobile();
+      const booking = paidBooking(server, event.id, phone);
+      const guest = await signedInOnMe(server.url, phone);
+      await guest.postJson("/api/cancel-booking", { ...booking.target, as: "credit" });
+      const data = await (await guest.get("/api/me-data")).json();
+      expect(data.credit).toMatchObject({ balanceCents: 4500, history: [{ amountCents: 4500 }] });
+
+      expect((await guest.postJson("/api/me-delete-details", {})).status).toBe(200);
+      const again = await signedInOnMe(server.url, phone);
+      expect((await meOf(again)).credit.balanceCents).toBe(4500);
+    });
+  });
+});
