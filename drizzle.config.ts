@@ -2,7 +2,7 @@ import { defineConfig } from "drizzle-kit";
 
 export default defineConfig({
   dialect: "sqlite",
-  // Seven files, one schema: the rounds, access, marketing, team, wallet and transfer tables live apart so no file grows past reading in one go.
+  // Eight files, one schema: the rounds, access, marketing, team, wallet, transfer and credit tables live apart so no file grows past reading in one go.
   schema: [
     "./db/schema.ts",
     "./db/rounds-schema.ts",
@@ -11,6 +11,7 @@ export default defineConfig({
     "./db/team-schema.ts",
     "./db/wallet-schema.ts",
     "./db/transfer-schema.ts",
+    "./db/credit-schema.ts",
   ],
   out: "./db/migrations",
 });

@@ -38,6 +38,7 @@ import { healthRoutes } from "./ops/health-routes.ts";
 import { describeOperations, inRoom } from "./ops/openapi-operations.ts";
 import { adminRoutes } from "./organiser/admin-routes.ts";
 import { announcementRoutes } from "./organiser/announcements-routes.ts";
+import { creditRoutes } from "./organiser/credit-routes.ts";
 import { hostAccessRoutes } from "./organiser/host-access-routes.ts";
 import { passkeyRoutes } from "./organiser/passkey-routes.ts";
 import { reportsRoutes } from "./organiser/reports-routes.ts";
@@ -102,6 +103,7 @@ export function apiRoutes(deps: AppDeps) {
     .route("/", inRoom("booking", waitlistRoutes(deps)))
     .route("/", inRoom("booking", paymentsRoutes(deps)))
     .route("/", inRoom("organiser", adminRoutes(deps)))
+    .route("/", inRoom("organiser", creditRoutes(deps)))
     .route("/", inRoom("organiser", passkeyRoutes(deps)))
     .route("/", inRoom("night", feedbackRoutes(deps)))
     .route("/", inRoom("night", doorRoutes(deps)))

@@ -43,3 +43,11 @@ export function policyText(policy: CancellationPolicy): string {
     ? `${full}; after that, ${policy.laterPercent}% comes back until the start.`
     : `${full}; after that, no refund.`;
 }
+
+/**
+ * Until when a guest's cancel may be taken as credit of the full price paid (issue 52, docs/decisions/
+ * 057-credit.md): the organiser's **Credit until**, else the start. Credit is offered while `now` is
+ * at or before it, even past the refund's cut-off.
+ */
+export const creditUntilOf = (event: { startsAt: number; creditUntil: number | null }) =>
+  event.creditUntil ?? event.startsAt;

@@ -64,6 +64,8 @@ export const ERROR_CODES = {
   doors_in_use: "someone is already checked in, so the doors-open time may not move later (earlier is fine)",
   not_checked_in: "the attendee was not checked in at the door, so cannot be marked as left",
   too_late_to_cancel: "the event has started, so the booking can no longer be cancelled",
+  credit_closed: "the event's Credit until time has passed: the cancel may be taken as a refund under the policy only",
+  credit_changed: "the credit balance changed while the checkout was being made: ask again",
   booking_cancelled: "the guest cancelled this booking, so its ticket is no longer valid",
   transfer_own_number: "a ticket cannot be given to the buyer's own number",
   transfer_has_ticket: "the friend's number already holds a ticket for that night",

@@ -221,6 +221,8 @@ export const newEventForm = z
     resultsAt: formInstant.optional(),
     // When the door opens (docs/decisions/008-door.md): empty for the default, 3 hours before the start.
     doorsOpenAt: formInstant.optional(),
+    // Until when a cancel may be taken as credit (issue 52): empty for the default, the start.
+    creditUntil: formInstant.optional(),
     // Friend as a third choice (issue 37): "1" offers Date, Friend and No; "0" or left out, Like and Dislike.
     offersFriend: z.enum(["0", "1"]).optional(),
     // Who meets whom (issue 37): left out, Women meet men. Fixed once the first booking is made.
@@ -242,6 +244,7 @@ export const newEventForm = z
     seatsFemale: f.seatsFemale,
     resultsAt: f.resultsAt ?? null,
     doorsOpenAt: f.doorsOpenAt ?? null,
+    creditUntil: f.creditUntil ?? null,
     offersFriend: f.offersFriend === "1",
     format: f.format ?? "women_men",
     image: f[W.imageName.request],
@@ -267,6 +270,8 @@ export const eventUpdateBody = z
     resultsAt: instant.nullable().optional(),
     // null: back to the default (3 hours before the start); left out: kept.
     doorsOpenAt: instant.nullable().optional(),
+    // null: back to the default (the start); left out: kept.
+    creditUntil: instant.nullable().optional(),
     // Friend as a third choice (issue 37); left out: kept. Fixed once the night has started.
     offersFriend: z.boolean().optional(),
     // Who meets whom (issue 37); left out: kept. 409 `format_locked` once anyone has booked.
@@ -289,6 +294,7 @@ export const eventUpdateBody = z
     seatsFemale: b.seatsFemale,
     resultsAt: b.resultsAt,
     doorsOpenAt: b.doorsOpenAt,
+    creditUntil: b.creditUntil,
     offersFriend: b.offersFriend,
     format: b.format,
   }));

@@ -86,6 +86,8 @@ export const events = sqliteTable(
     // the default, 3 hours before the start (common/doors-open.ts). **Open doors now** sets it to the
     // moment it was pressed.
     doorsOpenAt: integer("doors_open_at"),
+    // Until when a guest's cancel may be taken as credit of the full price (issue 52); null: the start.
+    creditUntil: integer("credit_until"),
     // The guest's cancellation policy (docs/decisions/028-cancellation-money-path.md): a full refund
     // until this many hours before the start, then this percentage of what was paid (0: none).
     cancelFullRefundHours: integer("cancel_full_refund_hours").notNull().default(48),
@@ -157,6 +159,8 @@ export const bookings = sqliteTable(
     // Paid past the code's maxUses (a checkout that outlived its hold): charged what it showed, and
     // counted for the organiser as an overrun (docs/decisions/023-prices-and-ages.md).
     promoOverrun: integer("promo_overrun", { mode: "boolean" }).notNull().default(false),
+    // Of amountCents, what the guest's credit paid (docs/decisions/057-credit.md); the card paid the rest.
+    creditCents: integer("credit_cents").notNull().default(0),
     // A refund after the event started keeps the seat (it was used); this records whether it counts.
     seatReleased: integer("seat_released", { mode: "boolean" }).notNull().default(false),
     paymentIntentId: text("payment_intent_id"),
@@ -272,6 +276,8 @@ export const checkoutSessions = sqliteTable(
       .references(() => bookings.id),
     provider: text("provider", { enum: ["stripe", "local"] }).notNull(),
     amountCents: integer("amount_cents").notNull(),
+    // Credit spent on this checkout besides the card's amountCents; given back if it ends unpaid.
+    creditCents: integer("credit_cents").notNull().default(0),
     currency: text("currency").notNull().default("aud"),
     status: text("status", { enum: ["open", "paid", "expired", "cancelled"] })
       .notNull()

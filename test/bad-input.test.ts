@@ -128,7 +128,10 @@ function endpointTable(): Endpoint[] {
       // Cancel my booking: 401 without the guest's session, before the body is read.
       method: "POST",
       path: "/api/cancel-booking",
-      body: { type: "json", fields: { eventID: id(eventId), userID: id() } },
+      body: {
+        type: "json",
+        fields: { eventID: id(eventId), userID: id(), as: { kind: "cancelAs", base: "credit", optional: true } },
+      },
     },
     {
       // Give my ticket to a friend: 401 without the guest's session, before the body is read.
@@ -255,6 +258,7 @@ function endpointTable(): Endpoint[] {
           amount: any,
           userEmail: text("a@example.com", 500, true),
           eventName: text("Mixer", 500, true),
+          useCredit: { kind: "boolean", base: true, optional: true },
         },
       },
     },
@@ -424,6 +428,12 @@ function endpointTable(): Endpoint[] {
       path: "/api/refund",
       admin: true,
       body: { type: "json", fields: { paymentIntentId: text("pi_local_nothing", 255) } },
+    },
+    {
+      method: "POST",
+      path: "/api/give-credit",
+      admin: true,
+      body: { type: "json", fields: { userID: id(), amountCents: id(100), reason: text("Late start", 200) } },
     },
     {
       method: "POST",
@@ -910,6 +920,7 @@ describe("every endpoint answers bad input with a 4xx {success:false, error} and
     "GET /api/get-event-user/:id",
     "GET /api/admin-invoice/:number",
     "POST /api/refund",
+    "POST /api/give-credit",
     "POST /api/get-participants",
     "POST /api/save-feedback",
     "POST /api/get-feedback",

@@ -144,7 +144,7 @@ describe("POST /api/cancel-booking", () => {
 
       const first = await cancel(browser, booking);
       expect(first.status).toBe(200);
-      expect(first.body).toEqual({ refundCents: 4500, status: "refunded" });
+      expect(first.body).toEqual({ refundCents: 4500, creditCents: 0, status: "refunded" });
       expect(first.response.headers.get("cache-control")).toBe("no-store");
       expect(bookingRow(server, booking.bookingId)).toMatchObject({ status: "refunded", seatReleased: true });
       expect(calls).toEqual([
@@ -192,7 +192,7 @@ describe("POST /api/cancel-booking", () => {
       const phone = newMobile();
       const booking = paidBooking(server, event.id, phone, 4999);
       const result = await cancel(await signIn(server, phone), booking);
-      expect(result.body).toEqual({ refundCents: 1649, status: "refunded" });
+      expect(result.body).toEqual({ refundCents: 1649, creditCents: 0, status: "refunded" });
       expect(calls).toEqual([expect.objectContaining({ amountCents: 1649 })]);
       expect(server.deps.db.select().from(refunds).where(eq(refunds.bookingId, booking.bookingId)).get()).toMatchObject(
         {
@@ -210,7 +210,7 @@ describe("POST /api/cancel-booking", () => {
       const booking = paidBooking(server, event.id, phone);
       const browser = await signIn(server, phone);
       const result = await cancel(browser, booking);
-      expect(result.body).toEqual({ refundCents: 0, status: "cancelled" });
+      expect(result.body).toEqual({ refundCents: 0, creditCents: 0, status: "cancelled" });
       expect(calls).toEqual([]);
       expect(server.deps.db.select().from(refundClaims).all()).toEqual([]);
       expect(bookingRow(server, booking.bookingId)).toMatchObject({ status: "cancelled", seatReleased: true });
@@ -219,7 +219,7 @@ describe("POST /api/cancel-booking", () => {
         .toEqual([
           "Your booking for Friday Mixer is cancelled. Under the event's cancellation policy no refund is due now.",
         ]);
-      expect((await cancel(browser, booking)).body).toEqual({ refundCents: 0, status: "cancelled" });
+      expect((await cancel(browser, booking)).body).toEqual({ refundCents: 0, creditCents: 0, status: "cancelled" });
       // The seat is free again: the event has 1 seat, and it is not taken.
       const listed = (await (await fetch(`${server.url}/api/get-event/${event.id}`)).json()) as {
         seatsLeftTotal: number;
@@ -277,7 +277,7 @@ describe("POST /api/cancel-booking", () => {
       const browser = await signIn(server, phone);
       const replies = await Promise.all(Array.from({ length: 6 }, () => cancel(browser, booking)));
       expect(replies.map((r) => r.status)).toEqual(Array(6).fill(200));
-      for (const r of replies) expect(r.body).toEqual({ refundCents: 4500, status: "refunded" });
+      for (const r of replies) expect(r.body).toEqual({ refundCents: 4500, creditCents: 0, status: "refunded" });
       expect(new Set(calls.map((c) => c.key))).toEqual(new Set([`refund-${booking.bookingId}`]));
       expect(server.deps.db.select().from(refunds).where(eq(refunds.bookingId, booking.bookingId)).all()).toHaveLength(
         1,
@@ -309,7 +309,7 @@ describe("POST /api/cancel-booking", () => {
       const recorded = server.deps.db.select().from(refunds).where(eq(refunds.bookingId, booking.bookingId)).all();
       expect(recorded).toHaveLength(1);
       // Whoever claimed first decided the amount; the guest is told what came back.
-      expect(guest.body).toEqual({ refundCents: recorded[0]?.amountCents, status: "refunded" });
+      expect(guest.body).toEqual({ refundCents: recorded[0]?.amountCents, creditCents: 0, status: "refunded" });
       expect([2250, 4500]).toContain(recorded[0]?.amountCents);
       expect(new Set(calls.map((c) => c.key))).toEqual(new Set([`refund-${booking.bookingId}`]));
       expect(
@@ -335,7 +335,7 @@ describe("POST /api/cancel-booking", () => {
       });
       expect(refunded.status).toBe(200);
       const result = await cancel(await signIn(server, phone), booking);
-      expect(result.body).toEqual({ refundCents: 4500, status: "refunded" });
+      expect(result.body).toEqual({ refundCents: 4500, creditCents: 0, status: "refunded" });
       expect(calls).toHaveLength(1);
     });
   });
@@ -393,6 +393,7 @@ describe("the ticket and the policy (docs/api.md, TicketReply and ticket-status)
       const booking = paidBooking(server, event.id, phone);
       expect((await cancel(await signIn(server, phone), booking)).body).toEqual({
         refundCents: 0,
+        creditCents: 0,
         status: "cancelled",
       });
       // Before, ticket-status answered 409 not_paid, so a ticket saved on another phone kept its QR.
@@ -411,6 +412,7 @@ describe("the ticket and the policy (docs/api.md, TicketReply and ticket-status)
       const booking = paidBooking(server, event.id, phone);
       expect((await cancel(await signIn(server, phone), booking)).body).toEqual({
         refundCents: 4500,
+        creditCents: 0,
         status: "refunded",
       });
       const status = await post(server, "/api/ticket-status", ticketLink(server, booking.bookingId));

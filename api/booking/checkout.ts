@@ -15,14 +15,18 @@ import type { Env } from "../env.ts";
 import { Conflict, NotFound } from "../lib/errors.ts";
 import type { PaymentsProvider } from "../providers/payments/types.ts";
 import { bookingStatusAfter, bookingStatusesFor } from "./booking-status.ts";
+import { addCredit, creditBalance, creditKeyOf, returnCheckoutCredit, spendKey } from "./credit.ts";
 import { assertSalesOpen } from "./event-lookup.ts";
 import { releaseHolds } from "./holds.ts";
 import { NO_PHOTO } from "./images.ts";
+import { type CompletionDeps, completeCheckout } from "./payment-completion.ts";
 import type { checkoutReply } from "./payments-schemas.ts";
 import { photoJobsOf } from "./photo-jobs.ts";
 import { type OfferDeps, offerFreedSeatsNow } from "./waitlist-offers.ts";
 
 type Deps = { db: Db; env: Env; payments: PaymentsProvider; now: () => number };
+type CheckoutDeps = CompletionDeps;
+type CheckoutInput = { userId: number; eventId: number; useCredit?: boolean };
 
 export type BookingContext = { booking: Booking; user: User; event: Event };
 
@@ -106,7 +110,7 @@ const inFlight = new WeakMap<Db, Map<number, Promise<CheckoutReply>>>();
  * when the seat was held and changed only by a promo code (decision 023); whatever amount the client
  * sent is ignored.
  */
-export async function createCheckoutSession(deps: Deps, input: { userId: number; eventId: number }) {
+export async function createCheckoutSession(deps: CheckoutDeps, input: CheckoutInput) {
   const { db } = deps;
   // A first save is answered before its photo is stored (save-details.ts): the payment waits for the photo,
   // and a photo that failed (its seat already given back) is a 415 that says so.
@@ -125,7 +129,32 @@ export async function createCheckoutSession(deps: Deps, input: { userId: number;
   return promise;
 }
 
-async function createOnce(deps: Deps, input: { userId: number; eventId: number }): Promise<CheckoutReply> {
+/** The spend of `creditCents` on checkout `checkoutId`, in the caller's IMMEDIATE transaction. */
+function spendCredit(
+  tx: DbOrTx,
+  guestKey: string,
+  ctx: BookingContext,
+  checkout: { id: string; creditCents: number },
+  now: number,
+) {
+  addCredit(
+    tx,
+    {
+      guestKey,
+      amountCents: -checkout.creditCents,
+      kind: "spent",
+      reason: `Paid towards ${ctx.event.name}`,
+      uniqueKey: spendKey(checkout.id),
+      bookingId: ctx.booking.id,
+      eventId: ctx.event.id,
+    },
+    now,
+  );
+}
+
+// Why one function: the hold's stretch, the credit's spend and the provider's call are one sequence,
+// each step's outcome deciding the next (docs/decisions/017 and 057).
+async function createOnce(deps: CheckoutDeps, input: CheckoutInput): Promise<CheckoutReply> {
   const { db, payments } = deps;
   const now = deps.now();
   const plan = db.transaction(
@@ -156,6 +185,28 @@ async function createOnce(deps: Deps, input: { userId: number; eventId: number }
         .orderBy(desc(checkoutSessions.createdAt))
         .get();
       if (open) return { kind: "reuse" as const, open };
+      // Credit (docs/decisions/057-credit.md): what the number holds pays first, up to the price.
+      const guestKey = creditKeyOf(deps.env, booking.phone);
+      const creditCents = input.useCredit ? Math.min(creditBalance(tx, guestKey), booking.amountCents) : 0;
+      if (creditCents > 0 && creditCents === booking.amountCents) {
+        // Paid wholly by credit: no card checkout. A checkout row of the credit alone carries it through
+        // the one completion every payment takes, so the ticket, texts and receipt are a paid booking's.
+        const id = `credit_${booking.id}_${now}`;
+        tx.insert(checkoutSessions)
+          .values({
+            id,
+            bookingId: booking.id,
+            provider: payments.name,
+            amountCents: 0,
+            creditCents,
+            currency: "aud",
+            url: "",
+            expiresAt: Math.max(booking.holdExpiresAt, now + 60_000),
+          })
+          .run();
+        spendCredit(tx, guestKey, ctx, { id, creditCents }, now);
+        return { kind: "credit" as const, id, bookingId: booking.id };
+      }
       // Stripe keeps a checkout open at least 30 minutes, so starting one stretches the hold to match,
       // but never past HOLD_MINUTES plus one checkout from when the phone first held the seat: saving
       // the details again and starting another checkout must not pin the seat forever (decision 017).
@@ -172,7 +223,7 @@ async function createOnce(deps: Deps, input: { userId: number; eventId: number }
         return { kind: "too_late" as const };
       }
       tx.update(bookings).set({ holdExpiresAt }).where(eq(bookings.id, booking.id)).run();
-      return { kind: "create" as const, ctx, expiresAt, holdExpiresAt };
+      return { kind: "create" as const, ctx, expiresAt, holdExpiresAt, creditCents, guestKey };
     },
     { behavior: "immediate" },
   );
@@ -181,10 +232,21 @@ async function createOnce(deps: Deps, input: { userId: number; eventId: number }
   if (plan.kind === "too_late") {
     throw Conflict("the seat hold ends too soon to start a payment, please book again", "hold_expired");
   }
+  if (plan.kind === "credit") {
+    const done = await completeCheckout(deps, {
+      sessionId: plan.id,
+      paymentIntentId: `credit_${plan.bookingId}`,
+      requireOpen: true,
+    });
+    // No seat for it after all (the completion gave the credit back): book again.
+    if (done.outcome !== "paid") throw Conflict("the seat hold has expired, please book again", "hold_expired");
+    return { paidByCredit: true as const, url: `${deps.env.PUBLIC_BASE_URL}/me` };
+  }
 
-  const { ctx, expiresAt, holdExpiresAt } = plan;
+  const { ctx, expiresAt, holdExpiresAt, creditCents, guestKey } = plan;
   const info = await payments.createCheckout({
-    amountCents: ctx.booking.amountCents,
+    // The card pays what credit does not (the Stripe session's amount, as a promo code changes it).
+    amountCents: ctx.booking.amountCents - creditCents,
     currency: "aud",
     productName: ctx.event.name,
     customerEmail: ctx.user.email,
@@ -194,20 +256,36 @@ async function createOnce(deps: Deps, input: { userId: number; eventId: number }
     expiresAt,
     metadata: { bookingId: String(ctx.booking.id), userId: String(ctx.user.id), eventId: String(ctx.event.id) },
     // One key per booking and hold window: a retry after a lost reply gets the same session back.
-    idempotencyKey: `checkout-${ctx.booking.id}-${expiresAt}`,
+    idempotencyKey: `checkout-${ctx.booking.id}-${expiresAt}${creditCents > 0 ? `-c${creditCents}` : ""}`,
   });
-  db.insert(checkoutSessions)
-    .values({
-      id: info.id,
-      bookingId: ctx.booking.id,
-      provider: payments.name,
-      amountCents: ctx.booking.amountCents,
-      currency: "aud",
-      url: info.url,
-      expiresAt,
-    })
-    .onConflictDoNothing()
-    .run();
+  db.transaction(
+    (tx) => {
+      // The credit is spent with the row that carries it; another checkout of the same number that
+      // spent it meanwhile leaves too little, and this checkout is not offered (asked again, it costs more).
+      const short = creditCents > 0 && creditBalance(tx, guestKey) < creditCents;
+      tx.insert(checkoutSessions)
+        .values({
+          id: info.id,
+          bookingId: ctx.booking.id,
+          provider: payments.name,
+          amountCents: ctx.booking.amountCents - creditCents,
+          creditCents: short ? 0 : creditCents,
+          currency: "aud",
+          url: info.url,
+          expiresAt,
+          ...(short ? { status: "cancelled" as const } : {}),
+        })
+        // The local provider writes its row as it creates the checkout: the credit is set on it here.
+        .onConflictDoUpdate({
+          target: checkoutSessions.id,
+          set: { creditCents: short ? 0 : creditCents, ...(short ? { status: "cancelled" as const } : {}) },
+        })
+        .run();
+      if (short) throw Conflict("the credit was used by another booking meanwhile, please try again", "credit_changed");
+      if (creditCents > 0) spendCredit(tx, guestKey, ctx, { id: info.id, creditCents }, now);
+    },
+    { behavior: "immediate" },
+  );
   return { sessionId: info.id, paymentIntentId: info.paymentIntentId, url: info.url };
 }
 
@@ -248,6 +326,7 @@ export function releaseCheckout(
       const session = findCheckoutSession(tx, sessionId);
       if (session?.status !== "open") return false;
       tx.update(checkoutSessions).set({ status: reason }).where(eq(checkoutSessions.id, sessionId)).run();
+      returnCheckoutCredit(tx, session, now);
       const otherOpen = tx
         .select({ id: checkoutSessions.id })
         .from(checkoutSessions)
@@ -279,15 +358,18 @@ export function releaseCheckout(
  * its buyer until the hold runs out, as it does when a buyer leaves Stripe's page by its cancel link,
  * so "Proceed to Payment" can start a new checkout. Returns the booking as it is now.
  */
-export function cancelCheckout(db: Db, sessionId: string): BookingContext | undefined {
+export function cancelCheckout(db: Db, sessionId: string, now: number): BookingContext | undefined {
   return db.transaction(
     (tx) => {
       const session = findCheckoutSession(tx, sessionId);
       if (!session) return undefined;
-      tx.update(checkoutSessions)
+      const ended = tx
+        .update(checkoutSessions)
         .set({ status: "cancelled" })
         .where(and(eq(checkoutSessions.id, sessionId), eq(checkoutSessions.status, "open")))
-        .run();
+        .returning()
+        .get();
+      if (ended) returnCheckoutCredit(tx, ended, now);
       return loadBookingContextById(tx, session.bookingId);
     },
     { behavior: "immediate" },

@@ -95,7 +95,12 @@ export function issueSaleDocument(
       eventName: ctx.event.name,
       eventStartsAt: ctx.event.startsAt,
       eventTimeZone: ctx.event.timeZone,
-      lines: saleLines(ctx, sale.amountCents, promoCode),
+      // Credit paid part (docs/decisions/057-credit.md): the ticket's lines at its price, then the credit
+      // on its own line; the total and its GST are the card's part only (the credit's sale was invoiced).
+      lines: [
+        ...saleLines(ctx, sale.amountCents + ctx.booking.creditCents, promoCode),
+        ...(ctx.booking.creditCents > 0 ? [{ label: "Paid by credit", amountCents: -ctx.booking.creditCents }] : []),
+      ],
       totalCents: sale.amountCents,
       gstCents: gstOf(sale.amountCents, env.GST_REGISTERED),
       ...(env.GST_REGISTERED && sale.amountCents >= BUYER_NAMED_FROM_CENTS

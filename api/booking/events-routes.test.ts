@@ -68,6 +68,8 @@ describe("GET /api/get-events", () => {
       // 12:00 PM AWST the day after: Perth keeps no daylight saving.
       resultsAt: `${Y}-01-02T04:00:00.000Z`,
       doorsOpenAt: `${Y}-01-01T05:15:00.000Z`,
+      // Credit until: by default the start.
+      creditUntil: `${Y}-01-01T08:15:00.000Z`,
       bookingAmountMale: null,
       bookingAmountFemale: null,
       earlyBirdDiscount: null,

@@ -64,6 +64,8 @@ const summaryFields = {
   resultsAt: z.iso.datetime(),
   // When the door may check people in (ISO, UTC): the organiser's time or the default (docs/decisions/008-door.md).
   doorsOpenAt: z.iso.datetime(),
+  // Until when Cancel my booking offers credit of the full price (ISO, UTC): the organiser's time or the start (issue 52).
+  creditUntil: z.iso.datetime(),
   ...pricesAndAgesReply.shape,
 };
 

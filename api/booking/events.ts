@@ -1,6 +1,6 @@
 import { asc, eq } from "drizzle-orm";
 import type { z } from "zod";
-import { policyOf } from "../../common/cancellation.ts";
+import { creditUntilOf, policyOf } from "../../common/cancellation.ts";
 import { doorsOpenAtOf } from "../../common/doors-open.ts";
 import { isListed } from "../../common/event-listing.ts";
 import { textReplyOf, EVENT_WIRE_NAMES as W } from "../../common/event-wire.ts";
@@ -63,6 +63,7 @@ export function toSummary(event: Event, use: SeatUse, now: number): EventSummary
     seatsLeftTotal: left.total,
     resultsAt: new Date(resultsAtOf(event)).toISOString(),
     doorsOpenAt: new Date(doorsOpenAtOf(event)).toISOString(),
+    creditUntil: new Date(creditUntilOf(event)).toISOString(),
     ...pricesAndAges(event, now),
   };
 }

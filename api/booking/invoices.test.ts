@@ -271,7 +271,7 @@ describe("refunds", () => {
     expect(await pay(server.url, held.sessionId)).toBe(303);
     const me = await signedInOnMe(server.url, held.phone);
     const cancelled = await me.postJson("/api/cancel-booking", { eventID: event.id, userID: held.userId });
-    expect(await cancelled.json()).toEqual({ refundCents: 2250, status: "refunded" });
+    expect(await cancelled.json()).toEqual({ refundCents: 2250, creditCents: 0, status: "refunded" });
     const [, note] = docsOf(server, held.bookingId);
     expect(note).toMatchObject({ kind: "adjustment", totalCents: 2250, gstCents: 205 });
   });

@@ -10,13 +10,15 @@ import { apiRouter, done, errors, json, jsonBody, z } from "../lib/openapi.ts";
 import { jsonId } from "../lib/validate.ts";
 import { endStreamsFor } from "../night/room-events.ts";
 import { cancelBooking } from "./cancel-booking.ts";
+import { creditKeyOf, creditOf } from "./credit.ts";
 import { cancellationPolicy } from "./events-schemas.ts";
 import { myNights } from "./me.ts";
 import { myConsent, saveMyConsent } from "./me-consent.ts";
-import { consentState, myConsentReply } from "./me-schemas.ts";
+import { cancelBookingReply, consentState, myConsentReply } from "./me-schemas.ts";
 import { deleteMyDetails, myData, phoneTag } from "./my-data.ts";
 import { ticketReply } from "./payments-schemas.ts";
 
+// Why one file: every call behind the guest session, each declaration beside its handler.
 // My nights (docs/decisions/027-guest-identity.md). Signing in is verify-otp with `signIn`
 // (booking-routes.ts); these are what the signed-in guest reads, and Sign out.
 
@@ -57,6 +59,12 @@ const myNight = z.discriminatedUnion("standing", [
   }),
 ]);
 
+/** The number's credit (issue 52, docs/decisions/057-credit.md): its balance and every movement, oldest first. */
+export const creditReply = z.strictObject({
+  balanceCents: z.number().int(),
+  history: z.array(z.strictObject({ at: isoTime, amountCents: z.number().int(), reason: z.string() })),
+});
+
 const meRoute = createRoute({
   method: "get",
   path: "/me",
@@ -87,10 +95,12 @@ const meRoute = createRoute({
     "  - `transferred` (the guest gave the ticket to a friend, `transfer-ticket`): as `cancelled`, with",
     "    `refundedCents` `null` and `byYou` true; the invoice stays here, nothing of the friend is shown.",
     "  A night whose personal data was erased (`RETENTION_DAYS` after it) no longer names the number, so",
-    "  it is not listed. `Cache-Control: no-store`.",
+    "  it is not listed. `credit`: `{balanceCents, history: [{at, amountCents, reason}]}`, the number's",
+    "  credit (issue 52): `amountCents` + issued (a cancel taken as credit, **Give credit**, credit given",
+    "  back) or − spent at a checkout; `at` ISO 8601 UTC; oldest first. `Cache-Control: no-store`.",
   ].join("\n"),
   responses: {
-    200: json(z.strictObject({ phone: z.string(), nights: z.array(myNight) })),
+    200: json(z.strictObject({ phone: z.string(), nights: z.array(myNight), credit: creditReply })),
     ...errors("get", ["guest_session_required"]),
   },
 });
@@ -104,7 +114,11 @@ const cancelBookingRoute = createRoute({
     "**Cancel my booking** on `/me` and on the ticket (docs/decisions/028-cancellation-money-path.md).",
     "",
     "- **Who:** guest session; the booking's phone must be the session's number.",
-    "- **200:** `{refundCents, status}`: what comes back under the event's `cancellationPolicy` at this",
+    "- **Body:** `{eventID, userID, as?}`: `as` `refund` (left out: the same) or `credit` (issue 52:",
+    "  the full price paid as credit on the number, while now ≤ the event's `creditUntil`, even past the",
+    "  refund's cut-off; no card refund; docs/decisions/057-credit.md).",
+    "- **200:** `{refundCents, creditCents, status}`: `creditCents` the credit this cancel gave (0 unless",
+    "  `as: credit`, or the credit part of a booking paid partly by credit). `refundCents`: what comes back under the event's `cancellationPolicy` at this",
     "  moment (all of it until `fullRefundHours` before the start, then `laterPercent` of it), refunded",
     "  to the card through the same refund claim as the organiser's **Refund**, so a payment is refunded",
     "  once whoever presses first. `status` is `refunded`, or `cancelled` when nothing came back (after",
@@ -118,19 +132,27 @@ const cancelBookingRoute = createRoute({
       required: true,
       content: {
         "application/json": {
-          schema: z.strictObject({ eventID: id, userID: id }),
+          schema: z.strictObject({ eventID: id, userID: id, as: z.enum(["refund", "credit"]).optional() }),
         },
       },
     },
   },
   responses: {
-    200: json(z.strictObject({ refundCents: z.number().int().min(0), status: z.enum(["refunded", "cancelled"]) })),
+    200: json(cancelBookingReply),
     ...errors(
       "post",
-      ["guest_session_required", "forbidden", "not_paid", "event_cancelled", "too_late_to_cancel", "provider_failed"],
+      [
+        "guest_session_required",
+        "forbidden",
+        "not_paid",
+        "event_cancelled",
+        "too_late_to_cancel",
+        "credit_closed",
+        "provider_failed",
+      ],
       {
         403: "`forbidden` (no such booking, or another number's: the two answer alike, and nothing changes).",
-        409: "`not_paid`, `event_cancelled` (its refunds are the organiser's), `too_late_to_cancel` (the event has started).",
+        409: "`not_paid`, `event_cancelled` (its refunds are the organiser's), `too_late_to_cancel` (the event has started), `credit_closed` (`as: \"credit\"` after the event's `creditUntil`).",
         502: "`provider_failed` (the payment provider did not make the refund; it is claimed, and the background job finishes it).",
       },
     ),
@@ -284,6 +306,7 @@ const myDataReply = z.strictObject({
       at: isoTime,
     }),
   ),
+  credit: creditReply,
 });
 
 const meDataRoute = createRoute({
@@ -297,9 +320,9 @@ const meDataRoute = createRoute({
     "- **Who:** guest session.",
     '- **200:** a JSON file (`Content-Disposition: attachment; filename="my-data.json"`,',
     "  `Cache-Control: no-store`): `{phone, downloadedAt, keptDetails, bookings, waitlist, ratingsGiven,",
-    "  matches, textsSent, marketingConsents, transfers}`. `transfers`: `{given: [{eventName, status,",
+    "  matches, textsSent, marketingConsents, transfers, credit}`. `transfers`: `{given: [{eventName, status,",
     "  toPhone, at}], received: [{eventName}]}`, tickets this number gave (`toPhone` the number typed,",
-    "  only while the offer is `open`) and was given (nothing of the giver). `keptDetails` is as `kept-details` answers it; `bookings` every booking row",
+    "  only while the offer is `open`) and was given (nothing of the giver). `credit` is as `/me` answers it. `keptDetails` is as `kept-details` answers it; `bookings` every booking row",
     "  of the number, holds and lapsed holds too (`eventName`, `eventDate`, `eventLocation`, `status`,",
     "  `amountCents`, `paidAt`, `checkedInAt`, `ticketCode` of a paid seat, `refunds`, `bookedAt`, and",
     "  `details`: `{name, email, dateOfBirth, gender, photo}` as entered, `photo` a boolean);",
@@ -353,7 +376,9 @@ const meDeleteDetailsRoute = createRoute({
 export const meRoutes = (deps: AppDeps) =>
   apiRouter()
     .openapi({ ...meRoute, middleware: requireGuest(deps) }, async (c) => {
-      return c.json(await myNights(deps, c.var.guest.phone), 200);
+      const phone = c.var.guest.phone;
+      const credit = creditOf(deps.db, creditKeyOf(deps.env, phone));
+      return c.json({ ...(await myNights(deps, phone)), credit }, 200);
     })
     .openapi({ ...meDataRoute, middleware: requireGuest(deps) }, (c) => {
       const data = myData(deps, c.var.guest.phone);
@@ -385,8 +410,8 @@ export const meRoutes = (deps: AppDeps) =>
       return c.json(saveMyConsent(deps.db, deps.env, c.var.guest.phone, choice, deps.now()), 200);
     })
     .openapi({ ...cancelBookingRoute, middleware: requireGuest(deps) }, async (c) => {
-      const { eventID, userID } = c.req.valid("json");
-      const result = await cancelBooking(deps, c.var.guest.phone, { eventId: eventID, userId: userID });
+      const { eventID, userID, as } = c.req.valid("json");
+      const result = await cancelBooking(deps, c.var.guest.phone, { eventId: eventID, userId: userID, as });
       return c.json(result, 200);
     })
     .openapi(meLogoutRoute, (c) => {

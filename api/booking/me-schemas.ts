@@ -17,3 +17,10 @@ export const myConsentReply = z.strictObject({
   emailAddress: z.string().nullable(),
 });
 export type MyConsent = z.output<typeof myConsentReply>;
+
+/** What cancel-booking answers (issue 52 added `creditCents`); cancel-booking.ts reads CancelResult from it. */
+export const cancelBookingReply = z.strictObject({
+  refundCents: z.number().int().min(0),
+  creditCents: z.number().int().min(0),
+  status: z.enum(["refunded", "cancelled"]),
+});

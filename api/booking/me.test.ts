@@ -149,7 +149,7 @@ describe("signing in on /me", () => {
     await signIn(server, phone, browser);
     const me = await myNights(browser);
     expect(me.status).toBe(200);
-    expect(me.body).toEqual({ phone, nights: [] });
+    expect(me.body).toEqual({ phone, nights: [], credit: { balanceCents: 0, history: [] } });
   });
 
   it("sets sdt_me: HttpOnly, SameSite=Lax, 30 days, a row on the server naming the phone", async () => {

@@ -19,6 +19,7 @@ import { transferOffers } from "../../db/transfer-schema.ts";
 import type { AppDeps } from "../deps.ts";
 import { endGuestSessionsOf } from "../lib/guest-session.ts";
 import { ERASED, emptyMessages, eraseUsers, unnamedPhotos } from "../ops/retention.ts";
+import { creditKeyOf, creditOf } from "./credit.ts";
 import { removeStoredFiles } from "./images.ts";
 import { deleteKeptDetails, keptForForm } from "./kept-details.ts";
 import { consentHistoryOf, emailsOf, eraseMarketingOf } from "./me-consent.ts";
@@ -210,7 +211,7 @@ function messagesTo(db: Db, phone: string, bookingIds: number[]) {
   );
 }
 
-export function myData(deps: Pick<AppDeps, "db" | "now">, phone: string) {
+export function myData(deps: Pick<AppDeps, "db" | "now" | "env">, phone: string) {
   const db = deps.db;
   const rows = bookingRowsOf(db, phone);
   const myUserIds = rows.map((r) => r.user.id);
@@ -245,6 +246,8 @@ export function myData(deps: Pick<AppDeps, "db" | "now">, phone: string) {
     marketingConsents: consentHistoryOf(db, phone),
     // Tickets given to a friend and taken from one (docs/decisions/058-ticket-transfer.md).
     transfers: transfersOf(db, phone),
+    // The number's credit and its history (issue 52): kept after Delete my details, under its key.
+    credit: creditOf(db, creditKeyOf(deps.env, phone)),
   };
 }
 

@@ -11,6 +11,7 @@ import type { SmsProvider } from "../providers/sms/types.ts";
 import { queueBookingEmail } from "./booking-email.ts";
 import { bookingStatusAfter } from "./booking-status.ts";
 import { loadBookingContextById, releaseCheckout } from "./checkout.ts";
+import { returnCheckoutCredit } from "./credit.ts";
 import { issueSaleDocument } from "./documents.ts";
 import { isPromoOverrun } from "./promo-codes.ts";
 import { isBalanced, paidBookingOf, seatsLeft, seatsLeftFor, seatUse } from "./seats.ts";
@@ -56,6 +57,7 @@ export function latestCheckoutFor(db: DbOrTx, bookingId: number, provider: Payme
  * transaction and asked of the provider after it (services/refunds.ts), so a crash in between leaves
  * a claim that the provider's retry of the webhook, or the background job, finishes.
  */
+// Why one function: every outcome of a payment is decided in its one transaction, so none is missed.
 export async function completeCheckout(
   deps: CompletionDeps,
   input: { sessionId: string; paymentIntentId: string; bookingId?: number; requireOpen?: boolean },
@@ -65,8 +67,11 @@ export async function completeCheckout(
   const pi = input.paymentIntentId;
   const decision: Decision = db.transaction(
     (tx) => {
+      // Nothing to refund to a card when credit paid it all: the credit goes back instead (below).
       const noSeatClaim = (bookingId: number, paymentIntentId: string, idempotencyKey: string, amountCents: number) =>
-        claimRefund(tx, { bookingId, paymentIntentId, idempotencyKey, amountCents, reason: "no_seat" }, now);
+        amountCents > 0
+          ? claimRefund(tx, { bookingId, paymentIntentId, idempotencyKey, amountCents, reason: "no_seat" }, now)
+          : undefined;
       const session = tx.select().from(checkoutSessions).where(eq(checkoutSessions.id, input.sessionId)).get();
       if (input.requireOpen && (session?.status !== "open" || session.expiresAt <= now)) {
         return { outcome: "not_payable" };
@@ -81,9 +86,12 @@ export async function completeCheckout(
           .run();
       }
       const { booking, event } = ctx;
-      const amountCents = session?.amountCents ?? booking.amountCents;
+      // What the card paid; credit spent on this checkout paid the rest (docs/decisions/057-credit.md).
+      const amountCents = session?.amountCents ?? booking.amountCents - booking.creditCents;
+      const creditCents = session?.creditCents ?? booking.creditCents;
       // The payment buys nothing (no seat for it): the booking records it as refunded and its refund is claimed.
       const returnPayment = (): Decision => {
+        if (session) returnCheckoutCredit(tx, session, now);
         tx.update(bookings)
           .set({
             status: bookingStatusAfter(booking.status, "payment_returned"),
@@ -115,6 +123,7 @@ export async function completeCheckout(
       }
       if (booking.status === "paid" || booking.status === "refunded") {
         // A second payment for a booking that already has one: it buys nothing, so it goes back.
+        if (session) returnCheckoutCredit(tx, session, now);
         return {
           outcome: "refunded",
           bookingId: booking.id,
@@ -149,14 +158,24 @@ export async function completeCheckout(
             status: bookingStatusAfter(booking.status, "paid"),
             paymentIntentId: pi,
             paidAt: now,
-            amountCents,
+            amountCents: amountCents + creditCents,
+            creditCents,
             promoOverrun,
             guestKey: guestKeyOf(env, booking.phone),
           })
           .where(eq(bookings.id, booking.id))
           .run();
         if (offer) offerBooked(tx, offer, booking.id);
-        const paid = { ...ctx, booking: { ...booking, status: "paid" as const, paymentIntentId: pi, amountCents } };
+        const paid = {
+          ...ctx,
+          booking: {
+            ...booking,
+            status: "paid" as const,
+            paymentIntentId: pi,
+            amountCents: amountCents + creditCents,
+            creditCents,
+          },
+        };
         const uniqueCode = issueTicket(tx, env, paid, now);
         // Its receipt or tax invoice, numbered in this transaction (docs/decisions/032-invoices.md),
         // and the booking email that carries both (docs/decisions/033-emails.md).

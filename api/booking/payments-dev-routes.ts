@@ -200,7 +200,7 @@ export const devCheckoutRoutes = (deps: AppDeps) => {
     .openapi(cancelRoute, (c) => {
       const { session } = load(c.req.valid("param").id);
       // The checkout ends; the seat stays held, and the buyer goes back to the booking to pay again.
-      const ctx = cancelCheckout(deps.db, session.id);
+      const ctx = cancelCheckout(deps.db, session.id, deps.now());
       if (!ctx) throw NotFound("no such checkout");
       const until = heldUntil(ctx.booking, deps.now());
       return c.redirect(cancelUrl(deps.env, { userId: ctx.user.id, eventId: ctx.event.id, heldUntil: until }), 303);

@@ -41,6 +41,10 @@ const createCheckoutRoute = createRoute({
     "  - `amount?`: anything, ignored: the price charged is the booking's, fixed when the seat was held",
     "    and changed only by `apply-promo`.",
     "  - `userEmail?`, `eventName?`: text ≤ 500 or null, ignored.",
+    "  - `useCredit?`: `true` to pay with the number's credit first (issue 52, docs/decisions/057-credit.md):",
+    "    the card checkout is for the rest, and the credit it used comes back if it expires or is cancelled;",
+    "    when credit pays it all the answer is `{paidByCredit: true, url}` (no `sessionId`; `url` is My nights)",
+    "    and the booking is paid at once, its ticket texted as a paid booking's. An open checkout is reused as it is.",
     "- **200:** `{sessionId, paymentIntentId, url}`: open `url` to pay (Stripe Checkout, or the local",
     "  checkout page). `paymentIntentId` is `null` until payment. An open checkout of the booking is",
     "  reused; creating one stretches the hold to 31 minutes so it covers the checkout, and the checkout",
@@ -59,9 +63,17 @@ const createCheckoutRoute = createRoute({
     200: json(checkoutReply),
     ...errors(
       "post",
-      ["phone_not_verified", "already_paid", "booking_closed", "hold_expired", "not_an_image", "provider_failed"],
+      [
+        "phone_not_verified",
+        "already_paid",
+        "booking_closed",
+        "hold_expired",
+        "credit_changed",
+        "not_an_image",
+        "provider_failed",
+      ],
       {
-        409: "`already_paid`, `booking_closed`, `hold_expired` (expired or released: book again).",
+        409: "`already_paid`, `booking_closed`, `hold_expired` (expired or released: book again), `credit_changed` (another checkout spent the credit meanwhile: ask again).",
         415: "`not_an_image` (the booking's photo, stored after the save's reply, could not be read: its seat was given back; book again with another photo).",
       },
     ),
@@ -296,7 +308,10 @@ export const paymentsRoutes = (deps: AppDeps) => {
         await photos.wait(body.userID);
         requireProof(c, photos.failure(body.userID, deps.now())?.phone);
       }
-      return c.json(await createCheckoutSession(deps, { userId: body.userID, eventId: body.eventID }), 200);
+      return c.json(
+        await createCheckoutSession(deps, { userId: body.userID, eventId: body.eventID, useCredit: body.useCredit }),
+        200,
+      );
     })
     .openapi(checkoutSessionRoute, async (c) => {
       const { session_id } = c.req.valid("query");

@@ -27,6 +27,8 @@ export const createCheckoutBody = z.object({
   amount: z.unknown().optional(),
   userEmail: optionalText,
   eventName: optionalText,
+  // Issue 52: the number's credit pays first (part or all).
+  useCredit: z.boolean().optional(),
 });
 
 export const sendConfirmationBody = z.object({
@@ -43,11 +45,15 @@ export const eventDetailsQuery = z.object({ eventID: idParam(z), userID: idParam
 export const confirmBookingBody = z.object({ eventID: id, userID: id, uniqueCode: z.string().min(1).max(64) });
 
 /** `CheckoutReply` (checkout.ts). */
-export const checkoutReply = z.strictObject({
-  sessionId: z.string(),
-  paymentIntentId: z.string().nullable(),
-  url: z.string(),
-});
+export const checkoutReply = z.union([
+  z.strictObject({
+    sessionId: z.string(),
+    paymentIntentId: z.string().nullable(),
+    url: z.string(),
+  }),
+  // Paid wholly by credit (docs/decisions/057-credit.md): no card checkout; `url` is My nights.
+  z.strictObject({ paidByCredit: z.literal(true), url: z.string() }),
+]);
 
 export const checkoutStatusReply = z.strictObject({ paymentIntentId: z.string().nullable(), paid: z.boolean() });
 

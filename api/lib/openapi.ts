@@ -73,6 +73,8 @@ export const ERROR_STATUS = {
   feedback_not_open: 409,
   event_cancelled: 409,
   too_late_to_cancel: 409,
+  credit_closed: 409,
+  credit_changed: 409,
   booking_cancelled: 409,
   results_not_yet: 409,
   ratings_closed: 409,

@@ -160,7 +160,7 @@ describe("a refund's email", () => {
       .run();
     const guest = await signedInOnMe(server.url, paid.phone);
     const cancelled = await guest.postJson("/api/cancel-booking", { eventID: paid.event.id, userID: paid.userId });
-    expect(await cancelled.json()).toEqual({ refundCents: 2227, status: "refunded" });
+    expect(await cancelled.json()).toEqual({ refundCents: 2227, creditCents: 0, status: "refunded" });
     await deliverPending(server.deps);
     await expect.poll(() => inbox("riya@example.com").length).toBe(2);
     const invoiceNumber = named(inbox("riya@example.com")[0]!.parsed.attachments, /^INV-/)!.filename!.replace(

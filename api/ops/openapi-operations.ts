@@ -197,6 +197,7 @@ export const OPERATION_SECURITY: Record<string, readonly ("none" | Scheme)[]> = 
   endEvent: ["organiserSession"],
   getEventUser: ["organiserSession"],
   refund: ["organiserSession"],
+  giveCredit: ["organiserSession"],
   adminInvoice: ["organiserSession"],
   hostLinks: ["organiserSession"],
   adminEventHostLinks: ["organiserSession"],

@@ -18,6 +18,7 @@ export const ACTIVITY_ACTIONS = [
   "event ended",
   "event cancelled",
   "refund",
+  "credit given",
   "check-in",
   "check-in undone",
   "doors opened",

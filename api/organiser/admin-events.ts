@@ -41,6 +41,8 @@ export type NewEventInput = NewEventText & {
   resultsAt?: number | null;
   /** When the door opens (epoch ms), or null for the default (docs/decisions/008-door.md). */
   doorsOpenAt?: number | null;
+  /** Until when a cancel may be taken as credit (epoch ms), or null for the default, the start (issue 52). */
+  creditUntil?: number | null;
   /** Date, Friend and No instead of Like and Dislike (issue 37). */
   offersFriend?: boolean;
   /** Who meets whom (issue 37); Women meet men when left out. */
@@ -66,6 +68,8 @@ export type EventUpdateInput = EventTextUpdate & {
   resultsAt?: number | null;
   /** A doors-open time (epoch ms), null for the default again, left out to keep it. */
   doorsOpenAt?: number | null;
+  /** A credit-until time (epoch ms), null for the default again (the start), left out to keep it. */
+  creditUntil?: number | null;
   /** Date, Friend and No instead of Like and Dislike; left out to keep it. Fixed once the night starts. */
   offersFriend?: boolean;
   /** Who meets whom; left out to keep it. Fixed once the first booking is made. */
@@ -132,6 +136,13 @@ function assertResultsAfterEnd(resultsAt: number | null, startsAt: number, durat
  * The doors open no later than the start: a door that opened after the night began would refuse the
  * people already in the room. The default (null) always fits.
  */
+/** Credit for a cancel is offered no later than the start (decision 057); the default (null) is the start. */
+function assertCreditBeforeStart(creditUntil: number | null, startsAt: number) {
+  if (creditUntil !== null && creditUntil > startsAt) {
+    throw BadRequest("Credit until must be no later than the event's start.", "invalid_request");
+  }
+}
+
 function assertDoorsBeforeStart(doorsOpenAt: number | null, startsAt: number) {
   if (doorsOpenAt !== null && doorsOpenAt > startsAt) {
     throw BadRequest("The doors must open no later than the event's start.", "doors_after_start");
@@ -218,6 +229,7 @@ export function createEvent(db: Db, input: NewEventInput, now: number): { id: nu
   assertAges(input.fromAge, input.toAge);
   assertResultsAfterEnd(input.resultsAt ?? null, at, input.durationHours);
   assertDoorsBeforeStart(input.doorsOpenAt ?? null, at);
+  assertCreditBeforeStart(input.creditUntil ?? null, at);
   const format = input.format ?? "women_men";
   const plan = seatPlan(input.totalSeats, input.seatsMale, input.seatsFemale);
   assertPoolFits(format, plan);
@@ -237,6 +249,7 @@ export function createEvent(db: Db, input: NewEventInput, now: number): { id: nu
       ...plan,
       resultsAt: input.resultsAt ?? null,
       doorsOpenAt: input.doorsOpenAt ?? null,
+      creditUntil: input.creditUntil ?? null,
       ...prices,
       cancelFullRefundHours: input.cancelFullRefundHours ?? EVENT_LIMITS.cancelFullRefundHours.default,
       cancelLaterPercent: input.cancelLaterPercent ?? EVENT_LIMITS.cancelLaterPercent.default,
@@ -277,6 +290,8 @@ export function updateEvent(db: Db, input: EventUpdateInput, now: number, passes
       assertResultsAfterEnd(resultsAt, at, durationHours);
       const doorsOpenAt = input.doorsOpenAt === undefined ? event.doorsOpenAt : input.doorsOpenAt;
       assertDoorsBeforeStart(doorsOpenAt, at);
+      const creditUntil = input.creditUntil === undefined ? event.creditUntil : input.creditUntil;
+      assertCreditBeforeStart(creditUntil, at);
       // Once someone is checked in, the doors have been used: opening them later would make that
       // arrival one the door refuses. Earlier is always fine.
       const doorsLater = doorsOpenAtOf({ ...event, startsAt: at, doorsOpenAt }) > doorsOpenAtOf(event);
@@ -346,6 +361,7 @@ export function updateEvent(db: Db, input: EventUpdateInput, now: number, passes
           durationHours,
           resultsAt,
           doorsOpenAt,
+          creditUntil,
           fromAge,
           toAge,
           priceCents: input.priceCents ?? event.priceCents,

@@ -1,5 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
 import { eventId, eventImageForm, eventUpdateBody, newEventForm } from "../../common/event-fields.ts";
+import { creditOutstanding } from "../booking/credit.ts";
 import { documentByNumber } from "../booking/documents.ts";
 import { pdfDownload } from "../booking/documents-pdf.ts";
 import { findEvent } from "../booking/event-lookup.ts";
@@ -85,6 +86,8 @@ const saveEventRoute = createRoute({
     "    planned end; empty or left out for the default (12:00 PM the day after, on the venue's clock).",
     "  - `doorsOpenAt?`: ISO 8601 date-time with its offset, no later than the start; empty or left out",
     "    for the default (3 hours before the start).",
+    "  - `creditUntil?`: ISO 8601 date-time with its offset, no later than the start (400 otherwise): until",
+    "    when a guest's cancel may be taken as credit; empty or left out for the default, the start.",
     "  - The **Prices** group and per-gender ages, all optional (an empty field is the same as none):",
     "    `bookingAmountMale?`, `bookingAmountFemale?` (AUD dollars as `bookingAmount`);",
     "    `earlyBirdDiscount?` (AUD dollars as `bookingAmount`) and `earlyBirdUntil?` (`YYYY-MM-DDTHH:MM`",
@@ -132,6 +135,8 @@ const updateEventRoute = createRoute({
     "    changed start or duration); `null` for the default again, left out to keep it.",
     "  - `doorsOpenAt?`: ISO 8601 date-time with its offset, no later than the (changed) start; `null` for",
     "    the default again, left out to keep it. Once someone is checked in it may only move earlier.",
+    "  - `creditUntil?`: as for `save-event`, no later than the (changed) start; `null` for the default",
+    "    again (the start), left out to keep it.",
     "  - The prices and per-gender ages as for `save-event`, each also `null` to clear it; left out, a",
     "    field keeps its value. Seats already held or paid keep their price.",
     "  - `cancelFullRefundHours?`, `cancelLaterPercent?` as for `save-event`; left out, kept. A new",
@@ -250,7 +255,8 @@ const summaryRoute = createRoute({
     "  who came and met someone (`{0, 0}` before the start; the same numbers as the Rounds tab's);",
     "  `feedbackGiven` is `ratings.done` once the event has ended, `null` before; `came` paid guests who",
     "  came (checked in at the door, or seated in a started round; every paid guest when the night",
-    "  recorded neither) and `noShows` the other paid guests (both 0 before the start).",
+    "  recorded neither) and `noShows` the other paid guests (both 0 before the start);",
+    "  `creditOutstandingCents` the credit every guest holds, issued less spent (issue 52).",
   ].join("\n"),
   request: { params: idParams },
   responses: { 200: json(adminEventSummary), ...errors("get", BY_ID, { 403: "`forbidden` (a host session)." }) },
@@ -457,7 +463,8 @@ export const adminRoutes = (deps: AppDeps) => {
         return c.json({ success: true as const, waitlist }, 200);
       })
       .openapi(adminRoute(deps, summaryRoute, "money"), (c) => {
-        return c.json(eventSummary(deps.db, c.req.valid("param").id, deps.now()), 200);
+        const summary = eventSummary(deps.db, c.req.valid("param").id, deps.now());
+        return c.json({ ...summary, creditOutstandingCents: creditOutstanding(deps.db) }, 200);
       })
       .openapi(adminRoute(deps, participantsCsvRoute, "money"), (c) => {
         const { fileName, csv } = participantsCsv(deps.db, c.req.valid("param").id);

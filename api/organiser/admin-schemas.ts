@@ -60,6 +60,8 @@ export const adminEventSummary = z.strictObject({
   came: int(),
   // Paid guests who did not come; zero before the start.
   noShows: int(),
+  // Credit outstanding across every guest, in cents: issued less spent (docs/decisions/057-credit.md).
+  creditOutstandingCents: int(),
 });
 
 /** GET /get-event-user/{id}: the participants table, oldest booking first (EventParticipant). */

@@ -28,6 +28,7 @@ const EDITED_FIELD_NAMES: Partial<Record<keyof Event, string>> = {
   seatsMale: "seats",
   seatsFemale: "seats",
   resultsAt: "results time",
+  creditUntil: "credit until",
   cancelFullRefundHours: "cancellation policy",
   cancelLaterPercent: "cancellation policy",
 };

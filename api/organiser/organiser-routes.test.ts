@@ -114,6 +114,7 @@ describe("GET /api/admin-event-summary/{id}", () => {
       ratings: { done: 0, total: 0 },
       came: 0,
       noShows: 0,
+      creditOutstandingCents: 0,
     });
 
     expect((await admin.postJson("/api/start-event", { eventId: event.id })).status).toBe(200);
@@ -166,6 +167,8 @@ describe("GET /api/admin-event-summary/{id}", () => {
       ratings: { done: 1, total: 5 },
       came: 5,
       noShows: 0,
+      // No guest holds credit (docs/decisions/057-credit.md).
+      creditOutstandingCents: 0,
     });
   });
 

@@ -309,7 +309,7 @@ describe("a guest's own cancel through Stripe (docs/decisions/028-cancellation-m
     const guest = await signedInOnMe(server.url, paid.phone);
     const target = { eventID: event.id, userID: paid.userId };
     const first = await guest.postJson("/api/cancel-booking", target);
-    expect(await json(first)).toEqual({ refundCents: 1815, status: "refunded" });
+    expect(await json(first)).toEqual({ refundCents: 1815, creditCents: 0, status: "refunded" });
     // What Stripe was asked: this payment, 1815 cents, under the claim's idempotency key.
     const asked = fake.requests.filter(
       (r) => r.method === "POST" && r.path === "/v1/refunds" && r.form.payment_intent === paid.paymentIntentId,
@@ -325,6 +325,7 @@ describe("a guest's own cancel through Stripe (docs/decisions/028-cancellation-m
     // Asked again, and then the organiser's Refund: the same answer, and Stripe is not asked again.
     expect(await json(await guest.postJson("/api/cancel-booking", target))).toEqual({
       refundCents: 1815,
+      creditCents: 0,
       status: "refunded",
     });
     await admin.postJson("/api/refund", { paymentIntentId: paid.paymentIntentId });

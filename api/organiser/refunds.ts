@@ -3,6 +3,7 @@ import type { Db, DbOrTx } from "../../db/client.ts";
 import { bookings, events, type RefundClaim, refundClaims, refunds, users } from "../../db/schema.ts";
 import { emailDocument } from "../booking/booking-email.ts";
 import { bookingStatusAfter } from "../booking/booking-status.ts";
+import { addCredit, cancelCreditKey, creditKeyOf } from "../booking/credit.ts";
 import { adjustmentOfPayment, issueAdjustmentNote, type SellerEnv } from "../booking/documents.ts";
 import { offerFreedSeatsNow } from "../booking/waitlist-offers.ts";
 import type { Env } from "../env.ts";
@@ -79,13 +80,38 @@ async function refundOnce(deps: RefundDeps, paymentIntentId: string): Promise<Re
       const earlier = claimOf(tx, paymentIntentId);
       if (earlier) return { claim: earlier };
       if (booking.status !== "paid") throw Conflict(`the booking is ${booking.status}, not paid`, "not_paid");
+      // Credit paid part or all (docs/decisions/057-credit.md): the card gets its own part back, and the
+      // credit's part goes back as credit, once (the cancel's key), never as cash.
+      const cardCents = booking.amountCents - booking.creditCents;
+      if (booking.creditCents > 0) {
+        addCredit(
+          tx,
+          {
+            guestKey: creditKeyOf(deps.env, booking.phone),
+            amountCents: booking.creditCents,
+            kind: "cancel",
+            reason: "Refunded by the organiser: the credit paid back as credit",
+            uniqueKey: cancelCreditKey(booking.id),
+            bookingId: booking.id,
+            eventId: booking.eventId,
+          },
+          deps.now(),
+        );
+      }
+      if (cardCents <= 0) {
+        tx.update(bookings)
+          .set({ status: bookingStatusAfter(booking.status, "cancelled"), seatReleased: true })
+          .where(eq(bookings.id, booking.id))
+          .run();
+        return { creditOnly: { refundId: `credit-${booking.id}`, seatReleased: true, refundedNow: true } };
+      }
       const claim = claimRefund(
         tx,
         {
           bookingId: booking.id,
           paymentIntentId,
           idempotencyKey: `refund-${booking.id}`,
-          amountCents: booking.amountCents,
+          amountCents: cardCents,
           reason: "admin",
         },
         deps.now(),
@@ -95,6 +121,7 @@ async function refundOnce(deps: RefundDeps, paymentIntentId: string): Promise<Re
     { behavior: "immediate" },
   );
   if (claimed.recorded) return claimed.recorded;
+  if (claimed.creditOnly) return claimed.creditOnly;
   return finishClaim(deps, claimed.claim);
 }
 

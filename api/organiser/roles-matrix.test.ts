@@ -141,6 +141,7 @@ const RULES: Record<string, Rule> = {
   endEvent: "managers",
   getEventUser: "money",
   refund: "money",
+  giveCredit: "money",
   adminInvoice: "money",
   hostLinks: "managers",
   adminEventHostLinks: "managers",

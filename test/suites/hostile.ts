@@ -42,7 +42,8 @@ export type Kind =
   | "documentNumber"
   | "documentKind"
   | "month"
-  | "reportFormat";
+  | "reportFormat"
+  | "cancelAs";
 
 /** `untrimmed`: any string of 1..max characters is legal as it is (a door code is compared as typed). */
 export type Field = { kind: Kind; base: unknown; optional?: boolean; max?: number; untrimmed?: boolean };
@@ -177,6 +178,8 @@ const accepts: Record<Kind, (v: unknown) => boolean> = {
   documentKind: (v) => v === "invoice" || v === "adjustment",
   month: (v) => typeof v === "string" && /^\d{4}-(0[1-9]|1[0-2])$/.test(v),
   reportFormat: (v) => v === "json" || v === "csv",
+  // cancel-booking's `as` (issue 52): a refund under the policy, or credit.
+  cancelAs: (v) => v === "refund" || v === "credit",
 };
 
 /** Whether `value` could be a legal value of the field (then a 2xx would not be a bug). */

@@ -26,6 +26,7 @@ const saturday = eventOfReply({
   seatsLeftTotal: 10,
   resultsAt: "2031-11-30T01:00:00.000Z",
   doorsOpenAt: "2031-11-29T05:00:00.000Z",
+  creditUntil: "2031-11-29T08:00:00.000Z",
   event_date: "2031-11-29",
   event_time: "08:00",
   total_seats: 10,

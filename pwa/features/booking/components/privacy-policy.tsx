@@ -134,6 +134,11 @@ function HowLongWeKeepIt({ state }: { state: ReturnType<typeof usePrivacyFacts> 
           To count how many guests come back, a paid booking keeps a code made from your mobile number that can't be
           turned back into it. <strong>Delete my details</strong> removes it.
         </li>
+        <li>
+          Credit you hold (from a cancel taken as credit, or given by the organiser) is kept under the same kind of
+          code, never your number, with its history. It stays after <strong>Delete my details</strong>, like the money
+          of your bookings, so verifying the same number again finds it; <strong>Download my data</strong> includes it.
+        </li>
         <li>If you hold a seat but don't pay for it, your photo is deleted within a few days at most.</li>
         <li>The text messages we send you keep their full wording for 7 days, then only their first few words.</li>
         <li>Copies in our backups go as the backups are replaced.</li>
