@@ -2,6 +2,7 @@ import { fileURLToPath } from "node:url";
 import react from "@vitejs/plugin-react";
 import { defineConfig, type Plugin } from "vite";
 import { VitePWA } from "vite-plugin-pwa";
+import { walletBadgesAlias } from "./scripts/wallet-badges-alias.ts";
 
 // react-router's package exports its development build to every bundler (warnings and their messages
 // included); a production build takes the production one (0.4 KB gzipped less of the home page's
@@ -30,16 +31,12 @@ const reactRouterLean: Plugin = {
 };
 const inNodeModules = (path: string) => fileURLToPath(new URL(`./node_modules/${path}`, import.meta.url));
 
-// Apple's and Google's own wallet badges (docs/decisions/054-wallet-buttons.md): `@neostore/cinto`
-// ships them as SVGs but its exports name only its script, so `@wallet-badges/apple/en.svg` reaches them.
-const walletBadges = { find: /^@wallet-badges\//, replacement: inNodeModules("@neostore/cinto/dist/") };
-
 export default defineConfig(({ command }) => ({
   root: "pwa",
   publicDir: "../public",
   resolve: {
     alias: [
-      walletBadges,
+      walletBadgesAlias,
       ...(command === "build"
         ? Object.entries(reactRouterProduction).map(([find, file]) => ({
             find: new RegExp(`^${find}$`),

@@ -1,9 +1,12 @@
 import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
+import { walletBadgesAlias } from "./scripts/wallet-badges-alias.ts";
 
 // Unit, UI-logic and API integration suites. Browser suites have their own config
 // (vitest.browser.config.ts) because they need the built PWA and Chromium.
 export default defineConfig({
+  // The wallet badges' artwork, as the build reaches it (scripts/wallet-badges-alias.ts).
+  resolve: { alias: [walletBadgesAlias] },
   test: {
     include: [
       "api/**/*.test.ts",

@@ -585,21 +585,6 @@ export const waitlistOffers = sqliteTable(
   ],
 );
 
-/**
- * Admin sessions, so that logout ends one on the server and a copied cookie stops working. The cookie
- * names the row; `passwordFingerprint` ties it to the ADMIN_PASSWORD it was opened with, so changing
- * the password ends every session.
- */
-export const adminSessions = sqliteTable("admin_sessions", {
-  id: text("id").primaryKey(),
-  /** Whose session: a team member (db/team-schema.ts), or null for the owner's password. */
-  memberId: integer("member_id"),
-  passwordFingerprint: text("password_fingerprint").notNull(),
-  expiresAt: integer("expires_at").notNull(),
-  revokedAt: integer("revoked_at"),
-  createdAt: createdAt(),
-});
-
 export type Event = typeof events.$inferSelect;
 export type NewEvent = typeof events.$inferInsert;
 export type User = typeof users.$inferSelect;

@@ -105,3 +105,18 @@ export const webauthnChallenges = sqliteTable("webauthn_challenges", {
 
 export type TeamMember = typeof teamMembers.$inferSelect;
 export type Passkey = typeof passkeys.$inferSelect;
+
+/**
+ * Admin sessions, so that logout ends one on the server and a copied cookie stops working. The cookie
+ * names the row; `passwordFingerprint` ties it to the ADMIN_PASSWORD it was opened with, so changing
+ * the password ends every session.
+ */
+export const adminSessions = sqliteTable("admin_sessions", {
+  id: text("id").primaryKey(),
+  /** Whose session: a team member (above), or null for the owner's password. */
+  memberId: integer("member_id"),
+  passwordFingerprint: text("password_fingerprint").notNull(),
+  expiresAt: integer("expires_at").notNull(),
+  revokedAt: integer("revoked_at"),
+  createdAt: createdAt(),
+});

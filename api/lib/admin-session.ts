@@ -3,7 +3,7 @@ import type { RouteConfig } from "@hono/zod-openapi";
 import { eq, lt } from "drizzle-orm";
 import type { Context, MiddlewareHandler } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
-import { adminSessions } from "../../db/schema.ts";
+import { adminSessions } from "../../db/team-schema.ts";
 import type { AppDeps } from "../deps.ts";
 import { liveMember } from "../organiser/team.ts";
 import type { CallerEnv, Person } from "./caller.ts";

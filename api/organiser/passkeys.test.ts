@@ -4,7 +4,7 @@ import type {
 } from "@simplewebauthn/server";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { adminSessions } from "../../db/schema.ts";
+import { adminSessions } from "../../db/team-schema.ts";
 import { passkeys, teamMembers, webauthnChallenges } from "../../db/team-schema.ts";
 import { type BrowserClient, browserClient, suiteTestServer } from "../../test/api-harness.ts";
 import { SoftAuthenticator } from "../../test/fakes/authenticator.ts";

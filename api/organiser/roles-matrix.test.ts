@@ -56,6 +56,7 @@ const RULES: Record<string, Rule> = {
   getMeConsent: "guest",
   postMeConsent: "guest",
   cancelBooking: "guest",
+  transferTicket: "guest",
   meLogout: "public",
   joinWaitlist: "proof",
   leaveWaitlist: "proof",

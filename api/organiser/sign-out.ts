@@ -1,5 +1,5 @@
 import { and, eq, gt, isNull } from "drizzle-orm";
-import { adminSessions } from "../../db/schema.ts";
+import { adminSessions } from "../../db/team-schema.ts";
 import type { AppDeps } from "../deps.ts";
 import { endStreamsFor } from "../night/room-events.ts";
 
