@@ -7,14 +7,12 @@ import {
   outboxMessages,
   refundClaims,
   refunds,
-  users,
   waitlistEntries,
   waitlistOffers,
 } from "../../db/schema.ts";
 import { type BrowserClient, browserClient, type TestServer, withTestServer } from "../../test/api-harness.ts";
-import { ADULT_DATE_OF_BIRTH } from "../../test/date-of-birth.ts";
 import { insertEvent } from "../../test/fixtures.ts";
-import { newMobile, signedInOnMe } from "../../test/suites/booking-flow.ts";
+import { insertPaidSeat, newMobile, signedInOnMe } from "../../test/suites/booking-flow.ts";
 import { linkToken } from "../lib/capability.ts";
 import type { PaymentsProvider } from "../providers/payments/types.ts";
 
@@ -63,38 +61,8 @@ function withCountingServer<T>(
 const signIn = (server: TestServer, phone: string) => signedInOnMe(server.url, phone);
 
 /** A paid booking of `phone`, as the booking flow leaves it. */
-function paidBooking(server: TestServer, eventId: number, phone: string, amountCents = 4500) {
-  const { db } = server.deps;
-  const user = db
-    .insert(users)
-    .values({
-      name: "Casey",
-      email: "casey@example.com",
-      phone,
-      gender: "female",
-      imageName: `${"a".repeat(32)}.jpg`,
-      thumbName: `${"a".repeat(32)}-thumb.jpg`,
-      dateOfBirth: ADULT_DATE_OF_BIRTH,
-    })
-    .returning()
-    .get();
-  const booking = db
-    .insert(bookings)
-    .values({
-      userId: user.id,
-      eventId,
-      phone,
-      status: "paid",
-      holdExpiresAt: server.deps.now(),
-      amountCents,
-      paymentIntentId: `pi_local_cancel_${user.id}_${Math.random().toString(36).slice(2)}`,
-      uniqueCode: null,
-      paidAt: server.deps.now() - DAY,
-    })
-    .returning()
-    .get();
-  return { eventID: eventId, userID: user.id, bookingId: booking.id, paymentIntentId: booking.paymentIntentId ?? "" };
-}
+const paidBooking = (server: TestServer, eventId: number, phone: string, amountCents = 4500) =>
+  insertPaidSeat(server, eventId, phone, amountCents, "cancel");
 
 async function eventIn(server: TestServer, startsIn: number, policy: { hours?: number; percent?: number } = {}) {
   return insertEvent(server.deps.db, server.deps.env.UPLOADS_DIR, {

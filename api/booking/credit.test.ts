@@ -2,11 +2,10 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { activityLog } from "../../db/access-schema.ts";
 import { creditEntries } from "../../db/credit-schema.ts";
-import { bookings, outboxMessages, refundClaims, users } from "../../db/schema.ts";
+import { bookings, outboxMessages, refundClaims } from "../../db/schema.ts";
 import { browserClient, type TestServer, withTestServer } from "../../test/api-harness.ts";
-import { ADULT_DATE_OF_BIRTH } from "../../test/date-of-birth.ts";
 import { insertEvent } from "../../test/fixtures.ts";
-import { newMobile, signedInOnMe } from "../../test/suites/booking-flow.ts";
+import { insertPaidSeat, newMobile, signedInOnMe } from "../../test/suites/booking-flow.ts";
 
 // Credit (issue 52, docs/decisions/057-credit.md): a cancel taken as credit, the balance on /me, the
 // organiser's Give credit and the desk's credit outstanding, all over real HTTP.
@@ -15,36 +14,10 @@ const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const LIMITS = { OTP_MAX_PER_ADDRESS: "1000", OTP_MAX_PER_PHONE: "1000" };
 
+/** A paid booking of `phone`, and the guest's cancel-booking target. */
 function paidBooking(server: TestServer, eventId: number, phone: string, amountCents = 4500) {
-  const { db } = server.deps;
-  const user = db
-    .insert(users)
-    .values({
-      name: "Casey",
-      email: "casey@example.com",
-      phone,
-      gender: "female",
-      imageName: `${"a".repeat(32)}.jpg`,
-      thumbName: `${"a".repeat(32)}-thumb.jpg`,
-      dateOfBirth: ADULT_DATE_OF_BIRTH,
-    })
-    .returning()
-    .get();
-  const booking = db
-    .insert(bookings)
-    .values({
-      userId: user.id,
-      eventId,
-      phone,
-      status: "paid",
-      holdExpiresAt: server.deps.now(),
-      amountCents,
-      paymentIntentId: `pi_local_credit_${user.id}_${Math.random().toString(36).slice(2)}`,
-      paidAt: server.deps.now() - DAY,
-    })
-    .returning()
-    .get();
-  return { target: { eventID: eventId, userID: user.id }, userID: user.id, bookingId: booking.id };
+  const seat = insertPaidSeat(server, eventId, phone, amountCents, "credit");
+  return { target: { eventID: eventId, userID: seat.userID }, userID: seat.userID, bookingId: seat.bookingId };
 }
 
 const eventIn = (server: TestServer, startsIn: number, extra: { creditUntil?: number } = {}) =>

@@ -1,4 +1,5 @@
-import { type BrowserClient, browserClient } from "../api-harness.ts";
+import { bookings, users } from "../../db/schema.ts";
+import { type BrowserClient, browserClient, type TestServer } from "../api-harness.ts";
 import { ADULT_DATE_OF_BIRTH } from "../date-of-birth.ts";
 
 // The whole booking over HTTP, the way the PWA drives it, against any running server that uses the
@@ -154,4 +155,41 @@ export async function sendConfirmation(
   );
   const body = (await response.json()) as { uniqueCode?: string; qrCodeImage?: string };
   return { status: response.status, uniqueCode: body.uniqueCode, qrCodeImage: body.qrCodeImage };
+}
+
+/**
+ * A paid seat of `phone` at `eventId`, as the booking flow leaves it (paid a day ago, its payment's id
+ * tagged `pi_local_{tag}_…`), written straight to the database for the suites about what comes after.
+ */
+export function insertPaidSeat(server: TestServer, eventId: number, phone: string, amountCents: number, tag: string) {
+  const { db } = server.deps;
+  const user = db
+    .insert(users)
+    .values({
+      name: "Casey",
+      email: "casey@example.com",
+      phone,
+      gender: "female",
+      imageName: `${"a".repeat(32)}.jpg`,
+      thumbName: `${"a".repeat(32)}-thumb.jpg`,
+      dateOfBirth: ADULT_DATE_OF_BIRTH,
+    })
+    .returning()
+    .get();
+  const booking = db
+    .insert(bookings)
+    .values({
+      userId: user.id,
+      eventId,
+      phone,
+      status: "paid",
+      holdExpiresAt: server.deps.now(),
+      amountCents,
+      paymentIntentId: `pi_local_${tag}_${user.id}_${Math.random().toString(36).slice(2)}`,
+      uniqueCode: null,
+      paidAt: server.deps.now() - 24 * 3_600_000,
+    })
+    .returning()
+    .get();
+  return { eventID: eventId, userID: user.id, bookingId: booking.id, paymentIntentId: booking.paymentIntentId ?? "" };
 }
