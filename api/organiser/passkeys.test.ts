@@ -4,8 +4,7 @@ import type {
 } from "@simplewebauthn/server";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { adminSessions } from "../../db/team-schema.ts";
-import { passkeys, teamMembers, webauthnChallenges } from "../../db/team-schema.ts";
+import { adminSessions, passkeys, teamMembers, webauthnChallenges } from "../../db/team-schema.ts";
 import { type BrowserClient, browserClient, suiteTestServer } from "../../test/api-harness.ts";
 import { SoftAuthenticator } from "../../test/fakes/authenticator.ts";
 import { newMobile, signedInOnMe } from "../../test/suites/booking-flow.ts";
