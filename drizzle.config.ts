@@ -2,7 +2,7 @@ import { defineConfig } from "drizzle-kit";
 
 export default defineConfig({
   dialect: "sqlite",
-  // Eight files, one schema: the rounds, access, marketing, team, wallet, transfer and credit tables live apart so no file grows past reading in one go.
+  // Nine files, one schema: the rounds, access, marketing, team, wallet, transfer, credit and payments tables live apart so no file grows past reading in one go.
   schema: [
     "./db/schema.ts",
     "./db/rounds-schema.ts",
@@ -12,6 +12,7 @@ export default defineConfig({
     "./db/wallet-schema.ts",
     "./db/transfer-schema.ts",
     "./db/credit-schema.ts",
+    "./db/payments-schema.ts",
   ],
   out: "./db/migrations",
 });

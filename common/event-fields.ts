@@ -79,6 +79,11 @@ export const eventId = numeric(z.number().int().positive().max(Number.MAX_SAFE_I
 const seats = numeric(z.number().int().min(L.totalSeats.min).max(L.totalSeats.max));
 // Seats kept for one gender (decision 015); a gender may have none. Both or neither: the service checks.
 const genderSeats = numeric(z.number().int("must be a whole number").min(L.genderSeats.min).max(L.genderSeats.max));
+// Go ahead only with at least (issue 52): a count; empty (multipart) is none.
+const minimum = z.preprocess(
+  (v) => (typeof v === "string" && v.trim() === "" ? null : v),
+  numeric(z.number().int("must be a whole number").min(L.minimumBookings.min).max(L.minimumBookings.max)).nullable(),
+);
 const age = numeric(z.number().int().min(L.age.min).max(L.age.max));
 const hours = numeric(z.number().min(L.durationHours.min).max(L.durationHours.max));
 const amountCents = numeric(
@@ -223,6 +228,14 @@ export const newEventForm = z
     doorsOpenAt: formInstant.optional(),
     // Until when a cancel may be taken as credit (issue 52): empty for the default, the start.
     creditUntil: formInstant.optional(),
+    // Go ahead only with at least (issue 52): women and men at Women meet men, people at one pool;
+    // empty for none. Decided at minimumBy: empty for the default, 48 hours before the start.
+    minimumFemale: minimum.optional(),
+    minimumMale: minimum.optional(),
+    minimumTotal: minimum.optional(),
+    minimumBy: formInstant.optional(),
+    // No match? Your next night is on us. (issue 52): "1" promises it; "0" or left out, not.
+    noMatchPromise: z.enum(["0", "1"]).optional(),
     // Friend as a third choice (issue 37): "1" offers Date, Friend and No; "0" or left out, Like and Dislike.
     offersFriend: z.enum(["0", "1"]).optional(),
     // Who meets whom (issue 37): left out, Women meet men. Fixed once the first booking is made.
@@ -245,6 +258,11 @@ export const newEventForm = z
     resultsAt: f.resultsAt ?? null,
     doorsOpenAt: f.doorsOpenAt ?? null,
     creditUntil: f.creditUntil ?? null,
+    minimumFemale: f.minimumFemale ?? null,
+    minimumMale: f.minimumMale ?? null,
+    minimumTotal: f.minimumTotal ?? null,
+    minimumBy: f.minimumBy ?? null,
+    noMatchPromise: f.noMatchPromise === "1",
     offersFriend: f.offersFriend === "1",
     format: f.format ?? "women_men",
     image: f[W.imageName.request],
@@ -272,6 +290,14 @@ export const eventUpdateBody = z
     doorsOpenAt: instant.nullable().optional(),
     // null: back to the default (the start); left out: kept.
     creditUntil: instant.nullable().optional(),
+    // Go ahead only with at least (issue 52): null for none; left out: kept.
+    minimumFemale: minimum.optional(),
+    minimumMale: minimum.optional(),
+    minimumTotal: minimum.optional(),
+    // null: back to the default (48 hours before the start); left out: kept.
+    minimumBy: instant.nullable().optional(),
+    // The no-match promise (issue 52); left out: kept.
+    noMatchPromise: z.boolean().optional(),
     // Friend as a third choice (issue 37); left out: kept. Fixed once the night has started.
     offersFriend: z.boolean().optional(),
     // Who meets whom (issue 37); left out: kept. 409 `format_locked` once anyone has booked.
@@ -295,6 +321,11 @@ export const eventUpdateBody = z
     resultsAt: b.resultsAt,
     doorsOpenAt: b.doorsOpenAt,
     creditUntil: b.creditUntil,
+    minimumFemale: b.minimumFemale,
+    minimumMale: b.minimumMale,
+    minimumTotal: b.minimumTotal,
+    minimumBy: b.minimumBy,
+    noMatchPromise: b.noMatchPromise,
     offersFriend: b.offersFriend,
     format: b.format,
   }));

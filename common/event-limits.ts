@@ -16,6 +16,10 @@ export const EVENT_LIMITS = {
   cancelFullRefundHours: { min: 0, max: 720, default: 48 },
   /** Then this percentage of what was paid comes back; 0 is none. */
   cancelLaterPercent: { min: 0, max: 100, default: 0 },
+  /** Go ahead only with at least (issue 52): a count of bookings per side, or in all. */
+  minimumBookings: { min: 1, max: 10_000 },
+  /** ...decided this many hours before the start unless the organiser gives a time. */
+  minimumByHours: { default: 48 },
   /** Start times come in quarter hours. */
   minutes: [0, 15, 30, 45],
 } as const;

@@ -88,6 +88,14 @@ export const events = sqliteTable(
     doorsOpenAt: integer("doors_open_at"),
     // Until when a guest's cancel may be taken as credit of the full price (issue 52); null: the start.
     creditUntil: integer("credit_until"),
+    // Go ahead only with at least (issue 52, common/minimum-numbers.ts): women and men at Women meet
+    // men, people in all at one pool; null for none. Decided at minimumBy (null: 48 hours before).
+    minimumFemale: integer("minimum_female"),
+    minimumMale: integer("minimum_male"),
+    minimumTotal: integer("minimum_total"),
+    minimumBy: integer("minimum_by"),
+    // No match? Your next night is on us. (issue 52): shown on the card and the confirmation.
+    noMatchPromise: integer("no_match_promise", { mode: "boolean" }).notNull().default(false),
     // The guest's cancellation policy (docs/decisions/028-cancellation-money-path.md): a full refund
     // until this many hours before the start, then this percentage of what was paid (0: none).
     cancelFullRefundHours: integer("cancel_full_refund_hours").notNull().default(48),
@@ -439,23 +447,7 @@ export const documents = sqliteTable(
   ],
 );
 
-/**
- * The last document number written: one row, raised inside the IMMEDIATE transaction that writes the
- * document, so numbers are gapless and never reused, even after old documents are deleted.
- */
-export const documentCounter = sqliteTable("document_counter", {
-  id: integer("id").primaryKey(),
-  last: integer("last").notNull(),
-});
-
 export type Document = typeof documents.$inferSelect;
-
-/** Webhook deliveries already handled, so replays change nothing. */
-export const processedWebhookEvents = sqliteTable("processed_webhook_events", {
-  id: text("id").primaryKey(),
-  type: text("type").notNull(),
-  processedAt: integer("processed_at").notNull(),
-});
 
 /**
  * An email's attachment as the outbox keeps it: bytes (`base64`), or made when sent: a document's PDF

@@ -1,6 +1,7 @@
 import { and, asc, eq, lt, ne, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client.ts";
-import { type Document, type DocumentLine, documentCounter, documents, promoCodes } from "../../db/schema.ts";
+import { documentCounter } from "../../db/payments-schema.ts";
+import { type Document, type DocumentLine, documents, promoCodes } from "../../db/schema.ts";
 import type { Env } from "../env.ts";
 import type { BookingContext } from "./checkout.ts";
 

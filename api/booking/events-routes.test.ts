@@ -70,6 +70,8 @@ describe("GET /api/get-events", () => {
       doorsOpenAt: `${Y}-01-01T05:15:00.000Z`,
       // Credit until: by default the start.
       creditUntil: `${Y}-01-01T08:15:00.000Z`,
+      // No match? Your next night is on us.: off unless the organiser promises it (issue 52).
+      noMatchPromise: false,
       bookingAmountMale: null,
       bookingAmountFemale: null,
       earlyBirdDiscount: null,

@@ -35,6 +35,7 @@ const getEventsRoute = createRoute({
     "| `seatsLeftTotal` | integer: seats left in all (the count behind `SeatAvailabilityPer`), at any event |",
     "| `resultsAt` | ISO 8601 UTC: when the matches are released; the organiser's time, else 12:00 PM on the venue's clock the day after the start day (docs/api.md, Results) |",
     "| `doorsOpenAt` | ISO 8601 UTC: when the door may check people in; the organiser's time (or when **Open doors now** was pressed), else 3 hours before the start (docs/api.md, The night) |",
+    "| `noMatchPromise` | true when the night promises `No match? Your next night is on us.` (issue 52): the card and the confirmation say so |",
     "| `creditUntil` | ISO 8601 UTC: until when **Cancel my booking** offers credit of the full price paid (`cancel-booking` with `as: credit`); the organiser's time, else the start (docs/decisions/057-credit.md) |",
     "| `bookingAmountMale`, `bookingAmountFemale` | AUD dollars or `null`: a gender's own price, overriding `booking_amount` |",
     "| `earlyBirdDiscount` | AUD dollars or `null`: taken off until `earlyBirdUntil` |",

@@ -66,6 +66,8 @@ const summaryFields = {
   doorsOpenAt: z.iso.datetime(),
   // Until when Cancel my booking offers credit of the full price (ISO, UTC): the organiser's time or the start (issue 52).
   creditUntil: z.iso.datetime(),
+  // No match? Your next night is on us. (issue 52): the card and the confirmation say it when true.
+  noMatchPromise: z.boolean(),
   ...pricesAndAgesReply.shape,
 };
 

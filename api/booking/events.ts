@@ -64,6 +64,7 @@ export function toSummary(event: Event, use: SeatUse, now: number): EventSummary
     resultsAt: new Date(resultsAtOf(event)).toISOString(),
     doorsOpenAt: new Date(doorsOpenAtOf(event)).toISOString(),
     creditUntil: new Date(creditUntilOf(event)).toISOString(),
+    noMatchPromise: event.noMatchPromise,
     ...pricesAndAges(event, now),
   };
 }

@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { and, desc, eq } from "drizzle-orm";
 import type { Db, DbOrTx } from "../../db/client.ts";
-import { bookings, checkoutSessions, processedWebhookEvents, type RefundClaim } from "../../db/schema.ts";
+import { processedWebhookEvents } from "../../db/payments-schema.ts";
+import { bookings, checkoutSessions, type RefundClaim } from "../../db/schema.ts";
 import type { Env } from "../env.ts";
 import { guestKeyOf } from "../lib/guest-key.ts";
 import type { Logger } from "../lib/log.ts";

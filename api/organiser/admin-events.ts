@@ -1,91 +1,19 @@
 import { and, eq, isNotNull, ne } from "drizzle-orm";
-import type { z } from "zod";
 import { doorsOpenAtOf } from "../../common/doors-open.ts";
 import type { PricesAndAgesFields } from "../../common/event-fields.ts";
 import { EVENT_LIMITS } from "../../common/event-limits.ts";
-import {
-  type EventTextUpdate,
-  type NewEventText,
-  textColumnsOfNew,
-  textColumnsOfUpdate,
-} from "../../common/event-wire.ts";
+import { textColumnsOfNew, textColumnsOfUpdate } from "../../common/event-wire.ts";
 import { type EventFormat, FORMAT_LABELS, splitsByGender } from "../../common/formats.ts";
 import { plannedEnd } from "../../common/results-time.ts";
 import { utcToWallClock } from "../../common/time-zone.ts";
 import { tomorrowIn, wallClockToUtc } from "../../common/venue-time-input.ts";
 import type { Db, DbOrTx } from "../../db/client.ts";
 import { bookings, type Event, events } from "../../db/schema.ts";
-import { listEventRows, toSummary } from "../booking/events.ts";
 import { seatUse } from "../booking/seats.ts";
 import { BadRequest, Conflict, NotFound } from "../lib/errors.ts";
 import { eventEdited, type PassChangeDeps } from "../wallet/pass-changes.ts";
-import type { adminEventList } from "./admin-schemas.ts";
-
-export type EventTime = { hour: number; minute: number };
-
-/** A new event as save-event's schema hands it over; its text fields are common/event-wire.ts's. */
-export type NewEventInput = NewEventText & {
-  date: string;
-  time: EventTime;
-  totalSeats: number;
-  priceCents: number;
-  durationHours: number;
-  fromAge: number;
-  toAge: number;
-  imageName: string;
-  timeZone: string;
-  /** Seats by gender (decision 015): both, adding up to `totalSeats`, or neither. */
-  seatsMale?: number;
-  seatsFemale?: number;
-  /** The organiser's results time (epoch ms), or null for the default. */
-  resultsAt?: number | null;
-  /** When the door opens (epoch ms), or null for the default (docs/decisions/008-door.md). */
-  doorsOpenAt?: number | null;
-  /** Until when a cancel may be taken as credit (epoch ms), or null for the default, the start (issue 52). */
-  creditUntil?: number | null;
-  /** Date, Friend and No instead of Like and Dislike (issue 37). */
-  offersFriend?: boolean;
-  /** Who meets whom (issue 37); Women meet men when left out. */
-  format?: EventFormat;
-} & Partial<PricesAndAgesFields>;
-
-/** An edit as update-event's schema hands it over; its text fields are common/event-wire.ts's. */
-export type EventUpdateInput = EventTextUpdate & {
-  id: number;
-  date: string;
-  totalSeats: number;
-  time?: EventTime;
-  durationHours?: number;
-  fromAge?: number;
-  toAge?: number;
-  timeZone?: string;
-  /** The price of bookings made from now on; paid bookings keep what they paid. */
-  priceCents?: number;
-  /** Both numbers to split the seats, both null for one pool again, both left out to keep the plan. */
-  seatsMale?: number | null;
-  seatsFemale?: number | null;
-  /** A results time (epoch ms), null for the default again, left out to keep it. */
-  resultsAt?: number | null;
-  /** A doors-open time (epoch ms), null for the default again, left out to keep it. */
-  doorsOpenAt?: number | null;
-  /** A credit-until time (epoch ms), null for the default again (the start), left out to keep it. */
-  creditUntil?: number | null;
-  /** Date, Friend and No instead of Like and Dislike; left out to keep it. Fixed once the night starts. */
-  offersFriend?: boolean;
-  /** Who meets whom; left out to keep it. Fixed once the first booking is made. */
-  format?: EventFormat;
-} & Partial<PricesAndAgesFields>;
-
-/** The event list as the organiser reads it: the public answers plus each event's seat plan. */
-export type AdminEventListItem = z.output<typeof adminEventList>[number];
-
-export function listAdminEvents(db: Db, now: number): AdminEventListItem[] {
-  return listEventRows(db, now).map(({ event, use }) => ({
-    ...toSummary(event, use, now),
-    seatsMale: event.seatsMale,
-    seatsFemale: event.seatsFemale,
-  }));
-}
+import type { EventTime, EventUpdateInput, NewEventInput } from "./event-inputs.ts";
+import { minimumColumns } from "./minimum-numbers.ts";
 
 type SeatPlan = { seatsMale: number | null; seatsFemale: number | null };
 
@@ -234,6 +162,7 @@ export function createEvent(db: Db, input: NewEventInput, now: number): { id: nu
   const plan = seatPlan(input.totalSeats, input.seatsMale, input.seatsFemale);
   assertPoolFits(format, plan);
   const prices = priceColumns(input, undefined, input);
+  const minimum = minimumColumns(input, undefined, { format, startsAt: at, totalSeats: input.totalSeats, ...plan });
   const row = db
     .insert(events)
     .values({
@@ -255,6 +184,8 @@ export function createEvent(db: Db, input: NewEventInput, now: number): { id: nu
       cancelLaterPercent: input.cancelLaterPercent ?? EVENT_LIMITS.cancelLaterPercent.default,
       offersFriend: input.offersFriend ?? false,
       format,
+      ...minimum,
+      noMatchPromise: input.noMatchPromise ?? false,
     })
     .returning({ id: events.id })
     .get();
@@ -336,6 +267,7 @@ export function updateEvent(db: Db, input: EventUpdateInput, now: number, passes
           : seatPlan(input.totalSeats, null, null)
         : seatPlan(input.totalSeats, input.seatsMale, input.seatsFemale);
       assertPoolFits(format, plan);
+      const minimum = minimumColumns(input, event, { format, startsAt: at, totalSeats: input.totalSeats, ...plan });
       // Paid seats, live holds and seats kept for a waitlist offer: no total or gender goes below them.
       const taken = seatUse(tx, event.id, now);
       // Said as the organiser thinks of it: "paid" when every seat in the way is paid, "taken" when
@@ -372,6 +304,8 @@ export function updateEvent(db: Db, input: EventUpdateInput, now: number, passes
           cancelLaterPercent: input.cancelLaterPercent ?? event.cancelLaterPercent,
           offersFriend: input.offersFriend ?? event.offersFriend,
           format,
+          ...minimum,
+          noMatchPromise: input.noMatchPromise ?? event.noMatchPromise,
         })
         .where(eq(events.id, event.id))
         .run();

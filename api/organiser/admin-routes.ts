@@ -4,8 +4,6 @@ import { creditOutstanding } from "../booking/credit.ts";
 import { documentByNumber } from "../booking/documents.ts";
 import { pdfDownload } from "../booking/documents-pdf.ts";
 import { findEvent } from "../booking/event-lookup.ts";
-import { getEvent } from "../booking/events.ts";
-import { eventDetail } from "../booking/events-schemas.ts";
 import { type LISTED, listWaitlist } from "../booking/waitlist.ts";
 import type { AppDeps } from "../deps.ts";
 import { ADMIN_ERRORS, adminRoute } from "../lib/admin-session.ts";
@@ -16,8 +14,14 @@ import { logActivity } from "../lib/staff.ts";
 import { idParam } from "../lib/validate.ts";
 import { notifyRoom } from "../night/room-events.ts";
 import { adminAuthRoutes } from "./admin-auth-routes.ts";
-import { listAdminEvents } from "./admin-events.ts";
-import { adminEventList, adminEventSummary, adminWaitlist, eventParticipants } from "./admin-schemas.ts";
+import { getAdminEvent, listAdminEvents } from "./admin-event-replies.ts";
+import {
+  adminEventDetail,
+  adminEventList,
+  adminEventSummary,
+  adminWaitlist,
+  eventParticipants,
+} from "./admin-schemas.ts";
 import { cancelEvent } from "./cancel-event.ts";
 import { changedEventFields } from "./event-changes.ts";
 import { endEvent, startEvent } from "./event-lifecycle.ts";
@@ -55,9 +59,12 @@ const adminEventRoute = createRoute({
   method: "get",
   path: "/admin-event/{id}",
   summary: "One event's fields, as the Edit form reads them; never cached",
-  description: ["- **Who:** organiser session.", "- **200:** `EventDetail`, never cached."].join("\n"),
+  description: [
+    "- **Who:** organiser session.",
+    "- **200:** `AdminEventDetail`: `EventDetail` and Go ahead only with at least's `minimumFemale`, `minimumMale`, `minimumTotal` (null for none) and `minimumBy` (ISO UTC, null when none is set), never cached.",
+  ].join("\n"),
   request: { params: idParams },
-  responses: { 200: json(eventDetail), ...errors("get", BY_ID, { 403: "`forbidden` (a host session)." }) },
+  responses: { 200: json(adminEventDetail), ...errors("get", BY_ID, { 403: "`forbidden` (a host session)." }) },
 });
 
 const saveEventRoute = createRoute({
@@ -88,6 +95,10 @@ const saveEventRoute = createRoute({
     "    for the default (3 hours before the start).",
     "  - `creditUntil?`: ISO 8601 date-time with its offset, no later than the start (400 otherwise): until",
     "    when a guest's cancel may be taken as credit; empty or left out for the default, the start.",
+    "  - `minimumFemale?`, `minimumMale?` (Women meet men) or `minimumTotal?` (one pool): Go ahead only",
+    "    with at least, integers 1–10,000, none above its seats; empty or left out for none. `minimumBy?`:",
+    "    when they are decided, as `creditUntil`; default 48 hours before the start.",
+    "  - `noMatchPromise?`: `1` promises `No match? Your next night is on us.`; `0` or left out, not.",
     "  - The **Prices** group and per-gender ages, all optional (an empty field is the same as none):",
     "    `bookingAmountMale?`, `bookingAmountFemale?` (AUD dollars as `bookingAmount`);",
     "    `earlyBirdDiscount?` (AUD dollars as `bookingAmount`) and `earlyBirdUntil?` (`YYYY-MM-DDTHH:MM`",
@@ -137,6 +148,8 @@ const updateEventRoute = createRoute({
     "    the default again, left out to keep it. Once someone is checked in it may only move earlier.",
     "  - `creditUntil?`: as for `save-event`, no later than the (changed) start; `null` for the default",
     "    again (the start), left out to keep it.",
+    "  - `minimumFemale?`, `minimumMale?`, `minimumTotal?`, `minimumBy?`: as for `save-event`; `null`",
+    "    turns a count off (or `minimumBy` back to the default), left out keeps it. `noMatchPromise?`: boolean.",
     "  - The prices and per-gender ages as for `save-event`, each also `null` to clear it; left out, a",
     "    field keeps its value. Seats already held or paid keep their price.",
     "  - `cancelFullRefundHours?`, `cancelLaterPercent?` as for `save-event`; left out, kept. A new",
@@ -423,7 +436,7 @@ export const adminRoutes = (deps: AppDeps) => {
         return c.json(listAdminEvents(deps.db, deps.now()), 200);
       })
       .openapi(adminRoute(deps, adminEventRoute, "reads"), (c) => {
-        return c.json(getEvent(deps.db, c.req.valid("param").id, deps.now()), 200);
+        return c.json(getAdminEvent(deps.db, c.req.valid("param").id, deps.now()), 200);
       })
       .openapi(adminRoute(deps, saveEventRoute, "managers", readFormOnce), async (c) => {
         const { id } = await addEvent(deps, c.req.valid("form"));

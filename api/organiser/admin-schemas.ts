@@ -1,7 +1,7 @@
 import { consentChannels } from "../../db/marketing-schema.ts";
 import { eventStatuses, personGenders } from "../../db/schema.ts";
 import { teamRoles } from "../../db/team-schema.ts";
-import { eventSummary } from "../booking/events-schemas.ts";
+import { eventDetail, eventSummary } from "../booking/events-schemas.ts";
 import { LISTED } from "../booking/waitlist.ts";
 import { z } from "../lib/openapi.ts";
 import { ACTOR_KINDS } from "./activity.ts";
@@ -20,11 +20,27 @@ const int = () => z.number().int();
 /** GET /admin-events: every event, soonest first, with its seat plan (both null with one pool of seats). */
 // One closed object with the summary's fields copied in: `.extend` of the registered EventSummary is
 // written as `allOf` of two closed objects, which no standard validator accepts (issue 46).
+// Go ahead only with at least (issue 52): the counts (null for none) and when they are decided (null when none is set).
+const minimumShape = {
+  minimumFemale: int().nullable(),
+  minimumMale: int().nullable(),
+  minimumTotal: int().nullable(),
+  minimumBy: time.nullable(),
+};
+
 export const adminEventList = z.array(
   z
-    .strictObject({ ...eventSummary.shape, seatsMale: int().nullable(), seatsFemale: int().nullable() })
+    .strictObject({
+      ...eventSummary.shape,
+      seatsMale: int().nullable(),
+      seatsFemale: int().nullable(),
+      ...minimumShape,
+    })
     .openapi("AdminEventListItem"),
 );
+
+/** GET /admin-event/{id}: the public EventDetail and the organiser's own fields, as the Edit form reads them. */
+export const adminEventDetail = z.strictObject({ ...eventDetail.shape, ...minimumShape }).openapi("AdminEventDetail");
 
 /** `{total, male, female}`, per gender null unless the event is balanced. */
 const byGender = z.strictObject({ total: int(), male: int().nullable(), female: int().nullable() });

@@ -29,6 +29,11 @@ const EDITED_FIELD_NAMES: Partial<Record<keyof Event, string>> = {
   seatsFemale: "seats",
   resultsAt: "results time",
   creditUntil: "credit until",
+  minimumFemale: "go ahead only with at least",
+  minimumMale: "go ahead only with at least",
+  minimumTotal: "go ahead only with at least",
+  minimumBy: "go ahead only with at least",
+  noMatchPromise: "no-match promise",
   cancelFullRefundHours: "cancellation policy",
   cancelLaterPercent: "cancellation policy",
 };

@@ -44,6 +44,11 @@ const saturday = eventOfReply({
   cancellationPolicy: { fullRefundHours: 48, laterPercent: 0 },
   offersFriend: false,
   format: "women_men",
+  noMatchPromise: false,
+  minimumFemale: null,
+  minimumMale: null,
+  minimumTotal: null,
+  minimumBy: null,
 } satisfies Ok<(typeof api)["admin-event"][":id"]["$get"]>);
 
 describe("the results time in the Edit form", () => {
