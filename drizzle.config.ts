@@ -2,7 +2,7 @@ import { defineConfig } from "drizzle-kit";
 
 export default defineConfig({
   dialect: "sqlite",
-  // Nine files, one schema: the rounds, access, marketing, team, wallet, transfer, credit and payments tables live apart so no file grows past reading in one go.
+  // Ten files, one schema: the rounds, access, marketing, team, wallet, transfer, credit, payments and guest-choice tables live apart so no file grows past reading in one go.
   schema: [
     "./db/schema.ts",
     "./db/rounds-schema.ts",
@@ -13,6 +13,7 @@ export default defineConfig({
     "./db/transfer-schema.ts",
     "./db/credit-schema.ts",
     "./db/payments-schema.ts",
+    "./db/guest-choice-schema.ts",
   ],
   out: "./db/migrations",
 });

@@ -96,6 +96,11 @@ export const events = sqliteTable(
     minimumBy: integer("minimum_by"),
     // No match? Your next night is on us. (issue 52): shown on the card and the confirmation.
     noMatchPromise: integer("no_match_promise", { mode: "boolean" }).notNull().default(false),
+    // The check at minimumBy ran (once), and found the night short (the desk's **Short of numbers**);
+    // **Move to another night** sets where its guests were asked to go (db/guest-choice-schema.ts).
+    minimumCheckedAt: integer("minimum_checked_at"),
+    shortOfNumbersAt: integer("short_of_numbers_at"),
+    movedToEventId: integer("moved_to_event_id"),
     // The guest's cancellation policy (docs/decisions/028-cancellation-money-path.md): a full refund
     // until this many hours before the start, then this percentage of what was paid (0: none).
     cancelFullRefundHours: integer("cancel_full_refund_hours").notNull().default(48),
