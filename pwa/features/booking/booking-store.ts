@@ -1,6 +1,6 @@
 import { create } from "zustand";
 import { createJSONStorage, persist, type StateStorage } from "zustand/middleware";
-import type { MixedGender, WantsToMeetValue } from "../../../common/formats.ts";
+import type { MixedGender, WantsToMeetValue } from "../../../common/format-words.ts";
 import type { EventView } from "../events/index.ts";
 import type { AppliedPromo, BookingIntent, ConfirmationState, Gender, OfferState } from "./types.ts";
 

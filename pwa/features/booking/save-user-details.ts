@@ -1,4 +1,4 @@
-import type { WantsToMeetValue } from "../../../common/formats.ts";
+import type { WantsToMeetValue } from "../../../common/format-words.ts";
 import { api, CallFailed, send } from "../../lib/api.ts";
 import { BOOKING_CLOSED_MESSAGE } from "../events/index.ts";
 import type { Gender } from "./types.ts";

@@ -1,13 +1,8 @@
 import type { ReactNode } from "react";
 import { EVENT_LIMITS as L } from "../../../../common/event-limits.ts";
 import { EVENT_TEXT_FIELDS } from "../../../../common/event-wire.ts";
-import {
-  EVENT_FORMATS,
-  type EventFormat,
-  FORMAT_HINTS,
-  FORMAT_LABELS,
-  splitsByGender,
-} from "../../../../common/formats.ts";
+import { FORMAT_HINTS } from "../../../../common/format-words.ts";
+import { EVENT_FORMATS, type EventFormat, FORMAT_LABELS, splitsByGender } from "../../../../common/formats.ts";
 import type { EventDraft } from "../event-draft.ts";
 import { BalancedSeatsFields } from "./balanced-seats-fields.tsx";
 import { PricesFields } from "./prices-fields.tsx";

@@ -1,5 +1,5 @@
 import { Fragment } from "react";
-import { genderWord } from "../../../../common/formats.ts";
+import { genderWord } from "../../../../common/format-words.ts";
 import { formatPhone } from "../phone.ts";
 import { type BookingUser, GENDER_LABELS } from "../types.ts";
 

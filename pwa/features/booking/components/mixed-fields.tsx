@@ -4,7 +4,7 @@ import {
   type MixedGender,
   WANTS_TO_MEET,
   type WantsToMeetValue,
-} from "../../../../common/formats.ts";
+} from "../../../../common/format-words.ts";
 import { fieldProblem } from "./person-fields.tsx";
 
 /** One question as a row of radios a thumb can hit at 390 px, described by the line on why. */

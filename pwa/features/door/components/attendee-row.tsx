@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import { genderWord } from "../../../../common/formats.ts";
+import { genderWord } from "../../../../common/format-words.ts";
 import { imageUrl } from "../../../lib/api.ts";
 import { arrivalTime, type DoorAttendee } from "../roster-view.ts";
 

@@ -15,18 +15,3 @@ export function CancellationFacts({ policy }: { policy: CancellationPolicy | und
     </div>
   );
 }
-
-/**
- * The policy on the event card: one line that opens to the policy and the Australian Consumer Law
- * sentence, so a card on the home page stays short (e2e/home.test.ts holds its height).
- */
-export function CancellationDetails({ policy }: { policy: CancellationPolicy | undefined }) {
-  if (!policy) return null;
-  return (
-    <details className="event-cancellation">
-      <summary>Cancellation policy</summary>
-      <p>{policyText(policy)}</p>
-      <p>{CONSUMER_LAW_NOTE}</p>
-    </details>
-  );
-}

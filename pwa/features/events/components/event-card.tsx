@@ -6,7 +6,7 @@ import { cardPicture } from "../card-picture.ts";
 import { canBook, canJoinWaitlist, cardLabel, formatHours, seatLines } from "../format.ts";
 import { ageLines, priceLines } from "../prices.ts";
 import type { EventView } from "../types.ts";
-import { CancellationDetails } from "./cancellation-facts.tsx";
+import { CancellationDetails } from "./cancellation-details.tsx";
 import { EventTime } from "./event-time.tsx";
 
 /**

@@ -1,5 +1,5 @@
 import { type FormEvent, useState } from "react";
-import { genderWord } from "../../../../common/formats.ts";
+import { genderWord } from "../../../../common/format-words.ts";
 import { ErrorNotice } from "../../../lib/error-notice.tsx";
 import type { KeepApartGuest } from "../rounds-api.ts";
 import { useKeepApart } from "../use-keep-apart.ts";
