@@ -13,8 +13,6 @@ describe("Use my credit", () => {
       "Your credit pays the whole $45.00: no card needed, and your ticket comes at once.",
     );
     expect(creditNote(true, 2000, 4500)).toBe("Your credit pays $20.00; your card pays the other $25.00.");
-    expect(creditNote(false, 2000, 4500)).toBe(
-      "Your card pays the full $45.00; your credit stays for another night.",
-    );
+    expect(creditNote(false, 2000, 4500)).toBe("Your card pays the full $45.00; your credit stays for another night.");
   });
 });
