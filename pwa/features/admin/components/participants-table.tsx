@@ -3,6 +3,7 @@ import { imageUrl } from "../../../lib/api.ts";
 import type { Participant } from "../admin-api.ts";
 import { formatAud, nationalPhone, statusLabel, thumbnailOf } from "../format.ts";
 import type { RefundOutcome } from "../refund-batch.ts";
+import { GiveCreditDialog } from "./give-credit-dialog.tsx";
 import { VenueTime } from "./venue-time.tsx";
 
 // The participants table of the User Details tab (user-details.tsx): one row per booking, with a
@@ -23,6 +24,9 @@ export function ParticipantsTable(props: {
   onSelectAll(): void;
 }) {
   const { list, zone, processing, selected, allSelected, results, onToggle } = props;
+  // **Give credit** (issue 52): whom the dialog is open for, and what each row was given while shown.
+  const [giving, setGiving] = useState<Participant | null>(null);
+  const [given, setGiven] = useState<Map<number, number>>(new Map());
   return (
     <>
       {/* Fits a 1366 px laptop; a narrower window scrolls it sideways, so keyboard users can focus it
@@ -52,6 +56,7 @@ export function ParticipantsTable(props: {
               <th scope="col">Status</th>
               <th scope="col">Booked</th>
               <th scope="col">Checked in</th>
+              <th scope="col">Credit</th>
             </tr>
           </thead>
           <tbody>
@@ -64,11 +69,20 @@ export function ParticipantsTable(props: {
                 selected={p.payment_intent_id !== null && selected.has(p.payment_intent_id)}
                 outcome={p.payment_intent_id ? results.get(p.payment_intent_id) : undefined}
                 onToggle={onToggle}
+                given={given.get(p.id)}
+                onGiveCredit={() => setGiving(p)}
               />
             ))}
           </tbody>
         </table>
       </section>
+      {giving ? (
+        <GiveCreditDialog
+          participant={giving}
+          onClose={() => setGiving(null)}
+          onGiven={(cents) => setGiven((m) => new Map(m).set(giving.id, (m.get(giving.id) ?? 0) + cents))}
+        />
+      ) : null}
     </>
   );
 }
@@ -80,6 +94,9 @@ function ParticipantRow(props: {
   selected: boolean;
   outcome: RefundOutcome | undefined;
   onToggle(paymentIntentId: string): void;
+  /** The credit given to this participant since the table was shown, in cents. */
+  given: number | undefined;
+  onGiveCredit(): void;
 }) {
   const { p, zone, processing } = props;
   return (
@@ -134,6 +151,18 @@ function ParticipantRow(props: {
       </td>
       <td>
         <VenueTime iso={p.checkedInAt} zone={zone} />
+      </td>
+      <td>
+        <button
+          type="button"
+          className="button"
+          onClick={props.onGiveCredit}
+          disabled={processing}
+          aria-label={`Give credit to ${p.username}`}
+        >
+          Give credit
+        </button>
+        {props.given ? <span className="admin-row-result ok">Gave {formatAud(props.given / 100)}</span> : null}
       </td>
     </tr>
   );
