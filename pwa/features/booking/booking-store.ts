@@ -62,6 +62,11 @@ type Flow = {
    * and the flow ends on their ticket.
    */
   transferToken: string | null;
+  /**
+   * **Use my credit** at the step before paying (issue 52, docs/decisions/057-credit.md): on unless the
+   * guest unticks it; sent as `useCredit` only when the signed-in number has credit.
+   */
+  useCredit: boolean;
 };
 
 export type Begin = { intent?: BookingIntent; offer?: OfferState; verifiedPhone?: string; transferToken?: string };
@@ -81,6 +86,7 @@ type Actions = {
   setPhoto(photo: File | null): void;
   held(hold: ConfirmationState): void;
   setPromo(promo: Flow["promo"]): void;
+  setUseCredit(useCredit: boolean): void;
 };
 
 export type BookingState = Flow & Actions;
@@ -115,6 +121,7 @@ export const EMPTY_FLOW: Flow = {
   hold: null,
   promo: null,
   transferToken: null,
+  useCredit: true,
 };
 
 /** The sessionStorage key the flow is kept under, for this tab only. */
@@ -167,8 +174,8 @@ type Kept = Omit<Flow, "details"> & {
 
 function kept(state: BookingState): Kept {
   const { photo, photoPreview, mixedGender, wantsToMeet, useSaved, ...details } = state.details;
-  const { eventID, event, intent, offer, side, typedPhone, step, hold, promo, transferToken } = state;
-  return { eventID, event, intent, offer, side, typedPhone, step, details, hold, promo, transferToken };
+  const { eventID, event, intent, offer, side, typedPhone, step, hold, promo, transferToken, useCredit } = state;
+  return { eventID, event, intent, offer, side, typedPhone, step, details, hold, promo, transferToken, useCredit };
 }
 
 export const useBookingStore = create<BookingState>()(
@@ -188,6 +195,7 @@ export const useBookingStore = create<BookingState>()(
           intent: options.intent ?? "book",
           offer: options.offer ?? null,
           transferToken: options.transferToken ?? null,
+          useCredit: true,
           side: null,
           step: firstStep(event, options),
           details: { ...details, name },
@@ -207,6 +215,7 @@ export const useBookingStore = create<BookingState>()(
       },
       held: (hold) => set({ hold }),
       setPromo: (promo) => set({ promo }),
+      setUseCredit: (useCredit) => set({ useCredit }),
     }),
     {
       name: BOOKING_STORE_KEY,

@@ -13,6 +13,11 @@ export type SuccessParams = {
   amount: string;
   userEmail: string;
   phone: string;
+  /**
+   * A booking paid wholly by credit (issue 52): no checkout at the provider, so no `session_id`; the
+   * ticket is read from My nights, whose session showed the credit (`/success?paid=credit&…`).
+   */
+  paidByCredit?: boolean;
 };
 
 export const PAYMENT_INTENT_KEY = "paymentIntentId";
@@ -21,7 +26,15 @@ export function readSuccessParams(search: URLSearchParams): SuccessParams | null
   const userID = Number(search.get("userID"));
   const eventID = Number(search.get("eventID"));
   const sessionId = search.get("session_id") ?? "";
-  if (!sessionId || !Number.isInteger(userID) || userID <= 0 || !Number.isInteger(eventID) || eventID <= 0) return null;
+  const paidByCredit = search.get("paid") === "credit";
+  if (
+    (!sessionId && !paidByCredit) ||
+    !Number.isInteger(userID) ||
+    userID <= 0 ||
+    !Number.isInteger(eventID) ||
+    eventID <= 0
+  )
+    return null;
   return {
     sessionId,
     userID,
@@ -30,6 +43,7 @@ export function readSuccessParams(search: URLSearchParams): SuccessParams | null
     amount: search.get("amount") ?? "",
     userEmail: search.get("userEmail") ?? "",
     phone: search.get("phone") ?? "",
+    ...(paidByCredit ? { paidByCredit } : {}),
   };
 }
 
@@ -82,9 +96,36 @@ async function textedOrSaved(params: SuccessParams): Promise<Confirmed> {
   return saved ? { status: "ready", ticket: saved, saved: true } : { status: "texted" };
 }
 
+/** The ticket saved on this phone, or shown unsaved when the browser refuses to keep it. */
+async function saved(ticket: ReturnType<typeof ticketFromReply>): Promise<Confirmed> {
+  try {
+    return { status: "ready", ticket: await saveTicket(ticket), saved: true };
+  } catch (error) {
+    // Private browsing can refuse IndexedDB; the ticket still shows and the SMS has the code.
+    console.error(error);
+    return { status: "ready", ticket: asSavedTicket(ticket), saved: false };
+  }
+}
+
+/**
+ * A booking paid wholly by credit (docs/decisions/057-credit.md) is paid when the checkout call
+ * answers: its ticket is My nights' upcoming night of this event and user, saved on the phone as a
+ * paid return's is.
+ */
+async function creditTicket(params: SuccessParams): Promise<Confirmed> {
+  const reply = await send(api.me.$get());
+  if (!reply.ok) return textedOrSaved(params);
+  const night = reply.data.nights.find(
+    (n) => n.standing === "upcoming" && n.eventID === params.eventID && n.userID === params.userID,
+  );
+  if (night?.standing !== "upcoming") return { status: "error", message: FAILED, canRetry: true };
+  return saved(ticketFromReply(night.ticket));
+}
+
 /** Steps the success page through its flow: payment intent → local storage → confirmation → saved ticket. */
 export async function confirmPayment(params: SuccessParams): Promise<Confirmed> {
   try {
+    if (params.paidByCredit) return await creditTicket(params);
     const session = await send(api["checkout-session"].$get({ query: { session_id: params.sessionId } }));
     if (!session.ok) {
       if (session.data.code === "phone_not_verified") return textedOrSaved(params);
@@ -120,18 +161,7 @@ export async function confirmPayment(params: SuccessParams): Promise<Confirmed> 
           }
         : { status: "error", message: reply.status === 409 ? NOT_PAID : FAILED, canRetry: true };
     }
-    const ticket = ticketFromReply(reply.data);
-    try {
-      return { status: "ready", ticket: await saveTicket(ticket), saved: true };
-    } catch (error) {
-      // Private browsing can refuse IndexedDB; the ticket still shows and the SMS has the code.
-      console.error(error);
-      return {
-        status: "ready",
-        ticket: asSavedTicket(ticket),
-        saved: false,
-      };
-    }
+    return await saved(ticketFromReply(reply.data));
   } catch (error) {
     console.error(error);
     if (error instanceof CallFailed) {

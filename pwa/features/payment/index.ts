@@ -1,2 +1,3 @@
 // Checkout, started from the booking flow's Proceed to Payment.
-export { type CheckoutUser, startCheckout } from "./start-checkout.ts";
+export { useSignedInCredit } from "./signed-in-credit.ts";
+export { type CheckoutUser, paidByCreditPath, startCheckout } from "./start-checkout.ts";

@@ -6,22 +6,32 @@ import { markTicket } from "./ticket-store.ts";
 // from /me and from the ticket itself.
 
 export type CancelOutcome =
-  | { kind: "done"; refundCents: number; status: "refunded" | "cancelled" }
+  | { kind: "done"; refundCents: number; creditCents: number; status: "refunded" | "cancelled" }
   | { kind: "too-late" }
+  /** `as: "credit"` after the event's Credit until (409 `credit_closed`): only the refund is left. */
+  | { kind: "credit-closed" }
   | { kind: "signed-out" }
   | { kind: "offline" }
   | { kind: "failed" };
+
+/** How the guest takes what a cancel gives back (issue 52): money under the policy, or credit of the full price. */
+export type CancelAs = "refund" | "credit";
 
 /**
  * Cancels the booking for the signed-in guest. Once it is cancelled the ticket saved on this phone
  * stops being valid at once (no QR to scan), before `ticket-status` would next be asked.
  */
-export async function cancelBooking(target: { eventID: number; userID: number }): Promise<CancelOutcome> {
+export async function cancelBooking(target: {
+  eventID: number;
+  userID: number;
+  as?: CancelAs;
+}): Promise<CancelOutcome> {
   let outcome: CancelOutcome;
   try {
     const reply = await send(api["cancel-booking"].$post({ json: target }));
     if (reply.ok) outcome = { kind: "done", ...reply.data };
     else if (reply.data.code === "too_late_to_cancel") outcome = { kind: "too-late" };
+    else if (reply.data.code === "credit_closed") outcome = { kind: "credit-closed" };
     else if (reply.data.code === "guest_session_required") outcome = { kind: "signed-out" };
     else outcome = { kind: "failed" };
   } catch (error) {

@@ -34,6 +34,7 @@ export function Overview({ events }: { events: ReturnType<typeof useAdminEvents>
         <p className="admin-summary">
           Events still to run come first; ended and cancelled ones below. Times are the venue's.
         </p>
+        <CreditOutstanding numbers={numbers} />
         <button
           type="button"
           className="button"
@@ -125,6 +126,21 @@ function OverviewRow({ event, numbers }: { event: AdminEventSummary; numbers: Nu
         </span>
       </td>
     </tr>
+  );
+}
+
+/**
+ * **Credit outstanding** (issue 52, docs/decisions/057-credit.md): every guest's credit balance summed,
+ * the nights the house still owes. One figure for the house, which each event's numbers carry alike;
+ * shown once any of them has answered.
+ */
+function CreditOutstanding({ numbers }: { numbers: ReadonlyMap<number, NumbersState> }) {
+  const first = [...numbers.values()].find((n): n is EventNumbers => typeof n !== "string");
+  if (!first) return null;
+  return (
+    <p className="admin-summary admin-credit-outstanding">
+      <strong>Credit outstanding {formatAud(first.creditOutstandingCents / 100)}</strong>
+    </p>
   );
 }
 

@@ -3,6 +3,7 @@ import { imageUrl } from "../../../lib/api.ts";
 import type { Participant } from "../admin-api.ts";
 import { formatAud, nationalPhone, statusLabel, thumbnailOf } from "../format.ts";
 import type { RefundOutcome } from "../refund-batch.ts";
+import { GiveCreditDialog } from "./give-credit-dialog.tsx";
 import { VenueTime } from "./venue-time.tsx";
 
 // The participants table of the User Details tab (user-details.tsx): one row per booking, with a
@@ -23,6 +24,9 @@ export function ParticipantsTable(props: {
   onSelectAll(): void;
 }) {
   const { list, zone, processing, selected, allSelected, results, onToggle } = props;
+  // **Give credit** (issue 52): whom the dialog is open for, and what each row was given while shown.
+  const [giving, setGiving] = useState<Participant | null>(null);
+  const [given, setGiven] = useState<Map<number, number>>(new Map());
   return (
     <>
       {/* Fits a 1366 px laptop; a narrower window scrolls it sideways, so keyboard users can focus it
@@ -64,11 +68,20 @@ export function ParticipantsTable(props: {
                 selected={p.payment_intent_id !== null && selected.has(p.payment_intent_id)}
                 outcome={p.payment_intent_id ? results.get(p.payment_intent_id) : undefined}
                 onToggle={onToggle}
+                given={given.get(p.id)}
+                onGiveCredit={() => setGiving(p)}
               />
             ))}
           </tbody>
         </table>
       </section>
+      {giving ? (
+        <GiveCreditDialog
+          participant={giving}
+          onClose={() => setGiving(null)}
+          onGiven={(cents) => setGiven((m) => new Map(m).set(giving.id, (m.get(giving.id) ?? 0) + cents))}
+        />
+      ) : null}
     </>
   );
 }
@@ -80,6 +93,9 @@ function ParticipantRow(props: {
   selected: boolean;
   outcome: RefundOutcome | undefined;
   onToggle(paymentIntentId: string): void;
+  /** The credit given to this participant since the table was shown, in cents. */
+  given: number | undefined;
+  onGiveCredit(): void;
 }) {
   const { p, zone, processing } = props;
   return (
@@ -128,6 +144,17 @@ function ParticipantRow(props: {
       <td>
         <span className={`admin-badge status-${p.status}`}>{statusLabel(p.status)}</span>
         <RefundResult outcome={props.outcome} refunded={p.status === "refunded"} />
+        {/* Give credit sits with the row's money, not in a column of its own: the table fits 1366 px. */}
+        <button
+          type="button"
+          className="button admin-give-credit"
+          onClick={props.onGiveCredit}
+          disabled={processing}
+          aria-label={`Give credit to ${p.username}`}
+        >
+          Give credit
+        </button>
+        {props.given ? <span className="admin-row-result ok">Gave {formatAud(props.given / 100)}</span> : null}
       </td>
       <td>
         <VenueTime iso={p.bookedAt} zone={zone} />

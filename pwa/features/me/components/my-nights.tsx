@@ -3,8 +3,10 @@ import { Link } from "react-router-dom";
 import { useAnnouncement } from "../../../lib/announcement.tsx";
 import { formatPhone } from "../../booking/index.ts";
 import { CancelBooking, TicketCard, ticketFromReply } from "../../tickets/index.ts";
+import { creditedByCancel, creditZone } from "../credit-lines.ts";
 import type { MyNight, MyNights } from "../me-api.ts";
 import { MarketingChoices } from "./marketing-choices.tsx";
+import { MyCreditPanel } from "./my-credit.tsx";
 import { MyData } from "./my-data.tsx";
 import { PastNight, VoidNight } from "./night-cards.tsx";
 import "../me.css";
@@ -68,6 +70,7 @@ export function MyNightsList({
           </Link>
         </div>
       ) : null}
+      <MyCreditPanel credit={data.credit} zone={creditZone(data.nights)} />
       {upcoming.length > 0 ? (
         <section className="night-group" aria-labelledby="me-upcoming">
           <h2 id="me-upcoming">Upcoming</h2>
@@ -109,7 +112,7 @@ export function MyNightsList({
           <ul className="night-list">
             {ended.map((night) => (
               <li key={night.bookingId}>
-                <VoidNight night={night} />
+                <VoidNight night={night} credited={creditedByCancel(data.credit, night.eventName)} />
               </li>
             ))}
           </ul>

@@ -70,7 +70,14 @@ export function PastNight({ night }: { night: Night<"past"> }) {
 }
 
 /** A night that will not happen for this guest: the event was cancelled, or the seat refunded. */
-export function VoidNight({ night }: { night: Night<"cancelled" | "refunded" | "transferred"> }) {
+export function VoidNight({
+  night,
+  credited = false,
+}: {
+  night: Night<"cancelled" | "refunded" | "transferred">;
+  /** The guest's cancel was taken as credit (issue 52): the night says so instead of "no refund". */
+  credited?: boolean;
+}) {
   if (night.standing === "transferred")
     return (
       <article className="night-card is-void" aria-label={night.eventName}>
@@ -86,7 +93,9 @@ export function VoidNight({ night }: { night: Night<"cancelled" | "refunded" | "
     );
   const refund =
     night.byYou && night.refundedCents === 0
-      ? "No refund was due under the event's policy."
+      ? credited
+        ? "You took its price as credit on your number, shown under Credit."
+        : "No refund was due under the event's policy."
       : night.refundedCents !== null
         ? `${formatPrice(night.refundedCents / 100)} was refunded to your card.`
         : night.standing === "cancelled"

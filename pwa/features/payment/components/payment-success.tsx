@@ -47,8 +47,9 @@ export function PaymentSuccess({ params }: { params: SuccessParams | null }) {
   return (
     <section className="payment-success" aria-labelledby="ticket-heading">
       <p className="notice ok" id="ticket-heading">
-        Payment received. You're booked! We've also texted your code to{" "}
-        {state.ticket.phone ? <span className="phone">{nationalPhone(state.ticket.phone)}</span> : "your phone"}.
+        {params?.paidByCredit ? "Paid with your credit." : "Payment received."} You're booked! We've also texted your
+        code to {state.ticket.phone ? <span className="phone">{nationalPhone(state.ticket.phone)}</span> : "your phone"}
+        .
       </p>
       {region}
       <TicketCard ticket={cancelledAs ? { ...state.ticket, status: cancelledAs } : state.ticket} />

@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState } from "react";
 import { Link } from "react-router-dom";
 import { type CancellationPolicy, CONSUMER_LAW_NOTE, policyText, refundDue } from "../../../../common/cancellation.ts";
-import { formatPrice } from "../../events/index.ts";
-import { type CancelOutcome, cancelBooking, ticketStatusAfter } from "../cancel-booking.ts";
+import { type CancelAs, type CancelOutcome, cancelBooking, ticketStatusAfter } from "../cancel-booking.ts";
+import { CREDIT_CLOSED, cancelledSentence, comesBack, creditLabel, refundLabel } from "../cancel-choices.ts";
 import "../tickets.css";
 
 type Props = {
@@ -23,17 +23,6 @@ type Props = {
   startOpen?: boolean;
 };
 
-const dollars = (cents: number) => formatPrice(cents / 100);
-
-/** What comes back if the guest cancels now, said before they confirm. */
-function comesBack(cents: number | null, paid: number) {
-  if (cents === null) return "The event has started, so this booking can no longer be cancelled.";
-  if (cents === 0) return "Under this event's policy nothing comes back if you cancel now.";
-  return cents === paid
-    ? `You'll get back the full ${dollars(cents)}.`
-    : `You'll get back ${dollars(cents)} of the ${dollars(paid)} you paid.`;
-}
-
 function failure(outcome: Exclude<CancelOutcome, { kind: "done" }>, onTicket: boolean) {
   switch (outcome.kind) {
     case "too-late":
@@ -44,17 +33,26 @@ function failure(outcome: Exclude<CancelOutcome, { kind: "done" }>, onTicket: bo
         : "Your sign-in has ended. Sign in again to cancel.";
     case "offline":
       return "You're offline. Cancel again when you have a connection.";
+    case "credit-closed":
+      return CREDIT_CLOSED;
     default:
       return "Couldn't cancel the booking. Try again.";
   }
 }
 
-/** **Cancel my booking**: the policy, the amount that would come back now, then a confirmation. */
+/**
+ * **Cancel my booking**: the policy, then a confirmation that offers **Refund $X** (the policy's amount
+ * now) or **Credit $Y** (the full price paid, towards any night, while the event's Credit until allows;
+ * issue 52), and says what the chosen one gives before the guest confirms.
+ */
 export function CancelBooking(props: Props) {
   const { eventID, userID, eventName, eventDate, amountCents, policy, onCancelled, signInPath } = props;
   const [asking, setAsking] = useState(props.startOpen ?? false);
   const [busy, setBusy] = useState(false);
   const [failed, setFailed] = useState<Exclude<CancelOutcome, { kind: "done" }> | null>(null);
+  const [choice, setChoice] = useState<CancelAs>("refund");
+  // The server said the Credit until time has passed: only the refund is offered from then on.
+  const [creditClosed, setCreditClosed] = useState(false);
   const confirmRef = useRef<HTMLFieldSetElement>(null);
   const openRef = useRef<HTMLButtonElement>(null);
   const due = refundDue(policy, amountCents, Date.parse(eventDate), Date.now());
@@ -68,23 +66,23 @@ export function CancelBooking(props: Props) {
   const confirm = async () => {
     setBusy(true);
     setFailed(null);
-    const outcome = await cancelBooking({ eventID, userID });
+    const outcome = await cancelBooking({ eventID, userID, as: choice });
     setBusy(false);
     if (outcome.kind === "done") {
       setAsking(false);
-      onCancelled(
-        outcome.refundCents > 0
-          ? `Your booking for ${eventName} is cancelled. ${dollars(outcome.refundCents)} is being refunded to your card.`
-          : `Your booking for ${eventName} is cancelled. No refund was due.`,
-        ticketStatusAfter(outcome),
-      );
+      onCancelled(cancelledSentence(eventName, outcome), ticketStatusAfter(outcome));
     } else {
+      if (outcome.kind === "credit-closed") {
+        setCreditClosed(true);
+        setChoice("refund");
+      }
       setFailed(outcome);
     }
   };
   const keep = () => {
     setAsking(false);
     setFailed(null);
+    setChoice("refund");
     // The confirmation's buttons go: the focus goes back to the button that opened it.
     requestAnimationFrame(() => openRef.current?.focus());
   };
@@ -95,8 +93,36 @@ export function CancelBooking(props: Props) {
       {asking ? (
         <fieldset className="cancel-confirm" ref={confirmRef}>
           <legend>
-            <strong>{comesBack(due, amountCents)}</strong>
+            <strong>{comesBack(choice, due, amountCents)}</strong>
           </legend>
+          {due !== null ? (
+            <div className="cancel-choices">
+              <label className="cancel-choice">
+                <input
+                  type="radio"
+                  name={`cancel-as-${eventID}-${userID}`}
+                  value="refund"
+                  checked={choice === "refund"}
+                  onChange={() => setChoice("refund")}
+                  disabled={busy}
+                />{" "}
+                {refundLabel(due)}
+              </label>
+              {creditClosed ? null : (
+                <label className="cancel-choice">
+                  <input
+                    type="radio"
+                    name={`cancel-as-${eventID}-${userID}`}
+                    value="credit"
+                    checked={choice === "credit"}
+                    onChange={() => setChoice("credit")}
+                    disabled={busy}
+                  />{" "}
+                  {creditLabel(amountCents)}
+                </label>
+              )}
+            </div>
+          ) : null}
           {due !== null ? (
             <button
               type="button"
