@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { CREDIT_CLOSED, cancelledSentence, comesBack, creditLabel, refundLabel } from "./cancel-choices.ts";
 
-// The words of Cancel my booking's two choices (issue 52): each starts with the label CONTRACT.md
+// The words of Cancel my booking's two choices (issue 52): each starts with the label the issue
 // settles (**Refund**, **Credit**), and says the amount the guest would get.
 
 describe("Cancel my booking's choices", () => {
