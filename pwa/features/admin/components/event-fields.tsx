@@ -10,6 +10,7 @@ import {
 } from "../../../../common/formats.ts";
 import type { EventDraft } from "../event-draft.ts";
 import { BalancedSeatsFields } from "./balanced-seats-fields.tsx";
+import { MoneyRulesFields } from "./money-rules-fields.tsx";
 import { PricesFields } from "./prices-fields.tsx";
 import { TimeFields, ZoneField } from "./time-fields.tsx";
 
@@ -45,6 +46,11 @@ export function EventFields(props: Props) {
       <WhenAndWhereFields {...props} />
       <SeatsAndPriceFields {...props} />
       <AgesAndRefundFields {...props} />
+      <MoneyRulesFields
+        idPrefix={props.idPrefix}
+        draft={props.draft}
+        onChange={(money) => props.onChange("money", money)}
+      />
       <PricesFields
         idPrefix={props.idPrefix}
         value={props.draft.prices}
