@@ -1,10 +1,10 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { eq, like } from "drizzle-orm";
+import { and, eq, like } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { creditEntries } from "../../db/credit-schema.ts";
-import { bookings, feedback, outboxMessages } from "../../db/schema.ts";
+import { bookings, events, feedback, outboxMessages } from "../../db/schema.ts";
 import { browserClient, type TestServer, withTestServer } from "../../test/api-harness.ts";
 import { insertEvent, insertPaidBookings } from "../../test/fixtures.ts";
 import { signedInOnMe } from "../../test/suites/booking-flow.ts";
@@ -132,6 +132,26 @@ describe("the no-match promise at Release results", () => {
       for (const other of [e.m2, e.m3, e.f1, e.f2]) {
         expect((await meOf(server, other.phone)).credit).toEqual({ balanceCents: 0, history: [] });
       }
+    });
+  });
+
+  it("counts a friend match as a match: Friend both ways gives nothing", async () => {
+    await withTestServer({ env: LIMITS }, async (server) => {
+      const e = await night(server);
+      const { db } = server.deps;
+      db.update(events).set({ offersFriend: true }).where(eq(events.id, e.id)).run();
+      for (const [from, to] of [
+        [e.m1, e.f1],
+        [e.f1, e.m1],
+      ] as const) {
+        db.update(feedback)
+          .set({ value: "friend" })
+          .where(and(eq(feedback.fromUserId, from.userId), eq(feedback.toUserId, to.userId)))
+          .run();
+      }
+      expect((await release(server, e.id)).status).toBe(200);
+      expect(ledger(server)).toEqual([]);
+      expect(promiseTexts(server)).toEqual([]);
     });
   });
 

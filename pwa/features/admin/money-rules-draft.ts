@@ -1,5 +1,5 @@
 import { EVENT_LIMITS } from "../../../common/event-limits.ts";
-import { splitsByGender } from "../../../common/formats.ts";
+import { type EventFormat, splitsByGender } from "../../../common/formats.ts";
 import { utcToWallClock, type WallClock } from "../../../common/time-zone.ts";
 import { wallClockToUtc } from "../../../common/venue-time-input.ts";
 import type { AdminEventDetail } from "./admin-api.ts";
@@ -16,7 +16,7 @@ export type MoneyRulesDraft = {
 };
 
 /** What the rules need of the rest of the draft: the start on the venue's clock, and the format. */
-type Night = WallClock & { zone: string; format: AdminEventDetail["format"] };
+type Night = WallClock & { zone: string; format: EventFormat };
 
 const HOUR = 3_600_000;
 const MINIMUM_BY_BEFORE_MS = EVENT_LIMITS.minimumByHours.default * HOUR;
