@@ -57,6 +57,8 @@ const releaseRoute = createRoute({
     "- **Who:** organiser session.",
     "- **200:** `{success: true, releasedAt, sent, failed}`: `releasedAt` ISO 8601 UTC. Releasing again",
     "  changes nothing and answers the first release's time (`sent` 0).",
+    "- At a night with `noMatchPromise`, each guest who came, rated everyone they met and has no match",
+    "  gets the price paid as credit on their number, with one text, once (docs/decisions/060-no-match-promise.md).",
   ].join("\n"),
   request: jsonBody(releaseBody),
   responses: {

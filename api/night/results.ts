@@ -14,12 +14,14 @@ import type { SmsProvider } from "../providers/sms/types.ts";
 import { whoCame } from "./attendance.ts";
 import { setShareDefaults } from "./contact-sharing.ts";
 import { type FeedbackValue, partnersOf } from "./feedback.ts";
+import { keepNoMatchPromise } from "./no-match-promise.ts";
 import type { RatedBy } from "./ratings.ts";
 
 // The results of a night (docs/decisions/021-results.md): released once, by the organiser's Release
 // results or by the scheduler at `resultsAt`; one text per participant with their matches; one
 // reminder before that to those who have not rated everyone they met. Every text is queued in the
-// outbox under a key per event and person, so a restart or a second run sends nothing twice.
+// outbox under a key per event and person, so a restart or a second run sends nothing twice. A night
+// with the no-match promise also gives its credit here (api/night/no-match-promise.ts).
 
 type Deps = { db: Db; env: Env; sms: SmsProvider; log: Logger; now: () => number };
 
@@ -184,6 +186,13 @@ export async function releaseResults(deps: Deps, eventId: number): Promise<Relea
             }),
         },
       });
+      // The no-match promise (decision 060): credit and one text, in this transaction, keyed per booking.
+      const guests = progressOf(tx, eventId, now).map((p) => ({
+        userId: p.userId,
+        done: p.done,
+        ...countsOf(p.userId),
+      }));
+      keepNoMatchPromise(tx, deps.env, event, guests, now);
       return { releasedAt: now, releasedNow: true };
     },
     { behavior: "immediate" },

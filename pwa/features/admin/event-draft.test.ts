@@ -3,6 +3,7 @@ import { eventOfReply } from "../../../common/event-wire.ts";
 import { pinClock } from "../../../test/clock.ts";
 import type { api, Ok } from "../../lib/api.ts";
 import { draftOf, draftProblem, emptyDraft, newEventOf, updateOf } from "./event-draft.ts";
+import { creditUntilShown, emptyMoneyRules, minimumByShown } from "./money-rules-draft.ts";
 
 // Every test here runs on a pinned clock (test/clock.ts), so no date below meets the real one.
 pinClock(Date.UTC(2026, 11, 2));
@@ -103,5 +104,116 @@ describe("the format in the Add and Edit forms", () => {
     expect(draft.format).toBe("mixed");
     expect(updateOf(saturday.id, draft)).toMatchObject({ format: "mixed", seatsMale: null, seatsFemale: null });
     expect(updateOf(saturday.id, { ...draft, format: "women_men" })).toMatchObject({ seatsMale: 5, seatsFemale: 5 });
+  });
+});
+
+describe("the money rules in the Add and Edit forms (issue 52)", () => {
+  const image = new File([new Uint8Array([1])], "e.png", { type: "image/png" });
+
+  it("starts a new event with Credit until at the start, Go ahead only with at least off and no promise", () => {
+    const draft = { ...emptyDraft("Australia/Sydney"), date: "2031-11-29", hour: 19, minute: 0 };
+    expect(creditUntilShown(draft.money, draft)).toEqual({ date: "2031-11-29", hour: 19, minute: 0 });
+    expect(minimumByShown(draft.money, draft)).toEqual({ date: "2031-11-27", hour: 19, minute: 0 });
+    expect(newEventOf(draft, image)).toMatchObject({
+      creditUntil: "",
+      minimumFemale: "",
+      minimumMale: "",
+      minimumTotal: "",
+      minimumBy: "",
+      noMatchPromise: "0",
+    });
+  });
+
+  it("sends what the organiser set on Add as text: the times as instants, the counts of the format", () => {
+    const draft = { ...emptyDraft("Australia/Sydney"), date: "2031-11-29", hour: 19, minute: 0 };
+    const set = {
+      ...draft,
+      money: {
+        creditUntil: { date: "2031-11-28", hour: 12, minute: 0 },
+        minimum: { on: true, women: "6", men: "7", total: "20", by: { date: "2031-11-26", hour: 9, minute: 30 } },
+        noMatchPromise: true,
+      },
+    };
+    expect(newEventOf(set, image)).toMatchObject({
+      creditUntil: "2031-11-28T01:00:00.000Z",
+      minimumFemale: "6",
+      minimumMale: "7",
+      minimumTotal: "",
+      minimumBy: "2031-11-25T22:30:00.000Z",
+      noMatchPromise: "1",
+    });
+    // One pool: people, not women and men.
+    expect(newEventOf({ ...set, format: "one_group" }, image)).toMatchObject({
+      minimumFemale: "",
+      minimumMale: "",
+      minimumTotal: "20",
+    });
+    // Turned off, nothing is sent, whatever was typed.
+    const off = { ...set, money: { ...set.money, minimum: { ...set.money.minimum, on: false } } };
+    expect(newEventOf(off, image)).toMatchObject({ minimumFemale: "", minimumMale: "", minimumBy: "" });
+  });
+
+  it("shows a stored event's rules on Edit, keeping the defaults as defaults", () => {
+    expect(draftOf(saturday).money).toEqual(emptyMoneyRules());
+    const stored = draftOf({
+      ...saturday,
+      creditUntil: "2031-11-28T01:00:00.000Z",
+      minimumFemale: 6,
+      minimumMale: 7,
+      minimumBy: "2031-11-27T08:00:00.000Z",
+      noMatchPromise: true,
+    });
+    expect(stored.money).toEqual({
+      creditUntil: { date: "2031-11-28", hour: 12, minute: 0 },
+      // 48 hours before the start is the default: it keeps following the start.
+      minimum: { on: true, women: "6", men: "7", total: "", by: null },
+      noMatchPromise: true,
+    });
+    expect(updateOf(7, stored)).toMatchObject({
+      creditUntil: "2031-11-28T01:00:00.000Z",
+      minimumFemale: 6,
+      minimumMale: 7,
+      minimumTotal: null,
+      minimumBy: null,
+      noMatchPromise: true,
+    });
+  });
+
+  it("sends null on Edit for a count turned off and a time back on its default", () => {
+    const draft = draftOf({ ...saturday, minimumTotal: 12, format: "mixed", creditUntil: "2031-11-28T01:00:00.000Z" });
+    const off = {
+      ...draft,
+      money: { ...draft.money, creditUntil: null, minimum: { ...draft.money.minimum, on: false } },
+    };
+    expect(updateOf(7, off)).toMatchObject({
+      creditUntil: null,
+      minimumFemale: null,
+      minimumMale: null,
+      minimumTotal: null,
+      minimumBy: null,
+      noMatchPromise: false,
+    });
+  });
+
+  it("says what is wrong before sending: a count missing, or a time after the start", () => {
+    const draft = draftOf(saturday);
+    const on = { ...draft, money: { ...draft.money, minimum: { ...draft.money.minimum, on: true, women: "6" } } };
+    expect(draftProblem(on)).toBe("Go ahead only with at least: give the number of women and of men, or turn it off.");
+    expect(draftProblem({ ...on, format: "one_group" })).toBe(
+      "Go ahead only with at least: give the number of people, or turn it off.",
+    );
+    const late = { ...draft, money: { ...draft.money, creditUntil: { date: "2031-11-29", hour: 20, minute: 0 } } };
+    expect(draftProblem(late)).toBe("Credit until must be no later than the start.");
+    const lateBy = {
+      ...on,
+      money: {
+        ...on.money,
+        minimum: { ...on.money.minimum, men: "6", by: { date: "2031-11-30", hour: 9, minute: 0 } },
+      },
+    };
+    expect(draftProblem(lateBy)).toBe("Go ahead only with at least: the numbers are decided no later than the start.");
+    expect(
+      draftProblem({ ...lateBy, money: { ...lateBy.money, minimum: { ...lateBy.money.minimum, by: null } } }),
+    ).toBeNull();
   });
 });

@@ -6,6 +6,14 @@ import type { AdminEventDetail, EventUpdate, NewEvent } from "./admin-api.ts";
 import { type BalancedSeats, balancedSeatsOf, seatsForUpdate, validateBalancedSeats } from "./balanced-seats.ts";
 import { apiToWallClock, wallClockToApi } from "./format.ts";
 import {
+  emptyMoneyRules,
+  type MoneyRulesDraft,
+  moneyRulesForNew,
+  moneyRulesForUpdate,
+  moneyRulesOf,
+  moneyRulesProblem,
+} from "./money-rules-draft.ts";
+import {
   emptyPrices,
   type PricesDraft,
   pricesForNew,
@@ -50,6 +58,8 @@ export type EventDraft = EventTextDraft & {
   offersFriend: boolean;
   /** Who meets whom (issue 37); only Women meet men splits the seats by gender. */
   format: EventFormat;
+  /** Credit until, Go ahead only with at least and the no-match promise (issue 52; money-rules-draft.ts). */
+  money: MoneyRulesDraft;
 };
 
 export const emptyDraft = (zone: string): EventDraft => ({
@@ -69,6 +79,7 @@ export const emptyDraft = (zone: string): EventDraft => ({
   cancelPercent: String(EVENT_LIMITS.cancelLaterPercent.default),
   offersFriend: false,
   format: "women_men",
+  money: emptyMoneyRules(),
 });
 
 export const draftOf = (e: AdminEventDetail): EventDraft => ({
@@ -88,6 +99,7 @@ export const draftOf = (e: AdminEventDetail): EventDraft => ({
   cancelPercent: String(e.cancellationPolicy.laterPercent),
   offersFriend: e.offersFriend,
   format: e.format ?? "women_men",
+  money: moneyRulesOf(e),
 });
 
 /** A venue-clock time the draft sends: an ISO instant, or undefined when the organiser left it alone. */
@@ -108,7 +120,8 @@ function timesOf(draft: EventDraft): { resultsAt?: string; doorsOpenAt?: string 
 /** What the browser's own input checks cannot see; null when the draft may be sent. */
 export const draftProblem = (draft: EventDraft): string | null =>
   (splitsByGender(draft.format) ? validateBalancedSeats(draft.seatPlan, draft.seats) : null) ??
-  pricesProblem(draft.prices);
+  pricesProblem(draft.prices) ??
+  moneyRulesProblem(draft.money, draft);
 
 /** The venue's wall clock as the API's UTC date and H:M time, with the zone's daylight saving applied. */
 const startOf = (draft: EventDraft) =>
@@ -135,6 +148,7 @@ export function newEventOf(draft: EventDraft, image: File): NewEvent {
     cancelLaterPercent: draft.cancelPercent,
     offersFriend: draft.offersFriend ? "1" : "0",
     format: draft.format,
+    ...moneyRulesForNew(draft.money, draft),
     eventImage: image,
   };
 }
@@ -158,4 +172,5 @@ export const updateOf = (eventId: number, draft: EventDraft): EventUpdate => ({
   cancelLaterPercent: Number(draft.cancelPercent),
   offersFriend: draft.offersFriend,
   format: draft.format,
+  ...moneyRulesForUpdate(draft.money, draft),
 });

@@ -2,14 +2,13 @@ import { type FormEvent, type RefObject, useEffect, useRef, useState } from "rea
 import { EventPicker } from "../../../components/ui/event-picker.tsx";
 import { FormMessage } from "../../../components/ui/form-message.tsx";
 import { imageUrl } from "../../../lib/api.ts";
-import type { EventDraft } from "../event-draft.ts";
 import { apiToWallClock, formatAtVenue, plural, seatsLeftLabel, statusLabel, tomorrowAt } from "../format.ts";
 import type { useAdminEvents } from "../use-admin-events.ts";
 import { useEventEditor } from "../use-event-editor.ts";
 import { EventFields } from "./event-fields.tsx";
 import { EventLifecycleActions } from "./event-lifecycle-actions.tsx";
 import { PromoCodesPanel } from "./promo-codes-panel.tsx";
-import { TimeFields } from "./time-fields.tsx";
+import { VenueDateTimeField } from "./time-fields.tsx";
 
 type EditedEvent = NonNullable<ReturnType<typeof useEventEditor>["event"]>;
 
@@ -72,6 +71,7 @@ export function EditEventForm(props: {
                 />
                 {draft.results ? (
                   <VenueDateTimeField
+                    id="edit-results"
                     name="Results"
                     legend="Results released at"
                     hint="Guests rate until then and are texted their matches at that time. Default: 12:00 PM the day after the event. Release results on the Rounds tab sends them sooner."
@@ -82,6 +82,7 @@ export function EditEventForm(props: {
                 ) : null}
                 {draft.doors ? (
                   <VenueDateTimeField
+                    id="edit-doors"
                     name="Doors"
                     legend="Doors open at"
                     hint="The door checks people in from then, and host links work from then. Default: 3 hours before the start. Open doors now opens them at once without starting the event."
@@ -178,57 +179,5 @@ function ClosedNote({ event, unrefunded }: { event: EditedEvent; unrefunded: num
         </p>
       ) : null}
     </>
-  );
-}
-
-type VenueDateTime = NonNullable<EventDraft["results"]>;
-
-/**
- * A moment of the night on the venue's clock, as a date and a time: when the doors open (3 hours
- * before the start unless changed, docs/decisions/008-door.md; the server refuses one after the start,
- * and a later one once someone is checked in) and when the results are released (12:00 PM the day
- * after unless changed, docs/decisions/021-results.md; the server refuses one before the end).
- */
-function VenueDateTimeField(props: {
-  /** `Doors` or `Results`: the start of each label, and of the ids. */
-  name: "Doors" | "Results";
-  legend: string;
-  hint: string;
-  value: VenueDateTime;
-  minDate?: string;
-  onChange(value: VenueDateTime): void;
-}) {
-  const { name, value, onChange } = props;
-  const id = `edit-${name.toLowerCase()}`;
-  return (
-    <fieldset className="admin-results-time span-2">
-      <legend>{props.legend} (venue's local time)</legend>
-      <div className="admin-results-row">
-        <div className="field">
-          <label htmlFor={`${id}-date`}>{name} date</label>
-          <input
-            id={`${id}-date`}
-            type="date"
-            required
-            min={props.minDate}
-            value={value.date}
-            aria-describedby={`${id}-hint`}
-            onChange={(e) => onChange({ ...value, date: e.target.value })}
-          />
-        </div>
-        <TimeFields
-          idPrefix={id}
-          legend={`${name} time (venue's local time)`}
-          labelPrefix={name}
-          hour={value.hour}
-          minute={value.minute}
-          onHour={(hour) => onChange({ ...value, hour })}
-          onMinute={(minute) => onChange({ ...value, minute })}
-        />
-      </div>
-      <p id={`${id}-hint`} className="admin-hint">
-        {props.hint}
-      </p>
-    </fieldset>
   );
 }

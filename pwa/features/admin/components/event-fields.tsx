@@ -5,6 +5,7 @@ import { FORMAT_HINTS } from "../../../../common/format-words.ts";
 import { EVENT_FORMATS, type EventFormat, FORMAT_LABELS, splitsByGender } from "../../../../common/formats.ts";
 import type { EventDraft } from "../event-draft.ts";
 import { BalancedSeatsFields } from "./balanced-seats-fields.tsx";
+import { MoneyRulesFields } from "./money-rules-fields.tsx";
 import { PricesFields } from "./prices-fields.tsx";
 import { TimeFields, ZoneField } from "./time-fields.tsx";
 
@@ -40,6 +41,11 @@ export function EventFields(props: Props) {
       <WhenAndWhereFields {...props} />
       <SeatsAndPriceFields {...props} />
       <AgesAndRefundFields {...props} />
+      <MoneyRulesFields
+        idPrefix={props.idPrefix}
+        draft={props.draft}
+        onChange={(money) => props.onChange("money", money)}
+      />
       <PricesFields
         idPrefix={props.idPrefix}
         value={props.draft.prices}

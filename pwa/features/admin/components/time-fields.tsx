@@ -1,3 +1,4 @@
+import type { WallClock } from "../../../../common/time-zone.ts";
 import { AUSTRALIAN_TIME_ZONES } from "../../../../common/venue-time-input.ts";
 import { HOURS, MINUTES } from "../format.ts";
 
@@ -63,5 +64,57 @@ export function ZoneField(props: { id: string; value: string; onChange(zone: str
         ))}
       </select>
     </div>
+  );
+}
+
+/**
+ * A moment of the night on the venue's clock, as a date and a time: when the doors open (3 hours
+ * before the start unless changed, docs/decisions/008-door.md; the server refuses one after the start,
+ * and a later one once someone is checked in), when the results are released (12:00 PM the day
+ * after unless changed, docs/decisions/021-results.md; the server refuses one before the end), and the
+ * money rules' times (Credit until, and when Go ahead only with at least is decided; issue 52).
+ */
+export function VenueDateTimeField<T extends WallClock>(props: {
+  /** The start of the fields' ids. */
+  id: string;
+  /** The start of each label: `Results` gives **Results date**, **Results hour**, **Results minute**. */
+  name: string;
+  legend: string;
+  hint: string;
+  value: T;
+  minDate?: string;
+  onChange(value: T): void;
+}) {
+  const { id, name, value, onChange } = props;
+  return (
+    <fieldset className="admin-results-time span-2">
+      <legend>{props.legend} (venue's local time)</legend>
+      <div className="admin-results-row">
+        <div className="field">
+          <label htmlFor={`${id}-date`}>{name} date</label>
+          <input
+            id={`${id}-date`}
+            type="date"
+            required
+            min={props.minDate}
+            value={value.date}
+            aria-describedby={`${id}-hint`}
+            onChange={(e) => onChange({ ...value, date: e.target.value })}
+          />
+        </div>
+        <TimeFields
+          idPrefix={id}
+          legend={`${name} time (venue's local time)`}
+          labelPrefix={name}
+          hour={value.hour}
+          minute={value.minute}
+          onHour={(hour) => onChange({ ...value, hour })}
+          onMinute={(minute) => onChange({ ...value, minute })}
+        />
+      </div>
+      <p id={`${id}-hint`} className="admin-hint">
+        {props.hint}
+      </p>
+    </fieldset>
   );
 }

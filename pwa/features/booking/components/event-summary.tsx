@@ -1,3 +1,4 @@
+import { NO_MATCH_PROMISE } from "../../../../common/no-match-promise.ts";
 import { CancellationFacts, EventTime, type EventView, formatPrice, priceLines } from "../../events/index.ts";
 import type { PersonGender } from "../types.ts";
 
@@ -46,6 +47,12 @@ export function EventSummaryCard({ event, gender }: { event: EventView; gender?:
         </dd>
       </div>
       <CancellationFacts policy={event.cancellationPolicy} />
+      {event.noMatchPromise ? (
+        <div>
+          <dt>Our promise</dt>
+          <dd className="no-match-promise">{NO_MATCH_PROMISE}</dd>
+        </div>
+      ) : null}
     </dl>
   );
 }

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { useNavigate } from "react-router-dom";
 import { FORMAT_LABELS } from "../../../../common/formats.ts";
+import { NO_MATCH_PROMISE } from "../../../../common/no-match-promise.ts";
 import { bookingStepPath } from "../../../app/paths.ts";
 import { cardPicture } from "../card-picture.ts";
 import { canBook, canJoinWaitlist, cardLabel, formatHours, seatLines } from "../format.ts";
@@ -100,6 +101,7 @@ export function EventCard({
           ) : null}
         </dl>
         <CancellationDetails policy={event.cancellationPolicy} />
+        {event.noMatchPromise ? <p className="event-promise">{NO_MATCH_PROMISE}</p> : null}
         <div className="event-card-actions">
           <button type="button" className="button primary" disabled={!bookable} onClick={() => start("book")}>
             Book Tickets

@@ -6,6 +6,7 @@ import { useAnnouncement } from "../../../lib/announcement.tsx";
 import { ErrorNotice } from "../../../lib/error-notice.tsx";
 import { type SavedTicket, TicketCancel, TicketCard } from "../../tickets/index.ts";
 import { type SuccessParams, usePaymentConfirmation } from "../confirm-payment.ts";
+import { NoMatchPromiseLine } from "./no-match-promise-line.tsx";
 
 export function PaymentSuccess({ params }: { params: SuccessParams | null }) {
   const { state, retry } = usePaymentConfirmation(params);
@@ -52,6 +53,7 @@ export function PaymentSuccess({ params }: { params: SuccessParams | null }) {
         .
       </p>
       {region}
+      {params ? <NoMatchPromiseLine eventID={params.eventID} /> : null}
       <TicketCard ticket={cancelledAs ? { ...state.ticket, status: cancelledAs } : state.ticket} />
       <p className="message" role="status">
         {state.saved
