@@ -41,7 +41,10 @@ const getGuestChoiceRoute = createRoute({
     "  the deadline passed). Nothing of anyone else: no phone, no other guest. `Cache-Control: no-store`.",
   ].join("\n"),
   request: { query: z.object({ t: token }) },
-  responses: { 200: json(guestChoiceReply), ...errors("get", ["choice_link_invalid"], LINK_REFUSALS) },
+  responses: {
+    200: json(guestChoiceReply),
+    ...errors("get", ["invalid_request", "choice_link_invalid"], LINK_REFUSALS),
+  },
 });
 
 const postGuestChoiceRoute = createRoute({
