@@ -60,8 +60,7 @@ export async function checkMinimumNumbers(deps: CheckDeps, now: number): Promise
     .filter((event) => hasMinimum(event) && minimumByOf(event) <= now);
   let flagged = 0;
   for (const candidate of due) {
-    const short = checkOne(deps, candidate.id, now);
-    if (short) flagged++;
+    if (checkOne(deps, candidate.id, now)) flagged++;
   }
   if (flagged > 0)
     await deliverPending(deps, { dedupePrefix: "short-of-numbers:" }).catch((error: unknown) =>
