@@ -75,7 +75,7 @@ function checkOne(deps: CheckDeps, eventId: number, now: number): Short[] | null
   return deps.db.transaction(
     (tx) => {
       const event = tx.select().from(events).where(eq(events.id, eventId)).get();
-      if (!event || event.status !== "upcoming" || event.minimumCheckedAt !== null) return null;
+      if (event?.status !== "upcoming" || event.minimumCheckedAt !== null) return null;
       const short = shortfall(event, paidBySide(tx, event.id));
       tx.update(events)
         .set({ minimumCheckedAt: now, ...(short.length > 0 ? { shortOfNumbersAt: now } : {}) })
