@@ -65,8 +65,10 @@ describe("Cancel the night: each guest chooses", () => {
     const reply = await desk().postJson("/api/cancel-event", { eventId: event.id, guestsChoose: true });
     expect(reply.status).toBe(200);
     expect(await reply.json()).toMatchObject({ success: true, refunded: 0, failed: 0, asked: 3 });
-    // The refunds job leaves them to their choice.
+    // The refunds job, and Finish refunds (cancel-event again), leave them to their choice.
     await job("refunds");
+    const again = await desk().postJson("/api/cancel-event", { eventId: event.id });
+    expect(await again.json()).toMatchObject({ refunded: 0, sent: 0 });
     for (const g of [a!, b!, c!]) {
       expect(bookingOf(g.bookingId).status).toBe("paid");
       expect((await linkOf(g.phone)).count).toBe(1);
