@@ -9,6 +9,7 @@ import { bookingRoutes } from "./booking/booking-routes.ts";
 import { documentsRoutes } from "./booking/documents-routes.ts";
 import { firstListedPicture } from "./booking/events.ts";
 import { eventsRoutes } from "./booking/events-routes.ts";
+import { guestChoiceRoutes } from "./booking/guest-choice-routes.ts";
 import { MAX_IMAGE_BYTES } from "./booking/images.ts";
 import { imagesRoutes } from "./booking/images-routes.ts";
 import { meRoutes } from "./booking/me-routes.ts";
@@ -42,6 +43,7 @@ import { creditRoutes } from "./organiser/credit-routes.ts";
 import { hostAccessRoutes } from "./organiser/host-access-routes.ts";
 import { passkeyRoutes } from "./organiser/passkey-routes.ts";
 import { reportsRoutes } from "./organiser/reports-routes.ts";
+import { shortOfNumbersRoutes } from "./organiser/short-of-numbers-routes.ts";
 import { teamRoutes } from "./organiser/team-routes.ts";
 import { appleWalletRoutes } from "./wallet/apple-routes.ts";
 import { googleWalletRoutes } from "./wallet/google-routes.ts";
@@ -99,11 +101,13 @@ export function apiRoutes(deps: AppDeps) {
     .route("/", inRoom("booking", bookingRoutes(deps)))
     .route("/", inRoom("booking", meRoutes(deps)))
     .route("/", inRoom("booking", transferRoutes(deps)))
+    .route("/", inRoom("booking", guestChoiceRoutes(deps)))
     .route("/", inRoom("booking", documentsRoutes(deps)))
     .route("/", inRoom("booking", waitlistRoutes(deps)))
     .route("/", inRoom("booking", paymentsRoutes(deps)))
     .route("/", inRoom("organiser", adminRoutes(deps)))
     .route("/", inRoom("organiser", creditRoutes(deps)))
+    .route("/", inRoom("organiser", shortOfNumbersRoutes(deps)))
     .route("/", inRoom("organiser", passkeyRoutes(deps)))
     .route("/", inRoom("night", feedbackRoutes(deps)))
     .route("/", inRoom("night", doorRoutes(deps)))

@@ -50,6 +50,13 @@ const schema = z
     SUPPORT_EMAIL: z.email().default("support@example.com"),
     // The owner's own address (optional): told when the owner's password is locked (issue 49).
     ORGANISER_EMAIL: optionalText.pipe(z.email().optional()),
+    // The organiser's mobile (optional, E.164): texted when a night is short of numbers (issue 52).
+    ORGANISER_PHONE: optionalText.pipe(
+      z
+        .string()
+        .regex(/^\+[1-9]\d{7,14}$/, "must be a mobile in international form, such as +61412345678")
+        .optional(),
+    ),
     COMPANY_SITE_URL: z.url().default("https://example.com"),
     NAVBAR_SCRIPT_URL: z.url().default(DEFAULT_NAVBAR_SCRIPT_URL),
     // Subresource Integrity of that script (docs/decisions/013); the default URL's hash is built in.

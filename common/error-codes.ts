@@ -17,6 +17,8 @@ export const ERROR_CODES = {
   guest_session_required: "the call needs a guest signed in on /me with their mobile (signed out, expired or never)",
   second_factor_required:
     "the owner's password is right but a second factor is required: send `code` (an authenticator or recovery code) or sign in with a passkey",
+  choice_link_invalid:
+    "the choice link is cut off or altered (its signature does not match): open the link from the text again",
   pass_not_authorized: "the `Authorization: ApplePass …` header is missing or is not this Wallet pass's token",
   // 403: the caller may not do this.
   phone_not_verified: "this browser has not verified the phone number",
@@ -75,6 +77,8 @@ export const ERROR_CODES = {
   transfer_ended:
     "the friend's link was used, replaced by a newer one, or its ticket was refunded, cancelled or given away",
   transfer_wrong_side: "at Women meet men the friend takes the buyer's side (`gender` says which)",
+  already_chosen: "this booking's choice was made already (`choice` says which; after the deadline, the refund)",
+  not_enough_seats: "the other night has fewer free seats than the guests to move (per side at Women meet men)",
   email_taken: "a team member with this email is already on the team",
   no_second_factor: "the owner has no passkey or authenticator app yet, so a second factor cannot be required",
   // 410

@@ -211,6 +211,16 @@ function endpointTable(): Endpoint[] {
     // One-click unsubscribe: a forged token is 403 before anything is looked up.
     { method: "GET", path: "/api/unsubscribe", query: { c: id(), t: text("forged-token", 200) } },
     { method: "POST", path: "/api/unsubscribe", query: { c: id(), t: text("forged-token", 200) } },
+    // A guest's choice of a cancelled or moved night (decision 059): a forged link is 401, a cut one 400.
+    { method: "GET", path: "/api/guest-choice", query: { t: text("1.forged-token", 300) } },
+    {
+      method: "POST",
+      path: "/api/guest-choice",
+      body: {
+        type: "json",
+        fields: { t: text("1.forged-token", 300), choice: { kind: "guestChoice", base: "credit" } },
+      },
+    },
     { method: "GET", path: "/api/confirm-email-consent", query: { c: id(), t: text("forged-token", 200) } },
     { method: "POST", path: "/api/confirm-email-consent", query: { c: id(), t: text("forged-token", 200) } },
     // Apple's PassKit web service (decision 055): no Wallet is configured here, so a pass's call is a
@@ -398,7 +408,18 @@ function endpointTable(): Endpoint[] {
       admin: true,
       body: { type: "multipart", fields: { eventid: id(), eventImage: { kind: "file", base: null } } },
     },
-    { method: "POST", path: "/api/cancel-event", admin: true, body: { type: "json", fields: { eventId: id() } } },
+    {
+      method: "POST",
+      path: "/api/cancel-event",
+      admin: true,
+      body: { type: "json", fields: { eventId: id(), guestsChoose: { kind: "boolean", base: true, optional: true } } },
+    },
+    {
+      method: "POST",
+      path: "/api/move-event-guests",
+      admin: true,
+      body: { type: "json", fields: { fromEventId: id(), toEventId: id() } },
+    },
     { method: "GET", path: "/api/admin-event-summary/:id", admin: true, params: { id: id() } },
     // The reports (issue 51): two months and a format.
     ...["money", "gst", "seats", "nights", "matches", "returning", "prices", "invitations"].map((name) => ({
@@ -866,6 +887,8 @@ describe("every endpoint answers bad input with a 4xx {success:false, error} and
     "POST /api/twilio/inbound",
     "GET /api/unsubscribe",
     "POST /api/unsubscribe",
+    "GET /api/guest-choice",
+    "POST /api/guest-choice",
     "GET /api/confirm-email-consent",
     "POST /api/confirm-email-consent",
     "POST /api/passkit/v1/devices/:deviceLibraryIdentifier/registrations/:passTypeIdentifier/:serialNumber",
@@ -904,6 +927,7 @@ describe("every endpoint answers bad input with a 4xx {success:false, error} and
     "POST /api/update-event",
     "POST /api/update-event-image",
     "POST /api/cancel-event",
+    "POST /api/move-event-guests",
     "GET /api/admin-event-summary/:id",
     "GET /api/reports/money",
     "GET /api/reports/gst",

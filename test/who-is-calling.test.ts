@@ -49,6 +49,10 @@ const OPEN_TO_ANYONE = new Set([
   // 403 invalid_link for any other (api/messaging/email-consent.test.ts).
   "GET /api/confirm-email-consent",
   "POST /api/confirm-email-consent",
+  // A guest's choice of a cancelled or moved night: the texted link's token, signed for that one choice,
+  // is the proof; 401 choice_link_invalid for any other (api/booking/guest-choice.test.ts).
+  "GET /api/guest-choice",
+  "POST /api/guest-choice",
   // A text sent to our number: Twilio's signature is the proof, 403 without it; the console
   // provider's stand-in is development only (api/messaging/inbound-sms.test.ts).
   "POST /api/twilio/inbound",

@@ -22,7 +22,9 @@ export type LinkPurpose =
   /** A ticked email box's confirmation email (docs/decisions/039): names the contact by id. */
   | "email-consent"
   /** A ticket given to a friend: names the transfer offer by id (docs/decisions/058-ticket-transfer.md). */
-  | "transfer";
+  | "transfer"
+  /** A guest's choice of a cancelled or moved night: names the guest_choices row (docs/decisions/059-short-of-numbers.md). */
+  | "guest-choice";
 
 type Secret = Pick<Env, "SESSION_SECRET">;
 

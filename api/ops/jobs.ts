@@ -1,3 +1,4 @@
+import { decideOverdueChoices } from "../booking/guest-choice.ts";
 import { offerFreedSeats } from "../booking/waitlist-offers.ts";
 import type { AppDeps } from "../deps.ts";
 import { deliverPending } from "../messaging/outbox.ts";
@@ -6,6 +7,7 @@ import { queueRatingReminders, releaseDueResults } from "../night/results.ts";
 import { endOverdueEvents } from "../organiser/event-lifecycle.ts";
 import { finishUnfinishedRefunds, UNFINISHED_CLAIM_MS } from "../organiser/refunds.ts";
 import { prepareReports } from "../organiser/reports/backfill.ts";
+import { checkMinimumNumbers } from "../organiser/short-of-numbers.ts";
 import { backupIfDue } from "./backup-create.ts";
 import { applyRetention } from "./retention.ts";
 import type { Job } from "./scheduler.ts";
@@ -46,6 +48,11 @@ export function backgroundJobs(
     // What the reports read that older rows lack: who came, and the guest key (issue 51).
     { name: "reports", run: paced(HOUR, (now) => prepareReports(deps, now)) },
     { name: "rating-reminders", run: (now) => queueRatingReminders(deps, now) },
+    // Go ahead only with at least (docs/decisions/059-short-of-numbers.md): the check at minimumBy,
+    // once per night; a night short of numbers alerts the organiser. Then the guests' choices of a
+    // cancelled or moved night: the refund for whoever did not choose within 72 hours.
+    { name: "minimum-numbers", run: (now) => checkMinimumNumbers(deps, now) },
+    { name: "guest-choices", run: (now) => decideOverdueChoices(deps, now) },
     // Seats freed by the clock alone (a hold or an offer that ran out) go to the next in line (decision 015).
     { name: "waitlist-offers", run: (now) => offerFreedSeats(deps, now) },
     // Refunds claimed but never recorded (a crash, a provider failure), finished once they are no

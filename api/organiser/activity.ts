@@ -40,6 +40,9 @@ export const ACTIVITY_ACTIONS = [
   "ticket given to a friend",
   "email undeliverable",
   "announcement sent",
+  "short of numbers",
+  "guests moved",
+  "guest chose",
 ] as const;
 export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
 

@@ -5,6 +5,7 @@ import { events } from "../../db/schema.ts";
 import { getEvent, listEventRows, toSummary } from "../booking/events.ts";
 import type { adminEventDetail, adminEventList } from "./admin-schemas.ts";
 import { minimumReply } from "./minimum-numbers.ts";
+import { shortOfNumbersOf } from "./short-of-numbers.ts";
 
 /** The event list as the organiser reads it: the public answers plus each event's seat plan. */
 export type AdminEventListItem = z.output<typeof adminEventList>[number];
@@ -16,6 +17,7 @@ export function listAdminEvents(db: Db, now: number): AdminEventListItem[] {
     seatsMale: event.seatsMale,
     seatsFemale: event.seatsFemale,
     ...minimumReply(event),
+    shortOfNumbers: shortOfNumbersOf(db, event),
   }));
 }
 

@@ -26,10 +26,12 @@ import { cancelEvent } from "./cancel-event.ts";
 import { changedEventFields } from "./event-changes.ts";
 import { endEvent, startEvent } from "./event-lifecycle.ts";
 import { eventSummary } from "./event-summary.ts";
+import { cancelForGuestsToChoose } from "./guest-choices.ts";
 import { addEvent, editEvent, replaceEventPicture } from "./organiser-events.ts";
 import { listEventParticipants } from "./participants.ts";
 import { participantsCsv } from "./participants-csv.ts";
 import { bookingOfPayment, refundPayment } from "./refunds.ts";
+import { shortOfNumbersOf } from "./short-of-numbers.ts";
 
 const idParams = z.object({ id: idParam(z) });
 const eventIdBody = z.object({ eventId });
@@ -49,8 +51,9 @@ const adminEventsRoute = createRoute({
   summary: "Every event, soonest first, with its seat plan; never cached",
   description: [
     "- **Who:** organiser session.",
-    "- **200:** every event, soonest first: `EventSummary` plus `seatsMale`, `seatsFemale`. Never cached",
-    "  (the service worker keeps the public list for attendees).",
+    "- **200:** every event, soonest first: `EventSummary` plus `seatsMale`, `seatsFemale`, the minimums and",
+    "  `shortOfNumbers`: `null`, or `{short: [{side, needed, booked}], at}` while an upcoming night's check",
+    "  at `minimumBy` found it short (docs/decisions/059-short-of-numbers.md). Never cached.",
   ].join("\n"),
   responses: { 200: json(adminEventList), ...errors("get", ADMIN_ERRORS, { 403: "`forbidden` (a host session)." }) },
 });
@@ -212,10 +215,13 @@ const cancelEventRoute = createRoute({
     "booking still paid at a cancelled event (a cancel that crashed part-way), every 5 minutes.",
     "",
     "- **Who:** organiser session.",
-    "- **200:** `{success: true, refunded, failed, sent, smsFailed}`: refunds made now, refunds that",
+    "- **Body:** `{eventId, guestsChoose?}`: with `guestsChoose: true` (**Cancel the night**, decision 059)",
+    "  nobody is refunded now: each paid guest is texted a link `/choose?t=` to take a refund or credit",
+    "  within 72 hours (the refund if they don't), and `asked` says how many.",
+    "- **200:** `{success: true, refunded, failed, sent, smsFailed, asked?}`: refunds made now, refunds that",
     "  failed (still owed), texts sent, texts not sent yet (retried in the background).",
   ].join("\n"),
-  request: jsonBody(eventIdBody),
+  request: jsonBody(z.object({ eventId, guestsChoose: z.boolean().optional() })),
   responses: {
     200: json(
       z.strictObject({
@@ -224,6 +230,7 @@ const cancelEventRoute = createRoute({
         failed: z.number().int(),
         sent: z.number().int(),
         smsFailed: z.number().int(),
+        asked: z.number().int().optional(),
       }),
     ),
     ...errors("post", [...ADMIN_ERRORS, "not_found", "wrong_state"], {
@@ -269,7 +276,8 @@ const summaryRoute = createRoute({
     "  `feedbackGiven` is `ratings.done` once the event has ended, `null` before; `came` paid guests who",
     "  came (checked in at the door, or seated in a started round; every paid guest when the night",
     "  recorded neither) and `noShows` the other paid guests (both 0 before the start);",
-    "  `creditOutstandingCents` the credit every guest holds, issued less spent (issue 52).",
+    "  `creditOutstandingCents` the credit every guest holds, issued less spent (issue 52);",
+    "  `shortOfNumbers` as on `admin-events`.",
   ].join("\n"),
   request: { params: idParams },
   responses: { 200: json(adminEventSummary), ...errors("get", BY_ID, { 403: "`forbidden` (a host session)." }) },
@@ -463,8 +471,8 @@ export const adminRoutes = (deps: AppDeps) => {
         return c.json({ success: true as const, event_image: imageName }, 200);
       })
       .openapi(adminRoute(deps, cancelEventRoute, "money"), async (c) => {
-        const { eventId } = c.req.valid("json");
-        const result = await cancelEvent(deps, eventId);
+        const { eventId, guestsChoose } = c.req.valid("json");
+        const result = guestsChoose ? await cancelForGuestsToChoose(deps, eventId) : await cancelEvent(deps, eventId);
         logActivity(c, deps, { action: "event cancelled", eventId });
         return c.json({ success: true as const, ...result }, 200);
       })
@@ -476,8 +484,11 @@ export const adminRoutes = (deps: AppDeps) => {
         return c.json({ success: true as const, waitlist }, 200);
       })
       .openapi(adminRoute(deps, summaryRoute, "money"), (c) => {
-        const summary = eventSummary(deps.db, c.req.valid("param").id, deps.now());
-        return c.json({ ...summary, creditOutstandingCents: creditOutstanding(deps.db) }, 200);
+        const id = c.req.valid("param").id;
+        const summary = eventSummary(deps.db, id, deps.now());
+        const event = findEvent(deps.db, id)!;
+        const shortOfNumbers = shortOfNumbersOf(deps.db, event);
+        return c.json({ ...summary, creditOutstandingCents: creditOutstanding(deps.db), shortOfNumbers }, 200);
       })
       .openapi(adminRoute(deps, participantsCsvRoute, "money"), (c) => {
         const { fileName, csv } = participantsCsv(deps.db, c.req.valid("param").id);

@@ -28,6 +28,14 @@ const minimumShape = {
   minimumBy: time.nullable(),
 };
 
+/** The desk's **Short of numbers** (issue 52 part 3): null unless the upcoming night's check found it short. */
+export const shortOfNumbers = z
+  .strictObject({
+    short: z.array(z.strictObject({ side: z.enum(["female", "male", "total"]), needed: int(), booked: int() })),
+    at: time,
+  })
+  .nullable();
+
 export const adminEventList = z.array(
   z
     .strictObject({
@@ -35,6 +43,7 @@ export const adminEventList = z.array(
       seatsMale: int().nullable(),
       seatsFemale: int().nullable(),
       ...minimumShape,
+      shortOfNumbers,
     })
     .openapi("AdminEventListItem"),
 );
@@ -78,6 +87,8 @@ export const adminEventSummary = z.strictObject({
   noShows: int(),
   // Credit outstanding across every guest, in cents: issued less spent (docs/decisions/057-credit.md).
   creditOutstandingCents: int(),
+  // **Short of numbers** (issue 52 part 3): what the upcoming night lacks since its check; null otherwise.
+  shortOfNumbers,
 });
 
 /** GET /get-event-user/{id}: the participants table, oldest booking first (EventParticipant). */

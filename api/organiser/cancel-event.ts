@@ -1,4 +1,5 @@
 import { and, asc, eq, isNotNull } from "drizzle-orm";
+import { guestChoices } from "../../db/guest-choice-schema.ts";
 import { bookings, events } from "../../db/schema.ts";
 import { releaseHolds } from "../booking/holds.ts";
 import { endWaitlist } from "../booking/waitlist.ts";
@@ -28,13 +29,17 @@ export type CancelResult = { refunded: number; failed: number; sent: number; sms
 export async function cancelEvent(deps: RefundDeps, eventId: number): Promise<CancelResult> {
   const { db } = deps;
   const prefix = `cancel:${eventId}:`;
-  db.transaction(
+  const guestsChoose = db.transaction(
     (tx) => {
       const event = tx.select().from(events).where(eq(events.id, eventId)).get();
       if (!event) throw NotFound("no such event");
       if (event.status === "started" || event.status === "ended") {
         throw Conflict(`the event has ${event.status}; only an upcoming event can be cancelled`, "wrong_state");
       }
+      // A night whose guests were asked to choose (docs/decisions/059-short-of-numbers.md): their
+      // choices settle it, and the guest-choices job at the deadline; nothing more to do or say here.
+      if (event.status === "cancelled" && tx.select().from(guestChoices).where(eq(guestChoices.eventId, eventId)).get())
+        return true;
       if (event.status === "upcoming") {
         tx.update(events)
           .set({ status: "cancelled" })
@@ -60,9 +65,11 @@ export async function cancelEvent(deps: RefundDeps, eventId: number): Promise<Ca
             }),
         },
       });
+      return false;
     },
     { behavior: "immediate" },
   );
+  if (guestsChoose) return { refunded: 0, failed: 0, sent: 0, smsFailed: 0 };
 
   sendWalletUpdatesSoon(deps);
   const toRefund = db

@@ -11,7 +11,7 @@ import { ratingProgress } from "../night/results.ts";
 import type { adminEventSummary } from "./admin-schemas.ts";
 
 /** One row of the organiser's Overview (`GET /api/admin-event-summary/{id}`): its schema's type (admin-schemas.ts). */
-export type AdminEventSummary = Omit<z.output<typeof adminEventSummary>, "creditOutstandingCents">;
+export type AdminEventSummary = Omit<z.output<typeof adminEventSummary>, "creditOutstandingCents" | "shortOfNumbers">;
 
 /** The seats kept for each gender, or null when the event has one pool of seats (decision 015). */
 function genderSeats(event: Event): { male: number; female: number } | null {

@@ -115,6 +115,7 @@ describe("GET /api/admin-event-summary/{id}", () => {
       came: 0,
       noShows: 0,
       creditOutstandingCents: 0,
+      shortOfNumbers: null,
     });
 
     expect((await admin.postJson("/api/start-event", { eventId: event.id })).status).toBe(200);
@@ -169,6 +170,7 @@ describe("GET /api/admin-event-summary/{id}", () => {
       noShows: 0,
       // No guest holds credit (docs/decisions/057-credit.md).
       creditOutstandingCents: 0,
+      shortOfNumbers: null,
     });
   });
 

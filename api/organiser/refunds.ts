@@ -1,5 +1,6 @@
-import { and, asc, eq, isNotNull, isNull, lte } from "drizzle-orm";
+import { and, asc, eq, isNotNull, isNull, lte, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "../../db/client.ts";
+import { guestChoices } from "../../db/guest-choice-schema.ts";
 import { bookings, events, type RefundClaim, refundClaims, refunds, users } from "../../db/schema.ts";
 import { emailDocument } from "../booking/booking-email.ts";
 import { bookingStatusAfter } from "../booking/booking-status.ts";
@@ -279,7 +280,16 @@ export function paidAtCancelledEvents(db: DbOrTx): string[] {
     .select({ paymentIntentId: bookings.paymentIntentId })
     .from(bookings)
     .innerJoin(events, eq(events.id, bookings.eventId))
-    .where(and(eq(events.status, "cancelled"), eq(bookings.status, "paid"), isNotNull(bookings.paymentIntentId)))
+    .where(
+      and(
+        eq(events.status, "cancelled"),
+        eq(bookings.status, "paid"),
+        isNotNull(bookings.paymentIntentId),
+        // A guest choosing refund or credit (Cancel the night, Move to another night; decision 059)
+        // is settled by that choice, and by the guest-choices job at its deadline, never here.
+        sql`not exists (select 1 from ${guestChoices} where ${guestChoices.bookingId} = ${bookings.id} and ${guestChoices.settledAt} is null)`,
+      ),
+    )
     .orderBy(asc(bookings.id))
     .all()
     .map((row) => row.paymentIntentId ?? "");

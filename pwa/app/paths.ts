@@ -18,6 +18,8 @@ export const paths = {
   waitlistOffer: "/waitlist-offer",
   /** A ticket given to a friend: `?t={token}`, the friend takes it (docs/decisions/058-ticket-transfer.md). */
   transfer: "/transfer",
+  /** A guest's choice when their night was cancelled or moved: `?t={token}` (docs/decisions/059-short-of-numbers.md). */
+  choose: "/choose",
   /** A host link: `?t={token}` signs a staff phone in to one night's Door and Rounds. */
   host: "/host",
   /** What is kept about attendees, for how long, and who sees what. */

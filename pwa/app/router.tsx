@@ -21,6 +21,7 @@ const ParticipantFeedbackPage = page(() => import("../routes/participant-feedbac
 const EventFeedbackPage = page(() => import("../routes/event-feedback.tsx"), "EventFeedbackPage");
 const WaitlistOfferPage = page(() => import("../routes/waitlist-offer.tsx"), "WaitlistOfferPage");
 const TransferPage = page(() => import("../routes/transfer.tsx"), "TransferPage");
+const ChoosePage = page(() => import("../routes/choose.tsx"), "ChoosePage");
 const TicketsPage = page(() => import("../routes/tickets.tsx"), "TicketsPage");
 const MePage = page(() => import("../routes/me.tsx"), "MePage");
 const AdminPage = page(() => import("../routes/admin.tsx"), "AdminPage");
@@ -54,6 +55,7 @@ function Pages() {
           <Route path={paths.eventFeedback} element={<EventFeedbackPage />} />
           <Route path={paths.waitlistOffer} element={<WaitlistOfferPage />} />
           <Route path={paths.transfer} element={<TransferPage />} />
+          <Route path={paths.choose} element={<ChoosePage />} />
           <Route path={paths.tickets} element={<TicketsPage />} />
           <Route path={paths.me} element={<MePage />} />
           <Route path={paths.admin} element={<AdminPage />} />

@@ -43,7 +43,8 @@ export type Kind =
   | "documentKind"
   | "month"
   | "reportFormat"
-  | "cancelAs";
+  | "cancelAs"
+  | "guestChoice";
 
 /** `untrimmed`: any string of 1..max characters is legal as it is (a door code is compared as typed). */
 export type Field = { kind: Kind; base: unknown; optional?: boolean; max?: number; untrimmed?: boolean };
@@ -180,6 +181,8 @@ const accepts: Record<Kind, (v: unknown) => boolean> = {
   reportFormat: (v) => v === "json" || v === "csv",
   // cancel-booking's `as` (issue 52): a refund under the policy, or credit.
   cancelAs: (v) => v === "refund" || v === "credit",
+  // A guest's choice of a cancelled or moved night (issue 52 part 3): refund, credit, or keep the seat.
+  guestChoice: (v) => v === "refund" || v === "credit" || v === "move",
 };
 
 /** Whether `value` could be a legal value of the field (then a 2xx would not be a bug). */
