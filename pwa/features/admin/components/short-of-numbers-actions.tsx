@@ -2,6 +2,7 @@ import { useId, useRef, useState } from "react";
 import { useConfirm } from "../../../components/ui/confirm-dialog.tsx";
 import { Dialog } from "../../../components/ui/dialog.tsx";
 import type { AdminEventSummary } from "../admin-api.ts";
+import { plural } from "../format.ts";
 import { cancelTheNight, moveGuests, moveTargets, type Shortfall, shortfallWords } from "../short-of-numbers.ts";
 import { VenueTime } from "./venue-time.tsx";
 
@@ -49,7 +50,7 @@ export function ShortOfNumbers({
     if (reply?.ok) {
       setOutcome({
         kind: "ok",
-        text: `Night cancelled. ${reply.data.asked} guests asked to choose a refund or credit.`,
+        text: `Night cancelled. ${plural(reply.data.asked, "guest")} asked to choose a refund or credit.`,
       });
       onDone();
     } else if (reply?.status !== 401) {
@@ -117,8 +118,11 @@ function MoveDialog({
     setError(null);
     const reply = await moveGuests(event.id, target.id).catch(() => null);
     setBusy(false);
-    if (reply?.ok) onMoved(`Guests asked to move to ${target.name}: ${reply.data.asked} asked.`);
-    else if (reply?.status !== 401) setError(reply ? reply.data.error : "The server could not be reached.");
+    if (reply?.ok) {
+      onMoved(
+        `${target.name}: ${plural(reply.data.asked, "guest")} asked to keep a seat there, or take a refund or credit.`,
+      );
+    } else if (reply?.status !== 401) setError(reply ? reply.data.error : "The server could not be reached.");
   };
 
   return (
