@@ -7,6 +7,7 @@ import { formatAud, statusLabel } from "../format.ts";
 import { overviewOrder } from "../overview-order.ts";
 import type { useAdminEvents } from "../use-admin-events.ts";
 import { type NumbersState, useEventNumbers } from "../use-event-numbers.ts";
+import { ShortOfNumbers } from "./short-of-numbers-actions.tsx";
 import { VenueTime } from "./venue-time.tsx";
 
 /**
@@ -71,7 +72,16 @@ export function Overview({ events }: { events: ReturnType<typeof useAdminEvents>
           </thead>
           <tbody>
             {list.map((event) => (
-              <OverviewRow key={event.id} event={event} numbers={numbers.get(event.id) ?? "loading"} />
+              <OverviewRow
+                key={event.id}
+                event={event}
+                numbers={numbers.get(event.id) ?? "loading"}
+                events={list}
+                onChanged={() => {
+                  void events.reload();
+                  void reload();
+                }}
+              />
             ))}
           </tbody>
         </table>
@@ -80,7 +90,17 @@ export function Overview({ events }: { events: ReturnType<typeof useAdminEvents>
   );
 }
 
-function OverviewRow({ event, numbers }: { event: AdminEventSummary; numbers: NumbersState }) {
+function OverviewRow({
+  event,
+  numbers,
+  events,
+  onChanged,
+}: {
+  event: AdminEventSummary;
+  numbers: NumbersState;
+  events: readonly AdminEventSummary[];
+  onChanged(): void;
+}) {
   const n = typeof numbers === "string" ? null : numbers;
   const pending = numbers === "loading" ? "…" : "?";
   const cell = (value: (n: EventNumbers) => number | string | null) => {
@@ -101,6 +121,9 @@ function OverviewRow({ event, numbers }: { event: AdminEventSummary; numbers: Nu
       </td>
       <td>
         <span className={`admin-badge status-${event.status}`}>{statusLabel(event.status)}</span>
+        {event.shortOfNumbers ? (
+          <ShortOfNumbers event={event} short={event.shortOfNumbers.short} events={events} onDone={onChanged} />
+        ) : null}
       </td>
       <td>
         {n ? <SeatsPaid numbers={n} /> : pending}
