@@ -222,4 +222,30 @@ describe("Move to another night", () => {
     expect(refundsOf(leave!.bookingId)).toHaveLength(1);
     expect(await seats()).toBe(3); // the held seat went back
   });
+
+  it("gives a guest who already has a ticket for the new night no second seat there: a refund or credit instead", async () => {
+    const from = await night();
+    const to = await night({ startsAt: server.deps.now() + 240 * HOUR });
+    const [both, only] = paidGuests(from.id, 2);
+    const [already] = paidGuests(to.id, 1);
+    server.deps.db.update(bookings).set({ phone: both!.phone }).where(eq(bookings.id, already!.bookingId)).run();
+
+    const moved = await desk().postJson("/api/move-event-guests", { fromEventId: from.id, toEventId: to.id });
+    expect(await moved.json()).toEqual({ success: true, asked: 2 });
+    const choiceOf = (bookingId: number) =>
+      server.deps.db.select().from(guestChoices).where(eq(guestChoices.bookingId, bookingId)).get()!;
+    expect(choiceOf(both!.bookingId)).toMatchObject({ kind: "cancel", heldBookingId: null, toEventId: null });
+    expect(choiceOf(only!.bookingId)).toMatchObject({ kind: "move", toEventId: to.id });
+    const heldThere = server.deps.db
+      .select()
+      .from(bookings)
+      .where(eq(bookings.eventId, to.id))
+      .all()
+      .filter((b) => b.phone === both!.phone);
+    expect(heldThere.map((b) => b.status)).toEqual(["paid"]);
+    const { token } = await linkOf(both!.phone);
+    expect(((await (await view(token)).json()) as { kind: string }).kind).toBe("cancel");
+    expect((await choose(token, "move")).status).toBe(400);
+    expect(await (await choose(token, "credit")).json()).toEqual({ choice: "credit", status: "credited" });
+  });
 });

@@ -210,7 +210,8 @@ export function eraseUsers(tx: DbOrTx, where: SQL, options: { phone: boolean }):
 /** Of `photos`, the names no users row still names: the ones to delete after the commit. */
 export function unnamedPhotos(tx: DbOrTx, photos: string[]): string[] {
   if (photos.length === 0) return [];
-  // Photos are never shared across events, but a name some row still uses is never deleted.
+  // A name some row still uses is never deleted: a move to another night (issue 52) copies the
+  // guest's row, photo name and all, to the new night.
   const stillNamed = new Set(
     tx
       .select({ imageName: users.imageName, thumbName: users.thumbName })

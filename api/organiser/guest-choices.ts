@@ -52,6 +52,31 @@ function insertChoice(tx: DbOrTx, values: Omit<GuestChoice, "id" | "createdAt" |
   return tx.insert(guestChoices).values(values).returning().get();
 }
 
+/** A choice of a refund (what the card paid) or credit (the full price) of `booking`, and its text. */
+function askRefundOrCredit(tx: DbOrTx, deps: ChoiceAskDeps, event: Event, booking: Paid["booking"], deadline: number) {
+  const choice = insertChoice(tx, {
+    bookingId: booking.id,
+    eventId: event.id,
+    kind: "cancel",
+    toEventId: null,
+    heldBookingId: null,
+    refundCents: booking.amountCents - booking.creditCents,
+    creditCents: booking.amountCents,
+    deadline,
+  });
+  enqueueSms(tx, {
+    dedupeKey: textKey(event.id, choice.id),
+    to: booking.phone,
+    body: cancelChoiceText({
+      event,
+      refundCents: choice.refundCents,
+      creditCents: choice.creditCents,
+      deadline,
+      chooseUrl: choiceLink(deps.env, choice.id),
+    }),
+  });
+}
+
 /**
  * **Cancel the night** (`cancel-event` with `guestsChoose: true`): the event cancelled, and for each
  * paid booking a choice of kind `cancel` (refund: what the card paid; credit: the full price) and its
@@ -71,29 +96,7 @@ export async function cancelForGuestsToChoose(deps: ChoiceAskDeps, eventId: numb
       cancelNight(tx, deps, event);
       const deadline = now + CHOICE_WINDOW_MS;
       const paid = paidOf(tx, event.id);
-      for (const { booking } of paid) {
-        const choice = insertChoice(tx, {
-          bookingId: booking.id,
-          eventId: event.id,
-          kind: "cancel",
-          toEventId: null,
-          heldBookingId: null,
-          refundCents: booking.amountCents - booking.creditCents,
-          creditCents: booking.amountCents,
-          deadline,
-        });
-        enqueueSms(tx, {
-          dedupeKey: textKey(event.id, choice.id),
-          to: booking.phone,
-          body: cancelChoiceText({
-            event,
-            refundCents: choice.refundCents,
-            creditCents: choice.creditCents,
-            deadline,
-            chooseUrl: choiceLink(deps.env, choice.id),
-          }),
-        });
-      }
+      for (const { booking } of paid) askRefundOrCredit(tx, deps, event, booking, deadline);
       return paid.length;
     },
     { behavior: "immediate" },
@@ -137,10 +140,24 @@ export async function moveEventGuests(deps: ChoiceAskDeps, input: { fromEventId:
       if (to.status !== "upcoming" || to.startsAt <= now)
         throw Conflict("The night to move to must be upcoming and not started.", "wrong_state");
       if (to.format !== from.format) throw Conflict("The night to move to must have the same format.", "wrong_state");
-      const paid = paidOf(tx, from.id);
+      // A guest with a ticket for the new night already is not given a second seat there: they
+      // choose a refund or credit of this one, as at a cancelled night (one paid seat per number).
+      const booked = new Set(
+        tx
+          .select({ phone: bookings.phone })
+          .from(bookings)
+          .where(and(eq(bookings.eventId, to.id), eq(bookings.status, "paid")))
+          .all()
+          .map((b) => b.phone),
+      );
+      const all = paidOf(tx, from.id);
+      const paid = all.filter((p) => !booked.has(p.booking.phone));
       assertSeatsFor(tx, to, paid, now);
       cancelNight(tx, deps, from, to.id);
       const deadline = now + CHOICE_WINDOW_MS;
+      for (const { booking } of all.filter((p) => booked.has(p.booking.phone))) {
+        askRefundOrCredit(tx, deps, from, booking, deadline);
+      }
       for (const { booking, user } of paid) {
         const { id: _id, ...details } = user;
         const copy = tx.insert(users).values(details).returning().get();
@@ -174,7 +191,7 @@ export async function moveEventGuests(deps: ChoiceAskDeps, input: { fromEventId:
           body: moveChoiceText({ event: from, toEvent: to, deadline, chooseUrl: choiceLink(deps.env, choice.id) }),
         });
       }
-      return paid.length;
+      return all.length;
     },
     { behavior: "immediate" },
   );
