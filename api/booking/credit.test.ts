@@ -90,6 +90,9 @@ describe("credit instead of a refund", () => {
       const phone = newMobile();
       const booking = paidBooking(server, event.id, phone);
       const guest = await signedInOnMe(server.url, phone);
+      // My nights says until when credit was offered, so the phone offers only the refund now.
+      const nights = ((await (await guest.get("/api/me")).json()) as { nights: { creditUntil?: string }[] }).nights;
+      expect(nights.map((n) => n.creditUntil)).toEqual([new Date(event.creditUntil as number).toISOString()]);
       const refused = await guest.postJson("/api/cancel-booking", { ...booking.target, as: "credit" });
       expect(refused.status).toBe(409);
       const body = await refused.json();

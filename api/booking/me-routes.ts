@@ -45,6 +45,8 @@ const myNight = z.discriminatedUnion("standing", [
     standing: z.literal("upcoming"),
     ticket: ticketReply.omit({ success: true }),
     cancellationPolicy,
+    // Until when **Cancel my booking** offers credit of the full price (issue 52): so the phone offers it only then.
+    creditUntil: isoTime,
   }),
   z.strictObject({
     ...nightBase,
@@ -85,7 +87,7 @@ const meRoute = createRoute({
     "    confirmation text, if the payment's own step has not yet), the QR, and `bookingId` and",
     "    `ticketToken` for `ticket-status`, so the PWA saves it on the phone.",
     "    `cancellationPolicy` `{fullRefundHours, laterPercent}`: what",
-    "    **Cancel my booking** gives back.",
+    "    **Cancel my booking** gives back; `creditUntil` (ISO UTC), until when it offers credit instead.",
     "  - `past` (paid; the organiser ended it, or 3 hours passed since its planned end): `results`:",
     "    `{released, resultsAt, reportPath}`: `resultsAt` when the matches come out (or came out);",
     "    `reportPath` the guest's own report (`/EventFeedback?par1=…&par2=…&t=…`) once released, else `null`.",

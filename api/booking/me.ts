@@ -1,5 +1,5 @@
 import { and, eq, inArray, sum } from "drizzle-orm";
-import { type CancellationPolicy, policyOf } from "../../common/cancellation.ts";
+import { type CancellationPolicy, creditUntilOf, policyOf } from "../../common/cancellation.ts";
 import { resultsAtOf } from "../../common/results-time.ts";
 import { isOverByClock } from "../../common/ticket-status.ts";
 import { bookings, documents, events, refunds, users } from "../../db/schema.ts";
@@ -38,6 +38,8 @@ export type MyNight =
       ticket: Omit<TicketReply, "success">;
       /** What **Cancel my booking** gives back, by the clock (common/cancellation.ts). */
       cancellationPolicy: CancellationPolicy;
+      /** Until when the cancel may be taken as credit (ISO; issue 52). */
+      creditUntil: string;
     })
   | (NightBase & {
       standing: "past";
@@ -128,7 +130,13 @@ export async function myNights(deps: TicketDeps, phone: string): Promise<MyNight
       const ticket = await upcomingTicket(deps, ctx);
       nights.push(
         ticket
-          ? { ...base, standing: "upcoming", ticket, cancellationPolicy: policyOf(event) }
+          ? {
+              ...base,
+              standing: "upcoming",
+              ticket,
+              cancellationPolicy: policyOf(event),
+              creditUntil: new Date(creditUntilOf(event)).toISOString(),
+            }
           : { ...base, standing: "refunded", refundedCents: refunded.get(booking.id) ?? null, byYou: false },
       );
     }

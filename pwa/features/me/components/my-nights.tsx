@@ -86,6 +86,7 @@ export function MyNightsList({
                   eventDate={night.eventDate}
                   amountCents={night.amountCents}
                   policy={night.cancellationPolicy}
+                  creditUntil={night.creditUntil}
                   onCancelled={cancelled}
                   startOpen={cancelTarget?.eventID === night.eventID && cancelTarget.userID === night.userID}
                 />

@@ -12,6 +12,8 @@ type Props = {
   eventDate: string;
   amountCents: number;
   policy: CancellationPolicy;
+  /** Until when Credit is offered (ISO); left out (a ticket's own cancel), until the server says it has passed. */
+  creditUntil?: string;
   /**
    * Called once the booking is cancelled, with the sentence to announce. The caller says it in a live
    * region of its own: this part goes away as the night moves to "Cancelled and refunded".
@@ -52,7 +54,9 @@ export function CancelBooking(props: Props) {
   const [failed, setFailed] = useState<Exclude<CancelOutcome, { kind: "done" }> | null>(null);
   const [choice, setChoice] = useState<CancelAs>("refund");
   // The server said the Credit until time has passed: only the refund is offered from then on.
-  const [creditClosed, setCreditClosed] = useState(false);
+  const [creditClosed, setCreditClosed] = useState(
+    props.creditUntil !== undefined && Date.now() > Date.parse(props.creditUntil),
+  );
   const confirmRef = useRef<HTMLFieldSetElement>(null);
   const openRef = useRef<HTMLButtonElement>(null);
   const due = refundDue(policy, amountCents, Date.parse(eventDate), Date.now());
