@@ -75,17 +75,58 @@ describe.skipIf(noBrowser)("A guest's choice when the night is cancelled", () =>
     // My nights: signed in with the mobile, the credit is on the number.
     await page.goto("/me");
     await signInOnMe(page, server.url, guest.phone);
-    await expect
-      .poll(async () => {
-        const me = await phone.context.request.get(`${server.url}/api/me`);
-        return ((await me.json()) as { credit?: { balanceCents: number } }).credit?.balanceCents ?? 0;
-      })
-      .toBeGreaterThan(0);
+    await page.getByRole("region", { name: /^Credit: \$\d+\.\d\d$/ }).waitFor();
 
     // A link cut short says so.
     await page.goto("/choose?t=12");
     await page.getByRole("heading", { name: "This link is not valid" }).waitFor();
     await expectAccessible(page, "a bad choice link");
+    expect(phone.pageErrors).toEqual([]);
+    await phone.context.close();
+  });
+
+  test("a moved night: the guest keeps a seat on the new night and gets its ticket", {
+    timeout: 240_000,
+  }, async ({ server, browser }) => {
+    const db = openDatabase(`${server.dataDir}/app.db`);
+    const uploads = `${server.dataDir}/uploads`;
+    const from = await insertEvent(db, uploads, { name: "Lotus Lounge Night", startsAt: Date.now() + 5 * DAY });
+    const to = await insertEvent(db, uploads, { name: "Lotus Lounge Encore", startsAt: Date.now() + 12 * DAY });
+    db.$client.close();
+    const guest = await bookAndPay(server, SESSION_SECRET, from.id, "Rohan Das");
+    const moved = await fetch(`${server.url}/api/move-event-guests`, {
+      method: "POST",
+      headers: { "content-type": "application/json", cookie: await organiserCookie(server.url) },
+      body: JSON.stringify({ fromEventId: from.id, toEventId: to.id }),
+    });
+    expect(await moved.json()).toEqual({ success: true, asked: 1 });
+    await expect
+      .poll(async () =>
+        (await devOutbox(server.url)).some((m) => m.to === guest.phone && m.body.includes("/choose?t=")),
+      )
+      .toBe(true);
+    const text = (await devOutbox(server.url)).filter((m) => m.to === guest.phone).at(-1)?.body ?? "";
+    const link = new URL(text.match(/https?:\/\/\S+\/choose\?t=\S+$/)?.[0] ?? "");
+    const phone = await newContext(browser, server.url);
+    const page = await phone.context.newPage();
+    await page.goto(link.pathname + link.search);
+    await page.getByRole("heading", { name: "Your night has moved" }).waitFor();
+    await page.getByRole("button", { name: /^Refund \$\d+\.\d\d$/ }).waitFor();
+    await page.getByRole("button", { name: /^Credit \$\d+\.\d\d$/ }).waitFor();
+    const keep = page.getByRole("button", { name: /^Keep my seat on / });
+    await keep.waitFor();
+    await expectAccessible(page, "a moved night's choice");
+    await expectNoSidewaysScroll(page);
+    await keep.click();
+    await page.getByText("You kept your seat: your new ticket for Lotus Lounge Encore", { exact: false }).waitFor();
+    // The new night's ticket is texted as a paid booking's is.
+    await expect
+      .poll(async () =>
+        (await devOutbox(server.url)).some(
+          (m) => m.to === guest.phone && /ticket code is [A-Z2-9]{10}/.test(m.body) && m.body.includes("Encore"),
+        ),
+      )
+      .toBe(true);
     expect(phone.pageErrors).toEqual([]);
     await phone.context.close();
   });
