@@ -2,7 +2,7 @@ import { describe, expect } from "vitest";
 import { openDatabase } from "../db/client.ts";
 import { insertEvent } from "../test/fixtures.ts";
 import { browserSuite } from "./fixtures.ts";
-import { devOutbox, newContext, noBrowser } from "./harness.ts";
+import { type AppServer, devOutbox, newContext, noBrowser } from "./harness.ts";
 import { expectAccessible, expectNoSidewaysScroll } from "./page-checks.ts";
 import { bookAndPay, organiserCookie, signInOnMe } from "./steps.ts";
 
@@ -15,6 +15,15 @@ const SESSION_SECRET = "e2e-choose-secret-e2e-choose-secret-0123";
 const DAY = 24 * 3_600_000;
 
 const test = browserSuite({ serverEnv: { SESSION_SECRET } });
+
+/** The /choose link texted to `phone`, once it has been. */
+async function choiceLinkTexted(server: AppServer, phone: string): Promise<URL> {
+  await expect
+    .poll(async () => (await devOutbox(server.url)).some((m) => m.to === phone && m.body.includes("/choose?t=")))
+    .toBe(true);
+  const text = (await devOutbox(server.url)).filter((m) => m.to === phone).at(-1)?.body ?? "";
+  return new URL(text.match(/https?:\/\/\S+\/choose\?t=\S+$/)?.[0] ?? "");
+}
 
 describe.skipIf(noBrowser)("A guest's choice when the night is cancelled", () => {
   // A booking, the cancel, two pages and a sign-in: minutes, not seconds, on two busy cores.
@@ -41,13 +50,7 @@ describe.skipIf(noBrowser)("A guest's choice when the night is cancelled", () =>
     expect(await cancelled.json()).toMatchObject({ refunded: 0, asked: 1 });
 
     // The guest's phone: the link from the text.
-    await expect
-      .poll(async () =>
-        (await devOutbox(server.url)).some((m) => m.to === guest.phone && m.body.includes("/choose?t=")),
-      )
-      .toBe(true);
-    const text = (await devOutbox(server.url)).filter((m) => m.to === guest.phone).at(-1)?.body ?? "";
-    const link = new URL(text.match(/https?:\/\/\S+\/choose\?t=\S+$/)?.[0] ?? "");
+    const link = await choiceLinkTexted(server, guest.phone);
     const phone = await newContext(browser, server.url);
     const page = await phone.context.newPage();
     await page.goto(link.pathname + link.search);
@@ -100,13 +103,7 @@ describe.skipIf(noBrowser)("A guest's choice when the night is cancelled", () =>
       body: JSON.stringify({ fromEventId: from.id, toEventId: to.id }),
     });
     expect(await moved.json()).toEqual({ success: true, asked: 1 });
-    await expect
-      .poll(async () =>
-        (await devOutbox(server.url)).some((m) => m.to === guest.phone && m.body.includes("/choose?t=")),
-      )
-      .toBe(true);
-    const text = (await devOutbox(server.url)).filter((m) => m.to === guest.phone).at(-1)?.body ?? "";
-    const link = new URL(text.match(/https?:\/\/\S+\/choose\?t=\S+$/)?.[0] ?? "");
+    const link = await choiceLinkTexted(server, guest.phone);
     const phone = await newContext(browser, server.url);
     const page = await phone.context.newPage();
     await page.goto(link.pathname + link.search);

@@ -11,6 +11,7 @@ import { recordActivity } from "../organiser/activity.ts";
 import { refundPayment } from "../organiser/refunds.ts";
 import { sendWalletUpdatesSoon, walletPassesChanged } from "../wallet/pass-changes.ts";
 import { queueBookingEmail } from "./booking-email.ts";
+import { moneyOfSeat } from "./booking-money.ts";
 import { bookingStatusAfter } from "./booking-status.ts";
 import { GUEST_ACTOR } from "./cancel-booking.ts";
 import { loadBookingContextById } from "./checkout.ts";
@@ -228,15 +229,7 @@ function moveSale(tx: DbOrTx, deps: ChoiceDeps, row: GuestChoice, booking: Booki
     .set({
       status: "paid",
       holdExpiresAt: now,
-      amountCents: booking.amountCents,
-      creditCents: booking.creditCents,
-      listPriceCents: booking.listPriceCents,
-      earlyBirdCents: booking.earlyBirdCents,
-      discountCents: booking.discountCents,
-      promoCodeId: booking.promoCodeId,
-      promoOverrun: booking.promoOverrun,
-      paymentIntentId: booking.paymentIntentId,
-      paidAt: booking.paidAt ?? now,
+      ...moneyOfSeat(booking, now),
     })
     .where(eq(bookings.id, row.heldBookingId))
     .run();

@@ -217,6 +217,19 @@ describe("a ticket given to a friend", () => {
     expect(await money()).toEqual(before);
   });
 
+  it("keeps the part paid by credit with the seat, so a refund of the friend's seat gives the card only what it paid", async () => {
+    const event = await night();
+    const buyer = await buyTicket(event.id);
+    // As if $15.00 of the price had been paid by credit (create-checkout-session's useCredit).
+    server.deps.db.update(bookings).set({ creditCents: 1500 }).where(eq(bookings.id, buyer.booking.id)).run();
+    const friendPhone = newMobile();
+    expect((await offer(buyer, friendPhone)).status).toBe(200);
+    const taken = await accept(friendPhone, event.id, await linkTextedTo(friendPhone));
+    const { userID } = (await taken.json()) as { userID: number };
+    const friendBooking = server.deps.db.select().from(bookings).where(eq(bookings.userId, userID)).get()!;
+    expect(friendBooking).toMatchObject({ amountCents: buyer.booking.amountCents, creditCents: 1500 });
+  });
+
   it("refuses the buyer's own number, a number with a ticket, a second move and a booking of another number", async () => {
     const event = await night();
     const buyer = await buyTicket(event.id);

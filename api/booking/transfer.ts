@@ -20,6 +20,7 @@ import { transferOfferText } from "../messaging/templates/transfer.ts";
 import { recordActivity } from "../organiser/activity.ts";
 import { sendWalletUpdatesSoon, walletPassesChanged } from "../wallet/pass-changes.ts";
 import { queueBookingEmail } from "./booking-email.ts";
+import { moneyOfSeat } from "./booking-money.ts";
 import { bookingStatusAfter } from "./booking-status.ts";
 import { GUEST_ACTOR } from "./cancel-booking.ts";
 import { loadBookingContextById } from "./checkout.ts";
@@ -251,14 +252,8 @@ export async function acceptTransfer(
           status: "paid",
           holdExpiresAt: now,
           heldSince: now,
-          amountCents: booking.amountCents,
-          listPriceCents: booking.listPriceCents,
-          earlyBirdCents: booking.earlyBirdCents,
-          discountCents: booking.discountCents,
-          promoCodeId: booking.promoCodeId,
-          promoOverrun: booking.promoOverrun,
-          paymentIntentId: booking.paymentIntentId,
-          paidAt: booking.paidAt ?? now,
+          // The credit part too: a refund of the friend's seat gives the card only what it paid.
+          ...moneyOfSeat(booking, now),
           guestKey: guestKeyOf(deps.env, friend.phone),
           transferredFrom: booking.id,
         })

@@ -50,7 +50,7 @@ export function ShortOfNumbers({
     if (reply?.ok) {
       setOutcome({
         kind: "ok",
-        text: `Night cancelled. ${plural(reply.data.asked, "guest")} asked to choose a refund or credit.`,
+        text: `Night cancelled. ${plural(reply.data.asked ?? 0, "guest")} asked to choose a refund or credit.`,
       });
       onDone();
     } else if (reply?.status !== 401) {
