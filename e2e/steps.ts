@@ -41,9 +41,15 @@ export async function organiserCookie(baseUrl: string, password = ORGANISER_PASS
  * its verified phone, signed with the server's SESSION_SECRET). Returns the booking, its ticket code,
  * the text that carried it, the checkout's success URL and the texted ticket link (paths only).
  */
-export async function bookAndPay(server: AppServer, sessionSecret: string, eventId: number, name: string) {
+export async function bookAndPay(
+  server: AppServer,
+  sessionSecret: string,
+  eventId: number,
+  name: string,
+  gender?: "male" | "female",
+) {
   const db = openDatabase(`${server.dataDir}/app.db`);
-  const held = insertHeldBooking(db, eventId, { name });
+  const held = insertHeldBooking(db, eventId, { name, ...(gender ? { gender } : {}) });
   db.$client.close();
   const cookie = verifiedPhoneCookie({ SESSION_SECRET: sessionSecret }, held.phone);
   const checkout = await fetch(`${server.url}/api/create-checkout-session`, {

@@ -1,3 +1,4 @@
+import { useState } from "react";
 import { Link } from "react-router-dom";
 import { FORMAT_LABELS } from "../../../../common/formats.ts";
 import { ErrorNotice } from "../../../lib/error-notice.tsx";
@@ -7,7 +8,7 @@ import { formatAud, statusLabel } from "../format.ts";
 import { overviewOrder } from "../overview-order.ts";
 import type { useAdminEvents } from "../use-admin-events.ts";
 import { type NumbersState, useEventNumbers } from "../use-event-numbers.ts";
-import { ShortOfNumbers } from "./short-of-numbers-actions.tsx";
+import { ShortOfNumbers, type ShortOutcome } from "./short-of-numbers-actions.tsx";
 import { VenueTime } from "./venue-time.tsx";
 
 /**
@@ -101,6 +102,7 @@ function OverviewRow({
   events: readonly AdminEventSummary[];
   onChanged(): void;
 }) {
+  const [outcome, setOutcome] = useState<ShortOutcome | null>(null);
   const n = typeof numbers === "string" ? null : numbers;
   const pending = numbers === "loading" ? "…" : "?";
   const cell = (value: (n: EventNumbers) => number | string | null) => {
@@ -122,7 +124,20 @@ function OverviewRow({
       <td>
         <span className={`admin-badge status-${event.status}`}>{statusLabel(event.status)}</span>
         {event.shortOfNumbers ? (
-          <ShortOfNumbers event={event} short={event.shortOfNumbers.short} events={events} onDone={onChanged} />
+          <ShortOfNumbers
+            event={event}
+            short={event.shortOfNumbers.short}
+            events={events}
+            onOutcome={(said) => {
+              setOutcome(said);
+              if (said.kind === "ok") onChanged();
+            }}
+          />
+        ) : null}
+        {outcome ? (
+          <span role={outcome.kind === "error" ? "alert" : "status"} className="admin-sub">
+            {outcome.text}
+          </span>
         ) : null}
       </td>
       <td>

@@ -6,7 +6,8 @@ import { plural } from "../format.ts";
 import { cancelTheNight, moveGuests, moveTargets, type Shortfall, shortfallWords } from "../short-of-numbers.ts";
 import { VenueTime } from "./venue-time.tsx";
 
-type Outcome = { kind: "ok" | "error"; text: string } | null;
+/** What an action did, said by the row (it stays when the night, now cancelled, is no longer short). */
+export type ShortOutcome = { kind: "ok" | "error"; text: string };
 
 /**
  * The desk's **Short of numbers** (issue 52 part 3): what the night lacks at its deciding time, and
@@ -19,18 +20,18 @@ export function ShortOfNumbers({
   event,
   short,
   events,
-  onDone,
+  onOutcome,
 }: {
   event: AdminEventSummary;
   short: readonly Shortfall[];
   /** Every event the panel lists: where the guests may move. */
   events: readonly AdminEventSummary[];
-  onDone(): void;
+  /** An action went through (the list is then read again) or failed. */
+  onOutcome(outcome: ShortOutcome): void;
 }) {
   const { confirm, dialog } = useConfirm();
   const [moving, setMoving] = useState(false);
   const [busy, setBusy] = useState(false);
-  const [outcome, setOutcome] = useState<Outcome>(null);
 
   const cancel = async () => {
     const go = await confirm({
@@ -48,13 +49,12 @@ export function ShortOfNumbers({
     const reply = await cancelTheNight(event.id).catch(() => null);
     setBusy(false);
     if (reply?.ok) {
-      setOutcome({
+      onOutcome({
         kind: "ok",
         text: `Night cancelled. ${plural(reply.data.asked ?? 0, "guest")} asked to choose a refund or credit.`,
       });
-      onDone();
     } else if (reply?.status !== 401) {
-      setOutcome({ kind: "error", text: reply ? reply.data.error : "The server could not be reached." });
+      onOutcome({ kind: "error", text: reply ? reply.data.error : "The server could not be reached." });
     }
   };
 
@@ -70,11 +70,6 @@ export function ShortOfNumbers({
           Move to another night
         </button>
       </span>
-      {outcome ? (
-        <span role={outcome.kind === "error" ? "alert" : "status"} className={`admin-sub outcome-${outcome.kind}`}>
-          {outcome.text}
-        </span>
-      ) : null}
       {moving ? (
         <MoveDialog
           event={event}
@@ -82,8 +77,7 @@ export function ShortOfNumbers({
           onClose={() => setMoving(false)}
           onMoved={(text) => {
             setMoving(false);
-            setOutcome({ kind: "ok", text });
-            onDone();
+            onOutcome({ kind: "ok", text });
           }}
         />
       ) : null}
