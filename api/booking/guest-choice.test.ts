@@ -4,7 +4,7 @@ import { guestChoices } from "../../db/guest-choice-schema.ts";
 import { bookings, events, refunds } from "../../db/schema.ts";
 import { suiteTestServer } from "../../test/api-harness.ts";
 import { insertEvent, insertHeldBooking, insertPaidBookings } from "../../test/fixtures.ts";
-import { signedInOnMe } from "../../test/suites/booking-flow.ts";
+import { signedInOnMe, ticketStatusOf } from "../../test/suites/booking-flow.ts";
 import { sessionBrowser } from "../../test/suites/team.ts";
 import { linkToken } from "../lib/capability.ts";
 import { backgroundJobs } from "../ops/jobs.ts";
@@ -183,22 +183,12 @@ describe("Move to another night", () => {
     expect(shown.toEvent.name).toBe(to.name);
     expect(await (await choose(tk, "move")).json()).toEqual({ choice: "move", status: "moved" });
     expect(bookingOf(keep!.bookingId).status).toBe("transferred");
-    const ticketStatus = async (bookingId: number) =>
-      (
-        (await (
-          await fetch(`${server.url}/api/ticket-status`, {
-            method: "POST",
-            headers: { "content-type": "application/json" },
-            body: JSON.stringify({ bookingId, t: linkToken(server.deps.env, "ticket", bookingId) }),
-          })
-        ).json()) as { status: string }
-      ).status;
-    expect(await ticketStatus(keep!.bookingId)).toBe("transferred");
+    expect(await ticketStatusOf(server, keep!.bookingId)).toBe("transferred");
     const chosen = server.deps.db.select().from(guestChoices).where(eq(guestChoices.bookingId, keep!.bookingId)).get()!;
     const newBooking = bookingOf(chosen.heldBookingId!);
     expect(newBooking).toMatchObject({ status: "paid", eventId: to.id, amountCents: 4500 });
     expect(newBooking.uniqueCode).toBeTruthy();
-    expect(await ticketStatus(newBooking.id)).toBe("paid");
+    expect(await ticketStatusOf(server, newBooking.id)).toBe("paid");
     // Valid at the door of the new night.
     server.deps.db
       .update(events)

@@ -12,6 +12,7 @@ import {
   newMobile,
   pay,
   signedInOnMe,
+  ticketStatusOf,
   verifiedBrowser,
 } from "../../test/suites/booking-flow.ts";
 import { sessionBrowser } from "../../test/suites/team.ts";
@@ -82,15 +83,6 @@ async function accept(phone: string, eventId: number, token: string, extra: { ge
   return friend.postForm("/api/save-user-details", friendForm({ phone, eventId, token, ...extra }));
 }
 
-const ticketStatus = async (bookingId: number) =>
-  (await (
-    await fetch(`${server.url}/api/ticket-status`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ bookingId, t: linkToken(server.deps.env, "ticket", bookingId) }),
-    })
-  ).json()) as { status: string };
-
 const seatsLeft = async (eventId: number) =>
   ((await (await fetch(`${server.url}/api/get-event/${eventId}`)).json()) as { seatsLeftTotal: number }).seatsLeftTotal;
 
@@ -136,10 +128,10 @@ describe("a ticket given to a friend", () => {
     const ticketText = (await outbox()).filter((m) => m.to === friendPhone).at(-1)!;
     expect(ticketText.body).toContain(`Your ticket code is ${friendBooking.uniqueCode}`);
     expect(ticketText.body).not.toContain(buyer.booking.uniqueCode!);
-    expect((await ticketStatus(friendBooking.id)).status).toBe("paid");
+    expect(await ticketStatusOf(server, friendBooking.id)).toBe("paid");
 
     // The buyer's ticket on the phone, and the door.
-    expect((await ticketStatus(buyer.booking.id)).status).toBe("transferred");
+    expect(await ticketStatusOf(server, buyer.booking.id)).toBe("transferred");
     const pass = passFacts(server.deps.db, server.deps.env, buyer.booking.id)!;
     expect(pass).toMatchObject({ valid: false, notValidReason: "Given to a friend" });
     expect(pass.updateTag).toBeGreaterThan(1);

@@ -1,3 +1,4 @@
+import { linkToken } from "../../api/lib/capability.ts";
 import { bookings, users } from "../../db/schema.ts";
 import { type BrowserClient, browserClient, type TestServer } from "../api-harness.ts";
 import { ADULT_DATE_OF_BIRTH } from "../date-of-birth.ts";
@@ -192,4 +193,14 @@ export function insertPaidSeat(server: TestServer, eventId: number, phone: strin
     .returning()
     .get();
   return { eventID: eventId, userID: user.id, bookingId: booking.id, paymentIntentId: booking.paymentIntentId ?? "" };
+}
+
+/** What `POST /api/ticket-status` says of a booking's ticket, asked with its own signed link. */
+export async function ticketStatusOf(server: TestServer, bookingId: number): Promise<string> {
+  const reply = await fetch(`${server.url}/api/ticket-status`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ bookingId, t: linkToken(server.deps.env, "ticket", bookingId) }),
+  });
+  return ((await reply.json()) as { status: string }).status;
 }
