@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { extname, join, relative, sep } from "node:path";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import type { MiddlewareHandler } from "hono";
@@ -28,16 +28,19 @@ type StaticFile = { body: Buffer; type: string; br?: Buffer; gzip?: Buffer; cach
 /**
  * Serves the built PWA from memory. The build is small, so every file is read and compressed once
  * at start-up: no per-request disk or CPU work, and only files that exist in the build can ever be
- * served (a path with `..` simply is not in the map).
+ * served (a path with `..` simply is not in the map). `npm run build` writes each file's compressed
+ * copies beside it (scripts/precompress.mjs), so a start reads them instead of spending a second
+ * of CPU on brotli's best quality; a file without fresh copies is compressed here, as before.
  */
 export function staticFiles(dir: string, options: { homePicture?: () => string | null } = {}): MiddlewareHandler {
   const files = new Map<string, StaticFile>();
   for (const path of walk(dir)) {
+    if (PRECOMPRESSED.test(path)) continue;
     const url = `/${relative(dir, path).split(sep).join("/")}`;
     const type = TYPES[extname(path)] ?? "application/octet-stream";
     const body = readFileSync(path);
     const file: StaticFile = { body, type, cacheControl: cacheControlFor(url) };
-    if (COMPRESSIBLE.test(type) && body.length > 512) Object.assign(file, compressed(body));
+    if (COMPRESSIBLE.test(type) && body.length > 512) Object.assign(file, precompressed(path) ?? compressed(body));
     files.set(url, file);
   }
   const index = files.get("/index.html");
@@ -112,6 +115,18 @@ export function staticFiles(dir: string, options: { homePicture?: () => string |
   };
 }
 
+/** The copies scripts/precompress.mjs writes, named `<file>.br` and `<file>.gz`: never served by their own names. */
+const PRECOMPRESSED = /\.(br|gz)$/;
+
+/** A file's compressed copies from the build, when both exist and are no older than the file itself. */
+function precompressed(path: string): { br: Buffer; gzip: Buffer } | undefined {
+  const written = statSync(path).mtimeMs;
+  const copies = [`${path}.br`, `${path}.gz`];
+  if (!copies.every((copy) => existsSync(copy) && statSync(copy).mtimeMs >= written)) return undefined;
+  return { br: readFileSync(`${path}.br`), gzip: readFileSync(`${path}.gz`) };
+}
+
+/** Brotli at its best quality and gzip at 9; scripts/precompress.mjs writes the same at build time. */
 function compressed(body: Buffer): { br: Buffer; gzip: Buffer } {
   return {
     br: brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),

@@ -1,0 +1,67 @@
+import { mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { brotliCompressSync, brotliDecompressSync, gunzipSync } from "node:zlib";
+import { Hono } from "hono";
+import { afterEach, describe, expect, it } from "vitest";
+import { precompress } from "../../scripts/precompress.mjs";
+import { staticFiles } from "./static-files.ts";
+
+// The built PWA is served compressed from memory; `npm run build` writes the compressed copies
+// (scripts/precompress.mjs) so a start reads them instead of making them.
+
+let dir = "";
+afterEach(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+const script = `console.log(${JSON.stringify("a line of the app ".repeat(80))});\n`;
+
+function build(files: Record<string, string>) {
+  dir = mkdtempSync(join(tmpdir(), "static-files-"));
+  for (const [name, body] of Object.entries(files)) writeFileSync(join(dir, name), body);
+  return dir;
+}
+
+async function get(path: string, encoding: string) {
+  const app = new Hono().use("*", staticFiles(dir));
+  const reply = await app.request(path, { headers: { "accept-encoding": encoding, accept: "text/html" } });
+  return { reply, bytes: Buffer.from(await reply.arrayBuffer()) };
+}
+
+describe("the built PWA, compressed", () => {
+  it("writes a brotli and a gzip copy of each compressible file over 512 bytes, and none of a small one", () => {
+    build({ "app.js": script, "small.css": "a{}", "picture.png": "x".repeat(2000) });
+    expect(precompress(dir)).toBe(1);
+    expect(brotliDecompressSync(readFileSync(join(dir, "app.js.br"))).toString()).toBe(script);
+    expect(gunzipSync(readFileSync(join(dir, "app.js.gz"))).toString()).toBe(script);
+    expect(() => readFileSync(join(dir, "small.css.br"))).toThrow();
+    expect(() => readFileSync(join(dir, "picture.png.gz"))).toThrow();
+  });
+
+  it("serves the build's copies, and never a copy by its own name", async () => {
+    build({ "app.js": script });
+    precompress(dir);
+    // A marked copy: served only if the server takes the build's copy instead of compressing again.
+    writeFileSync(join(dir, "app.js.br"), brotliCompressSync("the build's copy"));
+    const br = await get("/app.js", "gzip, br");
+    expect(br.reply.headers.get("content-encoding")).toBe("br");
+    expect(brotliDecompressSync(br.bytes).toString()).toBe("the build's copy");
+    const gzip = await get("/app.js", "gzip");
+    expect(gunzipSync(gzip.bytes).toString()).toBe(script);
+    expect((await get("/app.js.br", "br")).reply.status).toBe(404);
+  });
+
+  it("compresses a file itself when its copies are missing or older than it", async () => {
+    build({ "app.js": script });
+    expect((await get("/app.js", "br")).reply.headers.get("content-encoding")).toBe("br");
+    precompress(dir);
+    writeFileSync(join(dir, "app.js.br"), "stale");
+    writeFileSync(join(dir, "app.js.gz"), "stale");
+    const past = new Date(Date.now() - 60_000);
+    utimesSync(join(dir, "app.js.br"), past, past);
+    utimesSync(join(dir, "app.js.gz"), past, past);
+    const fresh = await get("/app.js", "br");
+    expect(brotliDecompressSync(fresh.bytes).toString()).toBe(script);
+  });
+});
