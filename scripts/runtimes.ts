@@ -23,13 +23,20 @@ export type Runtime = {
   config: string;
   /** Folders (relative to the repo) whose files must not use what only Node has. */
   noNode: string[];
+  /**
+   * The files (repo-relative paths) whose errors this program reports: its own runtime's code. A
+   * program also reads what its files import from other runtimes (the PWA's typed client reads the
+   * API's types; a test imports what it tests), and the program of that code's own runtime checks it:
+   * checking it again here took a third of the four programs' time and could find nothing new.
+   */
+  owns: RegExp;
 };
 
 export const RUNTIMES: Runtime[] = [
-  { name: "server", config: "tsconfig.server.json", noNode: [] },
-  { name: "browser", config: "tsconfig.browser.json", noNode: ["pwa", "common"] },
-  { name: "sw", config: "tsconfig.sw.json", noNode: ["pwa", "common"] },
-  { name: "test", config: "tsconfig.test.json", noNode: [] },
+  { name: "server", config: "tsconfig.server.json", noNode: [], owns: /^(?!node_modules\/)/ },
+  { name: "browser", config: "tsconfig.browser.json", noNode: ["pwa", "common"], owns: /^(pwa|common)\// },
+  { name: "sw", config: "tsconfig.sw.json", noNode: ["pwa", "common"], owns: /^(pwa|common)\// },
+  { name: "test", config: "tsconfig.test.json", noNode: [], owns: /^(test|e2e)\/|\.test\.tsx?$/ },
 ];
 
 export function readConfig(runtime: Runtime): ts.ParsedCommandLine {
@@ -121,8 +128,21 @@ export function checkRuntime(runtime: Runtime, extra?: Record<string, string>): 
     host,
     configFileParsingDiagnostics: config.errors,
   });
-  return [...ts.getPreEmitDiagnostics(program), ...nodeOnlyNames(program, runtime)];
+  // What getPreEmitDiagnostics gives, for the runtime's own files only (and every in-memory file).
+  const owned = program
+    .getSourceFiles()
+    .filter((file) => virtual.has(path.resolve(file.fileName)) || runtime.owns.test(repoPath(file.fileName)));
+  return [
+    ...program.getConfigFileParsingDiagnostics(),
+    ...program.getOptionsDiagnostics(),
+    ...program.getGlobalDiagnostics(),
+    ...owned.flatMap((file) => [...program.getSyntacticDiagnostics(file), ...program.getSemanticDiagnostics(file)]),
+    ...nodeOnlyNames(program, runtime),
+  ];
 }
+
+/** A path relative to the repository, with forward slashes. */
+const repoPath = (file: string) => path.relative(ROOT, path.resolve(file)).split(path.sep).join("/");
 
 export const formatHost: ts.FormatDiagnosticsHost = {
   getCanonicalFileName: (file) => file,

@@ -1,6 +1,7 @@
+import path from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
-import { checkRuntime, RUNTIMES } from "../scripts/runtimes.ts";
+import { checkRuntime, ROOT, RUNTIMES, readConfig } from "../scripts/runtimes.ts";
 
 // Each runtime's program (scripts/runtimes.ts) refuses the other runtimes' globals and accepts its
 // own. The files exist only in memory, inside the folders the runtime's tsconfig covers; each
@@ -81,4 +82,18 @@ describe("one TypeScript program per runtime", () => {
       expect.stringMatching(/^5: .*'process'/),
     ]);
   }, 60_000);
+
+  it("reports the errors of every file a runtime's tsconfig names: each program checks its own files", () => {
+    for (const runtime of RUNTIMES) {
+      const named = readConfig(runtime).fileNames.map((file) => path.relative(ROOT, file).split(path.sep).join("/"));
+      expect(named.length, runtime.name).toBeGreaterThan(0);
+      expect(
+        named.filter((file) => !runtime.owns.test(file)),
+        runtime.name,
+      ).toEqual([]);
+    }
+    // What a program reads from another runtime is that runtime's: a test imports the API, the PWA its types.
+    expect(RUNTIMES.find((each) => each.name === "test")?.owns.test("api/app.ts")).toBe(false);
+    expect(RUNTIMES.find((each) => each.name === "browser")?.owns.test("api/app.ts")).toBe(false);
+  });
 });
