@@ -96,10 +96,30 @@ export const test = base
     onCleanup(() => server.stop());
     return server;
   })
-  .extend("browser", { scope: "file" }, async ({ suiteOptions }, { onCleanup }) => {
-    const browser: Browser = await launchBrowser(suiteOptions.browserArgs ?? []);
+  /**
+   * One Chromium per worker, lent to each file that adds no flags of its own: a launch cost about
+   * 0.7 s of CPU, once per file before (docs/decisions/061-ci-time.md).
+   */
+  // biome-ignore lint/correctness/noEmptyPattern: vitest reads a fixture's needs from this pattern, and this one needs none.
+  .extend("workerBrowser", { scope: "worker" }, async ({}, { onCleanup }) => {
+    const browser: Browser = await launchBrowser();
     onCleanup(() => browser.close());
     return browser;
+  })
+  .extend("browser", { scope: "file" }, async ({ suiteOptions, workerBrowser }, { onCleanup }) => {
+    const { browserArgs = [] } = suiteOptions;
+    if (browserArgs.length > 0) {
+      const own: Browser = await launchBrowser(browserArgs);
+      onCleanup(() => own.close());
+      return own;
+    }
+    // The file leaves the browser as it found it: whatever context it left open closes with it, as
+    // when each file closed a browser of its own.
+    const before = new Set(workerBrowser.contexts());
+    onCleanup(async () => {
+      await Promise.all(workerBrowser.contexts().map((context) => (before.has(context) ? null : context.close())));
+    });
+    return workerBrowser;
   })
   .extend("night", { scope: "file" }, async ({ server, suiteOptions }) => checkInNight(server, suiteOptions.night))
   /**
