@@ -1,4 +1,3 @@
-import PDFDocument from "pdfkit";
 import { audFromCents } from "../../common/money.ts";
 import { formatVenueTime, utcToWallClock } from "../../common/time-zone.ts";
 import type { Db } from "../../db/client.ts";
@@ -29,8 +28,10 @@ export const documentDate = (doc: Pick<Document, "issuedAt" | "eventTimeZone">) 
 const LEFT = 56;
 const RIGHT = 539; // A4 is 595 points wide; 56-point margins.
 
-export function renderDocumentPdf(doc: Document): Promise<Uint8Array> {
+export async function renderDocumentPdf(doc: Document): Promise<Uint8Array> {
   const title = documentTitle(doc);
+  // Loaded at the first PDF, not at every start (docs/decisions/061-ci-time.md).
+  const { default: PDFDocument } = await import("pdfkit");
   const pdf = new PDFDocument({
     size: "A4",
     margin: LEFT,

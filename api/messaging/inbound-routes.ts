@@ -111,7 +111,7 @@ export const inboundRoutes = (deps: AppDeps) => {
       // An unreadable body has no valid signature either.
     }
     const url = `${deps.env.PUBLIC_BASE_URL}/api/twilio/inbound`;
-    if (!token || !isTwilioRequest(token, c.req.header("x-twilio-signature"), url, params)) {
+    if (!token || !(await isTwilioRequest(token, c.req.header("x-twilio-signature"), url, params))) {
       throw Forbidden("this request is not signed by Twilio", "forbidden");
     }
     return next();

@@ -1,4 +1,3 @@
-import { PKPass } from "passkit-generator";
 import sharp from "sharp";
 import { OVER_AFTER_PLANNED_END_MS } from "../../common/ticket-status.ts";
 import type { Env } from "../env.ts";
@@ -70,6 +69,8 @@ const iso = (ms: number) => new Date(ms).toISOString();
 export async function applePassBuffer(deps: ApplePassDeps, facts: PassFacts): Promise<Buffer> {
   const keys = deps.wallet.apple;
   if (!keys) throw new Error("applePassBuffer: Apple Wallet is not configured");
+  // Loaded at the first pass, not at every start: a server without Apple's keys never needs it.
+  const { PKPass } = await import("passkit-generator");
   const pass = new PKPass(
     await passImages(),
     {
