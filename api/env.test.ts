@@ -93,6 +93,15 @@ describe("configuration", () => {
     expect(problems({ TWILIO_ACCOUNT_SID: "ACx" })).toContainEqual(expect.stringMatching(/^TWILIO_AUTH_TOKEN: /));
   });
 
+  it("refuses at the start a Twilio account id the SDK would refuse at the first text", () => {
+    expect(problems({ TWILIO_ACCOUNT_SID: "SK123", TWILIO_AUTH_TOKEN: "token" })).toContainEqual(
+      "TWILIO_ACCOUNT_SID: starts with AC (Twilio's account id)",
+    );
+    expect(problems({ TWILIO_ACCOUNT_SID: "ACx", TWILIO_AUTH_TOKEN: "token" })).not.toContainEqual(
+      expect.stringMatching(/^TWILIO_ACCOUNT_SID: /),
+    );
+  });
+
   it("turns Apple Wallet on with all five of its settings or none, naming each one missing", () => {
     expect(problems({ APPLE_PASS_TYPE_ID: "pass.au.example.tickets", APPLE_TEAM_ID: "TEAM123456" })).toEqual([
       "APPLE_PASS_CERT: is required with APPLE_PASS_TYPE_ID (Apple Wallet)",

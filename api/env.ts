@@ -250,6 +250,10 @@ const schema = z
     if (v.STRIPE_SECRET_KEY && !v.STRIPE_WEBHOOK_SECRET) {
       ctx.addIssue({ code: "custom", path: ["STRIPE_WEBHOOK_SECRET"], message: "is required with STRIPE_SECRET_KEY" });
     }
+    // Twilio's SDK refuses any other account id; it is loaded at the first text, so the start says so.
+    if (v.TWILIO_ACCOUNT_SID && !v.TWILIO_ACCOUNT_SID.startsWith("AC")) {
+      ctx.addIssue({ code: "custom", path: ["TWILIO_ACCOUNT_SID"], message: "starts with AC (Twilio's account id)" });
+    }
     if (Boolean(v.TWILIO_ACCOUNT_SID) !== Boolean(v.TWILIO_AUTH_TOKEN)) {
       ctx.addIssue({
         code: "custom",
