@@ -27,7 +27,7 @@ export const chromiumPath = findChromium();
  * the same (docs/decisions/061-ci-time.md). The installability check keeps the full browser
  * (launchProfileContext): only a browser that can install an app can say it would.
  */
-const headlessPath = process.env.CHROME_PATH ?? [HEADLESS_SHELL].find((p) => existsSync(p)) ?? chromiumPath;
+const headlessPath = process.env.CHROME_PATH || (existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : chromiumPath);
 if (!chromiumPath) {
   const line =
     "BROWSER TESTS SKIPPED: no Chromium found. Install it with `apt-get install -y chromium` or set CHROME_PATH.";
