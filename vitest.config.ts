@@ -16,11 +16,13 @@ export default defineConfig({
       "test/**/*.test.ts",
     ],
     environment: "node",
-    // One worker per core (vitest's default leaves one idle, half of CI's two), and files share a worker's
-    // module cache instead of importing the app afresh each (`isolate: false`): on CI's two cores the run
-    // went from 7 min 40 s to 3 min 20 s. Every suite makes its own database and port; a suite that changes
+    // One worker per core and one more (vitest's default leaves one idle, half of CI's two), and files share a
+    // worker's module cache instead of importing the app afresh each (`isolate: false`): on CI's two cores the
+    // run went from 7 min 40 s to 3 min 20 s. The extra worker keeps both cores busy while a file waits on a
+    // server it started or on a timer (the crash suites): 242 s with two, 200 s with three, 216 s with four
+    // (docs/decisions/061-ci-time.md). Every suite makes its own database and port; a suite that changes
     // what outlives it (a fake clock, process.env, a module's state) puts it back in its after-hooks.
-    maxWorkers: availableParallelism(),
+    maxWorkers: availableParallelism() + 1,
     isolate: false,
     testTimeout: 20_000,
     hookTimeout: 30_000,
