@@ -5,7 +5,16 @@ import { openDatabase } from "../db/client.ts";
 import { bookings } from "../db/schema.ts";
 import { insertEvent, insertPaidBookings, makeImage } from "../test/fixtures.ts";
 import { browserSuite } from "./fixtures.ts";
-import { type AppServer, codeFor, devOutbox, fillDateOfBirth, newContext, noBrowser, verifyPhone } from "./harness.ts";
+import {
+  type AppServer,
+  codeFor,
+  devOutbox,
+  fillDateOfBirth,
+  newContext,
+  noBrowser,
+  phone,
+  verifyPhone,
+} from "./harness.ts";
 import { expectAccessible, expectNoSidewaysScroll } from "./page-checks.ts";
 
 // What a first-time booker trips over, at 390 px: the side of a balanced event asked first, the
@@ -265,7 +274,7 @@ describe.skipIf(noBrowser)("a first booking on a phone", () => {
   }, 120_000);
 
   it("offers Resend code 30 seconds after the code, focuses the code box, and says what to do when no code goes out", async () => {
-    const { context, pageErrors } = await newContext(browser, server.url);
+    const { context, pageErrors } = await newContext(browser, server.url, { ...phone, serviceWorkers: "allow" });
     const page = await context.newPage();
     await page.clock.install();
     await bookFromHome(page, "Open Garden Mixer");

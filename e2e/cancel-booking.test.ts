@@ -4,7 +4,7 @@ import { openDatabase } from "../db/client.ts";
 import { waitlistEntries } from "../db/schema.ts";
 import { insertEvent } from "../test/fixtures.ts";
 import { browserSuite } from "./fixtures.ts";
-import { type AppServer, devOutbox, newContext, noBrowser } from "./harness.ts";
+import { type AppServer, devOutbox, newContext, noBrowser, phone } from "./harness.ts";
 import { expectAccessible, expectNoSidewaysScroll, waitForServiceWorker } from "./page-checks.ts";
 import { bookAndPay, paidNightOf, signInOnMe } from "./steps.ts";
 
@@ -125,7 +125,7 @@ describe.skipIf(noBrowser)("Cancel my booking", () => {
   });
 
   it("cancels from the ticket on a phone not signed in: the policy on the ticket, sign in, and the ticket is void", async () => {
-    const { context, pageErrors } = await newContext(browser, server.url);
+    const { context, pageErrors } = await newContext(browser, server.url, { ...phone, serviceWorkers: "allow" });
     const page = await context.newPage();
     // The texted link saves the ticket on this phone; its card says the policy and offers the cancel.
     await page.goto(riverside.linkPath);

@@ -120,7 +120,11 @@ describe.skipIf(noBrowser)("the door on a phone", () => {
       // The phone is at the venue, on its time zone. That matters here: Playwright's clock swaps Date
       // for a class whose subclasses come back as plain Dates, so the venue-zone dates the door
       // formats with (TZDate) read in the phone's own zone instead.
-      ({ context, pageErrors } = await newContext(browser, server.url, { ...phone, timezoneId: zone }));
+      ({ context, pageErrors } = await newContext(browser, server.url, {
+        ...phone,
+        timezoneId: zone,
+        serviceWorkers: "allow",
+      }));
       // Timers run in real time, but a test can jump the page's clock instead of waiting on it.
       await context.clock.install();
       page = await context.newPage();

@@ -98,7 +98,11 @@ describe.skipIf(noBrowser)("the doors and the ticket code at the door", () => {
   });
 
   it("shows a phone when the doors open with Check in disabled, opens them now, and finds a typed code offline", async () => {
-    const { context, pageErrors } = await newContext(browser, server.url, { ...phone, timezoneId: ZONE });
+    const { context, pageErrors } = await newContext(browser, server.url, {
+      ...phone,
+      timezoneId: ZONE,
+      serviceWorkers: "allow",
+    });
     try {
       const page = await context.newPage();
       await page.goto("/admin/door");

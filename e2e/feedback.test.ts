@@ -12,7 +12,7 @@ import { expectAccessible, expectNoSidewaysScroll } from "./page-checks.ts";
 
 const env = { SESSION_SECRET: "e2e-secret-e2e-secret-e2e-secret-012345" };
 
-const test = browserSuite();
+const test = browserSuite({ serviceWorker: true });
 
 describe.skipIf(noBrowser)("partner feedback on a phone", () => {
   let server: AppServer;

@@ -30,6 +30,11 @@ export type SuiteOptions = {
   serverEnv?: Record<string, string> | (() => Promise<Record<string, string>>);
   /** Added to Chromium's flags (launchBrowser). */
   browserArgs?: string[];
+  /**
+   * The `guestPhone` fixture keeps its service worker, which newContext turns off: for a suite whose
+   * guest goes offline.
+   */
+  serviceWorker?: boolean;
   /** The night the `night` fixture builds: its event's fields and its guests. */
   night?: { event?: Partial<NewEvent>; guests?: readonly NightGuest[] };
 };
@@ -134,8 +139,9 @@ export const test = base
     return { context, page, pageErrors };
   })
   /** A guest's phone (390 px, touch) with its page errors collected; closed after the test. */
-  .extend("guestPhone", async ({ server, browser }, { onCleanup }): Promise<Screen> => {
-    const { context, pageErrors } = await newContext(browser, server.url, phone);
+  .extend("guestPhone", async ({ server, browser, suiteOptions }, { onCleanup }): Promise<Screen> => {
+    const device = suiteOptions.serviceWorker ? { ...phone, serviceWorkers: "allow" as const } : phone;
+    const { context, pageErrors } = await newContext(browser, server.url, device);
     onCleanup(() => context.close());
     return { context, page: await context.newPage(), pageErrors };
   });

@@ -237,13 +237,21 @@ export async function waitUntil(check: () => Promise<boolean>, what: string, tim
 export const phone = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
 export const desktop = { viewport: { width: 1366, height: 900 } };
 
-/** A context whose page errors and console errors are collected, so a test can assert none happened. */
+/**
+ * A context whose page errors and console errors are collected, so a test can assert none happened.
+ *
+ * The service worker is off unless the test turns it on (`{ ...phone, serviceWorkers: "allow" }`):
+ * installed, it fetches and stores the whole app shell (90 files) in every new context, a fifth of
+ * the browser phase's CPU on CI's two cores. The tests of what the worker does (offline pages, the
+ * queued taps, the update prompt, the cached pictures) turn it on; a screen's own behaviour is the
+ * same without it, since the shell it would serve is the server's (docs/decisions/061-ci-time.md).
+ */
 export async function newContext(
   browser: Browser,
   baseURL: string,
   device: Parameters<Browser["newContext"]>[0] = phone,
 ) {
-  const context: BrowserContext = await browser.newContext({ ...device, baseURL });
+  const context: BrowserContext = await browser.newContext({ serviceWorkers: "block", ...device, baseURL });
   const pageErrors: string[] = [];
   context.on("page", (page: Page) => {
     page.on("pageerror", (e) => pageErrors.push(String(e)));

@@ -6,7 +6,7 @@ import { cameraPhoto } from "../test/camera-photo.ts";
 import { yearLike } from "../test/clock.ts";
 import { insertEvent } from "../test/fixtures.ts";
 import { browserSuite } from "./fixtures.ts";
-import { type AppServer, newContext, noBrowser, waitUntil } from "./harness.ts";
+import { type AppServer, newContext, noBrowser, phone, waitUntil } from "./harness.ts";
 import { waitForServiceWorker } from "./page-checks.ts";
 
 // Dates in a year laid out like 2031, always ahead of the clock (test/clock.ts).
@@ -56,7 +56,7 @@ describe.skipIf(noBrowser)("the home page's pictures", () => {
   // JPEG", which watched the page's <img> requests only: the offline cache's fetches of every original
   // JPEG (the page's and the service worker's) went unseen.
   it("fetches each of ten 1600 px pictures once, as the card's WebP, keeps that copy, and shows it offline", async () => {
-    const { context, pageErrors } = await newContext(browser, server.url);
+    const { context, pageErrors } = await newContext(browser, server.url, { ...phone, serviceWorkers: "allow" });
     // Page and service worker together; a page request the service worker answered from its cache
     // went nowhere, so only what reached the network (or the browser's HTTP cache) is counted.
     const fetched: string[] = [];

@@ -35,12 +35,13 @@ describe.skipIf(noBrowser)("host access on two phones", () => {
     insertPaidBookings(db, tonight.id, 1, { name: "Kabir Singh", gender: "male" });
     insertPaidBookings(db, tonight.id, 1, { name: "Asha Patel", gender: "female" });
     db.$client.close();
-    const open = async () => {
-      const { context, pageErrors } = await newContext(browser, server.url, phone);
+    const open = async (device: Parameters<typeof newContext>[2] = phone) => {
+      const { context, pageErrors } = await newContext(browser, server.url, device);
       return { context, pageErrors, page: await context.newPage() };
     };
     organiser = await open();
-    host = await open();
+    // The host's phone goes offline and reopens from what its service worker kept.
+    host = await open({ ...phone, serviceWorkers: "allow" });
   });
 
   const pickHostNight = async (page: Page) => {

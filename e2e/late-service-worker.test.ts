@@ -1,7 +1,7 @@
 import type { Browser } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { browserSuite } from "./fixtures.ts";
-import { type AppServer, newContext, noBrowser } from "./harness.ts";
+import { type AppServer, newContext, noBrowser, phone } from "./harness.ts";
 import { waitForServiceWorker } from "./page-checks.ts";
 
 // The service worker's registration and the update prompt load after the first load has settled
@@ -22,7 +22,7 @@ describe.skipIf(noBrowser)("the deferred service worker on a connection that dro
   });
 
   it("throws nothing when the connection is gone at that moment, and registers once it is back", async () => {
-    const { context, pageErrors } = await newContext(browser, server.url);
+    const { context, pageErrors } = await newContext(browser, server.url, { ...phone, serviceWorkers: "allow" });
     // The page's timers are moved by the test, never waited for: the clock stands still from the
     // start (an installed clock otherwise flows, and on a busy machine the page's load took longer
     // than the pause after it, so the registration had already happened when the test looked).

@@ -7,7 +7,7 @@ import { openDatabase } from "../db/client.ts";
 import { events, feedback, users } from "../db/schema.ts";
 import { insertEvent, insertPaidBookings, makeImage } from "../test/fixtures.ts";
 import { browserSuite } from "./fixtures.ts";
-import { type AppServer, launchProfileContext, newContext, noBrowser, waitUntil } from "./harness.ts";
+import { type AppServer, launchProfileContext, newContext, noBrowser, phone, waitUntil } from "./harness.ts";
 import { expectAccessible, waitForServiceWorker } from "./page-checks.ts";
 
 // The demo events, as a newcomer's `npm start` would have them.
@@ -64,7 +64,7 @@ describe.skipIf(noBrowser)("installable and offline", () => {
     }
 
     beforeAll(async () => {
-      ({ context } = await newContext(browser, server.url));
+      ({ context } = await newContext(browser, server.url, { ...phone, serviceWorkers: "allow" }));
       page = await context.newPage();
       await page.goto("/");
       await page.locator("article.event-card").first().waitFor();
@@ -158,7 +158,7 @@ describe.skipIf(noBrowser)("installable and offline", () => {
       }
       db.$client.close();
 
-      ({ context } = await newContext(browser, server.url));
+      ({ context } = await newContext(browser, server.url, { ...phone, serviceWorkers: "allow" }));
       page = await context.newPage();
       const token = feedbackToken({ SESSION_SECRET: "e2e-secret-e2e-secret-e2e-secret-012345" }, "start", me, eventId);
       await page.goto(`/ParticipantFeedback?par1=${me}&par2=${eventId}&t=${token}`);

@@ -7,7 +7,7 @@ import { verifiedPhoneCookie } from "../test/api-harness.ts";
 import { yearLike } from "../test/clock.ts";
 import { insertEvent, insertHeldBooking, makeImage } from "../test/fixtures.ts";
 import { browserSuite } from "./fixtures.ts";
-import { type AppServer, fillDateOfBirth, newContext, noBrowser } from "./harness.ts";
+import { type AppServer, fillDateOfBirth, newContext, noBrowser, phone } from "./harness.ts";
 import { expectAccessible, expectNoSidewaysScroll } from "./page-checks.ts";
 
 // Set here, not left to the harness, so a test can sign the cookie of a browser that verified its phone.
@@ -205,7 +205,7 @@ describe.skipIf(noBrowser)("paying through the local checkout and checking in at
   }
 
   it("books from the home page, pays, gets a ticket and is checked in with the right code", async () => {
-    const { context, pageErrors } = await newContext(browser, server.url);
+    const { context, pageErrors } = await newContext(browser, server.url, { ...phone, serviceWorkers: "allow" });
     const page = await context.newPage();
     page.on("dialog", (dialog: Dialog) => void dialog.accept());
     await page.goto("/");
@@ -258,7 +258,7 @@ describe.skipIf(noBrowser)("paying through the local checkout and checking in at
     const held = insertHeldBooking(db, doorEventId, { name: "Kabir Singh", email: "kabir@example.com" });
     db.$client.close();
 
-    const { context, pageErrors } = await newContext(browser, server.url);
+    const { context, pageErrors } = await newContext(browser, server.url, { ...phone, serviceWorkers: "allow" });
     // The browser that held the seat proved the phone first; only that browser may start its checkout.
     const [name, value] = verifiedPhoneCookie({ SESSION_SECRET }, held.phone).split("=") as [string, string];
     await context.addCookies([{ name, value, url: server.url }]);

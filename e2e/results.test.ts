@@ -124,7 +124,7 @@ describe.skipIf(noBrowser)("results", () => {
         ["Dev", "male"],
       ]);
       const { Anika } = people as Record<"Anika", Person>;
-      const { context, pageErrors } = await newContext(browser, server.url, phone);
+      const { context, pageErrors } = await newContext(browser, server.url, { ...phone, serviceWorkers: "allow" });
       const page = await context.newPage();
       await page.goto(partnersLink(eventId, Anika));
       const pressed = (name: string, choice: "Like" | "Dislike") =>

@@ -74,7 +74,7 @@ describe.skipIf(noBrowser)("the night's rounds on the phones", () => {
 
   it("each guest's phone shows their table, their partner and the time left", async () => {
     for (const name of ["Anika Rao", "Dev Kumar"]) {
-      const { context, pageErrors } = await newContext(browser, server.url, phone);
+      const { context, pageErrors } = await newContext(browser, server.url, { ...phone, serviceWorkers: "allow" });
       // Timers run in real time, but the test can jump the phone's clock instead of waiting for a poll.
       await context.clock.install();
       const page = await context.newPage();

@@ -42,7 +42,7 @@ describe.skipIf(noBrowser)("the texted ticket link", () => {
 
   it("another phone opening the success URL is told the ticket was texted; the link adds it there", async () => {
     const booking = await paidBooking("Anika Rao");
-    const { context, pageErrors } = await newContext(browser, server.url);
+    const { context, pageErrors } = await newContext(browser, server.url, { ...phone, serviceWorkers: "allow" });
     const page = await context.newPage();
 
     // The success URL in a browser that never verified the phone: no ticket, a clear way to get it.

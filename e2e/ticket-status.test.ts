@@ -10,7 +10,7 @@ import { bookings } from "../db/schema.ts";
 import { yearLike } from "../test/clock.ts";
 import { insertEvent } from "../test/fixtures.ts";
 import { browserSuite } from "./fixtures.ts";
-import { type AppServer, newContext, noBrowser } from "./harness.ts";
+import { type AppServer, newContext, noBrowser, phone } from "./harness.ts";
 import { expectAccessible, expectNoSidewaysScroll, waitForServiceWorker } from "./page-checks.ts";
 import { bookAndPay, organiserCookie } from "./steps.ts";
 
@@ -156,7 +156,7 @@ describe.skipIf(noBrowser)("tickets that tell the truth", () => {
 
   it("a ticket refunded while the phone was offline shows Refunded once online, with no QR to scan", async () => {
     const booking = await paidBooking(eventIds.ahead, "Dev Malhotra");
-    const { context, pageErrors } = await newContext(browser, server.url);
+    const { context, pageErrors } = await newContext(browser, server.url, { ...phone, serviceWorkers: "allow" });
     const page = await context.newPage();
     await page.goto(booking.linkPath);
     const ticket = page.getByRole("article", { name: "Ticket for Lantern Social" });

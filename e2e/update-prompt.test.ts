@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import type { Browser } from "playwright-core";
 import { afterAll, describe, expect, it } from "vitest";
 import { browserSuite } from "./fixtures.ts";
-import { type AppServer, freePort, newContext, noBrowser, startAppServer, waitUntil } from "./harness.ts";
+import { type AppServer, freePort, newContext, noBrowser, phone, startAppServer, waitUntil } from "./harness.ts";
 import { expectAccessible } from "./page-checks.ts";
 
 const dist = join(dirname(fileURLToPath(import.meta.url)), "..", "dist");
@@ -38,7 +38,10 @@ describe.skipIf(noBrowser)("a new deployment", () => {
     const env = { PORT: String(port), PUBLIC_BASE_URL: `http://localhost:${port}`, STATIC_DIR: build };
     server = await startAppServer(env, data);
     // The harness's own url names another port: this suite fixes the port so the origin survives the restart.
-    const { context, pageErrors } = await newContext(browser, env.PUBLIC_BASE_URL);
+    const { context, pageErrors } = await newContext(browser, env.PUBLIC_BASE_URL, {
+      ...phone,
+      serviceWorkers: "allow",
+    });
     const page = await context.newPage();
     await page.goto("/");
     await page.locator("article.event-card").first().waitFor();

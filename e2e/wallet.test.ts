@@ -60,7 +60,11 @@ describe.skipIf(noBrowser)("the wallet buttons", () => {
 
   it("on an iPhone: Apple's first; it downloads the pass; Google's goes to the save link, and says so offline", async () => {
     const booking = await bookAndPay(server, SESSION_SECRET, eventId, "Meera Iyer");
-    const { context, pageErrors } = await newContext(browser, server.url, { ...phone, userAgent: IPHONE });
+    const { context, pageErrors } = await newContext(browser, server.url, {
+      ...phone,
+      userAgent: IPHONE,
+      serviceWorkers: "allow",
+    });
     const page = await context.newPage();
     await standInForGoogle(page);
     await page.goto(booking.linkPath);
