@@ -241,8 +241,8 @@ export const desktop = { viewport: { width: 1366, height: 900 } };
  * A context whose page errors and console errors are collected, so a test can assert none happened.
  *
  * The service worker is off unless the test turns it on (`{ ...phone, serviceWorkers: "allow" }`):
- * installed, it fetches and stores the whole app shell (90 files) in every new context, a fifth of
- * the browser phase's CPU on CI's two cores. The tests of what the worker does (offline pages, the
+ * installed, it fetches and stores the whole app shell (90 files) in every new context, about a tenth
+ * of the browser phase's CPU on CI's two cores. The tests of what the worker does (offline pages, the
  * queued taps, the update prompt, the cached pictures) turn it on; a screen's own behaviour is the
  * same without it, since the shell it would serve is the server's (docs/decisions/061-ci-time.md).
  */
