@@ -1,17 +1,12 @@
 import { randomBytes } from "node:crypto";
 import { chmod, mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
-import { availableParallelism } from "node:os";
 import { join } from "node:path";
-import sharp from "sharp";
 import { IMAGE_WIDTHS, type ImageWidth } from "../../common/image-widths.ts";
 import { MAX_IMAGE_BYTES } from "../../common/images.ts";
 import { NotAnImage, NotFound } from "../lib/errors.ts";
+import { loadSharp } from "../lib/sharp.ts";
 
 export { MAX_IMAGE_BYTES };
-
-// One photo is worked on by one thread: libvips would otherwise spread each image over every core,
-// and the core left to answer requests (save-details-routes.ts's photoTurn, decision 007) with it.
-sharp.concurrency(Math.max(1, availableParallelism() - 1));
 
 const ACCEPTED_FORMATS = new Set(["jpeg", "png", "webp"]);
 // A 5 MB file can still decode to a huge bitmap; refuse anything beyond a 50-megapixel camera.
@@ -41,6 +36,7 @@ export const thumbnailName = (imageName: string) => imageName.replace(/\.jpg$/, 
  * corrupt data), which storeImage finds.
  */
 export async function assertImageHeader(bytes: Uint8Array): Promise<void> {
+  const sharp = await loadSharp();
   let meta: { format?: string; width?: number; height?: number };
   try {
     meta = await sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS }).metadata();
@@ -62,6 +58,7 @@ export async function storeImage(uploadsDir: string, bytes: Uint8Array): Promise
   const base = randomBytes(16).toString("hex");
   const imageName = `${base}.jpg`;
   const thumbName = thumbnailName(imageName);
+  const sharp = await loadSharp();
   let display: Buffer;
   let thumb: Buffer;
   try {
@@ -181,6 +178,7 @@ export async function readImageVariant(uploadsDir: string, name: string, width: 
     return cached;
   }
   const stored = await readStoredImage(uploadsDir, name);
+  const sharp = await loadSharp();
   const made = await sharp(stored).resize({ width, withoutEnlargement: true }).webp({ quality: 72 }).toBuffer();
   variants.set(key, made);
   if (variants.size > MAX_VARIANTS) variants.delete(variants.keys().next().value as string);

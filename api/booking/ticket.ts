@@ -1,6 +1,5 @@
 import { randomInt } from "node:crypto";
 import { eq } from "drizzle-orm";
-import QRCode from "qrcode";
 import type { z } from "zod";
 import { policyOf } from "../../common/cancellation.ts";
 import { isOverByClock, type TicketStatus } from "../../common/ticket-status.ts";
@@ -10,6 +9,7 @@ import type { Env } from "../env.ts";
 import { isValidLinkToken, linkToken, savedTicketLink } from "../lib/capability.ts";
 import { Conflict, Forbidden, Gone, NotFound } from "../lib/errors.ts";
 import type { Logger } from "../lib/log.ts";
+import { qrDataUrl } from "../lib/qr.ts";
 import { deliverPending, enqueueSms } from "../messaging/outbox.ts";
 import { ticketText } from "../messaging/templates/ticket.ts";
 import type { SmsProvider } from "../providers/sms/types.ts";
@@ -97,11 +97,7 @@ export async function ticketFor(deps: TicketDeps, ctx: BookingContext): Promise<
     { behavior: "immediate" },
   );
   await sendQueuedConfirmation(deps, ctx.booking.id);
-  const qrCodeImage = await QRCode.toDataURL(doorQrLink(env, ctx.event.id, ctx.user.id), {
-    errorCorrectionLevel: "M",
-    margin: 2,
-    width: 320,
-  });
+  const qrCodeImage = await qrDataUrl(doorQrLink(env, ctx.event.id, ctx.user.id));
   return {
     success: true,
     qrCodeImage,

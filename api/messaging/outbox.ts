@@ -1,11 +1,11 @@
 import { and, asc, count, eq, gt, lt, lte, or } from "drizzle-orm";
-import QRCode from "qrcode";
 import { activityLog } from "../../db/access-schema.ts";
 import type { Db, DbOrTx } from "../../db/client.ts";
 import { bookings, type OutboxMessage, outboxMessages, type StoredAttachment } from "../../db/schema.ts";
 import { walletRegistrations } from "../../db/wallet-schema.ts";
 import type { Env } from "../env.ts";
 import type { Logger } from "../lib/log.ts";
+import { qrPng } from "../lib/qr.ts";
 import { withoutAddresses } from "../providers/mail/safety.ts";
 import { type MailAttachment, type MailProvider, MailSendError } from "../providers/mail/types.ts";
 import type { SmsProvider } from "../providers/sms/types.ts";
@@ -331,7 +331,7 @@ async function attachmentsOf(deps: OutboxDeps, stored: StoredAttachment[]): Prom
       content = Buffer.from(await deps.documentPdf(a.document));
     } else if ("qr" in a) {
       // The same QR as the ticket page shows (ticket.ts): the door link, drawn now.
-      content = await QRCode.toBuffer(a.qr, { errorCorrectionLevel: "M", margin: 2, width: 320 });
+      content = await qrPng(a.qr);
     } else if ("badge" in a) {
       // A wallet's own badge artwork (wallet-badges.ts), drawn from the package's SVG.
       content = await walletBadgePng(a.badge);

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import sharp from "sharp";
+import { loadSharp } from "../lib/sharp.ts";
 
 // Apple's and Google's own "Add to … Wallet" badges (issue 50: their artwork where a registry package
 // ships it; docs/decisions/054-wallet-buttons.md). `@neostore/cinto` (MIT) ships both as SVGs; the PWA
@@ -26,7 +26,7 @@ export function walletBadgePng(badge: WalletBadge): Promise<Buffer> {
   let png = drawn.get(badge);
   if (!png) {
     const { file, height } = WALLET_BADGES[badge];
-    png = readFile(join(artwork(), file)).then((svg) =>
+    png = Promise.all([readFile(join(artwork(), file)), loadSharp()]).then(([svg, sharp]) =>
       sharp(svg, { density: 288 })
         .resize({ height: height * 2 })
         .png()

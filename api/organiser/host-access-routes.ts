@@ -1,11 +1,11 @@
 import { createRoute } from "@hono/zod-openapi";
-import QRCode from "qrcode";
 import { withoutInvisibleControls } from "../../common/plain-text.ts";
 import type { AppDeps } from "../deps.ts";
 import { ADMIN_ERRORS, adminRoute, noStore } from "../lib/admin-session.ts";
 import { Unauthorized } from "../lib/errors.ts";
 import { hostSessionOf, startHostSession } from "../lib/host-session.ts";
 import { apiRouter, done, errors, json, jsonBody, z } from "../lib/openapi.ts";
+import { qrDataUrl } from "../lib/qr.ts";
 import { actorOf } from "../lib/staff.ts";
 import { idParam, jsonId } from "../lib/validate.ts";
 import { endStreamsFor } from "../night/room-events.ts";
@@ -193,7 +193,7 @@ export const hostAccessRoutes = (deps: AppDeps) => {
       const body = c.req.valid("json");
       const link = createHostLink(deps, { eventId: body.eventID, label: body.label, actor: actorOf(c) }, deps.now());
       // Drawn here, as the ticket's is, so the panel's bundle carries no QR encoder.
-      const qrCodeImage = await QRCode.toDataURL(link.url, { errorCorrectionLevel: "M", margin: 2, width: 320 });
+      const qrCodeImage = await qrDataUrl(link.url);
       return c.json({ ...link, qrCodeImage }, 200);
     })
     .openapi(adminRoute(deps, listHostLinksRoute, "managers"), (c) => {

@@ -1,19 +1,16 @@
 import { createHash, randomBytes } from "node:crypto";
-import {
-  type AuthenticationResponseJSON,
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type PublicKeyCredentialRequestOptionsJSON,
-  type RegistrationResponseJSON,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
+import type {
+  AuthenticationResponseJSON,
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  RegistrationResponseJSON,
 } from "@simplewebauthn/server";
 import { and, eq, gt, isNull, lt } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client.ts";
 import { passkeys, webauthnChallenges } from "../../db/team-schema.ts";
 import type { AppDeps } from "../deps.ts";
 import { BadRequest, Unauthorized } from "../lib/errors.ts";
+import { onFirstUse } from "../lib/on-first-use.ts";
 import { liveMember, recordSignIn } from "./team.ts";
 
 // Passkeys (issue 49, docs/decisions/051-passkeys.md): WebAuthn credentials for the owner and the
@@ -21,6 +18,9 @@ import { liveMember, recordSignIn } from "./team.ts";
 // in webauthn_challenges for 5 minutes, bound to its purpose and its person) and the browser's answer,
 // which takes its challenge at most once. Sign-in asks no email: the passkeys are discoverable, so the
 // browser offers the ones it holds for this site and the credential's id names whose it is.
+
+/** The library, loaded at the first passkey call (api/lib/on-first-use.ts). */
+const webauthn = onFirstUse(() => import("@simplewebauthn/server"));
 
 /** How long a challenge may be answered. */
 export const CHALLENGE_TTL_MS = 5 * 60 * 1000;
@@ -108,6 +108,7 @@ export async function registrationOptions(
   deps: AppDeps,
   person: PasskeyPerson,
 ): Promise<PublicKeyCredentialCreationOptionsJSON> {
+  const { generateRegistrationOptions } = await webauthn();
   const { rpID, rpName } = relyingParty(deps.env);
   const theirs = deps.db.select().from(passkeys).where(whoseKeys(person.memberId)).all();
   const options = await generateRegistrationOptions({
@@ -140,6 +141,7 @@ export async function verifyRegistration(
   memberId: number | null,
   response: RegistrationResponseJSON,
 ): Promise<NewPasskey> {
+  const { verifyRegistrationResponse } = await webauthn();
   const { rpID, origin } = relyingParty(deps.env);
   const expectedChallenge = takeChallenge(deps.db, response.response.clientDataJSON, "register", memberId, deps.now());
   if (expectedChallenge === null) {
@@ -182,6 +184,7 @@ export function savePasskey(db: DbOrTx, passkey: NewPasskey) {
 
 /** The options for signing in with a passkey: no credentials listed, so the browser offers its own. */
 export async function authenticationOptions(deps: AppDeps): Promise<PublicKeyCredentialRequestOptionsJSON> {
+  const { generateAuthenticationOptions } = await webauthn();
   const { rpID } = relyingParty(deps.env);
   const options = await generateAuthenticationOptions({
     rpID,
@@ -205,6 +208,7 @@ export async function finishAuthentication(
   deps: AppDeps,
   response: AuthenticationResponseJSON,
 ): Promise<{ memberId: number | null }> {
+  const { verifyAuthenticationResponse } = await webauthn();
   const { rpID, origin } = relyingParty(deps.env);
   const now = deps.now();
   const expectedChallenge = takeChallenge(deps.db, response.response.clientDataJSON, "sign-in", null, now);

@@ -1,6 +1,6 @@
-import sharp from "sharp";
 import { OVER_AFTER_PLANNED_END_MS } from "../../common/ticket-status.ts";
 import type { Env } from "../env.ts";
+import { loadSharp } from "../lib/sharp.ts";
 import type { AppleWalletKeys } from "./keys.ts";
 import { type PassFacts, passAuthToken } from "./pass-facts.ts";
 
@@ -36,6 +36,7 @@ let images: Promise<Record<string, Buffer>> | undefined;
 /** The pass's images, made once per process. */
 function passImages(): Promise<Record<string, Buffer>> {
   images ??= (async () => {
+    const sharp = await loadSharp();
     const entries = await Promise.all(
       Object.entries(IMAGE_SIZES).map(async ([name, size]) => {
         const png = await sharp(Buffer.from(MARK_SVG), { density: 72 * Math.ceil(size / 64) * 2 })

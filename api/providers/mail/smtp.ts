@@ -1,4 +1,4 @@
-import nodemailer from "nodemailer";
+import { onFirstUse } from "../../lib/on-first-use.ts";
 import { safeMessage } from "./safety.ts";
 import { type MailAddress, type MailProvider, MailSendError } from "./types.ts";
 
@@ -27,22 +27,25 @@ export function toMailSendError(error: unknown): MailSendError {
 
 /** nodemailer's SMTP transport: one connection per message, which the outbox sends one at a time. */
 export function createSmtpMail(config: SmtpConfig): MailProvider {
-  const transport = nodemailer.createTransport({
-    url: config.url,
-    // A provider that hangs is a temporary failure, retried later; it never holds the outbox for minutes.
-    connectionTimeout: 15_000,
-    greetingTimeout: 15_000,
-    socketTimeout: 60_000,
-    // The message is built from the app's own parts only: no file or URL is ever read for it.
-    disableFileAccess: true,
-    disableUrlAccess: true,
+  const transport = onFirstUse(async () => {
+    const { default: nodemailer } = await import("nodemailer");
+    return nodemailer.createTransport({
+      url: config.url,
+      // A provider that hangs is a temporary failure, retried later; it never holds the outbox for minutes.
+      connectionTimeout: 15_000,
+      greetingTimeout: 15_000,
+      socketTimeout: 60_000,
+      // The message is built from the app's own parts only: no file or URL is ever read for it.
+      disableFileAccess: true,
+      disableUrlAccess: true,
+    });
   });
   return {
     name: "smtp",
     async send(message) {
       const safe = safeMessage(message, config.from);
       try {
-        const info = await transport.sendMail({
+        const info = await (await transport()).sendMail({
           ...safe,
           // The envelope is exactly the one checked address: nothing in a header can add to it.
           envelope: { from: safe.from.address, to: [safe.to.address] },

@@ -1,5 +1,6 @@
-import Stripe from "stripe";
+import type Stripe from "stripe";
 import { BadRequest, NotFound, ProviderFailed } from "../../lib/errors.ts";
+import { onFirstUse } from "../../lib/on-first-use.ts";
 import { AlreadyRefunded, type CheckoutInfo, type PaymentEvent, type PaymentsProvider } from "./types.ts";
 
 /** The only words a client hears when Stripe fails. */
@@ -15,20 +16,25 @@ export type StripeOptions = {
 /** Stripe Checkout (card, AUD) through the official SDK. */
 export function createStripePayments(options: StripeOptions): PaymentsProvider {
   const base = options.apiBase ? new URL(options.apiBase) : undefined;
-  const stripe = new Stripe(options.secretKey, {
-    maxNetworkRetries: 2,
-    timeout: 20_000,
-    telemetry: false,
-    ...(base && {
-      host: base.hostname,
-      port: base.port || (base.protocol === "https:" ? 443 : 80),
-      protocol: base.protocol === "https:" ? "https" : "http",
-    }),
+  const sdk = onFirstUse(async () => {
+    const { default: StripeSdk } = await import("stripe");
+    const client = new StripeSdk(options.secretKey, {
+      maxNetworkRetries: 2,
+      timeout: 20_000,
+      telemetry: false,
+      ...(base && {
+        host: base.hostname,
+        port: base.port || (base.protocol === "https:" ? 443 : 80),
+        protocol: base.protocol === "https:" ? "https" : "http",
+      }),
+    });
+    return { client, errors: StripeSdk.errors };
   });
 
   return {
     name: "stripe",
     async createCheckout(input) {
+      const { client: stripe } = await sdk();
       const session = await call(() =>
         stripe.checkout.sessions.create(
           {
@@ -60,9 +66,11 @@ export function createStripePayments(options: StripeOptions): PaymentsProvider {
       return toInfo(session);
     },
     async retrieveCheckout(sessionId) {
+      const { client: stripe } = await sdk();
       return toInfo(await call(() => stripe.checkout.sessions.retrieve(sessionId)));
     },
     async refund(paymentIntentId, idempotencyKey, amountCents) {
+      const { client: stripe, errors } = await sdk();
       const refund = await call(async () => {
         try {
           return await stripe.refunds.create(
@@ -76,7 +84,7 @@ export function createStripePayments(options: StripeOptions): PaymentsProvider {
         } catch (error) {
           // A key Stripe has forgotten (after 24 hours) makes a repeated refund a new request, which
           // Stripe refuses for a payment it refunded already; the caller looks that refund up.
-          if (error instanceof Stripe.errors.StripeInvalidRequestError && error.code === "charge_already_refunded") {
+          if (error instanceof errors.StripeInvalidRequestError && error.code === "charge_already_refunded") {
             throw new AlreadyRefunded(paymentIntentId, { cause: error });
           }
           throw error;
@@ -86,12 +94,14 @@ export function createStripePayments(options: StripeOptions): PaymentsProvider {
     },
     async findRefund(paymentIntentId) {
       // Newest first; one page is plenty, as the app only ever makes one full refund of a payment.
+      const { client: stripe } = await sdk();
       const list = await call(() => stripe.refunds.list({ payment_intent: paymentIntentId, limit: 10 }));
       // A failed or cancelled refund gave nothing back.
       const refund = list.data.find((r) => r.status !== "failed" && r.status !== "canceled");
       return refund ? { refundId: refund.id } : null;
     },
     async verifyWebhook(payload, signature) {
+      const { client: stripe } = await sdk();
       let event: Stripe.Event;
       try {
         event = await stripe.webhooks.constructEventAsync(payload, signature ?? "", options.webhookSecret);

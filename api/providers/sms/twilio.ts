@@ -1,17 +1,14 @@
 import type { RequestClient } from "twilio";
+import { onFirstUse } from "../../lib/on-first-use.ts";
 import type { SmsProvider } from "./types.ts";
 
 type TwilioSdk = typeof import("twilio");
 
-let loaded: Promise<TwilioSdk> | undefined;
 /**
- * The SDK, loaded at its first use and kept: about 0.2 s of CPU that a server on the console provider
- * (development, every test server) never needs to spend at its start.
+ * The SDK, loaded at its first use and kept (api/lib/on-first-use.ts): about 0.2 s of CPU that a server
+ * on the console provider (development, every test server) never needs to spend at its start.
  */
-const sdk = (): Promise<TwilioSdk> => {
-  loaded ??= import("twilio").then((module) => module.default as unknown as TwilioSdk);
-  return loaded;
-};
+const sdk = onFirstUse(() => import("twilio").then((module) => module.default as unknown as TwilioSdk));
 
 export type TwilioConfig = {
   accountSid: string;
