@@ -55,6 +55,25 @@ describe.skipIf(noBrowser)("expectAccessible, the axe check of a screen", () => 
     expect(message).toMatch(/color-contrast \(serious\): #faint/);
   });
 
+  it("checks a document again after its screen changes, and a new document after a navigation", async () => {
+    // axe is put in once per document and kept for the next check (page-checks.ts): a later check
+    // on the same document still sees what changed, and a new document gets axe afresh.
+    const page = await screen("<main><h1>Tonight</h1><p>Doors open at 7:30 PM.</p></main>");
+    await expectAccessible(page, "the first screen");
+    await page.evaluate(() =>
+      document.querySelector("main")?.insertAdjacentHTML("beforeend", '<button id="late"></button>'),
+    );
+    expect(await failure(expectAccessible(page, "the changed screen"))).toMatch(/button-name \(critical\): #late/);
+    await page.goto("http://probe.test/");
+    await expectAccessible(page, "the screen after a navigation");
+    await page.evaluate(() =>
+      document.querySelector("main")?.insertAdjacentHTML("beforeend", '<button id="again"></button>'),
+    );
+    expect(await failure(expectAccessible(page, "the new document, changed"))).toMatch(
+      /button-name \(critical\): #again/,
+    );
+  });
+
   it("leaves a sandboxed frame out and still returns", async () => {
     const page = await screen(
       '<main><h1>Email</h1><iframe sandbox="" title="The email" srcdoc="<img src=x>"></iframe></main>',

@@ -1,5 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
-import type { Page } from "playwright-core";
+import axe from "axe-core";
+import type { Frame, Page } from "playwright-core";
 import { expect } from "vitest";
 
 /** How long one axe run may take before it fails, naming the screen (a run takes a few seconds). */
@@ -14,17 +15,19 @@ const AXE_BOUND_MS = 60_000;
  * AXE_BOUND_MS fails at once, naming the screen, instead of holding the suite until its time-out.
  */
 export async function expectAccessible(page: Page, screen: string) {
-  const analysis = new AxeBuilder({ page })
-    .exclude("iframe[sandbox]")
-    // Every rule runs as before; only the violations are gathered in full (passes and incomplete
-    // are not asserted), and axe runs in the page itself instead of in parts with a blank page of
-    // its own to join them (for cross-origin frames, which the PWA has none of): about half the
-    // time of a run on the two-core machine, with the same violations found. Either way
-    // @axe-core/playwright gives a frame one second to take axe and leaves it out if it does not;
-    // the PWA's one frame (the Invite preview) is sandboxed and checked on a page of its own.
-    .options({ resultTypes: ["violations"] })
-    .setLegacyMode()
-    .analyze();
+  const analysis = injectAxeOnce(page).then(() =>
+    new AxeBuilder({ page, axeSource: AXE_INJECTED })
+      .exclude("iframe[sandbox]")
+      // Every rule runs as before; only the violations are gathered in full (passes and incomplete
+      // are not asserted), and axe runs in the page itself instead of in parts with a blank page of
+      // its own to join them (for cross-origin frames, which the PWA has none of): about half the
+      // time of a run on the two-core machine, with the same violations found. Either way
+      // @axe-core/playwright gives a frame one second to take axe and leaves it out if it does not;
+      // the PWA's one frame (the Invite preview) is sandboxed and checked on a page of its own.
+      .options({ resultTypes: ["violations"] })
+      .setLegacyMode()
+      .analyze(),
+  );
   let timer: NodeJS.Timeout | undefined;
   const bound = new Promise<never>((_, reject) => {
     timer = setTimeout(
@@ -37,6 +40,35 @@ export async function expectAccessible(page: Page, screen: string) {
     .filter((v) => v.impact === "serious" || v.impact === "critical")
     .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
   expect(bad, `axe on ${screen}`).toEqual([]);
+}
+
+/**
+ * What @axe-core/playwright evaluates in each frame before every run, in place of axe-core's source:
+ * nothing, as injectAxeOnce has put axe there. The builder evaluated the 560 KB source twice per run
+ * (once before choosing how to run, once per frame), and each evaluation built axe afresh: on the
+ * two-core machine a check took about 1.0 s of Chromium's CPU after a navigation, 0.64 s with axe put
+ * in once per document, with the same rules, options and findings (docs/decisions/061-ci-time.md).
+ */
+const AXE_INJECTED = "void 0";
+
+/**
+ * axe-core's own source in each frame that does not hold it yet: once per document, kept there for
+ * the next check on the same document (a page of the app changes its screen without a new document).
+ * As @axe-core/playwright does, the page's own frame must take it, and another frame gets one second
+ * and is left out if it does not.
+ */
+async function injectAxeOnce(page: Page) {
+  const inject = async (frame: Frame) => {
+    if (!(await frame.evaluate("typeof window.axe === 'object'"))) await frame.evaluate(axe.source);
+  };
+  await inject(page.mainFrame());
+  for (const frame of page.frames().filter((each) => each !== page.mainFrame())) {
+    let timer: NodeJS.Timeout | undefined;
+    const second = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, 1000);
+    });
+    await Promise.race([inject(frame).catch(() => undefined), second]).finally(() => clearTimeout(timer));
+  }
 }
 
 /**
