@@ -45,6 +45,32 @@ describe.skipIf(noBrowser)("expectAccessible, the axe check of a screen", () => 
     await expectAccessible(await screen("<h1>Tonight</h1><p>Doors open at 7:30 PM.</p>"), "a plain screen");
   });
 
+  it("leaves out only rules whose findings are minor or moderate, and still finds what they would not", async () => {
+    // axe gives each finding its rule's impact: a rule declared minor or moderate never reports a
+    // serious one, so leaving it out of the run changes nothing the check asserts.
+    const page = await screen("<main><h1>Tonight</h1></main>");
+    await expectAccessible(page, "the probe");
+    const rules = await page.evaluate(() =>
+      (window as unknown as { axe: { _audit: { rules: { id: string; impact?: string }[] } } }).axe._audit.rules.map(
+        ({ id, impact }) => ({ id, impact }),
+      ),
+    );
+    const minorOrModerate = rules.filter((rule) => rule.impact === "minor" || rule.impact === "moderate");
+    expect(minorOrModerate.map((rule) => rule.id)).toEqual(expect.arrayContaining(["region", "heading-order"]));
+    expect(rules.find((rule) => rule.id === "color-contrast")?.impact).toBe("serious");
+    // A moderate rule's finding carries the rule's impact even where its check's own is higher:
+    // meta-viewport's check is critical, the rule moderate, and axe reports moderate.
+    const reported = await page.evaluate(async () => {
+      document.head.insertAdjacentHTML("beforeend", '<meta name="viewport" content="user-scalable=no">');
+      const axe = (
+        window as unknown as { axe: { run: (o: object) => Promise<{ violations: { id: string; impact: string }[] }> } }
+      ).axe;
+      const result = await axe.run({ runOnly: { type: "rule", values: ["meta-viewport"] } });
+      return result.violations.map(({ id, impact }) => `${id}=${impact}`);
+    });
+    expect(reported).toEqual(["meta-viewport=moderate"]);
+  });
+
   it("fails a button with no name and grey-on-white text, naming each rule and element", async () => {
     const page = await screen(
       '<main><h1>Pay</h1><button id="pay"></button><p id="faint" style="color:#ccc;background:#fff">Seats left: 3</p></main>',
