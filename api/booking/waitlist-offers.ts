@@ -1,5 +1,6 @@
-import { and, asc, eq, inArray, lte, ne, or } from "drizzle-orm";
+import { and, asc, eq, inArray, lte, ne, or, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "../../db/client.ts";
+import { preparedPerDb } from "../../db/prepared.ts";
 import {
   bookings,
   type Event,
@@ -55,81 +56,90 @@ const takingBookings = (event: Event, now: number) => event.status === "upcoming
  * first person waiting for it. Returns how many offers it made.
  */
 export function offerFreedSeats(deps: Deps, now: number, eventId?: number): number {
+  // Prepared on the database, run in the transaction open on it (db/prepared.ts).
+  const ask = offerQueries(deps.db)[eventId === undefined ? "everyEvent" : "oneEvent"];
+  const params = { now, eventId };
   return deps.db.transaction(
     (tx) => {
-      lapseRunOutOffers(tx, now, eventId);
+      // Offers that ran out lapse, and their person loses the place in line.
+      const lapsed = ask.lapseRunOutOffers.all(params);
+      if (lapsed.length > 0) {
+        tx.update(waitlistEntries)
+          .set({ status: "lapsed" })
+          .where(
+            and(
+              inArray(
+                waitlistEntries.id,
+                lapsed.map((o) => o.entryId),
+              ),
+              eq(waitlistEntries.status, "offered"),
+            ),
+          )
+          .run();
+      }
       let made = 0;
-      for (const { event } of eventsWithWaiting(tx, eventId)) {
+      for (const { event } of ask.eventsWithWaiting.all(params)) {
         if (!takingBookings(event, now)) {
           closeLineAtStart(tx, event);
           continue;
         }
         made += offerEventSeats(tx, deps.env, event, now);
       }
-      for (const { event } of closedWithOffersOut(tx, now, eventId)) closeLineAtStart(tx, event);
+      for (const { event } of ask.closedWithOffersOut.all(params)) closeLineAtStart(tx, event);
       return made;
     },
     { behavior: "immediate" },
   );
 }
 
-/** Offers that ran out lapse, and their person loses the place in line. */
-function lapseRunOutOffers(tx: DbOrTx, now: number, eventId?: number) {
-  const lapsed = tx
-    .update(waitlistOffers)
-    .set({ status: "expired" })
-    .where(
-      and(
-        inArray(waitlistOffers.status, ["open", "claimed"]),
-        lte(waitlistOffers.expiresAt, now),
-        eventId === undefined ? undefined : eq(waitlistOffers.eventId, eventId),
-      ),
-    )
-    .returning({ entryId: waitlistOffers.entryId })
-    .all();
-  if (lapsed.length === 0) return;
-  tx.update(waitlistEntries)
-    .set({ status: "lapsed" })
-    .where(
-      and(
-        inArray(
-          waitlistEntries.id,
-          lapsed.map((o) => o.entryId),
+/**
+ * offerFreedSeats' three questions, for every event (the scheduler's tick) or one (`eventId`, an
+ * action that freed a seat there), each built once per database.
+ */
+const offerQueries = preparedPerDb((db) => ({
+  everyEvent: offerQueriesFor(db, false),
+  oneEvent: offerQueriesFor(db, true),
+}));
+
+function offerQueriesFor(db: Db, oneEvent: boolean) {
+  const eventId = sql.placeholder("eventId");
+  const now = sql.placeholder("now");
+  return {
+    /** Offers that ran out: their entries. */
+    lapseRunOutOffers: db
+      .update(waitlistOffers)
+      .set({ status: "expired" })
+      .where(
+        and(
+          inArray(waitlistOffers.status, ["open", "claimed"]),
+          lte(waitlistOffers.expiresAt, now),
+          oneEvent ? eq(waitlistOffers.eventId, eventId) : undefined,
         ),
-        eq(waitlistEntries.status, "offered"),
-      ),
-    )
-    .run();
+      )
+      .returning({ entryId: waitlistOffers.entryId })
+      .prepare(),
+    /** The events with someone still waiting in line. */
+    eventsWithWaiting: db
+      .selectDistinct({ event: events })
+      .from(waitlistEntries)
+      .innerJoin(events, eq(events.id, waitlistEntries.eventId))
+      .where(and(eq(waitlistEntries.status, "waiting"), oneEvent ? eq(waitlistEntries.eventId, eventId) : undefined))
+      .prepare(),
+    /** Lines of events that stopped taking bookings with only offers out (the start passed mid-offer). */
+    closedWithOffersOut: db
+      .selectDistinct({ event: events })
+      .from(waitlistEntries)
+      .innerJoin(events, eq(events.id, waitlistEntries.eventId))
+      .where(
+        and(
+          eq(waitlistEntries.status, "offered"),
+          or(ne(events.status, "upcoming"), lte(events.startsAt, now)),
+          oneEvent ? eq(events.id, eventId) : undefined,
+        ),
+      )
+      .prepare(),
+  };
 }
-
-/** The events (all, or the one asked about) with someone still waiting in line. */
-const eventsWithWaiting = (tx: DbOrTx, eventId?: number) =>
-  tx
-    .selectDistinct({ event: events })
-    .from(waitlistEntries)
-    .innerJoin(events, eq(events.id, waitlistEntries.eventId))
-    .where(
-      and(
-        eq(waitlistEntries.status, "waiting"),
-        eventId === undefined ? undefined : eq(waitlistEntries.eventId, eventId),
-      ),
-    )
-    .all();
-
-/** Lines of events that stopped taking bookings with only offers out (the start passed mid-offer). */
-const closedWithOffersOut = (tx: DbOrTx, now: number, eventId?: number) =>
-  tx
-    .selectDistinct({ event: events })
-    .from(waitlistEntries)
-    .innerJoin(events, eq(events.id, waitlistEntries.eventId))
-    .where(
-      and(
-        eq(waitlistEntries.status, "offered"),
-        or(ne(events.status, "upcoming"), lte(events.startsAt, now)),
-        eventId === undefined ? undefined : eq(events.id, eventId),
-      ),
-    )
-    .all();
 
 /** One event taking bookings: each of its free seats goes to the first person waiting for it. */
 function offerEventSeats(tx: DbOrTx, env: Deps["env"], event: Event, now: number): number {

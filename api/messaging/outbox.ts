@@ -1,6 +1,7 @@
-import { and, asc, count, eq, gt, lt, lte, or } from "drizzle-orm";
+import { and, asc, count, eq, gt, lt, lte, or, sql } from "drizzle-orm";
 import { activityLog } from "../../db/access-schema.ts";
 import type { Db, DbOrTx } from "../../db/client.ts";
+import { preparedPerDb } from "../../db/prepared.ts";
 import { bookings, type OutboxMessage, outboxMessages, type StoredAttachment } from "../../db/schema.ts";
 import { walletRegistrations } from "../../db/wallet-schema.ts";
 import type { Env } from "../env.ts";
@@ -196,6 +197,25 @@ export async function deliverBatch(
 }
 
 /**
+ * Messages due a try at `now`, oldest first: asked after every action that queues one and at every
+ * tick, so built once (db/prepared.ts).
+ */
+const pendingQuery = preparedPerDb((db) =>
+  db
+    .select()
+    .from(outboxMessages)
+    .where(
+      and(
+        eq(outboxMessages.status, "pending"),
+        lt(outboxMessages.attempts, MAX_ATTEMPTS),
+        lte(outboxMessages.nextAttemptAt, sql.placeholder("now")),
+      ),
+    )
+    .orderBy(asc(outboxMessages.id))
+    .prepare(),
+);
+
+/**
  * Sends what is pending, one message at a time, and records each result on its own row: one
  * failing number never stops the rest, and a failure is retried on the next delivery run.
  * Returns the messages it handled, with their final state.
@@ -205,18 +225,8 @@ export async function deliverPending(
   filter: { dedupePrefix?: string; channels?: readonly OutboxMessage["channel"][] } = {},
 ): Promise<OutboxMessage[]> {
   const { db, log } = deps;
-  const pending = db
-    .select()
-    .from(outboxMessages)
-    .where(
-      and(
-        eq(outboxMessages.status, "pending"),
-        lt(outboxMessages.attempts, MAX_ATTEMPTS),
-        lte(outboxMessages.nextAttemptAt, deps.now()),
-      ),
-    )
-    .orderBy(asc(outboxMessages.id))
-    .all()
+  const pending = pendingQuery(db)
+    .all({ now: deps.now() })
     .filter((m) => !filter.dedupePrefix || m.dedupeKey.startsWith(filter.dedupePrefix))
     .filter((m) => !filter.channels || filter.channels.includes(m.channel))
     .filter((m) => m.channel === "sms" || (isWallet(m.channel) ? deps.walletPush : deps.mail) !== undefined);

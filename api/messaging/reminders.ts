@@ -1,5 +1,6 @@
-import { and, eq, gt, inArray, lte } from "drizzle-orm";
+import { and, eq, gt, inArray, lte, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
+import { preparedPerDb } from "../../db/prepared.ts";
 import { bookings, events, users } from "../../db/schema.ts";
 import type { Env } from "../env.ts";
 import { savedTicketLink } from "../lib/capability.ts";
@@ -34,6 +35,24 @@ export function dueReminder(
   return isFirst && hours.length > 1 ? latest : null;
 }
 
+/** Paid bookings of events still to begin (upcoming or started) that start after `now`, up to `horizon`. */
+const paidStartingBetween = preparedPerDb((db) =>
+  db
+    .select({ booking: bookings, event: events, user: users })
+    .from(bookings)
+    .innerJoin(events, eq(events.id, bookings.eventId))
+    .innerJoin(users, eq(users.id, bookings.userId))
+    .where(
+      and(
+        eq(bookings.status, "paid"),
+        inArray(events.status, ["upcoming", "started"]),
+        gt(events.startsAt, sql.placeholder("now")),
+        lte(events.startsAt, sql.placeholder("horizon")),
+      ),
+    )
+    .prepare(),
+);
+
 /**
  * Queues the reminders due at `now` for every paid, unrefunded attendee of an event that has not
  * begun. The outbox's unique key per (reminder, booking) makes each go once, however often this runs
@@ -43,20 +62,7 @@ export function queueDueReminders(db: Db, env: Env, now: number): number {
   const hours = env.REMINDER_HOURS;
   if (hours.length === 0) return 0;
   const horizon = now + Math.max(...hours) * HOUR;
-  const rows = db
-    .select({ booking: bookings, event: events, user: users })
-    .from(bookings)
-    .innerJoin(events, eq(events.id, bookings.eventId))
-    .innerJoin(users, eq(users.id, bookings.userId))
-    .where(
-      and(
-        eq(bookings.status, "paid"),
-        inArray(events.status, ["upcoming", "started"]),
-        gt(events.startsAt, now),
-        lte(events.startsAt, horizon),
-      ),
-    )
-    .all();
+  const rows = paidStartingBetween(db).all({ now, horizon });
   let queued = 0;
   for (const { booking, event, user } of rows) {
     const h = dueReminder(booking, event.startsAt, hours, now);

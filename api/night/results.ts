@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
 import { resultsAtOf, resultsWhen } from "../../common/results-time.ts";
 import type { Db, DbOrTx } from "../../db/client.ts";
+import { preparedPerDb } from "../../db/prepared.ts";
 import { bookings, type Event, events, feedback, type PersonGender, users } from "../../db/schema.ts";
 import type { Env } from "../env.ts";
 import { eventFeedbackLink, participantFeedbackLink } from "../lib/capability.ts";
@@ -200,13 +201,15 @@ export async function releaseResults(deps: Deps, eventId: number): Promise<Relea
   return { releasedAt, releasedNow, ...(await deliverBatch(deps, prefix)) };
 }
 
-/** Ended events whose results are not out yet. */
-const unreleased = (db: DbOrTx) =>
+/** Ended events whose results are not out yet (asked every tick, so built once: db/prepared.ts). */
+const unreleasedQuery = preparedPerDb((db) =>
   db
     .select()
     .from(events)
     .where(and(eq(events.status, "ended"), isNull(events.resultsReleasedAt)))
-    .all();
+    .prepare(),
+);
+const unreleased = (db: Db) => unreleasedQuery(db).all();
 
 /** The scheduler's release: every ended event whose results time has come. Sending is left to the outbox job. */
 export async function releaseDueResults(deps: Deps, now: number): Promise<number> {

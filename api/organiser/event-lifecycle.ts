@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { AUTO_END_AFTER_MS, plannedEnd } from "../../common/results-time.ts";
 import type { Db } from "../../db/client.ts";
+import { preparedPerDb } from "../../db/prepared.ts";
 import { type Event, events } from "../../db/schema.ts";
 import { closeLineNow } from "../booking/waitlist-offers.ts";
 import type { Env } from "../env.ts";
@@ -86,16 +87,16 @@ async function transition(deps: Deps, eventId: number, step: Transition): Promis
 export const startEvent = (deps: Deps, eventId: number) => transition(deps, eventId, START);
 export const endEvent = (deps: Deps, eventId: number) => transition(deps, eventId, END);
 
+/** Nights under way (asked every tick, so built once: db/prepared.ts). */
+const startedEvents = preparedPerDb((db) => db.select().from(events).where(eq(events.status, "started")).prepare());
+
 /**
  * Ends every night still running AUTO_END_AFTER_MS after its planned end, with End Event's texts: a
  * night the organiser forgot to end still closes, and its ratings and results follow the usual path.
  * A night that never started is left alone: nobody met anyone, and the organiser cancels or starts it.
  */
 export async function endOverdueEvents(deps: Deps, now: number): Promise<number> {
-  const overdue = deps.db
-    .select()
-    .from(events)
-    .where(eq(events.status, "started"))
+  const overdue = startedEvents(deps.db)
     .all()
     .filter((event) => plannedEnd(event) + AUTO_END_AFTER_MS <= now);
   let ended = 0;

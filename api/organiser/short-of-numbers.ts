@@ -1,6 +1,7 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { hasMinimum, minimumByOf, shortfall } from "../../common/minimum-numbers.ts";
 import type { DbOrTx } from "../../db/client.ts";
+import { preparedPerDb } from "../../db/prepared.ts";
 import { bookings, type Event, events, users } from "../../db/schema.ts";
 import type { AppDeps } from "../deps.ts";
 import { deliverPending, enqueueEmail, enqueueSms } from "../messaging/outbox.ts";
@@ -45,6 +46,15 @@ export const shortOfNumbersKey = (eventId: number) => `short-of-numbers:${eventI
 
 type CheckDeps = Pick<AppDeps, "db" | "env" | "sms" | "log" | "now"> & Partial<Pick<AppDeps, "mail">>;
 
+/** Upcoming nights not checked for their minimum yet (asked every tick, so built once: db/prepared.ts). */
+const upcomingUnchecked = preparedPerDb((db) =>
+  db
+    .select()
+    .from(events)
+    .where(and(eq(events.status, "upcoming"), isNull(events.minimumCheckedAt)))
+    .prepare(),
+);
+
 /**
  * The job `minimum-numbers`: every upcoming night with a minimum whose `minimumBy` has come and that
  * was not checked yet. Each is checked in its own IMMEDIATE transaction that sets
@@ -52,10 +62,7 @@ type CheckDeps = Pick<AppDeps, "db" | "env" | "sms" | "log" | "now"> & Partial<P
  * the event's key, so a crash between the commit and the send sends them once, on the outbox's retry.
  */
 export async function checkMinimumNumbers(deps: CheckDeps, now: number): Promise<number> {
-  const due = deps.db
-    .select()
-    .from(events)
-    .where(and(eq(events.status, "upcoming"), isNull(events.minimumCheckedAt)))
+  const due = upcomingUnchecked(deps.db)
     .all()
     .filter((event) => hasMinimum(event) && minimumByOf(event) <= now);
   let flagged = 0;
