@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import { SlowFirst } from "./scripts/slow-first.ts";
 
 // Browser suites: each file starts its own server (free port, temporary database) and Chromium.
 // Three at a time on the two-core machines: with two, the whole run used about half of the two cores
@@ -18,5 +19,8 @@ export default defineConfig({
     // on two shared cores (a photo shrunk and uploaded, a service worker installing), so polls wait
     // up to 15 s and pass as soon as the state is there.
     expect: { poll: { timeout: 15_000 } },
+    // Where vitest has no durations of its own (a clean clone), the slowest suites start first
+    // (scripts/slow-first.ts).
+    sequence: { sequencer: SlowFirst },
   },
 });

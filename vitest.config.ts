@@ -1,5 +1,6 @@
 import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
+import { SlowFirst } from "./scripts/slow-first.ts";
 import { walletBadgesAlias } from "./scripts/wallet-badges-alias.ts";
 
 // Unit, UI-logic and API integration suites. Browser suites have their own config
@@ -27,5 +28,8 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 30_000,
     setupFiles: ["test/fail-on-console-error.ts"],
+    // Where vitest has no durations of its own (a clean clone), the slowest suites start first
+    // (scripts/slow-first.ts).
+    sequence: { sequencer: SlowFirst },
   },
 });

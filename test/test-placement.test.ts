@@ -46,6 +46,7 @@ const CROSS_ROOM: Record<string, string> = {
   "second-review.test.ts": "the second security review's findings: holds, the waitlist, the door and the CSV",
   "sqlite-in-db.test.ts": "SQLite-only code across the tree",
   "staff-routes.test.ts": "a host's event scope over every staff call",
+  "suite-order.test.ts": "the order a clean clone runs every room's suites in (scripts/slow-first.ts)",
   "test-placement.test.ts": "this rule, over the whole tree",
   "times-through-intl.test.ts": "how every file formats a time",
   "transport-and-caching.test.ts": "the headers of every answer",
