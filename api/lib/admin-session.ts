@@ -1,8 +1,9 @@
 import { randomBytes } from "node:crypto";
 import type { RouteConfig } from "@hono/zod-openapi";
-import { eq, lt } from "drizzle-orm";
+import { eq, lt, sql } from "drizzle-orm";
 import type { Context, MiddlewareHandler } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
+import { preparedPerDb } from "../../db/prepared.ts";
 import { adminSessions } from "../../db/team-schema.ts";
 import type { AppDeps } from "../deps.ts";
 import { liveMember } from "../organiser/team.ts";
@@ -83,11 +84,20 @@ export function endAdminSession(c: Context, deps: AppDeps) {
   deleteCookie(c, COOKIE, { path: "/" });
 }
 
+/** A session by its id, read on every organiser call: built once per database (db/prepared.ts). */
+const sessionById = preparedPerDb((db) =>
+  db
+    .select()
+    .from(adminSessions)
+    .where(eq(adminSessions.id, sql.placeholder("id")))
+    .prepare(),
+);
+
 /** The live organiser session the request's cookie names: its id and whose it is; null when none. */
 export function adminSessionOf(c: Context, deps: AppDeps): { sessionId: string; person: Person } | null {
   const id = sessionId(c, deps);
   if (!id) return null;
-  const session = deps.db.select().from(adminSessions).where(eq(adminSessions.id, id)).get();
+  const session = sessionById(deps.db).get({ id });
   if (session === undefined || session.revokedAt !== null || session.expiresAt <= deps.now()) return null;
   if (session.memberId === null) {
     // The owner's password: a session lives while ADMIN_PASSWORD is the one it was opened with.

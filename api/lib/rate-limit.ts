@@ -1,23 +1,37 @@
-import { and, count, eq, gt, lt } from "drizzle-orm";
+import { and, count, eq, gt, lt, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
+import { preparedPerDb } from "../../db/prepared.ts";
 import { rateLimitHits } from "../../db/schema.ts";
 import { TooManyRequests } from "./errors.ts";
 
 export type Limit = { bucket: string; max: number; windowMs: number };
 
-/** How many hits `key` has in the window. */
-export function hitsInWindow(db: Db, limit: Limit, key: string, now: number): number {
-  const row = db
+/** The limits' questions, asked on most calls a guest makes, built once per database (db/prepared.ts). */
+const queries = preparedPerDb((db) => ({
+  hits: db
     .select({ n: count() })
     .from(rateLimitHits)
     .where(
       and(
-        eq(rateLimitHits.bucket, limit.bucket),
-        eq(rateLimitHits.key, key),
-        gt(rateLimitHits.at, now - limit.windowMs),
+        eq(rateLimitHits.bucket, sql.placeholder("bucket")),
+        eq(rateLimitHits.key, sql.placeholder("key")),
+        gt(rateLimitHits.at, sql.placeholder("since")),
       ),
     )
-    .get();
+    .prepare(),
+  record: db
+    .insert(rateLimitHits)
+    .values({ bucket: sql.placeholder("bucket"), key: sql.placeholder("key"), at: sql.placeholder("at") })
+    .prepare(),
+  trim: db
+    .delete(rateLimitHits)
+    .where(and(eq(rateLimitHits.bucket, sql.placeholder("bucket")), lt(rateLimitHits.at, sql.placeholder("before"))))
+    .prepare(),
+}));
+
+/** How many hits `key` has in the window. */
+export function hitsInWindow(db: Db, limit: Limit, key: string, now: number): number {
+  const row = queries(db).hits.get({ bucket: limit.bucket, key, since: now - limit.windowMs });
   return row?.n ?? 0;
 }
 
@@ -32,11 +46,9 @@ export function assertUnderLimit(db: Db, limit: Limit, key: string, now: number)
 }
 
 export function recordHit(db: Db, limit: Limit, key: string, now: number) {
-  db.insert(rateLimitHits).values({ bucket: limit.bucket, key, at: now }).run();
+  queries(db).record.run({ bucket: limit.bucket, key, at: now });
   // Old hits are useless; trimming here keeps the table small without a scheduler.
-  db.delete(rateLimitHits)
-    .where(and(eq(rateLimitHits.bucket, limit.bucket), lt(rateLimitHits.at, now - limit.windowMs * 2)))
-    .run();
+  queries(db).trim.run({ bucket: limit.bucket, before: now - limit.windowMs * 2 });
 }
 
 /** Takes back one hit counted at `at`: a try counted up front that turned out not to count. */
