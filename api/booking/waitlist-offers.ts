@@ -62,21 +62,10 @@ export function offerFreedSeats(deps: Deps, now: number, eventId?: number): numb
   return deps.db.transaction(
     (tx) => {
       // Offers that ran out lapse, and their person loses the place in line.
-      const lapsed = ask.lapseRunOutOffers.all(params);
-      if (lapsed.length > 0) {
-        tx.update(waitlistEntries)
-          .set({ status: "lapsed" })
-          .where(
-            and(
-              inArray(
-                waitlistEntries.id,
-                lapsed.map((o) => o.entryId),
-              ),
-              eq(waitlistEntries.status, "offered"),
-            ),
-          )
-          .run();
-      }
+      lapseEntries(
+        tx,
+        ask.lapseRunOutOffers.all(params).map((offer) => offer.entryId),
+      );
       let made = 0;
       for (const { event } of ask.eventsWithWaiting.all(params)) {
         if (!takingBookings(event, now)) {
@@ -90,6 +79,15 @@ export function offerFreedSeats(deps: Deps, now: number, eventId?: number): numb
     },
     { behavior: "immediate" },
   );
+}
+
+/** The entries whose offer ran out lose their place in line. */
+function lapseEntries(tx: DbOrTx, entryIds: number[]) {
+  if (entryIds.length === 0) return;
+  tx.update(waitlistEntries)
+    .set({ status: "lapsed" })
+    .where(and(inArray(waitlistEntries.id, entryIds), eq(waitlistEntries.status, "offered")))
+    .run();
 }
 
 /**
