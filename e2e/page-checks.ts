@@ -81,7 +81,7 @@ const AXE_INJECTED = "void 0";
  * axe-core as its package builds it for pages: `axe.min.js` (580 KB), the same release and the same
  * code as `axe.source` (1.3 MB: its unminified function as text, which @axe-core/playwright sends by
  * default). A new document parses and compiles half the bytes: about 0.27 s instead of 0.42 s on the
- * two-core machine, with the same rules and findings (docs/decisions/061-ci-time.md).
+ * two-core machine, with the same rules and findings (docs/decisions/062-ci-time-fifth-pass.md).
  */
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 
