@@ -1,3 +1,4 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import ts from "typescript";
 
@@ -98,21 +99,60 @@ function nodeOnlyNames(program: ts.Program, runtime: Runtime): ts.Diagnostic[] {
 }
 
 /**
+ * The server's code as the other programs may read it: its declarations (`.d.ts`), which the server's
+ * program writes while it checks that code (`emitTo`), and the browser's, the service worker's and the
+ * tests' programs read in place of its sources (`readFrom`). Those programs read api/ for its types
+ * only (the typed client's AppType, what a test calls), and from the sources TypeScript had to infer
+ * each route group's type again by checking its handlers: about 12 s of each program's time on the
+ * two-core machine (docs/decisions/062-ci-time-fifth-pass.md). A program's own files are never
+ * replaced, and a file without a declaration is read from its source.
+ */
+export type Declarations = { emitTo?: string; readFrom?: string };
+
+/** The code whose declarations the server's program writes and the others read: api/ and db/, not tests. */
+const DECLARED = /^(api|db)\/(?!.*\.test\.ts$).*(?<!\.d)\.ts$/;
+
+/**
+ * A declaration as the server's program wrote it, for a program that reads it. The server's program
+ * has Node's globals and not the DOM's, so where the sources name the global `File` (zod's file
+ * fields) the declaration names Node's class (`import("buffer").File`); the global is what the
+ * source means, the DOM's `File` in a program that has the DOM.
+ */
+function declarationOf(readFrom: string, file: string): string | undefined {
+  const dts = declarationPath(readFrom, file);
+  return existsSync(dts) ? readFileSync(dts, "utf8").replaceAll('import("buffer").File', "File") : undefined;
+}
+
+const declarationPath = (dir: string, file: string) => path.join(dir, repoPath(file).replace(/\.ts$/, ".d.ts"));
+
+/**
  * Type-checks one runtime. `extra` adds files (path relative to the repo → text) that exist only in
  * memory, for the test that proves each runtime refuses the others' globals (test/runtimes.test.ts);
- * with `extra`, only those files are the program's roots.
+ * with `extra`, only those files are the program's roots. `declarations` says where the server's
+ * program writes the declarations of api/ and db/, or where another program reads them (above).
  */
 const parsed = new Map<string, ts.SourceFile>();
 
-export function checkRuntime(runtime: Runtime, extra?: Record<string, string>): ts.Diagnostic[] {
+export function checkRuntime(
+  runtime: Runtime,
+  extra?: Record<string, string>,
+  declarations: Declarations = {},
+): ts.Diagnostic[] {
   const config = readConfig(runtime);
   const virtual = new Map(Object.entries(extra ?? {}).map(([file, text]) => [path.join(ROOT, file), text]));
   const host = ts.createCompilerHost(config.options);
   const { getSourceFile, fileExists, readFile } = host;
-  host.fileExists = (file) => virtual.has(path.resolve(file)) || fileExists(file);
+  const { readFrom, emitTo } = declarations;
+  const readsDeclaration = (file: string) =>
+    readFrom !== undefined && DECLARED.test(repoPath(file)) && !runtime.owns.test(repoPath(file));
+  const declared = (file: string) => (readFrom && readsDeclaration(file) ? declarationOf(readFrom, file) : undefined);
+  host.fileExists = (file) =>
+    virtual.has(path.resolve(file)) ||
+    fileExists(file) ||
+    Boolean(readFrom && readsDeclaration(file) && existsSync(declarationPath(readFrom, file)));
   host.readFile = (file) => virtual.get(path.resolve(file)) ?? readFile(file);
   host.getSourceFile = (file, language, ...rest) => {
-    const text = virtual.get(path.resolve(file));
+    const text = virtual.get(path.resolve(file)) ?? declared(file);
     if (text !== undefined) return ts.createSourceFile(file, text, language, true);
     // The four programs share one base config, so a file parsed for one is the same for the next.
     const key = `${file}\0${JSON.stringify(language)}`;
@@ -124,10 +164,19 @@ export function checkRuntime(runtime: Runtime, extra?: Record<string, string>): 
   };
   const program = ts.createProgram({
     rootNames: extra ? [...virtual.keys()] : config.fileNames,
-    options: config.options,
+    // Declarations are written only by a program that checks that code: emitting them takes about
+    // 2 s of the server's 23 s, and changes none of its diagnostics.
+    options: emitTo
+      ? { ...config.options, noEmit: false, declaration: true, emitDeclarationOnly: true }
+      : config.options,
     host,
     configFileParsingDiagnostics: config.errors,
   });
+  if (emitTo && !writeDeclarations(program, emitTo)) {
+    console.warn(
+      `${runtime.name}: declarations not written (one could not be written whole); the others read the sources`,
+    );
+  }
   // What getPreEmitDiagnostics gives, for the runtime's own files only (and every in-memory file).
   const owned = program
     .getSourceFiles()
@@ -139,6 +188,28 @@ export function checkRuntime(runtime: Runtime, extra?: Record<string, string>): 
     ...owned.flatMap((file) => [...program.getSyntacticDiagnostics(file), ...program.getSemanticDiagnostics(file)]),
     ...nodeOnlyNames(program, runtime),
   ];
+}
+
+/**
+ * Writes the declarations of the program's api/ and db/ files under `dir`, as `<dir>/api/….d.ts`. A
+ * declaration TypeScript cannot write whole (a type it cannot name) leaves no declarations at all, so
+ * the other programs read every source as before.
+ */
+function writeDeclarations(program: ts.Program, dir: string): boolean {
+  const written = new Map<string, string>();
+  let complete = true;
+  for (const file of program.getSourceFiles()) {
+    if (!DECLARED.test(repoPath(file.fileName))) continue;
+    const result = program.emit(file, (name, text) => written.set(name, text), undefined, true, undefined);
+    if (result.emitSkipped || result.diagnostics.length > 0) complete = false;
+  }
+  if (!complete) return false;
+  for (const [name, text] of written) {
+    const target = path.join(dir, path.relative(ROOT, name));
+    mkdirSync(path.dirname(target), { recursive: true });
+    writeFileSync(target, text);
+  }
+  return true;
 }
 
 /** A path relative to the repository, with forward slashes. */

@@ -1,7 +1,9 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
-import { checkRuntime, ROOT, RUNTIMES, readConfig } from "../scripts/runtimes.ts";
+import { checkRuntime, type Declarations, ROOT, RUNTIMES, readConfig } from "../scripts/runtimes.ts";
 
 // Each runtime's program (scripts/runtimes.ts) refuses the other runtimes' globals and accepts its
 // own. The files exist only in memory, inside the folders the runtime's tsconfig covers; each
@@ -14,8 +16,8 @@ const runtime = (name: string) => {
 };
 
 /** The line and the message of each error, so a test names exactly what was refused. */
-function errors(name: string, files: Record<string, string>) {
-  return checkRuntime(runtime(name), files).map((diagnostic) => {
+function errors(name: string, files: Record<string, string>, declarations?: Declarations) {
+  return checkRuntime(runtime(name), files, declarations).map((diagnostic) => {
     const line = diagnostic.file?.getLineAndCharacterOfPosition(diagnostic.start ?? 0).line;
     return `${line === undefined ? "?" : line + 1}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, " ")}`;
   });
@@ -82,6 +84,43 @@ describe("one TypeScript program per runtime", () => {
       expect.stringMatching(/^5: .*'process'/),
     ]);
   }, 60_000);
+
+  it("a program reading the server's declarations instead of its sources reports the same errors, the DOM's File included", () => {
+    // The server's program writes the declarations of api/ as it checks it (npm run typecheck); the
+    // browser's then reads them. Node's File (what the server's program sees) is the DOM's here.
+    const api = {
+      "api/runtime-probe-declared.ts": [
+        'export const blank = () => new File([], "blank.jpg");',
+        "export const photoName = (photo: ReturnType<typeof blank>) => photo.name;",
+        "export const reply = () => ({ ok: true as const, count: 1 });",
+      ].join("\n"),
+    };
+    const pwa = {
+      "pwa/runtime-probe-declared.ts": [
+        'import { photoName, reply } from "../api/runtime-probe-declared.ts";',
+        'export const a = photoName(new File([], "me.jpg"));',
+        "export const b: string = reply().count;",
+        'export const c = photoName("me.jpg");',
+        "export const d: true = reply().ok;",
+      ].join("\n"),
+    };
+    const dir = mkdtempSync(path.join(tmpdir(), "sdt-declarations-test-"));
+    try {
+      expect(errors("server", api, { emitTo: dir })).toEqual([]);
+      const written = path.join(dir, "api/runtime-probe-declared.d.ts");
+      // The server's program has Node's globals: where it has to write out a File it names Node's class
+      // (as in the save-details form's inferred type), which the browser's program reads as the DOM's.
+      expect(readFileSync(written, "utf8")).toContain('import("buffer").File');
+      const fromSources = errors("browser", { ...api, ...pwa });
+      expect(fromSources).toEqual([
+        expect.stringMatching(/^3: Type 'number' is not assignable to type 'string'/),
+        expect.stringMatching(/^4: Argument of type 'string' is not assignable to parameter of type 'File'/),
+      ]);
+      expect(errors("browser", pwa, { readFrom: dir })).toEqual(fromSources);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 90_000);
 
   it("reports the errors of every file a runtime's tsconfig names: each program checks its own files", () => {
     for (const runtime of RUNTIMES) {
