@@ -118,12 +118,7 @@ const DECLARED = /^(api|db)\/(?!.*\.test\.ts$).*(?<!\.d)\.ts$/;
  * fields) the declaration names Node's class (`import("buffer").File`); the global is what the
  * source means, the DOM's `File` in a program that has the DOM.
  */
-function declarationOf(readFrom: string, file: string): string | undefined {
-  const dts = declarationPath(readFrom, file);
-  return existsSync(dts) ? readFileSync(dts, "utf8").replaceAll('import("buffer").File', "File") : undefined;
-}
-
-const declarationPath = (dir: string, file: string) => path.join(dir, repoPath(file).replace(/\.ts$/, ".d.ts"));
+const readDeclaration = (dts: string) => readFileSync(dts, "utf8").replaceAll('import("buffer").File', "File");
 
 /**
  * Type-checks one runtime. `extra` adds files (path relative to the repo → text) that exist only in
@@ -143,16 +138,18 @@ export function checkRuntime(
   const host = ts.createCompilerHost(config.options);
   const { getSourceFile, fileExists, readFile } = host;
   const { readFrom, emitTo } = declarations;
-  const readsDeclaration = (file: string) =>
-    readFrom !== undefined && DECLARED.test(repoPath(file)) && !runtime.owns.test(repoPath(file));
-  const declared = (file: string) => (readFrom && readsDeclaration(file) ? declarationOf(readFrom, file) : undefined);
-  host.fileExists = (file) =>
-    virtual.has(path.resolve(file)) ||
-    fileExists(file) ||
-    Boolean(readFrom && readsDeclaration(file) && existsSync(declarationPath(readFrom, file)));
+  /** The declaration this program reads in place of `file`'s source, when there is one. */
+  const declarationFor = (file: string) => {
+    const rel = repoPath(file);
+    if (!readFrom || !DECLARED.test(rel) || runtime.owns.test(rel)) return undefined;
+    const dts = path.join(readFrom, rel.replace(/\.ts$/, ".d.ts"));
+    return existsSync(dts) ? dts : undefined;
+  };
+  host.fileExists = (file) => virtual.has(path.resolve(file)) || fileExists(file) || declarationFor(file) !== undefined;
   host.readFile = (file) => virtual.get(path.resolve(file)) ?? readFile(file);
   host.getSourceFile = (file, language, ...rest) => {
-    const text = virtual.get(path.resolve(file)) ?? declared(file);
+    const dts = declarationFor(file);
+    const text = virtual.get(path.resolve(file)) ?? (dts === undefined ? undefined : readDeclaration(dts));
     if (text !== undefined) return ts.createSourceFile(file, text, language, true);
     // The four programs share one base config, so a file parsed for one is the same for the next.
     const key = `${file}\0${JSON.stringify(language)}`;
