@@ -178,7 +178,18 @@ describe.skipIf(noBrowser)("tickets that tell the truth", () => {
     await ticket.waitFor();
     await expect.poll(() => qr.isVisible()).toBe(true);
 
-    // Back online: the list asks, and the dead ticket says so.
+    // Back online: the list asks, and the dead ticket says so. The page hears `online` before the
+    // network carries anything (as on a phone joining Wi-Fi; Playwright, too, brings the page online
+    // before the service worker), so the first ask fails here for sure and the ticket asks again.
+    const firstAsk = page.waitForEvent("requestfailed", (request) => request.url().endsWith("/api/ticket-status"));
+    const pageAlone = await context.newCDPSession(page);
+    await pageAlone.send("Network.emulateNetworkConditions", {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: -1,
+    });
+    await firstAsk;
     await context.setOffline(false);
     await ticket.getByText("Refunded", { exact: true }).waitFor();
     await ticket.getByText("This booking was refunded, so this ticket is no longer valid.").waitFor();

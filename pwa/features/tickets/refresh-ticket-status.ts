@@ -14,8 +14,12 @@ const settled = (ticket: SavedTicket) =>
  * with its own capability, the texted link's token it was saved with, so a phone only ever learns
  * about its own tickets. Tickets saved without a token, and any the server could not be asked about
  * (offline, a refusal), keep what this phone last knew: the list still shows at the door with no network.
+ * `unreached` hears of each ticket whose call could not be made at all, so the caller may ask again.
  */
-export async function refreshTicketStatuses(tickets: SavedTicket[]): Promise<SavedTicket[]> {
+export async function refreshTicketStatuses(
+  tickets: SavedTicket[],
+  unreached: (ticket: SavedTicket) => void = () => {},
+): Promise<SavedTicket[]> {
   return Promise.all(
     tickets.map(async (ticket) => {
       if (!ticket.bookingId || !ticket.ticketToken || settled(ticket)) return ticket;
@@ -38,7 +42,8 @@ export async function refreshTicketStatuses(tickets: SavedTicket[]): Promise<Sav
           invoiceNumber: reply.data.invoiceNumber,
         };
       } catch (error) {
-        if (!(error instanceof CallFailed)) console.error(error);
+        if (error instanceof CallFailed) unreached(ticket);
+        else console.error(error);
         return ticket;
       }
       try {

@@ -100,6 +100,20 @@ describe("refreshing saved tickets", () => {
     expect(calls.map((c) => (c as { body: { bookingId: number } }).body.bookingId)).toEqual([101, 103]);
   });
 
+  it("names each ticket whose call could not be made, so the list can ask again, and not one refused", async () => {
+    await saveTicket(ticket(1));
+    await saveTicket(ticket(2));
+    await saveTicket(ticket(3));
+    statusApi({
+      101: "offline",
+      102: news("refunded"),
+      103: { status: 403, body: { success: false, error: "this ticket link is not valid", code: "invalid_link" } },
+    });
+    const unreached: number[] = [];
+    await refreshTicketStatuses(await listTickets(), (t) => unreached.push(t.eventID));
+    expect(unreached).toEqual([1]);
+  });
+
   it("does not ask again about a ticket already refunded or cancelled", async () => {
     await saveTicket(ticket(1));
     statusApi({ 101: news("cancelled") });
