@@ -11,13 +11,18 @@ import { useMyNights } from "./use-my-nights.ts";
 
 /** GET /api/me at the network edge: answers `me` (a status), or holds each answer until let go. */
 function fakeServer() {
-  const server = { me: 200, hold: false, held: [] as (() => void)[], calls: 0 };
+  const server = { me: 200, hold: false, held: [] as (() => void)[], calls: 0, dead: 0 };
   vi.stubGlobal(
     "fetch",
     vi.fn(async (url: string) => {
       if (url === "/api/me-logout") return Response.json({ success: true });
       if (url !== "/api/me") throw new Error(`not in this fake: ${url}`);
       server.calls++;
+      // A network that does not carry anything yet: the next `dead` calls fail as fetch does.
+      if (server.dead > 0) {
+        server.dead--;
+        throw new TypeError("Failed to fetch");
+      }
       const status = server.me;
       if (server.hold) await new Promise<void>((resolve) => server.held.push(resolve));
       const body =
@@ -76,6 +81,60 @@ describe("My nights' reply", () => {
     await act(async () => server.held.shift()?.());
     await waitFor(() => expect(result.current.state.status).toBe("signed-in"));
     expect(seen).toEqual(["offline"]);
+  });
+
+  it("back online before the network carries anything, reads again 1 and 3 s later, and stops once through", async () => {
+    const server = fakeServer();
+    Object.defineProperty(navigator, "onLine", { value: false, configurable: true });
+    const { result } = renderHook(() => useMyNights());
+    await waitFor(() => expect(result.current.state.status).toBe("offline"));
+
+    server.dead = 2;
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    try {
+      const wait = (ms: number) => act(() => vi.advanceTimersByTimeAsync(ms));
+      act(() => setOnline(true));
+      await wait(0);
+      expect(server.calls).toBe(1);
+      expect(result.current.state.status).toBe("offline");
+      await wait(999);
+      expect(server.calls).toBe(1);
+      await wait(1);
+      expect(server.calls).toBe(2);
+      expect(result.current.state.status).toBe("offline");
+      await wait(3_000);
+      expect(server.calls).toBe(3);
+      expect(result.current.state.status).toBe("signed-in");
+      // Through: nothing more is asked.
+      await wait(60_000);
+      expect(server.calls).toBe(3);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("gives up asking again after 30 s, and a reload still works", async () => {
+    const server = fakeServer();
+    const { result } = renderHook(() => useMyNights());
+    await waitFor(() => expect(result.current.state.status).toBe("signed-in"));
+
+    server.dead = 99;
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    try {
+      const wait = (ms: number) => act(() => vi.advanceTimersByTimeAsync(ms));
+      act(() => result.current.refresh());
+      await wait(0);
+      expect(result.current.state.status).toBe("offline");
+      await wait(1_000 + 3_000 + 10_000 + 30_000);
+      expect(server.calls).toBe(1 + 1 + 4);
+      await wait(600_000);
+      expect(server.calls).toBe(6);
+    } finally {
+      vi.useRealTimers();
+    }
+    server.dead = 0;
+    act(() => void result.current.reload());
+    await waitFor(() => expect(result.current.state.status).toBe("signed-in"));
   });
 
   it("keeps Sign out when a read sent before it answers after it", async () => {

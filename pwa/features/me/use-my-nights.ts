@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef } from "react";
+import { useAskAgain } from "../../lib/ask-again.ts";
 import { useOnline } from "../../lib/use-online.ts";
 import { type ReplyState, useReply } from "../../lib/use-reply.ts";
 import { saveTicket, ticketFromReply } from "../tickets/index.ts";
@@ -13,7 +14,8 @@ export type MeState = ReplyState<MeShown, string>;
  * out, signed in with the number's nights, offline or failed. Each upcoming night's ticket is saved
  * on this phone as soon as it arrives, as the success page and the texted link save theirs, so it
  * shows at the door without a network (docs/decisions/004-offline.md). Opened offline, the page says
- * so without asking; it reads again, in place, when the network comes back.
+ * so without asking; it reads again, in place, when the network comes back, and a few times more
+ * while the call cannot be made though the browser says online (lib/ask-again.ts).
  */
 export function useMyNights() {
   const online = useOnline();
@@ -21,6 +23,7 @@ export function useMyNights() {
   // for a session that is over, so what the ending showed stays.
   const ended = useRef<{ count: number; shown: MeShown }>({ count: 0, shown: { status: "signed-out" } });
   const opened = useRef(false);
+  const { missed, reached } = useAskAgain(() => void refresh());
   const { state, setState, reload, refresh } = useReply("me", {
     async load(_: string, show: (first: MeShown) => void): Promise<MeShown> {
       const first = !opened.current;
@@ -28,6 +31,8 @@ export function useMyNights() {
       if (first && !navigator.onLine) return { status: "offline" };
       const at = ended.current.count;
       const outcome = await getMyNights();
+      if (outcome.status === "offline") missed();
+      else reached();
       if (at !== ended.current.count) return ended.current.shown;
       if (outcome.status !== "signed-in") return outcome;
       show(outcome);
@@ -43,9 +48,10 @@ export function useMyNights() {
   useEffect(() => {
     if (wasOnline.current === online) return;
     wasOnline.current = online;
+    reached();
     if (online) void refresh();
     else setState((shown) => (shown.status === "loading" ? { status: "offline" } : shown));
-  }, [online, refresh, setState]);
+  }, [online, refresh, setState, reached]);
   const end = useCallback(
     (shown: MeShown) => {
       ended.current = { count: ended.current.count + 1, shown };
