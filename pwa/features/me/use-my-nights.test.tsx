@@ -39,6 +39,16 @@ function setOnline(online: boolean) {
   window.dispatchEvent(new Event(online ? "online" : "offline"));
 }
 
+/** Runs `steps` with timers on a clock the test moves (`wait(ms)`), then puts the real one back. */
+async function onMovedClock(steps: (wait: (ms: number) => Promise<unknown>) => Promise<void>) {
+  vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+  try {
+    await steps((ms) => act(() => vi.advanceTimersByTimeAsync(ms)));
+  } finally {
+    vi.useRealTimers();
+  }
+}
+
 beforeEach(() => {
   globalThis.indexedDB = new IDBFactory();
   resetOfflineDbForTests();
@@ -90,9 +100,7 @@ describe("My nights' reply", () => {
     await waitFor(() => expect(result.current.state.status).toBe("offline"));
 
     server.dead = 2;
-    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
-    try {
-      const wait = (ms: number) => act(() => vi.advanceTimersByTimeAsync(ms));
+    await onMovedClock(async (wait) => {
       act(() => setOnline(true));
       await wait(0);
       expect(server.calls).toBe(1);
@@ -108,9 +116,7 @@ describe("My nights' reply", () => {
       // Through: nothing more is asked.
       await wait(60_000);
       expect(server.calls).toBe(3);
-    } finally {
-      vi.useRealTimers();
-    }
+    });
   });
 
   it("gives up asking again after 30 s, and a reload still works", async () => {
@@ -119,9 +125,7 @@ describe("My nights' reply", () => {
     await waitFor(() => expect(result.current.state.status).toBe("signed-in"));
 
     server.dead = 99;
-    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
-    try {
-      const wait = (ms: number) => act(() => vi.advanceTimersByTimeAsync(ms));
+    await onMovedClock(async (wait) => {
       act(() => result.current.refresh());
       await wait(0);
       expect(result.current.state.status).toBe("offline");
@@ -129,9 +133,7 @@ describe("My nights' reply", () => {
       expect(server.calls).toBe(1 + 1 + 4);
       await wait(600_000);
       expect(server.calls).toBe(6);
-    } finally {
-      vi.useRealTimers();
-    }
+    });
     server.dead = 0;
     act(() => void result.current.reload());
     await waitFor(() => expect(result.current.state.status).toBe("signed-in"));
