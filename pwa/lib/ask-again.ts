@@ -13,10 +13,21 @@ export const ASK_AGAIN_MS = [1_000, 3_000, 10_000, 30_000];
  * `reached()` if it got through, which stops and resets that. Nothing runs after the screen is gone.
  */
 export function useAskAgain(ask: () => void) {
-  const again = useRef<{ tries: number; timer?: ReturnType<typeof setTimeout> }>({ tries: 0 });
+  const again = useRef<{ tries: number; timer?: ReturnType<typeof setTimeout>; gone: boolean }>({
+    tries: 0,
+    gone: false,
+  });
   const latest = useRef(ask);
   latest.current = ask;
-  useEffect(() => () => clearTimeout(again.current.timer), []);
+  useEffect(() => {
+    const state = again.current;
+    state.gone = false;
+    return () => {
+      // A read still on its way when the screen went may yet call `missed`: nothing is asked then.
+      state.gone = true;
+      clearTimeout(state.timer);
+    };
+  }, []);
   const reached = useCallback(() => {
     clearTimeout(again.current.timer);
     again.current.tries = 0;
@@ -25,7 +36,7 @@ export function useAskAgain(ask: () => void) {
     const state = again.current;
     clearTimeout(state.timer);
     const wait = ASK_AGAIN_MS[state.tries];
-    if (wait === undefined || !navigator.onLine) {
+    if (wait === undefined || state.gone || !navigator.onLine) {
       state.tries = 0;
       return;
     }

@@ -18,13 +18,13 @@ function fakeServer() {
       if (url === "/api/me-logout") return Response.json({ success: true });
       if (url !== "/api/me") throw new Error(`not in this fake: ${url}`);
       server.calls++;
+      const status = server.me;
+      if (server.hold) await new Promise<void>((resolve) => server.held.push(resolve));
       // A network that does not carry anything yet: the next `dead` calls fail as fetch does.
       if (server.dead > 0) {
         server.dead--;
         throw new TypeError("Failed to fetch");
       }
-      const status = server.me;
-      if (server.hold) await new Promise<void>((resolve) => server.held.push(resolve));
       const body =
         status === 200 ? { nights: [] } : { success: false, error: "internal error", code: "internal_error" };
       // Read without a stream, so an answer let go is through within one turn of the event loop.
@@ -37,6 +37,14 @@ function fakeServer() {
 function setOnline(online: boolean) {
   Object.defineProperty(navigator, "onLine", { value: online, configurable: true });
   window.dispatchEvent(new Event(online ? "online" : "offline"));
+}
+
+/** /me opened and signed in, for a case that starts there. */
+async function signedIn() {
+  const server = fakeServer();
+  const hook = renderHook(() => useMyNights());
+  await waitFor(() => expect(hook.result.current.state.status).toBe("signed-in"));
+  return { server, ...hook };
 }
 
 /** Runs `steps` with timers on a clock the test moves (`wait(ms)`), then puts the real one back. */
@@ -120,9 +128,7 @@ describe("My nights' reply", () => {
   });
 
   it("gives up asking again after 30 s, and a reload still works", async () => {
-    const server = fakeServer();
-    const { result } = renderHook(() => useMyNights());
-    await waitFor(() => expect(result.current.state.status).toBe("signed-in"));
+    const { server, result } = await signedIn();
 
     server.dead = 99;
     await onMovedClock(async (wait) => {
@@ -137,6 +143,22 @@ describe("My nights' reply", () => {
     server.dead = 0;
     act(() => void result.current.reload());
     await waitFor(() => expect(result.current.state.status).toBe("signed-in"));
+  });
+
+  it("asks nothing more once the page is gone, even for a read that fails after it went", async () => {
+    const { server, result, unmount } = await signedIn();
+
+    server.dead = 99;
+    server.hold = true;
+    await onMovedClock(async (wait) => {
+      act(() => result.current.refresh());
+      await wait(0);
+      expect(server.held).toHaveLength(1);
+      unmount();
+      await act(async () => server.held.shift()?.());
+      await wait(60_000);
+      expect(server.calls).toBe(2);
+    });
   });
 
   it("keeps Sign out when a read sent before it answers after it", async () => {
