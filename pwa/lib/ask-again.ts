@@ -3,9 +3,11 @@ import { useCallback, useEffect, useRef } from "react";
 /**
  * How long after a read whose call could not be made, while the browser says it is online, to read
  * again: the `online` event often comes before the network carries anything (a phone joining the
- * venue's Wi-Fi), and one lost read would leave the screen showing what it knew before.
+ * venue's Wi-Fi), and one lost read would leave the screen showing what it knew before. A read is
+ * not a write: nothing is kept to send later, so unlike the offline queue's backoff
+ * (lib/offline-queue.ts) it stops after a few tries; the next `online` or Try again reads afresh.
  */
-export const ASK_AGAIN_MS = [1_000, 3_000, 10_000, 30_000];
+const ASK_AGAIN_MS = [1_000, 3_000, 10_000, 30_000];
 
 /**
  * For a screen that reads again when the network returns. After a read, `missed()` if its call could
