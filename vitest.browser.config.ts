@@ -12,6 +12,9 @@ export default defineConfig({
     // A hook starts a server and Chromium: seconds alone, up to a minute or more on two busy cores.
     hookTimeout: 120_000,
     maxWorkers: 3,
+    // Under `.ci/run`, waits for Chromium and the install scripts it runs beside earlier phases
+    // (scripts/ci-jobs.ts).
+    globalSetup: ["e2e/ci-wait.ts"],
     // Files share a worker's module cache (the harness, the schema, sharp) instead of importing them
     // afresh each; no browser suite changes what outlives it (process.env, a fake clock, a mock).
     isolate: false,

@@ -28,6 +28,8 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 30_000,
     setupFiles: ["test/fail-on-console-error.ts"],
+    // Under `.ci/run`, waits for the install scripts it runs beside the type check (scripts/ci-jobs.ts).
+    globalSetup: ["test/ci-wait.ts"],
     // Where vitest has no durations of its own (a clean clone), the slowest suites start first
     // (scripts/slow-first.ts).
     sequence: { sequencer: SlowFirst },

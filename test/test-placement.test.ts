@@ -20,6 +20,7 @@ const CROSS_ROOM: Record<string, string> = {
   "bad-input.test.ts": "every endpoint of every room answers bad input with a 4xx and changes nothing",
   "behind-a-proxy.test.ts": "the client's address behind a proxy, for the limits and cookies of every room",
   "caller-types.test.ts": "who is calling: the typed caller every room's handlers are given",
+  "ci-jobs.test.ts": "the background installs of .ci/run, which both test phases wait for",
   "clock.test.ts": "the shared test clock's own test (test/clock.ts)",
   "cross-origin.test.ts": "every room's cookie-authenticated calls refuse another site",
   "direction-characters.test.ts": "every free text a client sends, in every room",
