@@ -4,7 +4,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { type APIRequestContext, type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import { REPLY_MISMATCH } from "../api/lib/openapi.ts";
 import { ADULT_DATE_OF_BIRTH } from "../test/date-of-birth.ts";
 
@@ -263,6 +263,23 @@ export async function newContext(
     });
   });
   return { context, pageErrors };
+}
+
+/**
+ * Calls a test makes beside its page, with the page's cookies: `callsOf(page.request).post(path, data)`.
+ * Playwright's request client keeps an idle connection open with no timeout of its own, and the server
+ * closes one idle for 5 s (Node's keep-alive timeout). A call sent on it as the server closes it fails
+ * with ECONNRESET ("socket hang up") before the server has read a byte of it (nodejs/node#47130); on
+ * two busy cores a test's pause between two calls lands near 5 s often enough to fail a run. Such a call
+ * is sent again, on a new connection: Playwright retries that error and no other (`maxRetries`), and
+ * browsers do the same for a request on a reused connection. e2e/calls-of.test.ts reproduces the race.
+ */
+export function callsOf(request: APIRequestContext) {
+  const retried = { maxRetries: 2 };
+  return {
+    get: (path: string) => request.get(path, retried),
+    post: (path: string, data: unknown) => request.post(path, { data, ...retried }),
+  };
 }
 
 export type OutboxMessage = { to: string; body: string; createdAt: string };

@@ -6,7 +6,7 @@ import { eventRounds } from "../db/rounds-schema.ts";
 import { bookings, users } from "../db/schema.ts";
 import { insertEvent, insertPaidBookings } from "../test/fixtures.ts";
 import { browserSuite } from "./fixtures.ts";
-import { type AppServer, newContext, noBrowser, phone, signInAsOrganiser } from "./harness.ts";
+import { type AppServer, callsOf, newContext, noBrowser, phone, signInAsOrganiser } from "./harness.ts";
 import { expectAccessible, expectNoSidewaysScroll } from "./page-checks.ts";
 
 // Nobody across the table twice (docs/decisions/030-nobody-across-the-table-twice.md), on the
@@ -154,7 +154,7 @@ describe.skipIf(noBrowser)("Keep apart and who met at an earlier night, on the R
 
   it("marks two guests Keep apart: the plan is re-planned without them together, and Undo takes it off", async () => {
     // A pair the plan seats together now (women stay seated, so a cell reads woman then man).
-    const shown = await page.request.get(`/api/admin-event/${eventId}/rounds`);
+    const shown = await callsOf(page.request).get(`/api/admin-event/${eventId}/rounds`);
     const first = ((await shown.json()) as { rounds: { pairs: { femaleID: number; maleID: number }[] }[] }).rounds[0]!
       .pairs[0]!;
     const nameOf = (id: number) => Object.entries(ids).find(([, v]) => v === id)![0];

@@ -6,7 +6,7 @@ import { openDatabase } from "../db/client.ts";
 import { bookings, users } from "../db/schema.ts";
 import { insertEvent, insertPaidBookings, makeImage } from "../test/fixtures.ts";
 import { browserSuite } from "./fixtures.ts";
-import { type AppServer, devOutbox, newContext, noBrowser, phone, signInAsOrganiser } from "./harness.ts";
+import { type AppServer, callsOf, devOutbox, newContext, noBrowser, phone, signInAsOrganiser } from "./harness.ts";
 import { expectAccessible, expectNoSidewaysScroll } from "./page-checks.ts";
 
 // Issue 37: a One group night of 7 (a women's night, everyone meets everyone), run from a phone at
@@ -79,7 +79,7 @@ describe.skipIf(noBrowser)("a One group night of 7 on the phones", () => {
     ({ context: host } = await newContext(browser, server.url, phone));
     hostPage = await host.newPage();
     await signInAsOrganiser(hostPage, `/admin?tab=rounds&event=${eventId}`);
-    expect((await hostPage.request.post("/api/start-event", { data: { eventId } })).status()).toBe(200);
+    expect((await callsOf(hostPage.request).post("/api/start-event", { eventId })).status()).toBe(200);
     await hostPage.getByRole("heading", { name: "Present: 7" }).waitFor();
     // The console has read the started night's actions (End Event) and Keep apart, the two cards that
     // arrive after the people and sit above the settings: clicked while they were still coming in,
@@ -95,7 +95,7 @@ describe.skipIf(noBrowser)("a One group night of 7 on the phones", () => {
     await expectNoSidewaysScroll(hostPage);
     await expectAccessible(hostPage, "the Rounds console of a One group night");
 
-    const view = await hostPage.request.get(`/api/admin-event/${eventId}/rounds`);
+    const view = await callsOf(hostPage.request).get(`/api/admin-event/${eventId}/rounds`);
     rounds = ((await view.json()) as { rounds: Round[] }).rounds;
     expect(rounds).toHaveLength(7);
     for (const r of rounds) {
@@ -141,7 +141,7 @@ describe.skipIf(noBrowser)("a One group night of 7 on the phones", () => {
     for (const round of [2, 3]) {
       // Next ends the round (changeover), Next again starts the next one.
       for (const _ of [0, 1]) {
-        const next = await hostPage.request.post("/api/run-rounds", { data: { eventID: eventId, action: "next" } });
+        const next = await callsOf(hostPage.request).post("/api/run-rounds", { eventID: eventId, action: "next" });
         expect(next.status()).toBe(200);
       }
       await hostPage.getByRole("heading", { name: `Round ${round} of 7` }).waitFor();

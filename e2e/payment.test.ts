@@ -7,7 +7,7 @@ import { verifiedPhoneCookie } from "../test/api-harness.ts";
 import { yearLike } from "../test/clock.ts";
 import { insertEvent, insertHeldBooking, makeImage } from "../test/fixtures.ts";
 import { browserSuite } from "./fixtures.ts";
-import { type AppServer, fillDateOfBirth, newContext, noBrowser, phone } from "./harness.ts";
+import { type AppServer, callsOf, fillDateOfBirth, newContext, noBrowser, phone } from "./harness.ts";
 import { expectAccessible, expectNoSidewaysScroll } from "./page-checks.ts";
 
 // Set here, not left to the harness, so a test can sign the cookie of a browser that verified its phone.
@@ -92,7 +92,7 @@ describe.skipIf(noBrowser)("paying through the local checkout and checking in at
     // The payment's receipt, from the ticket's own capability: a PDF named by its number.
     const invoice = page.getByRole("link", { name: "Download invoice" });
     await expect.poll(() => invoice.getAttribute("href")).toMatch(/^\/api\/invoice\?bookingId=\d+&t=[\w-]+$/);
-    const pdf = await page.request.get(new URL((await invoice.getAttribute("href")) ?? "", server.url).href);
+    const pdf = await callsOf(page.request).get(new URL((await invoice.getAttribute("href")) ?? "", server.url).href);
     expect(pdf.status()).toBe(200);
     expect(pdf.headers()["content-type"]).toBe("application/pdf");
     expect(pdf.headers()["content-disposition"]).toMatch(/^attachment; filename="INV-\d{6}\.pdf"$/);

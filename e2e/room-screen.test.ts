@@ -2,7 +2,7 @@ import type { Browser } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { feedbackToken } from "../api/lib/capability.ts";
 import { browserSuite } from "./fixtures.ts";
-import { type AppServer, desktop, newContext, noBrowser, phone, signInAsOrganiser } from "./harness.ts";
+import { type AppServer, callsOf, desktop, newContext, noBrowser, phone, signInAsOrganiser } from "./harness.ts";
 import { expectAccessible } from "./page-checks.ts";
 import { checkedInNight } from "./steps.ts";
 
@@ -30,7 +30,7 @@ describe.skipIf(noBrowser)("the room's screen", () => {
     const { context, pageErrors } = await newContext(browser, server.url, desktop);
     const page = await context.newPage();
     await signInAsOrganiser(page, "/admin?tab=rounds");
-    expect((await page.request.post("/api/start-event", { data: { eventId } })).status()).toBe(200);
+    expect((await callsOf(page.request).post("/api/start-event", { eventId })).status()).toBe(200);
     const picker = page.getByLabel("Event", { exact: true });
     await expect
       .poll(async () => (await picker.locator("option").allTextContents()).some((o) => o.includes("Screen Night")))
@@ -64,7 +64,7 @@ describe.skipIf(noBrowser)("the room's screen", () => {
     await expectAccessible(page, "the room's screen during a round");
 
     // Next, from the console behind the screen (the host's other window in a real room).
-    expect((await page.request.post("/api/run-rounds", { data: { eventID: eventId, action: "next" } })).status()).toBe(
+    expect((await callsOf(page.request).post("/api/run-rounds", { eventID: eventId, action: "next" })).status()).toBe(
       200,
     );
     const breakCard = page.getByRole("dialog", { name: "Break" });

@@ -2,7 +2,7 @@ import type { Browser } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { feedbackToken } from "../api/lib/capability.ts";
 import { browserSuite } from "./fixtures.ts";
-import { type AppServer, desktop, newContext, noBrowser, phone, signInAsOrganiser } from "./harness.ts";
+import { type AppServer, callsOf, desktop, newContext, noBrowser, phone, signInAsOrganiser } from "./harness.ts";
 import { checkedInNight } from "./steps.ts";
 
 // Issue 38, part 3: the room in step. A guest's phone follows Next, Announce and Next again from the
@@ -30,7 +30,7 @@ describe.skipIf(noBrowser)("the room's stream", () => {
     const host = await context.newPage();
     await signInAsOrganiser(host, "/admin?tab=rounds");
     const tap = async (path: string, data: Record<string, unknown>) =>
-      expect((await host.request.post(path, { data })).status()).toBe(200);
+      expect((await callsOf(host.request).post(path, data)).status()).toBe(200);
     await tap("/api/start-event", { eventId });
     await tap("/api/plan-rounds", { eventID: eventId });
     await tap("/api/run-rounds", { eventID: eventId, action: "start" });

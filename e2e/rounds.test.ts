@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../db/client.ts";
 import { users } from "../db/schema.ts";
 import { browserSuite } from "./fixtures.ts";
-import { type AppServer, devOutbox, newContext, noBrowser, phone, signInAsOrganiser } from "./harness.ts";
+import { type AppServer, callsOf, devOutbox, newContext, noBrowser, phone, signInAsOrganiser } from "./harness.ts";
 import { expectAccessible, expectNoSidewaysScroll, waitForServiceWorker } from "./page-checks.ts";
 
 // The night on the phones (docs/decisions/019-running-the-night.md, 020-rounds-on-the-phones.md):
@@ -54,7 +54,7 @@ describe.skipIf(noBrowser)("the night's rounds on the phones", () => {
     hostPage = await host.newPage();
     await signInAsOrganiser(hostPage, "/admin?tab=rounds");
     // The organiser starts the night (which texts every guest their link), then runs the rounds.
-    const started = await hostPage.request.post("/api/start-event", { data: { eventId } });
+    const started = await callsOf(hostPage.request).post("/api/start-event", { eventId });
     expect(started.status()).toBe(200);
 
     const picker = hostPage.getByLabel("Event", { exact: true });

@@ -5,7 +5,16 @@ import { openDatabase } from "../db/client.ts";
 import { bookings } from "../db/schema.ts";
 import { insertEvent, insertPaidBookings } from "../test/fixtures.ts";
 import { browserSuite } from "./fixtures.ts";
-import { type AppServer, desktop, devOutbox, newContext, noBrowser, phone, signInAsOrganiser } from "./harness.ts";
+import {
+  type AppServer,
+  callsOf,
+  desktop,
+  devOutbox,
+  newContext,
+  noBrowser,
+  phone,
+  signInAsOrganiser,
+} from "./harness.ts";
 import { expectAccessible, expectNoSidewaysScroll } from "./page-checks.ts";
 
 // Running the night from one place (docs/decisions/019-running-the-night.md): the organiser at
@@ -128,7 +137,7 @@ describe.skipIf(noBrowser)("running the night from the Rounds tab", () => {
   });
 
   it("opens a host link for a night that has ended on that night, read-only, not an empty chooser", async () => {
-    const made = await organiser.request.post("/api/host-links", { data: { eventID: past, label: "Door 1" } });
+    const made = await callsOf(organiser.request).post("/api/host-links", { eventID: past, label: "Door 1" });
     expect(made.status()).toBe(200);
     const link = new URL(((await made.json()) as { url: string }).url);
 
