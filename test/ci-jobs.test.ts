@@ -19,8 +19,9 @@ afterEach(() => {
 });
 
 describe("waitForCiJobs", () => {
-  it("waits for nothing outside .ci/run", async () => {
-    await expect(waitForCiJobs(["chromium"], { dir: undefined, timeoutMs: 0 })).resolves.toBeUndefined();
+  it("waits for nothing outside .ci/run (no jobs directory)", async () => {
+    // "" and not undefined, which would take CI_JOBS from the environment: under .ci/run it is set.
+    await expect(waitForCiJobs(["chromium"], { dir: "", timeoutMs: 0 })).resolves.toBeUndefined();
   });
 
   it("ends only once every job it names has ended well", async () => {
