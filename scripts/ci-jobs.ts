@@ -12,7 +12,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 export type CiJob = "chromium" | "install-scripts";
 
 /** Where `.ci/run` says its background jobs write `<job>.status` (their exit code, when they end) and `<job>.log`. */
-export const CI_JOBS_DIR = "CI_JOBS";
+const CI_JOBS_DIR = "CI_JOBS";
 
 /**
  * Waits until each job has ended, and fails with the end of its log if one failed. Nothing to wait
