@@ -94,6 +94,9 @@ export default defineConfig(({ command }) => ({
     // loads the page, just without the early fetch; the polyfill would cost every phone its bytes in
     // the home page's JavaScript budget (docs/decisions/007-scale.md).
     modulePreload: false,
+    // Which styles each page's chunk loads, for the pages whose first screen is drawn into their
+    // HTML (scripts/first-paint.mjs). Not served (api/lib/static-files.ts), not precached.
+    manifest: true,
   },
   server: {
     port: 5173,

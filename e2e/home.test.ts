@@ -7,7 +7,7 @@ import { events } from "../db/schema.ts";
 import { yearLike } from "../test/clock.ts";
 import { insertEvent, insertPaidBookings, makeImage } from "../test/fixtures.ts";
 import { browserSuite } from "./fixtures.ts";
-import { type AppServer, newContext, noBrowser } from "./harness.ts";
+import { type AppServer, newContext, noBrowser, phone } from "./harness.ts";
 import { expectAccessible, expectNoSidewaysScroll } from "./page-checks.ts";
 
 // Dates in a year laid out like 2031, always ahead of the clock (test/clock.ts).
@@ -152,6 +152,36 @@ describe.skipIf(noBrowser)("home page on a phone", () => {
     await expect
       .poll(() => page.evaluate(() => JSON.parse(sessionStorage.getItem("saathi-booking") ?? "{}").state?.event?.name))
       .toBe("Low Seats Night");
+    expect(pageErrors).toEqual([]);
+    await context.close();
+  });
+
+  it("paints the app's frame from the HTML, and the app draws over it once its code has run", async () => {
+    // Without any code: the home page's heading, its list loading and its blurb; a page whose code
+    // comes later, its header and the loading line.
+    const still = await newContext(browser, server.url, { ...phone, javaScriptEnabled: false });
+    const html = await still.context.newPage();
+    await html.goto("/");
+    await expect.poll(() => html.getByRole("heading", { level: 1, name: "Upcoming Events" }).isVisible()).toBe(true);
+    await expect.poll(() => html.getByRole("status", { name: "Loading events" }).isVisible()).toBe(true);
+    await html.goto("/tickets");
+    await expect.poll(() => html.getByText("Loading…").isVisible()).toBe(true);
+    await expect.poll(() => html.getByRole("link", { name: "My tickets" }).isVisible()).toBe(true);
+    await still.context.close();
+
+    // With the code: one header, one page, the list in place of its loading state.
+    const { context, pageErrors } = await newContext(browser, server.url);
+    const page = await context.newPage();
+    await page.goto("/tickets");
+    await expect
+      .poll(() => page.getByText("No tickets are saved on this device yet", { exact: false }).isVisible())
+      .toBe(true);
+    expect(await page.locator(".site-header").count()).toBe(1);
+    expect(await page.locator("main").count()).toBe(1);
+    await page.goto("/");
+    await expect.poll(() => page.getByRole("heading", { name: /Plenty Of Room/ }).isVisible()).toBe(true);
+    expect(await page.locator(".site-header").count()).toBe(1);
+    expect(await page.getByRole("status", { name: "Loading events" }).count()).toBe(0);
     expect(pageErrors).toEqual([]);
     await context.close();
   });

@@ -5,7 +5,7 @@ import { type AppServer, newContext, noBrowser, phone } from "./harness.ts";
 import { waitForServiceWorker } from "./page-checks.ts";
 
 // The service worker's registration and the update prompt load after the first load has settled
-// (pwa/main.tsx, docs/decisions/007-scale.md). A phone whose connection drops in those seconds (patchy
+// (pwa/app/update-prompt-after-load.tsx, docs/decisions/007-scale.md). A phone whose connection drops in those seconds (patchy
 // venue Wi-Fi) must not get a page error, and must still register the service worker once it is back
 // online. Found by CI: the deferred chunk's fetch failed offline and threw on the page (and a browser
 // keeps a failed module fetch, so that visit would never have registered the service worker).

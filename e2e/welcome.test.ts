@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import type { Browser, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { browserSuite } from "./fixtures.ts";
-import { desktop, freePort, newContext, noBrowser } from "./harness.ts";
+import { desktop, freePort, newContext, noBrowser, phone } from "./harness.ts";
 import { expectAccessible, expectNoSidewaysScroll } from "./page-checks.ts";
 
 /** The third-party script as the CDN should serve it; the server pins these exact bytes by their hash. */
@@ -159,6 +159,49 @@ describe.skipIf(noBrowser)("landing page at /welcome", () => {
 
     expect(pageErrors).toEqual([]);
     expect(outside).toEqual([]);
+    await context.close();
+  });
+
+  it("paints its first screen from the HTML, and the code takes that screen over in place", async () => {
+    // Without any code: the hero's heading, line and call to action come with the HTML, over the poster.
+    const still = await offlineContext({ ...phone, javaScriptEnabled: false });
+    const html = await still.context.newPage();
+    await html.goto("/welcome");
+    await expect.poll(() => html.getByRole("heading", { level: 1, name: "Date a step Deeper" }).isVisible()).toBe(true);
+    await expect.poll(() => html.getByRole("link", { name: "See upcoming events" }).getAttribute("href")).toBe("/");
+    expect(await html.locator("video").count()).toBe(0);
+    await still.context.close();
+
+    // With the code: the heading the HTML drew is the element the running page keeps (hydrated, not
+    // drawn again), the menu works, and the clip joins the poster.
+    const { context, pageErrors } = await offlineContext();
+    const consoleErrors: string[] = [];
+    context.on("console", (message) => {
+      if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) {
+        consoleErrors.push(message.text());
+      }
+    });
+    const page = await context.newPage();
+    await page.addInitScript(() => {
+      document.addEventListener("readystatechange", () => {
+        if (document.readyState !== "interactive") return;
+        (window as unknown as { drawn?: Element | null }).drawn = document.getElementById("landing-heading");
+      });
+    });
+    await page.goto("/welcome");
+    await expect.poll(() => page.getByRole("link", { name: "help@company.example" }).isVisible()).toBe(true);
+    const toggle = page.getByRole("button", { name: "Menu" });
+    await toggle.click();
+    await expect.poll(() => toggle.getAttribute("aria-expanded")).toBe("true");
+    await expect.poll(() => page.locator("video").count()).toBe(1);
+    expect(
+      await page.evaluate(() => {
+        const drawn = (window as unknown as { drawn?: Element | null }).drawn;
+        return Boolean(drawn) && drawn === document.getElementById("landing-heading");
+      }),
+    ).toBe(true);
+    expect(pageErrors).toEqual([]);
+    expect(consoleErrors).toEqual([]);
     await context.close();
   });
 

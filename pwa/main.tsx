@@ -1,50 +1,18 @@
-import { type ComponentType, StrictMode, useEffect, useState } from "react";
-import { createRoot } from "react-dom/client";
+import { StrictMode, startTransition } from "react";
+import { createRoot, hydrateRoot } from "react-dom/client";
 import { AppRouter } from "./app/router.tsx";
-import { afterFirstLoad } from "./lib/after-first-load.ts";
+import { UpdatePromptAfterLoad } from "./app/update-prompt-after-load.tsx";
 import "./styles.css";
-
-// The service worker's registration and update prompt (with workbox-window) load after the first
-// load has settled: nothing on the first screen needs them, and the home page's JavaScript has a
-// budget counted over everything fetched before the network is idle (docs/decisions/007-scale.md).
-/**
- * The update prompt (and with it the service worker's registration), fetched once the first load has
- * settled. A phone that is offline by then (patchy venue Wi-Fi) fetches it when it is back online:
- * a browser keeps a failed module fetch for the rest of the page's life, so it is not asked for while
- * offline, and a fetch that fails anyway never throws on the page.
- */
-function UpdatePromptAfterLoad() {
-  const [prompt, setPrompt] = useState<{ Component: ComponentType } | null>(null);
-  useEffect(() => {
-    let stopped = false;
-    const load = () => {
-      if (stopped) return;
-      if (!navigator.onLine) {
-        window.addEventListener("online", load, { once: true });
-        return;
-      }
-      import("./app/update-prompt.tsx").then(
-        (module) => {
-          if (!stopped) setPrompt({ Component: module.UpdatePrompt });
-        },
-        () => undefined,
-      );
-    };
-    const cancel = afterFirstLoad(load);
-    return () => {
-      stopped = true;
-      cancel();
-      window.removeEventListener("online", load);
-    };
-  }, []);
-  return prompt ? <prompt.Component /> : null;
-}
 
 const root = document.getElementById("root");
 if (!root) throw new Error("#root is missing from index.html");
-createRoot(root).render(
+const app = (
   <StrictMode>
     <AppRouter />
     <UpdatePromptAfterLoad />
-  </StrictMode>,
+  </StrictMode>
 );
+// A page whose HTML holds its whole first screen (the build's first paint, pwa/app/first-paint.tsx) is
+// hydrated: React keeps what is drawn. Any other page, the loading frame included, is drawn afresh.
+if (root.hasAttribute("data-hydrate")) hydrateRoot(root, app);
+else startTransition(() => createRoot(root).render(app));

@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { extname, join, relative, sep } from "node:path";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import type { MiddlewareHandler } from "hono";
+import { FIRST_PAINT_FILE, type FirstPaintPages } from "../../common/first-paint.ts";
 import { CARD_PICTURE_MEDIA, cardPictureUrl, IMAGE_WIDTHS } from "../../common/image-widths.ts";
 
 const TYPES: Record<string, string> = {
@@ -44,6 +45,7 @@ export function staticFiles(dir: string, options: { homePicture?: () => string |
     files.set(url, file);
   }
   const index = files.get("/index.html");
+  const drawn = firstPaints(files, index);
   const withPreload = new Map<string, StaticFile>();
   /**
    * The home page with its largest paint, the first card's picture, named in the HTML: the phone
@@ -51,8 +53,9 @@ export function staticFiles(dir: string, options: { homePicture?: () => string |
    * One compressed copy per picture, kept while it is the first.
    */
   const homePage = (): StaticFile | undefined => {
+    const home = drawn.get("/") ?? index;
     const picture = options.homePicture?.();
-    if (!index || !picture) return index;
+    if (!home || !picture) return home;
     let file = withPreload.get(picture);
     if (!file) {
       const url = `/api/images/${encodeURIComponent(picture)}`;
@@ -62,8 +65,8 @@ export function staticFiles(dir: string, options: { homePicture?: () => string |
         (w) =>
           `<link rel="preload" as="fetch" crossorigin="anonymous" fetchpriority="high" href="${cardPictureUrl(url, w)}" media="${CARD_PICTURE_MEDIA[w]}">`,
       ).join("\n");
-      const body = Buffer.from(index.body.toString("utf8").replace("</head>", `${link}\n</head>`));
-      file = { ...index, body, ...compressed(body) };
+      const body = Buffer.from(home.body.toString("utf8").replace("</head>", `${link}\n</head>`));
+      file = { ...home, body, ...compressed(body) };
       withPreload.clear();
       withPreload.set(picture, file);
     }
@@ -75,8 +78,11 @@ export function staticFiles(dir: string, options: { homePicture?: () => string |
     const path = c.req.path;
     if ((method !== "GET" && method !== "HEAD") || path.startsWith("/api/") || path === "/api") return next();
     let file = path === "/" || path === "/index.html" ? homePage() : files.get(path);
-    // SPA fallback: any other navigation gets the app shell, whose router decides what to show.
-    if (!file && index && !extname(path) && (c.req.header("accept") ?? "").includes("text/html")) file = index;
+    // SPA fallback: any other navigation gets the app shell, whose router decides what to show, with
+    // the page's first screen in it where the build drew one.
+    if (!file && index && !extname(path) && (c.req.header("accept") ?? "").includes("text/html")) {
+      file = drawn.get(path) ?? index;
+    }
     if (!file) return next();
     const range = c.req.header("range");
     if (range && !file.gzip) {
@@ -113,6 +119,29 @@ export function staticFiles(dir: string, options: { homePicture?: () => string |
     if (method === "HEAD") return c.body(null, 200, headers);
     return c.body(new Uint8Array(body), 200, headers);
   };
+}
+
+/**
+ * The app shell of each page the build drew a first screen for (scripts/first-paint.mjs): its markup
+ * in `#root`, so a phone paints it before the code has arrived, and the styles it needs in the head.
+ * The build's list and Vite's manifest are what the build knew, not files to serve.
+ */
+function firstPaints(files: Map<string, StaticFile>, index: StaticFile | undefined): Map<string, StaticFile> {
+  const list = files.get(`/${FIRST_PAINT_FILE}`);
+  files.delete(`/${FIRST_PAINT_FILE}`);
+  files.delete("/.vite/manifest.json");
+  const shells = new Map<string, StaticFile>();
+  if (!index || !list) return shells;
+  const html = index.body.toString("utf8");
+  for (const [path, page] of Object.entries(JSON.parse(list.body.toString("utf8")) as FirstPaintPages)) {
+    const root = `<div id="root"${page.hydrate ? " data-hydrate" : ""}>${page.root}</div>`;
+    const drawn = html
+      .replace("</head>", `${page.head.map((tag) => `${tag}\n`).join("")}</head>`)
+      .replace('<div id="root"></div>', () => root);
+    const body = Buffer.from(drawn);
+    shells.set(path, { ...index, body, ...compressed(body) });
+  }
+  return shells;
 }
 
 /** The copies scripts/precompress.mjs writes, named `<file>.br` and `<file>.gz`: never served by their own names. */

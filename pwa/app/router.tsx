@@ -40,7 +40,7 @@ export function AppRouter() {
   );
 }
 
-function Pages() {
+export function Pages() {
   const { pathname } = useLocation();
   return (
     <ErrorFallback pathname={pathname}>
