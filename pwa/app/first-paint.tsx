@@ -15,6 +15,8 @@ import { UpdatePromptAfterLoad } from "./update-prompt-after-load.tsx";
  * network shows it as soon as the HTML and the styles arrive instead of after the code.
  * - `/welcome`: the whole landing page, which the entry hydrates (main.tsx). It is the tree main.tsx
  *   renders, so React keeps what is drawn; the menu and the links work once the code has run.
+ * - `/`: the home page's first render (the heading, the list loading, the blurb); the home page is
+ *   in the entry, so that is what the entry draws first, over it.
  * - Every other page the router loads on demand: the app's frame (header, footer) around the loading
  *   line. That is exactly what the app's first render draws while the page's code arrives, and the
  *   entry draws it again in place, so nothing on the screen changes when it does.
