@@ -53,7 +53,7 @@ export function staticFiles(dir: string, options: { homePicture?: () => string |
    * One compressed copy per picture, kept while it is the first.
    */
   const homePage = (): StaticFile | undefined => {
-    const home = drawn.get("/") ?? index;
+    const home = drawn.get("/")?.() ?? index;
     const picture = options.homePicture?.();
     if (!home || !picture) return home;
     let file = withPreload.get(picture);
@@ -81,7 +81,7 @@ export function staticFiles(dir: string, options: { homePicture?: () => string |
     // SPA fallback: any other navigation gets the app shell, whose router decides what to show, with
     // the page's first screen in it where the build drew one.
     if (!file && index && !extname(path) && (c.req.header("accept") ?? "").includes("text/html")) {
-      file = drawn.get(path) ?? index;
+      file = drawn.get(path)?.() ?? index;
     }
     if (!file) return next();
     const range = c.req.header("range");
@@ -126,11 +126,11 @@ export function staticFiles(dir: string, options: { homePicture?: () => string |
  * in `#root`, so a phone paints it before the code has arrived, and the styles it needs in the head.
  * The build's list and Vite's manifest are what the build knew, not files to serve.
  */
-function firstPaints(files: Map<string, StaticFile>, index: StaticFile | undefined): Map<string, StaticFile> {
+function firstPaints(files: Map<string, StaticFile>, index: StaticFile | undefined): Map<string, () => StaticFile> {
   const list = files.get(`/${FIRST_PAINT_FILE}`);
   files.delete(`/${FIRST_PAINT_FILE}`);
   files.delete("/.vite/manifest.json");
-  const shells = new Map<string, StaticFile>();
+  const shells = new Map<string, () => StaticFile>();
   if (!index || !list) return shells;
   const html = index.body.toString("utf8");
   for (const [path, page] of Object.entries(JSON.parse(list.body.toString("utf8")) as FirstPaintPages)) {
@@ -139,7 +139,13 @@ function firstPaints(files: Map<string, StaticFile>, index: StaticFile | undefin
       .replace("</head>", `${page.head.map((tag) => `${tag}\n`).join("")}</head>`)
       .replace('<div id="root"></div>', () => root);
     const body = Buffer.from(drawn);
-    shells.set(path, { ...index, body, ...compressed(body) });
+    // Compressed on first being asked for, not at start: a server start (each browser suite's) pays
+    // only for the pages it serves.
+    let file: StaticFile | undefined;
+    shells.set(path, () => {
+      file ??= { ...index, body, ...compressed(body) };
+      return file;
+    });
   }
   return shells;
 }
