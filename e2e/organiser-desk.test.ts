@@ -9,6 +9,7 @@ import { insertEvent, insertHeldBooking, insertPaidBookings } from "../test/fixt
 import { browserSuite } from "./fixtures.ts";
 import { type AppServer, desktop, newContext, noBrowser, signInAsOrganiser } from "./harness.ts";
 import { expectAccessible } from "./page-checks.ts";
+import { openTab } from "./steps.ts";
 
 // The organiser's desk (docs/decisions/014-organiser-desk.md) at desktop size: the Overview, a cancel through its dialog, an
 // address edit, per-row refund results and the CSV download, each screen checked with axe-core.
@@ -217,7 +218,7 @@ describe.skipIf(noBrowser)("the organiser's desk on a desktop", () => {
   });
 
   it("cancels an event only after its dialog says what will happen; Escape changes nothing", async () => {
-    await tab("Edit Event").click();
+    await openTab(page, "Edit Event");
     await pickEvent("Rainy Night");
     const cancel = panel().getByRole("button", { name: "Cancel event" });
     await expect.poll(() => cancel.isEnabled()).toBe(true);
@@ -255,7 +256,7 @@ describe.skipIf(noBrowser)("the organiser's desk on a desktop", () => {
   });
 
   it("offers Finish refunds on a cancelled event whose refund failed, and it refunds the rest", async () => {
-    await tab("Edit Event").click();
+    await openTab(page, "Edit Event");
     await pickEvent("Stormy Night");
     await panel().getByRole("button", { name: "Cancel event" }).click();
     const dialog = page.getByRole("dialog");
@@ -285,7 +286,7 @@ describe.skipIf(noBrowser)("the organiser's desk on a desktop", () => {
   });
 
   it("fixes a typo in an event's address from the Edit tab", async () => {
-    await tab("Edit Event").click();
+    await openTab(page, "Edit Event");
     await pickEvent("Typo Night");
     const address = panel().getByLabel("Address", { exact: true });
     await expect.poll(() => address.inputValue()).toBe("1 Gorge St, Sydney");
@@ -299,7 +300,7 @@ describe.skipIf(noBrowser)("the organiser's desk on a desktop", () => {
   });
 
   it("shows each refund's result on its row and says Refunded N of M when one failed", async () => {
-    await tab("User Details").click();
+    await openTab(page, "User Details");
     await pickEvent("Refund Night");
     const rows = panel().locator("tbody tr");
     await expect.poll(() => rows.count()).toBe(2);
@@ -322,7 +323,7 @@ describe.skipIf(noBrowser)("the organiser's desk on a desktop", () => {
   });
 
   it("lists email, national phone, payment and times, and downloads the participants as CSV", async () => {
-    await tab("User Details").click();
+    await openTab(page, "User Details");
     await pickEvent("Harbour Mixer");
     const rows = panel().locator("tbody tr");
     await expect.poll(() => rows.count()).toBe(3);

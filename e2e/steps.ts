@@ -93,6 +93,16 @@ export async function signInOnMe(page: Page, baseUrl: string, phone: string) {
 }
 
 /**
+ * Opens one of the organiser's tabs and waits until the panel is that tab's. The switch renders in a
+ * transition, so until then the old tab's panel, with its own event picker, is still on the page: a
+ * pick made in it belonged to the old tab (CI once found User Details empty after such a pick).
+ */
+export async function openTab(page: Page, name: string) {
+  await page.getByRole("tab", { name, exact: true }).click();
+  await page.getByRole("tabpanel", { name, exact: true }).waitFor();
+}
+
+/**
  * Another night paid by the same number, written straight into the database as an earlier booking
  * would have left it (its own users row, as the details form makes one per booking).
  */

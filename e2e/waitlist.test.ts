@@ -16,7 +16,7 @@ import {
   verifyPhone,
 } from "./harness.ts";
 import { expectAccessible, expectNoSidewaysScroll } from "./page-checks.ts";
-import { organiserCookie } from "./steps.ts";
+import { openTab, organiserCookie } from "./steps.ts";
 
 const PASSWORD = "e2e-admin-password";
 const DAY = 86_400_000;
@@ -311,7 +311,7 @@ describe.skipIf(noBrowser)("the waitlist on a phone", () => {
     expect(saved()).toMatchObject({ totalSeats: 20, seatsMale: 10, seatsFemale: 10 });
 
     // Edit Event: the plan is shown as stored, and unticking goes back to one pool of seats.
-    await page.getByRole("tab", { name: "Edit Event" }).click();
+    await openTab(page, "Edit Event");
     const picker = page.getByLabel("Event", { exact: true });
     await picker.locator("option", { hasText: "Balanced Launch" }).first().waitFor({ state: "attached" });
     await picker.selectOption(
@@ -326,7 +326,7 @@ describe.skipIf(noBrowser)("the waitlist on a phone", () => {
     expect(saved()).toMatchObject({ totalSeats: 20, seatsMale: null, seatsFemale: null });
 
     // User Details: seats and waitlist per gender, the line in order.
-    await page.getByRole("tab", { name: "User Details" }).click();
+    await openTab(page, "User Details");
     await picker.locator("option", { hasText: "Waitlist Review Night" }).first().waitFor({ state: "attached" });
     await picker.selectOption(
       (await picker.locator("option", { hasText: "Waitlist Review Night" }).first().getAttribute("value"))!,
