@@ -16,7 +16,7 @@ import {
   verifyPhone,
 } from "./harness.ts";
 import { expectAccessible, expectNoSidewaysScroll } from "./page-checks.ts";
-import { organiserCookie } from "./steps.ts";
+import { openTab, organiserCookie } from "./steps.ts";
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -140,7 +140,7 @@ describe.skipIf(noBrowser)("activity, the waitlist at the start, and the booking
     const { context, pageErrors } = await newContext(browser, server.url, desktop);
     const page = await context.newPage();
     await signInAsOrganiser(page, "/admin");
-    await page.getByRole("tab", { name: "User Details" }).click();
+    await openTab(page, "User Details");
     await pick(page, "Starting Soiree");
     const waitlist = page.getByRole("region", { name: "Waitlist" });
     await expect

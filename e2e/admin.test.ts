@@ -9,6 +9,7 @@ import { insertPaidBookings, makeImage } from "../test/fixtures.ts";
 import { browserSuite } from "./fixtures.ts";
 import { type AppServer, desktop, newContext, noBrowser } from "./harness.ts";
 import { expectAccessible } from "./page-checks.ts";
+import { openTab } from "./steps.ts";
 
 const DAY = 86_400_000;
 const PASSWORD = "e2e-admin-password";
@@ -80,7 +81,7 @@ describe.skipIf(noBrowser)("admin panel on a desktop", () => {
     await expect.poll(() => page.getByRole("tab", { name: "Overview" }).getAttribute("aria-selected")).toBe("true");
 
     // Add Event.
-    await page.getByRole("tab", { name: "Add Event" }).click();
+    await openTab(page, "Add Event");
     // The form speaks the venue's clock; the server default zone (EVENT_TIME_ZONE) is Sydney's.
     const tomorrow = tomorrowIn("Australia/Sydney", Date.now());
     const date = utcToWallClock(Date.now() + 10 * DAY, "Australia/Sydney").date;
@@ -119,7 +120,7 @@ describe.skipIf(noBrowser)("admin panel on a desktop", () => {
     expect(event).toMatchObject({ priceCents: 3950, totalSeats: 20, durationHours: 2.5, fromAge: 25, toAge: 38 });
 
     // Edit Event: prefilled, then renamed with more seats.
-    await page.getByRole("tab", { name: "Edit Event" }).click();
+    await openTab(page, "Edit Event");
     await pickEvent(page, "E2E Launch Party");
     await expect.poll(() => panel.getByLabel("Event name", { exact: true }).inputValue()).toBe("E2E Launch Party");
     await expect.poll(() => panel.getByLabel("Date", { exact: true }).inputValue()).toBe(date);
@@ -210,7 +211,7 @@ describe.skipIf(noBrowser)("admin panel on a desktop", () => {
     expect(after.filter((m) => m.body.includes(`/EventFeedback?par1=${event.id}&par2=`))).toHaveLength(0);
 
     // User Details: the participants, then a refund of two.
-    await page.getByRole("tab", { name: "User Details" }).click();
+    await openTab(page, "User Details");
     await pickEvent(page, "E2E Launch Party Deluxe");
     const rows = panel.locator("tbody tr");
     await expect.poll(() => rows.count()).toBe(3);
@@ -270,8 +271,8 @@ describe.skipIf(noBrowser)("admin panel on a desktop", () => {
 
     // A session that lapses brings the password modal back.
     await context.clearCookies();
-    await page.getByRole("tab", { name: "Edit Event" }).click();
-    await page.getByRole("tab", { name: "User Details" }).click();
+    await openTab(page, "Edit Event");
+    await openTab(page, "User Details");
     await pickEvent(page, "E2E Launch Party Deluxe");
     await page.getByLabel("Password", { exact: true }).waitFor();
 

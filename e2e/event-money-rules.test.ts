@@ -13,6 +13,7 @@ import {
   verifyPhone,
 } from "./harness.ts";
 import { expectAccessible, expectNoSidewaysScroll } from "./page-checks.ts";
+import { openTab } from "./steps.ts";
 
 // The money rules of a night on the organiser's forms (issue 52): Credit until, Go ahead only with at
 // least and the no-match promise set on Add at 1366 px, kept on Edit; and the promise on the event
@@ -43,7 +44,7 @@ describe.skipIf(noBrowser)("the money rules of a night, from the Add form to the
     const page = await context.newPage();
     page.on("dialog", (d: Dialog) => void d.accept());
     await signInAsOrganiser(page);
-    await page.getByRole("tab", { name: "Add Event" }).click();
+    await openTab(page, "Add Event");
     const panel = page.getByRole("tabpanel");
     await expect.poll(() => panel.getByLabel("Time zone").inputValue()).toBe("Australia/Sydney");
     await panel.getByLabel("Event name", { exact: true }).fill("Promise Night");
@@ -85,7 +86,7 @@ describe.skipIf(noBrowser)("the money rules of a night, from the Add form to the
     await page.getByText("Event saved successfully!").waitFor();
 
     // Edit shows what was saved.
-    await page.getByRole("tab", { name: "Edit Event" }).click();
+    await openTab(page, "Edit Event");
     const picker = panel.getByLabel("Event", { exact: true });
     await picker.locator("option", { hasText: "Promise Night" }).first().waitFor({ state: "attached" });
     await picker.selectOption((await picker.locator("option", { hasText: "Promise Night" }).getAttribute("value"))!);

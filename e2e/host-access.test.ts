@@ -5,6 +5,7 @@ import { insertEvent, insertPaidBookings } from "../test/fixtures.ts";
 import { browserSuite } from "./fixtures.ts";
 import { type AppServer, newContext, noBrowser, phone, signInAsOrganiser } from "./harness.ts";
 import { expectAccessible, expectNoSidewaysScroll, waitForServiceWorker } from "./page-checks.ts";
+import { openTab } from "./steps.ts";
 
 const HOUR = 3_600_000;
 
@@ -105,10 +106,10 @@ describe.skipIf(noBrowser)("host access on two phones", () => {
     await page.getByText("All check-ins synced", { exact: true }).waitFor({ timeout: 30_000 });
     await page.getByText("Arrived 2 of 3", { exact: true }).waitFor();
 
-    await page.getByRole("tab", { name: "Rounds" }).click();
+    await openTab(page, "Rounds");
     await page.getByRole("button", { name: "Plan rounds" }).waitFor();
     await expectAccessible(page, "the host's Rounds");
-    await page.getByRole("tab", { name: "Door" }).click();
+    await openTab(page, "Door");
     await page.getByText("Arrived 2 of 3", { exact: true }).waitFor();
     // The organiser's panel stays shut to a host.
     expect(await page.evaluate(async () => (await fetch("/api/admin-events")).status)).toBe(403);

@@ -4,7 +4,7 @@ import { describe, expect } from "vitest";
 import { browserSuite } from "./fixtures.ts";
 import { type AppServer, desktop, newContext, noBrowser, submitOrganiserPassword } from "./harness.ts";
 import { expectAccessible } from "./page-checks.ts";
-import { organiserCookie, setupLinkFor } from "./steps.ts";
+import { openTab, organiserCookie, setupLinkFor } from "./steps.ts";
 import { addVirtualAuthenticator, type VirtualAuthenticator } from "./virtual-authenticator.ts";
 
 // Passkeys in a real browser (issue 49, docs/decisions/051-passkeys.md), with Chromium's virtual
@@ -117,7 +117,7 @@ describe.skipIf(noBrowser)("passkeys in Chromium's virtual authenticator", () =>
   }) => {
     const { context, page } = organiser;
     const authenticator = await addVirtualAuthenticator(context, page);
-    await page.getByRole("tab", { name: "Team" }).click();
+    await openTab(page, "Team");
     await page.getByText("Passkeys: none yet").waitFor();
     await page.getByRole("button", { name: "Add a passkey" }).click();
     await page.getByText("Your passkey is added.").waitFor();

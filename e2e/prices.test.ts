@@ -5,7 +5,7 @@ import { makeImage } from "../test/fixtures.ts";
 import { browserSuite } from "./fixtures.ts";
 import { type AppServer, fillDetails, newContext, noBrowser, signInAsOrganiser, verifyPhone } from "./harness.ts";
 import { expectAccessible, expectNoSidewaysScroll } from "./page-checks.ts";
-import { addEvent } from "./steps.ts";
+import { addEvent, openTab } from "./steps.ts";
 
 // Who may book and what they pay, on a phone (docs/decisions/023-prices-and-ages.md): the card's
 // early bird, an under-age buyer refused, a promo code applied and paid through the local checkout,
@@ -51,7 +51,6 @@ describe.skipIf(noBrowser)("prices, ages and promo codes on a phone", () => {
   });
 
   const panel = () => admin.page.getByRole("tabpanel");
-  const tab = (name: string) => admin.page.getByRole("tab", { name, exact: true });
 
   /** From the home page's card to the details form, with the phone verified. */
   async function toDetails(page: Page, typed: string, e164: string) {
@@ -68,7 +67,7 @@ describe.skipIf(noBrowser)("prices, ages and promo codes on a phone", () => {
 
   it("lets the organiser add a promo code under the Edit form, with the Prices group above it", async () => {
     const page = admin.page;
-    await tab("Edit Event").click();
+    await openTab(admin.page, "Edit Event");
     const picker = panel().getByLabel("Event", { exact: true });
     await picker.locator("option", { hasText: "Promo Night" }).first().waitFor({ state: "attached" });
     await picker.selectOption((await picker.locator("option", { hasText: "Promo Night" }).getAttribute("value"))!);
@@ -149,7 +148,7 @@ describe.skipIf(noBrowser)("prices, ages and promo codes on a phone", () => {
   });
 
   it("shows the organiser's Overview the revenue after the discount", async () => {
-    await tab("Overview").click();
+    await openTab(admin.page, "Overview");
     const row = panel().getByRole("row").filter({ hasText: "Promo Night" });
     await expect
       .poll(async () => (await row.getByRole("cell").allTextContents()).join("|"), { timeout: 15_000 })

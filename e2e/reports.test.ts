@@ -9,6 +9,7 @@ import { insertEvent, insertPaidBookings } from "../test/fixtures.ts";
 import { browserSuite } from "./fixtures.ts";
 import { noBrowser } from "./harness.ts";
 import { expectAccessible, expectNoSidewaysScroll } from "./page-checks.ts";
+import { openTab } from "./steps.ts";
 
 // The Reports tab at 1366 px (issue 51): a past period seeded with known money (three paid seats in
 // August 2025 at $44.00, $22.00 of one refunded in September, on Sydney's clock, the business's), the
@@ -57,7 +58,7 @@ describe.skipIf(noBrowser)("the Reports tab", () => {
     }
 
     const { page, pageErrors } = organiser;
-    await page.getByRole("tab", { name: "Reports" }).click();
+    await openTab(page, "Reports");
     const thisMonth = page.getByRole("radio", { name: "This month" });
     await thisMonth.waitFor();
     expect(await thisMonth.isChecked()).toBe(true);

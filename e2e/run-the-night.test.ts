@@ -16,6 +16,7 @@ import {
   signInAsOrganiser,
 } from "./harness.ts";
 import { expectAccessible, expectNoSidewaysScroll } from "./page-checks.ts";
+import { openTab } from "./steps.ts";
 
 // Running the night from one place (docs/decisions/019-running-the-night.md): the organiser at
 // 1366 px keeps the Rounds tab's event in the address, starts and ends the night there, plans with a
@@ -153,7 +154,7 @@ describe.skipIf(noBrowser)("running the night from the Rounds tab", () => {
     expect(await checkIns.count()).toBeGreaterThan(0);
     for (const button of await checkIns.all()) expect(await button.isDisabled()).toBe(true);
 
-    await host.getByRole("tab", { name: "Rounds" }).click();
+    await openTab(host, "Rounds");
     await host.getByText("This night has ended: its rounds are shown read-only.").waitFor();
     for (const name of ["Plan rounds", "Message guests", "Start Event", "End Event"]) {
       expect(await host.getByRole("button", { name, exact: true }).count(), name).toBe(0);

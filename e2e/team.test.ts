@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { browserSuite, type Screen } from "./fixtures.ts";
 import { desktop, newContext, noBrowser, phone, submitOrganiserPassword } from "./harness.ts";
 import { expectAccessible, expectNoSidewaysScroll } from "./page-checks.ts";
-import { addEvent, authenticatorCode, setupLinkFor } from "./steps.ts";
+import { addEvent, authenticatorCode, openTab, setupLinkFor } from "./steps.ts";
 
 // The organiser's team (issue 49) in a browser: the owner adds a Finance member on the Team tab; the
 // member opens the emailed set-up link on a phone, sets a password and an authenticator app (its codes
@@ -34,7 +34,7 @@ describe.skipIf(noBrowser)("the organiser's team", () => {
   }) => {
     await addEvent(server, { name: "Team Night" });
     const { page } = organiser;
-    await page.getByRole("tab", { name: "Team" }).click();
+    await openTab(page, "Team");
     await page.getByText("No team members yet", { exact: false }).waitFor();
     await expectAccessible(page, "the Team tab with nobody yet, at 1366 px");
 
@@ -175,7 +175,7 @@ describe.skipIf(noBrowser)("the organiser's team", () => {
     organiser,
   }) => {
     const { page } = organiser;
-    await page.getByRole("tab", { name: "Team" }).click();
+    await openTab(page, "Team");
     const row = page.getByRole("list", { name: "Team members" }).getByRole("listitem").filter({ hasText: PRIYA.name });
     await row.getByText("Active", { exact: true }).waitFor();
     await row.getByText("Password and authenticator app", { exact: true }).waitFor();
@@ -214,7 +214,7 @@ describe.skipIf(noBrowser)("the organiser's team", () => {
     browser,
   }) => {
     const { page } = organiser;
-    await page.getByRole("tab", { name: "Team" }).click();
+    await openTab(page, "Team");
     const require = page.getByRole("switch", { name: "Require a second factor for the owner password" });
     await require.waitFor();
     expect(await require.isDisabled()).toBe(true);

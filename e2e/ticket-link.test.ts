@@ -6,7 +6,7 @@ import { makeImage } from "../test/fixtures.ts";
 import { browserSuite } from "./fixtures.ts";
 import { type AppServer, newContext, noBrowser, phone, signInAsOrganiser } from "./harness.ts";
 import { expectAccessible, expectNoSidewaysScroll } from "./page-checks.ts";
-import { addEvent, bookAndPay } from "./steps.ts";
+import { addEvent, bookAndPay, openTab } from "./steps.ts";
 
 // At phone size, the success URL is not a ticket (docs/decisions/010-tickets-are-not-urls.md). A browser that did not verify the
 // booking's phone (an installed app on iOS keeps its storage apart from Safari, where the card
@@ -123,7 +123,7 @@ describe.skipIf(noBrowser)("the texted ticket link", () => {
     const { context, pageErrors } = await newContext(browser, server.url, phone);
     const page = await context.newPage();
     await signInAsOrganiser(page);
-    await page.getByRole("tab", { name: "Add Event" }).click();
+    await openTab(page, "Add Event");
     const panel = page.getByRole("tabpanel");
     const date = utcToWallClock(Date.now() + 12 * 86_400_000, "Australia/Sydney").date;
     await panel.getByLabel("Event name", { exact: true }).fill("Saathi Social");
@@ -145,7 +145,7 @@ describe.skipIf(noBrowser)("the texted ticket link", () => {
     await page.getByText("Event saved successfully!").waitFor();
     await expectNoSidewaysScroll(page);
 
-    await page.getByRole("tab", { name: "Edit Event" }).click();
+    await openTab(page, "Edit Event");
     const picker = page.getByLabel("Event", { exact: true });
     await picker.locator("option", { hasText: "Saathi Social" }).first().waitFor({ state: "attached" });
     await picker.selectOption(

@@ -7,6 +7,7 @@ import { makeImage } from "../test/fixtures.ts";
 import { browserSuite } from "./fixtures.ts";
 import { type AppServer, fillDateOfBirth, newContext, noBrowser, submitOrganiserPassword } from "./harness.ts";
 import { expectAccessible } from "./page-checks.ts";
+import { openTab } from "./steps.ts";
 
 // Venue time at phone size (docs/decisions/005-venue-time.md): an organiser types a Sydney evening in the admin form, and everyone reads
 // it on the venue's clock with its zone, while the API keeps UTC.
@@ -40,7 +41,7 @@ describe.skipIf(noBrowser)("the venue's local time, from the admin form to the t
     await page.goto("/admin");
     await submitOrganiserPassword(page, PASSWORD);
     // The panel opens on the Overview.
-    await page.getByRole("tab", { name: "Add Event" }).click();
+    await openTab(page, "Add Event");
     const panel = page.getByRole("tabpanel");
     await expect.poll(() => panel.getByLabel("Time zone").inputValue()).toBe("Australia/Sydney");
     await panel.getByLabel("Event name", { exact: true }).fill("Harbour Lights Mixer");

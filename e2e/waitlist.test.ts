@@ -268,7 +268,7 @@ describe.skipIf(noBrowser)("the waitlist on a phone", () => {
     const page = await context.newPage();
     await signInAsOrganiser(page);
     // The panel opens on the Overview.
-    await page.getByRole("tab", { name: "Add Event" }).click();
+    await openTab(page, "Add Event");
     const panel = page.getByRole("tabpanel");
     const field = (label: string) => panel.getByLabel(label, { exact: true });
 
