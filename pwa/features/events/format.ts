@@ -117,7 +117,11 @@ export function canJoinWaitlist(event: SeatFacts, now = Date.now()): boolean {
 
 export { isListed } from "../../../common/event-listing.ts";
 
-export const formatPrice = (aud: number) =>
-  new Intl.NumberFormat("en-AU", { style: "currency", currency: "AUD" }).format(aud);
+/** Built once, when a price is first shown: each card's render used to build its own. */
+let audFormat: Intl.NumberFormat | undefined;
+export function formatPrice(aud: number): string {
+  audFormat ??= new Intl.NumberFormat("en-AU", { style: "currency", currency: "AUD" });
+  return audFormat.format(aud);
+}
 
 export const formatHours = (hours: number) => `${hours} ${hours === 1 ? "hour" : "hours"}`;
