@@ -93,7 +93,7 @@ export async function signInOnMe(page: Page, baseUrl: string, phone: string) {
 }
 
 /**
- * Opens one of the organiser's tabs and waits until the panel is that tab's. The switch renders in a
+ * Opens one of the organiser's (or a host's) tabs and waits until the panel is that tab's. The switch renders in a
  * transition, so until then the old tab's panel, with its own event picker, is still on the page: a
  * pick made in it belonged to the old tab (CI once found User Details empty after such a pick).
  */

@@ -16,8 +16,8 @@ type Shown = { status: "error"; message: string } | { status: "ready"; events: E
 
 /**
  * The cards' formatters, built while the list is on its way instead of in the cards' render when it
- * arrives. A page's first Intl formatter costs some 50 ms of the main thread (ICU's set-up), whichever
- * it is, and each further one a few: each is built in a task of its own, after the one that asked for
+ * arrives. A page's first Intl formatter costs some 20 to 50 ms of the main thread (ICU's set-up),
+ * whichever it is, and each further one a millisecond or two: each is built in a task of its own, after the one that asked for
  * the list, so none joins React's first draw in one long task (bench/README.md, "The first load's main
  * thread"). The zone is the one most venues keep; another venue's is built as its card draws.
  */
