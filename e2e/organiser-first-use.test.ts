@@ -10,6 +10,7 @@ import { insertEvent, insertPaidBookings, makeImage } from "../test/fixtures.ts"
 import { browserSuite } from "./fixtures.ts";
 import { type AppServer, desktop, newContext, noBrowser, signInAsOrganiser } from "./harness.ts";
 import { expectAccessible } from "./page-checks.ts";
+import { openTab } from "./steps.ts";
 
 // What an organiser trips over the first time, on a 1366 px laptop: where /admin opens, getting from
 // the Overview to an event, where the saved event went, a wide participants table, starting an
@@ -93,7 +94,6 @@ describe.skipIf(noBrowser)("the organiser's first time at the desk, at 1366 px",
   });
 
   const panel = () => page.getByRole("tabpanel");
-  const tab = (name: string) => page.getByRole("tab", { name, exact: true });
   const selected = async () => page.getByRole("tab", { selected: true }).textContent();
   const picked = () =>
     panel()
@@ -172,7 +172,7 @@ describe.skipIf(noBrowser)("the organiser's first time at the desk, at 1366 px",
   });
 
   it("puts the saved message beside Save Event, with a link to the new event's edit form", async () => {
-    await tab("Add Event").click();
+    await openTab(page, "Add Event");
     const form = panel();
     const { date } = sevenPm(10);
     await form.getByLabel("Event name", { exact: true }).fill("Diwali Rooftop Social");
