@@ -1,10 +1,9 @@
-import { randomBytes } from "node:crypto";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import sharp from "sharp";
-import { prepareUploadsDir, storeImage, thumbnailName, UPLOAD_FILE_MODE } from "../api/booking/images.ts";
+import { newStoredImage, prepareUploadsDir, storeImage, UPLOAD_FILE_MODE } from "../api/booking/images.ts";
 import type { Db } from "../db/client.ts";
 import { bookings, events, type NewEvent, type PersonGender, users, type WantsToMeet } from "../db/schema.ts";
 
@@ -43,10 +42,10 @@ async function storeDefaultPicture(uploadsDir: string): Promise<string> {
     }
   })();
   const { display, thumb } = await defaultPicture;
-  const imageName = `${randomBytes(16).toString("hex")}.jpg`;
+  const { imageName, thumbName } = newStoredImage();
   await prepareUploadsDir(uploadsDir);
   await writeFile(join(uploadsDir, imageName), display, { mode: UPLOAD_FILE_MODE });
-  await writeFile(join(uploadsDir, thumbnailName(imageName)), thumb, { mode: UPLOAD_FILE_MODE });
+  await writeFile(join(uploadsDir, thumbName), thumb, { mode: UPLOAD_FILE_MODE });
   return imageName;
 }
 

@@ -30,6 +30,12 @@ export type StoredImage = { imageName: string; thumbName: string };
 /** The thumbnail stored beside a photo: `x.jpg` has `x-thumb.jpg` (the admin pages derive it so). */
 export const thumbnailName = (imageName: string) => imageName.replace(/\.jpg$/, "-thumb.jpg");
 
+/** Fresh random names for a stored photo and its thumbnail (what STORED_NAME accepts). */
+export function newStoredImage(): StoredImage {
+  const imageName = `${randomBytes(16).toString("hex")}.jpg`;
+  return { imageName, thumbName: thumbnailName(imageName) };
+}
+
 /**
  * Reads only the image's header: a JPEG, PNG or WebP within the pixel limit, or a 415. A few
  * milliseconds, against the ~100 of storeImage; what passes it can still fail to decode (truncated or
@@ -55,9 +61,7 @@ export async function assertImageHeader(bytes: Uint8Array): Promise<void> {
 export async function storeImage(uploadsDir: string, bytes: Uint8Array): Promise<StoredImage> {
   await assertImageHeader(bytes);
 
-  const base = randomBytes(16).toString("hex");
-  const imageName = `${base}.jpg`;
-  const thumbName = thumbnailName(imageName);
+  const { imageName, thumbName } = newStoredImage();
   const sharp = await loadSharp();
   let display: Buffer;
   let thumb: Buffer;

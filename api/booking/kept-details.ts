@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import { chmod, copyFile } from "node:fs/promises";
 import { join } from "node:path";
 import { eq, lt } from "drizzle-orm";
@@ -8,11 +7,11 @@ import type { PersonGender } from "../../db/schema.ts";
 import { BadRequest } from "../lib/errors.ts";
 import {
   NO_PHOTO,
+  newStoredImage,
   prepareUploadsDir,
   removeStoredFiles,
   STORED_NAME,
   type StoredImage,
-  thumbnailName,
   UPLOAD_FILE_MODE,
 } from "./images.ts";
 
@@ -53,8 +52,7 @@ export function keptForForm(db: DbOrTx, phone: string): KeptForForm | null {
 export async function copyStoredImage(uploadsDir: string, from: StoredImage): Promise<StoredImage> {
   if (!STORED_NAME.test(from.imageName) || !STORED_NAME.test(from.thumbName)) throw BadRequest("no saved photo");
   await prepareUploadsDir(uploadsDir);
-  const imageName = `${randomBytes(16).toString("hex")}.jpg`;
-  const copy = { imageName, thumbName: thumbnailName(imageName) };
+  const copy = newStoredImage();
   try {
     for (const [src, dst] of [
       [from.imageName, copy.imageName],
