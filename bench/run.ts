@@ -171,9 +171,12 @@ if (ports) {
     if (runs("lighthouse")) {
       const pages = await measureLighthouse(app);
       for (const page of pages ?? []) {
+        const { count, lowest, highest } = page.runs;
+        const spread =
+          count > 1 ? ` (median of ${count} runs; ${lowest === highest ? lowest : `${lowest}–${highest}`})` : "";
         add(
           `Lighthouse ${page.path}: performance / accessibility`,
-          `${page.performance} / ${page.accessibility}`,
+          `${page.performance} / ${page.accessibility}${spread}`,
           "≥ 98 / 100",
         );
         add(`Lighthouse ${page.path}: LCP / TBT`, `${(page.lcpMs / 1000).toFixed(1)} s / ${page.tbtMs.toFixed(0)} ms`);
