@@ -14,5 +14,5 @@ const app = (
 );
 // A page whose HTML holds its whole first screen (the build's first paint, pwa/app/first-paint.tsx) is
 // hydrated: React keeps what is drawn. Any other page, the loading frame included, is drawn afresh.
-if (root.hasAttribute("data-hydrate")) hydrateRoot(root, app);
+if (root.hasAttribute("data-hydrate")) startTransition(() => void hydrateRoot(root, app));
 else startTransition(() => createRoot(root).render(app));
