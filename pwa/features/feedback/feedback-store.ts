@@ -68,8 +68,12 @@ export const useFeedbackStore = create<FeedbackState>()((set, get) => ({
       }));
       return;
     }
+    // The count is read before the highlight is shown, and both change together: a page showing the
+    // tap never says "All choices saved" while it still waits to be sent (a guest closing the page
+    // then would think it was).
+    const pending = await pendingCount(link.eventID, link.userID);
     if (get().link !== link) return;
-    set((s) => ({ choices: { ...s.choices, [partnerId]: choice.feedback } }));
+    set((s) => ({ choices: { ...s.choices, [partnerId]: choice.feedback }, pending }));
   },
   dismiss(id) {
     set((s) => ({ notices: s.notices.filter((n) => n.id !== id) }));
