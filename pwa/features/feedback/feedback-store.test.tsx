@@ -8,6 +8,8 @@ import { useFeedbackStore, usePartnerFeedback } from "./feedback-store.ts";
 import { flushQueue, resetTapQueueForTests } from "./tap-queue.ts";
 
 const link = { eventID: 7, userID: 1, token: "tok" };
+/** Every held server's release, so a failed test does not leave its queue waiting. */
+const releases: (() => void)[] = [];
 
 /** The API at the network edge, holding every request until `release` (a phone on slow venue Wi-Fi). */
 function slowServer() {
@@ -26,7 +28,6 @@ function slowServer() {
   releases.push(() => release());
   return { release: () => release() };
 }
-const releases: (() => void)[] = [];
 
 beforeEach(() => {
   globalThis.indexedDB = new IDBFactory();

@@ -71,7 +71,8 @@ export const useFeedbackStore = create<FeedbackState>()((set, get) => ({
     // The count is read before the highlight is shown, and both change together: a page showing the
     // tap never says "All choices saved" while it still waits to be sent (a guest closing the page
     // then would think it was).
-    const pending = await pendingCount(link.eventID, link.userID);
+    // A count that cannot be read leaves the last one, and the queue's next change event reads it again.
+    const pending = await pendingCount(link.eventID, link.userID).catch(() => get().pending);
     if (get().link !== link) return;
     set((s) => ({ choices: { ...s.choices, [partnerId]: choice.feedback }, pending }));
   },
