@@ -11,8 +11,8 @@ export type WallClock = { date: string; hour: number; minute: number };
 
 // Formatters are kept, one per locale, zone and options: building one costs far more than using it
 // (the first Intl formatter of a page costs tens of milliseconds in Chromium, each new pattern a few
-// more), and the home page's cards ask the same few for every event (bench/README.md, "The first
-// load's main thread").
+// more), and a page showing many events asks the same few for each. The home page's cards build none:
+// the server writes their times (`startsAtText`, bench/README.md, "What holds `/` under 98").
 const formats = new Map<string, Intl.DateTimeFormat>();
 
 /** The parts Intl gives for `ms` on the venue's clock, in English (`en-US` unless asked), with the options asked. */

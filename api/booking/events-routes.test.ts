@@ -63,6 +63,9 @@ describe("GET /api/get-events", () => {
       from_age: 28,
       to_age: 40,
       time_zone: "Australia/Perth",
+      // The start as the card writes it, so the phone builds no formatter (bench/README.md, "What holds
+      // `/` under 98"): Perth's clock and zone, and UTC.
+      startsAtText: { weekday: "Wed", local: `${Y}-01-01 04:15 PM AWST`, utc: `${Y}-01-01 08:15 AM UTC` },
       SeatsLeft: null,
       seatsLeftTotal: 7,
       // 12:00 PM AWST the day after: Perth keeps no daylight saving.
@@ -76,6 +79,7 @@ describe("GET /api/get-events", () => {
       bookingAmountFemale: null,
       earlyBirdDiscount: null,
       earlyBirdUntil: null,
+      earlyBirdUntilText: null,
       fromAgeMale: null,
       toAgeMale: null,
       fromAgeFemale: null,
@@ -85,6 +89,23 @@ describe("GET /api/get-events", () => {
       offersFriend: false,
     });
     expect(list.find((e) => e.id === later.id)?.SeatAvailabilityPer).toBe(100);
+  });
+
+  it("writes the start and the early bird's last day on the venue's clock, not the server's", async () => {
+    const { db, env } = server.deps;
+    // 1:30 PM UTC on Tuesday 30 December is 12:30 AM on Wednesday the 31st in Sydney (daylight saving);
+    // the early bird's last instant, 2:00 PM UTC on the 20th, is already the 21st there.
+    const event = await insertEvent(db, env.UPLOADS_DIR, {
+      name: "Past midnight",
+      startsAt: Date.UTC(Y, 11, 30, 13, 30),
+      earlyBirdDiscountCents: 500,
+      earlyBirdUntil: Date.UTC(Y, 11, 20, 14, 0),
+    });
+    const list = (await (await get("/api/get-events")).json()) as Record<string, unknown>[];
+    expect(list.find((e) => e.id === event.id)).toMatchObject({
+      startsAtText: { weekday: "Wed", local: `${Y}-12-31 12:30 AM AEDT`, utc: `${Y}-12-30 01:30 PM UTC` },
+      earlyBirdUntilText: "21 Dec",
+    });
   });
 
   it("counts live holds but not expired or released ones", async () => {

@@ -28,6 +28,8 @@ export const pricesAndAgesReply = z.strictObject({
   earlyBirdDiscount: z.number().nullable(),
   // ISO 8601 UTC; the organiser set it on the venue's clock.
   earlyBirdUntil: z.iso.datetime().nullable(),
+  // `20 Dec`: that day on the venue's clock, as the card writes it (`$35 early bird until 20 Dec, then $45`).
+  earlyBirdUntilText: z.string().nullable(),
   fromAgeMale: z.number().int().nullable(),
   toAgeMale: z.number().int().nullable(),
   fromAgeFemale: z.number().int().nullable(),
@@ -56,6 +58,9 @@ const summaryFields = {
   [W.toAge.reply]: z.number().int(),
   // The venue's IANA zone; `EventDateTime` stays UTC, so clients that ignore the zone keep working (decision 005).
   [W.timeZone.reply]: z.string(),
+  // The start as the cards write it, so a phone needs no Intl to show it: the venue's day and time with
+  // its zone (`Tue`, `2026-12-01 07:00 PM AEDT`) and the UTC line (`2026-12-01 08:00 AM UTC`).
+  startsAtText: z.strictObject({ weekday: z.string(), local: z.string(), utc: z.string() }),
   // Seats left per gender at a balanced event, null at one with a single pool (decision 015).
   SeatsLeft: z.strictObject({ male: z.number().int(), female: z.number().int() }).nullable(),
   // Seats left in all: the count behind `SeatAvailabilityPer`, so a card can say "3 seats left".

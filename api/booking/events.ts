@@ -6,6 +6,7 @@ import { isListed } from "../../common/event-listing.ts";
 import { textReplyOf, EVENT_WIRE_NAMES as W } from "../../common/event-wire.ts";
 import { currentAmounts } from "../../common/pricing.ts";
 import { resultsAtOf } from "../../common/results-time.ts";
+import { formatUtcTime, formatVenueTime, venueDayMonth, venueWeekday } from "../../common/time-zone.ts";
 import type { Db } from "../../db/client.ts";
 import { type Event, events } from "../../db/schema.ts";
 import { NotFound } from "../lib/errors.ts";
@@ -26,6 +27,8 @@ export function pricesAndAges(event: Event, now: number): PricesAndAges {
     bookingAmountFemale: dollars(event.priceFemaleCents),
     earlyBirdDiscount: dollars(event.earlyBirdDiscountCents),
     earlyBirdUntil: event.earlyBirdUntil === null ? null : new Date(event.earlyBirdUntil).toISOString(),
+    earlyBirdUntilText:
+      event.earlyBirdUntil === null ? null : venueDayMonth(event.earlyBirdUntil, event.timeZone, "short"),
     fromAgeMale: event.fromAgeMale,
     toAgeMale: event.toAgeMale,
     fromAgeFemale: event.fromAgeFemale,
@@ -59,6 +62,7 @@ export function toSummary(event: Event, use: SeatUse, now: number): EventSummary
     [W.fromAge.reply]: event.fromAge,
     [W.toAge.reply]: event.toAge,
     [W.timeZone.reply]: event.timeZone,
+    startsAtText: startsAtText(event.startsAt, event.timeZone),
     SeatsLeft: left.male === null || left.female === null ? null : { male: left.male, female: left.female },
     seatsLeftTotal: left.total,
     resultsAt: new Date(resultsAtOf(event)).toISOString(),
@@ -66,6 +70,19 @@ export function toSummary(event: Event, use: SeatUse, now: number): EventSummary
     creditUntil: new Date(creditUntilOf(event)).toISOString(),
     noMatchPromise: event.noMatchPromise,
     ...pricesAndAges(event, now),
+  };
+}
+
+/**
+ * The start as a card writes it, formatted here so that a phone opening the home page builds no Intl
+ * formatter: its first costs the page's main thread tens of milliseconds (ICU's set-up), the largest
+ * part of the home page's blocking time (bench/README.md, "What holds `/` under 98").
+ */
+function startsAtText(startsAt: number, zone: string) {
+  return {
+    weekday: venueWeekday(startsAt, zone),
+    local: formatVenueTime(startsAt, zone),
+    utc: formatUtcTime(startsAt),
   };
 }
 

@@ -33,6 +33,21 @@ describe("the card's price and ages", () => {
     ]);
   });
 
+  it("writes the last day as the server wrote it, and works it out for a list kept from before it did", () => {
+    const event = { ...base, earlyBirdDiscount: 10, earlyBirdUntil: until, currentAmount: { male: 35, female: 35 } };
+    // The server's `earlyBirdUntilText` is shown as it is: the home page builds no formatter for it.
+    expect(priceLines({ ...event, earlyBirdUntilText: "20 Dec" }, Date.parse(until) - 1)).toEqual([
+      "$35 early bird until 20 Dec, then $45",
+    ]);
+    expect(priceLines({ ...event, earlyBirdUntilText: "the 20th" }, Date.parse(until) - 1)).toEqual([
+      "$35 early bird until the 20th, then $45",
+    ]);
+    // A list kept from before the field existed: the same day, worked out on the phone.
+    expect(priceLines({ ...event, earlyBirdUntilText: undefined }, Date.parse(until) - 1)).toEqual([
+      "$35 early bird until 20 Dec, then $45",
+    ]);
+  });
+
   it("shows each gender's range when the event sets them", () => {
     expect(ageLines(base)).toEqual(["25–35"]);
     expect(ageLines({ ...base, fromAgeMale: 28, toAgeMale: 40 })).toEqual(["Women: 25–35", "Men: 28–40"]);

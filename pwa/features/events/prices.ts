@@ -15,6 +15,7 @@ type PriceFacts = Pick<EventView, "priceCents" | "timeZone" | "fromAge" | "toAge
       | "bookingAmountFemale"
       | "earlyBirdDiscount"
       | "earlyBirdUntil"
+      | "earlyBirdUntilText"
       | "fromAgeMale"
       | "toAgeMale"
       | "fromAgeFemale"
@@ -36,8 +37,9 @@ function priceText(event: PriceFacts, gender: "male" | "female", now: number): s
   const until = event.earlyBirdUntil ? Date.parse(event.earlyBirdUntil) : Number.NaN;
   // Not `until > now` alone: a list kept offline still says the early price after its deadline.
   if (!(now < until) || current >= list) return shortPrice(list);
-  // `20 Dec`: the deadline's day on the venue's clock.
-  const day = venueDayMonth(until, event.timeZone ?? DEFAULT_TIME_ZONE, "short");
+  // `20 Dec`: the deadline's day on the venue's clock, as the server wrote it (so the home page builds no
+  // formatter), or worked out here from a list kept from before it did.
+  const day = event.earlyBirdUntilText ?? venueDayMonth(until, event.timeZone ?? DEFAULT_TIME_ZONE, "short");
   return `${shortPrice(current)} early bird until ${day}, then ${shortPrice(list)}`;
 }
 

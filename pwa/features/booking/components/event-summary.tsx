@@ -21,7 +21,7 @@ export function EventSummaryCard({ event, gender }: { event: EventView; gender?:
       <div>
         <dt>When</dt>
         <dd>
-          <EventTime iso={event.startsAt} zone={event.timeZone} />
+          <EventTime iso={event.startsAt} zone={event.timeZone} text={event.startsAtText} />
         </dd>
       </div>
       <div>

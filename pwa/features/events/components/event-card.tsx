@@ -62,7 +62,7 @@ export function EventCard({
           <div>
             <dt>When</dt>
             <dd className="event-datetime">
-              <EventTime iso={event.startsAt} zone={event.timeZone} weekday />
+              <EventTime iso={event.startsAt} zone={event.timeZone} text={event.startsAtText} weekday />
             </dd>
           </div>
           <div>

@@ -9,12 +9,22 @@ export function EventTime({
   iso,
   zone,
   weekday = false,
+  text,
 }: {
   iso: string | undefined;
   zone: string | undefined;
   weekday?: boolean;
+  /**
+   * The same lines as the server wrote them (`startsAtText` of an event reply), shown as they are so
+   * the page builds no formatter; a reply kept from before the field existed is formatted here.
+   */
+  text?: { weekday: string; local: string; utc: string } | undefined;
 }) {
-  const when = iso ? venueDateTime(iso, zone, { weekday }) : null;
+  const when = text
+    ? { local: weekday ? `${text.weekday} ${text.local}` : text.local, utc: text.utc }
+    : iso
+      ? venueDateTime(iso, zone, { weekday })
+      : null;
   if (!when) return null;
   return (
     <>
