@@ -182,6 +182,35 @@ async function launch(
   };
 }
 
+/**
+ * The features Playwright turns off so that pages behave the same from run to run (its
+ * chromiumSwitches, as of playwright-core 1.65). Chromium applies only the last `--disable-features`
+ * switch, and ours comes after Playwright's, so ours names them all again with RenderDocument added:
+ * Chromium 150 (Debian's since November 2026) gives each navigation a new document host, and the
+ * offline emulation (context.setOffline) does not follow it there (a page opened offline read
+ * navigator.onLine as true); without RenderDocument it holds across navigations again.
+ * e2e/browser-flags.test.ts reads the switches back from the running browser and fails when a
+ * Playwright upgrade turns off a feature this list lacks.
+ */
+const PLAYWRIGHT_DISABLED_FEATURES = [
+  "AvoidUnnecessaryBeforeUnloadCheckSync",
+  "DestroyProfileOnBrowserClose",
+  "HttpsUpgrades",
+  "HttpsFirstBalancedModeAutoEnable",
+  "LensOverlay",
+  "MediaRouter",
+  "PaintHolding",
+  "ThirdPartyStoragePartitioning",
+  "AvoidCorsURLLoaderRestartOnRedirect",
+  "TcpPortRandomizationWin",
+  "OptimizationHints",
+  "NetworkTimeServiceQuerying",
+  "AimEnabled",
+  "PreconnectToSearch",
+  "msForceBrowserSignIn",
+  "msEdgeUpdateLaunchServicesPreferredVersion",
+];
+
 const chromiumArgs = [
   "--no-sandbox",
   "--disable-gpu",
@@ -190,10 +219,7 @@ const chromiumArgs = [
   "--disable-component-update",
   "--disable-sync",
   "--no-first-run",
-  // Chromium 150 (Debian's since November 2026) gives each navigation a new document host, and the
-  // offline emulation (context.setOffline) does not follow it there: a page opened offline read
-  // navigator.onLine as true. Without RenderDocument the emulation holds across navigations again.
-  "--disable-features=RenderDocument",
+  `--disable-features=${[...PLAYWRIGHT_DISABLED_FEATURES, "RenderDocument"].join(",")}`,
 ];
 
 /** `extraArgs` add to the flags above (the door suite's fake camera, for one). */
