@@ -1,4 +1,7 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import ts from "typescript";
 
@@ -27,8 +30,7 @@ export type Runtime = {
   /**
    * The files (repo-relative paths) whose errors this program reports: its own runtime's code. A
    * program also reads what its files import from other runtimes (the PWA's typed client reads the
-   * API's types; a test imports what it tests), and the program of that code's own runtime checks it:
-   * checking it again here took a third of the four programs' time and could find nothing new.
+   * API's types; a test imports what it tests), and the program of that code's own runtime reports it.
    */
   owns: RegExp;
 };
@@ -60,13 +62,47 @@ const onlyNode = (symbol: ts.Symbol | undefined) => {
   );
 };
 
-/** Names in the runtime's own files that only Node declares, as diagnostics. */
-function nodeOnlyNames(program: ts.Program, runtime: Runtime): ts.Diagnostic[] {
+/**
+ * Names in the runtime's own files (in its noNode folders) that only Node declares. TypeScript 5.9
+ * reads those files (and what they import from the same folders, nothing else) with the runtime's
+ * libs and Node's types: a name that resolves only to a declaration in @types/node is refused,
+ * whether or not the runtime's full program happens to have Node's types.
+ */
+function nodeOnlyNames(runtime: Runtime, root: string, only?: string[]): Problem[] {
+  if (runtime.noNode.length === 0) return [];
+  const config = readConfig(runtime);
+  // In a probe's copy of the repository, a linked folder's files are read from where they really are.
+  const folders = [...new Set([root, ROOT])].flatMap((base) =>
+    runtime.noNode.map((folder) => path.join(base, folder) + path.sep),
+  );
+  const inFolders = (file: string) => folders.some((folder) => path.resolve(file).startsWith(folder));
+  const options: ts.CompilerOptions = { ...config.options, types: ["node"], typeRoots: undefined, noEmit: true };
+  const host = ts.createCompilerHost(options);
+  const { getSourceFile } = host;
+  host.getCurrentDirectory = () => root;
+  host.getSourceFile = (file, language, ...rest) => {
+    const key = `${file}\0${JSON.stringify(language)}`;
+    const cached = parsed.get(key);
+    if (cached) return cached;
+    const source = getSourceFile(file, language, ...rest);
+    // Libraries and Node's types are the same for every call; the runtime's own files may not be.
+    if (source && !inFolders(file)) parsed.set(key, source);
+    return source;
+  };
+  host.resolveModuleNameLiterals = (literals, containingFile, _redirected, compilerOptions) =>
+    literals.map((literal) => {
+      const resolved = ts.resolveModuleName(literal.text, containingFile, compilerOptions, host);
+      const file = resolved.resolvedModule?.resolvedFileName;
+      return file && inFolders(file) ? resolved : { resolvedModule: undefined };
+    });
+  const rootNames = only
+    ? only.filter((file) => inFolders(path.join(root, file))).map((file) => path.join(root, file))
+    : config.fileNames.filter(inFolders);
+  const program = ts.createProgram({ rootNames, options, host });
   const checker = program.getTypeChecker();
-  const folders = runtime.noNode.map((folder) => path.join(ROOT, folder) + path.sep);
-  const found: ts.Diagnostic[] = [];
+  const found: Problem[] = [];
   for (const file of program.getSourceFiles()) {
-    if (!folders.some((folder) => path.resolve(file.fileName).startsWith(folder))) continue;
+    if (!inFolders(file.fileName)) continue;
     // `process.env`, `NodeJS.Timeout`: one report, for the left-hand name.
     const leftIsNode = (node: ts.Node) => {
       const parent = node.parent;
@@ -82,13 +118,13 @@ function nodeOnlyNames(program: ts.Program, runtime: Runtime): ts.Diagnostic[] {
         onlyNode(checker.getSymbolAtLocation(node)) &&
         !leftIsNode(node)
       ) {
+        const { line, character } = file.getLineAndCharacterOfPosition(node.getStart(file));
         found.push({
-          category: ts.DiagnosticCategory.Error,
-          code: 0,
-          file,
-          start: node.getStart(file),
-          length: node.getWidth(file),
-          messageText: `'${node.text}' exists only in Node: the ${runtime.name} runtime (${runtime.config}) does not have it.`,
+          file: repoPath(file.fileName, root),
+          line: line + 1,
+          column: character + 1,
+          code: "node-only",
+          message: `'${node.text}' exists only in Node: the ${runtime.name} runtime (${runtime.config}) does not have it.`,
         });
       }
       ts.forEachChild(node, visit);
@@ -98,122 +134,141 @@ function nodeOnlyNames(program: ts.Program, runtime: Runtime): ts.Diagnostic[] {
   return found;
 }
 
-/**
- * The server's code as the other programs may read it: its declarations (`.d.ts`), which the server's
- * program writes while it checks that code (`emitTo`), and the browser's, the service worker's and the
- * tests' programs read in place of its sources (`readFrom`). Those programs read api/ for its types
- * only (the typed client's AppType, what a test calls), and from the sources TypeScript had to infer
- * each route group's type again by checking its handlers: about 12 s of each program's time on the
- * two-core machine (docs/decisions/062-ci-time-fifth-pass.md). A program's own files are never
- * replaced, and a file without a declaration is read from its source.
- */
-export type Declarations = { emitTo?: string; readFrom?: string };
-
-/** The code whose declarations the server's program writes and the others read: api/ and db/, not tests. */
-const DECLARED = /^(api|db)\/(?!.*\.test\.ts$).*(?<!\.d)\.ts$/;
-
-/**
- * A declaration as the server's program wrote it, for a program that reads it. The server's program
- * has Node's globals and not the DOM's, so where the sources name the global `File` (zod's file
- * fields) the declaration names Node's class (`import("buffer").File`); the global is what the
- * source means, the DOM's `File` in a program that has the DOM.
- */
-const readDeclaration = (dts: string) => readFileSync(dts, "utf8").replaceAll('import("buffer").File', "File");
-
-/**
- * Type-checks one runtime. `extra` adds files (path relative to the repo → text) that exist only in
- * memory, for the test that proves each runtime refuses the others' globals (test/runtimes.test.ts);
- * with `extra`, only those files are the program's roots. `declarations` says where the server's
- * program writes the declarations of api/ and db/, or where another program reads them (above).
- */
+/** Files TypeScript 5.9 has parsed that are the same for every program: the libraries and Node's types. */
 const parsed = new Map<string, ts.SourceFile>();
 
-export function checkRuntime(
-  runtime: Runtime,
-  extra?: Record<string, string>,
-  declarations: Declarations = {},
-): ts.Diagnostic[] {
-  const config = readConfig(runtime);
-  const virtual = new Map(Object.entries(extra ?? {}).map(([file, text]) => [path.join(ROOT, file), text]));
-  const host = ts.createCompilerHost(config.options);
-  const { getSourceFile, fileExists, readFile } = host;
-  const { readFrom, emitTo } = declarations;
-  /** The declaration this program reads in place of `file`'s source, when there is one. */
-  const declarationFor = (file: string) => {
-    const rel = repoPath(file);
-    if (!readFrom || !DECLARED.test(rel) || runtime.owns.test(rel)) return undefined;
-    const dts = path.join(readFrom, rel.replace(/\.ts$/, ".d.ts"));
-    return existsSync(dts) ? dts : undefined;
-  };
-  host.fileExists = (file) => virtual.has(path.resolve(file)) || fileExists(file) || declarationFor(file) !== undefined;
-  host.readFile = (file) => virtual.get(path.resolve(file)) ?? readFile(file);
-  host.getSourceFile = (file, language, ...rest) => {
-    const dts = declarationFor(file);
-    const text = virtual.get(path.resolve(file)) ?? (dts === undefined ? undefined : readDeclaration(dts));
-    if (text !== undefined) return ts.createSourceFile(file, text, language, true);
-    // The four programs share one base config, so a file parsed for one is the same for the next.
-    const key = `${file}\0${JSON.stringify(language)}`;
-    const cached = parsed.get(key);
-    if (cached) return cached;
-    const source = getSourceFile(file, language, ...rest);
-    if (source) parsed.set(key, source);
-    return source;
-  };
-  const program = ts.createProgram({
-    rootNames: extra ? [...virtual.keys()] : config.fileNames,
-    // Declarations are written only by a program that checks that code: emitting them takes about
-    // 2 s of the server's 23 s, and changes none of its diagnostics.
-    options: emitTo
-      ? { ...config.options, noEmit: false, declaration: true, emitDeclarationOnly: true }
-      : config.options,
-    host,
-    configFileParsingDiagnostics: config.errors,
-  });
-  if (emitTo && !writeDeclarations(program, emitTo)) {
-    console.warn(
-      `${runtime.name}: declarations not written (one could not be written whole); the others read the sources`,
-    );
+/** One error as a program reports it: where (repo-relative, forward slashes; empty for the options) and what. */
+export type Problem = { file: string; line: number; column: number; code: string; message: string };
+
+/**
+ * The check itself is TypeScript 7 (`typescript-7`, TypeScript's compiler written in Go): the same
+ * language and the same errors as TypeScript 5.9 on these four programs, in about half the CPU time
+ * (docs/decisions/065-ci-time-seventh-pass.md). It has no stable JavaScript API yet, so the
+ * Node-only pass below, which asks what a name means, still reads the code with TypeScript 5.9's.
+ */
+const TSGO = path.join(path.dirname(createRequire(import.meta.url).resolve("typescript-7/package.json")), "bin/tsc");
+
+/** `file(line,col): error TS1234: message`, the message's further lines indented below it. */
+const REPORTED = /^(.*)\((\d+),(\d+)\): error (TS\d+): (.*)$/;
+const GLOBAL = /^error (TS\d+): (.*)$/;
+
+function parseReport(output: string, root: string): Problem[] {
+  const problems: Problem[] = [];
+  for (const line of output.split("\n")) {
+    const at = REPORTED.exec(line);
+    const global = at ? null : GLOBAL.exec(line);
+    if (at) {
+      const [, file = "", row = "0", column = "0", code = "", message = ""] = at;
+      problems.push({
+        file: repoPath(path.resolve(root, file), root),
+        line: Number(row),
+        column: Number(column),
+        code,
+        message,
+      });
+    } else if (global) {
+      const [, code = "", message = ""] = global;
+      problems.push({ file: "", line: 0, column: 0, code, message });
+    } else if (line.startsWith(" ") && problems.length > 0) {
+      const last = problems[problems.length - 1] as Problem;
+      last.message += ` ${line.trim()}`;
+    }
   }
-  // What getPreEmitDiagnostics gives, for the runtime's own files only (and every in-memory file).
-  const owned = program
-    .getSourceFiles()
-    .filter((file) => virtual.has(path.resolve(file.fileName)) || runtime.owns.test(repoPath(file.fileName)));
-  return [
-    ...program.getConfigFileParsingDiagnostics(),
-    ...program.getOptionsDiagnostics(),
-    ...program.getGlobalDiagnostics(),
-    ...owned.flatMap((file) => [...program.getSyntacticDiagnostics(file), ...program.getSemanticDiagnostics(file)]),
-    ...nodeOnlyNames(program, runtime),
-  ];
+  return problems;
+}
+
+/** Runs TypeScript 7 on one config, one thread (the programs run side by side, one per core). */
+function runTsgo(config: string, root: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [TSGO, "-p", config, "--noEmit", "--singleThreaded", "--pretty", "false"], {
+      cwd: root,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const output: Buffer[] = [];
+    child.stdout.on("data", (chunk: Buffer) => output.push(chunk));
+    child.stderr.on("data", (chunk: Buffer) => output.push(chunk));
+    child.on("error", reject);
+    child.on("close", (code) => {
+      const text = Buffer.concat(output).toString("utf8");
+      // 0: no errors; 1 or 2: errors reported. Anything else (a crash, a signal) is not a result.
+      if (code === 0 || code === 1 || code === 2) resolve(text);
+      else reject(new Error(`TypeScript 7 on ${config} ended with ${code}: ${text.slice(-2000)}`));
+    });
+  });
 }
 
 /**
- * Writes the declarations of the program's api/ and db/ files under `dir`, as `<dir>/api/….d.ts`. A
- * declaration TypeScript cannot write whole (a type it cannot name) leaves no declarations at all, so
- * the other programs read every source as before.
+ * A copy of the repository's layout under a temporary folder for in-memory files (the test that
+ * proves each runtime refuses the others' globals, test/runtimes.test.ts): each top-level entry is a
+ * link to the real one, except a folder that holds one of the files, which is a real folder of links
+ * to its entries with the file written beside them. The program's roots are those files alone (plus
+ * what they import), through a tsconfig that extends the runtime's.
  */
-function writeDeclarations(program: ts.Program, dir: string): boolean {
-  const written = new Map<string, string>();
-  let complete = true;
-  for (const file of program.getSourceFiles()) {
-    if (!DECLARED.test(repoPath(file.fileName))) continue;
-    const result = program.emit(file, (name, text) => written.set(name, text), undefined, true, undefined);
-    if (result.emitSkipped || result.diagnostics.length > 0) complete = false;
+function mirror(runtime: Runtime, files: Record<string, string>): { root: string; config: string } {
+  const root = mkdtempSync(path.join(tmpdir(), "sdt-runtime-probe-"));
+  const folders = new Set(Object.keys(files).map((file) => file.split("/")[0] ?? file));
+  for (const entry of readdirSync(ROOT)) {
+    if (entry === ".git") continue;
+    if (!folders.has(entry)) {
+      symlinkSync(path.join(ROOT, entry), path.join(root, entry));
+      continue;
+    }
+    mkdirSync(path.join(root, entry));
+    for (const inner of readdirSync(path.join(ROOT, entry))) {
+      symlinkSync(path.join(ROOT, entry, inner), path.join(root, entry, inner));
+    }
   }
-  if (!complete) return false;
-  for (const [name, text] of written) {
-    const target = path.join(dir, path.relative(ROOT, name));
+  for (const [file, text] of Object.entries(files)) {
+    const target = path.join(root, file);
     mkdirSync(path.dirname(target), { recursive: true });
+    rmSync(target, { force: true });
     writeFileSync(target, text);
   }
-  return true;
+  const config = "tsconfig.runtime-probe.json";
+  writeFileSync(
+    path.join(root, config),
+    JSON.stringify({ extends: `./${runtime.config}`, include: [], files: Object.keys(files) }),
+  );
+  return { root, config };
 }
 
-/** A path relative to the repository, with forward slashes. */
-const repoPath = (file: string) => path.relative(ROOT, path.resolve(file)).split(path.sep).join("/");
+/**
+ * Type-checks one runtime: TypeScript 7's errors in the runtime's own files, then the names only
+ * Node declares in its noNode folders. `extra` adds files (path relative to the repo → text) for the
+ * test that proves each runtime refuses the others' globals (test/runtimes.test.ts); with `extra`,
+ * only those files are the program's roots.
+ */
+export async function checkRuntime(runtime: Runtime, extra?: Record<string, string>): Promise<Problem[]> {
+  const probe = extra ? mirror(runtime, extra) : undefined;
+  try {
+    const root = probe?.root ?? ROOT;
+    const reported = parseReport(await runTsgo(probe?.config ?? runtime.config, root), root);
+    // A program also reads what its files import from another runtime; that runtime's program reports it.
+    const own = reported.filter(
+      (problem) =>
+        problem.file === "" || extra?.[problem.file] !== undefined || (!extra && runtime.owns.test(problem.file)),
+    );
+    const at = new Set(own.map((problem) => `${problem.file}:${problem.line}:${problem.column}`));
+    // A Node-only name TypeScript already refused (no Node in the program at all) is reported once.
+    const nodeOnly = nodeOnlyNames(runtime, root, extra ? Object.keys(extra) : undefined).filter(
+      (problem) => !at.has(`${problem.file}:${problem.line}:${problem.column}`),
+    );
+    return [...own, ...nodeOnly];
+  } finally {
+    if (probe) rmSync(probe.root, { recursive: true, force: true });
+  }
+}
 
-export const formatHost: ts.FormatDiagnosticsHost = {
-  getCanonicalFileName: (file) => file,
-  getCurrentDirectory: () => ROOT,
-  getNewLine: () => "\n",
-};
+/** Problems as a person reads them: `file:line:column - error TS1234: message`. */
+export function formatProblems(problems: Problem[]): string {
+  return problems
+    .map((problem) =>
+      problem.file === ""
+        ? `error ${problem.code}: ${problem.message}`
+        : `${problem.file}:${problem.line}:${problem.column} - error ${problem.code}: ${problem.message}`,
+    )
+    .join("\n");
+}
+
+/** A path relative to the repository (or its probe copy), with forward slashes. */
+const repoPath = (file: string, root = ROOT) => path.relative(root, path.resolve(file)).split(path.sep).join("/");
