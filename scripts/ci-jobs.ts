@@ -5,9 +5,9 @@ import { setTimeout as sleep } from "node:timers/promises";
 /**
  * What `.ci/run` installs in the background while `npm test` does work that needs neither: Chromium
  * from Debian (the browser suites) and the packages' install scripts, better-sqlite3's compile among
- * them (every suite that opens a database). The type check and the lint need neither, and the
- * compile holds one core while the server's type-check program holds the other
- * (docs/decisions/063-ci-time-sixth-pass.md).
+ * them (every suite that opens a database). The type check, the lint and the build need neither;
+ * the compile starts beside `npm ci` (docs/decisions/063-ci-time-sixth-pass.md,
+ * docs/decisions/065-ci-time-seventh-pass.md).
  */
 export type CiJob = "chromium" | "install-scripts";
 
