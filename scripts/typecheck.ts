@@ -13,11 +13,8 @@ if (unknown.length > 0) {
   console.error(`unknown runtime ${unknown.join(", ")}; one of ${RUNTIMES.map((runtime) => runtime.name).join(", ")}`);
   process.exit(2);
 }
-/** The tests' program reads the most (every suite and what it tests), the service worker's the least. */
-const LONGEST_FIRST = ["test", "server", "browser", "sw"];
-const queue = RUNTIMES.filter((runtime) => wanted.length === 0 || wanted.includes(runtime.name)).sort(
-  (a, b) => LONGEST_FIRST.indexOf(a.name) - LONGEST_FIRST.indexOf(b.name),
-);
+// RUNTIMES lists them longest first.
+const queue = RUNTIMES.filter((runtime) => wanted.length === 0 || wanted.includes(runtime.name));
 
 let failed = false;
 const worker = async () => {
