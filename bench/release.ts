@@ -7,7 +7,7 @@ import { build } from "esbuild";
 import sharp from "sharp";
 import { verifiedPhoneToken } from "../api/booking/booking-cookie.ts";
 import { PHOTO_QUALITIES, PHOTO_TARGET_BYTES, shrunkSize } from "../common/photo-size.ts";
-import { copyMigrations, serverBundle } from "../scripts/server-bundle.mjs";
+import { copyServerFiles, serverBundle } from "../scripts/server-bundle.mjs";
 import { cameraPhoto } from "../test/camera-photo.ts";
 
 // The release run of `npm run bench` (docs/decisions/007-scale.md): N verified buyers at once, each
@@ -76,7 +76,7 @@ function cpuSecondsOf(pid: number): number {
 async function compileReleaseServer(): Promise<string> {
   const out = join(root, "build", "bench");
   await build(serverBundle({ "release-server": "bench/release-server.ts" }, out));
-  copyMigrations(out);
+  copyServerFiles(out);
   return join(out, "release-server.js");
 }
 

@@ -2,7 +2,8 @@
 // JavaScript in build/, so that `npm start`, `npm run serve` and the Docker image run them with
 // `node` alone, no TypeScript loader in production. esbuild bundles our own code into one file per
 // command and leaves every package to node_modules; the migrations and the demo pictures, which the
-// code finds beside itself (`import.meta.url`), are copied beside the bundles.
+// code finds beside itself (`import.meta.url`), are copied beside the bundles, with Scalar's bundle for
+// the API reference page (vendor/scalar/README.md).
 //
 // A package the bundles import must be a runtime dependency: `npm prune --omit=dev` (the image)
 // would remove any other, so the build fails naming it.
@@ -10,7 +11,7 @@ import { cpSync, readFileSync, rmSync } from "node:fs";
 import { builtinModules } from "node:module";
 import { join } from "node:path";
 import { build } from "esbuild";
-import { copyMigrations, root, serverBundle } from "./server-bundle.mjs";
+import { copyServerFiles, root, serverBundle } from "./server-bundle.mjs";
 
 const out = join(root, "build");
 rmSync(out, { recursive: true, force: true });
@@ -22,7 +23,7 @@ const result = await build(
     metafile: true,
   }),
 );
-copyMigrations(out);
+copyServerFiles(out);
 cpSync(join(root, "db", "seed-images"), join(out, "seed-images"), { recursive: true });
 
 const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));

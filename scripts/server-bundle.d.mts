@@ -6,4 +6,4 @@ export function serverBundle(
   outdir: string,
   extra?: BuildOptions,
 ): BuildOptions & { metafile?: boolean };
-export function copyMigrations(outdir: string): void;
+export function copyServerFiles(outdir: string): void;

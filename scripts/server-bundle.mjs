@@ -1,7 +1,7 @@
 // How our server code is bundled to plain JavaScript, for `npm run build` (scripts/build-server.mjs)
 // and for the release bench's server (bench/release.ts), so that the bench runs what production runs:
 // esbuild, one ESM bundle per entry for Node 20, every package left to node_modules, and the
-// migrations copied beside the bundle, where the code finds them (`import.meta.url`).
+// migrations and Scalar's bundle copied beside the bundle, where the code finds them (`import.meta.url`).
 import { cpSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -24,7 +24,11 @@ export function serverBundle(entryPoints, outdir, extra = {}) {
   };
 }
 
-/** The migrations beside the bundles in `outdir`. */
-export function copyMigrations(outdir) {
+/**
+ * What the bundles in `outdir` read beside themselves: the migrations, and Scalar's standalone bundle
+ * for the API reference page (vendor/scalar/README.md).
+ */
+export function copyServerFiles(outdir) {
   cpSync(join(root, "db", "migrations"), join(outdir, "migrations"), { recursive: true });
+  cpSync(join(root, "vendor", "scalar", "standalone.js"), join(outdir, "vendor", "scalar", "standalone.js"));
 }

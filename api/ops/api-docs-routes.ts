@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { Scalar } from "@scalar/hono-api-reference";
 import type { Context, Env, MiddlewareHandler } from "hono";
@@ -12,15 +12,21 @@ import { apiRouter, errors, file, json, z } from "../lib/openapi.ts";
 import { ROOM_TAGS } from "./openapi-operations.ts";
 
 /**
- * The API reference Scalar draws, from the package's own standalone bundle: the page loads nothing
- * from another site (no CDN, no fonts), and the CSP stays `script-src 'self'` plus the hash of the
- * page's one inline script (the versions that run on Node 20 cannot put a nonce on it).
+ * The API reference Scalar draws, from Scalar's own standalone bundle (vendor/scalar/, README.md
+ * there): the page loads nothing from another site (no CDN, no fonts), and the CSP stays
+ * `script-src 'self'` plus the hash of the page's one inline script (the versions that run on Node 20
+ * cannot put a nonce on it). From the sources, the bundle is in the repository's vendor/; from
+ * `npm run build`'s server bundle, in build/vendor/, where the build copies it.
  */
-const SCALAR_BUNDLE = join(
-  dirname(createRequire(import.meta.url).resolve("@scalar/api-reference")),
-  "browser",
-  "standalone.js",
-);
+function scalarBundle(): string {
+  const here = dirname(fileURLToPath(import.meta.url));
+  const found = [join(here, "vendor"), join(here, "..", "..", "vendor")]
+    .map((vendor) => join(vendor, "scalar", "standalone.js"))
+    .find((path) => existsSync(path));
+  if (!found) throw new Error("vendor/scalar/standalone.js is missing (vendor/scalar/README.md)");
+  return found;
+}
+const SCALAR_BUNDLE = scalarBundle();
 const BUNDLE_PATH = "/api/docs/scalar.js";
 
 const openApiDocument = z.looseObject({ openapi: z.literal("3.1.0"), paths: z.record(z.string(), z.unknown()) });
@@ -77,8 +83,8 @@ const bundleRoute = createRoute({
   summary: "The reference page's script, Scalar's standalone bundle served from the app's own files",
   description: [
     "- **Who:** as `GET /api/openapi.json`.",
-    "- **200:** the reference page's script (`@scalar/api-reference`'s standalone bundle, JavaScript,",
-    "  compressed when the browser accepts it).",
+    "- **200:** the reference page's script (`@scalar/api-reference`'s standalone bundle, kept in",
+    "  `vendor/scalar/`; JavaScript, compressed when the browser accepts it).",
   ].join("\n"),
   responses: {
     200: file("text/javascript", "The script"),
