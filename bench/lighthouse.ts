@@ -1,7 +1,7 @@
+import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import * as chromeLauncher from "chrome-launcher";
-import lighthouse from "lighthouse";
-import { computeMedianRun, filterToValidRuns } from "lighthouse/core/lib/median-run.js";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 
 // Lighthouse at its mobile defaults (a mid-range phone, simulated slow 4G), with the same Debian
 // Chromium the browser tests use, on the pages a phone opens first. The goal: performance ≥ 98 and
@@ -9,6 +9,10 @@ import { computeMedianRun, filterToValidRuns } from "lighthouse/core/lib/median-
 // (default 5) and reported by its median run, as Lighthouse's own docs advise ("Score Variability": the
 // median of five runs is about twice as stable as one), chosen by Lighthouse's `computeMedianRun`; the
 // lowest and highest scores of the runs are reported beside it.
+//
+// Lighthouse is the bench's tool, not the app's: it and chrome-launcher, with their 179 packages
+// (13,000 files), are locked in bench/tools/ and installed there from that lock the first time this
+// part runs, so the app's `npm ci`, and CI's, does not unpack them (docs/decisions/067-ci-time-ninth-pass.md).
 
 export const LIGHTHOUSE_PAGES = ["/", "/welcome", "/tickets", "/admin/door", "/me"] as const;
 
@@ -31,6 +35,44 @@ export const findChromium = () =>
     Boolean(p && existsSync(p)),
   );
 
+/** What this bench reads of a Lighthouse result (an LHR). */
+type Lhr = {
+  runtimeError?: { code: string; message: string };
+  categories: { performance?: { score: number | null }; accessibility?: { score: number | null } };
+  audits: Record<string, { numericValue?: number } | undefined>;
+};
+
+/** The parts of Lighthouse and chrome-launcher this bench calls, as their own modules export them. */
+type LighthouseTools = {
+  lighthouse: (url: string, flags: Record<string, unknown>) => Promise<{ lhr: Lhr } | undefined>;
+  launch: (options: { chromePath: string; chromeFlags: string[] }) => Promise<{ port: number; kill: () => void }>;
+  computeMedianRun: (runs: Lhr[]) => Lhr;
+  filterToValidRuns: (runs: Lhr[]) => Lhr[];
+};
+
+const TOOLS = join(import.meta.dirname, "tools");
+
+/** Lighthouse and chrome-launcher from bench/tools/, installed there from its lock if they are not yet. */
+async function lighthouseTools(): Promise<LighthouseTools> {
+  const modules = join(TOOLS, "node_modules");
+  if (!existsSync(join(modules, "lighthouse", "package.json"))) {
+    console.log("bench: installing Lighthouse in bench/tools/ from its lock (npm ci), once");
+    execFileSync("npm", ["ci", "--prefix", TOOLS, "--no-audit", "--no-fund"], { stdio: "inherit" });
+  }
+  const load = (file: string) => import(pathToFileURL(join(modules, file)).href);
+  const [core, launcher, median] = await Promise.all([
+    load("lighthouse/core/index.js"),
+    load("chrome-launcher/dist/index.js"),
+    load("lighthouse/core/lib/median-run.js"),
+  ]);
+  return {
+    lighthouse: core.default,
+    launch: launcher.launch,
+    computeMedianRun: median.computeMedianRun,
+    filterToValidRuns: median.filterToValidRuns,
+  };
+}
+
 /** The scores of each page, or null (after saying so loudly) when there is no Chromium to run it with. */
 export async function measureLighthouse(appUrl: string): Promise<PageScores[] | null> {
   const chromePath = findChromium();
@@ -40,7 +82,8 @@ export async function measureLighthouse(appUrl: string): Promise<PageScores[] | 
     console.warn(`\n${"!".repeat(line.length)}\n${line}\n${"!".repeat(line.length)}\n`);
     return null;
   }
-  const chrome = await chromeLauncher.launch({
+  const { lighthouse, launch, computeMedianRun, filterToValidRuns } = await lighthouseTools();
+  const chrome = await launch({
     chromePath,
     chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu"],
   });
