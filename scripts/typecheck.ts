@@ -4,7 +4,7 @@ import { checkRuntime, formatProblems, RUNTIMES } from "./runtimes.ts";
 // `npm run typecheck`: every runtime's program (scripts/runtimes.ts says which and why).
 // `npm run typecheck -- browser sw` checks only those.
 // Each program is checked on one thread, so with more than one to check they run side by side, as many
-// at once as the machine has cores, the longest first: on CI's two cores the four take about half the
+// at once as the machine has cores, in RUNTIMES' order: on CI's two cores the four take about half the
 // time they take in turn.
 
 const wanted = process.argv.slice(2);
@@ -13,7 +13,6 @@ if (unknown.length > 0) {
   console.error(`unknown runtime ${unknown.join(", ")}; one of ${RUNTIMES.map((runtime) => runtime.name).join(", ")}`);
   process.exit(2);
 }
-// RUNTIMES lists them longest first.
 const queue = RUNTIMES.filter((runtime) => wanted.length === 0 || wanted.includes(runtime.name));
 
 let failed = false;
