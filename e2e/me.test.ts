@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { openDatabase } from "../db/client.ts";
 import { insertEvent } from "../test/fixtures.ts";
 import { browserSuite } from "./fixtures.ts";
-import { type AppServer, codeFor, newContext, noBrowser } from "./harness.ts";
+import { type AppServer, codeFor, newContext, noBrowser, phone } from "./harness.ts";
 import { expectAccessible, expectNoSidewaysScroll } from "./page-checks.ts";
 import { bookAndPay, paidNightOf } from "./steps.ts";
 
@@ -15,6 +15,9 @@ import { bookAndPay, paidNightOf } from "./steps.ts";
 const SESSION_SECRET = "e2e-me-secret-e2e-me-secret-e2e-me-0123";
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
+
+/** The line under the heading, in every state of the page. */
+const LEAD = "Every night booked with your mobile, in one place";
 
 /** `+61412345678` as a person types it: `0412 345 678`. */
 const typed = (e164: string) => e164.replace(/^\+61(\d{3})(\d{3})(\d{3})$/, "0$1 $2 $3");
@@ -160,6 +163,48 @@ describe.skipIf(noBrowser)("My nights", () => {
     await expect.poll(() => saved.locator(".ticket-code").textContent()).toBe(guest.uniqueCode);
     await expectAccessible(page, "My nights, signed out with a saved ticket");
 
+    expect(pageErrors).toEqual([]);
+    await context.close();
+  });
+
+  it("paints its heading and what it holds from the HTML, and the code keeps that screen in place", async () => {
+    // Without any code: the heading, the line on what the page holds and the loading line come with
+    // the HTML (pwa/app/first-paint.tsx), the same for every visitor.
+    const still = await newContext(browser, server.url, { ...phone, javaScriptEnabled: false });
+    const html = await still.context.newPage();
+    await html.goto("/me");
+    await expect.poll(() => html.getByRole("heading", { level: 1, name: "My nights" }).isVisible()).toBe(true);
+    await expect.poll(() => html.getByText(LEAD, { exact: false }).isVisible()).toBe(true);
+    expect(await html.getByText("Loading your nights…").count()).toBe(1);
+    await still.context.close();
+
+    // With the code: the line the HTML drew is the element the running page keeps (hydrated, not drawn
+    // again), and the sign-in and the saved tickets come below it. React says nothing of a mismatch.
+    const { context, pageErrors } = await newContext(browser, server.url);
+    const consoleErrors: string[] = [];
+    context.on("console", (message) => {
+      if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) {
+        consoleErrors.push(message.text());
+      }
+    });
+    const page = await context.newPage();
+    await page.addInitScript(() => {
+      document.addEventListener("readystatechange", () => {
+        if (document.readyState !== "interactive") return;
+        (window as unknown as { drawn?: Element | null }).drawn = document.querySelector(".me-lead");
+      });
+    });
+    await page.goto("/me");
+    await page.getByRole("heading", { name: "Sign in" }).waitFor();
+    await page.getByText("No tickets are saved on this device yet.", { exact: false }).waitFor();
+    expect(
+      await page.evaluate(() => {
+        const drawn = (window as unknown as { drawn?: Element | null }).drawn;
+        return Boolean(drawn) && drawn === document.querySelector(".me-lead");
+      }),
+    ).toBe(true);
+    expect(await page.getByText("Loading your nights…").count()).toBe(0);
+    expect(consoleErrors).toEqual([]);
     expect(pageErrors).toEqual([]);
     await context.close();
   });

@@ -52,9 +52,12 @@ export async function drawFirstPaint(manifest = join(dist, ".vite", "manifest.js
         },
       ],
     });
-    const { FIRST_PAINT_PAGES, HYDRATED_PAGE, firstPaint } = await import(pathToFileURL(file).href);
-    const styles = stylesOf(manifest, HYDRATED_PAGE.module).map(
-      (href) => `<link rel="stylesheet" crossorigin href="${href}">`,
+    const { FIRST_PAINT_PAGES, HYDRATED_PAGES, firstPaint } = await import(pathToFileURL(file).href);
+    const styles = new Map(
+      HYDRATED_PAGES.map(({ path, module, styles: which }) => [
+        path,
+        stylesOf(manifest, module, which).map((href) => `<link rel="stylesheet" crossorigin href="${href}">`),
+      ]),
     );
     const pages = {};
     for (const path of FIRST_PAINT_PAGES) {
@@ -62,7 +65,7 @@ export async function drawFirstPaint(manifest = join(dist, ".vite", "manifest.js
       // React puts a preload of each picture before the markup (the logo); the picture itself is in
       // the markup, which the browser's scanner finds as early, so the preloads are left out.
       const markup = html.replace(/^(?:<link [^>]*>)*/, "");
-      pages[path] = { head: hydrate ? styles : [], root: markup, hydrate };
+      pages[path] = { head: hydrate ? (styles.get(path) ?? []) : [], root: markup, hydrate };
     }
     return pages;
   } finally {
@@ -73,9 +76,9 @@ export async function drawFirstPaint(manifest = join(dist, ".vite", "manifest.js
 /**
  * The stylesheets a page's chunk loads that the entry does not, from Vite's manifest: linked from the
  * page's HTML so its drawn screen is styled, and found there by the chunk's loader, which then does
- * not fetch them again.
+ * not fetch them again. `all`: the page's and those of the chunks it imports; `own`: the page's alone.
  */
-function stylesOf(path, module) {
+function stylesOf(path, module, which) {
   const manifest = JSON.parse(readFileSync(path, "utf8"));
   const closure = (key, seen = new Set()) => {
     if (seen.has(key) || !manifest[key]) return seen;
@@ -86,7 +89,8 @@ function stylesOf(path, module) {
   const cssOf = (keys) => new Set([...keys].flatMap((key) => manifest[key].css ?? []));
   if (!manifest[module]) throw new Error(`first-paint: Vite's manifest has no ${module}`);
   const entryCss = cssOf(closure("index.html"));
-  return [...cssOf(closure(module))].filter((css) => !entryCss.has(css)).map((css) => `/${css}`);
+  const styled = which === "own" ? new Set([module]) : closure(module);
+  return [...cssOf(styled)].filter((css) => !entryCss.has(css)).map((css) => `/${css}`);
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {

@@ -25,6 +25,12 @@ beforeAll(async () => {
         css: ["assets/welcome-1.css", "assets/index-1.css"],
         imports: ["index.html", "_landing-1.js"],
       },
+      "_booking-1.js": { file: "assets/booking-1.js", css: ["assets/booking-1.css"], imports: ["_api-1.js"] },
+      "routes/me.tsx": {
+        file: "assets/me-1.js",
+        css: ["assets/me-1.css"],
+        imports: ["index.html", "_booking-1.js", "_api-1.js"],
+      },
     }),
   );
   pages = await drawFirstPaint(manifest);
@@ -52,6 +58,19 @@ describe("the first screen the build draws into a page's HTML", () => {
     expect(welcome?.root.startsWith("<link")).toBe(false);
   });
 
+  it("draws My nights as every visitor first sees it, to be hydrated, with its page's own styles", () => {
+    const me = pages["/me"];
+    expect(me?.hydrate).toBe(true);
+    // Not the sign-in's (booking-1.css): it is not drawn, and a stylesheet holds the first paint.
+    expect(me?.head).toEqual(['<link rel="stylesheet" crossorigin href="/assets/me-1.css">']);
+    expect(me?.root).toContain('<h1 tabindex="-1">My nights</h1>');
+    expect(me?.root).toContain('<p class="me-lead">Every night booked with your mobile, in one place:');
+    expect(me?.root).toContain('<p class="empty" role="status" aria-busy="true">Loading your nights…</p>');
+    // Nobody's nights, sign-in state or saved tickets: those come once the code has asked.
+    expect(me?.root).not.toContain("Sign in");
+    expect(me?.root).not.toContain("Tickets saved on this phone");
+  });
+
   it("draws the app's frame around the loading line on the pages loaded on demand", () => {
     const tickets = pages["/tickets"];
     expect(tickets?.hydrate).toBe(false);
@@ -74,7 +93,8 @@ describe("the first screen the build draws into a page's HTML", () => {
 
   it("draws no other page's own state (a guest's booking, an organiser's screen): each is the loading frame", () => {
     for (const [path, page] of Object.entries(pages)) {
-      if (path === "/" || path === "/welcome") continue;
+      // `/me`'s drawn screen is the same for every visitor (the test above).
+      if (path === "/" || path === "/welcome" || path === "/me") continue;
       expect(page.root, path).toContain("Loading…");
     }
   });

@@ -62,6 +62,10 @@ export function MePage() {
       <h1 ref={heading} tabIndex={-1}>
         My nights
       </h1>
+      <p className="me-lead">
+        Every night booked with your mobile, in one place: your tickets for the door, your results and matches,
+        cancellations and refunds.
+      </p>
       {state.status === "loading" ? (
         <p className="empty" role="status" aria-busy="true">
           Loading your nights…

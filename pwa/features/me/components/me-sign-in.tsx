@@ -17,9 +17,7 @@ export function MeSignIn({ onSignedIn }: { onSignedIn: () => void }) {
       <h2 id="me-sign-in-title">{step.name === "phone" ? "Sign in" : "Enter your code"}</h2>
       {step.name === "phone" ? (
         <>
-          <p className="hint">
-            Sign in with your mobile to see every night booked with it: tickets, results, cancellations and refunds.
-          </p>
+          <p className="hint">Sign in with the mobile you booked with.</p>
           <PhoneStep
             initialPhone={typedPhone}
             codeFor={SIGN_IN}
