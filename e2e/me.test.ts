@@ -4,7 +4,7 @@ import { openDatabase } from "../db/client.ts";
 import { insertEvent } from "../test/fixtures.ts";
 import { browserSuite } from "./fixtures.ts";
 import { type AppServer, codeFor, newContext, noBrowser, phone } from "./harness.ts";
-import { expectAccessible, expectNoSidewaysScroll } from "./page-checks.ts";
+import { consoleErrorsOf, expectAccessible, expectNoSidewaysScroll, keptDrawn, markDrawn } from "./page-checks.ts";
 import { bookAndPay, paidNightOf } from "./steps.ts";
 
 // My nights at phone size (docs/decisions/027-guest-identity.md): the header's My tickets opens /me;
@@ -181,28 +181,13 @@ describe.skipIf(noBrowser)("My nights", () => {
     // With the code: the line the HTML drew is the element the running page keeps (hydrated, not drawn
     // again), and the sign-in and the saved tickets come below it. React says nothing of a mismatch.
     const { context, pageErrors } = await newContext(browser, server.url);
-    const consoleErrors: string[] = [];
-    context.on("console", (message) => {
-      if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) {
-        consoleErrors.push(message.text());
-      }
-    });
+    const consoleErrors = consoleErrorsOf(context);
     const page = await context.newPage();
-    await page.addInitScript(() => {
-      document.addEventListener("readystatechange", () => {
-        if (document.readyState !== "interactive") return;
-        (window as unknown as { drawn?: Element | null }).drawn = document.querySelector(".me-lead");
-      });
-    });
+    await markDrawn(page, ".me-lead");
     await page.goto("/me");
     await page.getByRole("heading", { name: "Sign in" }).waitFor();
     await page.getByText("No tickets are saved on this device yet.", { exact: false }).waitFor();
-    expect(
-      await page.evaluate(() => {
-        const drawn = (window as unknown as { drawn?: Element | null }).drawn;
-        return Boolean(drawn) && drawn === document.querySelector(".me-lead");
-      }),
-    ).toBe(true);
+    expect(await keptDrawn(page, ".me-lead")).toBe(true);
     expect(await page.getByText("Loading your nights…").count()).toBe(0);
     expect(consoleErrors).toEqual([]);
     expect(pageErrors).toEqual([]);

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import AxeBuilder from "@axe-core/playwright";
-import type { Frame, Page } from "playwright-core";
+import type { BrowserContext, Frame, Page } from "playwright-core";
 import { expect } from "vitest";
 
 /** How long one axe run may take before it fails, naming the screen (a run takes a few seconds). */
@@ -137,4 +137,36 @@ export async function waitForServiceWorker(page: Page) {
       );
     }
   });
+}
+
+/**
+ * A page whose first screen comes with its HTML (pwa/app/first-paint.tsx): `markDrawn` notes the
+ * element `selector` finds once the HTML is parsed, before any code has run, and `keptDrawn` then says
+ * whether the running page still shows that very element (hydrated), not one drawn again.
+ */
+export async function markDrawn(page: Page, selector: string) {
+  await page.addInitScript((wanted) => {
+    document.addEventListener("readystatechange", () => {
+      if (document.readyState !== "interactive") return;
+      (window as unknown as { drawn?: Element | null }).drawn = document.querySelector(wanted);
+    });
+  }, selector);
+}
+
+export function keptDrawn(page: Page, selector: string) {
+  return page.evaluate((wanted) => {
+    const drawn = (window as unknown as { drawn?: Element | null }).drawn;
+    return Boolean(drawn) && drawn === document.querySelector(wanted);
+  }, selector);
+}
+
+/** The errors a context's pages log, but failed loads (a refusal the page expects logs as one). */
+export function consoleErrorsOf(context: BrowserContext): string[] {
+  const errors: string[] = [];
+  context.on("console", (message) => {
+    if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) {
+      errors.push(message.text());
+    }
+  });
+  return errors;
 }

@@ -3,7 +3,7 @@ import type { Browser, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { browserSuite } from "./fixtures.ts";
 import { desktop, freePort, newContext, noBrowser, phone } from "./harness.ts";
-import { expectAccessible, expectNoSidewaysScroll } from "./page-checks.ts";
+import { consoleErrorsOf, expectAccessible, expectNoSidewaysScroll, keptDrawn, markDrawn } from "./page-checks.ts";
 
 /** The third-party script as the CDN should serve it; the server pins these exact bytes by their hash. */
 const SCRIPT_BODY = "window.__navbarScriptRan = (window.__navbarScriptRan || 0) + 1;";
@@ -175,31 +175,16 @@ describe.skipIf(noBrowser)("landing page at /welcome", () => {
     // With the code: the heading the HTML drew is the element the running page keeps (hydrated, not
     // drawn again), the menu works, and the clip joins the poster.
     const { context, pageErrors } = await offlineContext();
-    const consoleErrors: string[] = [];
-    context.on("console", (message) => {
-      if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) {
-        consoleErrors.push(message.text());
-      }
-    });
+    const consoleErrors = consoleErrorsOf(context);
     const page = await context.newPage();
-    await page.addInitScript(() => {
-      document.addEventListener("readystatechange", () => {
-        if (document.readyState !== "interactive") return;
-        (window as unknown as { drawn?: Element | null }).drawn = document.getElementById("landing-heading");
-      });
-    });
+    await markDrawn(page, "#landing-heading");
     await page.goto("/welcome");
     await expect.poll(() => page.getByRole("link", { name: "help@company.example" }).isVisible()).toBe(true);
     const toggle = page.getByRole("button", { name: "Menu" });
     await toggle.click();
     await expect.poll(() => toggle.getAttribute("aria-expanded")).toBe("true");
     await expect.poll(() => page.locator("video").count()).toBe(1);
-    expect(
-      await page.evaluate(() => {
-        const drawn = (window as unknown as { drawn?: Element | null }).drawn;
-        return Boolean(drawn) && drawn === document.getElementById("landing-heading");
-      }),
-    ).toBe(true);
+    expect(await keptDrawn(page, "#landing-heading")).toBe(true);
     expect(pageErrors).toEqual([]);
     expect(consoleErrors).toEqual([]);
     await context.close();
